@@ -1,0 +1,43 @@
+"""assay: score answers to questions against golden answers, and say how far each number can be trusted.
+
+The public API is what this module exports; everything else is private.
+"""
+
+from ._version import __version__
+from .errors import AssayError, InputError, UsageError
+from .records import ColumnMap, Dataset, Record, load_records
+from .report.json import summary_dict, write_summary_json
+from .report.rows import verdict_rows, write_verdicts
+from .report.text import render_text
+from .scorers import SCORERS, MetricScores, Outcome, Scorer
+from .scoring import DEFAULT_METRICS, ScoreOptions, ScoreRun, score, signature
+from .summary import Agreement, MetricSummary, Summary, Tally
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "SCORERS",
+    "Agreement",
+    "AssayError",
+    "ColumnMap",
+    "Dataset",
+    "InputError",
+    "MetricScores",
+    "MetricSummary",
+    "Outcome",
+    "Record",
+    "ScoreOptions",
+    "ScoreRun",
+    "Scorer",
+    "Summary",
+    "Tally",
+    "UsageError",
+    "__version__",
+    "load_records",
+    "render_text",
+    "score",
+    "signature",
+    "summary_dict",
+    "verdict_rows",
+    "write_summary_json",
+    "write_verdicts",
+]

@@ -1,0 +1,124 @@
+"""The command line: parse, call the library, render. Typed errors become exit code 2 and one line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ._version import __version__
+from .errors import AssayError
+from .records import ColumnMap, load_records
+from .report.json import write_summary_json
+from .report.rows import write_verdicts
+from .report.text import render_text, warnings
+from .scorers import SCORERS
+from .scoring import DEFAULT_METRICS, ScoreOptions, ScoreRun, score
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+# The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
+SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except AssayError as exc:
+        if args.debug:
+            raise
+        print(f"assay: error: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("assay: interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="assay",
+        description="Score answers to questions against golden answers, and say how far each number can be trusted.",
+    )
+    parser.add_argument("--version", action="version", version=f"assay {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
+    _add_scoring_arguments(scorer)
+    scorer.add_argument(
+        "--metric",
+        action="append",
+        choices=sorted(SCORERS),
+        help=f"a metric to run; repeatable (default: {', '.join(DEFAULT_METRICS)})",
+    )
+    scorer.set_defaults(run=_run_score)
+
+    for command, metric in SHORTHANDS.items():
+        shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
+        _add_scoring_arguments(shorthand)
+        shorthand.set_defaults(run=_run_score, metric=[metric])
+    return parser
+
+
+def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet")
+    parser.add_argument("--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)")
+    parser.add_argument("--json", metavar="FILE", help="write the summary as JSON, with its signature")
+    parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
+    parser.add_argument("--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring")
+    parser.add_argument(
+        "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
+    )
+    parser.add_argument("--debug", action="store_true", help="show a traceback on error")
+    columns = parser.add_argument_group("column names (defaults in parentheses)")
+    for field, default in (
+        ("id", "id; else the 1-based row number"),
+        ("question", "question"),
+        ("answer", "answer"),
+        ("answers", "answers: several golden answers, a list or a JSON-array string"),
+        ("response", "response"),
+        ("domain", "Domain or domain"),
+        ("lang", "lang"),
+    ):
+        columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
+
+
+def _column_map(args: argparse.Namespace) -> ColumnMap:
+    return ColumnMap(
+        id=args.id_col,
+        question=args.question_col,
+        answer=args.answer_col,
+        answers=args.answers_col,
+        response=args.response_col,
+        domain=args.domain_col,
+        lang=args.lang_col,
+    )
+
+
+def _run_score(args: argparse.Namespace) -> int:
+    dataset = load_records(
+        args.responses, columns=_column_map(args), limit=args.limit, allow_duplicate_ids=args.allow_duplicate_ids
+    )
+    progress = _progress_printer() if sys.stderr.isatty() and len(dataset) >= 50_000 else None
+    run = score(dataset, args.metric or DEFAULT_METRICS, options=ScoreOptions(nfc=args.nfc), progress=progress)
+    for warning in warnings(run.summary):
+        print(f"assay: warning: {warning}", file=sys.stderr)
+    sys.stdout.write(render_text(run.summary))
+    _write_outputs(run, args)
+    return EXIT_OK
+
+
+def _write_outputs(run: ScoreRun, args: argparse.Namespace) -> None:
+    if args.out:
+        print(f"assay: wrote per-question verdicts to {write_verdicts(run, args.out)}", file=sys.stderr)
+    if args.json:
+        print(f"assay: wrote the summary to {write_summary_json(run.summary, args.json)}", file=sys.stderr)
+
+
+def _progress_printer():  # type: ignore[no-untyped-def]
+    def show(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        print(f"\rassay: scored {done:,}/{total:,} rows", end=end, file=sys.stderr, flush=True)
+
+    return show

@@ -1,0 +1,30 @@
+"""Errors that assay raises on purpose.
+
+Every message says what was wrong, where (file, line, row id) and how to fix it, on one line,
+so the CLI can print it as it is and exit 2 without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class AssayError(Exception):
+    """Base class: a problem the user can fix, described in one line."""
+
+    def __init__(self, what: str, *, where: str = "", fix: str = "") -> None:
+        self.what = what
+        self.where = where
+        self.fix = fix
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        text = f"{self.where}: {self.what}" if self.where else self.what
+        return f"{text}. Fix: {self.fix}" if self.fix else text
+
+
+class InputError(AssayError):
+    """The input data is unreadable or malformed: encoding, shape, columns, cells, ids."""
+
+
+class UsageError(AssayError):
+    """The call itself is wrong: an unknown metric, an unsupported file type, a bad option value."""

@@ -1,0 +1,285 @@
+"""The one record type that travels through assay, and loading records from files or DataFrames.
+
+Loading validates at construction: a missing column, a malformed ``answers`` cell, an empty id or a
+duplicate id is an ``InputError`` that names the file, the line and the fix. NaN/None cells become empty
+text and are counted per column in ``Dataset.null_cells``, so nothing is lost silently.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .errors import InputError
+from .readers import Row, Table, read_dataframe, read_table
+
+_NO_META: Mapping[str, Any] = MappingProxyType({})
+
+# Record field -> the column names looked for when the user names none, in order of preference.
+DEFAULT_COLUMNS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "id": ("id",),
+        "question": ("question",),
+        "answer": ("answer",),
+        "answers": ("answers",),
+        "response": ("response",),
+        "domain": ("Domain", "domain"),
+        "lang": ("lang",),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One question with its golden answers and (once a system has answered) a response."""
+
+    id: str
+    question: str
+    answers: tuple[str, ...]
+    response: str
+    domain: str = ""
+    lang: str = ""
+    row: int = 0  # 1-based line (CSV, JSONL) or row number (JSON array, Parquet, DataFrame) in the source
+    meta: Mapping[str, Any] = field(default_factory=lambda: _NO_META)  # other input columns, untouched
+
+
+@dataclass(frozen=True)
+class ColumnMap:
+    """Which input column feeds each record field; ``None`` means the usual names (``DEFAULT_COLUMNS``).
+
+    A name given here must exist in the input. ``answers`` holds several acceptable golden answers
+    (a list, or a JSON-array string in CSV); when present it is used instead of ``answer``.
+    """
+
+    id: str | None = None
+    question: str | None = None
+    answer: str | None = None
+    answers: str | None = None
+    response: str | None = None
+    domain: str | None = None
+    lang: str | None = None
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Records loaded from one source, with what a report needs to account for every row."""
+
+    records: list[Record]
+    source: str
+    columns: tuple[str, ...]  # every input column, in input order
+    fields: Mapping[str, str]  # record field -> input column it was read from
+    null_cells: Mapping[str, tuple[str, ...]]  # input column -> ids of rows whose cell was NaN/None/absent
+    location_kind: str = "line"  # what Record.row counts: "line" or "row"
+    limit: int | None = None  # rows after the first `limit` were not read
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def where(self, record: Record) -> str:
+        return f"{self.source} {self.location_kind} {record.row} (id {record.id})"
+
+
+def load_records(
+    source: str | Path | Any,
+    *,
+    columns: ColumnMap | None = None,
+    limit: int | None = None,
+    allow_duplicate_ids: bool = False,
+) -> Dataset:
+    """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``."""
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
+    is_path = isinstance(source, (str, Path))
+    table = read_table(source) if is_path else read_dataframe(source)
+    resolved = _resolve_columns(table, columns or ColumnMap())
+    builder = _RecordBuilder(table, resolved)
+    records = builder.build(limit)
+    if not records:
+        raise InputError("the input has a header but no rows", where=table.source, fix="add rows to score")
+    if not allow_duplicate_ids:
+        _check_unique_ids(records, table)
+    return Dataset(
+        records=records,
+        source=table.source,
+        columns=builder.columns,
+        fields=resolved,
+        null_cells={name: tuple(ids) for name, ids in builder.null_cells.items()},
+        location_kind=table.location_kind,
+        limit=limit,
+    )
+
+
+# --- columns -------------------------------------------------------------------------------------------
+
+
+def _resolve_columns(table: Table, wanted: ColumnMap) -> dict[str, str]:
+    """Map record fields to input columns; raise with the closest match when a required one is missing."""
+    resolved: dict[str, str] = {}
+    for spec in fields(wanted):
+        explicit = getattr(wanted, spec.name)
+        if explicit is not None:
+            if explicit not in table.columns:
+                _missing_column(table, spec.name, explicit)
+            resolved[spec.name] = explicit
+            continue
+        found = next((name for name in DEFAULT_COLUMNS[spec.name] if name in table.columns), None)
+        if found is not None:
+            resolved[spec.name] = found
+    if "answers" in resolved and "answer" in resolved:
+        # One source of golden answers: `answers` unless the user named `answer` and not `answers`.
+        drop = "answer" if wanted.answers is not None or wanted.answer is None else "answers"
+        del resolved[drop]
+    for required in ("question", "response"):
+        if required not in resolved:
+            _missing_column(table, required, DEFAULT_COLUMNS[required][0])
+    if "answer" not in resolved and "answers" not in resolved:
+        _missing_column(table, "answer", "answer")
+    return resolved
+
+
+def _missing_column(table: Table, field_name: str, column: str) -> None:
+    found = ", ".join(table.columns) or "none"
+    lower = {name.lower(): name for name in table.columns}
+    close = lower.get(column.lower()) or next(iter(difflib.get_close_matches(column, table.columns, 1)), None)
+    hint = f"did you mean '{close}'? " if close else ""
+    flag = f"--{field_name}-col"
+    raise InputError(
+        f"no column '{column}' (columns found: {found})",
+        where=table.source,
+        fix=f"{hint}rename the column, or pass {flag} NAME (ColumnMap({field_name}=...) in Python)",
+    )
+
+
+# --- cells ---------------------------------------------------------------------------------------------
+
+
+def _is_missing(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return type(value).__name__ in ("NAType", "NaTType")  # pandas.NA and pandas.NaT, without pandas
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # pandas turns an int column holding NaN into floats: 1947.0 -> "1947"
+    if isinstance(value, (list, tuple, dict)) or hasattr(value, "__array__"):
+        raise TypeError(type(value).__name__)
+    return str(value)
+
+
+def _parse_answers(value: Any) -> list[Any]:
+    if isinstance(value, str):
+        parsed = json.loads(value)  # a JSON array in CSV; a ValueError is reported by the caller
+        if not isinstance(parsed, list):
+            raise ValueError("not a JSON array")
+        return parsed
+    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+        return list(value.tolist() if hasattr(value, "tolist") else value)
+    raise ValueError(f"a {type(value).__name__}, not a list")
+
+
+class _RecordBuilder:
+    """Turns raw rows into Records, counting NaN/None cells and keeping unmapped columns as meta."""
+
+    def __init__(self, table: Table, resolved: Mapping[str, str]) -> None:
+        self.table = table
+        self.resolved = resolved
+        self.mapped = set(resolved.values())
+        self.columns: tuple[str, ...] = table.columns
+        self.null_cells: dict[str, list[str]] = {}
+
+    def build(self, limit: int | None) -> list[Record]:
+        records: list[Record] = []
+        seen_columns = dict.fromkeys(self.table.columns)
+        for number, (location, row) in enumerate(self.table.rows, start=1):
+            if len(row) != len(seen_columns) or any(name not in seen_columns for name in row):
+                seen_columns.update(dict.fromkeys(row))  # JSON rows may add keys as they go
+            records.append(self._record(number, location, row))
+            if limit is not None and len(records) >= limit:
+                break
+        self.columns = tuple(seen_columns)
+        return records
+
+    def _record(self, number: int, location: int, row: Row) -> Record:
+        where = f"{self.table.source} {self.table.location_kind} {location}"
+        record_id = self._id(row, number, where)
+        text = {name: self._text(row, name, record_id, where) for name in ("question", "response", "domain", "lang")}
+        meta = {name: value for name, value in row.items() if name not in self.mapped} or _NO_META
+        return Record(
+            id=record_id,
+            answers=self._answers(row, record_id, where),
+            row=location,
+            meta=meta,
+            **text,
+        )
+
+    def _id(self, row: Row, number: int, where: str) -> str:
+        column = self.resolved.get("id")
+        if column is None:
+            return str(number)
+        value = row.get(column)
+        if _is_missing(value) or not _as_text(value).strip():
+            raise InputError(
+                f"empty id in column '{column}'",
+                where=where,
+                fix="give every row an id, or drop the id column to number rows 1, 2, 3, ...",
+            )
+        return _as_text(value)
+
+    def _text(self, row: Row, name: str, record_id: str, where: str) -> str:
+        column = self.resolved.get(name)
+        if column is None:
+            return ""
+        value = row.get(column)
+        if _is_missing(value):
+            self.null_cells.setdefault(column, []).append(record_id)
+            return ""
+        try:
+            return _as_text(value)
+        except TypeError as exc:
+            raise InputError(
+                f"column '{column}' holds a {exc}, not text",
+                where=f"{where} (id {record_id})",
+                fix="for several golden answers use an 'answers' column or --answers-col",
+            ) from None
+
+    def _answers(self, row: Row, record_id: str, where: str) -> tuple[str, ...]:
+        if "answers" not in self.resolved:
+            return (self._text(row, "answer", record_id, where),)
+        column = self.resolved["answers"]
+        value = row.get(column)
+        if _is_missing(value):
+            self.null_cells.setdefault(column, []).append(record_id)
+            return ("",)
+        try:
+            items = _parse_answers(value)
+        except ValueError as exc:
+            raise InputError(
+                f"column '{column}' must hold a list of answers, found {str(value)[:80]!r} ({exc})",
+                where=f"{where} (id {record_id})",
+                fix='write a JSON array, e.g. ["New Delhi", "Delhi"]',
+            ) from None
+        answers = tuple("" if _is_missing(item) else _as_text(item) for item in items)
+        return answers or ("",)
+
+
+def _check_unique_ids(records: Iterable[Record], table: Table) -> None:
+    first_seen: dict[str, int] = {}
+    for record in records:
+        earlier = first_seen.setdefault(record.id, record.row)
+        if earlier != record.row:
+            raise InputError(
+                f"duplicate id '{record.id}' (first at {table.location_kind} {earlier})",
+                where=f"{table.source} {table.location_kind} {record.row}",
+                fix="make ids unique, or pass --allow-duplicate-ids to keep them as they are",
+            )

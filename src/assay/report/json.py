@@ -1,0 +1,63 @@
+"""The summary as JSON, carrying its signature (protocols, options, assay version)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from ..summary import Summary, Tally
+
+
+def _tally(tally: Tally) -> dict[str, Any]:
+    return {
+        "n": tally.n,
+        "passed": tally.passed,
+        "failed": tally.failed,
+        "blank": tally.blank,
+        "unscored": tally.unscored,
+        "accuracy": tally.accuracy,
+    }
+
+
+def summary_dict(summary: Summary) -> dict[str, Any]:
+    agreement = summary.agreement
+    return {
+        "signature": {
+            "protocols": {name: metric.signature for name, metric in summary.metrics.items()},
+            "options": summary.options,
+            "limit": summary.limit,
+            "assay": __version__,
+        },
+        "source": summary.source,
+        "rows": {
+            "total": summary.total,
+            "blank": summary.blank,
+            "empty_golden_ids": list(summary.empty_golden_ids),
+            "null_cells": {column: list(ids) for column, ids in summary.null_cells.items()},
+        },
+        "metrics": {
+            name: {
+                "signature": metric.signature,
+                "combined": _tally(metric.combined),
+                "domains": {domain: _tally(t) for domain, t in metric.domains.items()},
+            }
+            for name, metric in summary.metrics.items()
+        },
+        "agreement": None
+        if agreement is None
+        else {
+            "overall": dict(agreement.overall),
+            "domains": {domain: dict(counts) for domain, counts in agreement.domains.items()},
+            "examples": {b: [asdict(e) for e in found] for b, found in agreement.examples.items()},
+            "review_ids": list(agreement.review_ids),
+        },
+    }
+
+
+def write_summary_json(summary: Summary, path: str | Path) -> Path:
+    path = Path(path)
+    path.write_text(json.dumps(summary_dict(summary), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path

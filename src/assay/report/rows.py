@@ -1,0 +1,115 @@
+"""Per-question verdicts: every input column, then each metric's verdict columns, one row per input row."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UsageError
+from ..records import Record
+from ..scorers import Outcome
+
+if TYPE_CHECKING:
+    from ..scoring import ScoreRun
+
+OUT_FORMATS = (".csv", ".jsonl", ".parquet")
+
+
+def verdict_columns(run: ScoreRun) -> list[str]:
+    columns = list(run.dataset.columns)
+    if "id" not in run.dataset.fields:
+        columns.insert(0, "id")  # rows were numbered 1, 2, 3, ...: keep the number so runs can be joined
+    added: list[str] = []
+    for name, scores in run.metrics.items():
+        added += [name, f"{name}_answer", *scores.extras]
+    if run.summary.agreement is not None:
+        added.append("agreement")
+    return [c for c in columns if c not in added] + added  # a re-scored file gets fresh verdicts
+
+
+def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
+    """One dict per input row, in input order; unscored verdicts are None, never True or False."""
+    field_of_column = {column: name for name, column in run.dataset.fields.items()}
+    buckets = run.summary.agreement.row_buckets if run.summary.agreement else None
+    for index, record in enumerate(run.records):
+        row = _input_cells(record, run.dataset.columns, field_of_column)
+        row.setdefault("id", record.id)
+        for name, scores in run.metrics.items():
+            outcome = scores.outcome(index)
+            answer_index = scores.answer_index[index]
+            row[name] = None if outcome is Outcome.UNSCORED else outcome is Outcome.PASS
+            row[f"{name}_answer"] = record.answers[answer_index] if answer_index >= 0 else None
+            for column, values in scores.extras.items():
+                row[column] = values[index]
+        if buckets is not None:
+            row["agreement"] = buckets[index]
+        yield row
+
+
+def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict[str, str]) -> dict[str, Any]:
+    row: dict[str, Any] = {}
+    for column in columns:
+        field = field_of_column.get(column)
+        if field is None:
+            row[column] = record.meta.get(column)
+        elif field == "answers":
+            row[column] = list(record.answers)
+        elif field == "answer":
+            row[column] = record.answers[0]
+        else:
+            row[column] = getattr(record, field)
+    return row
+
+
+def write_verdicts(run: ScoreRun, path: str | Path) -> Path:
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in OUT_FORMATS:
+        raise UsageError(
+            f"cannot write per-question verdicts as '{suffix or path.name}'",
+            where=str(path),
+            fix=f"give --out a name ending in {', '.join(OUT_FORMATS)}",
+        )
+    columns = verdict_columns(run)
+    {".csv": _write_csv, ".jsonl": _write_jsonl, ".parquet": _write_parquet}[suffix](run, columns, path)
+    return path
+
+
+def _csv_cell(value: Any) -> Any:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return "" if value is None else value
+
+
+def _write_csv(run: ScoreRun, columns: list[str], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        writer.writerows([_csv_cell(row.get(c)) for c in columns] for row in verdict_rows(run))
+
+
+def _write_jsonl(run: ScoreRun, columns: list[str], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for row in verdict_rows(run):
+            handle.write(json.dumps({c: row.get(c) for c in columns}, ensure_ascii=False, default=str))
+            handle.write("\n")
+
+
+def _write_parquet(run: ScoreRun, columns: list[str], path: Path) -> None:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError(
+            "writing Parquet needs pyarrow, which is not installed",
+            where=str(path),
+            fix="pip install 'assay[parquet]', or write .csv or .jsonl",
+        ) from None
+    data: dict[str, list[Any]] = {c: [] for c in columns}
+    for row in verdict_rows(run):
+        for column in columns:
+            data[column].append(row.get(column))
+    pq.write_table(pa.table(data), path)

@@ -1,0 +1,99 @@
+"""The printed report: per metric, per-domain and combined accuracy; then the two protocols' agreement."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .._version import __version__
+from ..summary import BUCKETS, Agreement, MetricSummary, Summary, Tally
+
+MAX_IDS_LISTED = 20
+SNIPPET = 70
+
+
+def render_text(summary: Summary) -> str:
+    lines = [_headline(summary), ""]
+    for metric in summary.metrics.values():
+        lines += _metric_table(metric)
+        lines.append("")
+    if summary.agreement is not None:
+        lines += _agreement(summary.agreement)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def warnings(summary: Summary) -> list[str]:
+    """Problems in the input that change what the numbers mean; the CLI prints them on stderr."""
+    found = []
+    if summary.empty_golden_ids:
+        found.append(
+            f"{len(summary.empty_golden_ids)} rows have an empty (or whitespace/punctuation-only) golden answer, "
+            f"which the seed protocols score correct: ids {_ids(summary.empty_golden_ids)}. "
+            "Fill in or drop these goldens"
+        )
+    for column, ids in summary.null_cells.items():
+        found.append(f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: ids {_ids(ids)}")
+    return found
+
+
+def _headline(summary: Summary) -> str:
+    limited = f" (--limit {summary.limit}: later rows not read)" if summary.limit else ""
+    return (
+        f"assay {__version__} · {summary.source}: {summary.total} rows{limited}, "
+        f"{summary.blank} blank responses (scored incorrect)"
+    )
+
+
+def _metric_table(metric: MetricSummary) -> list[str]:
+    show_unscored = metric.combined.unscored > 0
+    header = ["domain", "n", "passed", "accuracy", "blank"] + (["unscored"] if show_unscored else [])
+    rows = [_tally_row(domain or "(no domain)", t, show_unscored) for domain, t in metric.domains.items()]
+    rows.append(_tally_row("combined", metric.combined, show_unscored))
+    return [f"{metric.metric}   [{metric.signature}]", *_table(header, rows)]
+
+
+def _tally_row(label: str, tally: Tally, show_unscored: bool) -> list[str]:
+    accuracy = "n/a" if tally.accuracy is None else f"{tally.accuracy:.1%}"
+    cells = [label, str(tally.n), str(tally.passed), accuracy, str(tally.blank)]
+    return cells + ([str(tally.unscored)] if show_unscored else [])
+
+
+def _agreement(agreement: Agreement) -> list[str]:
+    header = ["domain", *BUCKETS]
+    rows = [[domain or "(no domain)", *(str(c[b]) for b in BUCKETS)] for domain, c in agreement.domains.items()]
+    rows.append(["overall", *(str(agreement.overall[b]) for b in BUCKETS)])
+    lines = ["agreement: exact_substring vs word_overlap", *_table(header, rows), "", "  examples:"]
+    for bucket, examples in agreement.examples.items():
+        for example in examples:
+            lines.append(
+                f"    {bucket:<13} {example.id}: golden {_snip(example.answer)} · response {_snip(example.response)}"
+            )
+    if agreement.review_ids:
+        lines += [
+            "",
+            f"  review: {len(agreement.review_ids)} overlap-only rows hold every golden word but not the golden "
+            "phrase;",
+            "  each may be a correct paraphrase or a different claim. Check them by hand or with a judge:",
+            f"    {_ids(agreement.review_ids)}",
+        ]
+    return lines
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        return "  " + "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))])
+
+    return [line(header), *map(line, rows)]
+
+
+def _snip(text: str) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= SNIPPET else flat[: SNIPPET - 1] + "…")
+
+
+def _ids(ids: Iterable[str]) -> str:
+    ids = list(ids)
+    shown = ", ".join(ids[:MAX_IDS_LISTED])
+    return shown + (f", … and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")

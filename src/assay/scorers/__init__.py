@@ -1,0 +1,23 @@
+"""Scorers registered by name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from ..errors import UsageError
+from ._base import MetricScores, Outcome, RowScore, Scorer
+from .seed import EXACT_SUBSTRING, WORD_OVERLAP
+
+SCORERS: Mapping[str, Scorer] = MappingProxyType({s.name: s for s in (EXACT_SUBSTRING, WORD_OVERLAP)})
+
+
+def get_scorer(name: str) -> Scorer:
+    try:
+        return SCORERS[name]
+    except KeyError:
+        known = ", ".join(SCORERS)
+        raise UsageError(f"unknown metric '{name}'", fix=f"use one of: {known}") from None
+
+
+__all__ = ["SCORERS", "MetricScores", "Outcome", "RowScore", "Scorer", "get_scorer"]

@@ -1,0 +1,1 @@
+"""Text handling: the seed protocols' tokenisation (more profiles arrive with careful matching)."""
