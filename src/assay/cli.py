@@ -8,12 +8,13 @@ from collections.abc import Sequence
 
 from ._version import __version__
 from .errors import AssayError
-from .records import ColumnMap, load_records
+from .parallel import score_file
+from .records import ColumnMap
 from .report.json import write_summary_json
-from .report.rows import write_verdicts
+from .report.rows import check_out_path
 from .report.text import render_text, warnings
 from .scorers import SCORERS
-from .scoring import DEFAULT_METRICS, ScoreOptions, ScoreRun, score
+from .scoring import DEFAULT_METRICS, ScoreOptions
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -70,6 +71,9 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
     )
+    parser.add_argument(
+        "--workers", type=int, metavar="N", help="processes for a large CSV file (default: one per CPU)"
+    )
     parser.add_argument("--debug", action="store_true", help="show a traceback on error")
     columns = parser.add_argument_group("column names (defaults in parentheses)")
     for field, default in (
@@ -97,28 +101,23 @@ def _column_map(args: argparse.Namespace) -> ColumnMap:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    dataset = load_records(
-        args.responses, columns=_column_map(args), limit=args.limit, allow_duplicate_ids=args.allow_duplicate_ids
-    )
-    progress = _progress_printer() if sys.stderr.isatty() and len(dataset) >= 50_000 else None
-    run = score(dataset, args.metric or DEFAULT_METRICS, options=ScoreOptions(nfc=args.nfc), progress=progress)
-    for warning in warnings(run.summary):
-        print(f"assay: warning: {warning}", file=sys.stderr)
-    sys.stdout.write(render_text(run.summary))
-    _write_outputs(run, args)
-    return EXIT_OK
-
-
-def _write_outputs(run: ScoreRun, args: argparse.Namespace) -> None:
     if args.out:
-        print(f"assay: wrote per-question verdicts to {write_verdicts(run, args.out)}", file=sys.stderr)
+        check_out_path(args.out)  # fail before the work, not after it
+    summary = score_file(
+        args.responses,
+        args.metric or DEFAULT_METRICS,
+        options=ScoreOptions(nfc=args.nfc),
+        columns=_column_map(args),
+        limit=args.limit,
+        allow_duplicate_ids=args.allow_duplicate_ids,
+        out=args.out,
+        workers=args.workers,
+    )
+    for warning in warnings(summary):
+        print(f"assay: warning: {warning}", file=sys.stderr)
+    sys.stdout.write(render_text(summary))
+    if args.out:
+        print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
     if args.json:
-        print(f"assay: wrote the summary to {write_summary_json(run.summary, args.json)}", file=sys.stderr)
-
-
-def _progress_printer():  # type: ignore[no-untyped-def]
-    def show(done: int, total: int) -> None:
-        end = "\n" if done == total else ""
-        print(f"\rassay: scored {done:,}/{total:,} rows", end=end, file=sys.stderr, flush=True)
-
-    return show
+        print(f"assay: wrote the summary to {write_summary_json(summary, args.json)}", file=sys.stderr)
+    return EXIT_OK

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
+import operator
 import unicodedata
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._gc import collection_paused
 from ._version import __version__
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import MetricScores, Outcome, RowScore, Scorer, get_scorer
+from .scorers import MetricScores, Scorer, get_scorer
 from .summary import Summary, summarize
 
 DEFAULT_METRICS = ("exact_substring", "word_overlap")
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
+BATCH_ROWS = 50_000  # rows scored per batch: amortises per-call overhead, bounds the memory of the views
 
 
 @dataclass(frozen=True)
@@ -59,42 +62,51 @@ def score(
     """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric."""
     options = options or ScoreOptions()
     dataset = data if isinstance(data, Dataset) else load_records(data, columns=columns)
+    results, blank = verdicts(dataset, metrics, options, progress)
+    return finish(dataset, results, blank, options)
+
+
+def verdicts(
+    dataset: Dataset, metrics: Sequence[str], options: ScoreOptions, progress: ProgressCallback | None = None
+) -> tuple[dict[str, MetricScores], bytearray]:
+    """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``."""
     scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
-    results = {s.name: _empty_scores(s) for s in scorers}
-    blank = bytearray(len(dataset.records))
-    every = max(1, len(dataset.records) // 100)
-    for index, record in enumerate(dataset.records):
-        blank[index] = not record.response.strip()
-        _score_record(record, scorers, results, options, is_blank=blank[index] == 1)
-        if progress is not None and (index + 1) % every == 0:
-            progress(index + 1, len(dataset.records))
+    results = {s.name: MetricScores(s.name) for s in scorers}
+    records = dataset.records
+    with collection_paused():
+        for start in range(0, len(records), BATCH_ROWS):
+            _score_batch(records[start : start + BATCH_ROWS], scorers, results, options.nfc)
+            if progress is not None:
+                progress(min(start + BATCH_ROWS, len(records)), len(records))
+    blank = bytearray(map(operator.not_, map(str.strip, (record.response for record in records))))
+    for index in (i for i, is_blank in enumerate(blank) if is_blank):
+        for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
+            scores.force_fail(index)
+    return results, blank
+
+
+def finish(
+    dataset: Dataset, results: dict[str, MetricScores], blank: bytearray, options: ScoreOptions
+) -> ScoreRun:
+    """The ScoreRun of computed verdicts, with its summary (which reads the records' ids)."""
     signatures = {name: signature(name, options) for name in results}
     summary = summarize(dataset, results, blank, signatures, options.signature_parts())
     return ScoreRun(dataset, options, results, blank, summary)
 
 
-def _empty_scores(scorer: Scorer) -> MetricScores:
-    return MetricScores(scorer.name, extras={name: array("i") for name in scorer.extra_columns})
-
-
-def _score_record(
-    record: Record,
-    scorers: Sequence[Scorer],
-    results: Mapping[str, MetricScores],
-    options: ScoreOptions,
-    *,
-    is_blank: bool,
+def _score_batch(
+    batch: Sequence[Record], scorers: Sequence[Scorer], results: Mapping[str, MetricScores], nfc: bool
 ) -> None:
-    response, answers = record.response, record.answers
-    if options.nfc:
-        response = unicodedata.normalize("NFC", response)
-        answers = tuple(unicodedata.normalize("NFC", answer) for answer in answers)
-    views: dict[Callable[[str], str], tuple[str, tuple[str, ...]]] = {}
+    responses = [record.response for record in batch]
+    answer_sets = [record.answers for record in batch]
+    if nfc:
+        responses = [unicodedata.normalize("NFC", text) for text in responses]
+        answer_sets = [tuple(unicodedata.normalize("NFC", a) for a in answers) for answers in answer_sets]
+    views: dict[Callable[[str], str], tuple[list[str], list[tuple[str, ...]]]] = {}
     for scorer in scorers:
-        seen = views.get(scorer.view)
-        if seen is None:  # scorers sharing a view (both seed protocols lowercase) compute it once
-            seen = views[scorer.view] = (scorer.view(response), tuple(map(scorer.view, answers)))
-        row_score = scorer.score_row(*seen)
-        if is_blank:  # the seed's caveat 4: a blank response is incorrect (counted apart), whatever the golden
-            row_score = RowScore(Outcome.FAIL, -1, row_score.extras)
-        results[scorer.name].append(row_score)
+        if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
+            views[scorer.view] = (
+                list(map(scorer.view, responses)),
+                list(map(tuple, map(map, itertools.repeat(scorer.view), answer_sets))),
+            )
+        results[scorer.name].extend(scorer.score_rows(*views[scorer.view]))

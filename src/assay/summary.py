@@ -7,6 +7,8 @@ apart; unscored rows are excluded from the accuracy's denominator and counted ap
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -66,7 +68,6 @@ class Agreement:
     domains: Mapping[str, Mapping[str, int]]
     examples: Mapping[str, tuple[Example, ...]]
     review_ids: tuple[str, ...]  # overlap-only rows: golden words present but rearranged; need review
-    row_buckets: tuple[str, ...]  # the bucket of every row, in input order
 
 
 @dataclass(frozen=True)
@@ -120,33 +121,92 @@ def _metric_summary(
     return MetricSummary(name, signature, combined, dict(sorted(per_domain.items())))
 
 
+# The bucket of (exact outcome, overlap outcome), indexed by exact * 3 + overlap (outcomes are 0, 1, 2).
+_BUCKET_OF_CODE = (
+    ("both_fail", "overlap_only", "both_fail")
+    + ("exact_only", "both_pass", "exact_only")
+    + ("both_fail", "overlap_only", "both_fail")
+)
+
+
 def bucket_of(exact: int, overlap: int) -> str:
-    exact_pass, overlap_pass = exact == Outcome.PASS, overlap == Outcome.PASS
-    if exact_pass == overlap_pass:
-        return "both_pass" if exact_pass else "both_fail"
-    return "exact_only" if exact_pass else "overlap_only"
+    return _BUCKET_OF_CODE[exact * 3 + overlap]
 
 
 def _agreement(records: Sequence[Record], exact: MetricScores, overlap: MetricScores) -> Agreement:
-    row_buckets = tuple(map(bucket_of, exact.outcomes, overlap.outcomes))
-    overall = Counter(row_buckets)
-    by_domain: dict[str, Counter[str]] = {}
-    for record, bucket in zip(records, row_buckets):
-        by_domain.setdefault(record.domain, Counter())[bucket] += 1
-    examples: dict[str, list[Example]] = {bucket: [] for bucket in BUCKETS}
-    for index, (record, bucket) in enumerate(zip(records, row_buckets)):
-        if len(examples[bucket]) < EXAMPLES_PER_BUCKET:
-            answer = record.answers[_deciding_answer(index, exact, overlap)]
-            examples[bucket].append(Example(record.id, record.domain, answer, record.response))
+    # Built-in maps only: this runs over every row, and a Python function per row would dominate it.
+    codes = bytes(map(operator.add, map((3).__mul__, exact.outcomes), overlap.outcomes))
+    by_domain: Counter[tuple[str, str]] = Counter()
+    for (domain, code), count in Counter(zip((record.domain for record in records), codes)).items():
+        by_domain[domain, _BUCKET_OF_CODE[code]] += count
+    domains = sorted({domain for domain, _ in by_domain})
+    examples = {}
+    for bucket in BUCKETS:
+        first = itertools.islice((i for i, c in enumerate(codes) if _BUCKET_OF_CODE[c] == bucket), EXAMPLES_PER_BUCKET)
+        examples[bucket] = tuple(_example(records[i], _deciding_answer(i, exact, overlap)) for i in first)
+    overlap_only = {code for code, bucket in enumerate(_BUCKET_OF_CODE) if bucket == "overlap_only"}
     return Agreement(
-        overall={bucket: overall[bucket] for bucket in BUCKETS},
-        domains={d: {b: c[b] for b in BUCKETS} for d, c in sorted(by_domain.items())},
-        examples={bucket: tuple(found) for bucket, found in examples.items()},
-        review_ids=tuple(r.id for r, b in zip(records, row_buckets) if b == "overlap_only"),
-        row_buckets=row_buckets,
+        overall={b: sum(by_domain[d, b] for d in domains) for b in BUCKETS},
+        domains={d: {b: by_domain[d, b] for b in BUCKETS} for d in domains},
+        examples=examples,
+        review_ids=tuple(r.id for r, code in zip(records, codes) if code in overlap_only),
     )
+
+
+def _example(record: Record, answer_index: int) -> Example:
+    return Example(record.id, record.domain, record.answers[answer_index], record.response)
 
 
 def _deciding_answer(index: int, *metrics: MetricScores) -> int:
     """The golden answer to show for a row: the first metric's deciding answer, else the first answer."""
     return next((m.answer_index[index] for m in metrics if m.answer_index[index] >= 0), 0)
+
+
+def merge_summaries(parts: Sequence[Summary]) -> Summary:
+    """One summary of consecutive parts of one input (scored in separate processes), as if scored whole."""
+    first = parts[0]
+    agreements = [p.agreement for p in parts if p.agreement is not None]
+    return Summary(
+        source=first.source,
+        total=sum(p.total for p in parts),
+        blank=sum(p.blank for p in parts),
+        empty_golden_ids=tuple(itertools.chain.from_iterable(p.empty_golden_ids for p in parts)),
+        null_cells=_merge_id_lists([p.null_cells for p in parts]),
+        limit=first.limit,
+        options=first.options,
+        metrics={name: _merge_metric([p.metrics[name] for p in parts]) for name in first.metrics},
+        agreement=_merge_agreement(agreements) if agreements else None,
+    )
+
+
+def _merge_metric(parts: Sequence[MetricSummary]) -> MetricSummary:
+    domains: dict[str, Tally] = {}
+    for part in parts:
+        for domain, tally in part.domains.items():
+            domains[domain] = domains.get(domain, Tally(0, 0)) + tally
+    combined = sum((p.combined for p in parts), Tally(0, 0))
+    return MetricSummary(parts[0].metric, parts[0].signature, combined, dict(sorted(domains.items())))
+
+
+def _merge_agreement(parts: Sequence[Agreement]) -> Agreement:
+    domains: dict[str, Counter[str]] = {}
+    for part in parts:
+        for domain, counts in part.domains.items():
+            domains.setdefault(domain, Counter()).update(counts)
+    return Agreement(
+        overall={b: sum(p.overall[b] for p in parts) for b in BUCKETS},
+        domains={d: {b: c[b] for b in BUCKETS} for d, c in sorted(domains.items())},
+        examples={
+            b: tuple(itertools.islice(itertools.chain.from_iterable(p.examples[b] for p in parts), EXAMPLES_PER_BUCKET))
+            for b in BUCKETS
+        },
+        review_ids=tuple(itertools.chain.from_iterable(p.review_ids for p in parts)),
+    )
+
+
+def _merge_id_lists(parts: Sequence[Mapping[str, tuple[str, ...]]]) -> dict[str, tuple[str, ...]]:
+    merged: dict[str, tuple[str, ...]] = {}
+    for part in parts:
+        for key, ids in part.items():
+            merged[key] = merged.get(key, ()) + ids
+    return merged

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import UsageError
 from ..records import Record
 from ..scorers import Outcome
+from ..summary import AGREEMENT_PAIR, bucket_of
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -33,7 +34,7 @@ def verdict_columns(run: ScoreRun) -> list[str]:
 def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
     """One dict per input row, in input order; unscored verdicts are None, never True or False."""
     field_of_column = {column: name for name, column in run.dataset.fields.items()}
-    buckets = run.summary.agreement.row_buckets if run.summary.agreement else None
+    pair = [run.metrics[name] for name in AGREEMENT_PAIR if name in run.metrics]
     for index, record in enumerate(run.records):
         row = _input_cells(record, run.dataset.columns, field_of_column)
         row.setdefault("id", record.id)
@@ -44,8 +45,8 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
             row[f"{name}_answer"] = record.answers[answer_index] if answer_index >= 0 else None
             for column, values in scores.extras.items():
                 row[column] = values[index]
-        if buckets is not None:
-            row["agreement"] = buckets[index]
+        if len(pair) == len(AGREEMENT_PAIR):
+            row["agreement"] = bucket_of(*(scores.outcomes[index] for scores in pair))
         yield row
 
 
@@ -64,17 +65,23 @@ def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict
     return row
 
 
-def write_verdicts(run: ScoreRun, path: str | Path) -> Path:
+def check_out_path(path: str | Path) -> Path:
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in OUT_FORMATS:
+    if path.suffix.lower() not in OUT_FORMATS:
         raise UsageError(
-            f"cannot write per-question verdicts as '{suffix or path.name}'",
+            f"cannot write per-question verdicts as '{path.suffix or path.name}'",
             where=str(path),
             fix=f"give --out a name ending in {', '.join(OUT_FORMATS)}",
         )
+    if not path.parent.is_dir():
+        raise UsageError("the folder to write into does not exist", where=str(path), fix="create it first")
+    return path
+
+
+def write_verdicts(run: ScoreRun, path: str | Path) -> Path:
+    path = check_out_path(path)
     columns = verdict_columns(run)
-    {".csv": _write_csv, ".jsonl": _write_jsonl, ".parquet": _write_parquet}[suffix](run, columns, path)
+    {".csv": _write_csv, ".jsonl": _write_jsonl, ".parquet": _write_parquet}[path.suffix.lower()](run, columns, path)
     return path
 
 

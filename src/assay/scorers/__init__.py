@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..errors import UsageError
-from ._base import MetricScores, Outcome, RowScore, Scorer
+from ._base import MetricScores, Outcome, Scorer
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 
 SCORERS: Mapping[str, Scorer] = MappingProxyType({s.name: s for s in (EXACT_SUBSTRING, WORD_OVERLAP)})
@@ -20,4 +20,4 @@ def get_scorer(name: str) -> Scorer:
         raise UsageError(f"unknown metric '{name}'", fix=f"use one of: {known}") from None
 
 
-__all__ = ["SCORERS", "MetricScores", "Outcome", "RowScore", "Scorer", "get_scorer"]
+__all__ = ["SCORERS", "MetricScores", "Outcome", "Scorer", "get_scorer"]

@@ -1,9 +1,9 @@
-"""What every scorer shares: the outcome of one row, the scorer description, and per-metric result columns."""
+"""What every scorer shares: the outcome codes, the scorer description, and per-metric result columns."""
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -16,47 +16,64 @@ class Outcome(IntEnum):
     UNSCORED = 2
 
 
-@dataclass(frozen=True, slots=True)
-class RowScore:
-    outcome: Outcome
-    answer_index: int = -1  # which golden answer decided the verdict; -1 when none did
-    extras: tuple[int, ...] = ()  # values for the scorer's extra_columns, in order
-    reason: str = ""  # why the row is unscored
-
-
-# A row scorer sees the response and the golden answers after the scorer's `view` (e.g. lowercasing).
-RowScorer = Callable[[str, tuple[str, ...]], RowScore]
-
-
-@dataclass(frozen=True)
-class Scorer:
-    """A named deterministic metric: a view applied to both sides, then a per-row verdict."""
-
-    name: str
-    description: str
-    view: Callable[[str], str]
-    score_row: RowScorer
-    extra_columns: tuple[str, ...] = ()
-    version: int = 1
+# Module constants: looking a member up on an Enum class is slow enough to show in per-row loops.
+PASS, FAIL, UNSCORED = Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED
 
 
 @dataclass
 class MetricScores:
-    """One metric's verdicts for every row of a run, stored as columns (compact at a million rows)."""
+    """One metric's verdicts for a run of rows, stored as columns (compact and fast at a million rows)."""
 
     metric: str
-    outcomes: bytearray = field(default_factory=bytearray)
-    answer_index: array[int] = field(default_factory=lambda: array("i"))
-    extras: Mapping[str, array[int]] = field(default_factory=dict)
+    outcomes: bytearray = field(default_factory=bytearray)  # an Outcome per row
+    answer_index: array[int] = field(default_factory=lambda: array("i"))  # deciding golden answer; -1: none
+    extras: dict[str, array[int]] = field(default_factory=dict)  # the scorer's extra_columns
     reasons: dict[int, str] = field(default_factory=dict)  # row index -> why it is unscored
 
-    def append(self, score: RowScore) -> None:
-        if score.outcome is Outcome.UNSCORED:
-            self.reasons[len(self.outcomes)] = score.reason
-        self.outcomes.append(score.outcome)
-        self.answer_index.append(score.answer_index)
-        for column, value in zip(self.extras.values(), score.extras):
-            column.append(value)
+    @classmethod
+    def blank_columns(cls, metric: str, rows: int, extra_columns: Sequence[str] = ()) -> MetricScores:
+        """Columns for `rows` rows, every row a FAIL decided by no answer, ready to be filled in."""
+        zeros = array("i", bytes(4 * rows))
+        return cls(
+            metric,
+            bytearray(rows),
+            array("i", [-1]) * rows,
+            {name: array("i", zeros) for name in extra_columns},
+        )
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
 
     def outcome(self, index: int) -> Outcome:
         return Outcome(self.outcomes[index])
+
+    def extend(self, more: MetricScores) -> None:
+        offset = len(self.outcomes)
+        self.outcomes += more.outcomes
+        self.answer_index += more.answer_index
+        for name, column in more.extras.items():
+            self.extras.setdefault(name, array("i")).extend(column)
+        self.reasons.update((offset + index, reason) for index, reason in more.reasons.items())
+
+    def force_fail(self, index: int) -> None:
+        """Mark a row incorrect with no deciding answer, keeping its extras (a blank response)."""
+        self.outcomes[index] = FAIL
+        self.answer_index[index] = -1
+        self.reasons.pop(index, None)
+
+
+# A scorer sees a batch of responses and their golden answers, both after its `view` (e.g. lowercasing),
+# and returns one MetricScores row per response. Batches keep per-row interpreter overhead low.
+BatchScorer = Callable[[Sequence[str], Sequence[tuple[str, ...]]], MetricScores]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """A named deterministic metric: a view applied to both sides, then verdicts for a batch of rows."""
+
+    name: str
+    description: str
+    view: Callable[[str], str]
+    score_rows: BatchScorer
+    extra_columns: tuple[str, ...] = ()
+    version: int = 1

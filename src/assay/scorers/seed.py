@@ -4,46 +4,105 @@
 ``word_overlap``: both sides lowercased, split on whitespace, leading/trailing Unicode punctuation
 stripped, and the golden word set must be a subset of the response's. With several golden answers a
 row passes if any answer passes, and the verdict records which one.
+
+Both take a batch of already-lowercased rows and write straight into result columns. When every row
+has one golden answer (the seed's format) they run as chains of built-in ``map`` calls, with no Python
+step per row: at a million rows the interpreter's per-row overhead, not the string search, is the cost.
+Rows with several answers take a plain loop. Tests hold both paths to the one-line definitions.
 """
 
 from __future__ import annotations
 
+import itertools
+import operator
+from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..text.seed import occurs_as_word, seed_words
-from ._base import Outcome, RowScore, Scorer
+from ._base import PASS, MetricScores, Scorer
+
+_OVERLAP_COLUMNS = ("matching_words", "total_golden_words")
 
 
-def _exact_substring(response: str, answers: tuple[str, ...]) -> RowScore:
-    for index, answer in enumerate(answers):
-        if answer in response:
-            return RowScore(Outcome.PASS, index)
-    return RowScore(Outcome.FAIL)
+def _single_answers(answer_sets: Sequence[tuple[str, ...]]) -> list[str] | None:
+    """The answers, when every row has exactly one; else None."""
+    if set(map(len, answer_sets)) == {1}:
+        return list(map(operator.itemgetter(0), answer_sets))
+    return None
 
 
-# Golden answers repeat across rows (one question, several responses); tokenise each once.
-_golden_words = lru_cache(maxsize=1 << 16)(seed_words)
+def _exact_substring(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
+    answers = _single_answers(answer_sets)
+    if answers is not None:
+        passed = bytearray(map(operator.contains, responses, answers))
+        deciding = array("i", map(operator.sub, passed, itertools.repeat(1)))  # 0 when passed, else -1
+        return MetricScores("exact_substring", passed, deciding)
+    scores = MetricScores.blank_columns("exact_substring", len(responses))
+    for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
+        for index, answer in enumerate(answers_of_row):
+            if answer in response:
+                scores.outcomes[row], scores.answer_index[row] = PASS, index
+                break
+    return scores
 
 
-def _word_overlap(response: str, answers: tuple[str, ...]) -> RowScore:
-    best = RowScore(Outcome.FAIL)
-    best_ratio = -1.0
-    for index, answer in enumerate(answers):
-        words = _golden_words(answer)
-        matching = sum(1 for word in words if occurs_as_word(word, response))
-        if matching == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
-            return RowScore(Outcome.PASS, index, (matching, len(words)))
-        if matching / len(words) > best_ratio:
-            best_ratio = matching / len(words)
-            best = RowScore(Outcome.FAIL, index, (matching, len(words)))
-    return best
+@lru_cache(maxsize=1 << 16)  # golden answers repeat across rows (one question, several responses)
+def _golden_words(answer: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The golden words, and each between spaces: the common way a word stands in a response."""
+    words = tuple(seed_words(answer))
+    return words, tuple(f" {word} " for word in words)
+
+
+def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
+    answers = _single_answers(answer_sets)
+    if answers is not None:
+        return _word_overlap_single(responses, answers)
+    scores = MetricScores.blank_columns("word_overlap", len(responses), _OVERLAP_COLUMNS)
+    matching, total = (scores.extras[name] for name in _OVERLAP_COLUMNS)
+    for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
+        best = -1.0
+        for index, answer in enumerate(answers_of_row):
+            words = _golden_words(answer)[0]
+            found = sum(1 for word in words if word in response and occurs_as_word(word, response))
+            if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
+                scores.outcomes[row], scores.answer_index[row], matching[row], total[row] = PASS, index, found, found
+                break
+            if found / len(words) > best:  # keep the closest answer for partial credit
+                best = found / len(words)
+                scores.answer_index[row], matching[row], total[row] = index, found, len(words)
+    return scores
+
+
+def _word_overlap_single(responses: Sequence[str], answers: Sequence[str]) -> MetricScores:
+    """word_overlap for one golden answer per row, one flat pass over all golden words of the batch."""
+    golden = list(map(_golden_words, answers))
+    totals = array("i", map(len, map(operator.itemgetter(0), golden)))
+    row_of_word = list(itertools.chain.from_iterable(map(itertools.repeat, range(len(answers)), totals)))
+    words = list(itertools.chain.from_iterable(map(operator.itemgetter(0), golden)))
+    spaced = itertools.chain.from_iterable(map(operator.itemgetter(1), golden))
+    padded = list(map(" {} ".format, responses))
+    # A word between spaces is certainly a whole word; any other occurrence needs its ends looked at.
+    found = bytearray(map(operator.contains, map(padded.__getitem__, row_of_word), spaced))
+    occurs = bytearray(map(operator.contains, map(responses.__getitem__, row_of_word), words))
+    undecided = bytes(map(operator.gt, occurs, found))
+    at = undecided.find(1)
+    while at != -1:
+        found[at] = occurs_as_word(words[at], responses[row_of_word[at]])
+        at = undecided.find(1, at + 1)
+    ends = list(itertools.accumulate(totals))
+    found_before = [0, *itertools.accumulate(found)]
+    matching = array("i", map(operator.sub, map(found_before.__getitem__, ends), map(found_before.__getitem__, [0, *ends[:-1]])))
+    passed = bytearray(map(operator.eq, matching, totals))  # an empty golden word set passes (caveat 1)
+    deciding = array("i", bytes(4 * len(answers)))  # the only answer decides, pass or fail
+    return MetricScores("word_overlap", passed, deciding, dict(zip(_OVERLAP_COLUMNS, (matching, totals))))
 
 
 EXACT_SUBSTRING = Scorer(
     name="exact_substring",
     description="the golden answer occurs in the response as one contiguous run of characters (lowercased)",
     view=str.lower,
-    score_row=_exact_substring,
+    score_rows=_exact_substring,
 )
 
 WORD_OVERLAP = Scorer(
@@ -51,6 +110,6 @@ WORD_OVERLAP = Scorer(
     description="every golden word occurs among the response's words, in any order (lowercased, "
     "split on whitespace, Unicode punctuation stripped from the ends of each word)",
     view=str.lower,
-    score_row=_word_overlap,
-    extra_columns=("matching_words", "total_golden_words"),
+    score_rows=_word_overlap,
+    extra_columns=_OVERLAP_COLUMNS,
 )

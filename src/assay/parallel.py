@@ -1,0 +1,184 @@
+"""Score a responses file end to end, in several processes when it is a large CSV file.
+
+The file is cut into spans of whole rows (``readers.split_spans``); each worker loads and scores its
+span, and the parent merges the summaries and joins the per-question outputs in input order. It is
+the same ``load_records`` and ``score`` as in one process, so the numbers are the same: only the work
+is shared. Two things need the whole file, and the parent settles them between the workers' two
+phases: row numbers (the ids of a file without an id column) and duplicate ids across spans.
+
+    worker: load + score its span ──► (rows, ids) ──► parent: check ids, hand out row offsets
+    worker: renumber, summarise, write its part of --out ──► summary ──► parent: merge, join parts
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from .errors import AssayError, InputError
+from .readers import SPLITTABLE, Span, format_of, split_spans
+from .records import ColumnMap, load_records
+from .report.rows import write_verdicts
+from .scoring import DEFAULT_METRICS, ScoreOptions, finish, score, verdicts
+from .summary import Summary, merge_summaries
+
+# Below this much input per process, starting a process costs more than it saves.
+MIN_BYTES_PER_WORKER = 32 << 20
+
+
+def default_workers() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class _Job:
+    path: Path
+    metrics: tuple[str, ...]
+    options: ScoreOptions
+    columns: ColumnMap | None
+    allow_duplicate_ids: bool
+
+
+def score_file(
+    path: str | Path,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    *,
+    options: ScoreOptions | None = None,
+    columns: ColumnMap | None = None,
+    limit: int | None = None,
+    allow_duplicate_ids: bool = False,
+    out: str | Path | None = None,
+    workers: int | None = None,
+) -> Summary:
+    """Load and score a responses file, write per-question verdicts to ``out`` if given; return the summary.
+
+    A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU).
+    """
+    path, options = Path(path), options or ScoreOptions()
+    job = _Job(path, tuple(metrics), options, columns, allow_duplicate_ids)
+    spans = _plan(path, default_workers() if workers is None else workers, limit)
+    if len(spans) < 2:
+        dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
+        run = score(dataset, job.metrics, options=options)
+        if out is not None:
+            write_verdicts(run, out)
+        return run.summary
+    return _score_spans(job, spans, Path(out) if out is not None else None)
+
+
+def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
+    if limit is not None or workers < 2 or not path.is_file() or format_of(path) not in SPLITTABLE:
+        return []
+    parts = min(workers, path.stat().st_size // MIN_BYTES_PER_WORKER)
+    return split_spans(path, parts) if parts >= 2 else []
+
+
+def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
+    parts = [out.with_name(f".{out.name}.part{i}{out.suffix}") for i in range(len(spans))] if out else []
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    pipes, processes = [], []
+    for index, span in enumerate(spans):
+        parent_end, child_end = context.Pipe()
+        part = parts[index] if parts else None
+        process = context.Process(target=_worker, args=(child_end, job, span, part), daemon=True)
+        process.start()
+        child_end.close()
+        pipes.append(parent_end)
+        processes.append(process)
+    try:
+        loaded = [_receive(pipe) for pipe in pipes]
+        if not job.allow_duplicate_ids:
+            _check_ids_across_spans(job.path, loaded)
+        total_rows = sum(rows for rows, _ in loaded)
+        if total_rows == 0:
+            raise InputError("the input has a header but no rows", where=str(job.path), fix="add rows to score")
+        offset = 0
+        for pipe, (rows, _) in zip(pipes, loaded):
+            pipe.send(offset)
+            offset += rows
+        summaries = [_receive(pipe) for pipe in pipes]
+        if out is not None:
+            _join_parts(parts, out)
+        return merge_summaries([s for s, (rows, _) in zip(summaries, loaded) if rows])
+    finally:
+        for process in processes:
+            process.kill() if process.is_alive() else None
+            process.join()
+        for part in parts:
+            part.unlink(missing_ok=True)
+
+
+def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
+    try:
+        dataset = load_records(
+            job.path, columns=job.columns, allow_duplicate_ids=job.allow_duplicate_ids, span=span
+        )
+        results, blank = verdicts(dataset, job.metrics, job.options)
+        numbered = "id" not in dataset.fields
+        ids = None if numbered or job.allow_duplicate_ids else [(r.id, r.row) for r in dataset.records]
+        pipe.send(("ok", (len(dataset), ids)))
+        offset = pipe.recv()
+        if numbered:  # rows were numbered from 1 within the span; now the rows before it are known
+            for record in dataset.records:
+                record.id = str(int(record.id) + offset)
+        run = finish(dataset, results, blank, job.options)
+        if part is not None:
+            write_verdicts(run, part)
+        pipe.send(("ok", run.summary))
+    except AssayError as exc:
+        pipe.send(("error", exc))
+    except BaseException:  # a bug: hand the traceback to the parent rather than dying silently
+        pipe.send(("crash", traceback.format_exc()))
+    finally:
+        pipe.close()
+
+
+def _receive(pipe: Connection) -> Any:
+    try:
+        status, value = pipe.recv()
+    except EOFError:
+        raise RuntimeError("a scoring process ended without reporting; see its output above") from None
+    if status == "error":
+        raise value
+    if status == "crash":
+        raise RuntimeError(f"a scoring process failed:\n{value}")
+    return value
+
+
+def _check_ids_across_spans(path: Path, loaded: Sequence[tuple[int, list[tuple[str, int]] | None]]) -> None:
+    first_line: dict[str, int] = {}
+    for _, ids in loaded:
+        for record_id, line in ids or ():
+            earlier = first_line.setdefault(record_id, line)
+            if earlier != line:
+                raise InputError(
+                    f"duplicate id '{record_id}' (first at line {earlier})",
+                    where=f"{path} line {line}",
+                    fix="make ids unique, or pass --allow-duplicate-ids to keep them as they are",
+                )
+
+
+def _join_parts(parts: Sequence[Path], out: Path) -> None:
+    """Join the workers' outputs in span order: one header for CSV, one table for Parquet."""
+    if out.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        tables = [pq.read_table(part) for part in parts]
+        with pq.ParquetWriter(out, tables[0].schema) as writer:
+            for table in tables:
+                writer.write_table(table.cast(tables[0].schema))
+        return
+    with out.open("wb") as joined:
+        for index, part in enumerate(parts):
+            with part.open("rb") as source:
+                if index and out.suffix.lower() == ".csv":
+                    source.readline()  # the header; our column names hold no line breaks
+                shutil.copyfileobj(source, joined, 1 << 20)
