@@ -21,40 +21,54 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "seed_reference.py"
 
-LATIN = (
-    "the river valley temple painting dynasty empire capital mountain ancient was built by in of and a "
-    "famous king queen century north south east west city fort scroll amalaka deula mithuna narmada chola"
-).split()
-DEVANAGARI = (
-    "गंगा नदी भारत की राजधानी दिल्ली मंदिर राजा साम्राज्य पर्वत प्राचीन किला शहर उत्तर दक्षिण "
-    "मुगल बौद्ध हिमालय आर्यभट वैज्ञानिक चित्रकला और का की के में है था"
-).split()
 DOMAINS = ("Art", "History", "Geography", "Science")
+LATIN_SYLLABLES = "ka ra ma na ta sa la da pa va ri ni ti mi shi du ru gu lo no ho ven dor mar tel".split()
+DEVANAGARI_SYLLABLES = "क र म न त स ल द प व रि नि ति मी शि दु रु गु लो नो हो वें दो मा".split()
+
+
+def vocabulary(syllables: list[str], size: int, rng: random.Random) -> list[str]:
+    """`size` distinct pseudo-words, so that a golden word turns up in an unrelated response only by chance."""
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choices(syllables, k=rng.randint(2, 4))))
+    return sorted(words)
+
+
+def response_text(vocabulary: list[str], answer: list[str], rng: random.Random) -> str:
+    """About 300 characters in sentences with commas and full stops, the golden words placed by chance:
+    contiguous, reordered, inflected or absent (so every agreement bucket is populated)."""
+    words = [rng.choice(vocabulary) for _ in range(45)]
+    placement, position = rng.random(), rng.randrange(40)
+    if placement < 0.35:
+        words[position : position + len(answer)] = answer
+    elif placement < 0.5:
+        words[position : position + len(answer)] = reversed(answer)
+    elif placement < 0.6:
+        words[position] = answer[0] + "s"
+    text, characters = [], 0
+    for index, word in enumerate(words):
+        text.append(word)
+        characters += len(word) + 1
+        if characters > 300:
+            break
+        if index % 9 == 8:
+            text[-1] += rng.choice([",", ",", ".", ";"])
+    return " ".join(text) + rng.choice([".", "।", "!"])
 
 
 def synthesise(path: Path, rows: int, seed: int = 0) -> None:
-    """Rows with ~300-character responses, a quarter in Devanagari, answers placed to hit every bucket."""
+    """Rows like a model's answers file: ~300-character responses, a quarter in Devanagari; most hold a
+    comma, so their cells are quoted, as a real file's are."""
     rng = random.Random(seed)
+    latin, devanagari = vocabulary(LATIN_SYLLABLES, 5000, rng), vocabulary(DEVANAGARI_SYLLABLES, 5000, rng)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["question", "answer", "Domain", "response"])
         for index in range(rows):
-            vocabulary = DEVANAGARI if index % 4 == 0 else LATIN
-            answer_words = rng.sample(vocabulary, rng.randint(1, 3))
-            words: list[str] = []
-            while sum(len(w) + 1 for w in words) < 300:
-                words.append(rng.choice(vocabulary))
-            placement = rng.random()
-            position = rng.randrange(len(words))
-            if placement < 0.35:
-                words[position:position] = answer_words  # the golden phrase, contiguous
-            elif placement < 0.5:
-                words[position:position] = reversed(answer_words)  # every word, rearranged
-            elif placement < 0.6:
-                words[position:position] = [answer_words[0] + "s"]  # an inflection
-            words[-1] += rng.choice([".", "।", "!", ""])
-            question = f"Question {index} about {' '.join(rng.sample(vocabulary, 4))}?"
-            writer.writerow([question, " ".join(answer_words).title(), rng.choice(DOMAINS), " ".join(words)])
+            words = devanagari if index % 4 == 0 else latin
+            answer = rng.sample(words, rng.randint(1, 3))
+            question = f"Question {index}: which {' '.join(rng.sample(words, 3))}?"
+            writer.writerow([question, " ".join(answer).title(), rng.choice(DOMAINS), response_text(words, answer, rng)])
 
 
 def run_measured(command: list[str]) -> tuple[float, float]:

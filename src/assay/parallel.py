@@ -12,6 +12,7 @@ phases: row numbers (the ids of a file without an id column) and duplicate ids a
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import shutil
@@ -117,6 +118,9 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
 
 
 def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
+    # A short-lived process building records that hold no cycles: the cyclic collector would only walk
+    # them again and again (see _gc.collection_paused).
+    gc.disable()
     try:
         dataset = load_records(
             job.path, columns=job.columns, allow_duplicate_ids=job.allow_duplicate_ids, span=span

@@ -251,26 +251,37 @@ def _csv_blocks(handle: io.TextIOWrapper, first_line: int, width: int, path: Pat
     """Blocks of CSV rows, a few million characters at a time, each ending at a row boundary."""
     line = first_line
     with handle:
-        for text in _row_aligned_text(handle):
-            if "\r" in text and text.count("\r") == text.count("\r\n"):
-                text = text.replace("\r\n", "\n")  # RFC 4180's (and Excel's) line ends, as plain ones
-            if '"' in text or "\r" in text:
-                locations, rows, lines = _parse_with_csv(text, line, path)
+        for text, has_quotes in _row_aligned_text(handle):
+            lines = None if has_quotes else _plain_lines(text)
+            if lines is None:
+                locations, rows, count = _parse_with_csv(text, line, path)
             else:
-                locations, rows, lines = _parse_by_split(text, line)
+                locations, rows, count = _parse_by_split(lines, line)
             _check_widths(locations, rows, width, path)
-            line += lines
+            line += count
             yield locations, rows
 
 
-def _parse_by_split(text: str, line: int) -> tuple[Sequence[int], list[list[str]], int]:
-    """Text with no quote and no carriage return: each line is a row, its cells the comma-separated parts.
+def _plain_lines(text: str) -> list[str] | None:
+    """The lines of text that ends every line with "\\n", or every line with "\\r\\n" (RFC 4180, Excel);
+    None for text with any other carriage return, which goes to the csv module."""
+    breaks = text.count("\n")
+    returns = text.count("\r")
+    if returns and returns != breaks:
+        return None
+    lines = text.split("\r\n" if returns else "\n")
+    if len(lines) != breaks + 1:  # a lone "\\n" beside "\\r\\n" line ends
+        return None
+    if not lines[-1]:
+        lines.pop()  # the text ends with a line break
+    return lines
+
+
+def _parse_by_split(lines: list[str], line: int) -> tuple[Sequence[int], list[list[str]], int]:
+    """Lines with no quote: each line is a row, its cells the comma-separated parts.
 
     That is what the csv module would return, only several times faster, which counts at a million rows.
     """
-    lines = text.split("\n")
-    if not lines[-1]:
-        lines.pop()  # the text ends with a line break
     count = len(lines)
     if "" in lines:  # blank lines are not rows
         kept = [(line + i, text) for i, text in enumerate(lines) if text]
@@ -278,7 +289,21 @@ def _parse_by_split(text: str, line: int) -> tuple[Sequence[int], list[list[str]
     return range(line, line + count), list(map(str.split, lines, itertools.repeat(","))), count
 
 
-def _parse_with_csv(text: str, line: int, path: Path) -> tuple[list[int], list[list[str]], int]:
+def _parse_with_csv(text: str, line: int, path: Path) -> tuple[Sequence[int], list[list[str]], int]:
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if text.count("\r") == text.count("\r\n"):  # no lone carriage return: lines are countable
+        try:
+            rows = list(csv.reader(io.StringIO(text, newline="")))
+        except csv.Error:
+            rows = []  # the row-by-row pass below says which line
+        else:
+            if len(rows) == lines and all(rows):  # no blank line, no cell spanning lines: row i is on line i
+                return range(line, line + lines), rows, lines
+    return _parse_row_by_row(text, line, path)
+
+
+def _parse_row_by_row(text: str, line: int, path: Path) -> tuple[list[int], list[list[str]], int]:
+    """The csv module's rows with the line each starts on, for text with blank lines or multi-line cells."""
     reader = csv.reader(io.StringIO(text, newline=""))
     locations: list[int] = []
     rows: list[list[str]] = []
@@ -307,17 +332,19 @@ def _check_widths(locations: Sequence[int], rows: list[list[str]], width: int, p
     )
 
 
-def _row_aligned_text(handle: io.TextIOWrapper, block_chars: int = 1 << 22) -> Iterator[str]:
-    """The text in pieces that each end at a line break outside quotes, so no row straddles two pieces."""
+def _row_aligned_text(handle: io.TextIOWrapper, block_chars: int = 1 << 22) -> Iterator[tuple[str, bool]]:
+    """The text in pieces that each end at a line break outside quotes, so no row straddles two pieces,
+    each with whether it holds a quote character at all."""
     carry = ""
     while chunk := handle.read(block_chars):
         text = carry + chunk
-        cut = _last_row_end(text)
+        has_quotes = '"' in text
+        cut = _last_row_end(text) if has_quotes else text.rfind("\n") + 1
         carry = text[cut:]
         if cut:
-            yield text[:cut]
+            yield text[:cut], has_quotes
     if carry:
-        yield carry
+        yield carry, '"' in carry
 
 
 def _last_row_end(text: str) -> int:

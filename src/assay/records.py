@@ -111,7 +111,7 @@ def load_records(
         records = builder.build(limit)
     if not records and span is None:
         raise InputError("the input has a header but no rows", where=table.source, fix="add rows to score")
-    if not allow_duplicate_ids:
+    if not allow_duplicate_ids and "id" in resolved:  # numbered rows are unique by construction
         _check_unique_ids(records, table)
     return Dataset(
         records=records,

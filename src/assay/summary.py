@@ -90,7 +90,7 @@ def summarize(
     signatures: Mapping[str, str],
     options: str,
 ) -> Summary:
-    domains = [record.domain for record in dataset.records]
+    domains = list(map(operator.attrgetter("domain"), dataset.records))
     metrics = {
         name: _metric_summary(name, signatures[name], scores, domains, blank) for name, scores in results.items()
     }
@@ -101,13 +101,25 @@ def summarize(
         source=dataset.source,
         total=len(dataset.records),
         blank=sum(blank),
-        empty_golden_ids=tuple(r.id for r in dataset.records if any(map(is_empty_golden, r.answers))),
+        empty_golden_ids=_empty_golden_ids(dataset.records),
         null_cells=dataset.null_cells,
         limit=dataset.limit,
         options=options,
         metrics=metrics,
         agreement=agreement,
     )
+
+
+def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
+    """Ids of rows with an empty (or whitespace/punctuation-only) golden answer, in input order."""
+    answer_sets = list(map(operator.attrgetter("answers"), records))
+    answers = list(itertools.chain.from_iterable(answer_sets))
+    # An answer starting with a letter or digit has a word; look closer only at the others (few).
+    starts_with_word = map(str.isalnum, map(operator.itemgetter(slice(0, 1)), answers))
+    suspects = itertools.compress(range(len(answers)), map(operator.not_, starts_with_word))
+    owner = list(itertools.chain.from_iterable(map(itertools.repeat, range(len(records)), map(len, answer_sets))))
+    empty_rows = dict.fromkeys(owner[at] for at in suspects if is_empty_golden(answers[at]))
+    return tuple(records[row].id for row in empty_rows)
 
 
 def _metric_summary(

@@ -19,7 +19,7 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..text.seed import occurs_as_word, seed_words
+from ..text.seed import occurs_as_word, punctuation_set, seed_words, strip_punctuation
 from ._base import PASS, MetricScores, Scorer
 
 _OVERLAP_COLUMNS = ("matching_words", "total_golden_words")
@@ -48,10 +48,8 @@ def _exact_substring(responses: Sequence[str], answer_sets: Sequence[tuple[str, 
 
 
 @lru_cache(maxsize=1 << 16)  # golden answers repeat across rows (one question, several responses)
-def _golden_words(answer: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The golden words, and each between spaces: the common way a word stands in a response."""
-    words = tuple(seed_words(answer))
-    return words, tuple(f" {word} " for word in words)
+def _golden_words(answer: str) -> tuple[str, ...]:
+    return tuple(seed_words(answer))
 
 
 def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
@@ -63,7 +61,7 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
         best = -1.0
         for index, answer in enumerate(answers_of_row):
-            words = _golden_words(answer)[0]
+            words = _golden_words(answer)
             found = sum(1 for word in words if word in response and occurs_as_word(word, response))
             if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
                 scores.outcomes[row], scores.answer_index[row], matching[row], total[row] = PASS, index, found, found
@@ -76,26 +74,40 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
 
 def _word_overlap_single(responses: Sequence[str], answers: Sequence[str]) -> MetricScores:
     """word_overlap for one golden answer per row, one flat pass over all golden words of the batch."""
-    golden = list(map(_golden_words, answers))
-    totals = array("i", map(len, map(operator.itemgetter(0), golden)))
+    golden = _golden_word_lists(answers)
+    totals = array("i", map(len, golden))
     row_of_word = list(itertools.chain.from_iterable(map(itertools.repeat, range(len(answers)), totals)))
-    words = list(itertools.chain.from_iterable(map(operator.itemgetter(0), golden)))
-    spaced = itertools.chain.from_iterable(map(operator.itemgetter(1), golden))
-    padded = list(map(" {} ".format, responses))
-    # A word between spaces is certainly a whole word; any other occurrence needs its ends looked at.
-    found = bytearray(map(operator.contains, map(padded.__getitem__, row_of_word), spaced))
-    occurs = bytearray(map(operator.contains, map(responses.__getitem__, row_of_word), words))
-    undecided = bytes(map(operator.gt, occurs, found))
-    at = undecided.find(1)
-    while at != -1:
+    words = list(itertools.chain.from_iterable(golden))
+    occurs = map(operator.contains, map(responses.__getitem__, row_of_word), words)
+    found = bytearray(len(words))
+    for at in itertools.compress(range(len(words)), occurs):
         found[at] = occurs_as_word(words[at], responses[row_of_word[at]])
-        at = undecided.find(1, at + 1)
     ends = list(itertools.accumulate(totals))
     found_before = [0, *itertools.accumulate(found)]
-    matching = array("i", map(operator.sub, map(found_before.__getitem__, ends), map(found_before.__getitem__, [0, *ends[:-1]])))
+    matching = array(
+        "i", map(operator.sub, map(found_before.__getitem__, ends), map(found_before.__getitem__, [0, *ends[:-1]]))
+    )
     passed = bytearray(map(operator.eq, matching, totals))  # an empty golden word set passes (caveat 1)
     deciding = array("i", bytes(4 * len(answers)))  # the only answer decides, pass or fail
     return MetricScores("word_overlap", passed, deciding, dict(zip(_OVERLAP_COLUMNS, (matching, totals))))
+
+
+def _golden_word_lists(answers: Sequence[str]) -> list[set[str]]:
+    """Each answer's seed word set (split, punctuation stripped, empties dropped), built in C but for the
+    few words with punctuation at an end."""
+    split = list(map(str.split, answers))
+    words = list(itertools.chain.from_iterable(split))
+    marks = punctuation_set()
+    edged = map(
+        operator.or_,
+        map(marks.__contains__, map(operator.itemgetter(0), words)),
+        map(marks.__contains__, map(operator.itemgetter(-1), words)),
+    )
+    for at in itertools.compress(range(len(words)), edged):
+        words[at] = strip_punctuation(words[at])
+    stripped = iter(words)
+    regrouped = map(set, map(itertools.islice, itertools.repeat(stripped), map(len, split)))
+    return list(map(operator.sub, regrouped, itertools.repeat({""})))
 
 
 EXACT_SUBSTRING = Scorer(

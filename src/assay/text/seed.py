@@ -2,43 +2,47 @@
 
 The seed splits the lowercased text on whitespace and strips leading and trailing punctuation from
 each word. ``string.punctuation`` is ASCII only and would leave the danda in ``दिल्ली।``; category P
-(Pc, Pd, Ps, Pe, Pi, Pf, Po) covers the danda, smart quotes, dashes and the ellipsis. Symbols
-(category S: ``$``, ``+``, ``=``) are not punctuation and stay part of the word.
+(Pc, Pd, Ps, Pe, Pi, Pf, Po, as Python's ``unicodedata`` knows them) covers the danda, smart quotes,
+dashes and the ellipsis. Symbols (category S: ``$``, ``+``, ``=``) are not punctuation and stay.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import unicodedata
-from functools import lru_cache
+
+# Category P has no character beyond the Supplementary Multilingual Plane (a test checks every plane).
+_PUNCTUATION_PLANES_END = 0x20000
 
 
-@lru_cache(maxsize=4096)
+@functools.cache
+def punctuation() -> str:
+    """Every character of Unicode general category P, as one string for ``str.strip``."""
+    return "".join(ch for ch in map(chr, range(_PUNCTUATION_PLANES_END)) if unicodedata.category(ch)[0] == "P")
+
+
+@functools.cache
+def punctuation_set() -> frozenset[str]:
+    return frozenset(punctuation())
+
+
 def is_punctuation(char: str) -> bool:
-    return unicodedata.category(char).startswith("P")
+    return char in punctuation_set()
 
 
 def strip_punctuation(word: str) -> str:
-    start, end = 0, len(word)
-    while start < end and is_punctuation(word[start]):
-        start += 1
-    while end > start and is_punctuation(word[end - 1]):
-        end -= 1
-    return word[start:end]
+    return word.strip(punctuation())
 
 
 def seed_words(lowered: str) -> frozenset[str]:
     """The seed's word set of already-lowercased text; words that are all punctuation vanish."""
-    return frozenset(word for word in map(strip_punctuation, lowered.split()) if word)
+    return frozenset(map(str.strip, lowered.split(), itertools.repeat(punctuation()))) - {""}
 
 
 def is_empty_golden(answer: str) -> bool:
     """True for a golden answer with no words: empty, whitespace or punctuation only (the seed's caveat 1)."""
-    stripped = answer.strip()
-    if not stripped:
-        return True
-    if not is_punctuation(stripped[0]):
-        return False  # the common case, decided without tokenising
-    return not seed_words(stripped)
+    return not seed_words(answer)
 
 
 def occurs_as_word(word: str, lowered: str) -> bool:
