@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from ._version import __version__
 from .errors import AssayError
@@ -37,13 +38,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors in assay's one-line form (and the same exit code, 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"assay: error: {message}. Fix: see '{self.prog} --help'\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="assay",
         description="Score answers to questions against golden answers, and say how far each number can be trusted.",
     )
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
 
     scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
     _add_scoring_arguments(scorer)

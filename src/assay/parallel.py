@@ -1,6 +1,6 @@
 """Score a responses file end to end, in several processes when it is a large CSV file.
 
-The file is cut into spans of whole rows (``readers.split_spans``); each worker loads and scores its
+The file is cut into spans of whole rows (``csvfile.split_spans``); each worker loads and scores its
 span, and the parent merges the summaries and joins the per-question outputs in input order. It is
 the same ``load_records`` and ``score`` as in one process, so the numbers are the same: only the work
 is shared. Two things need the whole file, and the parent settles them between the workers' two
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AssayError, InputError
-from .readers import SPLITTABLE, Span, format_of, split_spans
+from .csvfile import Span, SpanMisaligned, split_spans
+from .readers import SPLITTABLE, format_of
 from .records import ColumnMap, load_records
 from .report.rows import write_verdicts
 from .scoring import DEFAULT_METRICS, ScoreOptions, finish, score, verdicts
@@ -66,13 +67,16 @@ def score_file(
     path, options = Path(path), options or ScoreOptions()
     job = _Job(path, tuple(metrics), options, columns, allow_duplicate_ids)
     spans = _plan(path, default_workers() if workers is None else workers, limit)
-    if len(spans) < 2:
-        dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
-        run = score(dataset, job.metrics, options=options)
-        if out is not None:
-            write_verdicts(run, out)
-        return run.summary
-    return _score_spans(job, spans, Path(out) if out is not None else None)
+    if len(spans) >= 2:
+        try:
+            return _score_spans(job, spans, Path(out) if out is not None else None)
+        except SpanMisaligned:
+            pass  # a stray quote fooled the cuts: read the file in one process, as the csv module does
+    dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
+    run = score(dataset, job.metrics, options=options)
+    if out is not None:
+        write_verdicts(run, out)
+    return run.summary
 
 
 def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
@@ -95,7 +99,7 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
         pipes.append(parent_end)
         processes.append(process)
     try:
-        loaded = [_receive(pipe) for pipe in pipes]
+        loaded = _receive_all(pipes)
         if not job.allow_duplicate_ids:
             _check_ids_across_spans(job.path, loaded)
         total_rows = sum(rows for rows, _ in loaded)
@@ -145,6 +149,22 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
         pipe.close()
 
 
+def _receive_all(pipes: Sequence[Connection]) -> list[Any]:
+    """Every worker's first report; a misaligned span outranks other errors, which it may have caused."""
+    reports: list[Any] = []
+    first_error: BaseException | None = None
+    for pipe in pipes:
+        try:
+            reports.append(_receive(pipe))
+        except SpanMisaligned:
+            raise
+        except (AssayError, RuntimeError) as exc:
+            first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
+    return reports
+
+
 def _receive(pipe: Connection) -> Any:
     try:
         status, value = pipe.recv()
@@ -175,10 +195,14 @@ def _join_parts(parts: Sequence[Path], out: Path) -> None:
     if out.suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
 
+        import pyarrow as pa
+
         tables = [pq.read_table(part) for part in parts]
-        with pq.ParquetWriter(out, tables[0].schema) as writer:
+        # A column empty in one part has type null there: let the other parts' types win.
+        schema = pa.unify_schemas([t.schema for t in tables], promote_options="permissive")
+        with pq.ParquetWriter(out, schema) as writer:
             for table in tables:
-                writer.write_table(table.cast(tables[0].schema))
+                writer.write_table(table.cast(schema))
         return
     with out.open("wb") as joined:
         for index, part in enumerate(parts):

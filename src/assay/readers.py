@@ -12,17 +12,14 @@ file and the byte offset, never a silent replacement character.
 from __future__ import annotations
 
 import codecs
-import csv
 import json
-import mmap
-import sys
-import io
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .csvfile import Span, csv_blocks, open_text, read_header
 from .errors import InputError, UsageError
 
 Row = Sequence[Any] | dict[str, Any]
@@ -31,9 +28,6 @@ BLOCK_ROWS = 4096  # rows per block for the formats read row by row
 
 SPLITTABLE = ("csv",)  # JSON Lines rows may differ in keys, so their shards could differ in columns
 FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet"}
-
-# Python's csv module refuses fields over 128 KiB by default; a model response can be longer than that.
-csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 
 @dataclass(frozen=True)
@@ -59,28 +53,22 @@ def format_of(path: Path) -> str:
     return fmt
 
 
-@dataclass(frozen=True)
-class Span:
-    """A run of whole rows of a CSV or JSONL file: bytes [start, end), the first of which is on `first_line`."""
-
-    start: int
-    end: int
-    first_line: int
-
-
-def read_table(path: str | Path, span: Span | None = None) -> Table:
+def read_table(path: str | Path, span: Span | None = None, limit: int | None = None) -> Table:
+    """The rows of a file (or, for CSV, of one span of it); with `limit`, only the first `limit` rows are read."""
     path = Path(path)
     if not path.is_file():
         raise InputError("no such file", where=str(path), fix="check the path passed to --responses")
     fmt = format_of(path)
     if fmt == "parquet":
         return _read_parquet(path)
-    if _is_blank_file(path):
-        raise InputError("the file is empty", where=str(path), fix="point --responses at a file with rows")
+    _check_text_head(path)
     if span is not None and fmt not in SPLITTABLE:
         raise UsageError(f"a {fmt} file cannot be read in spans", where=str(path), fix="read it whole")
     try:
-        table = _read_csv(path, span) if fmt == "csv" else _read_jsonl(path) if fmt == "jsonl" else _read_json_array(path)
+        if fmt == "csv":
+            table = _read_csv(path, span, limit)
+        else:
+            table = _read_jsonl(path, limit) if fmt == "jsonl" else _read_json_array(path)
     except UnicodeDecodeError:
         _check_utf8(path)  # raises with the byte offset
         raise
@@ -97,62 +85,20 @@ def read_dataframe(frame: Any) -> Table:
     return Table("<DataFrame>", columns, _in_blocks(rows), "row")
 
 
-def _is_blank_file(path: Path) -> bool:
+def _check_text_head(path: Path) -> None:
+    """Refuse an empty file, and UTF-16 without a BOM (its NUL bytes are valid UTF-8, but not text)."""
     with path.open("rb") as handle:
         head = handle.read(4096)
-    return len(head) < 4096 and not head.removeprefix(codecs.BOM_UTF8).strip()
-
-
-def split_spans(path: str | Path, parts: int) -> list[Span]:
-    """Cut a CSV file into at most `parts` spans of whole rows, of about equal size, after the header.
-
-    A cut goes at a line break outside quotes. A quote character toggles "inside a quoted cell" (an
-    escaped quote is two of them, so it toggles twice): a line break is outside quotes exactly when the
-    number of quote characters before it is even.
-    """
-    path = Path(path)
-    fmt = format_of(path)
-    if fmt not in SPLITTABLE:
-        raise UsageError(f"a {fmt} file cannot be split", where=str(path), fix="read it whole")
-    with path.open("rb") as handle:
-        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if path.stat().st_size else b""
-    try:
-        boundaries = _row_boundaries(data, parts)
-    finally:
-        if isinstance(data, mmap.mmap):
-            data.close()
-    return [Span(start, end, line) for (start, line), (end, _) in zip(boundaries, boundaries[1:]) if end > start]
-
-
-def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[tuple[int, int]]:
-    """(byte offset, line number of the row starting there) of each cut, first and last included."""
-    quotes = lines = position = 0
-
-    def advance_to(target: int) -> None:  # count quotes and line breaks in [position, target)
-        nonlocal quotes, lines, position
-        for block in range(position, target, 1 << 24):
-            chunk = data[block : min(target, block + (1 << 24))]
-            quotes += chunk.count(b'"')
-            lines += chunk.count(b"\n")
-        position = max(position, target)
-
-    def next_cut(start: int) -> int:
-        cut = data.find(b"\n", start)
-        while cut != -1:
-            advance_to(cut + 1)
-            if quotes % 2 == 0:
-                return cut + 1
-            cut = data.find(b"\n", cut + 1)
-        return len(data)
-
-    first = next_cut(0)  # the header
-    cuts = [(first, lines + 1)]
-    for part in range(1, parts):
-        target = max(cuts[-1][0], first + (len(data) - first) * part // parts)
-        cut = next_cut(target) if target > cuts[-1][0] else cuts[-1][0]
-        cuts.append((cut, lines + 1))
-    cuts.append((len(data), 0))  # the end: no row starts there, so its line number is not needed
-    return cuts
+    if len(head) < 4096 and not head.removeprefix(codecs.BOM_UTF8).strip():
+        raise InputError("the file is empty", where=str(path), fix="point --responses at a file with rows")
+    if b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        offset = head.index(b"\x00")
+        line = head[:offset].count(b"\n") + 1
+        raise InputError(
+            f"a NUL byte at byte offset {offset} (line {line}): this looks like UTF-16, not UTF-8 text",
+            where=str(path),
+            fix="re-save it as UTF-8 (for example: iconv -f utf-16 -t utf-8 in > out)",
+        )
 
 
 # --- encoding ------------------------------------------------------------------------------------------
@@ -203,179 +149,22 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 # --- formats -------------------------------------------------------------------------------------------
 
 
-def _open_text(path: Path, span: Span | None) -> io.TextIOWrapper:
-    """The file (or one span of it) as text; newline="" keeps line ends for the csv module."""
-    raw: io.RawIOBase = _ByteSpan(path, span.start, span.end) if span else io.FileIO(path)
-    encoding = "utf-8" if span else "utf-8-sig"  # a BOM can only stand at the start of the file
-    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 20), encoding=encoding, newline="")
-
-
-class _ByteSpan(io.RawIOBase):
-    """Bytes [start, end) of a file, as a readable raw stream."""
-
-    def __init__(self, path: Path, start: int, end: int) -> None:
-        self._file = path.open("rb")
-        self._file.seek(start)
-        self._left = end - start
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        count = self._file.readinto(memoryview(buffer)[: self._left]) if self._left else 0
-        self._left -= count
-        return count
-
-    def close(self) -> None:
-        self._file.close()
-        super().close()
-
-
-def _read_csv(path: Path, span: Span | None) -> Table:
-    with _open_text(path, None) as handle:
-        header = next(csv.reader(handle), None)
-    if not header:
-        raise InputError("the CSV file has no header row", where=str(path), fix="add a header line")
+def _read_csv(path: Path, span: Span | None, limit: int | None) -> Table:
+    header = read_header(path)
     _check_unique_columns(header, path)
-    if span is None:
-        handle = _open_text(path, None)
-        header_reader = csv.reader(iter(handle.readline, ""))
-        next(header_reader)  # the header again, leaving the handle at the first row
-        first_line = header_reader.line_num + 1
-    else:
-        handle, first_line = _open_text(path, span), span.first_line
-    return Table(str(path), tuple(header), _csv_blocks(handle, first_line, len(header), path), "line", True)
+    return Table(str(path), tuple(header), csv_blocks(path, span, len(header), limit), "line", True)
 
 
-def _csv_blocks(handle: io.TextIOWrapper, first_line: int, width: int, path: Path) -> Iterator[Block]:
-    """Blocks of CSV rows, a few million characters at a time, each ending at a row boundary."""
-    line = first_line
-    with handle:
-        for text, has_quotes in _row_aligned_text(handle):
-            lines = None if has_quotes else _plain_lines(text)
-            if lines is None:
-                locations, rows, count = _parse_with_csv(text, line, path)
-            else:
-                locations, rows, count = _parse_by_split(lines, line)
-            _check_widths(locations, rows, width, path)
-            line += count
-            yield locations, rows
-
-
-def _plain_lines(text: str) -> list[str] | None:
-    """The lines of text that ends every line with "\\n", or every line with "\\r\\n" (RFC 4180, Excel);
-    None for text with any other carriage return, which goes to the csv module."""
-    breaks = text.count("\n")
-    returns = text.count("\r")
-    if returns and returns != breaks:
-        return None
-    lines = text.split("\r\n" if returns else "\n")
-    if len(lines) != breaks + 1:  # a lone "\\n" beside "\\r\\n" line ends
-        return None
-    if not lines[-1]:
-        lines.pop()  # the text ends with a line break
-    return lines
-
-
-def _parse_by_split(lines: list[str], line: int) -> tuple[Sequence[int], list[list[str]], int]:
-    """Lines with no quote: each line is a row, its cells the comma-separated parts.
-
-    That is what the csv module would return, only several times faster, which counts at a million rows.
-    """
-    count = len(lines)
-    if "" in lines:  # blank lines are not rows
-        kept = [(line + i, text) for i, text in enumerate(lines) if text]
-        return [at for at, _ in kept], [text.split(",") for _, text in kept], count
-    return range(line, line + count), list(map(str.split, lines, itertools.repeat(","))), count
-
-
-def _parse_with_csv(text: str, line: int, path: Path) -> tuple[Sequence[int], list[list[str]], int]:
-    lines = text.count("\n") + (not text.endswith("\n"))
-    if text.count("\r") == text.count("\r\n"):  # no lone carriage return: lines are countable
-        try:
-            rows = list(csv.reader(io.StringIO(text, newline="")))
-        except csv.Error:
-            rows = []  # the row-by-row pass below says which line
-        else:
-            if len(rows) == lines and all(rows):  # no blank line, no cell spanning lines: row i is on line i
-                return range(line, line + lines), rows, lines
-    return _parse_row_by_row(text, line, path)
-
-
-def _parse_row_by_row(text: str, line: int, path: Path) -> tuple[list[int], list[list[str]], int]:
-    """The csv module's rows with the line each starts on, for text with blank lines or multi-line cells."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    locations: list[int] = []
-    rows: list[list[str]] = []
-    lines_before = 0
-    try:
-        for values in reader:
-            if values:  # a blank line is not a row
-                locations.append(line + lines_before)  # where the row starts: a quoted cell may span lines
-                rows.append(values)
-            lines_before = reader.line_num
-    except csv.Error as exc:
-        raise InputError(
-            f"unreadable CSV row ({exc})", where=f"{path} line {line + lines_before}", fix="check its quoting"
-        ) from None
-    return locations, rows, reader.line_num
-
-
-def _check_widths(locations: Sequence[int], rows: list[list[str]], width: int, path: Path) -> None:
-    if set(map(len, rows)) <= {width}:
-        return
-    at, values = next((at, values) for at, values in zip(locations, rows) if len(values) != width)
-    raise InputError(
-        f"row has {len(values)} fields but the header has {width}",
-        where=f"{path} line {at}",
-        fix="quote cells that contain commas or line breaks, or fix the row",
-    )
-
-
-def _row_aligned_text(handle: io.TextIOWrapper, block_chars: int = 1 << 22) -> Iterator[tuple[str, bool]]:
-    """The text in pieces that each end at a line break outside quotes, so no row straddles two pieces,
-    each with whether it holds a quote character at all."""
-    carry = ""
-    while chunk := handle.read(block_chars):
-        text = carry + chunk
-        has_quotes = '"' in text
-        cut = _last_row_end(text) if has_quotes else text.rfind("\n") + 1
-        carry = text[cut:]
-        if cut:
-            yield text[:cut], has_quotes
-    if carry:
-        yield carry, '"' in carry
-
-
-def _last_row_end(text: str) -> int:
-    """The index just past the last line break outside quotes (an even number of quotes before it), or 0.
-
-    `text` starts at a row boundary. A quote character toggles "inside a quoted cell"; an escaped
-    quote is two of them, so it toggles twice.
-    """
-    quotes_before = text.count('"')
-    end = len(text)
-    cut = text.rfind("\n")
-    while cut != -1:
-        quotes_before -= text.count('"', cut, end)
-        if quotes_before % 2 == 0:
-            return cut + 1
-        end, cut = cut, text.rfind("\n", 0, cut)
-    return 0
-
-
-def _read_jsonl(path: Path) -> Table:
-    lines = _jsonl_objects(path)
-    first = next(lines, None)
-    if first is None:
+def _read_jsonl(path: Path, limit: int | None) -> Table:
+    rows = list(itertools.islice(_jsonl_objects(path), limit))
+    if not rows:
         raise InputError("the file has no JSON objects", where=str(path), fix="add one object per line")
-    columns = tuple(first[1])
-
-    return Table(str(path), columns, _in_blocks(itertools.chain([first], lines)), "line")
+    # Any object may add keys: the columns are all keys, in order of first appearance.
+    return Table(str(path), _union_of_keys(row for _, row in rows), _in_blocks(iter(rows)), "line")
 
 
 def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with _open_text(path, None) as handle:
+    with open_text(path, None) as handle:
         for number, text in enumerate(handle, start=1):
             if not text.strip():
                 continue
@@ -454,7 +243,7 @@ def _in_blocks(rows: Iterator[tuple[int, Row]]) -> Iterator[Block]:
         yield locations, values
 
 
-def _union_of_keys(rows: list[dict[str, Any]]) -> tuple[str, ...]:
+def _union_of_keys(rows: Iterable[dict[str, Any]]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for row in rows:
         seen.update(dict.fromkeys(row))

@@ -19,7 +19,8 @@ from typing import Any
 
 from ._gc import collection_paused
 from .errors import InputError
-from .readers import Row, Span, Table, read_dataframe, read_table
+from .csvfile import Span
+from .readers import Row, Table, read_dataframe, read_table
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
 
@@ -98,13 +99,13 @@ def load_records(
 ) -> Dataset:
     """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``.
 
-    ``span`` reads only those rows of a CSV file (see ``readers.split_spans``); without an id column its
+    ``span`` reads only those rows of a CSV file (see ``csvfile.split_spans``); without an id column its
     rows are numbered from 1, and an empty span is no error.
     """
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
     is_path = isinstance(source, (str, Path))
-    table = read_table(source, span) if is_path else read_dataframe(source)
+    table = read_table(source, span, limit) if is_path else read_dataframe(source)
     resolved = _resolve_columns(table, columns or ColumnMap())
     builder = _RecordBuilder(table, resolved)
     with collection_paused():
@@ -248,6 +249,8 @@ class _RecordBuilder:
         It works a column at a time with built-in iteration only: at a million rows, a Python step per
         row or per cell costs more than all the scoring.
         """
+        if not rows:
+            return []
         columns = list(zip(*rows))
         count = len(rows)
 

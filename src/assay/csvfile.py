@@ -1,0 +1,243 @@
+"""Reading CSV fast and exactly as Python's csv module does, whole or in spans for several processes.
+
+Text is read a few million characters at a time. While it holds no quote character and no lone
+carriage return, every line is one row whose cells are its comma-separated parts, which is what the
+csv module would return, and splitting is several times faster (it counts at a million rows). From
+the first quote or lone carriage return on, the csv module itself reads the rest of the file, so
+quoted cells, line breaks inside them, and stray quotes mean exactly what they mean to Python and pandas.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import mmap
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, UsageError
+
+# Python's csv module refuses fields over 128 KiB by default; a model response can be longer than that.
+csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+
+BLOCK_CHARS = 1 << 22  # characters read at a time
+BLOCK_ROWS = 8192  # rows per block on the csv-module path
+
+Block = tuple[Sequence[int], list[list[str]]]  # the rows' line numbers, and the rows
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of whole rows of a CSV file: bytes [start, end), the first row starting on `first_line`."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+class SpanMisaligned(InputError):
+    """A span ended inside a quoted cell: the cut between spans was not a row boundary after all.
+
+    A stray quote inside an unquoted cell (which the csv module accepts) can fool the quote count
+    that places the cuts; the file is then read in one process instead.
+    """
+
+
+def read_header(path: Path) -> list[str]:
+    with open_text(path, None) as handle:
+        header = next(csv.reader(handle), None)
+    if not header:
+        raise InputError("the CSV file has no header row", where=str(path), fix="add a header line")
+    return header
+
+
+def csv_blocks(path: Path, span: Span | None, width: int, limit: int | None = None) -> Iterator[Block]:
+    """The rows after the header (or of one span), in blocks; ragged rows raise, naming their line."""
+    handle = open_text(path, span)
+    if span is None:
+        header_reader = csv.reader(iter(handle.readline, ""))
+        next(header_reader)  # the header again, leaving the handle at the first row
+        first_line = header_reader.line_num + 1
+    else:
+        first_line = span.first_line
+    with handle:
+        blocks = _blocks(_line_aligned_text(handle), first_line, path, strict=span is not None)
+        left = sys.maxsize if limit is None else limit
+        for locations, rows in blocks:
+            locations, rows = locations[:left], rows[:left]  # rows past --limit are neither used nor checked
+            _check_widths(locations, rows, width, path)
+            yield locations, rows
+            left -= len(rows)
+            if left <= 0:
+                return
+
+
+def open_text(path: Path, span: Span | None) -> io.TextIOWrapper:
+    """The file (or one span of it) as text; newline="" keeps line ends for the csv module."""
+    raw: io.RawIOBase = _ByteSpan(path, span.start, span.end) if span else io.FileIO(path)
+    encoding = "utf-8" if span else "utf-8-sig"  # a BOM can only stand at the start of the file
+    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 20), encoding=encoding, newline="")
+
+
+def _blocks(pieces: Iterator[str], line: int, path: Path, *, strict: bool) -> Iterator[Block]:
+    for text in pieces:
+        lines = None if '"' in text else _plain_lines(text)
+        if lines is None:
+            yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, strict=strict)
+            return
+        yield _split_block(lines, line)
+        line += len(lines)
+
+
+def _line_aligned_text(handle: io.TextIOWrapper) -> Iterator[str]:
+    """The text in pieces that each end at a line break (the last piece may not)."""
+    carry = ""
+    while chunk := handle.read(BLOCK_CHARS):
+        text = carry + chunk
+        cut = text.rfind("\n") + 1
+        carry = text[cut:]
+        if cut:
+            yield text[:cut]
+    if carry:
+        yield carry
+
+
+def _plain_lines(text: str) -> list[str] | None:
+    """The lines of text whose every line ends in "\\n", or every line in "\\r\\n" (RFC 4180, Excel);
+    None for text with any other carriage return."""
+    breaks = text.count("\n")
+    returns = text.count("\r")
+    if returns and returns != breaks:
+        return None
+    lines = text.split("\r\n" if returns else "\n")
+    if len(lines) != breaks + 1:  # "\r\n" line ends beside a lone "\n"
+        return None
+    if not lines[-1]:
+        lines.pop()  # the text ends with a line break
+    return lines
+
+
+def _split_block(lines: list[str], line: int) -> Block:
+    if "" in lines:  # a blank line is not a row
+        kept = [(line + i, text) for i, text in enumerate(lines) if text]
+        return [at for at, _ in kept], [text.split(",") for _, text in kept]
+    return range(line, line + len(lines)), list(map(str.split, lines, itertools.repeat(",")))
+
+
+def _csv_module_blocks(pieces: Iterable[str], line: int, path: Path, *, strict: bool) -> Iterator[Block]:
+    """The csv module's rows with the line each starts on. In a span (`strict`), text that ends inside
+    a quoted cell raises SpanMisaligned."""
+    reader = csv.reader(itertools.chain.from_iterable(io.StringIO(piece, newline="") for piece in pieces), strict=strict)
+    locations: list[int] = []
+    rows: list[list[str]] = []
+    lines_before = 0
+    try:
+        for values in reader:
+            if values:  # a blank line is not a row
+                locations.append(line + lines_before)  # where the row starts: a quoted cell may span lines
+                rows.append(values)
+                if len(rows) == BLOCK_ROWS:
+                    yield locations, rows
+                    locations, rows = [], []
+            lines_before = reader.line_num
+    except csv.Error as exc:
+        where = f"{path} line {line + lines_before}"
+        if strict:
+            raise SpanMisaligned(f"unreadable CSV row in a span ({exc})", where=where) from None
+        raise InputError(f"unreadable CSV row ({exc})", where=where, fix="check the quoting of this row") from None
+    if rows:
+        yield locations, rows
+
+
+def _check_widths(locations: Sequence[int], rows: list[list[str]], width: int, path: Path) -> None:
+    if set(map(len, rows)) <= {width}:
+        return
+    at, values = next((at, values) for at, values in zip(locations, rows) if len(values) != width)
+    raise InputError(
+        f"row has {len(values)} fields but the header has {width}",
+        where=f"{path} line {at}",
+        fix="quote cells that contain commas or line breaks, or fix the row",
+    )
+
+
+class _ByteSpan(io.RawIOBase):
+    """Bytes [start, end) of a file, as a readable raw stream."""
+
+    def __init__(self, path: Path, start: int, end: int) -> None:
+        self._file = path.open("rb")
+        self._file.seek(start)
+        self._left = end - start
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = self._file.readinto(memoryview(buffer)[: self._left]) if self._left else 0
+        self._left -= count
+        return count
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+# --- spans ---------------------------------------------------------------------------------------------
+
+
+def split_spans(path: str | Path, parts: int) -> list[Span]:
+    """Cut a CSV file into at most `parts` spans of whole rows, of about equal size, after the header.
+
+    A cut goes at a line break outside quotes. A quote character toggles "inside a quoted cell" (an
+    escaped quote is two of them, so it toggles twice): in well-formed CSV a line break is outside
+    quotes exactly when the number of quote characters before it is even. A stray quote in an unquoted
+    cell breaks that rule; a span read in `strict` mode then raises SpanMisaligned.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".csv":
+        raise UsageError(f"a {path.suffix or 'suffix-less'} file cannot be split", where=str(path), fix="read it whole")
+    with path.open("rb") as handle:
+        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if path.stat().st_size else b""
+    try:
+        boundaries = _row_boundaries(data, parts)
+    finally:
+        if isinstance(data, mmap.mmap):
+            data.close()
+    return [Span(start, end, line) for (start, line), (end, _) in itertools.pairwise(boundaries) if end > start]
+
+
+def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[tuple[int, int]]:
+    """(byte offset, line number of the row starting there) of each cut, first and last included."""
+    quotes = lines = position = 0
+
+    def advance_to(target: int) -> None:  # count quotes and line breaks in [position, target)
+        nonlocal quotes, lines, position
+        for block in range(position, target, 1 << 24):
+            end = min(target, block + (1 << 24))
+            chunk = data[block : end + 1]  # one byte more, to see a "\r\n" that straddles the chunk's end
+            quotes += chunk.count(b'"', 0, end - block)
+            # Lines as the csv module counts them: "\n", "\r\n", and a lone "\r".
+            lines += chunk.count(b"\n", 0, end - block) + chunk.count(b"\r", 0, end - block)
+            lines -= chunk.count(b"\r\n")
+        position = max(position, target)
+
+    def next_cut(start: int) -> int:
+        cut = data.find(b"\n", start)
+        while cut != -1:
+            advance_to(cut + 1)
+            if quotes % 2 == 0:
+                return cut + 1
+            cut = data.find(b"\n", cut + 1)
+        return len(data)
+
+    first = next_cut(0)  # the header
+    cuts = [(first, lines + 1)]
+    for part in range(1, parts):
+        target = max(cuts[-1][0], first + (len(data) - first) * part // parts)
+        cut = next_cut(target) if target > cuts[-1][0] else cuts[-1][0]
+        cuts.append((cut, lines + 1))
+    cuts.append((len(data), 0))  # the end: no row starts there, so its line number is not needed
+    return cuts
