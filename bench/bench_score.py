@@ -22,12 +22,12 @@ HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "seed_reference.py"
 
 DOMAINS = ("Art", "History", "Geography", "Science")
-LATIN_SYLLABLES = "ka ra ma na ta sa la da pa va ri ni ti mi shi du ru gu lo no ho ven dor mar tel".split()
-DEVANAGARI_SYLLABLES = "क र म न त स ल द प व रि नि ति मी शि दु रु गु लो नो हो वें दो मा".split()
+LATIN_SYLLABLES = "ka ra ma na ta sa la da pa va ri ni ti mi shi du ru gu lo no ho ven dor mar tel".split()  # noqa: SIM905
+DEVANAGARI_SYLLABLES = "क र म न त स ल द प व रि नि ति मी शि दु रु गु लो नो हो वें दो मा".split()  # noqa: SIM905
 
 
 def vocabulary(syllables: list[str], size: int, rng: random.Random) -> list[str]:
-    """`size` distinct pseudo-words, so that a golden word turns up in an unrelated response only by chance."""
+    """`size` distinct pseudo-words: a golden word turns up in an unrelated response only by chance."""
     words: set[str] = set()
     while len(words) < size:
         words.add("".join(rng.choices(syllables, k=rng.randint(2, 4))))
@@ -68,7 +68,9 @@ def synthesise(path: Path, rows: int, seed: int = 0) -> None:
             words = devanagari if index % 4 == 0 else latin
             answer = rng.sample(words, rng.randint(1, 3))
             question = f"Question {index}: which {' '.join(rng.sample(words, 3))}?"
-            writer.writerow([question, " ".join(answer).title(), rng.choice(DOMAINS), response_text(words, answer, rng)])
+            writer.writerow(
+                [question, " ".join(answer).title(), rng.choice(DOMAINS), response_text(words, answer, rng)]
+            )
 
 
 def run_measured(command: list[str]) -> tuple[float, float]:
@@ -83,7 +85,9 @@ def run_measured(command: list[str]) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--workdir", type=Path, default=HERE / "out")
     args = parser.parse_args()

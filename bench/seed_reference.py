@@ -1,4 +1,4 @@
-"""The seed scripts' reference implementation of both protocols: pandas, DataFrame.apply(axis=1), one line each.
+"""The seed scripts' reference implementation: pandas, DataFrame.apply(axis=1), one line per protocol.
 
 Used only by bench_score.py as the baseline; it prints per-domain and combined accuracy like the seed scripts.
 """

@@ -48,7 +48,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="assay",
-        description="Score answers to questions against golden answers, and say how far each number can be trusted.",
+        description="Score answers to questions against golden answers, "
+        "and say how far each number can be trusted.",
     )
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
@@ -71,11 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet")
-    parser.add_argument("--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)")
+    parser.add_argument(
+        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)"
+    )
     parser.add_argument("--json", metavar="FILE", help="write the summary as JSON, with its signature")
     parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
-    parser.add_argument("--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring")
+    parser.add_argument(
+        "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
+    )
     parser.add_argument(
         "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
     )

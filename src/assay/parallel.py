@@ -23,8 +23,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from .errors import AssayError, InputError
 from .csvfile import Span, SpanMisaligned, split_spans
+from .errors import AssayError, InputError
 from .readers import SPLITTABLE, format_of
 from .records import ColumnMap, load_records
 from .report.rows import write_verdicts
@@ -88,7 +88,9 @@ def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
 
 def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
     parts = [out.with_name(f".{out.name}.part{i}{out.suffix}") for i in range(len(spans))] if out else []
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    )
     pipes, processes = [], []
     for index, span in enumerate(spans):
         parent_end, child_end = context.Pipe()
@@ -104,7 +106,9 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
             _check_ids_across_spans(job.path, loaded)
         total_rows = sum(rows for rows, _ in loaded)
         if total_rows == 0:
-            raise InputError("the input has a header but no rows", where=str(job.path), fix="add rows to score")
+            raise InputError(
+                "the input has a header but no rows", where=str(job.path), fix="add rows to score"
+            )
         offset = 0
         for pipe, (rows, _) in zip(pipes, loaded):
             pipe.send(offset)
@@ -193,9 +197,8 @@ def _check_ids_across_spans(path: Path, loaded: Sequence[tuple[int, list[tuple[s
 def _join_parts(parts: Sequence[Path], out: Path) -> None:
     """Join the workers' outputs in span order: one header for CSV, one table for Parquet."""
     if out.suffix.lower() == ".parquet":
-        import pyarrow.parquet as pq
-
         import pyarrow as pa
+        import pyarrow.parquet as pq
 
         tables = [pq.read_table(part) for part in parts]
         # A column empty in one part has type null there: let the other parts' types win.

@@ -4,16 +4,15 @@ Each reader yields ``(location, row)`` pairs: ``location`` is the 1-based line (
 element/row number (JSON array, Parquet, DataFrame) used in error messages, and ``row`` is either a
 list of raw cells aligned with ``Table.columns`` (CSV, Parquet, DataFrame) or a dict (JSON, whose rows
 may add keys as they go). Cells are returned as they are; turning them into a ``Record`` is
-``records.py``'s job. A CSV file can be read in byte spans (see ``split_spans``), so that
-several processes share one large file. Text must be UTF-8 (a BOM is allowed): anything else is an error that names the
-file and the byte offset, never a silent replacement character.
+``records.py``'s job; CSV itself is ``csvfile.py``'s. Text must be UTF-8 (a BOM is allowed):
+anything else is an error that names the file and the byte offset, never a silent replacement character.
 """
 
 from __future__ import annotations
 
 import codecs
-import json
 import itertools
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +53,7 @@ def format_of(path: Path) -> str:
 
 
 def read_table(path: str | Path, span: Span | None = None, limit: int | None = None) -> Table:
-    """The rows of a file (or, for CSV, of one span of it); with `limit`, only the first `limit` rows are read."""
+    """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read."""
     path = Path(path)
     if not path.is_file():
         raise InputError("no such file", where=str(path), fix="check the path passed to --responses")
@@ -72,7 +71,9 @@ def read_table(path: str | Path, span: Span | None = None, limit: int | None = N
     except UnicodeDecodeError:
         _check_utf8(path)  # raises with the byte offset
         raise
-    return Table(table.source, table.columns, _decoded(table.blocks, path), table.location_kind, table.cells_are_text)
+    return Table(
+        table.source, table.columns, _decoded(table.blocks, path), table.location_kind, table.cells_are_text
+    )
 
 
 def read_dataframe(frame: Any) -> Table:

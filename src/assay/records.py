@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ._gc import collection_paused
-from .errors import InputError
 from .csvfile import Span
+from .errors import InputError
 from .readers import Row, Table, read_dataframe, read_table
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
@@ -38,7 +38,8 @@ DEFAULT_COLUMNS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 
 
-# Not frozen: a frozen dataclass is five times slower to build, which shows at a million rows. Treat as immutable.
+# Not frozen: a frozen dataclass is five times slower to build, which shows at a million rows.
+# Treat it as immutable all the same.
 @dataclass(slots=True)
 class Record:
     """One question with its golden answers and (once a system has answered) a response."""
@@ -215,7 +216,9 @@ class _RecordBuilder:
         self.extra_columns: dict[str, None] = {}  # JSON keys that were not in the first row
         self.null_cells: dict[str, list[str]] = {}
         # Where each text field sits in a row (-1: absent), for the fast path _from_text.
-        self.text_index = tuple(self.index.get(name, -1) for name in ("question", "response", "domain", "lang"))
+        self.text_index = tuple(
+            self.index.get(name, -1) for name in ("question", "response", "domain", "lang")
+        )
         self.answer_index = -1 if "answers" in self.index else self.index["answer"]
 
     @property
@@ -229,7 +232,9 @@ class _RecordBuilder:
             if limit is not None and len(records) + len(rows) >= limit:
                 locations, rows = locations[: limit - len(records)], rows[: limit - len(records)]
             number = len(records) + 1
-            records += self._from_text(number, locations, rows) if fast else self._from_rows(number, locations, rows)
+            records += (
+                self._from_text(number, locations, rows) if fast else self._from_rows(number, locations, rows)
+            )
             if limit is not None and len(records) >= limit:
                 break
         return records
@@ -264,7 +269,9 @@ class _RecordBuilder:
             ids = columns[id_at]
             if not all(map(str.strip, ids)):
                 at = next(i for i, value in enumerate(ids) if not value.strip())
-                self._id(rows[at], number + at, f"{self.table.source} line {locations[at]}")  # raises
+                row = rows[at]
+                assert not isinstance(row, dict)  # text tables hold rows as lists
+                self._id(row, number + at, f"{self.table.source} line {locations[at]}")  # raises
         metas: Iterable[Mapping[str, Any]] = itertools.repeat(_NO_META, count)
         if self.meta_columns:
             names = [name for name, _ in self.meta_columns]
@@ -286,7 +293,11 @@ class _RecordBuilder:
 
     def _lay_out(self, row: dict[str, Any]) -> tuple[list[Any], dict[str, Any] | None]:
         values = [row.get(name) for name in self.table.columns]
-        extra = {key: value for key, value in row.items() if key not in self.index and key not in self.table.columns}
+        extra = {
+            key: value
+            for key, value in row.items()
+            if key not in self.index and key not in self.table.columns
+        }
         self.extra_columns.update(dict.fromkeys(extra))
         return values, extra or None
 

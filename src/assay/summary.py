@@ -40,7 +40,10 @@ class Tally:
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(
-            self.n + other.n, self.passed + other.passed, self.blank + other.blank, self.unscored + other.unscored
+            self.n + other.n,
+            self.passed + other.passed,
+            self.blank + other.blank,
+            self.unscored + other.unscored,
         )
 
 
@@ -92,7 +95,8 @@ def summarize(
 ) -> Summary:
     domains = list(map(operator.attrgetter("domain"), dataset.records))
     metrics = {
-        name: _metric_summary(name, signatures[name], scores, domains, blank) for name, scores in results.items()
+        name: _metric_summary(name, signatures[name], scores, domains, blank)
+        for name, scores in results.items()
     }
     agreement = None
     if all(name in results for name in AGREEMENT_PAIR):
@@ -117,7 +121,9 @@ def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
     # An answer starting with a letter or digit has a word; look closer only at the others (few).
     starts_with_word = map(str.isalnum, map(operator.itemgetter(slice(0, 1)), answers))
     suspects = itertools.compress(range(len(answers)), map(operator.not_, starts_with_word))
-    owner = list(itertools.chain.from_iterable(map(itertools.repeat, range(len(records)), map(len, answer_sets))))
+    owner = list(
+        itertools.chain.from_iterable(map(itertools.repeat, range(len(records)), map(len, answer_sets)))
+    )
     empty_rows = dict.fromkeys(owner[at] for at in suspects if is_empty_golden(answers[at]))
     return tuple(records[row].id for row in empty_rows)
 
@@ -127,7 +133,9 @@ def _metric_summary(
 ) -> MetricSummary:
     per_domain: dict[str, Tally] = {}
     for (domain, outcome, is_blank), count in Counter(zip(domains, scores.outcomes, blank)).items():
-        rows = Tally(count, count * (outcome == Outcome.PASS), count * is_blank, count * (outcome == Outcome.UNSCORED))
+        rows = Tally(
+            count, count * (outcome == Outcome.PASS), count * is_blank, count * (outcome == Outcome.UNSCORED)
+        )
         per_domain[domain] = per_domain.get(domain, Tally(0, 0)) + rows
     combined = sum(per_domain.values(), Tally(0, 0))
     return MetricSummary(name, signature, combined, dict(sorted(per_domain.items())))
@@ -135,9 +143,9 @@ def _metric_summary(
 
 # The bucket of (exact outcome, overlap outcome), indexed by exact * 3 + overlap (outcomes are 0, 1, 2).
 _BUCKET_OF_CODE = (
-    ("both_fail", "overlap_only", "both_fail")
-    + ("exact_only", "both_pass", "exact_only")
-    + ("both_fail", "overlap_only", "both_fail")
+    *("both_fail", "overlap_only", "both_fail"),  # exact FAIL
+    *("exact_only", "both_pass", "exact_only"),  # exact PASS
+    *("both_fail", "overlap_only", "both_fail"),  # exact UNSCORED
 )
 
 
@@ -154,7 +162,9 @@ def _agreement(records: Sequence[Record], exact: MetricScores, overlap: MetricSc
     domains = sorted({domain for domain, _ in by_domain})
     examples = {}
     for bucket in BUCKETS:
-        first = itertools.islice((i for i, c in enumerate(codes) if _BUCKET_OF_CODE[c] == bucket), EXAMPLES_PER_BUCKET)
+        first = itertools.islice(
+            (i for i, c in enumerate(codes) if _BUCKET_OF_CODE[c] == bucket), EXAMPLES_PER_BUCKET
+        )
         examples[bucket] = tuple(_example(records[i], _deciding_answer(i, exact, overlap)) for i in first)
     overlap_only = {code for code, bucket in enumerate(_BUCKET_OF_CODE) if bucket == "overlap_only"}
     return Agreement(
@@ -209,7 +219,11 @@ def _merge_agreement(parts: Sequence[Agreement]) -> Agreement:
         overall={b: sum(p.overall[b] for p in parts) for b in BUCKETS},
         domains={d: {b: c[b] for b in BUCKETS} for d, c in sorted(domains.items())},
         examples={
-            b: tuple(itertools.islice(itertools.chain.from_iterable(p.examples[b] for p in parts), EXAMPLES_PER_BUCKET))
+            b: tuple(
+                itertools.islice(
+                    itertools.chain.from_iterable(p.examples[b] for p in parts), EXAMPLES_PER_BUCKET
+                )
+            )
             for b in BUCKETS
         },
         review_ids=tuple(itertools.chain.from_iterable(p.review_ids for p in parts)),

@@ -81,7 +81,9 @@ def check_out_path(path: str | Path) -> Path:
 def write_verdicts(run: ScoreRun, path: str | Path) -> Path:
     path = check_out_path(path)
     columns = verdict_columns(run)
-    {".csv": _write_csv, ".jsonl": _write_jsonl, ".parquet": _write_parquet}[path.suffix.lower()](run, columns, path)
+    {".csv": _write_csv, ".jsonl": _write_jsonl, ".parquet": _write_parquet}[path.suffix.lower()](
+        run, columns, path
+    )
     return path
 
 

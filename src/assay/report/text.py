@@ -26,12 +26,16 @@ def warnings(summary: Summary) -> list[str]:
     found = []
     if summary.empty_golden_ids:
         found.append(
-            f"{len(summary.empty_golden_ids)} rows have an empty (or whitespace/punctuation-only) golden answer, "
+            f"{len(summary.empty_golden_ids)} rows have an empty (or whitespace/punctuation-only) golden "
+            "answer, "
             f"which the seed protocols score correct: ids {_ids(summary.empty_golden_ids)}. "
             "Fill in or drop these goldens"
         )
     for column, ids in summary.null_cells.items():
-        found.append(f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: ids {_ids(ids)}")
+        found.append(
+            f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
+            f"ids {_ids(ids)}"
+        )
     return found
 
 
@@ -59,19 +63,22 @@ def _tally_row(label: str, tally: Tally, show_unscored: bool) -> list[str]:
 
 def _agreement(agreement: Agreement) -> list[str]:
     header = ["domain", *BUCKETS]
-    rows = [[domain or "(no domain)", *(str(c[b]) for b in BUCKETS)] for domain, c in agreement.domains.items()]
+    rows = [
+        [domain or "(no domain)", *(str(c[b]) for b in BUCKETS)] for domain, c in agreement.domains.items()
+    ]
     rows.append(["overall", *(str(agreement.overall[b]) for b in BUCKETS)])
     lines = ["agreement: exact_substring vs word_overlap", *_table(header, rows), "", "  examples:"]
     for bucket, examples in agreement.examples.items():
         for example in examples:
             lines.append(
-                f"    {bucket:<13} {example.id}: golden {_snip(example.answer)} · response {_snip(example.response)}"
+                f"    {bucket:<13} {example.id}: golden {_snip(example.answer)} "
+                f"· response {_snip(example.response)}"
             )
     if agreement.review_ids:
         lines += [
             "",
-            f"  review: {len(agreement.review_ids)} overlap-only rows hold every golden word but not the golden "
-            "phrase;",
+            f"  review: {len(agreement.review_ids)} overlap-only rows hold every golden word "
+            "but not the golden phrase;",
             "  each may be a correct paraphrase or a different claim. Check them by hand or with a judge:",
             f"    {_ids(agreement.review_ids)}",
         ]

@@ -64,7 +64,12 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
             words = _golden_words(answer)
             found = sum(1 for word in words if word in response and occurs_as_word(word, response))
             if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
-                scores.outcomes[row], scores.answer_index[row], matching[row], total[row] = PASS, index, found, found
+                scores.outcomes[row], scores.answer_index[row], matching[row], total[row] = (
+                    PASS,
+                    index,
+                    found,
+                    found,
+                )
                 break
             if found / len(words) > best:  # keep the closest answer for partial credit
                 best = found / len(words)
@@ -85,7 +90,10 @@ def _word_overlap_single(responses: Sequence[str], answers: Sequence[str]) -> Me
     ends = list(itertools.accumulate(totals))
     found_before = [0, *itertools.accumulate(found)]
     matching = array(
-        "i", map(operator.sub, map(found_before.__getitem__, ends), map(found_before.__getitem__, [0, *ends[:-1]]))
+        "i",
+        map(
+            operator.sub, map(found_before.__getitem__, ends), map(found_before.__getitem__, [0, *ends[:-1]])
+        ),
     )
     passed = bytearray(map(operator.eq, matching, totals))  # an empty golden word set passes (caveat 1)
     deciding = array("i", bytes(4 * len(answers)))  # the only answer decides, pass or fail

@@ -19,7 +19,9 @@ _PUNCTUATION_PLANES_END = 0x20000
 @functools.cache
 def punctuation() -> str:
     """Every character of Unicode general category P, as one string for ``str.strip``."""
-    return "".join(ch for ch in map(chr, range(_PUNCTUATION_PLANES_END)) if unicodedata.category(ch)[0] == "P")
+    return "".join(
+        ch for ch in map(chr, range(_PUNCTUATION_PLANES_END)) if unicodedata.category(ch)[0] == "P"
+    )
 
 
 @functools.cache
