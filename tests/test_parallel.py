@@ -15,14 +15,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 import assay.parallel as parallel
 from assay import InputError, summary_dict
-from assay.parallel import score_file
 from assay.csvfile import Span, split_spans
+from assay.parallel import score_file
 
 ROWS = 300
 
