@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .records import Dataset, Record
@@ -93,14 +93,15 @@ def summarize(
     signatures: Mapping[str, str],
     options: str,
 ) -> Summary:
-    domains = list(map(operator.attrgetter("domain"), dataset.records))
+    domains = _Domains(list(map(operator.attrgetter("domain"), dataset.records)))
     metrics = {
         name: _metric_summary(name, signatures[name], scores, domains, blank)
         for name, scores in results.items()
     }
     agreement = None
     if all(name in results for name in AGREEMENT_PAIR):
-        agreement = _agreement(dataset.records, results[AGREEMENT_PAIR[0]], results[AGREEMENT_PAIR[1]])
+        exact, overlap = (results[name] for name in AGREEMENT_PAIR)
+        agreement = _agreement(dataset.records, domains, exact, overlap)
     return Summary(
         source=dataset.source,
         total=len(dataset.records),
@@ -128,11 +129,28 @@ def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
     return tuple(records[row].id for row in empty_rows)
 
 
+class _Domains:
+    """Each row's domain as a small int, so that per-domain counts are counts of ints (no tuple per row)."""
+
+    def __init__(self, per_row: list[str]) -> None:
+        self.names = sorted(set(per_row))
+        number = {name: index for index, name in enumerate(self.names)}
+        self.codes = list(map(number.__getitem__, per_row))
+
+    def count(self, values: Iterable[int], kinds: int) -> dict[tuple[str, int], int]:
+        """How many rows of each (domain, value) pair, for values in range(kinds)."""
+        keys = map(operator.add, map((kinds).__mul__, self.codes), values)
+        return {(self.names[key // kinds], key % kinds): n for key, n in Counter(keys).items()}
+
+
 def _metric_summary(
-    name: str, signature: str, scores: MetricScores, domains: Sequence[str], blank: bytearray
+    name: str, signature: str, scores: MetricScores, domains: _Domains, blank: bytearray
 ) -> MetricSummary:
     per_domain: dict[str, Tally] = {}
-    for (domain, outcome, is_blank), count in Counter(zip(domains, scores.outcomes, blank)).items():
+    # outcome (0, 1, 2) and blank (0, 1) packed into one value 0..5
+    packed = map(operator.add, map((2).__mul__, scores.outcomes), blank)
+    for (domain, value), count in domains.count(packed, 6).items():
+        outcome, is_blank = divmod(value, 2)
         rows = Tally(
             count, count * (outcome == Outcome.PASS), count * is_blank, count * (outcome == Outcome.UNSCORED)
         )
@@ -153,11 +171,13 @@ def bucket_of(exact: int, overlap: int) -> str:
     return _BUCKET_OF_CODE[exact * 3 + overlap]
 
 
-def _agreement(records: Sequence[Record], exact: MetricScores, overlap: MetricScores) -> Agreement:
+def _agreement(
+    records: Sequence[Record], row_domains: _Domains, exact: MetricScores, overlap: MetricScores
+) -> Agreement:
     # Built-in maps only: this runs over every row, and a Python function per row would dominate it.
     codes = bytes(map(operator.add, map((3).__mul__, exact.outcomes), overlap.outcomes))
     by_domain: Counter[tuple[str, str]] = Counter()
-    for (domain, code), count in Counter(zip((record.domain for record in records), codes)).items():
+    for (domain, code), count in row_domains.count(codes, len(_BUCKET_OF_CODE)).items():
         by_domain[domain, _BUCKET_OF_CODE[code]] += count
     domains = sorted({domain for domain, _ in by_domain})
     examples = {}
