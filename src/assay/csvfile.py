@@ -33,11 +33,18 @@ Block = tuple[Sequence[int], list[list[str]]]  # the rows' line numbers, and the
 
 @dataclass(frozen=True)
 class Span:
-    """A run of whole rows of a CSV file: bytes [start, end), the first row starting on `first_line`."""
+    """A run of whole rows of a CSV file: bytes [start, end). Its lines are numbered from 1; the caller
+    knows how many lines come before it only once every span before it has been read (``LineTally``)."""
 
     start: int
     end: int
-    first_line: int
+
+
+@dataclass
+class LineTally:
+    """How many lines a reader has consumed so far (the header's excluded)."""
+
+    lines: int = 0
 
 
 class SpanMisaligned(InputError):
@@ -56,17 +63,27 @@ def read_header(path: Path) -> list[str]:
     return header
 
 
-def csv_blocks(path: Path, span: Span | None, width: int, limit: int | None = None) -> Iterator[Block]:
+def first_row_line(path: Path) -> int:
+    """The line on which the first row after the header starts (a header may span lines)."""
+    with open_text(path, None) as handle:
+        reader = csv.reader(iter(handle.readline, ""))
+        next(reader, None)
+        return reader.line_num + 1
+
+
+def csv_blocks(
+    path: Path, span: Span | None, width: int, limit: int | None = None, tally: LineTally | None = None
+) -> Iterator[Block]:
     """The rows after the header (or of one span), in blocks; ragged rows raise, naming their line."""
     handle = open_text(path, span)
+    first_line = 1
     if span is None:
         header_reader = csv.reader(iter(handle.readline, ""))
         next(header_reader)  # the header again, leaving the handle at the first row
         first_line = header_reader.line_num + 1
-    else:
-        first_line = span.first_line
+    tally = tally or LineTally()
     with handle:
-        blocks = _blocks(_line_aligned_text(handle), first_line, path, strict=span is not None)
+        blocks = _blocks(_line_aligned_text(handle), first_line, path, tally, strict=span is not None)
         left = sys.maxsize if limit is None else limit
         for locations, rows in blocks:
             locations, rows = locations[:left], rows[:left]  # rows past --limit are neither used nor checked
@@ -84,12 +101,15 @@ def open_text(path: Path, span: Span | None) -> io.TextIOWrapper:
     return io.TextIOWrapper(io.BufferedReader(raw, 1 << 20), encoding=encoding, newline="")
 
 
-def _blocks(pieces: Iterator[str], line: int, path: Path, *, strict: bool) -> Iterator[Block]:
+def _blocks(
+    pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool
+) -> Iterator[Block]:
     for text in pieces:
         lines = None if '"' in text else _plain_lines(text)
         if lines is None:
-            yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, strict=strict)
+            yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
             return
+        tally.lines += len(lines)
         yield _split_block(lines, line)
         line += len(lines)
 
@@ -129,7 +149,9 @@ def _split_block(lines: list[str], line: int) -> Block:
     return range(line, line + len(lines)), list(map(str.split, lines, itertools.repeat(",")))
 
 
-def _csv_module_blocks(pieces: Iterable[str], line: int, path: Path, *, strict: bool) -> Iterator[Block]:
+def _csv_module_blocks(
+    pieces: Iterable[str], line: int, path: Path, tally: LineTally, *, strict: bool
+) -> Iterator[Block]:
     """The csv module's rows with the line each starts on. In a span (`strict`), text that ends inside
     a quoted cell raises SpanMisaligned."""
     reader = csv.reader(itertools.chain.from_iterable(map(_lines_with_ends, pieces)), strict=strict)
@@ -152,6 +174,7 @@ def _csv_module_blocks(pieces: Iterable[str], line: int, path: Path, *, strict: 
         raise InputError(
             f"unreadable CSV row ({exc})", where=where, fix="check the quoting of this row"
         ) from None
+    tally.lines += reader.line_num
     if rows:
         yield locations, rows
 
@@ -216,28 +239,21 @@ def split_spans(path: str | Path, parts: int) -> list[Span]:
     with path.open("rb") as handle:
         data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if path.stat().st_size else b""
     try:
-        boundaries = _row_boundaries(data, parts)
+        cuts = _row_boundaries(data, parts)
     finally:
         if isinstance(data, mmap.mmap):
             data.close()
-    return [
-        Span(start, end, line) for (start, line), (end, _) in itertools.pairwise(boundaries) if end > start
-    ]
+    return [Span(start, end) for start, end in itertools.pairwise(cuts) if end > start]
 
 
-def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[tuple[int, int]]:
-    """(byte offset, line number of the row starting there) of each cut, first and last included."""
-    quotes = lines = position = 0
+def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[int]:
+    """The byte offset of each cut, the first (after the header) and the end of the data included."""
+    quotes = position = 0
 
-    def advance_to(target: int) -> None:  # count quotes and line breaks in [position, target)
-        nonlocal quotes, lines, position
+    def advance_to(target: int) -> None:  # count the quotes in [position, target)
+        nonlocal quotes, position
         for block in range(position, target, 1 << 24):
-            end = min(target, block + (1 << 24))
-            chunk = data[block : end + 1]  # one byte more, to see a "\r\n" that straddles the chunk's end
-            quotes += chunk.count(b'"', 0, end - block)
-            # Lines as the csv module counts them: "\n", "\r\n", and a lone "\r".
-            lines += chunk.count(b"\n", 0, end - block) + chunk.count(b"\r", 0, end - block)
-            lines -= chunk.count(b"\r\n")
+            quotes += data[block : min(target, block + (1 << 24))].count(b'"')
         position = max(position, target)
 
     def next_cut(start: int) -> int:
@@ -250,10 +266,9 @@ def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[tuple[int, int]
         return len(data)
 
     first = next_cut(0)  # the header
-    cuts = [(first, lines + 1)]
+    cuts = [first]
     for part in range(1, parts):
-        target = max(cuts[-1][0], first + (len(data) - first) * part // parts)
-        cut = next_cut(target) if target > cuts[-1][0] else cuts[-1][0]
-        cuts.append((cut, lines + 1))
-    cuts.append((len(data), 0))  # the end: no row starts there, so its line number is not needed
+        target = max(cuts[-1], first + (len(data) - first) * part // parts)
+        cuts.append(next_cut(target) if target > cuts[-1] else cuts[-1])
+    cuts.append(len(data))
     return cuts

@@ -2,17 +2,21 @@
 
 The file is cut into spans of whole rows (``csvfile.split_spans``); each worker loads and scores its
 span, and the parent merges the summaries and joins the per-question outputs in input order. It is
-the same ``load_records`` and ``score`` as in one process, so the numbers are the same: only the work
-is shared. Two things need the whole file, and the parent settles them between the workers' two
-phases: row numbers (the ids of a file without an id column) and duplicate ids across spans.
+the same loading and scoring as in one process, so the numbers are the same: only the work is shared.
+Three things need the whole file, and the parent settles them between the workers' two phases: line
+numbers, row numbers (the ids of a file without an id column) and duplicate ids across spans.
 
-    worker: load + score its span ──► (rows, ids) ──► parent: check ids, hand out row offsets
+    worker: load + score its span ──► (rows, lines, ids) ──► parent: check ids, hand out offsets
     worker: renumber, summarise, write its part of --out ──► summary ──► parent: merge, join parts
+
+Any input error in a span sends the whole file through one process instead, which reports it with its
+true line number; so does a span that ends inside a quoted cell (see ``csvfile.SpanMisaligned``).
 """
 
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import os
 import shutil
@@ -23,10 +27,10 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from .csvfile import Span, SpanMisaligned, split_spans
+from .csvfile import LineTally, Span, first_row_line, split_spans
 from .errors import AssayError, InputError
-from .readers import SPLITTABLE, format_of
-from .records import ColumnMap, load_records
+from .readers import SPLITTABLE, format_of, read_table
+from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_verdicts
 from .scoring import DEFAULT_METRICS, ScoreOptions, finish, score, verdicts
 from .summary import Summary, merge_summaries
@@ -70,8 +74,8 @@ def score_file(
     if len(spans) >= 2:
         try:
             return _score_spans(job, spans, Path(out) if out is not None else None)
-        except SpanMisaligned:
-            pass  # a stray quote fooled the cuts: read the file in one process, as the csv module does
+        except InputError:
+            pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
     run = score(dataset, job.metrics, options=options)
     if out is not None:
@@ -101,22 +105,23 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
         pipes.append(parent_end)
         processes.append(process)
     try:
-        loaded = _receive_all(pipes)
+        loaded = [_receive(pipe) for pipe in pipes]
+        line_offsets = list(
+            itertools.accumulate((lines for _, lines, _ in loaded), initial=first_row_line(job.path) - 1)
+        )
         if not job.allow_duplicate_ids:
-            _check_ids_across_spans(job.path, loaded)
-        total_rows = sum(rows for rows, _ in loaded)
-        if total_rows == 0:
+            _check_ids_across_spans(job.path, loaded, line_offsets)
+        if sum(rows for rows, _, _ in loaded) == 0:
             raise InputError(
                 "the input has a header but no rows", where=str(job.path), fix="add rows to score"
             )
-        offset = 0
-        for pipe, (rows, _) in zip(pipes, loaded):
-            pipe.send(offset)
-            offset += rows
+        row_offsets = itertools.accumulate((rows for rows, _, _ in loaded), initial=0)
+        for pipe, row_offset, line_offset in zip(pipes, row_offsets, line_offsets):
+            pipe.send((row_offset, line_offset))
         summaries = [_receive(pipe) for pipe in pipes]
         if out is not None:
             _join_parts(parts, out)
-        return merge_summaries([s for s, (rows, _) in zip(summaries, loaded) if rows])
+        return merge_summaries([s for s, (rows, _, _) in zip(summaries, loaded) if rows])
     finally:
         for process in processes:
             process.kill() if process.is_alive() else None
@@ -130,17 +135,17 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
     # them again and again (see _gc.collection_paused).
     gc.disable()
     try:
-        dataset = load_records(
-            job.path, columns=job.columns, allow_duplicate_ids=job.allow_duplicate_ids, span=span
+        tally = LineTally()
+        table = read_table(job.path, span, tally=tally)
+        dataset = load_table(
+            table, columns=job.columns, allow_duplicate_ids=job.allow_duplicate_ids, part=True
         )
         results, blank = verdicts(dataset, job.metrics, job.options)
         numbered = "id" not in dataset.fields
         ids = None if numbered or job.allow_duplicate_ids else [(r.id, r.row) for r in dataset.records]
-        pipe.send(("ok", (len(dataset), ids)))
-        offset = pipe.recv()
-        if numbered:  # rows were numbered from 1 within the span; now the rows before it are known
-            for record in dataset.records:
-                record.id = str(int(record.id) + offset)
+        pipe.send(("ok", (len(dataset), tally.lines, ids)))
+        row_offset, line_offset = pipe.recv()
+        _renumber(dataset.records, row_offset if numbered else None, line_offset)
         run = finish(dataset, results, blank, job.options)
         if part is not None:
             write_verdicts(run, part)
@@ -153,20 +158,13 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
         pipe.close()
 
 
-def _receive_all(pipes: Sequence[Connection]) -> list[Any]:
-    """Every worker's first report; a misaligned span outranks other errors, which it may have caused."""
-    reports: list[Any] = []
-    first_error: BaseException | None = None
-    for pipe in pipes:
-        try:
-            reports.append(_receive(pipe))
-        except SpanMisaligned:
-            raise
-        except (AssayError, RuntimeError) as exc:
-            first_error = first_error or exc
-    if first_error is not None:
-        raise first_error
-    return reports
+def _renumber(records: Sequence[Record], row_offset: int | None, line_offset: int) -> None:
+    """Lines were counted, and rows numbered, from 1 within the span; now the lines and rows before it
+    are known."""
+    for number, record in enumerate(records, start=(row_offset or 0) + 1):
+        record.row += line_offset
+        if row_offset is not None:
+            record.id = str(number)
 
 
 def _receive(pipe: Connection) -> Any:
@@ -181,10 +179,13 @@ def _receive(pipe: Connection) -> Any:
     return value
 
 
-def _check_ids_across_spans(path: Path, loaded: Sequence[tuple[int, list[tuple[str, int]] | None]]) -> None:
+def _check_ids_across_spans(
+    path: Path, loaded: Sequence[tuple[int, int, list[tuple[str, int]] | None]], line_offsets: Sequence[int]
+) -> None:
     first_line: dict[str, int] = {}
-    for _, ids in loaded:
-        for record_id, line in ids or ():
+    for (_, _, ids), offset in zip(loaded, line_offsets):
+        for record_id, relative_line in ids or ():
+            line = relative_line + offset
             earlier = first_line.setdefault(record_id, line)
             if earlier != line:
                 raise InputError(

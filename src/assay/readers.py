@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .csvfile import Span, csv_blocks, open_text, read_header
+from .csvfile import LineTally, Span, csv_blocks, open_text, read_header
 from .errors import InputError, UsageError
 
 Row = Sequence[Any] | dict[str, Any]
@@ -52,7 +52,9 @@ def format_of(path: Path) -> str:
     return fmt
 
 
-def read_table(path: str | Path, span: Span | None = None, limit: int | None = None) -> Table:
+def read_table(
+    path: str | Path, span: Span | None = None, limit: int | None = None, tally: LineTally | None = None
+) -> Table:
     """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read."""
     path = Path(path)
     if not path.is_file():
@@ -65,7 +67,7 @@ def read_table(path: str | Path, span: Span | None = None, limit: int | None = N
         raise UsageError(f"a {fmt} file cannot be read in spans", where=str(path), fix="read it whole")
     try:
         if fmt == "csv":
-            table = _read_csv(path, span, limit)
+            table = _read_csv(path, span, limit, tally)
         else:
             table = _read_jsonl(path, limit) if fmt == "jsonl" else _read_json_array(path)
     except UnicodeDecodeError:
@@ -150,10 +152,10 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 # --- formats -------------------------------------------------------------------------------------------
 
 
-def _read_csv(path: Path, span: Span | None, limit: int | None) -> Table:
+def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally | None) -> Table:
     header = read_header(path)
     _check_unique_columns(header, path)
-    return Table(str(path), tuple(header), csv_blocks(path, span, len(header), limit), "line", True)
+    return Table(str(path), tuple(header), csv_blocks(path, span, len(header), limit, tally), "line", True)
 
 
 def _read_jsonl(path: Path, limit: int | None) -> Table:

@@ -18,7 +18,6 @@ from types import MappingProxyType
 from typing import Any
 
 from ._gc import collection_paused
-from .csvfile import Span
 from .errors import InputError
 from .readers import Row, Table, read_dataframe, read_table
 
@@ -96,22 +95,28 @@ def load_records(
     columns: ColumnMap | None = None,
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
-    span: Span | None = None,
 ) -> Dataset:
-    """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``.
-
-    ``span`` reads only those rows of a CSV file (see ``csvfile.split_spans``); without an id column its
-    rows are numbered from 1, and an empty span is no error.
-    """
+    """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``."""
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
-    is_path = isinstance(source, (str, Path))
-    table = read_table(source, span, limit) if is_path else read_dataframe(source)
+    table = read_table(source, limit=limit) if isinstance(source, (str, Path)) else read_dataframe(source)
+    return load_table(table, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
+
+
+def load_table(
+    table: Table,
+    *,
+    columns: ColumnMap | None = None,
+    limit: int | None = None,
+    allow_duplicate_ids: bool = False,
+    part: bool = False,
+) -> Dataset:
+    """Records from a table already opened; a `part` of a file (one span of it) may hold no rows."""
     resolved = _resolve_columns(table, columns or ColumnMap())
     builder = _RecordBuilder(table, resolved)
     with collection_paused():
         records = builder.build(limit)
-    if not records and span is None:
+    if not records and not part:
         raise InputError("the input has a header but no rows", where=table.source, fix="add rows to score")
     if not allow_duplicate_ids and "id" in resolved:  # numbered rows are unique by construction
         _check_unique_ids(records, table)

@@ -19,8 +19,13 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..text.seed import occurs_as_word, punctuation_set, seed_words, strip_punctuation
+from ..text.seed import occurs_as_word, punctuation_bitmap, punctuation_set, seed_words, strip_punctuation
 from ._base import PASS, MetricScores, Scorer
+
+try:
+    from .. import _speedups
+except ImportError:  # not built (no C compiler at install): the Python path gives the same verdicts
+    _speedups = None  # type: ignore[assignment]
 
 _OVERLAP_COLUMNS = ("matching_words", "total_golden_words")
 
@@ -78,6 +83,24 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
 
 
 def _word_overlap_single(responses: Sequence[str], answers: Sequence[str]) -> MetricScores:
+    """word_overlap for one golden answer per row: in C when the accelerator is built, else in Python."""
+    if _speedups is None:
+        return _word_overlap_single_python(responses, answers)
+    passed, matching_bytes, totals_bytes = _speedups.word_overlap(
+        list(responses), list(answers), punctuation_bitmap()
+    )
+    matching, totals = array("i"), array("i")
+    matching.frombytes(matching_bytes)
+    totals.frombytes(totals_bytes)
+    return MetricScores(
+        "word_overlap",
+        bytearray(passed),
+        array("i", bytes(4 * len(answers))),  # the only answer decides, pass or fail
+        dict(zip(_OVERLAP_COLUMNS, (matching, totals))),
+    )
+
+
+def _word_overlap_single_python(responses: Sequence[str], answers: Sequence[str]) -> MetricScores:
     """word_overlap for one golden answer per row, one flat pass over all golden words of the batch."""
     golden = _golden_word_lists(answers)
     totals = array("i", map(len, golden))

@@ -25,6 +25,15 @@ def punctuation() -> str:
 
 
 @functools.cache
+def punctuation_bitmap() -> bytes:
+    """Bit ``ord(ch)`` set for each punctuation character below 0x20000: the C accelerator's view."""
+    bits = bytearray(_PUNCTUATION_PLANES_END // 8)
+    for char in punctuation():
+        bits[ord(char) >> 3] |= 1 << (ord(char) & 7)
+    return bytes(bits)
+
+
+@functools.cache
 def punctuation_set() -> frozenset[str]:
     return frozenset(punctuation())
 

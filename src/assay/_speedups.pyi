@@ -1,0 +1,3 @@
+def word_overlap(
+    responses: list[str], answers: list[str], punctuation_bitmap: bytes, /
+) -> tuple[bytes, bytes, bytes]: ...
