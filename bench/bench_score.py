@@ -35,9 +35,10 @@ def vocabulary(syllables: list[str], size: int, rng: random.Random) -> list[str]
     return sorted(words)
 
 
-def response_text(vocabulary: list[str], answer: list[str], rng: random.Random, pause: str) -> str:
+def response_text(vocabulary: list[str], answer: list[str], rng: random.Random, pause: str, stop: str) -> str:
     """About 300 characters in sentences, the golden words placed by chance: contiguous, reordered,
-    inflected or absent (so every agreement bucket is populated). `pause` is the mark inside sentences."""
+    inflected or absent (so every agreement bucket is populated). `pause` is the mark inside sentences,
+    `stop` the one that ends them (the danda in Devanagari)."""
     words = [rng.choice(vocabulary) for _ in range(45)]
     placement, position = rng.random(), rng.randrange(40)
     if placement < 0.35:
@@ -53,8 +54,8 @@ def response_text(vocabulary: list[str], answer: list[str], rng: random.Random, 
         if characters > 300:
             break
         if index % 9 == 8:
-            text[-1] += rng.choice([pause, pause, ".", ";"])
-    return " ".join(text) + rng.choice([".", "।", "!"])
+            text[-1] += rng.choice([pause, pause, stop, ";"])
+    return " ".join(text) + rng.choice([stop, stop, "!"])
 
 
 def synthesise(path: Path, rows: int, *, quoted: bool, seed: int = 0) -> None:
@@ -67,7 +68,7 @@ def synthesise(path: Path, rows: int, *, quoted: bool, seed: int = 0) -> None:
         writer = csv.writer(handle)
         writer.writerow(["question", "answer", "Domain", "response"])
         for index in range(rows):
-            words = devanagari if index % 4 == 0 else latin
+            words, stop = (devanagari, "।") if index % 4 == 0 else (latin, ".")
             answer = rng.sample(words, rng.randint(1, 3))
             question = f"Question {index}: which {' '.join(rng.sample(words, 3))}?"
             writer.writerow(
@@ -75,7 +76,7 @@ def synthesise(path: Path, rows: int, *, quoted: bool, seed: int = 0) -> None:
                     question,
                     " ".join(answer).title(),
                     rng.choice(DOMAINS),
-                    response_text(words, answer, rng, pause),
+                    response_text(words, answer, rng, pause, stop),
                 ]
             )
 

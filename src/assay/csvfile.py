@@ -252,8 +252,9 @@ def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[int]:
 
     def advance_to(target: int) -> None:  # count the quotes in [position, target)
         nonlocal quotes, position
-        for block in range(position, target, 1 << 24):
-            quotes += data[block : min(target, block + (1 << 24))].count(b'"')
+        if position < target and data.find(b'"', position, target) != -1:  # find() copies nothing
+            for block in range(position, target, 1 << 24):
+                quotes += data[block : min(target, block + (1 << 24))].count(b'"')
         position = max(position, target)
 
     def next_cut(start: int) -> int:

@@ -118,15 +118,19 @@ def summarize(
 def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
     """Ids of rows with an empty (or whitespace/punctuation-only) golden answer, in input order."""
     answer_sets = list(map(operator.attrgetter("answers"), records))
-    answers = list(itertools.chain.from_iterable(answer_sets))
+    if set(map(len, answer_sets)) == {1}:  # one answer per row: answer i belongs to row i
+        answers, owner = list(map(operator.itemgetter(0), answer_sets)), None
+    else:
+        answers = list(itertools.chain.from_iterable(answer_sets))
+        owner = list(
+            itertools.chain.from_iterable(map(itertools.repeat, range(len(records)), map(len, answer_sets)))
+        )
     # An answer starting with a letter or digit has a word; look closer only at the others (few).
     starts_with_word = map(str.isalnum, map(operator.itemgetter(slice(0, 1)), answers))
     suspects = itertools.compress(range(len(answers)), map(operator.not_, starts_with_word))
-    owner = list(
-        itertools.chain.from_iterable(map(itertools.repeat, range(len(records)), map(len, answer_sets)))
-    )
-    empty_rows = dict.fromkeys(owner[at] for at in suspects if is_empty_golden(answers[at]))
-    return tuple(records[row].id for row in empty_rows)
+    empty = (at for at in suspects if is_empty_golden(answers[at]))
+    rows = dict.fromkeys(empty if owner is None else map(owner.__getitem__, empty))
+    return tuple(records[row].id for row in rows)
 
 
 class _Domains:
