@@ -105,13 +105,15 @@ def _blocks(
     pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool
 ) -> Iterator[Block]:
     for text in pieces:
-        lines = None if '"' in text else _plain_lines(text)
-        if lines is None:
+        lines = _plain_lines(text) if '"' not in text else None
+        block = _split_block(lines, line) if lines is not None else _one_row_per_line(text, line)
+        if block is None:  # a quoted cell spans lines here, or a carriage return stands alone
             yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
             return
-        tally.lines += len(lines)
-        yield _split_block(lines, line)
-        line += len(lines)
+        locations, rows, count = block
+        tally.lines += count
+        line += count
+        yield locations, rows
 
 
 def _line_aligned_text(handle: io.TextIOWrapper) -> Iterator[str]:
@@ -142,11 +144,30 @@ def _plain_lines(text: str) -> list[str] | None:
     return lines
 
 
-def _split_block(lines: list[str], line: int) -> Block:
+def _split_block(lines: list[str], line: int) -> tuple[Sequence[int], list[list[str]], int]:
     if "" in lines:  # a blank line is not a row
         kept = [(line + i, text) for i, text in enumerate(lines) if text]
-        return [at for at, _ in kept], [text.split(",") for _, text in kept]
-    return range(line, line + len(lines)), list(map(str.split, lines, itertools.repeat(",")))
+        return [at for at, _ in kept], [text.split(",") for _, text in kept], len(lines)
+    return range(line, line + len(lines)), list(map(str.split, lines, itertools.repeat(","))), len(lines)
+
+
+def _one_row_per_line(text: str, line: int) -> tuple[Sequence[int], list[list[str]], int] | None:
+    """The csv module's rows of text in which every line is one row (or blank); None for any other text.
+
+    Parsed strictly, text that ends inside a quoted cell raises, and a line count equal to the row count
+    means no cell spans lines: then row i starts on line i, with no bookkeeping per row.
+    """
+    lines = list(_lines_with_ends(text))
+    try:
+        rows = list(csv.reader(lines, strict=True))
+    except csv.Error:
+        return None
+    if len(rows) != len(lines):
+        return None
+    if not all(rows):  # a blank line is not a row
+        kept = [(line + i, row) for i, row in enumerate(rows) if row]
+        return [at for at, _ in kept], [row for _, row in kept], len(lines)
+    return range(line, line + len(lines)), rows, len(lines)
 
 
 def _csv_module_blocks(
