@@ -155,9 +155,16 @@ def _one_row_per_line(text: str, line: int) -> tuple[Sequence[int], list[list[st
     """The csv module's rows of text in which every line is one row (or blank); None for any other text.
 
     Parsed strictly, text that ends inside a quoted cell raises, and a line count equal to the row count
-    means no cell spans lines: then row i starts on line i, with no bookkeeping per row.
+    means no cell spans lines: then row i starts on line i, with no bookkeeping per row. Such rows need
+    no line ends, so the lines are fed without them, unless a carriage return stands anywhere but at a
+    line's end, where the csv module would count it as a line break of its own.
     """
-    lines = list(_lines_with_ends(text))
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # the text ends with a line break
+    returns = text.count("\r")
+    if returns and (returns != len(lines) or not all(map(operator.methodcaller("endswith", "\r"), lines))):
+        return None
     try:
         rows = list(csv.reader(lines, strict=True))
     except csv.Error:

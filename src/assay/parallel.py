@@ -15,9 +15,11 @@ true line number; so does a span that ends inside a quoted cell (see ``csvfile.S
 
 from __future__ import annotations
 
+import collections
 import gc
 import itertools
 import multiprocessing
+import operator
 import os
 import shutil
 import traceback
@@ -160,11 +162,12 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
 
 def _renumber(records: Sequence[Record], row_offset: int | None, line_offset: int) -> None:
     """Lines were counted, and rows numbered, from 1 within the span; now the lines and rows before it
-    are known."""
-    for number, record in enumerate(records, start=(row_offset or 0) + 1):
-        record.row += line_offset
-        if row_offset is not None:
-            record.id = str(number)
+    are known. (Built-in maps: a Python loop over every record costs a tenth of a second here.)"""
+    lines = map(operator.add, map(operator.attrgetter("row"), records), itertools.repeat(line_offset))
+    collections.deque(map(setattr, records, itertools.repeat("row"), lines), maxlen=0)
+    if row_offset is not None:
+        ids = map(str, range(row_offset + 1, row_offset + 1 + len(records)))
+        collections.deque(map(setattr, records, itertools.repeat("id"), ids), maxlen=0)
 
 
 def _receive(pipe: Connection) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
+import functools
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -14,6 +14,7 @@ from ._gc import collection_paused
 from ._version import __version__
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import MetricScores, Scorer, get_scorer
+from .scorers._base import AnswerSets
 from .summary import Summary, summarize
 
 DEFAULT_METRICS = ("exact_substring", "word_overlap")
@@ -78,7 +79,7 @@ def verdicts(
             _score_batch(records[start : start + BATCH_ROWS], scorers, results, options.nfc)
             if progress is not None:
                 progress(min(start + BATCH_ROWS, len(records)), len(records))
-    blank = bytearray(map(operator.not_, map(str.strip, (record.response for record in records))))
+    blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
     for index in (i for i, is_blank in enumerate(blank) if is_blank):
         for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
@@ -97,16 +98,13 @@ def finish(
 def _score_batch(
     batch: Sequence[Record], scorers: Sequence[Scorer], results: Mapping[str, MetricScores], nfc: bool
 ) -> None:
-    responses = [record.response for record in batch]
-    answer_sets = [record.answers for record in batch]
+    responses = list(map(operator.attrgetter("response"), batch))
+    answer_sets = AnswerSets.of(list(map(operator.attrgetter("answers"), batch)))
     if nfc:
         responses = [unicodedata.normalize("NFC", text) for text in responses]
-        answer_sets = [tuple(unicodedata.normalize("NFC", a) for a in answers) for answers in answer_sets]
-    views: dict[Callable[[str], str], tuple[list[str], list[tuple[str, ...]]]] = {}
+        answer_sets = answer_sets.mapped(functools.partial(unicodedata.normalize, "NFC"))
+    views: dict[Callable[[str], str], tuple[list[str], AnswerSets]] = {}
     for scorer in scorers:
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
-            views[scorer.view] = (
-                list(map(scorer.view, responses)),
-                list(map(tuple, map(map, itertools.repeat(scorer.view), answer_sets))),
-            )
+            views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
         results[scorer.name].extend(scorer.score_rows(*views[scorer.view]))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import operator
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -60,6 +62,31 @@ class MetricScores:
         self.outcomes[index] = FAIL
         self.answer_index[index] = -1
         self.reasons.pop(index, None)
+
+
+class AnswerSets(list[tuple[str, ...]]):
+    """The golden answers of a batch of rows, a tuple per row. When every row has exactly one answer
+    (the seed's format) `single` holds them flat, for the scorers' faster path."""
+
+    def __init__(self, rows: Iterable[tuple[str, ...]], single: list[str] | None = None) -> None:
+        super().__init__(rows)
+        self.single = single
+
+    @classmethod
+    def of(cls, answer_sets: Sequence[tuple[str, ...]]) -> AnswerSets:
+        if isinstance(answer_sets, AnswerSets):
+            return answer_sets
+        single = None
+        if set(map(len, answer_sets)) == {1}:
+            single = list(map(operator.itemgetter(0), answer_sets))
+        return cls(answer_sets, single)
+
+    def mapped(self, function: Callable[[str], str]) -> AnswerSets:
+        """Every answer passed through `function` (a scorer's view, NFC)."""
+        if self.single is not None:
+            single = list(map(function, self.single))
+            return AnswerSets(zip(single), single)
+        return AnswerSets(map(tuple, map(map, itertools.repeat(function), self)))
 
 
 # A scorer sees a batch of responses and their golden answers, both after its `view` (e.g. lowercasing),

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..text.seed import occurs_as_word, punctuation_bitmap, punctuation_set, seed_words, strip_punctuation
-from ._base import PASS, MetricScores, Scorer
+from ._base import PASS, AnswerSets, MetricScores, Scorer
 
 try:
     from .. import _speedups
@@ -30,15 +30,8 @@ except ImportError:  # not built (no C compiler at install): the Python path giv
 _OVERLAP_COLUMNS = ("matching_words", "total_golden_words")
 
 
-def _single_answers(answer_sets: Sequence[tuple[str, ...]]) -> list[str] | None:
-    """The answers, when every row has exactly one; else None."""
-    if set(map(len, answer_sets)) == {1}:
-        return list(map(operator.itemgetter(0), answer_sets))
-    return None
-
-
 def _exact_substring(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
-    answers = _single_answers(answer_sets)
+    answers = AnswerSets.of(answer_sets).single
     if answers is not None:
         passed = bytearray(map(operator.contains, responses, answers))
         deciding = array("i", map(operator.sub, passed, itertools.repeat(1)))  # 0 when passed, else -1
@@ -58,7 +51,7 @@ def _golden_words(answer: str) -> tuple[str, ...]:
 
 
 def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
-    answers = _single_answers(answer_sets)
+    answers = AnswerSets.of(answer_sets).single
     if answers is not None:
         return _word_overlap_single(responses, answers)
     scores = MetricScores.blank_columns("word_overlap", len(responses), _OVERLAP_COLUMNS)
