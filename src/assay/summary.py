@@ -93,15 +93,17 @@ def summarize(
     signatures: Mapping[str, str],
     options: str,
 ) -> Summary:
-    domains = _Domains(list(map(operator.attrgetter("domain"), dataset.records)))
+    names = list(results)
+    # One count of rows per (domain, every metric's outcome, blank); each table below reads it.
+    joint = _joint_counts(dataset.records, [results[name].outcomes for name in names] + [blank])
     metrics = {
-        name: _metric_summary(name, signatures[name], scores, domains, blank)
-        for name, scores in results.items()
+        name: _metric_summary(name, signatures[name], joint, position) for position, name in enumerate(names)
     }
     agreement = None
     if all(name in results for name in AGREEMENT_PAIR):
         exact, overlap = (results[name] for name in AGREEMENT_PAIR)
-        agreement = _agreement(dataset.records, domains, exact, overlap)
+        positions = (names.index(AGREEMENT_PAIR[0]), names.index(AGREEMENT_PAIR[1]))
+        agreement = _agreement(dataset.records, joint, positions, exact, overlap)
     return Summary(
         source=dataset.source,
         total=len(dataset.records),
@@ -133,28 +135,36 @@ def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
     return tuple(records[row].id for row in rows)
 
 
-class _Domains:
-    """Each row's domain as a small int, so that per-domain counts are counts of ints (no tuple per row)."""
-
-    def __init__(self, per_row: list[str]) -> None:
-        self.names = sorted(set(per_row))
-        number = {name: index for index, name in enumerate(self.names)}
-        self.codes = list(map(number.__getitem__, per_row))
-
-    def count(self, values: Iterable[int], kinds: int) -> dict[tuple[str, int], int]:
-        """How many rows of each (domain, value) pair, for values in range(kinds)."""
-        keys = map(operator.add, map((kinds).__mul__, self.codes), values)
-        return {(self.names[key // kinds], key % kinds): n for key, n in Counter(keys).items()}
+JointCounts = dict[tuple[str, tuple[int, ...]], int]
 
 
-def _metric_summary(
-    name: str, signature: str, scores: MetricScores, domains: _Domains, blank: bytearray
-) -> MetricSummary:
+def _joint_counts(records: Sequence[Record], columns: Sequence[Sequence[int]]) -> JointCounts:
+    """How many rows have each (domain, (value in column 1, value in column 2, ...)), for columns of
+    values 0, 1 and 2 (outcomes, blank flags).
+
+    Each row's domain and values are packed into one int with built-in maps only, and counted once:
+    a Python step per row, or a tuple per row, would cost more than all the rest of the summary.
+    """
+    per_row = list(map(operator.attrgetter("domain"), records))
+    names = sorted(set(per_row))
+    number = {name: index for index, name in enumerate(names)}
+    keys: Iterable[int] = map(number.__getitem__, per_row)
+    for column in columns:
+        keys = map(operator.add, map((3).__mul__, keys), column)
+    joint: JointCounts = {}
+    for key, count in Counter(keys).items():
+        values = []
+        for _ in columns:
+            key, value = divmod(key, 3)
+            values.append(value)
+        joint[names[key], tuple(reversed(values))] = count
+    return joint
+
+
+def _metric_summary(name: str, signature: str, joint: JointCounts, position: int) -> MetricSummary:
     per_domain: dict[str, Tally] = {}
-    # outcome (0, 1, 2) and blank (0, 1) packed into one value 0..5
-    packed = map(operator.add, map((2).__mul__, scores.outcomes), blank)
-    for (domain, value), count in domains.count(packed, 6).items():
-        outcome, is_blank = divmod(value, 2)
+    for (domain, values), count in joint.items():
+        outcome, is_blank = values[position], values[-1]
         rows = Tally(
             count, count * (outcome == Outcome.PASS), count * is_blank, count * (outcome == Outcome.UNSCORED)
         )
@@ -171,32 +181,50 @@ _BUCKET_OF_CODE = (
 )
 
 
+_CODES_OF = {bucket: frozenset(c for c, b in enumerate(_BUCKET_OF_CODE) if b == bucket) for bucket in BUCKETS}
+
+
 def bucket_of(exact: int, overlap: int) -> str:
     return _BUCKET_OF_CODE[exact * 3 + overlap]
 
 
 def _agreement(
-    records: Sequence[Record], row_domains: _Domains, exact: MetricScores, overlap: MetricScores
+    records: Sequence[Record],
+    joint: JointCounts,
+    positions: tuple[int, int],
+    exact: MetricScores,
+    overlap: MetricScores,
 ) -> Agreement:
-    # Built-in maps only: this runs over every row, and a Python function per row would dominate it.
-    codes = bytes(map(operator.add, map((3).__mul__, exact.outcomes), overlap.outcomes))
     by_domain: Counter[tuple[str, str]] = Counter()
-    for (domain, code), count in row_domains.count(codes, len(_BUCKET_OF_CODE)).items():
-        by_domain[domain, _BUCKET_OF_CODE[code]] += count
+    for (domain, values), count in joint.items():
+        by_domain[domain, bucket_of(values[positions[0]], values[positions[1]])] += count
     domains = sorted({domain for domain, _ in by_domain})
+    # Each row's bucket code, with built-in maps only (see _joint_counts).
+    codes = bytes(map(operator.add, map((3).__mul__, exact.outcomes), overlap.outcomes))
     examples = {}
     for bucket in BUCKETS:
-        first = itertools.islice(
-            (i for i, c in enumerate(codes) if _BUCKET_OF_CODE[c] == bucket), EXAMPLES_PER_BUCKET
-        )
+        first = _first_rows(codes, _CODES_OF[bucket], EXAMPLES_PER_BUCKET)
         examples[bucket] = tuple(_example(records[i], _deciding_answer(i, exact, overlap)) for i in first)
-    overlap_only = {code for code, bucket in enumerate(_BUCKET_OF_CODE) if bucket == "overlap_only"}
+    in_review = map(_CODES_OF["overlap_only"].__contains__, codes)
     return Agreement(
         overall={b: sum(by_domain[d, b] for d in domains) for b in BUCKETS},
         domains={d: {b: by_domain[d, b] for b in BUCKETS} for d in domains},
         examples=examples,
-        review_ids=tuple(r.id for r, code in zip(records, codes) if code in overlap_only),
+        review_ids=tuple(map(operator.attrgetter("id"), itertools.compress(records, in_review))),
     )
+
+
+def _first_rows(codes: bytes, wanted: frozenset[int], count: int) -> list[int]:
+    """The first `count` row indices whose code is in `wanted` (bytes.find: no Python step per row)."""
+    found: list[int] = []
+    for code in wanted:
+        at = -1
+        for _ in range(count):
+            at = codes.find(code, at + 1)
+            if at == -1:
+                break
+            found.append(at)
+    return sorted(found)[:count]
 
 
 def _example(record: Record, answer_index: int) -> Example:
