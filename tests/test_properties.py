@@ -13,8 +13,10 @@ plus the rules for several golden answers and blank responses (see NaiveVerdict)
 
 from __future__ import annotations
 
+import contextlib
 import random
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -24,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import assay.scorers.seed
 import assay.scoring
 from assay import Outcome, ScoreOptions, ScoreRun, score, verdict_rows
 from assay.text.seed import occurs_as_word, seed_words, strip_punctuation
@@ -194,22 +197,44 @@ def test_protocols_never_raise_on_any_text(nfc: bool, rows: list[tuple[list[str]
     )
 
 
+@contextlib.contextmanager
+def implementation(name: str) -> Iterator[None]:
+    """Score one-answer rows with the C accelerator ("c") or with the pure-Python path ("python")."""
+    if name == "c" and assay.scorers.seed._speedups is None:
+        pytest.skip("the C accelerator is not built here")  # tests/test_speedups.py fails this in CI
+    with pytest.MonkeyPatch.context() as patch:
+        if name == "python":
+            patch.setattr(assay.scorers.seed, "_speedups", None)
+        yield
+
+
+IMPLEMENTATIONS = pytest.mark.parametrize("path", ["c", "python"])
+
+
+@IMPLEMENTATIONS
 @pytest.mark.parametrize("nfc", [False, True], ids=["nfc-off", "nfc-on"])
 @SETTINGS
 @given(rows=st.lists(st.tuples(anything, anything), min_size=1, max_size=5))
-def test_single_answer_path_never_raises_on_any_text(nfc: bool, rows: list[tuple[str, str]]) -> None:
-    run = score_rows([([a], r) for a, r in rows], nfc=nfc, several=False)
+def test_single_answer_path_never_raises_on_any_text(
+    path: str, nfc: bool, rows: list[tuple[str, str]]
+) -> None:
+    with implementation(path):
+        run = score_rows([([a], r) for a, r in rows], nfc=nfc, several=False)
     assert len(run.metrics["word_overlap"]) == len(rows)
 
 
 # --- 2. batch equals the naive one-liners -----------------------------------------------------------------
 
 
+@IMPLEMENTATIONS
 @pytest.mark.parametrize("nfc", [False, True], ids=["nfc-off", "nfc-on"])
 @SETTINGS
 @given(rows=single_rows)
-def test_single_answer_batch_equals_one_liners(nfc: bool, rows: list[tuple[list[str], str]]) -> None:
-    run = score_rows(rows, nfc=nfc, several=False)
+def test_single_answer_batch_equals_one_liners(
+    path: str, nfc: bool, rows: list[tuple[list[str], str]]
+) -> None:
+    with implementation(path):
+        run = score_rows(rows, nfc=nfc, several=False)
     assert assay_verdicts(run) == [naive_verdict(answers, response, nfc=nfc) for answers, response in rows]
 
 
