@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from ._version import __version__
@@ -103,6 +103,16 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
 
 
+def _progress_line(path: str) -> Callable[[int, int], None]:
+    """A progress line on the terminal: rows scored so far (in one process), rewritten in place."""
+    print(f"assay: scoring {path} ...", end="", file=sys.stderr, flush=True)
+
+    def show(done: int, total: int) -> None:
+        print(f"\rassay: scoring {path}: {done:,}/{total:,} rows", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
 def _column_map(args: argparse.Namespace) -> ColumnMap:
     return ColumnMap(
         id=args.id_col,
@@ -118,6 +128,7 @@ def _column_map(args: argparse.Namespace) -> ColumnMap:
 def _run_score(args: argparse.Namespace) -> int:
     if args.out:
         check_out_path(args.out)  # fail before the work, not after it
+    progress = _progress_line(args.responses) if sys.stderr.isatty() else None
     summary = score_file(
         args.responses,
         args.metric or DEFAULT_METRICS,
@@ -127,7 +138,10 @@ def _run_score(args: argparse.Namespace) -> int:
         allow_duplicate_ids=args.allow_duplicate_ids,
         out=args.out,
         workers=args.workers,
+        progress=progress,
     )
+    if progress is not None:
+        print(file=sys.stderr)  # end the progress line
     for warning in warnings(summary):
         print(f"assay: warning: {warning}", file=sys.stderr)
     sys.stdout.write(render_text(summary))

@@ -34,7 +34,7 @@ from .errors import AssayError, InputError
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_verdicts
-from .scoring import DEFAULT_METRICS, ScoreOptions, finish, score, verdicts
+from .scoring import DEFAULT_METRICS, ProgressCallback, ScoreOptions, finish, score, verdicts
 from .summary import Summary, merge_summaries
 
 # Below this much input per process, starting a process costs more than it saves.
@@ -65,10 +65,12 @@ def score_file(
     allow_duplicate_ids: bool = False,
     out: str | Path | None = None,
     workers: int | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Summary:
     """Load and score a responses file, write per-question verdicts to ``out`` if given; return the summary.
 
     A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU).
+    ``progress`` hears of rows scored in one process; several processes report only when done.
     """
     path, options = Path(path), options or ScoreOptions()
     job = _Job(path, tuple(metrics), options, columns, allow_duplicate_ids)
@@ -79,7 +81,7 @@ def score_file(
         except InputError:
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
-    run = score(dataset, job.metrics, options=options)
+    run = score(dataset, job.metrics, options=options, progress=progress)
     if out is not None:
         write_verdicts(run, out)
     return run.summary
