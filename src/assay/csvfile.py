@@ -1,10 +1,12 @@
 """Reading CSV fast and exactly as Python's csv module does, whole or in spans for several processes.
 
-Text is read a few million characters at a time. While it holds no quote character and no lone
-carriage return, every line is one row whose cells are its comma-separated parts, which is what the
-csv module would return, and splitting is several times faster (it counts at a million rows). From
-the first quote or lone carriage return on, the csv module itself reads the rest of the file, so
-quoted cells, line breaks inside them, and stray quotes mean exactly what they mean to Python and pandas.
+Text is read a few million characters at a time, in pieces that end at a line break. In a piece with
+no quote character, every line is one row whose cells are its comma-separated parts, which is what the
+csv module would return, and splitting is several times faster (it counts at a million rows). A piece
+with quotes goes to the csv module whole, and is taken as it comes when each of its lines turned out to
+be one row. From the first piece where that fails (a quoted cell holding a line break, or a lone
+carriage return), the csv module reads the rest of the file row by row, so quoted cells, line breaks
+inside them and stray quotes mean exactly what they mean to Python and pandas.
 """
 
 from __future__ import annotations

@@ -128,7 +128,8 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
         return merge_summaries([s for s, (rows, _, _) in zip(summaries, loaded) if rows])
     finally:
         for process in processes:
-            process.kill() if process.is_alive() else None
+            if process.is_alive():  # still waiting for its offsets: an error cut the run short
+                process.kill()
             process.join()
         for part in parts:
             part.unlink(missing_ok=True)

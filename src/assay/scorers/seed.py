@@ -6,9 +6,11 @@ stripped, and the golden word set must be a subset of the response's. With sever
 row passes if any answer passes, and the verdict records which one.
 
 Both take a batch of already-lowercased rows and write straight into result columns. When every row
-has one golden answer (the seed's format) they run as chains of built-in ``map`` calls, with no Python
-step per row: at a million rows the interpreter's per-row overhead, not the string search, is the cost.
-Rows with several answers take a plain loop. Tests hold both paths to the one-line definitions.
+has one golden answer (the seed's format) they avoid any Python step per row, since at a million rows
+the interpreter's per-row overhead, not the string search, is the cost: exact_substring is a chain of
+built-in ``map`` calls, and word_overlap runs in the C accelerator (``_speedups.c``), or where that is
+not built, as map chains too. Rows with several answers take a plain loop. Tests hold every path to
+the one-line definitions.
 """
 
 from __future__ import annotations
@@ -62,12 +64,8 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
             words = _golden_words(answer)
             found = sum(1 for word in words if word in response and occurs_as_word(word, response))
             if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
-                scores.outcomes[row], scores.answer_index[row], matching[row], total[row] = (
-                    PASS,
-                    index,
-                    found,
-                    found,
-                )
+                scores.outcomes[row] = PASS
+                scores.answer_index[row], matching[row], total[row] = index, found, found
                 break
             if found / len(words) > best:  # keep the closest answer for partial credit
                 best = found / len(words)
