@@ -20,6 +20,7 @@ import pytest
 import assay
 from assay import InputError, UsageError
 from assay.cli import main
+from cli_run import run
 
 RESPONSES = """\
 id,question,answer,Domain,response
@@ -30,16 +31,6 @@ sci-1,Largest planet?,Jupiter,Science,
 geo-hi-1,भारत की राजधानी?,नई दिल्ली,Geography,राजधानी नई दिल्ली है।
 art-2,Who wrote Hamlet?,Shakespeare,Art,Marlowe
 """
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """The CLI in-process: exit code, stdout, stderr (argparse's own errors exit via SystemExit)."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def table(report: str, title: str) -> dict[str, list[str]]:

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import assay
-from assay.cli import main
+from cli_run import run
 
 INPUT = """\
 question,answer,Domain,lang,response,notes
@@ -29,15 +29,6 @@ and a line break"
 Who wrote Hamlet?,Shakespeare,Art,en,Marlowe,
 """
 INPUT_COLUMNS = ["question", "answer", "Domain", "lang", "response", "notes"]
-VERDICT_COLUMNS = {
-    "exact_substring",
-    "exact_substring_answer",
-    "word_overlap",
-    "word_overlap_answer",
-    "matching_words",
-    "total_golden_words",
-    "agreement",
-}
 # id -> exact_substring, exact_substring_answer, word_overlap, word_overlap_answer, matching, total, agreement
 EXPECTED = {
     "1": ("True", "New Delhi", "True", "New Delhi", "2", "2", "both_pass"),
@@ -56,20 +47,11 @@ ORDER = (
     "total_golden_words",
     "agreement",
 )
+VERDICT_COLUMNS = set(ORDER)
 FORMATS = ["csv", "jsonl", "parquet"]
 
 
 # --- helpers -------------------------------------------------------------------------------------------
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """The CLI in-process: exit code, stdout, stderr (argparse's own errors exit via SystemExit)."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def as_text(value: Any) -> str:
