@@ -171,7 +171,7 @@ def test_report_headline_counts_rows_and_blank_responses(
 ) -> None:
     _, out, _ = run(["score", "--responses", "my_model_english.csv", "--limit", "4"], capsys)
     assert out.splitlines()[0] == (
-        f"assay {assay.__version__} · my_model_english.csv: 4 rows (--limit 4: later rows not read), "
+        f"assay {assay.__version__} · my_model_english.csv: 4 rows (--limit 4: the first 4 rows only), "
         "1 blank responses (scored incorrect)"
     )
 

@@ -60,7 +60,10 @@ static Py_ssize_t golden_words(PyObject *answer, const Punctuation *p, PyObject 
         while (end > start && is_punct(p, PyUnicode_READ(kind, data, end - 1))) end--;
         if (start == end) continue;
         PyObject *word = PyUnicode_Substring(answer, start, end);
-        if (word == NULL) return -1;
+        if (word == NULL) {
+            while (count > 0) Py_DECREF(words[--count]);
+            return -1;
+        }
         int seen = 0;
         for (Py_ssize_t k = 0; k < count && !seen; k++) {
             seen = PyUnicode_Compare(words[k], word) == 0;

@@ -12,7 +12,7 @@ from .errors import AssayError
 from .parallel import score_file
 from .records import ColumnMap
 from .report.json import write_summary_json
-from .report.rows import check_out_path
+from .report.rows import check_out_path, check_writable
 from .report.text import render_text, warnings
 from .scorers import SCORERS
 from .scoring import DEFAULT_METRICS, ScoreOptions
@@ -126,8 +126,10 @@ def _column_map(args: argparse.Namespace) -> ColumnMap:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    if args.out:
-        check_out_path(args.out)  # fail before the work, not after it
+    if args.out:  # fail before the work, not after it
+        check_out_path(args.out)
+    if args.json:
+        check_writable(args.json)
     progress = _progress_line(args.responses) if sys.stderr.isatty() else None
     summary = score_file(
         args.responses,

@@ -11,6 +11,7 @@ inside them and stray quotes mean exactly what they mean to Python and pandas.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
@@ -30,7 +31,7 @@ csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 BLOCK_CHARS = 1 << 22  # characters read at a time
 BLOCK_ROWS = 8192  # rows per block on the csv-module path
 
-Block = tuple[Sequence[int], list[list[str]]]  # the rows' line numbers, and the rows
+TextBlock = tuple[Sequence[int], list[list[str]]]  # the rows' line numbers, and the rows
 
 
 @dataclass(frozen=True)
@@ -57,35 +58,48 @@ class SpanMisaligned(InputError):
     """
 
 
-def read_header(path: Path) -> list[str]:
+@dataclass(frozen=True)
+class Header:
+    """The column names, and where the header ends as the csv module reads it: after blank lines before
+    it, a quoted name holding a line break, a stray quote or a lone carriage return, all as it has them."""
+
+    names: list[str]
+    lines: int  # the lines it takes, blank lines before it included
+    end: int  # the byte offset just past it, a BOM included
+
+
+def read_header(path: Path) -> Header:
+    with path.open("rb") as raw:
+        bom = len(codecs.BOM_UTF8) if raw.read(3) == codecs.BOM_UTF8 else 0
+    consumed: list[str] = []
+
+    def lines(handle: io.TextIOWrapper) -> Iterator[str]:  # the lines the csv module asks for, kept
+        for line in iter(handle.readline, ""):
+            consumed.append(line)
+            yield line
+
     with open_text(path, None) as handle:
-        header = next(csv.reader(handle), None)
-    if not header:
+        reader = csv.reader(lines(handle))
+        names = next((row for row in reader if row), None)
+    if not names:
         raise InputError("the CSV file has no header row", where=str(path), fix="add a header line")
-    return header
-
-
-def first_row_line(path: Path) -> int:
-    """The line on which the first row after the header starts (a header may span lines)."""
-    with open_text(path, None) as handle:
-        reader = csv.reader(iter(handle.readline, ""))
-        next(reader, None)
-        return reader.line_num + 1
+    return Header(names, reader.line_num, bom + len("".join(consumed).encode("utf-8")))
 
 
 def csv_blocks(
     path: Path, span: Span | None, width: int, limit: int | None = None, tally: LineTally | None = None
-) -> Iterator[Block]:
-    """The rows after the header (or of one span), in blocks; ragged rows raise, naming their line."""
-    handle = open_text(path, span)
-    first_line = 1
+) -> Iterator[TextBlock]:
+    """The rows after the header, or of one span, in blocks; ragged rows raise, naming their line.
+
+    A span is read strictly: text that ends inside a quoted cell raises SpanMisaligned.
+    """
+    strict, first_line = span is not None, 1
     if span is None:
-        header_reader = csv.reader(iter(handle.readline, ""))
-        next(header_reader)  # the header again, leaving the handle at the first row
-        first_line = header_reader.line_num + 1
+        header = read_header(path)
+        span, first_line = Span(header.end, path.stat().st_size), header.lines + 1
     tally = tally or LineTally()
-    with handle:
-        blocks = _blocks(_line_aligned_text(handle), first_line, path, tally, strict=span is not None)
+    with open_text(path, span) as handle:
+        blocks = _blocks(_line_aligned_text(handle), first_line, path, tally, strict=strict)
         left = sys.maxsize if limit is None else limit
         for locations, rows in blocks:
             locations, rows = locations[:left], rows[:left]  # rows past --limit are neither used nor checked
@@ -100,12 +114,13 @@ def open_text(path: Path, span: Span | None) -> io.TextIOWrapper:
     """The file (or one span of it) as text; newline="" keeps line ends for the csv module."""
     raw: io.RawIOBase = _ByteSpan(path, span.start, span.end) if span else io.FileIO(path)
     encoding = "utf-8" if span else "utf-8-sig"  # a BOM can only stand at the start of the file
+    # (a span never holds it: the first starts after the header)
     return io.TextIOWrapper(io.BufferedReader(raw, 1 << 20), encoding=encoding, newline="")
 
 
 def _blocks(
     pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool
-) -> Iterator[Block]:
+) -> Iterator[TextBlock]:
     for text in pieces:
         lines = _plain_lines(text) if '"' not in text else None
         block = _split_block(lines, line) if lines is not None else _one_row_per_line(text, line)
@@ -147,10 +162,18 @@ def _plain_lines(text: str) -> list[str] | None:
 
 
 def _split_block(lines: list[str], line: int) -> tuple[Sequence[int], list[list[str]], int]:
-    if "" in lines:  # a blank line is not a row
-        kept = [(line + i, text) for i, text in enumerate(lines) if text]
-        return [at for at, _ in kept], [text.split(",") for _, text in kept], len(lines)
-    return range(line, line + len(lines)), list(map(str.split, lines, itertools.repeat(","))), len(lines)
+    rows = list(map(str.split, lines, itertools.repeat(",")))
+    if "" in lines:  # a blank line: no row, which the csv module gives as an empty list
+        rows = [row if text else [] for text, row in zip(lines, rows)]
+    return _numbered(rows, line)
+
+
+def _numbered(rows: list[list[str]], line: int) -> tuple[Sequence[int], list[list[str]], int]:
+    """Rows one per line from `line` on, with the line each starts on; blank lines (empty rows) left out."""
+    if all(rows):
+        return range(line, line + len(rows)), rows, len(rows)
+    kept = [(line + i, row) for i, row in enumerate(rows) if row]
+    return [at for at, _ in kept], [row for _, row in kept], len(rows)
 
 
 def _one_row_per_line(text: str, line: int) -> tuple[Sequence[int], list[list[str]], int] | None:
@@ -171,17 +194,12 @@ def _one_row_per_line(text: str, line: int) -> tuple[Sequence[int], list[list[st
         rows = list(csv.reader(lines, strict=True))
     except csv.Error:
         return None
-    if len(rows) != len(lines):
-        return None
-    if not all(rows):  # a blank line is not a row
-        kept = [(line + i, row) for i, row in enumerate(rows) if row]
-        return [at for at, _ in kept], [row for _, row in kept], len(lines)
-    return range(line, line + len(lines)), rows, len(lines)
+    return _numbered(rows, line) if len(rows) == len(lines) else None
 
 
 def _csv_module_blocks(
     pieces: Iterable[str], line: int, path: Path, tally: LineTally, *, strict: bool
-) -> Iterator[Block]:
+) -> Iterator[TextBlock]:
     """The csv module's rows with the line each starts on. In a span (`strict`), text that ends inside
     a quoted cell raises SpanMisaligned."""
     reader = csv.reader(itertools.chain.from_iterable(map(_lines_with_ends, pieces)), strict=strict)
@@ -266,19 +284,20 @@ def split_spans(path: str | Path, parts: int) -> list[Span]:
         raise UsageError(
             f"a {path.suffix or 'suffix-less'} file cannot be split", where=str(path), fix="read it whole"
         )
+    header_end = read_header(path).end
     with path.open("rb") as handle:
         data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if path.stat().st_size else b""
     try:
-        cuts = _row_boundaries(data, parts)
+        cuts = _row_boundaries(data, header_end, parts)
     finally:
         if isinstance(data, mmap.mmap):
             data.close()
     return [Span(start, end) for start, end in itertools.pairwise(cuts) if end > start]
 
 
-def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[int]:
-    """The byte offset of each cut, the first (after the header) and the end of the data included."""
-    quotes = position = 0
+def _row_boundaries(data: bytes | mmap.mmap, first: int, parts: int) -> list[int]:
+    """The byte offset of each cut, the first (`first`, after the header) and the end of the data included."""
+    quotes, position = 0, first
 
     def advance_to(target: int) -> None:  # count the quotes in [position, target)
         nonlocal quotes, position
@@ -296,7 +315,6 @@ def _row_boundaries(data: bytes | mmap.mmap, parts: int) -> list[int]:
             cut = data.find(b"\n", cut + 1)
         return len(data)
 
-    first = next_cut(0)  # the header
     cuts = [first]
     for part in range(1, parts):
         target = max(cuts[-1], first + (len(data) - first) * part // parts)

@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from .csvfile import LineTally, Span, first_row_line, split_spans
+from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
@@ -70,7 +70,8 @@ def score_file(
     """Load and score a responses file, write per-question verdicts to ``out`` if given; return the summary.
 
     A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU).
-    ``progress`` hears of rows scored in one process; several processes report only when done.
+    ``progress`` hears of rows scored when the file is scored in one process; several processes report
+    nothing until they are done.
     """
     path, options = Path(path), options or ScoreOptions()
     job = _Job(path, tuple(metrics), options, columns, allow_duplicate_ids)
@@ -103,7 +104,7 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
     for index, span in enumerate(spans):
         parent_end, child_end = context.Pipe()
         part = parts[index] if parts else None
-        process = context.Process(target=_worker, args=(child_end, job, span, part), daemon=True)
+        process = context.Process(target=_worker, args=(child_end, job, span, part, index == 0), daemon=True)
         process.start()
         child_end.close()
         pipes.append(parent_end)
@@ -111,7 +112,7 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
     try:
         loaded = [_receive(pipe) for pipe in pipes]
         line_offsets = list(
-            itertools.accumulate((lines for _, lines, _ in loaded), initial=first_row_line(job.path) - 1)
+            itertools.accumulate((lines for _, lines, _ in loaded), initial=read_header(job.path).lines)
         )
         if not job.allow_duplicate_ids:
             _check_ids_across_spans(job.path, loaded, line_offsets)
@@ -135,7 +136,7 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
             part.unlink(missing_ok=True)
 
 
-def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
+def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None, first: bool) -> None:
     # A short-lived process building records that hold no cycles: the cyclic collector would only walk
     # them again and again (see _gc.collection_paused).
     gc.disable()
@@ -153,7 +154,7 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None) -> None:
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
         run = finish(dataset, results, blank, job.options)
         if part is not None:
-            write_verdicts(run, part)
+            write_verdicts(run, part, header=first)
         pipe.send(("ok", run.summary))
     except AssayError as exc:
         pipe.send(("error", exc))
@@ -202,7 +203,7 @@ def _check_ids_across_spans(
 
 
 def _join_parts(parts: Sequence[Path], out: Path) -> None:
-    """Join the workers' outputs in span order: one header for CSV, one table for Parquet."""
+    """Join the workers' outputs in span order (for Parquet, into one table)."""
     if out.suffix.lower() == ".parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -214,9 +215,7 @@ def _join_parts(parts: Sequence[Path], out: Path) -> None:
             for table in tables:
                 writer.write_table(table.cast(schema))
         return
-    with out.open("wb") as joined:
-        for index, part in enumerate(parts):
+    with out.open("wb") as joined:  # CSV parts after the first were written without a header
+        for part in parts:
             with part.open("rb") as source:
-                if index and out.suffix.lower() == ".csv":
-                    source.readline()  # the header; our column names hold no line breaks
                 shutil.copyfileobj(source, joined, 1 << 20)

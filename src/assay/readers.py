@@ -1,7 +1,7 @@
 """Read a table of rows from CSV, JSONL, a JSON array, Parquet or a pandas DataFrame.
 
-Each reader yields ``(location, row)`` pairs: ``location`` is the 1-based line (CSV, JSONL) or
-element/row number (JSON array, Parquet, DataFrame) used in error messages, and ``row`` is either a
+Each reader yields blocks of rows, ``(locations, rows)``: a location is the 1-based line (CSV, JSONL)
+or element/row number (JSON array, Parquet, DataFrame) used in error messages, and a row is either a
 list of raw cells aligned with ``Table.columns`` (CSV, Parquet, DataFrame) or a dict (JSON, whose rows
 may add keys as they go). Cells are returned as they are; turning them into a ``Record`` is
 ``records.py``'s job; CSV itself is ``csvfile.py``'s. Text must be UTF-8 (a BOM is allowed):
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .csvfile import LineTally, Span, csv_blocks, open_text, read_header
+from .csvfile import LineTally, Span, csv_blocks, read_header
 from .errors import InputError, UsageError
 
 Row = Sequence[Any] | dict[str, Any]
@@ -153,7 +153,7 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 
 
 def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally | None) -> Table:
-    header = read_header(path)
+    header = read_header(path).names
     _check_unique_columns(header, path)
     return Table(str(path), tuple(header), csv_blocks(path, span, len(header), limit, tally), "line", True)
 
@@ -167,7 +167,8 @@ def _read_jsonl(path: Path, limit: int | None) -> Table:
 
 
 def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with open_text(path, None) as handle:
+    # Only "\n" ends a line: a carriage return is JSON whitespace, not a line break.
+    with path.open(encoding="utf-8-sig", newline="\n") as handle:
         for number, text in enumerate(handle, start=1):
             if not text.strip():
                 continue

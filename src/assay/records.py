@@ -85,9 +85,6 @@ class Dataset:
     def __len__(self) -> int:
         return len(self.records)
 
-    def where(self, record: Record) -> str:
-        return f"{self.source} {self.location_kind} {record.row} (id {record.id})"
-
 
 def load_records(
     source: str | Path | Any,
@@ -328,13 +325,25 @@ class _RecordBuilder:
         if index is None:
             return str(number)
         value = row[index]
-        if _is_missing(value) or not _as_text(value).strip():
+        text = "" if _is_missing(value) else self._cell_text(value, "id", where)
+        if not text.strip():
             raise InputError(
                 f"empty id in column '{self.resolved['id']}'",
                 where=where,
                 fix="give every row an id, or drop the id column to number rows 1, 2, 3, ...",
             )
-        return _as_text(value)
+        return text
+
+    def _cell_text(self, value: Any, name: str, where: str) -> str:
+        try:
+            return _as_text(value)
+        except TypeError as exc:
+            raise InputError(
+                f"column '{self.resolved[name]}' holds a {exc}, not text",
+                where=where,
+                fix="write text (or a number) in this column; for several golden answers use an "
+                "'answers' column (or --answers-col) holding a list of texts",
+            ) from None
 
     def _text(self, row: Sequence[Any], name: str, record_id: str, where: str) -> str:
         index = self.index.get(name)
@@ -346,14 +355,7 @@ class _RecordBuilder:
         if _is_missing(value):
             self.null_cells.setdefault(self.resolved[name], []).append(record_id)
             return ""
-        try:
-            return _as_text(value)
-        except TypeError as exc:
-            raise InputError(
-                f"column '{self.resolved[name]}' holds a {exc}, not text",
-                where=f"{where} (id {record_id})",
-                fix="for several golden answers use an 'answers' column or --answers-col",
-            ) from None
+        return self._cell_text(value, name, f"{where} (id {record_id})")
 
     def _answers(self, row: Sequence[Any], record_id: str, where: str) -> tuple[str, ...]:
         if "answers" not in self.index:
@@ -371,7 +373,10 @@ class _RecordBuilder:
                 where=f"{where} (id {record_id})",
                 fix='write a JSON array, e.g. ["New Delhi", "Delhi"]',
             ) from None
-        answers = tuple("" if _is_missing(item) else _as_text(item) for item in items)
+        where = f"{where} (id {record_id})"
+        answers = tuple(
+            "" if _is_missing(item) else self._cell_text(item, "answers", where) for item in items
+        )
         return answers or ("",)
 
 

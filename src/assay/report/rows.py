@@ -66,37 +66,50 @@ def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict
 
 
 def check_out_path(path: str | Path) -> Path:
-    path = Path(path)
+    path = check_writable(path)
     if path.suffix.lower() not in OUT_FORMATS:
         raise UsageError(
             f"cannot write per-question verdicts as '{path.suffix or path.name}'",
             where=str(path),
             fix=f"give --out a name ending in {', '.join(OUT_FORMATS)}",
         )
-    if not path.parent.is_dir():
-        raise UsageError("the folder to write into does not exist", where=str(path), fix="create it first")
     return path
 
 
-def write_verdicts(run: ScoreRun, path: str | Path) -> Path:
+def check_writable(path: str | Path) -> Path:
+    """A path a file can be written to: its folder exists and it is not a folder itself."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise UsageError("the folder to write into does not exist", where=str(path), fix="create it first")
+    if path.is_dir():
+        raise UsageError("this is a folder, not a file", where=str(path), fix="give a file name")
+    return path
+
+
+def write_verdicts(run: ScoreRun, path: str | Path, *, header: bool = True) -> Path:
+    """Write per-question verdicts as CSV, JSONL or Parquet (by extension). `header=False` leaves out a
+    CSV file's header line, for a part that continues another."""
     path = check_out_path(path)
     columns = verdict_columns(run)
-    {".csv": _write_csv, ".jsonl": _write_jsonl, ".parquet": _write_parquet}[path.suffix.lower()](
-        run, columns, path
-    )
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        _write_csv(run, columns, path, header=header)
+    else:
+        {".jsonl": _write_jsonl, ".parquet": _write_parquet}[suffix](run, columns, path)
     return path
 
 
 def _csv_cell(value: Any) -> Any:
     if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False, default=str)
     return "" if value is None else value
 
 
-def _write_csv(run: ScoreRun, columns: list[str], path: Path) -> None:
+def _write_csv(run: ScoreRun, columns: list[str], path: Path, *, header: bool) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(columns)
+        if header:
+            writer.writerow(columns)
         writer.writerows([_csv_cell(row.get(c)) for c in columns] for row in verdict_rows(run))
 
 
@@ -121,4 +134,12 @@ def _write_parquet(run: ScoreRun, columns: list[str], path: Path) -> None:
     for row in verdict_rows(run):
         for column in columns:
             data[column].append(row.get(column))
-    pq.write_table(pa.table(data), path)
+    try:
+        table = pa.table(data)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise UsageError(
+            f"a column mixes kinds of value that Parquet cannot hold in one column ({exc})",
+            where=str(path),
+            fix="write .csv or .jsonl instead, or give the column one kind of value",
+        ) from None
+    pq.write_table(table, path)

@@ -40,7 +40,7 @@ def warnings(summary: Summary) -> list[str]:
 
 
 def _headline(summary: Summary) -> str:
-    limited = f" (--limit {summary.limit}: later rows not read)" if summary.limit else ""
+    limited = f" (--limit {summary.limit}: the first {summary.limit} rows only)" if summary.limit else ""
     return (
         f"assay {__version__} · {summary.source}: {summary.total} rows{limited}, "
         f"{summary.blank} blank responses (scored incorrect)"

@@ -33,7 +33,7 @@ class MetricScores:
     reasons: dict[int, str] = field(default_factory=dict)  # row index -> why it is unscored
 
     @classmethod
-    def blank_columns(cls, metric: str, rows: int, extra_columns: Sequence[str] = ()) -> MetricScores:
+    def all_failing(cls, metric: str, rows: int, extra_columns: Sequence[str] = ()) -> MetricScores:
         """Columns for `rows` rows, every row a FAIL decided by no answer, ready to be filled in."""
         zeros = array("i", bytes(4 * rows))
         return cls(

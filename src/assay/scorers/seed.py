@@ -38,7 +38,7 @@ def _exact_substring(responses: Sequence[str], answer_sets: Sequence[tuple[str, 
         passed = bytearray(map(operator.contains, responses, answers))
         deciding = array("i", map(operator.sub, passed, itertools.repeat(1)))  # 0 when passed, else -1
         return MetricScores("exact_substring", passed, deciding)
-    scores = MetricScores.blank_columns("exact_substring", len(responses))
+    scores = MetricScores.all_failing("exact_substring", len(responses))
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
         for index, answer in enumerate(answers_of_row):
             if answer in response:
@@ -56,7 +56,7 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
     answers = AnswerSets.of(answer_sets).single
     if answers is not None:
         return _word_overlap_single(responses, answers)
-    scores = MetricScores.blank_columns("word_overlap", len(responses), _OVERLAP_COLUMNS)
+    scores = MetricScores.all_failing("word_overlap", len(responses), _OVERLAP_COLUMNS)
     matching, total = (scores.extras[name] for name in _OVERLAP_COLUMNS)
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
         best = -1.0
@@ -115,8 +115,8 @@ def _word_overlap_single_python(responses: Sequence[str], answers: Sequence[str]
 
 
 def _golden_word_lists(answers: Sequence[str]) -> list[set[str]]:
-    """Each answer's seed word set (split, punctuation stripped, empties dropped), built in C but for the
-    few words with punctuation at an end."""
+    """Each answer's seed word set (split, punctuation stripped, empties dropped), built with built-in
+    maps but for the few words with punctuation at an end."""
     split = list(map(str.split, answers))
     words = list(itertools.chain.from_iterable(split))
     marks = punctuation_set()
