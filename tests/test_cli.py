@@ -202,6 +202,10 @@ BAD_FILES = {
     "empty.csv": "",
     "notes.txt": "question,answer,response\nq,a,r\n",
     "good.csv": "question,answer,response\nq,a,r\n",
+    "nested-answers.jsonl": '{"question": "q", "answers": [["a", "b"]], "response": "r"}\n',
+    "list-id.jsonl": '{"id": [1], "question": "q", "answer": "a", "response": "r"}\n',
+    "mixed.jsonl": '{"question": "q", "answer": "a", "response": "r", "x": 1}\n'
+    '{"question": "q", "answer": "a", "response": "r", "x": "one"}\n',
 }
 
 
@@ -210,6 +214,7 @@ def bad_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name, text in BAD_FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     (tmp_path / "latin1.csv").write_bytes(b"question,answer,response\nq,caf\xe9,r\n")
+    (tmp_path / "a-folder.csv").mkdir()
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -246,6 +251,20 @@ ERRORS = [
         ["--responses", "good.csv", "--out", "scored.xlsx"],
         "scored.xlsx: cannot write per-question verdicts as '.xlsx'",
     ),
+    (["--responses", "good.csv", "--out", "a-folder.csv"], "a-folder.csv: this is a folder, not a file"),
+    (
+        ["--responses", "good.csv", "--json", "no-such-folder/summary.json"],
+        "no-such-folder/summary.json: the folder to write into does not exist",
+    ),
+    (
+        ["--responses", "nested-answers.jsonl"],
+        "nested-answers.jsonl line 1 (id 1): column 'answers' holds a list, not text",
+    ),
+    (["--responses", "list-id.jsonl"], "list-id.jsonl line 1: column 'id' holds a list, not text"),
+    (
+        ["--responses", "mixed.jsonl", "--out", "mixed.parquet"],
+        "mixed.parquet: a column mixes kinds of value that Parquet cannot hold in one column",
+    ),
 ]
 ERROR_IDS = [
     "missing-file",
@@ -259,6 +278,11 @@ ERROR_IDS = [
     "not-utf8",
     "unknown-input-format",
     "unknown-out-format",
+    "out-is-a-folder",
+    "json-folder-missing",
+    "answers-holding-lists",
+    "id-holding-a-list",
+    "parquet-mixed-column",
 ]
 
 

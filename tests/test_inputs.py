@@ -734,3 +734,21 @@ def test_limit_stops_before_a_later_bad_row(tmp_path: Path, name: str, data: byt
 def test_limit_below_one_is_an_error(tmp_path: Path, limit: int) -> None:
     message = load_error(write_rows(tmp_path, "csv", ROWS), limit=limit)
     assert f"--limit must be at least 1, got {limit}" in message
+
+
+def test_a_carriage_return_between_json_tokens_is_whitespace(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "cr.jsonl",
+        b'{"question": "q",\r "answer": "a", "response": "a r"}\n{"question": "q2", '
+        b'"answer": "b", "response": "c"}\n',
+    )
+    dataset = load_records(path)
+    assert [r.row for r in dataset.records] == [1, 2]
+    assert dataset.records[0].answers == ("a",)
+
+
+def test_blank_lines_before_the_header_are_skipped(tmp_path: Path) -> None:
+    path = write(tmp_path, "blank-first.csv", b"\n\nquestion,answer,response\nq,a,r\n")
+    (record,) = load_records(path).records
+    assert (record.question, record.row) == ("q", 4)

@@ -356,3 +356,17 @@ def test_nfc_changes_the_numbers_as_well_as_the_signature(
     off = summary_of(path, tmp_path, capsys)["metrics"]["exact_substring"]["combined"]["passed"]
     on = summary_of(path, tmp_path, capsys, "--nfc")["metrics"]["exact_substring"]["combined"]["passed"]
     assert (off, on) == (0, 1)
+
+
+def test_csv_out_writes_any_list_cell_as_json(tmp_path: Path) -> None:
+    import datetime
+
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {"question": ["q"], "answer": ["a"], "response": ["a"], "dates": [[datetime.date(2024, 1, 2)]]}
+    )
+    path = tmp_path / "dates.csv"
+    assay.write_verdicts(assay.score(frame), path)
+    (row,) = csv.DictReader(path.open(encoding="utf-8"))
+    assert json.loads(row["dates"]) == ["2024-01-02"]

@@ -319,3 +319,43 @@ def test_split_spans_refuse_other_formats(tmp_path: Path, name: str) -> None:
 
     with pytest.raises(UsageError, match="cannot be split"):
         split_spans(write(tmp_path, name, b"{}\n"), 2)
+
+
+# --- headers the csv module reads differently from a plain first line ----------------------------------
+
+ODD_HEADERS = {
+    # A stray quote in a name: a quote count from the file's start would put the first cut rows too late.
+    "stray-quote-in-header": b'question,answer,response,no"te\n',
+    # A header ended by a lone carriage return, rows by line feeds.
+    "lone-cr-after-header": b"question,answer,response,note\r",
+    "blank-lines-before-header": b"\n\nquestion,answer,response,note\n",
+    "line-break-in-a-name": b'question,answer,response,"note\nmore"\n',
+}
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+@pytest.mark.parametrize("name", list(ODD_HEADERS))
+def test_odd_headers_lose_no_row_in_spans(
+    tmp_path: Path, sharded: list[list[Span]], name: str, workers: int
+) -> None:
+    body = b"".join(b"q%d,a%d,the a%d here,n\n" % (i, i, i) for i in range(40))
+    path = write(tmp_path, "odd.csv", ODD_HEADERS[name] + body)
+    alone = tmp_path / "alone.csv"
+    shared = tmp_path / "shared.csv"
+    one = summary_dict(score_file(path, workers=1, out=alone))
+    several = summary_dict(score_file(path, workers=workers, out=shared))
+    assert len(sharded[-1]) >= 2
+    assert several == one
+    assert one["rows"]["total"] == 40
+    assert shared.read_bytes() == alone.read_bytes()  # one header, whatever it holds
+
+
+def test_a_span_of_blank_lines_keeps_every_parquet_column(tmp_path: Path, sharded: list[list[Span]]) -> None:
+    rows = b"".join(b"q%d,a,a,n\n" % i for i in range(10))
+    data = b"question,answer,response,note\n" + rows + b"\n" * 400 + rows
+    path = write(tmp_path, "gap.csv", data)
+    score_file(path, workers=4, out=tmp_path / "gap.parquet")
+    assert any(not data[span.start : span.end].strip() for span in sharded[-1])  # a span of blank lines
+    table = read_parquet(tmp_path / "gap.parquet")
+    assert table.num_rows == 20
+    assert {"matching_words", "total_golden_words"} <= set(table.column_names)
