@@ -188,7 +188,9 @@ def _one_row_per_line(text: str, line: int) -> tuple[Sequence[int], list[list[st
     if not lines[-1]:
         lines.pop()  # the text ends with a line break
     returns = text.count("\r")
-    if returns and (returns != len(lines) or not all(map(operator.methodcaller("endswith", "\r"), lines))):
+    # Lines were split at "\n", so a "\r\n" can only end a line: as many as lines and carriage returns
+    # means each line ends in one, and no carriage return stands anywhere else.
+    if returns and not returns == len(lines) == text.count("\r\n"):
         return None
     try:
         rows = list(csv.reader(lines, strict=True))
