@@ -87,9 +87,13 @@ def run_measured(command: list[str]) -> tuple[float, float]:
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     peak = 0
-    while process.poll() is None:
+    while True:
         peak = max(peak, _tree_rss_kib(process.pid))
-        time.sleep(0.05)
+        try:
+            process.wait(timeout=0.05)  # returns the moment the command ends, so the time is exact
+            break
+        except subprocess.TimeoutExpired:
+            continue
     elapsed = time.perf_counter() - start
     if process.returncode != 0:
         sys.exit(f"failed: {' '.join(command)}")
