@@ -48,8 +48,14 @@ class ScoreRun:
 
 def signature(metric: str, options: ScoreOptions) -> str:
     """Two runs whose signatures are equal give equal numbers on the same input."""
-    version = get_scorer(metric).version
-    return f"{metric}@{version}|{options.signature_parts()}|assay:{__version__}"
+    scorer = get_scorer(metric)
+    parts = [
+        f"{metric}@{scorer.version}",
+        *scorer.signature_parts,
+        options.signature_parts(),
+        f"assay:{__version__}",
+    ]
+    return "|".join(parts)
 
 
 def score(

@@ -8,8 +8,11 @@ from types import MappingProxyType
 from ..errors import UsageError
 from ._base import MetricScores, Outcome, Scorer
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
+from .unicode import PHRASE_MATCH, TOKEN_EM
 
-SCORERS: Mapping[str, Scorer] = MappingProxyType({s.name: s for s in (EXACT_SUBSTRING, WORD_OVERLAP)})
+SCORERS: Mapping[str, Scorer] = MappingProxyType(
+    {s.name: s for s in (EXACT_SUBSTRING, WORD_OVERLAP, PHRASE_MATCH, TOKEN_EM)}
+)
 
 
 def get_scorer(name: str) -> Scorer:

@@ -104,3 +104,4 @@ class Scorer:
     score_rows: BatchScorer
     extra_columns: tuple[str, ...] = ()
     version: int = 1
+    signature_parts: tuple[str, ...] = ()  # what else decides its numbers: profile, options

@@ -1,0 +1,70 @@
+"""Scorers under the ``unicode`` profile: ``phrase_match`` and ``token_em``.
+
+Both see both sides normalised (``text.unicode.normalise``), so NFC/NFD, legacy Indic sequences,
+invisible characters, case, Indic digits and punctuation no longer decide a verdict. A golden answer
+with no words (empty, or punctuation only) cannot be matched against anything: such a row is
+*unscored*, with its reason, never a pass. With several golden answers the best one decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..text import unicode
+from ._base import PASS, UNSCORED, MetricScores, Scorer
+
+NO_WORDS = "the golden answer has no words (empty or punctuation only)"
+
+
+def _phrase_match(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
+    """Pass when a golden answer's words occur in the response as a contiguous run of whole words."""
+    scores = MetricScores.all_failing("phrase_match", len(responses))
+    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
+        spaced = f" {' '.join(unicode.words(response))} "
+        goldens = [(index, unicode.words(answer)) for index, answer in enumerate(answers)]
+        goldens = [(index, words) for index, words in goldens if words]
+        if not goldens:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = NO_WORDS
+            continue
+        for index, words in goldens:
+            if f" {' '.join(words)} " in spaced:  # words hold no space: this is a whole-word run
+                scores.outcomes[row], scores.answer_index[row] = PASS, index
+                break
+    return scores
+
+
+def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
+    """Pass when the response's tokens are a golden answer's tokens, in order (SQuAD's exact match,
+    under the unicode profile; scripts written without spaces are compared character by character)."""
+    scores = MetricScores.all_failing("token_em", len(responses))
+    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
+        response_tokens = unicode.f1_tokens(response)
+        goldens = [(index, unicode.f1_tokens(answer)) for index, answer in enumerate(answers)]
+        goldens = [(index, tokens) for index, tokens in goldens if tokens]
+        if not goldens:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = NO_WORDS
+            continue
+        index = next((index for index, tokens in goldens if tokens == response_tokens), -1)
+        if index >= 0:
+            scores.outcomes[row], scores.answer_index[row] = PASS, index
+    return scores
+
+
+PHRASE_MATCH = Scorer(
+    name="phrase_match",
+    description="the golden answer's words occur in the response as a contiguous run of whole words, "
+    "under the unicode profile; a golden answer with no words is unscored",
+    view=unicode.normalise,
+    score_rows=_phrase_match,
+    signature_parts=(unicode.SIGNATURE, "inflection:off"),
+)
+
+TOKEN_EM = Scorer(
+    name="token_em",
+    description="the response's tokens equal a golden answer's, under the unicode profile",
+    view=unicode.normalise,
+    score_rows=_token_em,
+    signature_parts=(unicode.SIGNATURE,),
+)

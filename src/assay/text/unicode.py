@@ -1,0 +1,158 @@
+"""The ``unicode`` normalisation profile: script-aware folding, then word tokens.
+
+Python's ``.lower()`` is a no-op for Indic scripts, NFC and NFD forms of one word compare unequal,
+``re`` splits Indic words at their vowel signs, and ``string.punctuation`` misses the danda. This
+profile folds what should not change a verdict, step by step, each step a small named function:
+
+  1. NFC
+  2. legacy sequences mapped to their atomic forms (Malayalam chillu with ZWJ, Bengali khanda-ta,
+     independent vowels typed as letter + sign, a nukta typed after a vowel sign), before step 4
+     drops the joiners that tell them apart
+  3. NFKC (full-width forms, NBSP, ligatures)
+  4. zero-width space to a space; every other format character (Cf: ZWJ, ZWNJ, soft hyphen, BOM,
+     word joiner) dropped
+  5. casefold, with İ folded to plain i
+  6. every decimal digit (category Nd: १९४७, ১৯৭১) to its ASCII digit (no normal form does this)
+  7. quotes and apostrophes unified, so that the grave and acute accents typed for an apostrophe
+     count as the punctuation they stand for
+  8. punctuation (\\p{P}, the danda included) to a space
+  9. whitespace collapsed
+
+Tokens are then runs of word characters as the ``regex`` module defines them (letters, marks,
+digits), which keeps an Indic word whole. Each step is idempotent and the profile returns NFC.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+
+import regex
+
+VERSION = 1
+SIGNATURE = f"profile:unicode@{VERSION}"
+
+_ZWJ, _ZWNJ, _VIRAMA_ML, _VIRAMA_BN = "\u200d", "\u200c", "\u0d4d", "\u09cd"
+
+# Sequences no normal form unifies (The Unicode Standard, ch. 12: Malayalam chillus, Bengali khanda-ta,
+# and the "do not use" tables of independent vowels for Devanagari and Gurmukhi).
+_LEGACY = {
+    "\u0d23" + _VIRAMA_ML + _ZWJ: "\u0d7a",  # chillu NN
+    "\u0d28" + _VIRAMA_ML + _ZWJ: "\u0d7b",  # chillu N
+    "\u0d30" + _VIRAMA_ML + _ZWJ: "\u0d7c",  # chillu RR
+    "\u0d32" + _VIRAMA_ML + _ZWJ: "\u0d7d",  # chillu L
+    "\u0d33" + _VIRAMA_ML + _ZWJ: "\u0d7e",  # chillu LL
+    "\u0d15" + _VIRAMA_ML + _ZWJ: "\u0d7f",  # chillu K
+    "\u09a4" + _VIRAMA_BN + _ZWJ: "\u09ce",  # khanda-ta
+    "\u0905\u093e": "\u0906",  # Devanagari आ
+    "\u0905\u0949": "\u0911",  # ऑ
+    "\u0905\u094a": "\u0912",  # ऒ
+    "\u0905\u094b": "\u0913",  # ओ
+    "\u0905\u094c": "\u0914",  # औ
+    "\u090f\u0945": "\u090d",  # ऍ
+    "\u090f\u0946": "\u090e",  # ऎ
+    "\u090f\u0947": "\u0910",  # ऐ
+    "\u0a05\u0a3e": "\u0a06",  # Gurmukhi ਆ
+    "\u0a05\u0a48": "\u0a10",  # ਐ
+    "\u0a05\u0a4c": "\u0a14",  # ਔ
+    "\u0a72\u0a3f": "\u0a07",  # ਇ
+    "\u0a72\u0a40": "\u0a08",  # ਈ
+    "\u0a72\u0a47": "\u0a0f",  # ਏ
+    "\u0a73\u0a41": "\u0a09",  # ਉ
+    "\u0a73\u0a42": "\u0a0a",  # ਊ
+    "\u0a73\u0a4b": "\u0a13",  # ਓ
+}
+_LEGACY_PATTERN = regex.compile("|".join(map(regex.escape, sorted(_LEGACY, key=len, reverse=True))))
+
+# A nukta typed after a dependent vowel sign (an IME or OCR slip): NFC cannot reorder it, since the
+# vowel signs have combining class 0. Every major Indic block puts its nukta at +3C and its vowel
+# signs at +3E..+4C.
+_INDIC_BLOCKS = range(0x0900, 0x0D80, 0x80)
+_NUKTA_AFTER_SIGN = regex.compile(
+    "|".join(f"([{chr(b + 0x3E)}-{chr(b + 0x4C)}])({chr(b + 0x3C)})" for b in _INDIC_BLOCKS)
+)
+
+_QUOTES = str.maketrans(
+    dict.fromkeys("\u2018\u2019\u201b`\u00b4", "'") | dict.fromkeys("\u201c\u201d\u201e", '"')
+)
+_PUNCTUATION = regex.compile(r"\p{P}+")
+_SPACES = regex.compile(r"\s+")
+_WORD = regex.compile(r"\w+")
+# Scripts written without spaces between words: their tokens are single characters (as in MLQA for zh).
+_UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
+_CHARACTER_OR_RUN = regex.compile(rf"[{_UNSPACED}]|[^{_UNSPACED}]+")
+_HAS_UNSPACED = regex.compile(rf"[{_UNSPACED}]")
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _legacy_sequences(text: str) -> str:
+    text = str(_LEGACY_PATTERN.sub(lambda m: _LEGACY[m.group()], text))
+    return str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def _format_characters(text: str) -> str:
+    return "".join(ch for ch in text.replace("\u200b", " ") if unicodedata.category(ch) != "Cf")
+
+
+def _casefold(text: str) -> str:
+    return text.replace("İ", "i").casefold()
+
+
+def _digits(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.decimal(ch)) if unicodedata.category(ch) == "Nd" else ch for ch in text)
+
+
+def _quotes(text: str) -> str:
+    return text.translate(_QUOTES)
+
+
+def _punctuation(text: str) -> str:
+    return str(_PUNCTUATION.sub(" ", text))
+
+
+def _whitespace(text: str) -> str:
+    return str(_SPACES.sub(" ", text)).strip()
+
+
+STEPS: tuple[Callable[[str], str], ...] = (
+    _nfc,
+    _legacy_sequences,
+    _nfkc,
+    _format_characters,
+    _casefold,
+    _nfkc,  # casefold can leave a compatibility form behind (NFKC_Casefold, approximately)
+    _digits,
+    _quotes,
+    _punctuation,
+    _whitespace,
+)
+
+
+def normalise(text: str) -> str:
+    """The profile's text: folded, punctuation-free, single-spaced, NFC."""
+    for step in STEPS:
+        text = step(text)
+    return _nfc(text)  # casefold and NFKC can leave a composable pair behind
+
+
+def words(normalised: str) -> list[str]:
+    """The words of normalised text (`regex`'s \\w keeps vowel signs, viramas and nuktas in a word)."""
+    return list(_WORD.findall(normalised))
+
+
+def f1_tokens(normalised: str) -> list[str]:
+    """Words, with each character of a script written without spaces (Chinese, Japanese, Thai, ...) a
+    token of its own, as in SQuAD-style F1 for those languages."""
+    found: list[str] = _WORD.findall(normalised)
+    if not _HAS_UNSPACED.search(normalised):
+        return found
+    return [piece for word in found for piece in _CHARACTER_OR_RUN.findall(word)]
