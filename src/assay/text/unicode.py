@@ -5,12 +5,12 @@ Python's ``.lower()`` is a no-op for Indic scripts, NFC and NFD forms of one wor
 profile folds what should not change a verdict, step by step, each step a small named function:
 
   1. NFC
-  2. legacy sequences mapped to their atomic forms (Malayalam chillu with ZWJ, Bengali khanda-ta,
-     independent vowels typed as letter + sign, a nukta typed after a vowel sign), before step 4
-     drops the joiners that tell them apart
-  3. NFKC (full-width forms, NBSP, ligatures)
-  4. zero-width space to a space; every other format character (Cf: ZWJ, ZWNJ, soft hyphen, BOM,
+  2. sequences spelled with a ZWJ mapped to their atomic letters (Malayalam chillu, Bengali
+     khanda-ta), before step 3 drops the joiners that tell them apart
+  3. zero-width space to a space; every other format character (Cf: ZWJ, ZWNJ, soft hyphen, BOM,
      word joiner) dropped
+  4. a nukta typed after a vowel sign moved before it, and independent vowels typed as letter + sign
+     mapped to the vowel; then NFKC (full-width forms, NBSP, ligatures)
   5. casefold, with İ folded to plain i
   6. every decimal digit (category Nd: १९४७, ১৯৭১) to its ASCII digit (no normal form does this)
   7. quotes and apostrophes unified, so that the grave and acute accents typed for an apostrophe
@@ -34,9 +34,10 @@ SIGNATURE = f"profile:unicode@{VERSION}"
 
 _ZWJ, _ZWNJ, _VIRAMA_ML, _VIRAMA_BN = "\u200d", "\u200c", "\u0d4d", "\u09cd"
 
-# Sequences no normal form unifies (The Unicode Standard, ch. 12: Malayalam chillus, Bengali khanda-ta,
-# and the "do not use" tables of independent vowels for Devanagari and Gurmukhi).
-_LEGACY = {
+# Sequences no normal form unifies (The Unicode Standard, ch. 12). Those spelled with a ZWJ (Malayalam
+# chillus, Bengali khanda-ta) are mapped before format characters go; the "do not use" spellings of
+# independent vowels (Devanagari, Gurmukhi) after, so that no dropped character can hide one.
+_JOINED = {
     "\u0d23" + _VIRAMA_ML + _ZWJ: "\u0d7a",  # chillu NN
     "\u0d28" + _VIRAMA_ML + _ZWJ: "\u0d7b",  # chillu N
     "\u0d30" + _VIRAMA_ML + _ZWJ: "\u0d7c",  # chillu RR
@@ -44,6 +45,8 @@ _LEGACY = {
     "\u0d33" + _VIRAMA_ML + _ZWJ: "\u0d7e",  # chillu LL
     "\u0d15" + _VIRAMA_ML + _ZWJ: "\u0d7f",  # chillu K
     "\u09a4" + _VIRAMA_BN + _ZWJ: "\u09ce",  # khanda-ta
+}
+_VOWELS = {
     "\u0905\u093e": "\u0906",  # Devanagari आ
     "\u0905\u0949": "\u0911",  # ऑ
     "\u0905\u094a": "\u0912",  # ऒ
@@ -62,14 +65,15 @@ _LEGACY = {
     "\u0a73\u0a42": "\u0a0a",  # ਊ
     "\u0a73\u0a4b": "\u0a13",  # ਓ
 }
-_LEGACY_PATTERN = regex.compile("|".join(map(regex.escape, sorted(_LEGACY, key=len, reverse=True))))
+_JOINED_PATTERN = regex.compile("|".join(map(regex.escape, _JOINED)))
+_VOWELS_PATTERN = regex.compile("|".join(map(regex.escape, _VOWELS)))
 
 # A nukta typed after a dependent vowel sign (an IME or OCR slip): NFC cannot reorder it, since the
 # vowel signs have combining class 0. Every major Indic block puts its nukta at +3C and its vowel
 # signs at +3E..+4C.
 _INDIC_BLOCKS = range(0x0900, 0x0D80, 0x80)
 _NUKTA_AFTER_SIGN = regex.compile(
-    "|".join(f"([{chr(b + 0x3E)}-{chr(b + 0x4C)}])({chr(b + 0x3C)})" for b in _INDIC_BLOCKS)
+    "|".join(f"([{chr(b + 0x3E)}-{chr(b + 0x4C)}]+)({chr(b + 0x3C)}+)" for b in _INDIC_BLOCKS)
 )
 
 _QUOTES = str.maketrans(
@@ -88,9 +92,13 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def _legacy_sequences(text: str) -> str:
-    text = str(_LEGACY_PATTERN.sub(lambda m: _LEGACY[m.group()], text))
-    return str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
+def _joined_sequences(text: str) -> str:
+    return str(_JOINED_PATTERN.sub(lambda m: _JOINED[m.group()], text))
+
+
+def _letter_sequences(text: str) -> str:
+    text = str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
+    return str(_VOWELS_PATTERN.sub(lambda m: _VOWELS[m.group()], text))
 
 
 def _nfkc(text: str) -> str:
@@ -125,9 +133,11 @@ def _whitespace(text: str) -> str:
 
 STEPS: tuple[Callable[[str], str], ...] = (
     _nfc,
-    _legacy_sequences,
-    _nfkc,
+    _joined_sequences,
     _format_characters,
+    _nfc,  # a dropped format character can leave combining marks out of canonical order
+    _letter_sequences,
+    _nfkc,
     _casefold,
     _nfkc,  # casefold can leave a compatibility form behind (NFKC_Casefold, approximately)
     _digits,
