@@ -9,15 +9,16 @@ from typing import NoReturn
 
 from ._version import __version__
 from .errors import AssayError
+from .lint import ERROR, lint
 from .parallel import score_file
-from .records import ColumnMap
+from .records import ColumnMap, load_records
 from .report.json import write_summary_json
 from .report.rows import check_out_path, check_writable
 from .report.text import render_text, warnings
 from .scorers import SCORERS
 from .scoring import DEFAULT_METRICS, ScoreOptions
 
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
@@ -64,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     scorer.set_defaults(run=_run_score)
 
+    linter = commands.add_parser("lint", help="check the golden answers of a file for problems")
+    linter.add_argument(
+        "file", metavar="FILE", help="CSV, JSONL, JSON array or Parquet (responses not needed)"
+    )
+    linter.add_argument("--debug", action="store_true", help="show a traceback on error")
+    _add_column_arguments(linter)
+    linter.set_defaults(run=_run_lint)
+
     for command, metric in SHORTHANDS.items():
         shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
         _add_scoring_arguments(shorthand)
@@ -90,6 +99,10 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers", type=int, metavar="N", help="processes for a large CSV file (default: one per CPU)"
     )
     parser.add_argument("--debug", action="store_true", help="show a traceback on error")
+    _add_column_arguments(parser)
+
+
+def _add_column_arguments(parser: argparse.ArgumentParser) -> None:
     columns = parser.add_argument_group("column names (defaults in parentheses)")
     for field, default in (
         ("id", "id; else the 1-based row number"),
@@ -101,6 +114,20 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         ("lang", "lang"),
     ):
         columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
+
+
+def _run_lint(args: argparse.Namespace) -> int:
+    """Print every finding; exit 1 when any is an error (so CI can gate on it), else 0."""
+    dataset = load_records(
+        args.file, columns=_column_map(args), allow_duplicate_ids=True, need_responses=False
+    )
+    findings = lint(dataset)
+    for finding in findings:
+        print(finding)
+    errors = sum(finding.severity == ERROR for finding in findings)
+    warnings_found = len(findings) - errors
+    print(f"assay lint: {errors} errors, {warnings_found} warnings in {len(dataset)} rows of {args.file}")
+    return EXIT_FINDINGS if errors else EXIT_OK
 
 
 def _progress_line(path: str) -> Callable[[int, int], None]:

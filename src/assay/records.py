@@ -92,12 +92,22 @@ def load_records(
     columns: ColumnMap | None = None,
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
+    need_responses: bool = True,
 ) -> Dataset:
-    """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``."""
+    """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``.
+
+    With ``need_responses=False`` a gold file without a response column loads too (responses empty).
+    """
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
     table = read_table(source, limit=limit) if isinstance(source, (str, Path)) else read_dataframe(source)
-    return load_table(table, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
+    return load_table(
+        table,
+        columns=columns,
+        limit=limit,
+        allow_duplicate_ids=allow_duplicate_ids,
+        need_responses=need_responses,
+    )
 
 
 def load_table(
@@ -107,9 +117,10 @@ def load_table(
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
     part: bool = False,
+    need_responses: bool = True,
 ) -> Dataset:
     """Records from a table already opened; a `part` of a file (one span of it) may hold no rows."""
-    resolved = _resolve_columns(table, columns or ColumnMap())
+    resolved = _resolve_columns(table, columns or ColumnMap(), need_responses)
     builder = _RecordBuilder(table, resolved)
     with collection_paused():
         records = builder.build(limit)
@@ -131,7 +142,7 @@ def load_table(
 # --- columns -------------------------------------------------------------------------------------------
 
 
-def _resolve_columns(table: Table, wanted: ColumnMap) -> dict[str, str]:
+def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = True) -> dict[str, str]:
     """Map record fields to input columns; raise with the closest match when a required one is missing."""
     resolved: dict[str, str] = {}
     for spec in fields(wanted):
@@ -148,7 +159,7 @@ def _resolve_columns(table: Table, wanted: ColumnMap) -> dict[str, str]:
         # One source of golden answers: `answers` unless the user named `answer` and not `answers`.
         drop = "answer" if wanted.answers is not None or wanted.answer is None else "answers"
         del resolved[drop]
-    for required in ("question", "response"):
+    for required in ("question", "response") if need_responses else ("question",):
         if required not in resolved:
             _missing_column(table, required, DEFAULT_COLUMNS[required][0])
     if "answer" not in resolved and "answers" not in resolved:
@@ -285,7 +296,7 @@ class _RecordBuilder:
                 ids,
                 columns[question_at],
                 zip(columns[self.answer_index]),  # 1-tuples: the row's only golden answer
-                columns[response_at],
+                column(response_at),
                 column(domain_at),
                 column(lang_at),
                 locations,

@@ -1,0 +1,133 @@
+"""The gold linter: problems in golden answers that would make any score of them misleading.
+
+Errors make a row unscorable or its verdicts wrong under every protocol; warnings are worth a look.
+Each finding names the row (where it is and its id), what is wrong, and the fix.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import regex
+
+from .records import Dataset, Record
+from .text import unicode
+
+ERROR, WARNING = "error", "warning"
+
+# Scripts a word of one language is written in; Han and the kana count as one (Japanese mixes them).
+_SCRIPTS = {
+    "Latin": r"\p{Latin}",
+    "Cyrillic": r"\p{Cyrillic}",
+    "Greek": r"\p{Greek}",
+    "Arabic": r"\p{Arabic}",
+    "Hebrew": r"\p{Hebrew}",
+    "Devanagari": r"\p{Devanagari}",
+    "Bengali": r"\p{Bengali}",
+    "Gurmukhi": r"\p{Gurmukhi}",
+    "Gujarati": r"\p{Gujarati}",
+    "Oriya": r"\p{Oriya}",
+    "Tamil": r"\p{Tamil}",
+    "Telugu": r"\p{Telugu}",
+    "Kannada": r"\p{Kannada}",
+    "Malayalam": r"\p{Malayalam}",
+    "Thai": r"\p{Thai}",
+    "Hangul": r"\p{Hangul}",
+    "Han or kana": r"[\p{Han}\p{Hiragana}\p{Katakana}]",
+}
+_SCRIPT_PATTERNS = {name: regex.compile(pattern) for name, pattern in _SCRIPTS.items()}
+_WORDS = regex.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Finding:
+    severity: str  # ERROR or WARNING
+    check: str  # a short name: empty-golden, whitespace, not-nfc, conflicting-answers, mixed-script
+    where: str  # file, line or row, and id
+    message: str  # what is wrong, and the fix
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.severity}: {self.message}"
+
+
+def lint(dataset: Dataset) -> list[Finding]:
+    """Every finding, row by row in input order, then those that compare rows."""
+    findings: list[Finding] = []
+    for record in dataset.records:
+        where = f"{dataset.source} {dataset.location_kind} {record.row} (id {record.id})"
+        findings += [Finding(severity, check, where, message) for severity, check, message in _row(record)]
+    findings += _conflicting_answers(dataset)
+    return findings
+
+
+def _row(record: Record) -> Iterable[tuple[str, str, str]]:
+    for answer in record.answers:
+        shown = repr(answer)
+        if not unicode.words(unicode.normalise(answer)):
+            yield (
+                ERROR,
+                "empty-golden",
+                (
+                    f"golden answer {shown} has no words (empty or punctuation only): every protocol's "
+                    "verdict on it is meaningless (the seed's protocols score it correct). Fix: write the "
+                    "answer, or drop the row"
+                ),
+            )
+            continue
+        if answer != answer.strip():
+            yield (
+                WARNING,
+                "whitespace",
+                (
+                    f"golden answer {shown} has leading or trailing whitespace, which breaks exact_substring "
+                    "(the seed's caveat 2). Fix: strip it"
+                ),
+            )
+        if not unicodedata.is_normalized("NFC", answer):
+            yield (
+                WARNING,
+                "not-nfc",
+                (
+                    f"golden answer {shown} is not in Unicode NFC, so it differs from the same word typed "
+                    "elsewhere. Fix: normalise the file to NFC, or score with --nfc"
+                ),
+            )
+        for word in _WORDS.findall(answer):
+            scripts = [name for name, pattern in _SCRIPT_PATTERNS.items() if pattern.search(word)]
+            if len(scripts) > 1:
+                yield (
+                    WARNING,
+                    "mixed-script",
+                    (
+                        f"golden answer {shown} has the word {word!r} in {' and '.join(scripts)} at once "
+                        "(a look-alike letter from another script, or two words run together). Fix: retype it"
+                    ),
+                )
+    if record.question and not unicodedata.is_normalized("NFC", record.question):
+        yield WARNING, "not-nfc", "the question is not in Unicode NFC. Fix: normalise the file to NFC"
+
+
+def _conflicting_answers(dataset: Dataset) -> list[Finding]:
+    """The same question (after normalisation) with different golden answers in different rows."""
+    first: dict[str, Record] = {}
+    findings = []
+    for record in dataset.records:
+        key = unicode.normalise(record.question)
+        if not key:
+            continue
+        earlier = first.setdefault(key, record)
+        golden = {unicode.normalise(answer) for answer in record.answers}
+        if earlier is not record and golden != {unicode.normalise(answer) for answer in earlier.answers}:
+            findings.append(
+                Finding(
+                    WARNING,
+                    "conflicting-answers",
+                    f"{dataset.source} {dataset.location_kind} {record.row} (id {record.id})",
+                    f"the question {record.question!r} also stands at {dataset.location_kind} {earlier.row} "
+                    f"(id {earlier.id}) with other golden answers (there {list(earlier.answers)!r}, here "
+                    f"{list(record.answers)!r}). Fix: give both rows every acceptable answer",
+                )
+            )
+    return findings
