@@ -78,7 +78,7 @@ def verdicts(
 ) -> tuple[dict[str, MetricScores], bytearray]:
     """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``."""
     scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
-    results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns) for s in scorers}
+    results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in scorers}
     records = dataset.records
     with collection_paused():
         for start in range(0, len(records), BATCH_ROWS):

@@ -7,7 +7,9 @@ apart; unscored rows are excluded from the accuracy's denominator and counted ap
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +30,13 @@ class Tally:
     passed: int
     blank: int = 0
     unscored: int = 0
+    score_sum: float | None = None  # a graded metric's summed row scores (unscored rows add nothing)
+
+    @property
+    def mean(self) -> float | None:
+        """A graded metric's mean score over scored rows (blank responses count as 0)."""
+        scored = self.n - self.unscored
+        return self.score_sum / scored if self.score_sum is not None and scored else None
 
     @property
     def failed(self) -> int:
@@ -39,11 +48,13 @@ class Tally:
         return self.passed / scored if scored else None
 
     def __add__(self, other: Tally) -> Tally:
+        sums = (self.score_sum, other.score_sum)
         return Tally(
             self.n + other.n,
             self.passed + other.passed,
             self.blank + other.blank,
             self.unscored + other.unscored,
+            None if sums == (None, None) else sum(s or 0.0 for s in sums),
         )
 
 
@@ -97,7 +108,10 @@ def summarize(
     # One count of rows per (domain, every metric's outcome, blank); each table below reads it.
     joint = _joint_counts(dataset.records, [results[name].outcomes for name in names] + [blank])
     metrics = {
-        name: _metric_summary(name, signatures[name], joint, position) for position, name in enumerate(names)
+        name: _with_score_sums(
+            _metric_summary(name, signatures[name], joint, position), dataset.records, results[name].values
+        )
+        for position, name in enumerate(names)
     }
     agreement = None
     if all(name in results for name in AGREEMENT_PAIR):
@@ -171,6 +185,22 @@ def _metric_summary(name: str, signature: str, joint: JointCounts, position: int
         per_domain[domain] = per_domain.get(domain, Tally(0, 0)) + rows
     combined = sum(per_domain.values(), Tally(0, 0))
     return MetricSummary(name, signature, combined, dict(sorted(per_domain.items())))
+
+
+def _with_score_sums(
+    summary: MetricSummary, records: Sequence[Record], values: Sequence[float] | None
+) -> MetricSummary:
+    """A graded metric's summary with each domain's summed row scores, for its mean."""
+    if values is None:
+        return summary
+    sums: dict[str, float] = dict.fromkeys(summary.domains, 0.0)
+    for record, value in zip(records, values):
+        sums[record.domain] += value
+    domains = {
+        domain: dataclasses.replace(t, score_sum=sums[domain]) for domain, t in summary.domains.items()
+    }
+    combined = dataclasses.replace(summary.combined, score_sum=math.fsum(sums.values()))
+    return dataclasses.replace(summary, domains=domains, combined=combined)
 
 
 # The bucket of (exact outcome, overlap outcome), indexed by exact * 3 + overlap (outcomes are 0, 1, 2).

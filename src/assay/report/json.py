@@ -19,6 +19,7 @@ def _tally(tally: Tally) -> dict[str, Any]:
         "blank": tally.blank,
         "unscored": tally.unscored,
         "accuracy": tally.accuracy,
+        **({} if tally.score_sum is None else {"mean": tally.mean}),
     }
 
 

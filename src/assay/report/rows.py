@@ -41,7 +41,12 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
         for name, scores in run.metrics.items():
             outcome = scores.outcome(index)
             answer_index = scores.answer_index[index]
-            row[name] = None if outcome is Outcome.UNSCORED else outcome is Outcome.PASS
+            if outcome is Outcome.UNSCORED:
+                row[name] = None
+            elif scores.values is not None:  # a graded metric: its score (token_f1's F1)
+                row[name] = round(scores.values[index], 6)
+            else:
+                row[name] = outcome is Outcome.PASS
             row[f"{name}_answer"] = record.answers[answer_index] if answer_index >= 0 else None
             for column, values in scores.extras.items():
                 row[column] = values[index]

@@ -49,7 +49,9 @@ def _headline(summary: Summary) -> str:
 
 def _metric_table(metric: MetricSummary) -> list[str]:
     show_unscored = metric.combined.unscored > 0
-    header = ["domain", "n", "passed", "accuracy", "blank"] + (["unscored"] if show_unscored else [])
+    graded = metric.combined.score_sum is not None
+    header = ["domain", "n", "passed", "accuracy", *(["mean"] if graded else []), "blank"]
+    header += ["unscored"] if show_unscored else []
     rows = [_tally_row(domain or "(no domain)", t, show_unscored) for domain, t in metric.domains.items()]
     rows.append(_tally_row("combined", metric.combined, show_unscored))
     return [f"{metric.metric}   [{metric.signature}]", *_table(header, rows)]
@@ -57,7 +59,10 @@ def _metric_table(metric: MetricSummary) -> list[str]:
 
 def _tally_row(label: str, tally: Tally, show_unscored: bool) -> list[str]:
     accuracy = "n/a" if tally.accuracy is None else f"{tally.accuracy:.1%}"
-    cells = [label, str(tally.n), str(tally.passed), accuracy, str(tally.blank)]
+    cells = [label, str(tally.n), str(tally.passed), accuracy]
+    if tally.score_sum is not None:  # a graded metric: its mean score too
+        cells.append("n/a" if tally.mean is None else f"{tally.mean:.3f}")
+    cells.append(str(tally.blank))
     return cells + ([str(tally.unscored)] if show_unscored else [])
 
 

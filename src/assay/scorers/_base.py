@@ -31,16 +31,20 @@ class MetricScores:
     answer_index: array[int] = field(default_factory=lambda: array("i"))  # deciding golden answer; -1: none
     extras: dict[str, array[int]] = field(default_factory=dict)  # the scorer's extra_columns
     reasons: dict[int, str] = field(default_factory=dict)  # row index -> why it is unscored
+    values: array[float] | None = None  # a graded metric's score per row, in [0, 1] (token_f1's F1)
 
     @classmethod
-    def all_failing(cls, metric: str, rows: int, extra_columns: Sequence[str] = ()) -> MetricScores:
-        """Columns for `rows` rows, every row a FAIL decided by no answer, ready to be filled in."""
+    def all_failing(
+        cls, metric: str, rows: int, extra_columns: Sequence[str] = (), *, graded: bool = False
+    ) -> MetricScores:
+        """Columns for `rows` rows, each a FAIL decided by no answer (scoring 0), ready to be filled in."""
         zeros = array("i", bytes(4 * rows))
         return cls(
             metric,
             bytearray(rows),
             array("i", [-1]) * rows,
             {name: array("i", zeros) for name in extra_columns},
+            values=array("d", bytes(8 * rows)) if graded else None,
         )
 
     def __len__(self) -> int:
@@ -56,12 +60,18 @@ class MetricScores:
         for name, column in more.extras.items():
             self.extras.setdefault(name, array("i")).extend(column)
         self.reasons.update((offset + index, reason) for index, reason in more.reasons.items())
+        if more.values is not None:
+            if self.values is None:
+                self.values = array("d")
+            self.values.extend(more.values)
 
     def force_fail(self, index: int) -> None:
         """Mark a row incorrect with no deciding answer, keeping its extras (a blank response)."""
         self.outcomes[index] = FAIL
         self.answer_index[index] = -1
         self.reasons.pop(index, None)
+        if self.values is not None:
+            self.values[index] = 0.0
 
 
 class AnswerSets(list[tuple[str, ...]]):
@@ -105,3 +115,4 @@ class Scorer:
     extra_columns: tuple[str, ...] = ()
     version: int = 1
     signature_parts: tuple[str, ...] = ()  # what else decides its numbers: profile, options
+    graded: bool = False  # scores each row in [0, 1] (MetricScores.values), reported as a mean

@@ -1,6 +1,6 @@
-"""Scorers under the ``unicode`` profile: ``phrase_match`` and ``token_em``.
+"""Scorers under the ``unicode`` profile: ``phrase_match``, ``token_f1`` and ``token_em``.
 
-Both see both sides normalised (``text.unicode.normalise``), so NFC/NFD, legacy Indic sequences,
+All three see both sides normalised (``text.unicode.normalise``), so NFC/NFD, legacy Indic sequences,
 invisible characters, case, Indic digits and punctuation no longer decide a verdict. A golden answer
 with no words (empty, or punctuation only) cannot be matched against anything: such a row is
 *unscored*, with its reason, never a pass. With several golden answers the best one decides.
@@ -8,6 +8,7 @@ with no words (empty, or punctuation only) cannot be matched against anything: s
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from ..text import unicode
@@ -52,6 +53,35 @@ def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     return scores
 
 
+def _f1(golden: list[str], response: list[str]) -> float:
+    """SQuAD v1.1's token F1: the harmonic mean of precision and recall over the multiset overlap."""
+    common = sum((Counter(golden) & Counter(response)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(response), common / len(golden)
+    return 2 * precision * recall / (precision + recall)
+
+
+def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
+    """The best token F1 over the golden answers, per row; the row passes when it is 1."""
+    scores = MetricScores.all_failing("token_f1", len(responses), graded=True)
+    values = scores.values
+    assert values is not None
+    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
+        response_tokens = unicode.f1_tokens(response)
+        goldens = [(index, unicode.f1_tokens(answer)) for index, answer in enumerate(answers)]
+        goldens = [(index, tokens) for index, tokens in goldens if tokens]
+        if not goldens:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = NO_WORDS
+            continue
+        best, negative_index = max((_f1(tokens, response_tokens), -index) for index, tokens in goldens)
+        values[row], scores.answer_index[row] = best, -negative_index  # ties: the first answer
+        if best == 1.0:
+            scores.outcomes[row] = PASS
+    return scores
+
+
 PHRASE_MATCH = Scorer(
     name="phrase_match",
     description="the golden answer's words occur in the response as a contiguous run of whole words, "
@@ -59,6 +89,16 @@ PHRASE_MATCH = Scorer(
     view=unicode.normalise,
     score_rows=_phrase_match,
     signature_parts=(unicode.SIGNATURE, "inflection:off"),
+)
+
+TOKEN_F1 = Scorer(
+    name="token_f1",
+    description="SQuAD's token F1 (multiset overlap) under the unicode profile, best over the golden "
+    "answers; reported as a mean, and a row passes when its F1 is 1",
+    view=unicode.normalise,
+    score_rows=_token_f1,
+    signature_parts=(unicode.SIGNATURE,),
+    graded=True,
 )
 
 TOKEN_EM = Scorer(
