@@ -113,4 +113,5 @@ def _score_batch(
     for scorer in scorers:
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
-        results[scorer.name].extend(scorer.score_rows(*views[scorer.view]))
+        languages = (list(map(operator.attrgetter("lang"), batch)),) if scorer.uses_lang else ()
+        results[scorer.name].extend(scorer.score_rows(*views[scorer.view], *languages))

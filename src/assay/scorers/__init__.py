@@ -8,10 +8,24 @@ from types import MappingProxyType
 from ..errors import UsageError
 from ._base import MetricScores, Outcome, Scorer
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
+from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
 from .unicode import PHRASE_MATCH, TOKEN_EM, TOKEN_F1
 
 SCORERS: Mapping[str, Scorer] = MappingProxyType(
-    {s.name: s for s in (EXACT_SUBSTRING, WORD_OVERLAP, PHRASE_MATCH, TOKEN_F1, TOKEN_EM)}
+    {
+        s.name: s
+        for s in (
+            EXACT_SUBSTRING,
+            WORD_OVERLAP,
+            PHRASE_MATCH,
+            TOKEN_F1,
+            TOKEN_EM,
+            SQUAD_EM,
+            SQUAD_F1,
+            MLQA_EM,
+            MLQA_F1,
+        )
+    }
 )
 
 

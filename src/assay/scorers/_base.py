@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import operator
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -74,6 +75,15 @@ class MetricScores:
             self.values[index] = 0.0
 
 
+def overlap_f1(golden: Sequence[str], response: Sequence[str]) -> float:
+    """SQuAD v1.1's token F1: the harmonic mean of precision and recall over the multiset overlap."""
+    common = sum((Counter(golden) & Counter(response)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(response), common / len(golden)
+    return 2 * precision * recall / (precision + recall)
+
+
 class AnswerSets(list[tuple[str, ...]]):
     """The golden answers of a batch of rows, a tuple per row. When every row has exactly one answer
     (the seed's format) `single` holds them flat, for the scorers' faster path."""
@@ -101,7 +111,8 @@ class AnswerSets(list[tuple[str, ...]]):
 
 # A scorer sees a batch of responses and their golden answers, both after its `view` (e.g. lowercasing),
 # and returns one MetricScores row per response. Batches keep per-row interpreter overhead low.
-BatchScorer = Callable[[Sequence[str], Sequence[tuple[str, ...]]], MetricScores]
+# A scorer with `uses_lang` also takes each row's language, as a third argument.
+BatchScorer = Callable[..., MetricScores]
 
 
 @dataclass(frozen=True)
@@ -116,3 +127,4 @@ class Scorer:
     version: int = 1
     signature_parts: tuple[str, ...] = ()  # what else decides its numbers: profile, options
     graded: bool = False  # scores each row in [0, 1] (MetricScores.values), reported as a mean
+    uses_lang: bool = False  # score_rows takes a third argument: each row's `lang`

@@ -8,11 +8,10 @@ with no words (empty, or punctuation only) cannot be matched against anything: s
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from ..text import unicode
-from ._base import PASS, UNSCORED, MetricScores, Scorer
+from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
 
 NO_WORDS = "the golden answer has no words (empty or punctuation only)"
 
@@ -53,15 +52,6 @@ def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     return scores
 
 
-def _f1(golden: list[str], response: list[str]) -> float:
-    """SQuAD v1.1's token F1: the harmonic mean of precision and recall over the multiset overlap."""
-    common = sum((Counter(golden) & Counter(response)).values())
-    if common == 0:
-        return 0.0
-    precision, recall = common / len(response), common / len(golden)
-    return 2 * precision * recall / (precision + recall)
-
-
 def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
     """The best token F1 over the golden answers, per row; the row passes when it is 1."""
     scores = MetricScores.all_failing("token_f1", len(responses), graded=True)
@@ -75,7 +65,7 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
             scores.outcomes[row] = UNSCORED
             scores.reasons[row] = NO_WORDS
             continue
-        best, negative_index = max((_f1(tokens, response_tokens), -index) for index, tokens in goldens)
+        best, negative_index = max((overlap_f1(tokens, response_tokens), -index) for index, tokens in goldens)
         values[row], scores.answer_index[row] = best, -negative_index  # ties: the first answer
         if best == 1.0:
             scores.outcomes[row] = PASS

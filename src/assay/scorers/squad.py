@@ -1,0 +1,88 @@
+"""``squad_em``/``squad_f1`` and ``mlqa_em``/``mlqa_f1``: the official evaluation scripts' numbers.
+
+Each row's score is the best over its golden answers, as in the scripts; the dataset's EM and F1 are
+the means (the scripts print them x100). MLQA's rules depend on the row's ``lang`` (en, es, hi, vi,
+de, ar, zh); a row in another language is unscored, with that reason, where the script would stop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
+from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
+
+Tokenise = Callable[[str], list[str]]
+
+
+def _score(
+    metric: str,
+    graded: bool,
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    tokenisers: Sequence[Tokenise | None],
+) -> MetricScores:
+    scores = MetricScores.all_failing(metric, len(responses), graded=graded)
+    for row, (response, answers, tokenise) in enumerate(zip(responses, answer_sets, tokenisers)):
+        if tokenise is None:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = (
+                f"MLQA has no rules for this row's language; it has {', '.join(MLQA_LANGUAGES)}"
+            )
+            continue
+        predicted = tokenise(response)
+        goldens = [tokenise(answer) for answer in answers]
+        if graded:
+            best, negative_index = max(
+                (overlap_f1(golden, predicted), -i) for i, golden in enumerate(goldens)
+            )
+            assert scores.values is not None
+            scores.values[row], scores.answer_index[row] = best, -negative_index
+            if best == 1.0:
+                scores.outcomes[row] = PASS
+        else:
+            index = next((i for i, golden in enumerate(goldens) if golden == predicted), -1)
+            if index >= 0:
+                scores.outcomes[row], scores.answer_index[row] = PASS, index
+    return scores
+
+
+def _mlqa_tokeniser(lang: str) -> Tokenise | None:
+    language = lang.strip().lower()
+    return (lambda text: mlqa_tokens(text, language)) if language in MLQA_LANGUAGES else None
+
+
+def _squad(metric: str, graded: bool) -> Callable[[Sequence[str], Sequence[tuple[str, ...]]], MetricScores]:
+    def score_rows(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
+        return _score(metric, graded, responses, answer_sets, [squad_tokens] * len(responses))
+
+    return score_rows
+
+
+def _mlqa(
+    metric: str, graded: bool
+) -> Callable[[Sequence[str], Sequence[tuple[str, ...]], Sequence[str]], MetricScores]:
+    def score_rows(
+        responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], langs: Sequence[str]
+    ) -> MetricScores:
+        return _score(metric, graded, responses, answer_sets, list(map(_mlqa_tokeniser, langs)))
+
+    return score_rows
+
+
+def _scorer(name: str, graded: bool, family: str) -> Scorer:
+    official = "SQuAD v1.1" if family == "squad" else "MLQA"
+    what = "token F1" if graded else "exact match"
+    return Scorer(
+        name=name,
+        description=f"the official {official} evaluation script's {what}, best over the golden answers",
+        view=str,  # the scripts lowercase and strip punctuation themselves
+        score_rows=_squad(name, graded) if family == "squad" else _mlqa(name, graded),
+        signature_parts=(f"profile:{family}@1",),
+        graded=graded,
+        uses_lang=family == "mlqa",
+    )
+
+
+SQUAD_EM, SQUAD_F1 = _scorer("squad_em", False, "squad"), _scorer("squad_f1", True, "squad")
+MLQA_EM, MLQA_F1 = _scorer("mlqa_em", False, "mlqa"), _scorer("mlqa_f1", True, "mlqa")

@@ -1,0 +1,70 @@
+"""The normalisation of the official SQuAD v1.1 and MLQA evaluation scripts, to give their numbers.
+
+SQuAD v1.1: lowercase, drop ``string.punctuation``, drop the articles a/an/the, split on whitespace.
+MLQA: the same steps per language: punctuation is Unicode category P and ``string.punctuation``;
+articles are the language's own (none for Hindi and Chinese); Chinese is segmented one character per
+CJK ideograph (U+4E00..U+9FA5). Both scripts use Python's ``re`` and ``str.split``; so does this
+module, on purpose: matching their numbers, quirks included, is the point.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+import sys
+import unicodedata
+
+_SQUAD_PUNCTUATION = frozenset(string.punctuation)
+_SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+MLQA_LANGUAGES = ("en", "es", "hi", "vi", "de", "ar", "zh")
+_MLQA_ARTICLES = {
+    "en": re.compile(r"\b(a|an|the)\b"),
+    "es": re.compile(r"\b(un|una|unos|unas|el|la|los|las)\b"),
+    "vi": re.compile(r"\b(của|là|cái|chiếc|những)\b"),
+    "de": re.compile(r"\b(ein|eine|einen|einem|eines|einer|der|die|das|den|dem|des)\b"),
+    "ar": re.compile("\\s\u0627\u0644^|\u0627\u0644"),  # the script's pattern: "al-" (ال)
+}
+_CJK = re.compile(r"[\u4e00-\u9fa5]")
+
+
+def squad_tokens(text: str) -> list[str]:
+    text = "".join(ch for ch in text.lower() if ch not in _SQUAD_PUNCTUATION)
+    return _SQUAD_ARTICLES.sub(" ", text).split()
+
+
+@functools.cache
+def _mlqa_punctuation() -> frozenset[str]:
+    # As the MLQA script builds it: every code point below sys.maxunicode in category P, and ASCII's.
+    return (
+        frozenset(chr(i) for i in range(sys.maxunicode) if unicodedata.category(chr(i)).startswith("P"))
+        | _SQUAD_PUNCTUATION
+    )
+
+
+def mlqa_tokens(text: str, lang: str) -> list[str]:
+    """MLQA's tokens of `text` in `lang` (one of MLQA_LANGUAGES; a KeyError otherwise)."""
+    punctuation = _mlqa_punctuation()
+    text = "".join(ch for ch in text.lower() if ch not in punctuation)
+    articles = _MLQA_ARTICLES.get(lang)
+    if articles is not None:
+        text = articles.sub(" ", text)
+    elif lang not in MLQA_LANGUAGES:
+        raise KeyError(lang)
+    return _mixed_segmentation(text) if lang == "zh" else text.split()
+
+
+def _mixed_segmentation(text: str) -> list[str]:
+    """Each CJK ideograph a token; the text between them split on whitespace."""
+    tokens: list[str] = []
+    run = ""
+    for char in text:
+        if _CJK.search(char):
+            tokens.extend(run.split())
+            run = ""
+            tokens.append(char)
+        else:
+            run += char
+    tokens.extend(run.split())
+    return tokens
