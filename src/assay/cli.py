@@ -98,6 +98,12 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, metavar="N", help="processes for a large CSV file (default: one per CPU)"
     )
+    parser.add_argument(
+        "--regex-col",
+        metavar="NAME",
+        default=ScoreOptions.regex_column,
+        help="hard_fact's pattern column (%(default)s)",
+    )
     parser.add_argument("--debug", action="store_true", help="show a traceback on error")
     _add_column_arguments(parser)
 
@@ -161,7 +167,7 @@ def _run_score(args: argparse.Namespace) -> int:
     summary = score_file(
         args.responses,
         args.metric or DEFAULT_METRICS,
-        options=ScoreOptions(nfc=args.nfc),
+        options=ScoreOptions(nfc=args.nfc, regex_column=args.regex_col),
         columns=_column_map(args),
         limit=args.limit,
         allow_duplicate_ids=args.allow_duplicate_ids,

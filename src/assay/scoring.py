@@ -26,6 +26,7 @@ BATCH_ROWS = 50_000  # rows scored per batch: amortises per-call overhead, bound
 @dataclass(frozen=True)
 class ScoreOptions:
     nfc: bool = False  # normalise response and golden answers to NFC before scoring (the seed's caveat 3)
+    regex_column: str = "expected_regex"  # where hard_fact finds each row's pattern
 
     def signature_parts(self) -> str:
         return f"nfc:{'on' if self.nfc else 'off'}"
@@ -82,7 +83,7 @@ def verdicts(
     records = dataset.records
     with collection_paused():
         for start in range(0, len(records), BATCH_ROWS):
-            _score_batch(records[start : start + BATCH_ROWS], scorers, results, options.nfc)
+            _score_batch(records[start : start + BATCH_ROWS], scorers, results, options)
             if progress is not None:
                 progress(min(start + BATCH_ROWS, len(records)), len(records))
     blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
@@ -102,16 +103,25 @@ def finish(
 
 
 def _score_batch(
-    batch: Sequence[Record], scorers: Sequence[Scorer], results: Mapping[str, MetricScores], nfc: bool
+    batch: Sequence[Record],
+    scorers: Sequence[Scorer],
+    results: Mapping[str, MetricScores],
+    options: ScoreOptions,
 ) -> None:
     responses = list(map(operator.attrgetter("response"), batch))
     answer_sets = AnswerSets.of(list(map(operator.attrgetter("answers"), batch)))
-    if nfc:
+    if options.nfc:
         responses = [unicodedata.normalize("NFC", text) for text in responses]
         answer_sets = answer_sets.mapped(functools.partial(unicodedata.normalize, "NFC"))
     views: dict[Callable[[str], str], tuple[list[str], AnswerSets]] = {}
     for scorer in scorers:
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
-        languages = (list(map(operator.attrgetter("lang"), batch)),) if scorer.uses_lang else ()
-        results[scorer.name].extend(scorer.score_rows(*views[scorer.view], *languages))
+        inputs = [_row_input(batch, name, options) for name in scorer.row_inputs]
+        results[scorer.name].extend(scorer.score_rows(*views[scorer.view], *inputs))
+
+
+def _row_input(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
+    if name == "regex":
+        return [record.meta.get(options.regex_column) for record in batch]
+    return list(map(operator.attrgetter(name), batch))  # a Record field: lang, id

@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from ..errors import UsageError
 from ._base import MetricScores, Outcome, Scorer
+from .hard_fact import HARD_FACT
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
 from .unicode import PHRASE_MATCH, TOKEN_EM, TOKEN_F1
@@ -24,6 +25,7 @@ SCORERS: Mapping[str, Scorer] = MappingProxyType(
             SQUAD_F1,
             MLQA_EM,
             MLQA_F1,
+            HARD_FACT,
         )
     }
 )

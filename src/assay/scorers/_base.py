@@ -111,7 +111,7 @@ class AnswerSets(list[tuple[str, ...]]):
 
 # A scorer sees a batch of responses and their golden answers, both after its `view` (e.g. lowercasing),
 # and returns one MetricScores row per response. Batches keep per-row interpreter overhead low.
-# A scorer with `uses_lang` also takes each row's language, as a third argument.
+# A scorer also takes, after responses and answers, a sequence per name in its `row_inputs`.
 BatchScorer = Callable[..., MetricScores]
 
 
@@ -127,4 +127,4 @@ class Scorer:
     version: int = 1
     signature_parts: tuple[str, ...] = ()  # what else decides its numbers: profile, options
     graded: bool = False  # scores each row in [0, 1] (MetricScores.values), reported as a mean
-    uses_lang: bool = False  # score_rows takes a third argument: each row's `lang`
+    row_inputs: tuple[str, ...] = ()  # more per-row inputs score_rows takes: "lang", "id", "regex"

@@ -80,7 +80,7 @@ def _scorer(name: str, graded: bool, family: str) -> Scorer:
         score_rows=_squad(name, graded) if family == "squad" else _mlqa(name, graded),
         signature_parts=(f"profile:{family}@1",),
         graded=graded,
-        uses_lang=family == "mlqa",
+        row_inputs=("lang",) if family == "mlqa" else (),
     )
 
 

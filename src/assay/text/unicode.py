@@ -154,6 +154,14 @@ def normalise(text: str) -> str:
     return _nfc(text)  # casefold and NFKC can leave a composable pair behind
 
 
+def fold(text: str) -> str:
+    """The profile's folding with punctuation kept (for patterns that name it: 50%, 10:30, 1,00,000)."""
+    for step in STEPS:
+        if step is not _punctuation:
+            text = step(text)
+    return _nfc(text)
+
+
 def words(normalised: str) -> list[str]:
     """The words of normalised text (`regex`'s \\w keeps vowel signs, viramas and nuktas in a word)."""
     return list(_WORD.findall(normalised))

@@ -1,0 +1,69 @@
+"""``hard_fact``: each row's own regular expression, found in the response.
+
+The pattern comes from the row (the ``expected_regex`` column, or ``--regex-col``), is compiled with
+the ``regex`` module, and is matched case-insensitively on the response folded by the unicode profile
+(NFC, legacy sequences, invisible characters, case, Indic digits to ASCII: so write digits in the
+pattern as ASCII), with punctuation kept so that a pattern can name it (``50%``, ``10:30``). A match
+must stand as a whole: no word character on either side, in any script, and a number never inside a
+longer number (``24`` fails on ``2024`` and on ``2.24``). A row without a pattern is unscored; a
+pattern that does not compile is an error naming the row.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+import regex
+
+from ..errors import InputError
+from ..text import unicode
+from ._base import PASS, UNSCORED, MetricScores, Scorer
+
+NO_PATTERN = "the row has no expected_regex"
+# Not inside a word, and not inside a number: no digit and separator just before or just after.
+_BEFORE, _AFTER = r"(?<!\w)(?<!\d[.,])", r"(?!\w)(?![.,]\d)"
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(f"{_BEFORE}(?:{pattern}){_AFTER}", regex.IGNORECASE)
+
+
+def _hard_fact(
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    patterns: Sequence[Any],
+    ids: Sequence[str],
+) -> MetricScores:
+    scores = MetricScores.all_failing("hard_fact", len(responses))
+    for row, (response, pattern, record_id) in enumerate(zip(responses, patterns, ids)):
+        if not isinstance(pattern, str) or not pattern.strip():
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = NO_PATTERN
+            continue
+        try:
+            # NFC only: case folding the pattern itself would turn \\D into \\d.
+            compiled = _compiled(unicodedata.normalize("NFC", pattern))
+        except regex.error as exc:
+            raise InputError(
+                f"the expected_regex {pattern!r} does not compile ({exc})",
+                where=f"row id {record_id}",
+                fix="fix the pattern (it is a `regex` module pattern, matched on folded, lowercased text)",
+            ) from None
+        if compiled.search(response):
+            scores.outcomes[row] = PASS
+    return scores
+
+
+HARD_FACT = Scorer(
+    name="hard_fact",
+    description="the row's own regular expression (expected_regex) occurs in the response as a whole, "
+    "never inside a longer word or number",
+    view=unicode.fold,
+    score_rows=_hard_fact,
+    signature_parts=(unicode.SIGNATURE.replace("unicode", "unicode-with-punctuation"),),
+    row_inputs=("regex", "id"),
+)
