@@ -74,3 +74,18 @@ def test_cli_bad_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, _, err = run(["lint", str(tmp_path / "missing.csv")], capsys)
     assert code == 2
     assert err.startswith("assay: error: ")
+
+
+def test_hard_fact_patterns_must_compile_and_find_their_own_golden(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "facts.csv"
+    path.write_text(
+        "id,question,answer,pattern\nok,q1,30 days,30 days\nmiss,q2,24 hours,2024\nbad,q3,x,(oops\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(["lint", str(path), "--regex-col", "pattern"], capsys)
+    assert code == 1
+    assert "(id miss): error: the expected_regex '2024' finds none of the golden answers ['24 hours']" in out
+    assert "(id bad): error: the expected_regex '(oops' does not compile (missing ) at position 5)" in out
+    assert "(id ok)" not in out

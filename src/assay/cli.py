@@ -69,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     linter.add_argument(
         "file", metavar="FILE", help="CSV, JSONL, JSON array or Parquet (responses not needed)"
     )
+    linter.add_argument(
+        "--regex-col",
+        metavar="NAME",
+        default=ScoreOptions.regex_column,
+        help="hard_fact's pattern column (%(default)s)",
+    )
     linter.add_argument("--debug", action="store_true", help="show a traceback on error")
     _add_column_arguments(linter)
     linter.set_defaults(run=_run_lint)
@@ -127,7 +133,7 @@ def _run_lint(args: argparse.Namespace) -> int:
     dataset = load_records(
         args.file, columns=_column_map(args), allow_duplicate_ids=True, need_responses=False
     )
-    findings = lint(dataset)
+    findings = lint(dataset, args.regex_col)
     for finding in findings:
         print(finding)
     errors = sum(finding.severity == ERROR for finding in findings)

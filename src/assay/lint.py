@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import regex
 
+from .errors import InputError
 from .records import Dataset, Record
+from .scorers.hard_fact import pattern_of
 from .text import unicode
 
 ERROR, WARNING = "error", "warning"
@@ -52,14 +54,35 @@ class Finding:
         return f"{self.where}: {self.severity}: {self.message}"
 
 
-def lint(dataset: Dataset) -> list[Finding]:
+def lint(dataset: Dataset, regex_column: str = "expected_regex") -> list[Finding]:
     """Every finding, row by row in input order, then those that compare rows."""
     findings: list[Finding] = []
     for record in dataset.records:
         where = f"{dataset.source} {dataset.location_kind} {record.row} (id {record.id})"
-        findings += [Finding(severity, check, where, message) for severity, check, message in _row(record)]
+        problems = [*_row(record), *_own_pattern(record, record.meta.get(regex_column))]
+        findings += [Finding(severity, check, where, message) for severity, check, message in problems]
     findings += _conflicting_answers(dataset)
     return findings
+
+
+def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, str]]:
+    """A row's hard_fact pattern must compile, and find one of the row's own golden answers."""
+    if not isinstance(pattern, str) or not pattern.strip():
+        return
+    try:
+        compiled = pattern_of(pattern, "")
+    except InputError as exc:
+        yield ERROR, "bad-pattern", f"{exc.what}. Fix: {exc.fix}"
+        return
+    if not any(compiled.search(unicode.fold(answer)) for answer in record.answers):
+        yield (
+            ERROR,
+            "pattern-misses-golden",
+            (
+                f"the expected_regex {pattern!r} finds none of the golden answers {list(record.answers)!r}, "
+                "so hard_fact would fail even a perfect response. Fix: correct the pattern or the answer"
+            ),
+        )
 
 
 def _row(record: Record) -> Iterable[tuple[str, str, str]]:

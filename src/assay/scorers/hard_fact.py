@@ -29,6 +29,7 @@ _BEFORE, _AFTER = r"(?<!\w)(?<!\d[.,])", r"(?!\w)(?![.,]\d)"
 
 @functools.lru_cache(maxsize=4096)
 def _compiled(pattern: str) -> regex.Pattern[str]:
+    regex.compile(pattern)  # alone first, so that an error's position is the user's
     return regex.compile(f"{_BEFORE}(?:{pattern}){_AFTER}", regex.IGNORECASE)
 
 
@@ -44,18 +45,22 @@ def _hard_fact(
             scores.outcomes[row] = UNSCORED
             scores.reasons[row] = NO_PATTERN
             continue
-        try:
-            # NFC only: case folding the pattern itself would turn \\D into \\d.
-            compiled = _compiled(unicodedata.normalize("NFC", pattern))
-        except regex.error as exc:
-            raise InputError(
-                f"the expected_regex {pattern!r} does not compile ({exc})",
-                where=f"row id {record_id}",
-                fix="fix the pattern (it is a `regex` module pattern, matched on folded, lowercased text)",
-            ) from None
-        if compiled.search(response):
+        if pattern_of(pattern, f"row id {record_id}").search(response):
             scores.outcomes[row] = PASS
     return scores
+
+
+def pattern_of(pattern: str, where: str) -> regex.Pattern[str]:
+    """A row's pattern, compiled to match whole, to search text folded by ``unicode.fold``."""
+    try:
+        # NFC only: case folding the pattern itself would turn \\D into \\d.
+        return _compiled(unicodedata.normalize("NFC", pattern))
+    except regex.error as exc:
+        raise InputError(
+            f"the expected_regex {pattern!r} does not compile ({exc})",
+            where=where,
+            fix="fix the pattern (it is a `regex` module pattern, matched on folded, lowercased text)",
+        ) from None
 
 
 HARD_FACT = Scorer(
