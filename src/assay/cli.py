@@ -69,14 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     linter.add_argument(
         "file", metavar="FILE", help="CSV, JSONL, JSON array or Parquet (responses not needed)"
     )
-    linter.add_argument(
-        "--regex-col",
-        metavar="NAME",
-        default=ScoreOptions.regex_column,
-        help="hard_fact's pattern column (%(default)s)",
-    )
-    linter.add_argument("--debug", action="store_true", help="show a traceback on error")
-    _add_column_arguments(linter)
+    _add_shared_arguments(linter)
     linter.set_defaults(run=_run_lint)
 
     for command, metric in SHORTHANDS.items():
@@ -104,18 +97,18 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, metavar="N", help="processes for a large CSV file (default: one per CPU)"
     )
-    parser.add_argument(
+    _add_shared_arguments(parser)
+
+
+def _add_shared_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--debug", action="store_true", help="show a traceback on error")
+    columns = parser.add_argument_group("column names (defaults in parentheses)")
+    columns.add_argument(
         "--regex-col",
         metavar="NAME",
         default=ScoreOptions.regex_column,
-        help="hard_fact's pattern column (%(default)s)",
+        help="(%(default)s: hard_fact's pattern)",
     )
-    parser.add_argument("--debug", action="store_true", help="show a traceback on error")
-    _add_column_arguments(parser)
-
-
-def _add_column_arguments(parser: argparse.ArgumentParser) -> None:
-    columns = parser.add_argument_group("column names (defaults in parentheses)")
     for field, default in (
         ("id", "id; else the 1-based row number"),
         ("question", "question"),

@@ -8,7 +8,7 @@ with no words (empty, or punctuation only) cannot be matched against anything: s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..text import unicode
 from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
@@ -16,21 +16,35 @@ from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
 NO_WORDS = "the golden answer has no words (empty or punctuation only)"
 
 
+Tokens = list[str]
+
+
+def _scorable(
+    scores: MetricScores,
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    tokenise: Callable[[str], Tokens],
+) -> Iterator[tuple[int, Tokens, list[tuple[int, Tokens]]]]:
+    """(row, response tokens, [(answer index, golden tokens)]) for each row with a golden answer that has
+    words; every other row is marked unscored, with the reason."""
+    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
+        goldens = [(index, tokens) for index, tokens in enumerate(map(tokenise, answers)) if tokens]
+        if goldens:
+            yield row, tokenise(response), goldens
+        else:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = NO_WORDS
+
+
 def _phrase_match(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
     """Pass when a golden answer's words occur in the response as a contiguous run of whole words."""
     scores = MetricScores.all_failing("phrase_match", len(responses))
-    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
-        spaced = f" {' '.join(unicode.words(response))} "
-        goldens = [(index, unicode.words(answer)) for index, answer in enumerate(answers)]
-        goldens = [(index, words) for index, words in goldens if words]
-        if not goldens:
-            scores.outcomes[row] = UNSCORED
-            scores.reasons[row] = NO_WORDS
-            continue
-        for index, words in goldens:
-            if f" {' '.join(words)} " in spaced:  # words hold no space: this is a whole-word run
-                scores.outcomes[row], scores.answer_index[row] = PASS, index
-                break
+    for row, words, goldens in _scorable(scores, responses, answer_sets, unicode.words):
+        spaced = f" {' '.join(words)} "
+        # Words hold no space, so a space-delimited run inside the spaced response is a whole-word run.
+        index = next((index for index, golden in goldens if f" {' '.join(golden)} " in spaced), -1)
+        if index >= 0:
+            scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
 
 
@@ -38,15 +52,8 @@ def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     """Pass when the response's tokens are a golden answer's tokens, in order (SQuAD's exact match,
     under the unicode profile; scripts written without spaces are compared character by character)."""
     scores = MetricScores.all_failing("token_em", len(responses))
-    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
-        response_tokens = unicode.f1_tokens(response)
-        goldens = [(index, unicode.f1_tokens(answer)) for index, answer in enumerate(answers)]
-        goldens = [(index, tokens) for index, tokens in goldens if tokens]
-        if not goldens:
-            scores.outcomes[row] = UNSCORED
-            scores.reasons[row] = NO_WORDS
-            continue
-        index = next((index for index, tokens in goldens if tokens == response_tokens), -1)
+    for row, tokens, goldens in _scorable(scores, responses, answer_sets, unicode.f1_tokens):
+        index = next((index for index, golden in goldens if golden == tokens), -1)
         if index >= 0:
             scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
@@ -57,15 +64,8 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     scores = MetricScores.all_failing("token_f1", len(responses), graded=True)
     values = scores.values
     assert values is not None
-    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
-        response_tokens = unicode.f1_tokens(response)
-        goldens = [(index, unicode.f1_tokens(answer)) for index, answer in enumerate(answers)]
-        goldens = [(index, tokens) for index, tokens in goldens if tokens]
-        if not goldens:
-            scores.outcomes[row] = UNSCORED
-            scores.reasons[row] = NO_WORDS
-            continue
-        best, negative_index = max((overlap_f1(tokens, response_tokens), -index) for index, tokens in goldens)
+    for row, tokens, goldens in _scorable(scores, responses, answer_sets, unicode.f1_tokens):
+        best, negative_index = max((overlap_f1(golden, tokens), -index) for index, golden in goldens)
         values[row], scores.answer_index[row] = best, -negative_index  # ties: the first answer
         if best == 1.0:
             scores.outcomes[row] = PASS
