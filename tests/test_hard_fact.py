@@ -62,3 +62,13 @@ def test_cli_regex_column_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str
     )
     assert code == 0
     assert "combined     1       1    100.0%" in out
+
+
+def test_asking_for_hard_fact_without_a_pattern_column_is_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
+    code, _, err = run(["score", "--responses", str(example), "--metric", "hard_fact"], capsys)
+    assert code == 2
+    assert "hard_fact needs each row's pattern, and there is no column 'expected_regex'" in err
+    assert "Fix: add the column, or name it with --regex-col NAME" in err

@@ -12,6 +12,7 @@ from typing import Any
 
 from ._gc import collection_paused
 from ._version import __version__
+from .errors import InputError
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
@@ -79,6 +80,14 @@ def verdicts(
 ) -> tuple[dict[str, MetricScores], bytearray]:
     """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``."""
     scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
+    for scorer in scorers:
+        if "regex" in scorer.row_inputs and options.regex_column not in dataset.columns:
+            raise InputError(
+                f"{scorer.name} needs each row's pattern, and there is no column '{options.regex_column}' "
+                f"(columns found: {', '.join(dataset.columns)})",
+                where=dataset.source,
+                fix="add the column, or name it with --regex-col NAME",
+            )
     results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in scorers}
     records = dataset.records
     with collection_paused():
