@@ -80,6 +80,8 @@ _QUOTES = str.maketrans(
     dict.fromkeys("\u2018\u2019\u201b`\u00b4", "'") | dict.fromkeys("\u201c\u201d\u201e", '"')
 )
 _PUNCTUATION = regex.compile(r"\p{P}+")
+_FORMAT = regex.compile(r"\p{Cf}+")
+_OTHER_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")  # a decimal digit of any script but ASCII
 _SPACES = regex.compile(r"\s+")
 _WORD = regex.compile(r"\w+")
 # Scripts written without spaces between words: their tokens are single characters (as in MLQA for zh).
@@ -106,7 +108,7 @@ def _nfkc(text: str) -> str:
 
 
 def _format_characters(text: str) -> str:
-    return "".join(ch for ch in text.replace("\u200b", " ") if unicodedata.category(ch) != "Cf")
+    return str(_FORMAT.sub("", text.replace("\u200b", " ")))
 
 
 def _casefold(text: str) -> str:
@@ -116,7 +118,7 @@ def _casefold(text: str) -> str:
 def _digits(text: str) -> str:
     if text.isascii():
         return text
-    return "".join(str(unicodedata.decimal(ch)) if unicodedata.category(ch) == "Nd" else ch for ch in text)
+    return str(_OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), m.group())), text))
 
 
 def _quotes(text: str) -> str:
