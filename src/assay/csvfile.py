@@ -87,15 +87,14 @@ def read_header(path: Path) -> Header:
 
 
 def csv_blocks(
-    path: Path, span: Span | None, width: int, limit: int | None = None, tally: LineTally | None = None
+    path: Path, header: Header, span: Span | None, limit: int | None = None, tally: LineTally | None = None
 ) -> Iterator[TextBlock]:
     """The rows after the header, or of one span, in blocks; ragged rows raise, naming their line.
 
     A span is read strictly: text that ends inside a quoted cell raises SpanMisaligned.
     """
-    strict, first_line = span is not None, 1
+    strict, first_line, width = span is not None, 1, len(header.names)
     if span is None:
-        header = read_header(path)
         span, first_line = Span(header.end, path.stat().st_size), header.lines + 1
     tally = tally or LineTally()
     with open_text(path, span) as handle:
@@ -122,8 +121,10 @@ def _blocks(
     pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool
 ) -> Iterator[TextBlock]:
     for text in pieces:
-        lines = _plain_lines(text) if '"' not in text else None
-        block = _split_block(lines, line) if lines is not None else _one_row_per_line(text, line)
+        lines = _plain_lines(text)
+        block = None
+        if lines is not None:
+            block = _one_row_per_line(lines, line) if '"' in text else _split_block(lines, line)
         if block is None:  # a quoted cell spans lines here, or a carriage return stands alone
             yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
             return
@@ -176,22 +177,13 @@ def _numbered(rows: list[list[str]], line: int) -> tuple[Sequence[int], list[lis
     return [at for at, _ in kept], [row for _, row in kept], len(rows)
 
 
-def _one_row_per_line(text: str, line: int) -> tuple[Sequence[int], list[list[str]], int] | None:
-    """The csv module's rows of text in which every line is one row (or blank); None for any other text.
+def _one_row_per_line(lines: list[str], line: int) -> tuple[Sequence[int], list[list[str]], int] | None:
+    """The csv module's rows of lines in which every line is one row (or blank); None for other lines.
 
-    Parsed strictly, text that ends inside a quoted cell raises, and a line count equal to the row count
+    Parsed strictly, lines that end inside a quoted cell raise, and a line count equal to the row count
     means no cell spans lines: then row i starts on line i, with no bookkeeping per row. Such rows need
-    no line ends, so the lines are fed without them, unless a carriage return stands anywhere but at a
-    line's end, where the csv module would count it as a line break of its own.
+    no line ends, so the lines (from _plain_lines) come without them.
     """
-    lines = text.split("\n")
-    if not lines[-1]:
-        lines.pop()  # the text ends with a line break
-    returns = text.count("\r")
-    # Lines were split at "\n", so a "\r\n" can only end a line: as many as lines and carriage returns
-    # means each line ends in one, and no carriage return stands anywhere else.
-    if returns and not returns == len(lines) == text.count("\r\n"):
-        return None
     try:
         rows = list(csv.reader(lines, strict=True))
     except csv.Error:

@@ -153,9 +153,10 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 
 
 def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally | None) -> Table:
-    header = read_header(path).names
-    _check_unique_columns(header, path)
-    return Table(str(path), tuple(header), csv_blocks(path, span, len(header), limit, tally), "line", True)
+    header = read_header(path)
+    _check_unique_columns(header.names, path)
+    blocks = csv_blocks(path, header, span, limit, tally)
+    return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True)
 
 
 def _read_jsonl(path: Path, limit: int | None) -> Table:

@@ -131,7 +131,7 @@ def load_table(
     return Dataset(
         records=records,
         source=table.source,
-        columns=builder.columns,
+        columns=table.columns,
         fields=resolved,
         null_cells={name: tuple(ids) for name, ids in builder.null_cells.items()},
         location_kind=table.location_kind,
@@ -215,8 +215,8 @@ def _parse_answers(value: Any) -> list[Any]:
 class _RecordBuilder:
     """Turns raw rows into Records, counting NaN/None cells and keeping unmapped columns as meta.
 
-    Rows arrive as lists aligned with the table's columns (CSV, Parquet, DataFrame) or as dicts (JSON);
-    a dict is first laid out as such a list, its keys beyond the table's columns going to meta.
+    Rows arrive as lists aligned with the table's columns (CSV, Parquet, DataFrame) or as dicts (JSON,
+    whose table columns are every key of every row); a dict is first laid out as such a list.
     """
 
     def __init__(self, table: Table, resolved: Mapping[str, str]) -> None:
@@ -226,17 +226,12 @@ class _RecordBuilder:
         self.index = {name: position[column] for name, column in resolved.items()}
         mapped = set(resolved.values())
         self.meta_columns = [(name, i) for name, i in position.items() if name not in mapped]
-        self.extra_columns: dict[str, None] = {}  # JSON keys that were not in the first row
         self.null_cells: dict[str, list[str]] = {}
         # Where each text field sits in a row (-1: absent), for the fast path _from_text.
         self.text_index = tuple(
             self.index.get(name, -1) for name in ("question", "response", "domain", "lang")
         )
         self.answer_index = -1 if "answers" in self.index else self.index["answer"]
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return self.table.columns + tuple(self.extra_columns)
 
     def build(self, limit: int | None) -> list[Record]:
         records: list[Record] = []
@@ -253,13 +248,13 @@ class _RecordBuilder:
         return records
 
     def _from_rows(self, number: int, locations: Sequence[int], rows: Sequence[Row]) -> list[Record]:
-        records = []
-        for offset, (location, row) in enumerate(zip(locations, rows)):
-            extra = None
-            if isinstance(row, dict):
-                row, extra = self._lay_out(row)
-            records.append(self._record(number + offset, location, row, extra))
-        return records
+        columns = self.table.columns
+        return [
+            self._record(
+                number + offset, location, [row.get(c) for c in columns] if isinstance(row, dict) else row
+            )
+            for offset, (location, row) in enumerate(zip(locations, rows))
+        ]
 
     def _from_text(self, number: int, locations: Sequence[int], rows: Sequence[Row]) -> list[Record]:
         """The fast path for rows whose every cell is a string (CSV) with one golden answer per row.
@@ -304,20 +299,10 @@ class _RecordBuilder:
             )
         )
 
-    def _lay_out(self, row: dict[str, Any]) -> tuple[list[Any], dict[str, Any] | None]:
-        values = [row.get(name) for name in self.table.columns]
-        extra = {
-            key: value
-            for key, value in row.items()
-            if key not in self.index and key not in self.table.columns
-        }
-        self.extra_columns.update(dict.fromkeys(extra))
-        return values, extra or None
-
-    def _record(self, number: int, location: int, row: Sequence[Any], extra: dict[str, Any] | None) -> Record:
+    def _record(self, number: int, location: int, row: Sequence[Any]) -> Record:
         meta: Mapping[str, Any] = _NO_META
-        if self.meta_columns or extra:
-            meta = {name: row[i] for name, i in self.meta_columns} | (extra or {})
+        if self.meta_columns:
+            meta = {name: row[i] for name, i in self.meta_columns}
         where = f"{self.table.source} {self.table.location_kind} {location}"
         record_id = self._id(row, number, where)
         return Record(
