@@ -134,15 +134,15 @@ def _row(record: Record) -> Iterable[tuple[str, str, str]]:
 
 def _conflicting_answers(dataset: Dataset) -> list[Finding]:
     """The same question (after normalisation) with different golden answers in different rows."""
-    first: dict[str, Record] = {}
+    first: dict[str, tuple[Record, set[str]]] = {}  # question -> its first row, and that row's goldens
     findings = []
     for record in dataset.records:
         key = unicode.normalise(record.question)
         if not key:
             continue
-        earlier = first.setdefault(key, record)
         golden = {unicode.normalise(answer) for answer in record.answers}
-        if earlier is not record and golden != {unicode.normalise(answer) for answer in earlier.answers}:
+        earlier, earlier_golden = first.setdefault(key, (record, golden))
+        if earlier is not record and golden != earlier_golden:
             findings.append(
                 Finding(
                     WARNING,

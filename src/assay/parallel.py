@@ -9,8 +9,9 @@ numbers, row numbers (the ids of a file without an id column) and duplicate ids 
     worker: load + score its span ──► (rows, lines, ids) ──► parent: check ids, hand out offsets
     worker: renumber, summarise, write its part of --out ──► summary ──► parent: merge, join parts
 
-Any input error in a span sends the whole file through one process instead, which reports it with its
-true line number; so does a span that ends inside a quoted cell (see ``csvfile.SpanMisaligned``).
+Any input error in a span, and any problem only the whole file shows (ids repeated across spans, no
+rows at all), sends the whole file through one process instead, which reports it with its true line
+number; so does a span that ends inside a quoted cell (see ``csvfile.SpanMisaligned``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import operator
 import os
 import shutil
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -79,13 +80,18 @@ def score_file(
     if len(spans) >= 2:
         try:
             return _score_spans(job, spans, Path(out) if out is not None else None)
-        except InputError:
+        except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
     run = score(dataset, job.metrics, options=options, progress=progress)
     if out is not None:
         write_verdicts(run, out)
     return run.summary
+
+
+class _ReadWhole(Exception):
+    """A problem only the whole file shows (ids repeated across spans, no rows at all): the file is read
+    again in one process, whose loader reports it with its true lines."""
 
 
 def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
@@ -111,15 +117,11 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
         processes.append(process)
     try:
         loaded = [_receive(pipe) for pipe in pipes]
-        line_offsets = list(
-            itertools.accumulate((lines for _, lines, _ in loaded), initial=read_header(job.path).lines)
+        if sum(rows for rows, _, _ in loaded) == 0 or not _ids_unique(ids for _, _, ids in loaded):
+            raise _ReadWhole
+        line_offsets = itertools.accumulate(
+            (lines for _, lines, _ in loaded), initial=read_header(job.path).lines
         )
-        if not job.allow_duplicate_ids:
-            _check_ids_across_spans(job.path, loaded, line_offsets)
-        if sum(rows for rows, _, _ in loaded) == 0:
-            raise InputError(
-                "the input has a header but no rows", where=str(job.path), fix="add rows to score"
-            )
         row_offsets = itertools.accumulate((rows for rows, _, _ in loaded), initial=0)
         for pipe, row_offset, line_offset in zip(pipes, row_offsets, line_offsets):
             pipe.send((row_offset, line_offset))
@@ -148,7 +150,7 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None, first: b
         )
         results, blank = verdicts(dataset, job.metrics, job.options)
         numbered = "id" not in dataset.fields
-        ids = None if numbered or job.allow_duplicate_ids else [(r.id, r.row) for r in dataset.records]
+        ids = None if numbered or job.allow_duplicate_ids else [r.id for r in dataset.records]
         pipe.send(("ok", (len(dataset), tally.lines, ids)))
         row_offset, line_offset = pipe.recv()
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
@@ -186,20 +188,16 @@ def _receive(pipe: Connection) -> Any:
     return value
 
 
-def _check_ids_across_spans(
-    path: Path, loaded: Sequence[tuple[int, int, list[tuple[str, int]] | None]], line_offsets: Sequence[int]
-) -> None:
-    first_line: dict[str, int] = {}
-    for (_, _, ids), offset in zip(loaded, line_offsets):
-        for record_id, relative_line in ids or ():
-            line = relative_line + offset
-            earlier = first_line.setdefault(record_id, line)
-            if earlier != line:
-                raise InputError(
-                    f"duplicate id '{record_id}' (first at line {earlier})",
-                    where=f"{path} line {line}",
-                    fix="make ids unique, or pass --allow-duplicate-ids to keep them as they are",
-                )
+def _ids_unique(per_span: Iterable[list[str] | None]) -> bool:
+    """No id in two spans (each span's loader has checked its own)."""
+    seen: set[str] = set()
+    for ids in per_span:
+        if ids is None:
+            continue
+        if not seen.isdisjoint(ids):
+            return False
+        seen.update(ids)
+    return True
 
 
 def _join_parts(parts: Sequence[Path], out: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -96,7 +97,7 @@ def verdicts(
             if progress is not None:
                 progress(min(start + BATCH_ROWS, len(records)), len(records))
     blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
-    for index in (i for i, is_blank in enumerate(blank) if is_blank):
+    for index in itertools.compress(range(len(blank)), blank):
         for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
     return results, blank

@@ -69,6 +69,6 @@ HARD_FACT = Scorer(
     "never inside a longer word or number",
     view=unicode.fold,
     score_rows=_hard_fact,
-    signature_parts=(unicode.SIGNATURE.replace("unicode", "unicode-with-punctuation"),),
+    signature_parts=(unicode.FOLD_SIGNATURE,),
     row_inputs=("regex", "id"),
 )

@@ -31,6 +31,7 @@ import regex
 
 VERSION = 1
 SIGNATURE = f"profile:unicode@{VERSION}"
+FOLD_SIGNATURE = f"profile:unicode-fold@{VERSION}"  # fold(): the same folding, punctuation kept
 
 _ZWJ, _ZWNJ, _VIRAMA_ML, _VIRAMA_BN = "\u200d", "\u200c", "\u0d4d", "\u09cd"
 
