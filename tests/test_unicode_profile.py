@@ -45,7 +45,7 @@ def test_every_uncontested_vector_gets_the_careful_verdict() -> None:
     assert wrong == []
 
 
-STEMMING = "needs stemming, which is soft credit behind --inflection (not built yet), never the default"
+STEMMING = "needs stemming: soft credit behind --inflection, never the default (test_inflection.py)"
 TRANSLITERATION = "needs transliteration between scripts, which no deterministic profile does"
 NEGATION = "a mention is not an assertion; telling them apart is the judge's work, not a matcher's"
 # Contested vectors: id -> (does phrase_match pass?, why)

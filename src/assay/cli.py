@@ -92,6 +92,12 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
     )
     parser.add_argument(
+        "--inflection",
+        action="store_true",
+        help="phrase_match: count inflected forms (temple/temples, amalak/Amalaka, Hindi and Tamil "
+        "stems) as soft passes, reported apart from passes",
+    )
+    parser.add_argument(
         "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
     )
     parser.add_argument(
@@ -166,7 +172,7 @@ def _run_score(args: argparse.Namespace) -> int:
     summary = score_file(
         args.responses,
         args.metric or DEFAULT_METRICS,
-        options=ScoreOptions(nfc=args.nfc, regex_column=args.regex_col),
+        options=ScoreOptions(nfc=args.nfc, regex_column=args.regex_col, inflection=args.inflection),
         columns=_column_map(args),
         limit=args.limit,
         allow_duplicate_ids=args.allow_duplicate_ids,

@@ -18,6 +18,7 @@ from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
 from .summary import Summary, summarize
+from .text import inflection
 
 DEFAULT_METRICS = ("exact_substring", "word_overlap")
 
@@ -29,6 +30,7 @@ BATCH_ROWS = 50_000  # rows scored per batch: amortises per-call overhead, bound
 class ScoreOptions:
     nfc: bool = False  # normalise response and golden answers to NFC before scoring (the seed's caveat 3)
     regex_column: str = "expected_regex"  # where hard_fact finds each row's pattern
+    inflection: bool = False  # soft passes for inflected forms, where a scorer has them (phrase_match)
 
     def signature_parts(self) -> str:
         return f"nfc:{'on' if self.nfc else 'off'}"
@@ -52,9 +54,10 @@ class ScoreRun:
 def signature(metric: str, options: ScoreOptions) -> str:
     """Two runs whose signatures are equal give equal numbers on the same input."""
     scorer = get_scorer(metric)
-    parts = [
-        f"{metric}@{scorer.version}",
-        *scorer.signature_parts,
+    parts = [f"{metric}@{scorer.version}", *scorer.signature_parts]
+    if scorer.soft_pass is not None:
+        parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
+    parts += [
         options.signature_parts(),
         f"assay:{__version__}",
     ]
@@ -128,7 +131,10 @@ def _score_batch(
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
         inputs = [_row_input(batch, name, options) for name in scorer.row_inputs]
-        results[scorer.name].extend(scorer.score_rows(*views[scorer.view], *inputs))
+        scores = scorer.score_rows(*views[scorer.view], *inputs)
+        if options.inflection and scorer.soft_pass is not None:
+            scorer.soft_pass(scores, *views[scorer.view])
+        results[scorer.name].extend(scores)
 
 
 def _row_input(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:

@@ -2,7 +2,8 @@
 
 Combined accuracy is the micro-average over pooled rows (the seed's definition), which equals the
 domain accuracies weighted by domain size. Blank responses count as incorrect and are also counted
-apart; unscored rows are excluded from the accuracy's denominator and counted apart.
+apart; unscored rows are excluded from the accuracy's denominator and counted apart. Soft passes
+(``--inflection``) are not passes: the accuracy is strict, and ``accuracy_with_soft`` adds them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from .records import Dataset, Record
 from .scorers import MetricScores, Outcome
+from .text import inflection
 from .text.seed import is_empty_golden
 
 AGREEMENT_PAIR = ("exact_substring", "word_overlap")
@@ -31,6 +33,7 @@ class Tally:
     blank: int = 0
     unscored: int = 0
     score_sum: float | None = None  # a graded metric's summed row scores (unscored rows add nothing)
+    soft: int = 0  # soft passes: failed strictly, passed with inflections tolerated
 
     @property
     def mean(self) -> float | None:
@@ -40,12 +43,17 @@ class Tally:
 
     @property
     def failed(self) -> int:
-        return self.n - self.passed - self.unscored
+        return self.n - self.passed - self.soft - self.unscored
 
     @property
     def accuracy(self) -> float | None:
         scored = self.n - self.unscored
         return self.passed / scored if scored else None
+
+    @property
+    def accuracy_with_soft(self) -> float | None:
+        scored = self.n - self.unscored
+        return (self.passed + self.soft) / scored if scored else None
 
     def __add__(self, other: Tally) -> Tally:
         sums = (self.score_sum, other.score_sum)
@@ -55,6 +63,7 @@ class Tally:
             self.blank + other.blank,
             self.unscored + other.unscored,
             None if sums == (None, None) else sum(s or 0.0 for s in sums),
+            self.soft + other.soft,
         )
 
 
@@ -64,6 +73,11 @@ class MetricSummary:
     signature: str
     combined: Tally
     domains: Mapping[str, Tally]
+
+    @property
+    def soft_credit(self) -> bool:
+        """Whether the metric ran with inflections tolerated, so that soft passes are reported apart."""
+        return inflection.SIGNATURE_ON in self.signature.split("|")
 
 
 @dataclass(frozen=True)
@@ -150,11 +164,12 @@ def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
 
 
 JointCounts = dict[tuple[str, tuple[int, ...]], int]
+_RADIX = len(Outcome)  # outcomes are 0 .. len(Outcome) - 1; blank flags 0 and 1
 
 
 def _joint_counts(records: Sequence[Record], columns: Sequence[Sequence[int]]) -> JointCounts:
     """How many rows have each (domain, (value in column 1, value in column 2, ...)), for columns of
-    values 0, 1 and 2 (outcomes, blank flags).
+    values below ``_RADIX`` (outcomes, blank flags).
 
     Each row's domain and values are packed into one int with built-in maps only, and counted once:
     a Python step per row, or a tuple per row, would cost more than all the rest of the summary.
@@ -164,12 +179,12 @@ def _joint_counts(records: Sequence[Record], columns: Sequence[Sequence[int]]) -
     number = {name: index for index, name in enumerate(names)}
     keys: Iterable[int] = map(number.__getitem__, per_row)
     for column in columns:
-        keys = map(operator.add, map((3).__mul__, keys), column)
+        keys = map(operator.add, map(_RADIX.__mul__, keys), column)
     joint: JointCounts = {}
     for key, count in Counter(keys).items():
         values = []
         for _ in columns:
-            key, value = divmod(key, 3)
+            key, value = divmod(key, _RADIX)
             values.append(value)
         joint[names[key], tuple(reversed(values))] = count
     return joint
@@ -180,7 +195,11 @@ def _metric_summary(name: str, signature: str, joint: JointCounts, position: int
     for (domain, values), count in joint.items():
         outcome, is_blank = values[position], values[-1]
         rows = Tally(
-            count, count * (outcome == Outcome.PASS), count * is_blank, count * (outcome == Outcome.UNSCORED)
+            count,
+            count * (outcome == Outcome.PASS),
+            count * is_blank,
+            count * (outcome == Outcome.UNSCORED),
+            soft=count * (outcome == Outcome.SOFT_PASS),
         )
         per_domain[domain] = per_domain.get(domain, Tally(0, 0)) + rows
     combined = sum(per_domain.values(), Tally(0, 0))

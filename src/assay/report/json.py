@@ -11,7 +11,9 @@ from .._version import __version__
 from ..summary import Summary, Tally
 
 
-def _tally(tally: Tally) -> dict[str, Any]:
+def _tally(tally: Tally, soft_credit: bool) -> dict[str, Any]:
+    """A tally's counts; soft passes and the accuracy with them only for a metric that has them."""
+    soft = {"soft": tally.soft, "accuracy_with_soft": tally.accuracy_with_soft} if soft_credit else {}
     return {
         "n": tally.n,
         "passed": tally.passed,
@@ -19,6 +21,7 @@ def _tally(tally: Tally) -> dict[str, Any]:
         "blank": tally.blank,
         "unscored": tally.unscored,
         "accuracy": tally.accuracy,
+        **soft,
         **({} if tally.score_sum is None else {"mean": tally.mean}),
     }
 
@@ -42,8 +45,8 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
         "metrics": {
             name: {
                 "signature": metric.signature,
-                "combined": _tally(metric.combined),
-                "domains": {domain: _tally(t) for domain, t in metric.domains.items()},
+                "combined": _tally(metric.combined, metric.soft_credit),
+                "domains": {domain: _tally(t, metric.soft_credit) for domain, t in metric.domains.items()},
             }
             for name, metric in summary.metrics.items()
         },

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..records import Record
-from ..scorers import Outcome
+from ..scorers import Outcome, get_scorer
 from ..summary import AGREEMENT_PAIR, bucket_of
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def verdict_columns(run: ScoreRun) -> list[str]:
         columns.insert(0, "id")  # rows were numbered 1, 2, 3, ...: keep the number so runs can be joined
     added: list[str] = []
     for name, scores in run.metrics.items():
-        added += [name, f"{name}_answer", *scores.extras]
+        added += [name, f"{name}_answer", *scores.extras, *([f"{name}_soft"] if _soft(run, name) else [])]
     if run.summary.agreement is not None:
         added.append("agreement")
     return [c for c in columns if c not in added] + added  # a re-scored file gets fresh verdicts
@@ -35,6 +35,7 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
     """One dict per input row, in input order; unscored verdicts are None, never True or False."""
     field_of_column = {column: name for name, column in run.dataset.fields.items()}
     pair = [run.metrics[name] for name in AGREEMENT_PAIR if name in run.metrics]
+    soft = {name: _soft(run, name) for name in run.metrics}
     for index, record in enumerate(run.records):
         row = _input_cells(record, run.dataset.columns, field_of_column)
         row.setdefault("id", record.id)
@@ -46,13 +47,20 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
             elif scores.values is not None:  # a graded metric: its score (token_f1's F1)
                 row[name] = round(scores.values[index], 6)
             else:
-                row[name] = outcome is Outcome.PASS
+                row[name] = outcome is Outcome.PASS  # strict: a soft pass is False here, True below
             row[f"{name}_answer"] = record.answers[answer_index] if answer_index >= 0 else None
             for column, values in scores.extras.items():
                 row[column] = values[index]
+            if soft[name]:
+                row[f"{name}_soft"] = outcome is Outcome.SOFT_PASS
         if len(pair) == len(AGREEMENT_PAIR):
             row["agreement"] = bucket_of(*(scores.outcomes[index] for scores in pair))
         yield row
+
+
+def _soft(run: ScoreRun, metric: str) -> bool:
+    """Whether `metric` ran with soft passes (then a `<metric>_soft` column says which rows)."""
+    return run.options.inflection and get_scorer(metric).soft_pass is not None
 
 
 def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict[str, str]) -> dict[str, Any]:

@@ -49,21 +49,31 @@ def _headline(summary: Summary) -> str:
 
 def _metric_table(metric: MetricSummary) -> list[str]:
     show_unscored = metric.combined.unscored > 0
+    show_soft = metric.soft_credit
     graded = metric.combined.score_sum is not None
-    header = ["domain", "n", "passed", "accuracy", *(["mean"] if graded else []), "blank"]
-    header += ["unscored"] if show_unscored else []
-    rows = [_tally_row(domain or "(no domain)", t, show_unscored) for domain, t in metric.domains.items()]
-    rows.append(_tally_row("combined", metric.combined, show_unscored))
+    header = ["domain", "n", "passed", "accuracy", *(["mean"] if graded else [])]
+    header += ["soft", "with soft"] if show_soft else []
+    header += ["blank", *(["unscored"] if show_unscored else [])]
+    rows = [
+        _tally_row(domain or "(no domain)", t, show_unscored, show_soft)
+        for domain, t in metric.domains.items()
+    ]
+    rows.append(_tally_row("combined", metric.combined, show_unscored, show_soft))
     return [f"{metric.metric}   [{metric.signature}]", *_table(header, rows)]
 
 
-def _tally_row(label: str, tally: Tally, show_unscored: bool) -> list[str]:
-    accuracy = "n/a" if tally.accuracy is None else f"{tally.accuracy:.1%}"
-    cells = [label, str(tally.n), str(tally.passed), accuracy]
+def _tally_row(label: str, tally: Tally, show_unscored: bool, show_soft: bool) -> list[str]:
+    cells = [label, str(tally.n), str(tally.passed), _percent(tally.accuracy)]
     if tally.score_sum is not None:  # a graded metric: its mean score too
         cells.append("n/a" if tally.mean is None else f"{tally.mean:.3f}")
+    if show_soft:
+        cells += [str(tally.soft), _percent(tally.accuracy_with_soft)]
     cells.append(str(tally.blank))
     return cells + ([str(tally.unscored)] if show_unscored else [])
+
+
+def _percent(fraction: float | None) -> str:
+    return "n/a" if fraction is None else f"{fraction:.1%}"
 
 
 def _agreement(agreement: Agreement) -> list[str]:

@@ -12,15 +12,17 @@ from enum import IntEnum
 
 
 class Outcome(IntEnum):
-    """How one row fared under one metric. UNSCORED is its own outcome, never folded into pass or fail."""
+    """How one row fared under one metric. UNSCORED is its own outcome, never folded into pass or fail;
+    SOFT_PASS (a pass only once inflections are tolerated, ``--inflection``) is counted apart from PASS."""
 
     FAIL = 0
     PASS = 1
     UNSCORED = 2
+    SOFT_PASS = 3
 
 
 # Module constants: looking a member up on an Enum class is slow enough to show in per-row loops.
-PASS, FAIL, UNSCORED = Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED
+PASS, FAIL, UNSCORED, SOFT_PASS = Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED, Outcome.SOFT_PASS
 
 
 @dataclass
@@ -113,6 +115,8 @@ class AnswerSets(list[tuple[str, ...]]):
 # and returns one MetricScores row per response. Batches keep per-row interpreter overhead low.
 # A scorer also takes, after responses and answers, a sequence per name in its `row_inputs`.
 BatchScorer = Callable[..., MetricScores]
+# Turns some of a batch's FAIL rows into SOFT_PASS rows, seeing the same views as the scorer.
+SoftPass = Callable[[MetricScores, Sequence[str], Sequence[tuple[str, ...]]], None]
 
 
 @dataclass(frozen=True)
@@ -128,3 +132,4 @@ class Scorer:
     signature_parts: tuple[str, ...] = ()  # what else decides its numbers: profile, options
     graded: bool = False  # scores each row in [0, 1] (MetricScores.values), reported as a mean
     row_inputs: tuple[str, ...] = ()  # more per-row inputs score_rows takes: "lang", "id", "regex"
+    soft_pass: SoftPass | None = None  # what --inflection adds (see scorers.inflection)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..text import unicode
 from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
+from .inflection import soft_phrase_pass
 
 NO_WORDS = "the golden answer has no words (empty or punctuation only)"
 
@@ -78,7 +79,8 @@ PHRASE_MATCH = Scorer(
     "under the unicode profile; a golden answer with no words is unscored",
     view=unicode.normalise,
     score_rows=_phrase_match,
-    signature_parts=(unicode.SIGNATURE, "inflection:off"),
+    signature_parts=(unicode.SIGNATURE,),
+    soft_pass=soft_phrase_pass,
 )
 
 TOKEN_F1 = Scorer(
