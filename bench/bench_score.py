@@ -119,7 +119,8 @@ def _tree_rss_kib(pid: int) -> int:
 
 
 def compare(data: Path) -> float:
-    assay_cmd = [sys.executable, "-m", "assay", "score", "--responses", str(data)]
+    metrics = ["--metric", "exact_substring", "--metric", "word_overlap"]  # the seed pair, as the reference
+    assay_cmd = [sys.executable, "-m", "assay", "score", "--responses", str(data), *metrics]
     reference_cmd = [sys.executable, str(REFERENCE), "--responses", str(data)]
     assay_time, assay_rss = run_measured(assay_cmd)
     reference_time, reference_rss = run_measured(reference_cmd)

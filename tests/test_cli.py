@@ -429,7 +429,36 @@ def test_help_mentions_every_flag(capsys: pytest.CaptureFixture[str], command: s
 def test_score_help_lists_the_metrics_and_their_default(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(["score", "--help"], capsys)
     assert "{" + ",".join(sorted(assay.SCORERS)) + "}" in out
-    assert "(default: exact_substring, word_overlap)" in " ".join(out.split())
+    assert "(default: every metric whose inputs the file has" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("columns", "expected"),
+    [
+        (
+            "question,answer,response",
+            [m for m in assay.SCORERS if not m.startswith("mlqa") and m != "hard_fact"],
+        ),
+        ("question,answer,response,lang", [m for m in assay.SCORERS if m != "hard_fact"]),
+        ("question,answer,response,expected_regex", [m for m in assay.SCORERS if not m.startswith("mlqa")]),
+        ("question,answer,response,lang,expected_regex", list(assay.SCORERS)),
+    ],
+)
+def test_with_no_metric_every_metric_whose_inputs_the_file_has_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], columns: str, expected: list[str]
+) -> None:
+    cells = {
+        "question": "q",
+        "answer": "Delhi",
+        "response": "New Delhi",
+        "lang": "en",
+        "expected_regex": "Delhi",
+    }
+    path = tmp_path / "in.csv"
+    path.write_text(columns + "\n" + ",".join(cells[c] for c in columns.split(",")) + "\n", encoding="utf-8")
+    code, _, err = run(["score", "--responses", str(path), "--json", str(tmp_path / "s.json")], capsys)
+    assert code == 0, err
+    assert list(json.loads((tmp_path / "s.json").read_text())["metrics"]) == expected
 
 
 def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:

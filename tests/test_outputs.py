@@ -91,8 +91,13 @@ def responses(tmp_path: Path) -> Path:
     return path
 
 
+# These tests read the seed pair's columns; with no --metric, assay runs every metric it can.
+SEED_PAIR = ("--metric", "exact_substring", "--metric", "word_overlap")
+
+
 def score_to(responses: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> Path:
-    code, _, err = run(["score", "--responses", str(responses), "--out", str(out), *extra], capsys)
+    argv = ["score", "--responses", str(responses), "--out", str(out), *SEED_PAIR, *extra]
+    code, _, err = run(argv, capsys)
     assert code == 0, err
     return out
 
@@ -266,7 +271,8 @@ def test_out_into_a_missing_folder_is_a_usage_error(
 def test_write_verdicts_from_python_matches_the_cli(
     tmp_path: Path, responses: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from_cli = score_to(responses, tmp_path / "cli.csv", capsys)
+    from_cli = tmp_path / "cli.csv"  # every metric, by default, on both sides
+    assert run(["score", "--responses", str(responses), "--out", str(from_cli)], capsys)[0] == 0
     from_api = assay.write_verdicts(assay.score(assay.load_records(responses)), tmp_path / "api.csv")
     assert from_api.read_bytes() == from_cli.read_bytes()
 
@@ -275,10 +281,16 @@ def test_write_verdicts_from_python_matches_the_cli(
 
 
 def summary_of(
-    responses: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str
+    responses: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    *extra: str,
+    metrics: tuple[str, ...] = SEED_PAIR,
 ) -> dict[str, Any]:
     path = tmp_path / "summary.json"
-    code, _, err = run(["score", "--responses", str(responses), "--json", str(path), *extra], capsys)
+    code, _, err = run(
+        ["score", "--responses", str(responses), "--json", str(path), *metrics, *extra], capsys
+    )
     assert code == 0, err
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -309,7 +321,7 @@ def test_json_summary_carries_the_signature(
 def test_json_summary_signature_names_only_the_metrics_run(
     tmp_path: Path, responses: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    document = summary_of(responses, tmp_path, capsys, "--metric", "word_overlap")
+    document = summary_of(responses, tmp_path, capsys, metrics=("--metric", "word_overlap"))
     assert list(document["signature"]["protocols"]) == ["word_overlap"]
     assert document["agreement"] is None
 

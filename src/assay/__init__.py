@@ -10,11 +10,10 @@ from .report.json import summary_dict, write_summary_json
 from .report.rows import verdict_rows, write_verdicts
 from .report.text import render_text
 from .scorers import SCORERS, MetricScores, Outcome, Scorer
-from .scoring import DEFAULT_METRICS, ScoreOptions, ScoreRun, score, signature
+from .scoring import ScoreOptions, ScoreRun, available_metrics, score, signature
 from .summary import Agreement, MetricSummary, Summary, Tally
 
 __all__ = [
-    "DEFAULT_METRICS",
     "SCORERS",
     "Agreement",
     "AssayError",
@@ -32,6 +31,7 @@ __all__ = [
     "Tally",
     "UsageError",
     "__version__",
+    "available_metrics",
     "load_records",
     "render_text",
     "score",

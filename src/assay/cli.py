@@ -16,7 +16,7 @@ from .report.json import write_summary_json
 from .report.rows import check_out_path, check_writable
 from .report.text import render_text, warnings
 from .scorers import SCORERS
-from .scoring import DEFAULT_METRICS, ScoreOptions
+from .scoring import ScoreOptions
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--metric",
         action="append",
         choices=sorted(SCORERS),
-        help=f"a metric to run; repeatable (default: {', '.join(DEFAULT_METRICS)})",
+        help="a metric to run; repeatable (default: every metric whose inputs the file has: "
+        "mlqa_* need a lang column, hard_fact a pattern column)",
     )
     scorer.set_defaults(run=_run_score)
 
@@ -171,7 +172,7 @@ def _run_score(args: argparse.Namespace) -> int:
     progress = _progress_line(args.responses) if sys.stderr.isatty() else None
     summary = score_file(
         args.responses,
-        args.metric or DEFAULT_METRICS,
+        args.metric,
         options=ScoreOptions(nfc=args.nfc, regex_column=args.regex_col, inflection=args.inflection),
         columns=_column_map(args),
         limit=args.limit,

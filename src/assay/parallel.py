@@ -35,7 +35,7 @@ from .errors import AssayError, InputError
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_verdicts
-from .scoring import DEFAULT_METRICS, ProgressCallback, ScoreOptions, finish, score, verdicts
+from .scoring import ProgressCallback, ScoreOptions, finish, score, verdicts
 from .summary import Summary, merge_summaries
 
 # Below this much input per process, starting a process costs more than it saves.
@@ -50,7 +50,7 @@ def default_workers() -> int:
 @dataclass(frozen=True)
 class _Job:
     path: Path
-    metrics: tuple[str, ...]
+    metrics: tuple[str, ...] | None  # None: every metric whose inputs the file has
     options: ScoreOptions
     columns: ColumnMap | None
     allow_duplicate_ids: bool
@@ -58,7 +58,7 @@ class _Job:
 
 def score_file(
     path: str | Path,
-    metrics: Sequence[str] = DEFAULT_METRICS,
+    metrics: Sequence[str] | None = None,
     *,
     options: ScoreOptions | None = None,
     columns: ColumnMap | None = None,
@@ -75,7 +75,7 @@ def score_file(
     nothing until they are done.
     """
     path, options = Path(path), options or ScoreOptions()
-    job = _Job(path, tuple(metrics), options, columns, allow_duplicate_ids)
+    job = _Job(path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids)
     spans = _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:

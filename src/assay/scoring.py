@@ -15,12 +15,10 @@ from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import MetricScores, Scorer, get_scorer
+from .scorers import SCORERS, MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
 from .summary import Summary, summarize
 from .text import inflection
-
-DEFAULT_METRICS = ("exact_substring", "word_overlap")
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
 BATCH_ROWS = 50_000  # rows scored per batch: amortises per-call overhead, bounds the memory of the views
@@ -66,23 +64,36 @@ def signature(metric: str, options: ScoreOptions) -> str:
 
 def score(
     data: Dataset | str | Path | Any,
-    metrics: Sequence[str] = DEFAULT_METRICS,
+    metrics: Sequence[str] | None = None,
     *,
     options: ScoreOptions | None = None,
     columns: ColumnMap | None = None,
     progress: ProgressCallback | None = None,
 ) -> ScoreRun:
-    """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric."""
+    """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric;
+    by default every metric whose inputs the data has (``available_metrics``)."""
     options = options or ScoreOptions()
     dataset = data if isinstance(data, Dataset) else load_records(data, columns=columns)
     results, blank = verdicts(dataset, metrics, options, progress)
     return finish(dataset, results, blank, options)
 
 
+def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
+    """Every registered metric whose inputs the dataset has: all of them need question, golden answer
+    and response; the MLQA scores need a language column, hard_fact a pattern column."""
+    present = {"id": True, "lang": "lang" in dataset.fields, "regex": options.regex_column in dataset.columns}
+    return tuple(name for name, s in SCORERS.items() if all(present[need] for need in s.row_inputs))
+
+
 def verdicts(
-    dataset: Dataset, metrics: Sequence[str], options: ScoreOptions, progress: ProgressCallback | None = None
+    dataset: Dataset,
+    metrics: Sequence[str] | None,
+    options: ScoreOptions,
+    progress: ProgressCallback | None = None,
 ) -> tuple[dict[str, MetricScores], bytearray]:
     """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``."""
+    if metrics is None:
+        metrics = available_metrics(dataset, options)
     scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
     for scorer in scorers:
         if "regex" in scorer.row_inputs and options.regex_column not in dataset.columns:

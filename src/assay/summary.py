@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -22,6 +21,9 @@ from .text import inflection
 from .text.seed import is_empty_golden
 
 AGREEMENT_PAIR = ("exact_substring", "word_overlap")
+# Row scores are summed as integers in units of 2**-60: exact and order-free, and closer than any
+# reported digit (each row's score moves by at most 2**-61).
+SCORE_UNITS_PER_ONE = 1 << 60
 BUCKETS = ("both_pass", "both_fail", "exact_only", "overlap_only")
 EXAMPLES_PER_BUCKET = 3
 
@@ -32,14 +34,22 @@ class Tally:
     passed: int
     blank: int = 0
     unscored: int = 0
-    score_sum: float | None = None  # a graded metric's summed row scores (unscored rows add nothing)
+    # A graded metric's summed row scores (unscored rows add nothing), in units of SCORE_UNIT: an
+    # integer sum is exact in any order, so several processes' parts add up to one process's total.
+    score_total: int | None = None
     soft: int = 0  # soft passes: failed strictly, passed with inflections tolerated
+
+    @property
+    def graded(self) -> bool:
+        return self.score_total is not None
 
     @property
     def mean(self) -> float | None:
         """A graded metric's mean score over scored rows (blank responses count as 0)."""
         scored = self.n - self.unscored
-        return self.score_sum / scored if self.score_sum is not None and scored else None
+        if self.score_total is None or not scored:
+            return None
+        return self.score_total / (scored * SCORE_UNITS_PER_ONE)  # int / int: correctly rounded
 
     @property
     def failed(self) -> int:
@@ -56,13 +66,13 @@ class Tally:
         return (self.passed + self.soft) / scored if scored else None
 
     def __add__(self, other: Tally) -> Tally:
-        sums = (self.score_sum, other.score_sum)
+        totals = (self.score_total, other.score_total)
         return Tally(
             self.n + other.n,
             self.passed + other.passed,
             self.blank + other.blank,
             self.unscored + other.unscored,
-            None if sums == (None, None) else sum(s or 0.0 for s in sums),
+            None if totals == (None, None) else sum(t or 0 for t in totals),
             self.soft + other.soft,
         )
 
@@ -212,13 +222,14 @@ def _with_score_sums(
     """A graded metric's summary with each domain's summed row scores, for its mean."""
     if values is None:
         return summary
-    sums: dict[str, float] = dict.fromkeys(summary.domains, 0.0)
-    for record, value in zip(records, values):
-        sums[record.domain] += value
+    totals: dict[str, int] = dict.fromkeys(summary.domains, 0)
+    units = map(round, map(float(SCORE_UNITS_PER_ONE).__mul__, values))
+    for record, value in zip(records, units):
+        totals[record.domain] += value
     domains = {
-        domain: dataclasses.replace(t, score_sum=sums[domain]) for domain, t in summary.domains.items()
+        domain: dataclasses.replace(t, score_total=totals[domain]) for domain, t in summary.domains.items()
     }
-    combined = dataclasses.replace(summary.combined, score_sum=math.fsum(sums.values()))
+    combined = dataclasses.replace(summary.combined, score_total=sum(totals.values()))
     return dataclasses.replace(summary, domains=domains, combined=combined)
 
 

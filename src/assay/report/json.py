@@ -22,7 +22,7 @@ def _tally(tally: Tally, soft_credit: bool) -> dict[str, Any]:
         "unscored": tally.unscored,
         "accuracy": tally.accuracy,
         **soft,
-        **({} if tally.score_sum is None else {"mean": tally.mean}),
+        **({} if not tally.graded else {"mean": tally.mean}),
     }
 
 

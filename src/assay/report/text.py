@@ -50,7 +50,7 @@ def _headline(summary: Summary) -> str:
 def _metric_table(metric: MetricSummary) -> list[str]:
     show_unscored = metric.combined.unscored > 0
     show_soft = metric.soft_credit
-    graded = metric.combined.score_sum is not None
+    graded = metric.combined.graded
     header = ["domain", "n", "passed", "accuracy", *(["mean"] if graded else [])]
     header += ["soft", "with soft"] if show_soft else []
     header += ["blank", *(["unscored"] if show_unscored else [])]
@@ -64,7 +64,7 @@ def _metric_table(metric: MetricSummary) -> list[str]:
 
 def _tally_row(label: str, tally: Tally, show_unscored: bool, show_soft: bool) -> list[str]:
     cells = [label, str(tally.n), str(tally.passed), _percent(tally.accuracy)]
-    if tally.score_sum is not None:  # a graded metric: its mean score too
+    if tally.graded:  # a graded metric: its mean score too
         cells.append("n/a" if tally.mean is None else f"{tally.mean:.3f}")
     if show_soft:
         cells += [str(tally.soft), _percent(tally.accuracy_with_soft)]
