@@ -136,11 +136,143 @@ done:
     return result;
 }
 
+
+/* The unicode profile's fast path (text/unicode.py, where the reasoning and the reference live).
+ *
+ * Python builds two tables over the Basic Multilingual Plane: `mapping`, what the whole profile makes of
+ * each character alone (a native uint16 code point; UNSAFE: this text must take the profile's steps;
+ * SEPARATOR: punctuation or whitespace), and `flags`, one byte per character. A text passes through in
+ * one pass, separators collapsed to one space between words, then stripped as str.strip() does. When
+ * a neighbour could change a character (two combining marks in a row, a mark after a precomposed
+ * letter, the halves of a pair that NFC composes or a step rewrites), or a character lies outside the table, the answer is None and
+ * Python takes the steps. The flag values are those of text/unicode.py. */
+enum {
+    MARK = 1, HAS_MARK = 2, COMPOSES_FIRST = 4, COMPOSES_SECOND = 8, WORD = 16, UNSPACED = 32,
+    REWRITTEN_FIRST = 64, REWRITTEN_SECOND = 128
+};
+#define TABLE_SIZE 0x10000
+#define UNSAFE 0xFFFF
+#define SEPARATOR 0x20
+
+static int check_tables(const Py_buffer *mapping, const Py_buffer *flags) {
+    if ((mapping == NULL || mapping->len == TABLE_SIZE * 2) && flags->len == TABLE_SIZE) return 0;
+    PyErr_SetString(PyExc_ValueError, "the unicode tables must cover the Basic Multilingual Plane");
+    return -1;
+}
+
+/* The folded text in `out` (length in *folded_length), or 0 when it must take Python's steps. */
+static int fold_into(PyObject *text, const uint16_t *mapping, const unsigned char *flags, Py_UCS4 *out,
+                     Py_ssize_t *folded_length) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), n = 0;
+    int kind = PyUnicode_KIND(text), space_pending = 0;
+    const void *data = PyUnicode_DATA(text);
+    unsigned char previous = 0;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch >= TABLE_SIZE || mapping[ch] == UNSAFE) return 0;
+        unsigned char flag = flags[ch];
+        if ((flag & MARK) && (previous & (MARK | HAS_MARK))) return 0; /* NFC could reorder them */
+        if ((flag & COMPOSES_SECOND) && (previous & COMPOSES_FIRST)) return 0; /* NFC could join them */
+        if ((flag & REWRITTEN_SECOND) && (previous & REWRITTEN_FIRST)) return 0; /* so could a step */
+        previous = flag;
+        if (mapping[ch] == SEPARATOR) {
+            space_pending = n > 0;
+            continue;
+        }
+        if (space_pending) out[n++] = ' ';
+        space_pending = 0;
+        out[n++] = mapping[ch];
+    }
+    *folded_length = n;
+    return 1;
+}
+
+static PyObject *unicode_fold(PyObject *module, PyObject *args) {
+    PyObject *text, *result = NULL;
+    Py_buffer mapping, flags;
+    if (!PyArg_ParseTuple(args, "Uy*y*", &text, &mapping, &flags)) return NULL;
+    Py_UCS4 *out = NULL;
+    if (check_tables(&mapping, &flags) < 0) goto done;
+    out = PyMem_Malloc((PyUnicode_GET_LENGTH(text) + 1) * sizeof(Py_UCS4));
+    if (out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t n = 0, start = 0;
+    if (!fold_into(text, (const uint16_t *)mapping.buf, (const unsigned char *)flags.buf, out, &n)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    /* The steps end with str.strip(), which also takes the separators \x1c-\x1f (not \s to regex). */
+    while (start < n && Py_UNICODE_ISSPACE(out[start])) start++;
+    while (n > start && Py_UNICODE_ISSPACE(out[n - 1])) n--;
+    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out + start, n - start);
+done:
+    PyMem_Free(out);
+    PyBuffer_Release(&mapping);
+    PyBuffer_Release(&flags);
+    return result;
+}
+
+/* Append text[start:end] to `tokens`; -1 on error. */
+static int append_token(PyObject *tokens, PyObject *text, Py_ssize_t start, Py_ssize_t end) {
+    PyObject *token = PyUnicode_Substring(text, start, end);
+    if (token == NULL) return -1;
+    int failed = PyList_Append(tokens, token);
+    Py_DECREF(token);
+    return failed;
+}
+
+/* The runs of word characters (regex's \w+); with split_unspaced, each character of an unspaced script
+   a token of its own. None when a character lies outside the table. */
+static PyObject *unicode_tokens(PyObject *module, PyObject *args) {
+    PyObject *text, *tokens = NULL;
+    Py_buffer flags;
+    int split_unspaced;
+    if (!PyArg_ParseTuple(args, "Uy*p", &text, &flags, &split_unspaced)) return NULL;
+    if (check_tables(NULL, &flags) < 0) goto done;
+    const unsigned char *flag = (const unsigned char *)flags.buf;
+    unsigned char token_end = split_unspaced ? UNSPACED : 0; /* a character of these ends a token */
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), start = -1;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if ((tokens = PyList_New(0)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i <= length; i++) {
+        unsigned char f = 0;
+        if (i < length) {
+            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+            if (ch >= TABLE_SIZE) {
+                Py_SETREF(tokens, Py_NewRef(Py_None));
+                goto done;
+            }
+            f = flag[ch];
+        }
+        if (start >= 0 && (!(f & WORD) || (f & token_end) || (flag[PyUnicode_READ(kind, data, start)] & token_end))) {
+            if (append_token(tokens, text, start, i) < 0) {
+                Py_CLEAR(tokens);
+                goto done;
+            }
+            start = -1;
+        }
+        if (start < 0 && (f & WORD)) start = i;
+    }
+done:
+    PyBuffer_Release(&flags);
+    return tokens;
+}
+
 static PyMethodDef methods[] = {
     {"word_overlap", word_overlap, METH_VARARGS,
      "word_overlap(responses, answers, punctuation_bitmap) -> (passed, matching, totals)\n\n"
      "The seed's word_overlap over lowercased rows with one golden answer each. passed holds a byte\n"
      "per row (1: pass); matching and totals hold a native int32 per row."},
+    {"unicode_fold", unicode_fold, METH_VARARGS,
+     "unicode_fold(text, mapping, flags) -> str | None\n\n"
+     "The unicode profile's normalise() by table, or None when the text must take the profile's steps."},
+    {"unicode_tokens", unicode_tokens, METH_VARARGS,
+     "unicode_tokens(text, flags, split_unspaced) -> list[str] | None\n\n"
+     "regex's \\w+ runs of normalised text (each unspaced-script character alone if split_unspaced),\n"
+     "or None when a character lies outside the table."},
     {NULL, NULL, 0, NULL},
 };
 

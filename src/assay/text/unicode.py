@@ -20,14 +20,27 @@ profile folds what should not change a verdict, step by step, each step a small 
 
 Tokens are then runs of word characters as the ``regex`` module defines them (letters, marks,
 digits), which keeps an Indic word whole. Each step is idempotent and the profile returns NFC.
+
+At a million rows the twelve steps cost more than all else in ``assay score``, so where the C
+accelerator is built most texts take a fast path: one pass over a table that says, for each character
+of the Basic Multilingual Plane, what the whole profile makes of it. That is exact only for a
+character the profile treats alone, with no neighbour able to change it (see ``_fold_tables``); a text
+holding any other character takes the twelve steps. Tests hold both paths equal.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+from array import array
 from collections.abc import Callable
 
 import regex
+
+try:
+    from .. import _speedups
+except ImportError:  # not built (no C compiler at install): every text takes the twelve steps
+    _speedups = None  # type: ignore[assignment]
 
 VERSION = 1
 SIGNATURE = f"profile:unicode@{VERSION}"
@@ -152,6 +165,15 @@ STEPS: tuple[Callable[[str], str], ...] = (
 
 def normalise(text: str) -> str:
     """The profile's text: folded, punctuation-free, single-spaced, NFC."""
+    if _speedups is not None:
+        folded = _speedups.unicode_fold(text, *_fold_tables())
+        if folded is not None:
+            return folded
+    return normalise_in_steps(text)
+
+
+def normalise_in_steps(text: str) -> str:
+    """``normalise`` step by step: the definition, which the fast path must equal."""
     for step in STEPS:
         text = step(text)
     return _nfc(text)  # casefold and NFKC can leave a composable pair behind
@@ -167,13 +189,136 @@ def fold(text: str) -> str:
 
 def words(normalised: str) -> list[str]:
     """The words of normalised text (`regex`'s \\w keeps vowel signs, viramas and nuktas in a word)."""
+    if _speedups is not None:
+        found = _speedups.unicode_tokens(normalised, _fold_tables()[1], False)
+        if found is not None:
+            return found
     return list(_WORD.findall(normalised))
 
 
 def f1_tokens(normalised: str) -> list[str]:
     """Words, with each character of a script written without spaces (Chinese, Japanese, Thai, ...) a
     token of its own, as in SQuAD-style F1 for those languages."""
+    if _speedups is not None:
+        tokens = _speedups.unicode_tokens(normalised, _fold_tables()[1], True)
+        if tokens is not None:
+            return tokens
+    return f1_tokens_by_regex(normalised)
+
+
+def f1_tokens_by_regex(normalised: str) -> list[str]:
+    """``f1_tokens`` by the ``regex`` module: the definition, which the C path must equal."""
     found: list[str] = _WORD.findall(normalised)
     if not _HAS_UNSPACED.search(normalised):
         return found
     return [piece for word in found for piece in _CHARACTER_OR_RUN.findall(word)]
+
+
+def words_by_regex(normalised: str) -> list[str]:
+    """``words`` by the ``regex`` module: the definition, which the C path must equal."""
+    return list(_WORD.findall(normalised))
+
+
+# The fast path's table. Flags, per character of the Basic Multilingual Plane:
+MARK = 1  # a combining mark (canonical combining class > 0): NFC may reorder it after another
+HAS_MARK = 2  # a precomposed character whose decomposition holds a mark (é): the same
+COMPOSES_FIRST = 4  # the first of a pair that NFC composes when adjacent (e + ́, ে + া)
+COMPOSES_SECOND = 8  # the second of such a pair
+WORD = 16  # a word character (regex's \w)
+UNSPACED = 32  # of a script written without spaces between words
+REWRITTEN_FIRST = 64  # the first of a pair _letter_sequences rewrites when adjacent (अ + ा, ि + ़)
+REWRITTEN_SECOND = 128  # the second of such a pair
+UNSAFE = 0xFFFF  # in the mapping: the profile cannot treat this character alone; the text takes the steps
+SEPARATOR = 0x20  # in the mapping: punctuation or whitespace, one space between words, none at the ends
+_BMP = 0x10000
+
+
+@functools.cache
+def _fold_tables() -> tuple[bytes, bytes]:
+    """(mapping, flags) for the C fast path: what the profile makes of each BMP character alone (an
+    unsigned 16-bit code point, UNSAFE or SEPARATOR), and the flags the C code needs to see a
+    neighbour that would change it: two marks in a row (NFC could reorder them), the two halves of a
+    pair. Built when first needed, from the same regex classes and unicodedata the steps use."""
+    everything = "".join(map(chr, range(_BMP)))
+    separator, format_character, digit, word, unspaced = (
+        _class_bits(pattern, everything)
+        for pattern in (r"[\p{P}\s]", r"\p{Cf}", r"\p{Nd}", r"\w", rf"[{_UNSPACED}]")
+    )
+    flags = bytearray(_BMP)
+    for code, character in enumerate(everything):
+        decomposed = unicodedata.normalize("NFD", character)
+        flags[code] = (
+            MARK * (unicodedata.combining(character) > 0)
+            | HAS_MARK * any(map(unicodedata.combining, decomposed))
+            | WORD * word[code]
+            | UNSPACED * unspaced[code]
+        )
+    for pairs, (first, second) in (
+        (_composing_pairs(), (COMPOSES_FIRST, COMPOSES_SECOND)),
+        (_rewritten_pairs(), (REWRITTEN_FIRST, REWRITTEN_SECOND)),
+    ):
+        for code in pairs[0]:
+            flags[code] |= first
+        for code in pairs[1]:
+            flags[code] |= second
+    mapping = array("H", [UNSAFE]) * _BMP
+    for code, character in enumerate(everything):
+        if _unsafe_alone(character) or format_character[code]:
+            continue  # format characters are dropped, and joiners spell the _JOINED sequences
+        folded = character.casefold()
+        if folded != character and not _folds_alike(character, folded, flags):
+            continue
+        if digit[ord(folded)]:
+            folded = str(unicodedata.decimal(folded, folded))
+        folded = folded.translate(_QUOTES)
+        mapping[code] = SEPARATOR if separator[ord(folded)] else ord(folded)
+    return mapping.tobytes(), bytes(flags)
+
+
+def _folds_alike(character: str, folded: str, flags: bytearray) -> bool:
+    """Casefolding `character` gives one character, as safe, whose neighbours matter as its own do
+    (not ß to ss, nor İ to i + dot)."""
+    return len(folded) == 1 and not _unsafe_alone(folded) and flags[ord(folded)] == flags[ord(character)]
+
+
+def _unsafe_alone(character: str) -> bool:
+    """Unassigned (to Python's unicodedata) or a surrogate, or changed by NFC or NFKC."""
+    return (
+        unicodedata.category(character) in ("Cn", "Cs")
+        or unicodedata.normalize("NFKC", character) != character
+        or unicodedata.normalize("NFC", character) != character
+    )
+
+
+def _composing_pairs() -> tuple[set[int], set[int]]:
+    """The BMP characters that start and that end a pair NFC composes. Hangul syllables and jamo compose
+    by rule, not by table: all count. A pair excluded from composition (क + ़) does not. Compositions
+    above U+20000 are all singletons (CJK compatibility ideographs), hence the bound."""
+    firsts = set(range(0x1100, 0x1113)) | set(range(0xAC00, 0xD7A4))  # Hangul L jamo, syllables
+    seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T jamo
+    for code in range(0x20000):
+        decomposition = unicodedata.decomposition(chr(code)).split()
+        composes = unicodedata.normalize("NFC", chr(code)) == chr(code)
+        if len(decomposition) == 2 and not decomposition[0].startswith("<") and composes:
+            firsts.add(int(decomposition[0], 16))
+            seconds.add(int(decomposition[1], 16))
+    return {code for code in firsts if code < _BMP}, {code for code in seconds if code < _BMP}
+
+
+def _rewritten_pairs() -> tuple[set[int], set[int]]:
+    """The characters that start and that end a pair _letter_sequences rewrites: a _VOWELS sequence,
+    a vowel sign before a nukta (_NUKTA_AFTER_SIGN)."""
+    firsts = {ord(sequence[0]) for sequence in _VOWELS}
+    seconds = {ord(sequence[1]) for sequence in _VOWELS}
+    for block in _INDIC_BLOCKS:
+        firsts.update(range(block + 0x3E, block + 0x4D))
+        seconds.add(block + 0x3C)
+    return firsts, seconds
+
+
+def _class_bits(pattern: str, everything: str) -> bytearray:
+    """1 for each BMP character the regex class matches, 0 else."""
+    bits = bytearray(_BMP)
+    for match in regex.finditer(pattern + "+", everything):
+        bits[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
+    return bits
