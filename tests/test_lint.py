@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,31 @@ def test_hard_fact_patterns_must_compile_and_find_their_own_golden(
     assert "(id miss): error: the expected_regex '2024' finds none of the golden answers ['24 hours']" in out
     assert "(id bad): error: the expected_regex '(oops' does not compile (missing ) at position 5)" in out
     assert "(id ok)" not in out
+
+
+@pytest.mark.parametrize("column", ["source_quote", "context"])
+def test_golden_answers_must_phrase_match_their_own_source_quote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str
+) -> None:
+    path = tmp_path / "gold.jsonl"
+    rows = [
+        ("ok", ["30 days"], "Claims are settled within 30 days of filing."),
+        ("other", ["one month", "30 days"], "Claims are settled within 30 days."),  # one answer suffices
+        ("inflected", ["हिमालय"], "यह हिमालयी पर्वत श्रृंखला है।"),  # not the word: an error, strictly
+        ("missing", ["24 hours"], "Claims are settled within 2 days."),
+        ("no-quote", ["anything"], ""),  # nothing quoted, nothing to check
+    ]
+    path.write_text(
+        "".join(
+            json.dumps({"id": id_, "question": "q", "answers": answers, column: quote}, ensure_ascii=False)
+            + "\n"
+            for id_, answers, quote in rows
+        ),
+        encoding="utf-8",
+    )
+    code, out, _ = run(["lint", str(path)], capsys)
+    assert code == 1
+    unsupported = [
+        line for line in out.splitlines() if f"occurs in the row's {column} under phrase_match" in line
+    ]
+    assert [line.split("(id ")[1].split(")")[0] for line in unsupported] == ["inflected", "missing"]

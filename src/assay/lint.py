@@ -7,14 +7,17 @@ Each finding names the row (where it is and its id), what is wrong, and the fix.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import regex
 
 from .errors import InputError
 from .records import Dataset, Record
+from .scorers import Outcome
+from .scorers._base import AnswerSets
 from .scorers.hard_fact import pattern_of
+from .scorers.unicode import PHRASE_MATCH
 from .text import unicode
 
 ERROR, WARNING = "error", "warning"
@@ -46,7 +49,7 @@ _WORDS = regex.compile(r"\w+")
 @dataclass(frozen=True)
 class Finding:
     severity: str  # ERROR or WARNING
-    check: str  # a short name: empty-golden, whitespace, not-nfc, conflicting-answers, mixed-script
+    check: str  # a short name: empty-golden, whitespace, not-nfc, conflicting-answers, mixed-script, ...
     where: str  # file, line or row, and id
     message: str  # what is wrong, and the fix
 
@@ -54,15 +57,43 @@ class Finding:
         return f"{self.where}: {self.severity}: {self.message}"
 
 
+# Where a gold set keeps each answer's evidence: seed 002's verbatim `source_quote`, SQuAD's `context`.
+SOURCE_COLUMNS = ("source_quote", "context")
+
+
 def lint(dataset: Dataset, regex_column: str = "expected_regex") -> list[Finding]:
     """Every finding, row by row in input order, then those that compare rows."""
+    source_column = next((c for c in SOURCE_COLUMNS if c in dataset.columns), None)
+    unsupported = _not_in_source(dataset.records, source_column) if source_column else set()
     findings: list[Finding] = []
-    for record in dataset.records:
+    for index, record in enumerate(dataset.records):
         where = f"{dataset.source} {dataset.location_kind} {record.row} (id {record.id})"
         problems = [*_row(record), *_own_pattern(record, record.meta.get(regex_column))]
+        if index in unsupported:
+            problems.append(_unsupported(record, str(source_column)))
         findings += [Finding(severity, check, where, message) for severity, check, message in problems]
     findings += _conflicting_answers(dataset)
     return findings
+
+
+def _not_in_source(records: Sequence[Record], column: str) -> set[int]:
+    """Rows whose quoted source holds none of their golden answers under phrase_match (the answer, put
+    as the response's evidence, fails the scorer that will judge responses)."""
+    quoted = [(i, r) for i, r in enumerate(records) if isinstance(r.meta.get(column), str) and r.meta[column]]
+    sources = [unicode.normalise(str(record.meta[column])) for _, record in quoted]
+    answers = AnswerSets.of([tuple(map(unicode.normalise, record.answers)) for _, record in quoted])
+    scores = PHRASE_MATCH.score_rows(sources, answers)
+    return {index for (index, _), outcome in zip(quoted, scores.outcomes) if outcome == Outcome.FAIL}
+
+
+def _unsupported(record: Record, column: str) -> tuple[str, str, str]:
+    return (
+        ERROR,
+        "golden-not-in-source",
+        f"none of the golden answers {list(record.answers)!r} occurs in the row's {column} under "
+        "phrase_match, so the gold fact is not backed by its own quote. Fix: quote the passage that "
+        "states the answer, or correct the answer",
+    )
 
 
 def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, str]]:
