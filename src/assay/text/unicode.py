@@ -322,3 +322,19 @@ def _class_bits(pattern: str, everything: str) -> bytearray:
     for match in regex.finditer(pattern + "+", everything):
         bits[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
     return bits
+
+
+def normalise_keeping_spaces(text: str) -> str:
+    """``normalise`` without its last step (whitespace collapsed): what a trace aligns piece by piece."""
+    for step in STEPS:
+        if step is not _whitespace:
+            text = step(text)
+    return _nfc(text)
+
+
+def fold_keeping_spaces(text: str) -> str:
+    """``fold`` without collapsing whitespace (see ``normalise_keeping_spaces``)."""
+    for step in STEPS:
+        if step is not _punctuation and step is not _whitespace:
+            text = step(text)
+    return _nfc(text)
