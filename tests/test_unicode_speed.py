@@ -1,5 +1,6 @@
 """The unicode profile's fast paths equal its definitions: the C table pass equals the twelve steps,
-and the C tokeniser equals the `regex` module's \\w+ runs.
+the C tokeniser equals the `regex` module's \\w+ runs, and the batch scorers equal their one-row,
+one-answer definitions.
 
 Every character of the Basic Multilingual Plane is tried in several neighbourhoods, and Hypothesis
 mixes the characters whose neighbours matter (combining marks, precomposed letters, Indic vowel letters
@@ -12,6 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assay import Outcome
+from assay.scorers._base import AnswerSets, overlap_f1
+from assay.scorers.unicode import _phrase_match, _token_em, _token_f1
 from assay.text import unicode
 
 speedups = unicode._speedups
@@ -88,3 +92,42 @@ def test_second_characters_of_pairs_above_the_scanned_bound_do_not_exist() -> No
     for code in range(0x20000, 0x110000):
         decomposition = unicodedata.decomposition(chr(code)).split()
         assert not (len(decomposition) == 2 and not decomposition[0].startswith("<")), hex(code)
+
+
+# The batch scorers against their definitions, one row and one answer at a time.
+
+
+def phrase_match_by_definition(golden: str, response: str) -> bool:
+    golden_words, response_words = unicode.words_by_regex(golden), unicode.words_by_regex(response)
+    return f" {' '.join(golden_words)} " in f" {' '.join(response_words)} "
+
+
+def token_f1_by_definition(golden: str, response: str) -> float:
+    return overlap_f1(unicode.f1_tokens_by_regex(golden), unicode.f1_tokens_by_regex(response))
+
+
+WORDY = st.text(st.sampled_from("ab 北京 दिल्ली ,.\u0964$\U0001f600"), max_size=12)
+ROWS = st.lists(st.tuples(st.lists(WORDY, max_size=3), WORDY), min_size=1, max_size=8)
+
+
+@settings(max_examples=500, deadline=None)
+@given(ROWS, st.booleans())
+def test_batch_scorers_equal_their_definitions(rows: list[tuple[list[str], str]], one_answer: bool) -> None:
+    if one_answer:
+        rows = [(answers[:1] or [""], response) for answers, response in rows]
+    answer_sets = AnswerSets.of([tuple(map(unicode.normalise, answers)) for answers, _ in rows])
+    responses = [unicode.normalise(response) for _, response in rows]
+    phrase, f1, em = (scorer(responses, answer_sets) for scorer in (_phrase_match, _token_f1, _token_em))
+    for row, (answers, response) in enumerate(zip(answer_sets, responses)):
+        scorable = [index for index, answer in enumerate(answers) if unicode.words_by_regex(answer)]
+        if not scorable:
+            assert phrase.outcome(row) == f1.outcome(row) == em.outcome(row) == Outcome.UNSCORED
+            continue
+        passing = [i for i in scorable if phrase_match_by_definition(answers[i], response)]
+        assert phrase.answer_index[row] == (passing[0] if passing else -1)
+        values = [token_f1_by_definition(answers[i], response) for i in scorable]
+        assert f1.values is not None and f1.values[row] == max(values)
+        assert f1.answer_index[row] == scorable[values.index(max(values))]
+        tokens = unicode.f1_tokens_by_regex
+        exact = [i for i in scorable if tokens(answers[i]) == tokens(response)]
+        assert em.answer_index[row] == (exact[0] if exact else -1)

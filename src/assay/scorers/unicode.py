@@ -8,52 +8,78 @@ with no words (empty, or punctuation only) cannot be matched against anything: s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import itertools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..text import unicode
-from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
+from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer
 from .inflection import soft_phrase_pass
 
 NO_WORDS = "the golden answer has no words (empty or punctuation only)"
 
 
 Tokens = list[str]
+Words = TypeVar("Words", list[str], str)  # a text's words: tokens, or joined; empty when it has none
 
 
-def _scorable(
-    scores: MetricScores,
-    responses: Sequence[str],
-    answer_sets: Sequence[tuple[str, ...]],
-    tokenise: Callable[[str], Tokens],
-) -> Iterator[tuple[int, Tokens, list[tuple[int, Tokens]]]]:
-    """(row, response tokens, [(answer index, golden tokens)]) for each row with a golden answer that has
-    words; every other row is marked unscored, with the reason."""
-    for row, (response, answers) in enumerate(zip(responses, answer_sets)):
-        goldens = [(index, tokens) for index, tokens in enumerate(map(tokenise, answers)) if tokens]
-        if goldens:
-            yield row, tokenise(response), goldens
-        else:
-            scores.outcomes[row] = UNSCORED
-            scores.reasons[row] = NO_WORDS
+def _goldens_by_row(
+    answer_sets: Sequence[tuple[str, ...]], tokenise: Callable[[str], Words]
+) -> list[list[tuple[int, Words]]]:
+    """Each row's golden answers that have words, as (answer index, words); each distinct answer is
+    tokenised once, since answers repeat (one question, several responses)."""
+    distinct = dict.fromkeys(itertools.chain.from_iterable(answer_sets))
+    tokens_of = dict(zip(distinct, map(tokenise, distinct)))
+    if isinstance(answer_sets, AnswerSets) and answer_sets.single is not None:
+        return [[(0, tokens)] if tokens else [] for tokens in map(tokens_of.__getitem__, answer_sets.single)]
+    return [
+        [(index, tokens_of[answer]) for index, answer in enumerate(answers) if tokens_of[answer]]
+        for answers in answer_sets
+    ]
+
+
+def _mark_unscored(scores: MetricScores, goldens_by_row: Sequence[list[Any]]) -> None:
+    """A row none of whose golden answers has words cannot be matched against anything."""
+    for row in itertools.compress(range(len(goldens_by_row)), map(operator.not_, goldens_by_row)):
+        scores.outcomes[row] = UNSCORED
+        scores.reasons[row] = NO_WORDS
 
 
 def _phrase_match(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
     """Pass when a golden answer's words occur in the response as a contiguous run of whole words."""
     scores = MetricScores.all_failing("phrase_match", len(responses))
-    for row, words, goldens in _scorable(scores, responses, answer_sets, unicode.words):
-        spaced = f" {' '.join(words)} "
+    goldens_by_row = _goldens_by_row(answer_sets, _spaced_golden)
+    _mark_unscored(scores, goldens_by_row)
+    outcomes, answer_index = scores.outcomes, scores.answer_index
+    for row, (response, goldens) in enumerate(zip(responses, goldens_by_row)):
+        if not goldens:
+            continue
         # Words hold no space, so a space-delimited run inside the spaced response is a whole-word run.
-        index = next((index for index, golden in goldens if f" {' '.join(golden)} " in spaced), -1)
-        if index >= 0:
-            scores.outcomes[row], scores.answer_index[row] = PASS, index
+        spaced = f" {' '.join(unicode.words(response))} "
+        for index, golden in goldens:
+            if golden in spaced:
+                outcomes[row], answer_index[row] = PASS, index
+                break
     return scores
+
+
+def _spaced_golden(answer: str) -> str:
+    """The answer's words as one string with a space before and after each; empty when it has none."""
+    found = unicode.words(answer)
+    return f" {' '.join(found)} " if found else ""
 
 
 def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
     """Pass when the response's tokens are a golden answer's tokens, in order (SQuAD's exact match,
     under the unicode profile; scripts written without spaces are compared character by character)."""
     scores = MetricScores.all_failing("token_em", len(responses))
-    for row, tokens, goldens in _scorable(scores, responses, answer_sets, unicode.f1_tokens):
+    goldens_by_row = _goldens_by_row(answer_sets, unicode.f1_tokens)
+    _mark_unscored(scores, goldens_by_row)
+    for row, (response, goldens) in enumerate(zip(responses, goldens_by_row)):
+        if not goldens:
+            continue
+        tokens = unicode.f1_tokens(response)
         index = next((index for index, golden in goldens if golden == tokens), -1)
         if index >= 0:
             scores.outcomes[row], scores.answer_index[row] = PASS, index
@@ -65,12 +91,32 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     scores = MetricScores.all_failing("token_f1", len(responses), graded=True)
     values = scores.values
     assert values is not None
-    for row, tokens, goldens in _scorable(scores, responses, answer_sets, unicode.f1_tokens):
-        best, negative_index = max((overlap_f1(golden, tokens), -index) for index, golden in goldens)
-        values[row], scores.answer_index[row] = best, -negative_index  # ties: the first answer
+    goldens_by_row = _goldens_by_row(answer_sets, unicode.f1_tokens)
+    _mark_unscored(scores, goldens_by_row)
+    outcomes, answer_index = scores.outcomes, scores.answer_index
+    for row, (response, goldens) in enumerate(zip(responses, goldens_by_row)):
+        if not goldens:
+            continue
+        tokens = unicode.f1_tokens(response)
+        best, index = -1.0, -1
+        for candidate, golden in goldens:
+            f1 = _overlap_f1(golden, tokens)
+            if f1 > best:  # ties: the first answer
+                best, index = f1, candidate
+        values[row], answer_index[row] = best, index
         if best == 1.0:
-            scores.outcomes[row] = PASS
+            outcomes[row] = PASS
     return scores
+
+
+def _overlap_f1(golden: Tokens, response: Tokens) -> float:
+    """_base.overlap_f1, SQuAD's token F1, with the multiset overlap counted without Counters: a golden
+    answer has a few tokens, and counting each in the response is cheaper than a Counter of it."""
+    common = sum(min(golden.count(token), response.count(token)) for token in set(golden))
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(response), common / len(golden)
+    return 2 * precision * recall / (precision + recall)
 
 
 PHRASE_MATCH = Scorer(
