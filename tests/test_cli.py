@@ -110,7 +110,7 @@ def test_seed_command_writes_the_scored_csv(workdir: Path, capsys: pytest.Captur
     header = (workdir / "scored.csv").read_text(encoding="utf-8").splitlines()[0]
     assert (
         header == "id,question,answer,Domain,response,"
-        "word_overlap,word_overlap_answer,matching_words,total_golden_words"
+        "word_overlap,word_overlap_answer,matching_words,total_golden_words,trace"
     )
     assert err.endswith("assay: wrote per-question verdicts to scored.csv\n")
 

@@ -47,7 +47,7 @@ ORDER = (
     "total_golden_words",
     "agreement",
 )
-VERDICT_COLUMNS = set(ORDER)
+VERDICT_COLUMNS = {*ORDER, "trace"}  # the trace's own tests are in test_trace.py
 FORMATS = ["csv", "jsonl", "parquet"]
 
 

@@ -14,9 +14,10 @@ from .parallel import score_file
 from .records import ColumnMap, load_records
 from .report.json import write_summary_json
 from .report.rows import check_out_path, check_writable
-from .report.text import render_text, warnings
+from .report.text import render_explanation, render_text, warnings
 from .scorers import SCORERS
 from .scoring import ScoreOptions
+from .trace import explain
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -57,14 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
     _add_scoring_arguments(scorer)
-    scorer.add_argument(
-        "--metric",
-        action="append",
-        choices=sorted(SCORERS),
-        help="a metric to run; repeatable (default: every metric whose inputs the file has: "
-        "mlqa_* need a lang column, hard_fact a pattern column)",
-    )
+    _add_metric_argument(scorer)
     scorer.set_defaults(run=_run_score)
+
+    explainer = commands.add_parser("explain", help="show how each metric decided one row, with traces")
+    explainer.add_argument(
+        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+    )
+    explainer.add_argument("--id", required=True, dest="row_id", metavar="ID", help="the row's id")
+    _add_metric_argument(explainer)
+    _add_option_arguments(explainer)
+    _add_shared_arguments(explainer)
+    explainer.set_defaults(run=_run_explain)
 
     linter = commands.add_parser("lint", help="check the golden answers of a file for problems")
     linter.add_argument(
@@ -80,15 +85,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_metric_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+        "--metric",
+        action="append",
+        choices=sorted(SCORERS),
+        help="a metric to run; repeatable (default: every metric whose inputs the file has: "
+        "mlqa_* need a lang column, hard_fact a pattern column)",
     )
-    parser.add_argument(
-        "--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)"
-    )
-    parser.add_argument("--json", metavar="FILE", help="write the summary as JSON, with its signature")
-    parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
+
+
+def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """What changes the numbers, and so goes into the signature."""
     parser.add_argument(
         "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
     )
@@ -98,6 +106,23 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         help="phrase_match: count inflected forms (temple/temples, amalak/Amalaka, Hindi and Tamil "
         "stems) as soft passes, reported apart from passes",
     )
+
+
+def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)"
+    )
+    parser.add_argument("--json", metavar="FILE", help="write the summary as JSON, with its signature")
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write every verdict's trace as JSON lines (also in --out's trace column)",
+    )
+    parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
+    _add_option_arguments(parser)
     parser.add_argument(
         "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
     )
@@ -126,6 +151,17 @@ def _add_shared_arguments(parser: argparse.ArgumentParser) -> None:
         ("lang", "lang"),
     ):
         columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    dataset = load_records(args.responses, columns=_column_map(args), allow_duplicate_ids=True)
+    record, traces = explain(dataset, args.row_id, args.metric, _options(args))
+    sys.stdout.write(render_explanation(record, traces))
+    return EXIT_OK
+
+
+def _options(args: argparse.Namespace) -> ScoreOptions:
+    return ScoreOptions(nfc=args.nfc, regex_column=args.regex_col, inflection=args.inflection)
 
 
 def _run_lint(args: argparse.Namespace) -> int:
@@ -167,17 +203,19 @@ def _column_map(args: argparse.Namespace) -> ColumnMap:
 def _run_score(args: argparse.Namespace) -> int:
     if args.out:  # fail before the work, not after it
         check_out_path(args.out)
-    if args.json:
-        check_writable(args.json)
+    for path in (args.json, args.trace):
+        if path:
+            check_writable(path)
     progress = _progress_line(args.responses) if sys.stderr.isatty() else None
     summary = score_file(
         args.responses,
         args.metric,
-        options=ScoreOptions(nfc=args.nfc, regex_column=args.regex_col, inflection=args.inflection),
+        options=_options(args),
         columns=_column_map(args),
         limit=args.limit,
         allow_duplicate_ids=args.allow_duplicate_ids,
         out=args.out,
+        trace=args.trace,
         workers=args.workers,
         progress=progress,
     )
@@ -188,6 +226,8 @@ def _run_score(args: argparse.Namespace) -> int:
     sys.stdout.write(render_text(summary))
     if args.out:
         print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
+    if args.trace:
+        print(f"assay: wrote every verdict's trace to {args.trace}", file=sys.stderr)
     if args.json:
         print(f"assay: wrote the summary to {write_summary_json(summary, args.json)}", file=sys.stderr)
     return EXIT_OK

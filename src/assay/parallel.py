@@ -34,7 +34,7 @@ from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
-from .report.rows import write_verdicts
+from .report.rows import write_traces, write_verdicts
 from .scoring import ProgressCallback, ScoreOptions, finish, score, verdicts
 from .summary import Summary, merge_summaries
 
@@ -65,10 +65,12 @@ def score_file(
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
     out: str | Path | None = None,
+    trace: str | Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> Summary:
-    """Load and score a responses file, write per-question verdicts to ``out`` if given; return the summary.
+    """Load and score a responses file, write per-question verdicts to ``out`` and every verdict's trace
+    (JSON lines) to ``trace`` if given; return the summary.
 
     A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU).
     ``progress`` hears of rows scored when the file is scored in one process; several processes report
@@ -79,14 +81,25 @@ def score_file(
     spans = _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:
-            return _score_spans(job, spans, Path(out) if out is not None else None)
+            return _score_spans(job, spans, _path(out), _path(trace))
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
     run = score(dataset, job.metrics, options=options, progress=progress)
     if out is not None:
         write_verdicts(run, out)
+    if trace is not None:
+        write_traces(run, trace)
     return run.summary
+
+
+def _path(path: str | Path | None) -> Path | None:
+    return None if path is None else Path(path)
+
+
+def _part_paths(path: Path | None, count: int) -> list[Path]:
+    """Where each worker writes its part of an output, beside it (hidden), or none."""
+    return [path.with_name(f".{path.name}.part{i}{path.suffix}") for i in range(count)] if path else []
 
 
 class _ReadWhole(Exception):
@@ -101,8 +114,8 @@ def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
     return split_spans(path, parts) if parts >= 2 else []
 
 
-def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
-    parts = [out.with_name(f".{out.name}.part{i}{out.suffix}") for i in range(len(spans))] if out else []
+def _score_spans(job: _Job, spans: list[Span], out: Path | None, trace: Path | None) -> Summary:
+    parts, trace_parts = _part_paths(out, len(spans)), _part_paths(trace, len(spans))
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
@@ -110,7 +123,10 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
     for index, span in enumerate(spans):
         parent_end, child_end = context.Pipe()
         part = parts[index] if parts else None
-        process = context.Process(target=_worker, args=(child_end, job, span, part, index == 0), daemon=True)
+        trace_part = trace_parts[index] if trace_parts else None
+        process = context.Process(
+            target=_worker, args=(child_end, job, span, part, trace_part, index == 0), daemon=True
+        )
         process.start()
         child_end.close()
         pipes.append(parent_end)
@@ -128,17 +144,21 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None) -> Summary:
         summaries = [_receive(pipe) for pipe in pipes]
         if out is not None:
             _join_parts(parts, out)
+        if trace is not None:
+            _join_parts(trace_parts, trace)
         return merge_summaries([s for s, (rows, _, _) in zip(summaries, loaded) if rows])
     finally:
         for process in processes:
             if process.is_alive():  # still waiting for its offsets: an error cut the run short
                 process.kill()
             process.join()
-        for part in parts:
+        for part in parts + trace_parts:
             part.unlink(missing_ok=True)
 
 
-def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None, first: bool) -> None:
+def _worker(
+    pipe: Connection, job: _Job, span: Span, part: Path | None, trace_part: Path | None, first: bool
+) -> None:
     # A short-lived process building records that hold no cycles: the cyclic collector would only walk
     # them again and again (see _gc.collection_paused).
     gc.disable()
@@ -157,6 +177,8 @@ def _worker(pipe: Connection, job: _Job, span: Span, part: Path | None, first: b
         run = finish(dataset, results, blank, job.options)
         if part is not None:
             write_verdicts(run, part, header=first)
+        if trace_part is not None:
+            write_traces(run, trace_part)
         pipe.send(("ok", run.summary))
     except AssayError as exc:
         pipe.send(("error", exc))

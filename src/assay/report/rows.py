@@ -1,4 +1,5 @@
-"""Per-question verdicts: every input column, then each metric's verdict columns, one row per input row."""
+"""Per-question verdicts: every input column, then each metric's verdict columns and the row's traces
+(a JSON ``trace`` column), one row per input row."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..errors import UsageError
 from ..records import Record
 from ..scorers import Outcome, get_scorer
 from ..summary import AGREEMENT_PAIR, bucket_of
+from ..trace import traces
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -28,6 +30,7 @@ def verdict_columns(run: ScoreRun) -> list[str]:
         added += [name, f"{name}_answer", *scores.extras, *([f"{name}_soft"] if _soft(run, name) else [])]
     if run.summary.agreement is not None:
         added.append("agreement")
+    added.append("trace")
     return [c for c in columns if c not in added] + added  # a re-scored file gets fresh verdicts
 
 
@@ -55,7 +58,24 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
                 row[f"{name}_soft"] = outcome is Outcome.SOFT_PASS
         if len(pair) == len(AGREEMENT_PAIR):
             row["agreement"] = bucket_of(*(scores.outcomes[index] for scores in pair))
+        row["trace"] = trace_json(run, index)
         yield row
+
+
+def trace_json(run: ScoreRun, index: int) -> str:
+    """Every metric's trace of a row, as one JSON object keyed by metric (see ``assay.trace``)."""
+    found = {name: found.as_dict() for name, found in traces(run, index).items()}
+    return json.dumps(found, ensure_ascii=False)
+
+
+def write_traces(run: ScoreRun, path: str | Path) -> Path:
+    """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order."""
+    path = check_writable(path)
+    with path.open("w", encoding="utf-8") as handle:
+        for index, record in enumerate(run.records):
+            found = {name: found.as_dict() for name, found in traces(run, index).items()}
+            handle.write(json.dumps({"id": record.id, "traces": found}, ensure_ascii=False) + "\n")
+    return path
 
 
 def _soft(run: ScoreRun, metric: str) -> bool:

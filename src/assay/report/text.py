@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .._version import __version__
+from ..records import Record
 from ..summary import BUCKETS, Agreement, MetricSummary, Summary, Tally
+from ..trace import Trace
 
 MAX_IDS_LISTED = 20
 SNIPPET = 70
@@ -119,3 +121,22 @@ def _ids(ids: Iterable[str]) -> str:
     ids = list(ids)
     shown = ", ".join(ids[:MAX_IDS_LISTED])
     return shown + (f", … and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")
+
+
+def render_explanation(record: Record, traces: Mapping[str, Trace]) -> str:
+    """One row, then how each metric decided it: the rule, both texts as it saw them, the span."""
+    lines = [
+        f"{record.id} · domain {record.domain or '(none)'}"
+        + (f" · lang {record.lang}" if record.lang else ""),
+        f"  question: {record.question!r}",
+        *(f"  golden:   {answer!r}" for answer in record.answers),
+        f"  response: {record.response!r}",
+    ]
+    for metric, trace in traces.items():
+        score = "" if trace.score is None else f" (score {trace.score:.3f})"
+        lines += ["", f"{metric}: {trace.outcome}{score}", f"  rule:     {trace.rule}"]
+        lines += [f"  golden:   {trace.golden!r}", f"  response: {trace.response!r}  (as {metric} saw them)"]
+        if trace.span is not None:
+            start, end = trace.span
+            lines.append(f"  span:     [{start}, {end}) {record.response[start:end]!r}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,260 @@
+"""A trace for every verdict: what the metric saw, the rule that decided, and where it matched.
+
+A trace is built from a run's stored verdict (outcome, deciding answer, score), so it can never
+disagree with it; it adds the golden answer and the response as the metric saw them (after its
+normalisation), the rule in words, and the matched span as character offsets [start, end) into the
+original response, for the metrics whose pass is a place in the response (exact_substring,
+phrase_match, token_em, hard_fact). Metrics that count tokens (word_overlap, the F1 scores) have no
+span; their rule says what they counted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from .errors import InputError
+from .records import Dataset, Record
+from .scorers import MetricScores, Outcome, get_scorer
+from .scorers.hard_fact import pattern_of
+from .scoring import ScoreOptions, ScoreRun, score
+from .text import align, unicode
+from .text.inflection import rule_of, soft_key
+from .text.seed import occurs_as_word, seed_words
+from .text.squad import mlqa_tokens, squad_tokens
+
+OUTCOME_NAMES = {
+    Outcome.PASS: "pass",
+    Outcome.FAIL: "fail",
+    Outcome.UNSCORED: "unscored",
+    Outcome.SOFT_PASS: "soft_pass",
+}
+BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
+EMPTY_GOLDEN = "the golden answer is empty, which the seed protocols score correct (the seed's caveat 1)"
+_WORD = regex.compile(r"\w+")  # the unicode profile's word (text.unicode.words)
+
+
+@dataclass(frozen=True)
+class Trace:
+    metric: str
+    outcome: str  # pass, fail, unscored or soft_pass
+    rule: str  # what decided, in words
+    golden: str | None  # the deciding golden answer (else the first) as the metric saw it
+    response: str  # the response as the metric saw it
+    span: tuple[int, int] | None = None  # [start, end) of the match in the original response
+    score: float | None = None  # a graded metric's row score
+
+    def as_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"outcome": self.outcome, "rule": self.rule}
+        found |= {"golden": self.golden, "response": self.response}
+        found["span"] = list(self.span) if self.span else None
+        return found | ({} if self.score is None else {"score": round(self.score, 6)})
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """One row's verdict under one metric, and the texts as the metric saw them."""
+
+    metric: str
+    record: Record
+    outcome: Outcome
+    answer_index: int  # the deciding golden answer; -1: none
+    score: float | None
+    response: str  # seen
+    goldens: list[str]  # seen
+    options: ScoreOptions
+
+    @property
+    def golden(self) -> str | None:
+        index = max(self.answer_index, 0)
+        return self.goldens[index] if self.goldens else None
+
+    def span(self, view: Callable[[str], str], start: int, end: int) -> tuple[int, int] | None:
+        """The original response's offsets of the seen response's [start, end)."""
+        if end <= start:
+            return None
+        aligned = _aligned(self.record.response, view, self.options.nfc)
+        return aligned.original_span(start, end) if aligned is not None else None
+
+
+def traces(run: ScoreRun, index: int) -> dict[str, Trace]:
+    """Every metric's trace of row `index` of a run."""
+    return {name: trace(run, name, index) for name in run.metrics}
+
+
+def trace(run: ScoreRun, metric: str, index: int) -> Trace:
+    scores: MetricScores = run.metrics[metric]
+    verdict = _verdict(run, metric, scores, index)
+    if run.blank[index]:
+        rule, span = BLANK, None
+    elif verdict.outcome is Outcome.UNSCORED:
+        rule, span = scores.reasons.get(index, "unscored"), None
+    else:
+        rule, span = _DESCRIBE[metric](verdict)
+    return Trace(
+        metric, OUTCOME_NAMES[verdict.outcome], rule, verdict.golden, verdict.response, span, verdict.score
+    )
+
+
+def _verdict(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> _Verdict:
+    record, options = run.records[index], run.options
+    seen = _seen(metric, record, options)
+    value = scores.values[index] if scores.values is not None else None
+    response, goldens = seen(record.response), [seen(answer) for answer in record.answers]
+    outcome, answer_index = scores.outcome(index), scores.answer_index[index]
+    return _Verdict(metric, record, outcome, answer_index, value, response, goldens, options)
+
+
+def _seen(metric: str, record: Record, options: ScoreOptions) -> Callable[[str], str]:
+    """How `metric` sees a text: the official scripts' tokens joined by spaces, else its view."""
+    if metric.startswith("squad"):
+        return lambda text: " ".join(squad_tokens(text))
+    if metric.startswith("mlqa"):
+        lang = (record.lang or "").strip().lower()
+        return lambda text: " ".join(mlqa_tokens(text, lang))
+    view = get_scorer(metric).view
+    return (lambda text: view(_nfc(text))) if options.nfc else view
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+# How each view is aligned: the view of one piece, whether whitespace is then collapsed, and whether a
+# piece is a code point (the view maps them one by one) rather than a grapheme cluster.
+_PIECES: dict[Callable[[str], str], tuple[Callable[[str], str], bool, bool]] = {
+    str.lower: (str.lower, False, True),
+    unicode.normalise: (unicode.normalise_keeping_spaces, True, False),
+    unicode.fold: (unicode.fold_keeping_spaces, True, False),
+}
+
+
+def _aligned(original: str, view: Callable[[str], str], nfc: bool) -> align.Aligned | None:
+    piece, collapse, by_code_point = _PIECES[view]
+    if nfc:  # NFC composes across code points: align by cluster
+        return align.align(original, lambda t: piece(_nfc(t)), lambda t: view(_nfc(t)), collapse=collapse)
+    return align.align(original, piece, view, collapse=collapse, by_code_point=by_code_point)
+
+
+Description = tuple[str, tuple[int, int] | None]  # the rule, and the span
+
+
+def _exact(verdict: _Verdict) -> Description:
+    golden = verdict.golden or ""
+    if verdict.outcome is not Outcome.PASS:
+        return "no golden answer, lowercased, occurs in the lowercased response", None
+    if not golden:
+        return EMPTY_GOLDEN, None
+    at = verdict.response.find(golden)
+    rule = "the golden answer, lowercased, occurs in the lowercased response (inside a word counts too)"
+    return rule, verdict.span(str.lower, at, at + len(golden))
+
+
+def _overlap(verdict: _Verdict) -> Description:
+    words = sorted(seed_words(verdict.golden or ""))
+    if not words:
+        return EMPTY_GOLDEN, None
+    missing = [word for word in words if not occurs_as_word(word, verdict.response)]
+    found = len(words) - len(missing)
+    counted = f"{found} of {len(words)} golden words occur among the response's words"
+    if not missing:
+        return f"{counted} (order and words in between are free)", None
+    return f"{counted}; missing: {', '.join(missing)}", None
+
+
+def _phrase(verdict: _Verdict) -> Description:
+    golden_words = unicode.words(verdict.golden or "")
+    located = list(_WORD.finditer(verdict.response))
+    response_words = [word.group() for word in located]
+    if verdict.outcome is Outcome.FAIL:
+        absent = [word for word in golden_words if word not in set(response_words)]
+        why = f"absent: {', '.join(absent)}" if absent else "each occurs, but not together in this order"
+        return f"the golden words do not occur as a contiguous run of whole words ({why})", None
+    soft = verdict.outcome is Outcome.SOFT_PASS
+    key: Callable[[str], str] = soft_key if soft else str
+    at = _run_at(list(map(key, response_words)), list(map(key, golden_words)))
+    span = None
+    if at is not None:
+        first, last = located[at], located[at + len(golden_words) - 1]
+        span = verdict.span(unicode.normalise, first.start(), last.end())
+    if not soft:
+        return "the golden words occur in the response as a contiguous run of whole words", span
+    matched = response_words[at : at + len(golden_words)] if at is not None else []
+    tolerated = "; ".join(rule_of(g, r) for g, r in zip(golden_words, matched) if g != r)
+    return f"a soft pass: the golden words occur only with inflections tolerated ({tolerated})", span
+
+
+def _run_at(words: list[str], run: list[str]) -> int | None:
+    """Where `run` starts as a contiguous part of `words`, or None."""
+    return next((i for i in range(len(words) - len(run) + 1) if words[i : i + len(run)] == run), None)
+
+
+def _tokens(verdict: _Verdict) -> Description:
+    tokenise = unicode.f1_tokens if verdict.metric.startswith("token") else str.split
+    golden, response = tokenise(verdict.golden or ""), tokenise(verdict.response)
+    if verdict.score is None:  # exact match
+        if verdict.outcome is Outcome.PASS:
+            return "the response's tokens equal the golden answer's", _whole_response(verdict)
+        return "the response's tokens differ from every golden answer's", None
+    common = sum((Counter(golden) & Counter(response)).values())
+    counts = f"{common} tokens in common; precision {common}/{len(response)}, recall {common}/{len(golden)}"
+    return f"token F1 {verdict.score:.3f} with the best golden answer: {counts}", None
+
+
+def _whole_response(verdict: _Verdict) -> tuple[int, int] | None:
+    """token_em's span: from the response's first word to its last (the official scores see no offsets)."""
+    words = list(_WORD.finditer(verdict.response))
+    if verdict.metric != "token_em" or not words:
+        return None
+    return verdict.span(unicode.normalise, words[0].start(), words[-1].end())
+
+
+def _hard_fact(verdict: _Verdict) -> Description:
+    pattern = verdict.record.meta.get(verdict.options.regex_column)
+    found = pattern_of(str(pattern), f"row id {verdict.record.id}").search(verdict.response)
+    if found is None:
+        return (
+            f"the pattern {pattern!r} matches nowhere as a whole (no word or digit run on either side)",
+            None,
+        )
+    span = verdict.span(unicode.fold, *found.span())
+    return f"the pattern {pattern!r} matches {found.group()!r} as a whole", span
+
+
+_DESCRIBE: dict[str, Callable[[_Verdict], Description]] = {
+    "exact_substring": _exact,
+    "word_overlap": _overlap,
+    "phrase_match": _phrase,
+    "token_f1": _tokens,
+    "token_em": _tokens,
+    "squad_em": _tokens,
+    "squad_f1": _tokens,
+    "mlqa_em": _tokens,
+    "mlqa_f1": _tokens,
+    "hard_fact": _hard_fact,
+}
+
+
+def explain(
+    data: Dataset,
+    row_id: str,
+    metrics: Sequence[str] | None = None,
+    options: ScoreOptions | None = None,
+) -> tuple[Record, dict[str, Trace]]:
+    """One row of a dataset scored alone, with every metric's trace (what ``assay explain`` prints)."""
+    record = next((r for r in data.records if r.id == row_id), None)
+    if record is None:
+        shown = ", ".join(r.id for r in data.records[:5])
+        raise InputError(
+            f"no row has the id '{row_id}' (the first ids are: {shown})",
+            where=data.source,
+            fix="give an id from the file's id column (or a 1-based row number when it has none)",
+        )
+    run = score(dataclasses.replace(data, records=[record]), metrics, options=options)
+    return record, traces(run, 0)
