@@ -11,6 +11,7 @@ span; their rule says what they counted.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -128,13 +129,15 @@ def _nfc(text: str) -> str:
 
 # How each view is aligned: the view of one piece, whether whitespace is then collapsed, and whether a
 # piece is a code point (the view maps them one by one) rather than a grapheme cluster.
+# Pieces (clusters) repeat endlessly across rows: each is normalised once.
 _PIECES: dict[Callable[[str], str], tuple[Callable[[str], str], bool, bool]] = {
     str.lower: (str.lower, False, True),
-    unicode.normalise: (unicode.normalise_keeping_spaces, True, False),
-    unicode.fold: (unicode.fold_keeping_spaces, True, False),
+    unicode.normalise: (functools.lru_cache(1 << 16)(unicode.normalise_keeping_spaces), True, False),
+    unicode.fold: (functools.lru_cache(1 << 16)(unicode.fold_keeping_spaces), True, False),
 }
 
 
+@functools.lru_cache(maxsize=16)  # a row's metrics that share a view share its alignment
 def _aligned(original: str, view: Callable[[str], str], nfc: bool) -> align.Aligned | None:
     piece, collapse, by_code_point = _PIECES[view]
     if nfc:  # NFC composes across code points: align by cluster

@@ -13,6 +13,7 @@ one.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -56,15 +57,13 @@ def _pieces(original: str, piece: Piece, unit: regex.Pattern[str]) -> tuple[str,
         text = piece(original)
         if len(text) == len(original):
             return text, list(range(len(original))), list(range(1, len(original) + 1))
-    parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for cluster in unit.finditer(original):
-        out = piece(cluster.group())
-        parts.append(out)
-        starts += [cluster.start()] * len(out)
-        ends += [cluster.end()] * len(out)
-    return "".join(parts), starts, ends
+    units = unit.findall(original)
+    outs = list(map(piece, units))
+    bounds = list(itertools.accumulate(map(len, units), initial=0))
+    sizes = list(map(len, outs))  # each output character carries its unit's bounds
+    starts = list(itertools.chain.from_iterable(map(itertools.repeat, bounds, sizes)))
+    ends = list(itertools.chain.from_iterable(map(itertools.repeat, bounds[1:], sizes)))
+    return "".join(outs), starts, ends
 
 
 def _collapsed(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:

@@ -16,6 +16,9 @@ import sys
 import unicodedata
 
 _SQUAD_PUNCTUATION = frozenset(string.punctuation)
+# The scripts drop punctuation with `"".join(ch for ch in text if ch not in exclude)`; deleting the same
+# characters with str.translate gives the same text, at a tenth of the cost.
+_SQUAD_DELETE = str.maketrans(dict.fromkeys(string.punctuation))
 _SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 MLQA_LANGUAGES = ("en", "es", "hi", "vi", "de", "ar", "zh")
@@ -30,23 +33,23 @@ _CJK = re.compile(r"[\u4e00-\u9fa5]")
 
 
 def squad_tokens(text: str) -> list[str]:
-    text = "".join(ch for ch in text.lower() if ch not in _SQUAD_PUNCTUATION)
+    text = text.lower().translate(_SQUAD_DELETE)
     return _SQUAD_ARTICLES.sub(" ", text).split()
 
 
 @functools.cache
-def _mlqa_punctuation() -> frozenset[str]:
+def _mlqa_delete() -> dict[int, None]:
     # As the MLQA script builds it: every code point below sys.maxunicode in category P, and ASCII's.
-    return (
+    punctuation = (
         frozenset(chr(i) for i in range(sys.maxunicode) if unicodedata.category(chr(i)).startswith("P"))
         | _SQUAD_PUNCTUATION
     )
+    return dict.fromkeys(map(ord, punctuation))
 
 
 def mlqa_tokens(text: str, lang: str) -> list[str]:
     """MLQA's tokens of `text` in `lang` (one of MLQA_LANGUAGES; a KeyError otherwise)."""
-    punctuation = _mlqa_punctuation()
-    text = "".join(ch for ch in text.lower() if ch not in punctuation)
+    text = text.lower().translate(_mlqa_delete())
     articles = _MLQA_ARTICLES.get(lang)
     if articles is not None:
         text = articles.sub(" ", text)
