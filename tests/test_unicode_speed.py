@@ -56,7 +56,10 @@ def test_the_fast_path_equals_the_steps(text: str) -> None:
 @needs_speedups
 def test_common_scripts_take_the_fast_path() -> None:
     mapping, flags = unicode._fold_tables()
-    for text in ("The Narmada, in 1947!", "राजधानी दिल्ली है।", "কলকাতা", "北京大学", "café ÉTÉ"):
+    common = ["The Narmada, in 1947!", "राजधानी दिल्ली है।", "কলকাতা", "北京大学", "café ÉTÉ", "Straße"]
+    # precomposed nukta letters (NFC splits them) after vowel signs; full-width punctuation; an ellipsis
+    common += ["मेरी \u095bिंदगी की \u0958िताब", "北京，上海？", "wait… what"]
+    for text in common:
         assert speedups.unicode_fold(text, mapping, flags) is not None, text
 
 

@@ -140,12 +140,12 @@ done:
 /* The unicode profile's fast path (text/unicode.py, where the reasoning and the reference live).
  *
  * Python builds two tables over the Basic Multilingual Plane: `mapping`, what the whole profile makes of
- * each character alone (a native uint16 code point; UNSAFE: this text must take the profile's steps;
- * SEPARATOR: punctuation or whitespace), and `flags`, one byte per character. A text passes through in
- * one pass, separators collapsed to one space between words, then stripped as str.strip() does. When
- * a neighbour could change a character (two combining marks in a row, a mark after a precomposed
- * letter, the halves of a pair that NFC composes or a step rewrites), or a character lies outside the table, the answer is None and
- * Python takes the steps. The flag values are those of text/unicode.py. */
+ * each character alone (a native uint32: one code point, or two with the second in the high half;
+ * UNSAFE: this text must take the profile's steps; SEPARATOR: punctuation or whitespace), and `flags`,
+ * one byte per character. A text passes through in one pass, separators collapsed to one space between
+ * words, then stripped as str.strip() does. When a neighbour could change a character (two combining
+ * marks in a row, a mark after a precomposed letter, the halves of a pair that NFC composes or a step
+ * rewrites), or a character lies outside the table, the answer is None and Python takes the steps. The flag values are those of text/unicode.py. */
 enum {
     MARK = 1, HAS_MARK = 2, COMPOSES_FIRST = 4, COMPOSES_SECOND = 8, WORD = 16, UNSPACED = 32,
     REWRITTEN_FIRST = 64, REWRITTEN_SECOND = 128
@@ -155,13 +155,13 @@ enum {
 #define SEPARATOR 0x20
 
 static int check_tables(const Py_buffer *mapping, const Py_buffer *flags) {
-    if ((mapping == NULL || mapping->len == TABLE_SIZE * 2) && flags->len == TABLE_SIZE) return 0;
+    if ((mapping == NULL || mapping->len == TABLE_SIZE * 4) && flags->len == TABLE_SIZE) return 0;
     PyErr_SetString(PyExc_ValueError, "the unicode tables must cover the Basic Multilingual Plane");
     return -1;
 }
 
 /* The folded text in `out` (length in *folded_length), or 0 when it must take Python's steps. */
-static int fold_into(PyObject *text, const uint16_t *mapping, const unsigned char *flags, Py_UCS4 *out,
+static int fold_into(PyObject *text, const uint32_t *mapping, const unsigned char *flags, Py_UCS4 *out,
                      Py_ssize_t *folded_length) {
     Py_ssize_t length = PyUnicode_GET_LENGTH(text), n = 0;
     int kind = PyUnicode_KIND(text), space_pending = 0;
@@ -181,7 +181,8 @@ static int fold_into(PyObject *text, const uint16_t *mapping, const unsigned cha
         }
         if (space_pending) out[n++] = ' ';
         space_pending = 0;
-        out[n++] = mapping[ch];
+        out[n++] = mapping[ch] & 0xFFFF;
+        if (mapping[ch] >> 16) out[n++] = mapping[ch] >> 16; /* a character that becomes two */
     }
     *folded_length = n;
     return 1;
@@ -193,13 +194,13 @@ static PyObject *unicode_fold(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Uy*y*", &text, &mapping, &flags)) return NULL;
     Py_UCS4 *out = NULL;
     if (check_tables(&mapping, &flags) < 0) goto done;
-    out = PyMem_Malloc((PyUnicode_GET_LENGTH(text) + 1) * sizeof(Py_UCS4));
+    out = PyMem_Malloc((2 * PyUnicode_GET_LENGTH(text) + 1) * sizeof(Py_UCS4));
     if (out == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     Py_ssize_t n = 0, start = 0;
-    if (!fold_into(text, (const uint16_t *)mapping.buf, (const unsigned char *)flags.buf, out, &n)) {
+    if (!fold_into(text, (const uint32_t *)mapping.buf, (const unsigned char *)flags.buf, out, &n)) {
         result = Py_NewRef(Py_None);
         goto done;
     }

@@ -31,6 +31,8 @@ holding any other character takes the twelve steps. Tests hold both paths equal.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import unicodedata
 from array import array
 from collections.abc import Callable
@@ -228,6 +230,8 @@ WORD = 16  # a word character (regex's \w)
 UNSPACED = 32  # of a script written without spaces between words
 REWRITTEN_FIRST = 64  # the first of a pair _letter_sequences rewrites when adjacent (अ + ा, ि + ़)
 REWRITTEN_SECOND = 128  # the second of such a pair
+MEETS_BEFORE = MARK | COMPOSES_SECOND | REWRITTEN_SECOND  # what a character's first piece shows
+MEETS_AFTER = COMPOSES_FIRST | REWRITTEN_FIRST  # what its last piece shows, with HAS_MARK
 UNSAFE = 0xFFFF  # in the mapping: the profile cannot treat this character alone; the text takes the steps
 SEPARATOR = 0x20  # in the mapping: punctuation or whitespace, one space between words, none at the ends
 _BMP = 0x10000
@@ -235,23 +239,98 @@ _BMP = 0x10000
 
 @functools.cache
 def _fold_tables() -> tuple[bytes, bytes]:
-    """(mapping, flags) for the C fast path: what the profile makes of each BMP character alone (an
-    unsigned 16-bit code point, UNSAFE or SEPARATOR), and the flags the C code needs to see a
-    neighbour that would change it: two marks in a row (NFC could reorder them), the two halves of a
-    pair. Built when first needed, from the same regex classes and unicodedata the steps use."""
+    """(mapping, flags) for the C fast path. The mapping says what the profile makes of each BMP
+    character alone: one or two characters (a native uint32, the second in the high half: क़ becomes
+    क + nukta, ß becomes ss), UNSAFE or SEPARATOR. The flags say when a neighbour would change that:
+    two marks in a row (NFC could reorder them), the two halves of a pair, at either edge of every
+    form the character takes on its way through the steps. Built when first needed, from the same
+    regex classes and unicodedata the steps use."""
     everything = "".join(map(chr, range(_BMP)))
     separator, format_character, digit, word, unspaced = (
         _class_bits(pattern, everything)
         for pattern in (r"[\p{P}\s]", r"\p{Cf}", r"\p{Nd}", r"\w", rf"[{_UNSPACED}]")
     )
+    neighbourly = _neighbourly_flags(everything)
+    flags = bytearray(_BMP)
+    mapping = array("I", [UNSAFE]) * _BMP
+    stays = _stays_alone(everything)
+    for code, character in enumerate(everything):
+        flags[code] = WORD * word[code] | UNSPACED * unspaced[code]
+        if format_character[code] or unicodedata.category(character) in ("Cn", "Cs"):
+            continue  # format characters are dropped, and joiners spell the _JOINED sequences
+        forms = [character] if stays[code] else _forms_alone(character)
+        edges = _EDGES_ALONE[neighbourly[code]] if stays[code] else _edge_flags(forms, neighbourly)
+        if edges is None:
+            continue
+        flags[code] |= edges
+        pieces = [_punctuated(piece, digit) for piece in forms[-1]]
+        if all(separator[ord(piece)] for piece in pieces):
+            mapping[code] = SEPARATOR  # … becomes ..., a separator still
+        elif len(pieces) <= 2 and not any(separator[ord(piece)] for piece in pieces):
+            mapping[code] = sum(ord(piece) << (16 * at) for at, piece in enumerate(pieces))
+    return mapping.tobytes(), bytes(flags)
+
+
+# A character that stays itself meets its neighbours with its own flags at both edges.
+_EDGES_ALONE = [
+    flag & (MEETS_BEFORE | MEETS_AFTER) | HAS_MARK * bool(flag & (MARK | HAS_MARK)) for flag in range(256)
+]
+
+
+def _stays_alone(everything: str) -> list[bool]:
+    """For each character, whether it is its own NFD, NFKC and casefold, and so its own only form
+    before the digit, quote and punctuation steps (whole-table maps: a loop would be slower)."""
+    forms = (map(unicodedata.normalize, itertools.repeat(form), everything) for form in ("NFD", "NFKC"))
+    stays = map(operator.eq, everything, map(str.casefold, everything))
+    for form in forms:
+        stays = map(operator.and_, stays, map(operator.eq, everything, form))
+    return list(stays)
+
+
+def _forms_alone(character: str) -> list[str]:
+    """The forms a lone character that changes takes through the steps before punctuation and
+    whitespace, each once, the last one last (the regex steps only for that one: they change only
+    what is longer than one character)."""
+    nfc = _nfc(character)
+    forms = [character, unicodedata.normalize("NFD", character), nfc, _nfkc(nfc), _casefold(_nfkc(nfc))]
+    forms += [_nfkc(forms[-1]), _nfc(_nfkc(forms[-1]))]
+    for step in STEPS:
+        if step is not _punctuation and step is not _whitespace:
+            character = step(character)
+    last = _nfc(character)
+    return [*dict.fromkeys(form for form in forms if form != last), last]
+
+
+def _edge_flags(forms: list[str], neighbourly: bytearray) -> int | None:
+    """The flags by which a character's neighbours can change it: what stands before it meets the first
+    piece of each of its forms, what follows it the last. None (not for the table) when a form is
+    empty (its neighbours would meet) or leaves the table, or has several pieces of which the first is a
+    mark (what stands before could compose with a mark inside)."""
+    edges = 0
+    for form in forms:
+        if not form or any(ord(piece) >= _BMP for piece in form):
+            return None
+        first, last = neighbourly[ord(form[0])], neighbourly[ord(form[-1])]
+        if len(form) > 1 and first & MARK:
+            return None
+        edges |= first & MEETS_BEFORE | last & MEETS_AFTER | HAS_MARK * bool(last & (MARK | HAS_MARK))
+    return edges
+
+
+def _punctuated(piece: str, digit: bytearray) -> str:
+    """A character of a folded text as the digit and quote steps leave it, before punctuation goes."""
+    if ord(piece) < _BMP and digit[ord(piece)]:
+        piece = str(unicodedata.decimal(piece, piece))
+    return piece.translate(_QUOTES)
+
+
+def _neighbourly_flags(everything: str) -> bytearray:
+    """The flags by which each BMP character can change its neighbours or be changed by them."""
     flags = bytearray(_BMP)
     for code, character in enumerate(everything):
         decomposed = unicodedata.normalize("NFD", character)
-        flags[code] = (
-            MARK * (unicodedata.combining(character) > 0)
-            | HAS_MARK * any(map(unicodedata.combining, decomposed))
-            | WORD * word[code]
-            | UNSPACED * unspaced[code]
+        flags[code] = MARK * (unicodedata.combining(character) > 0) | HAS_MARK * any(
+            map(unicodedata.combining, decomposed)
         )
     for pairs, (first, second) in (
         (_composing_pairs(), (COMPOSES_FIRST, COMPOSES_SECOND)),
@@ -261,33 +340,7 @@ def _fold_tables() -> tuple[bytes, bytes]:
             flags[code] |= first
         for code in pairs[1]:
             flags[code] |= second
-    mapping = array("H", [UNSAFE]) * _BMP
-    for code, character in enumerate(everything):
-        if _unsafe_alone(character) or format_character[code]:
-            continue  # format characters are dropped, and joiners spell the _JOINED sequences
-        folded = character.casefold()
-        if folded != character and not _folds_alike(character, folded, flags):
-            continue
-        if digit[ord(folded)]:
-            folded = str(unicodedata.decimal(folded, folded))
-        folded = folded.translate(_QUOTES)
-        mapping[code] = SEPARATOR if separator[ord(folded)] else ord(folded)
-    return mapping.tobytes(), bytes(flags)
-
-
-def _folds_alike(character: str, folded: str, flags: bytearray) -> bool:
-    """Casefolding `character` gives one character, as safe, whose neighbours matter as its own do
-    (not ß to ss, nor İ to i + dot)."""
-    return len(folded) == 1 and not _unsafe_alone(folded) and flags[ord(folded)] == flags[ord(character)]
-
-
-def _unsafe_alone(character: str) -> bool:
-    """Unassigned (to Python's unicodedata) or a surrogate, or changed by NFC or NFKC."""
-    return (
-        unicodedata.category(character) in ("Cn", "Cs")
-        or unicodedata.normalize("NFKC", character) != character
-        or unicodedata.normalize("NFC", character) != character
-    )
+    return flags
 
 
 def _composing_pairs() -> tuple[set[int], set[int]]:
@@ -296,12 +349,11 @@ def _composing_pairs() -> tuple[set[int], set[int]]:
     above U+20000 are all singletons (CJK compatibility ideographs), hence the bound."""
     firsts = set(range(0x1100, 0x1113)) | set(range(0xAC00, 0xD7A4))  # Hangul L jamo, syllables
     seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T jamo
-    for code in range(0x20000):
-        decomposition = unicodedata.decomposition(chr(code)).split()
-        composes = unicodedata.normalize("NFC", chr(code)) == chr(code)
-        if len(decomposition) == 2 and not decomposition[0].startswith("<") and composes:
-            firsts.add(int(decomposition[0], 16))
-            seconds.add(int(decomposition[1], 16))
+    for code, decomposition in enumerate(map(unicodedata.decomposition, map(chr, range(0x20000)))):
+        pair = decomposition.split()
+        if len(pair) == 2 and pair[0][0] != "<" and unicodedata.normalize("NFC", chr(code)) == chr(code):
+            firsts.add(int(pair[0], 16))
+            seconds.add(int(pair[1], 16))
     return {code for code in firsts if code < _BMP}, {code for code in seconds if code < _BMP}
 
 
