@@ -9,6 +9,8 @@ and signs, nuktas, joiners, the separators str.strip() knows but regex's \\s doe
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -71,6 +73,19 @@ def test_c_tokens_equal_regex_tokens(text: str) -> None:
     for raw in (text, normalised):
         assert unicode.words(raw) == unicode.words_by_regex(raw)
         assert unicode.f1_tokens(raw) == unicode.f1_tokens_by_regex(raw)
+        assert unicode.spaced_words(raw) == f" {' '.join(unicode.words_by_regex(raw))} "
+
+
+@needs_speedups
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "ab", "b", "北", "京", "दि", "ल्ली", "\U0001f600", ""]), max_size=5), MIXED
+)
+def test_c_token_overlap_equals_the_multiset_definition(golden: list[str], text: str) -> None:
+    for haystack in (text, f"{text} {' '.join(golden)} b"):  # the second holds every golden token
+        tokens = unicode.f1_tokens_by_regex(haystack)
+        common = sum((Counter(golden) & Counter(tokens)).values())
+        assert unicode.token_overlap(golden, haystack) == (common, len(tokens))
 
 
 @needs_speedups
@@ -87,6 +102,8 @@ def test_tables_of_the_wrong_size_are_refused() -> None:
         speedups.unicode_fold("text", b"", b"")
     with pytest.raises(ValueError, match="Basic Multilingual Plane"):
         speedups.unicode_tokens("text", b"\x00", False)
+    with pytest.raises(TypeError, match="must be str"):
+        speedups.unicode_token_overlap([None], "text", unicode._fold_tables()[1])  # type: ignore[list-item]
 
 
 def test_second_characters_of_pairs_above_the_scanned_bound_do_not_exist() -> None:

@@ -215,13 +215,46 @@ done:
     return result;
 }
 
-/* Append text[start:end] to `tokens`; -1 on error. */
-static int append_token(PyObject *tokens, PyObject *text, Py_ssize_t start, Py_ssize_t end) {
-    PyObject *token = PyUnicode_Substring(text, start, end);
-    if (token == NULL) return -1;
-    int failed = PyList_Append(tokens, token);
-    Py_DECREF(token);
-    return failed;
+/* A text read token by token: runs of word characters (regex's \w+), and with `token_end` = UNSPACED, each
+   character of an unspaced script a token of its own. */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t length, at;
+    const unsigned char *flags;
+    unsigned char token_end;
+} Tokens;
+
+static Tokens tokens_of(PyObject *text, const Py_buffer *flags, int split_unspaced) {
+    Tokens t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), 0,
+                (const unsigned char *)flags->buf, split_unspaced ? UNSPACED : 0};
+    return t;
+}
+
+/* The flags of the character at i; -1 for one outside the table. */
+static int flags_at(const Tokens *t, Py_ssize_t i) {
+    Py_UCS4 ch = PyUnicode_READ(t->kind, t->data, i);
+    return ch < TABLE_SIZE ? t->flags[ch] : -1;
+}
+
+/* The next token as [*start, *end): 1, or 0 at the end of the text, or -1 at a character outside the
+   table (the caller gives None, and Python tokenises). */
+static int next_token(Tokens *t, Py_ssize_t *start, Py_ssize_t *end) {
+    int f;
+    for (;; t->at++) { /* to the next word character */
+        if (t->at == t->length) return 0;
+        if ((f = flags_at(t, t->at)) < 0) return -1;
+        if (f & WORD) break;
+    }
+    *start = t->at++;
+    if (!(f & t->token_end)) { /* an unspaced character is a token alone; else, to the run's end */
+        for (; t->at < t->length; t->at++) {
+            if ((f = flags_at(t, t->at)) < 0) return -1;
+            if (!(f & WORD) || (f & t->token_end)) break;
+        }
+    }
+    *end = t->at;
+    return 1;
 }
 
 /* The runs of word characters (regex's \w+); with split_unspaced, each character of an unspaced script
@@ -229,37 +262,123 @@ static int append_token(PyObject *tokens, PyObject *text, Py_ssize_t start, Py_s
 static PyObject *unicode_tokens(PyObject *module, PyObject *args) {
     PyObject *text, *tokens = NULL;
     Py_buffer flags;
-    int split_unspaced;
+    int split_unspaced, found;
     if (!PyArg_ParseTuple(args, "Uy*p", &text, &flags, &split_unspaced)) return NULL;
-    if (check_tables(NULL, &flags) < 0) goto done;
-    const unsigned char *flag = (const unsigned char *)flags.buf;
-    unsigned char token_end = split_unspaced ? UNSPACED : 0; /* a character of these ends a token */
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text), start = -1;
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    if ((tokens = PyList_New(0)) == NULL) goto done;
-    for (Py_ssize_t i = 0; i <= length; i++) {
-        unsigned char f = 0;
-        if (i < length) {
-            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-            if (ch >= TABLE_SIZE) {
-                Py_SETREF(tokens, Py_NewRef(Py_None));
-                goto done;
-            }
-            f = flag[ch];
+    if (check_tables(NULL, &flags) < 0 || (tokens = PyList_New(0)) == NULL) goto done;
+    Tokens reader = tokens_of(text, &flags, split_unspaced);
+    Py_ssize_t start, end;
+    while ((found = next_token(&reader, &start, &end)) == 1) {
+        PyObject *token = PyUnicode_Substring(text, start, end);
+        if (token == NULL || PyList_Append(tokens, token) < 0) {
+            Py_XDECREF(token);
+            Py_CLEAR(tokens);
+            goto done;
         }
-        if (start >= 0 && (!(f & WORD) || (f & token_end) || (flag[PyUnicode_READ(kind, data, start)] & token_end))) {
-            if (append_token(tokens, text, start, i) < 0) {
-                Py_CLEAR(tokens);
-                goto done;
-            }
-            start = -1;
-        }
-        if (start < 0 && (f & WORD)) start = i;
+        Py_DECREF(token);
     }
+    if (found < 0) Py_SETREF(tokens, Py_NewRef(Py_None));
 done:
     PyBuffer_Release(&flags);
     return tokens;
+}
+
+/* " w1 w2 ... wn ": the words of the text joined by spaces, and a space at each end (two spaces for no
+   words); None when a character lies outside the table. One string, where unicode_tokens would make one
+   per word. */
+static PyObject *unicode_spaced_words(PyObject *module, PyObject *args) {
+    PyObject *text, *result = NULL;
+    Py_buffer flags;
+    if (!PyArg_ParseTuple(args, "Uy*", &text, &flags)) return NULL;
+    Py_UCS4 *out = NULL;
+    if (check_tables(NULL, &flags) < 0) goto done;
+    out = PyMem_Malloc((2 * PyUnicode_GET_LENGTH(text) + 2) * sizeof(Py_UCS4));
+    if (out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Tokens reader = tokens_of(text, &flags, 0);
+    Py_ssize_t start, end, n = 0;
+    int found;
+    out[n++] = ' ';
+    while ((found = next_token(&reader, &start, &end)) == 1) {
+        for (Py_ssize_t i = start; i < end; i++) out[n++] = PyUnicode_READ(reader.kind, reader.data, i);
+        out[n++] = ' ';
+    }
+    if (n == 1) out[n++] = ' ';
+    result = found < 0 ? Py_NewRef(Py_None) : PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, n);
+done:
+    PyMem_Free(out);
+    PyBuffer_Release(&flags);
+    return result;
+}
+
+/* Is text[start:end) the string `token`? */
+static int span_equals(const Tokens *t, Py_ssize_t start, Py_ssize_t end, PyObject *token) {
+    if (PyUnicode_GET_LENGTH(token) != end - start) return 0;
+    int kind = PyUnicode_KIND(token);
+    const void *data = PyUnicode_DATA(token);
+    for (Py_ssize_t i = start; i < end; i++) {
+        if (PyUnicode_READ(t->kind, t->data, i) != PyUnicode_READ(kind, data, i - start)) return 0;
+    }
+    return 1;
+}
+
+/* SQuAD's multiset overlap between golden tokens and the F1 tokens of a text, without making the text's
+   tokens: (the sum over distinct golden tokens of the lesser of its two counts, the text's token count),
+   or None when a character lies outside the table. */
+static PyObject *unicode_token_overlap(PyObject *module, PyObject *args) {
+    PyObject *golden, *text, *result = NULL;
+    Py_buffer flags;
+    if (!PyArg_ParseTuple(args, "O!Uy*", &PyList_Type, &golden, &text, &flags)) return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(golden), *in_text = NULL, *first_equal = NULL;
+    if (check_tables(NULL, &flags) < 0) goto done;
+    in_text = PyMem_Calloc(size + 1, sizeof(Py_ssize_t));
+    first_equal = PyMem_Calloc(size + 1, sizeof(Py_ssize_t));
+    if (in_text == NULL || first_equal == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t g = 0; g < size; g++) { /* each golden token names the first one equal to it */
+        PyObject *token = PyList_GET_ITEM(golden, g);
+        if (!PyUnicode_Check(token)) {
+            PyErr_SetString(PyExc_TypeError, "golden tokens must be str");
+            goto done;
+        }
+        first_equal[g] = g;
+        for (Py_ssize_t h = 0; h < g; h++) {
+            if (PyUnicode_Compare(PyList_GET_ITEM(golden, h), token) == 0) {
+                first_equal[g] = h;
+                break;
+            }
+        }
+    }
+    Tokens reader = tokens_of(text, &flags, 1);
+    Py_ssize_t start, end, tokens = 0, common = 0;
+    int found;
+    while ((found = next_token(&reader, &start, &end)) == 1) {
+        tokens++;
+        for (Py_ssize_t g = 0; g < size; g++) {
+            if (first_equal[g] == g && span_equals(&reader, start, end, PyList_GET_ITEM(golden, g))) {
+                in_text[g]++;
+                break;
+            }
+        }
+    }
+    if (found < 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    for (Py_ssize_t g = 0; g < size; g++) { /* each golden occurrence past the first claims one more */
+        Py_ssize_t claimed = 0;
+        for (Py_ssize_t h = 0; h <= g; h++) claimed += first_equal[h] == first_equal[g];
+        common += claimed <= in_text[first_equal[g]];
+    }
+    result = Py_BuildValue("nn", common, tokens);
+done:
+    PyMem_Free(in_text);
+    PyMem_Free(first_equal);
+    PyBuffer_Release(&flags);
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -270,6 +389,12 @@ static PyMethodDef methods[] = {
     {"unicode_fold", unicode_fold, METH_VARARGS,
      "unicode_fold(text, mapping, flags) -> str | None\n\n"
      "The unicode profile's normalise() by table, or None when the text must take the profile's steps."},
+    {"unicode_spaced_words", unicode_spaced_words, METH_VARARGS,
+     "unicode_spaced_words(text, flags) -> str | None\n\n"
+     "The text's \\w+ runs joined by spaces, a space at each end, or None (a character outside the table)."},
+    {"unicode_token_overlap", unicode_token_overlap, METH_VARARGS,
+     "unicode_token_overlap(golden_tokens, text, flags) -> (common, text_tokens) | None\n\n"
+     "SQuAD's multiset overlap of golden tokens with the text's F1 tokens, and the text's token count."},
     {"unicode_tokens", unicode_tokens, METH_VARARGS,
      "unicode_tokens(text, flags, split_unspaced) -> list[str] | None\n\n"
      "regex's \\w+ runs of normalised text (each unspaced-script character alone if split_unspaced),\n"

@@ -56,7 +56,7 @@ def _phrase_match(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
         if not goldens:
             continue
         # Words hold no space, so a space-delimited run inside the spaced response is a whole-word run.
-        spaced = f" {' '.join(unicode.words(response))} "
+        spaced = unicode.spaced_words(response)
         for index, golden in goldens:
             if golden in spaced:
                 outcomes[row], answer_index[row] = PASS, index
@@ -97,10 +97,9 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     for row, (response, goldens) in enumerate(zip(responses, goldens_by_row)):
         if not goldens:
             continue
-        tokens = unicode.f1_tokens(response)
         best, index = -1.0, -1
         for candidate, golden in goldens:
-            f1 = _overlap_f1(golden, tokens)
+            f1 = _f1(*unicode.token_overlap(golden, response), len(golden))
             if f1 > best:  # ties: the first answer
                 best, index = f1, candidate
         values[row], answer_index[row] = best, index
@@ -109,13 +108,11 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     return scores
 
 
-def _overlap_f1(golden: Tokens, response: Tokens) -> float:
-    """_base.overlap_f1, SQuAD's token F1, with the multiset overlap counted without Counters: a golden
-    answer has a few tokens, and counting each in the response is cheaper than a Counter of it."""
-    common = sum(min(golden.count(token), response.count(token)) for token in set(golden))
+def _f1(common: int, response_tokens: int, golden_tokens: int) -> float:
+    """SQuAD's token F1 from the overlap counts, as _base.overlap_f1 computes it."""
     if common == 0:
         return 0.0
-    precision, recall = common / len(response), common / len(golden)
+    precision, recall = common / response_tokens, common / golden_tokens
     return 2 * precision * recall / (precision + recall)
 
 

@@ -208,6 +208,27 @@ def f1_tokens(normalised: str) -> list[str]:
     return f1_tokens_by_regex(normalised)
 
 
+def spaced_words(normalised: str) -> str:
+    """The words of normalised text joined by spaces, with a space at each end: a run of whole words is
+    then a substring (words hold no space)."""
+    if _speedups is not None:
+        spaced = _speedups.unicode_spaced_words(normalised, _fold_tables()[1])
+        if spaced is not None:
+            return spaced
+    return f" {' '.join(words_by_regex(normalised))} "
+
+
+def token_overlap(golden: list[str], normalised: str) -> tuple[int, int]:
+    """SQuAD's multiset overlap of `golden` tokens with the f1_tokens of normalised text, and how many
+    those are (in C, without making them, where the accelerator is built)."""
+    if _speedups is not None:
+        counted = _speedups.unicode_token_overlap(golden, normalised, _fold_tables()[1])
+        if counted is not None:
+            return counted
+    tokens = f1_tokens_by_regex(normalised)
+    return sum(min(golden.count(token), tokens.count(token)) for token in set(golden)), len(tokens)
+
+
 def f1_tokens_by_regex(normalised: str) -> list[str]:
     """``f1_tokens`` by the ``regex`` module: the definition, which the C path must equal."""
     found: list[str] = _WORD.findall(normalised)
