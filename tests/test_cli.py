@@ -428,7 +428,7 @@ def test_help_mentions_every_flag(capsys: pytest.CaptureFixture[str], command: s
 
 def test_score_help_lists_the_metrics_and_their_default(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(["score", "--help"], capsys)
-    assert "{" + ",".join(sorted(assay.SCORERS)) + "}" in out
+    assert "{" + ",".join([*sorted(assay.SCORERS), "judge"]) + "}" in out
     assert "(default: every metric whose inputs the file has" in " ".join(out.split())
 
 

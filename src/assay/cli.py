@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from ._version import __version__
-from .errors import AssayError
+from .errors import AssayError, UsageError
+from .judges.cache import DEFAULT_PATH
+from .judges.metric import JudgeSetup
+from .judges.run import JudgeOptions
+from .judges.spec import load_config, parse_spec
 from .lint import ERROR, lint
 from .parallel import score_file
 from .records import ColumnMap, load_records
@@ -82,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
         shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
         _add_scoring_arguments(shorthand)
         shorthand.set_defaults(run=_run_score, metric=[metric])
+    judge = commands.add_parser("llm-judge", help="score with the LLM judge chain only (the seed's command)")
+    _add_scoring_arguments(judge)
+    judge.set_defaults(run=_run_score, metric=["judge"])
     return parser
 
 
@@ -89,9 +98,45 @@ def _add_metric_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric",
         action="append",
-        choices=sorted(SCORERS),
+        choices=[*sorted(SCORERS), "judge"],
         help="a metric to run; repeatable (default: every metric whose inputs the file has: "
         "mlqa_* need a lang column, hard_fact a pattern column)",
+    )
+
+
+def _add_judge_arguments(parser: argparse.ArgumentParser) -> None:
+    judging = parser.add_argument_group("the judge metric (--metric judge)")
+    judging.add_argument(
+        "--judge",
+        action="append",
+        metavar="SPEC",
+        help="a judge, tried in order; repeatable: openai:MODEL@BASE_URL or llama:PATH.gguf, then "
+        ",key=value settings (api_key_env=NAME, timeout, retries, rps, max_tokens, seed, "
+        "price_prompt, price_completion per million tokens)",
+    )
+    judging.add_argument("--config", metavar="FILE", help="an assay.toml with [judge] settings and its chain")
+    judging.add_argument(
+        "--cascade", action="store_true", help="ask the judges only where the matchers cannot decide"
+    )
+    judging.add_argument("--concurrency", type=int, metavar="N", help="requests in flight (default 8)")
+    judging.add_argument(
+        "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"
+    )
+    judging.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    judging.add_argument("--refresh", action="store_true", help="ask again, and overwrite cached replies")
+    judging.add_argument(
+        "--max-cost", type=float, metavar="USD", help="stop sending requests once this much is spent"
+    )
+    judging.add_argument(
+        "--max-response-chars",
+        type=int,
+        metavar="N",
+        help="cut longer responses, with a marker, before judging (default 8000)",
+    )
+    judging.add_argument(
+        "--system-model",
+        metavar="NAME",
+        help="the model under test: warn when a judge is of its family (seed 002's cross-family rule)",
     )
 
 
@@ -123,6 +168,7 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
     _add_option_arguments(parser)
+    _add_judge_arguments(parser)
     parser.add_argument(
         "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
     )
@@ -179,13 +225,56 @@ def _run_lint(args: argparse.Namespace) -> int:
 
 
 def _progress_line(path: str) -> Callable[[int, int], None]:
-    """A progress line on the terminal: rows scored so far (in one process), rewritten in place."""
+    """A progress line on the terminal: rows done (in one process), the rate and the time left,
+    rewritten in place. A new pass (the judge's, after the matchers') starts its clock afresh."""
     print(f"assay: scoring {path} ...", end="", file=sys.stderr, flush=True)
+    started, last_done = time.monotonic(), 0
 
     def show(done: int, total: int) -> None:
-        print(f"\rassay: scoring {path}: {done:,}/{total:,} rows", end="", file=sys.stderr, flush=True)
+        nonlocal started, last_done
+        if done < last_done:
+            started = time.monotonic()
+        last_done = done
+        elapsed = max(time.monotonic() - started, 1e-9)
+        left = (total - done) * elapsed / done if done else 0.0
+        bar = "#" * (20 * done // max(total, 1))
+        print(
+            f"\rassay: {path} [{bar:<20}] {done:,}/{total:,} rows, {done / elapsed:,.1f}/s, "
+            f"{left:,.0f} s left   ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
 
     return show
+
+
+def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
+    """The chain of judges from --judge and --config, or None when the judge metric is not asked for."""
+    if "judge" not in (args.metric or ()):
+        return None
+    chain, settings = load_config(args.config) if args.config else ([], {})
+    chain += [parse_spec(spec) for spec in args.judge or ()]
+    if not chain:
+        raise UsageError(
+            "the judge metric needs a chain of judges",
+            fix="give --judge SPEC (repeatable), or --config assay.toml with [[judge.chain]] tables",
+        )
+    cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_PATH)
+    options = JudgeOptions(
+        concurrency=args.concurrency or int(settings.get("concurrency", 8)),
+        max_response_chars=args.max_response_chars or int(settings.get("max_response_chars", 8000)),
+        max_cost=args.max_cost if args.max_cost is not None else settings.get("max_cost"),
+        cache_path=cache,
+        refresh=args.refresh,
+    )
+    system_model = args.system_model or settings.get("system_model")
+    return JudgeSetup(
+        tuple(chain),
+        options,
+        cascade=args.cascade or bool(settings.get("cascade")),
+        system_model=system_model,
+    )
 
 
 def _column_map(args: argparse.Namespace) -> ColumnMap:
@@ -218,6 +307,7 @@ def _run_score(args: argparse.Namespace) -> int:
         trace=args.trace,
         workers=args.workers,
         progress=progress,
+        judge=_judge_setup(args),
     )
     if progress is not None:
         print(file=sys.stderr)  # end the progress line

@@ -32,6 +32,7 @@ from typing import Any
 
 from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
+from .judges.metric import JUDGE, JudgeSetup
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_traces, write_verdicts
@@ -68,6 +69,7 @@ def score_file(
     trace: str | Path | None = None,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
+    judge: JudgeSetup | None = None,
 ) -> Summary:
     """Load and score a responses file, write per-question verdicts to ``out`` and every verdict's trace
     (JSON lines) to ``trace`` if given; return the summary.
@@ -78,14 +80,15 @@ def score_file(
     """
     path, options = Path(path), options or ScoreOptions()
     job = _Job(path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids)
-    spans = _plan(path, default_workers() if workers is None else workers, limit)
+    judged = metrics is not None and JUDGE in metrics  # judges are asked from one process, concurrently
+    spans = [] if judged else _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:
             return _score_spans(job, spans, _path(out), _path(trace))
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
-    run = score(dataset, job.metrics, options=options, progress=progress)
+    run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
     if out is not None:
         write_verdicts(run, out)
     if trace is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import operator
@@ -13,7 +14,8 @@ from typing import Any
 
 from ._gc import collection_paused
 from ._version import __version__
-from .errors import InputError
+from .errors import InputError, UsageError
+from .judges.metric import CASCADE_MATCHERS, JUDGE, JudgeSetup, judge_metric
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import SCORERS, MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
@@ -69,13 +71,28 @@ def score(
     options: ScoreOptions | None = None,
     columns: ColumnMap | None = None,
     progress: ProgressCallback | None = None,
+    judge: JudgeSetup | None = None,
 ) -> ScoreRun:
     """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric;
-    by default every metric whose inputs the data has (``available_metrics``)."""
+    by default every deterministic metric whose inputs the data has (``available_metrics``). The
+    metric ``judge`` asks the chain of LLM judges in ``judge`` (see ``assay.judges``)."""
     options = options or ScoreOptions()
     dataset = data if isinstance(data, Dataset) else load_records(data, columns=columns)
-    results, blank = verdicts(dataset, metrics, options, progress)
-    return finish(dataset, results, blank, options)
+    matchers = None if metrics is None else [m for m in metrics if m != JUDGE]
+    if matchers is None or len(matchers) == len(metrics or ()):
+        results, blank = verdicts(dataset, matchers, options, progress)
+        return finish(dataset, results, blank, options)
+    if judge is None:
+        raise UsageError(
+            "the judge metric needs a chain of judges",
+            fix="give --judge SPEC (repeatable) or --config assay.toml",
+        )
+    if judge.cascade:
+        matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
+    results, blank = verdicts(dataset, matchers, options, progress)
+    results[JUDGE], judged = judge_metric(dataset, results, blank, judge, progress)
+    run = finish(dataset, results, blank, options, {JUDGE: judge.signature()})
+    return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 
 
 def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
@@ -118,10 +135,16 @@ def verdicts(
 
 
 def finish(
-    dataset: Dataset, results: dict[str, MetricScores], blank: bytearray, options: ScoreOptions
+    dataset: Dataset,
+    results: dict[str, MetricScores],
+    blank: bytearray,
+    options: ScoreOptions,
+    signatures: Mapping[str, str] | None = None,
 ) -> ScoreRun:
-    """The ScoreRun of computed verdicts, with its summary (which reads the records' ids)."""
-    signatures = {name: signature(name, options) for name in results}
+    """The ScoreRun of computed verdicts, with its summary (which reads the records' ids). Metrics
+    that are not registered scorers (the judge) bring their own `signatures`."""
+    known = signatures or {}
+    signatures = {name: known.get(name) or signature(name, options) for name in results}
     summary = summarize(dataset, results, blank, signatures, options.signature_parts())
     return ScoreRun(dataset, options, results, blank, summary)
 

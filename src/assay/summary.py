@@ -109,6 +109,21 @@ class Agreement:
 
 
 @dataclass(frozen=True)
+class JudgeSummary:
+    """What the judge metric did: which rows cost a model call, what they cost, how far it agreed."""
+
+    sent_to_judges: int  # rows the chain saw (the others: blank, or decided by the cascade)
+    decided_by_cascade: int
+    blank: int
+    truncated: int  # responses cut to the length limit, with a marker
+    over_budget: int  # rows left unscored because --max-cost was reached
+    seconds: float
+    usage: Mapping[str, Mapping[str, object]]  # by judge: calls, cache_hits, tokens, cost, failures, models
+    agreement: Mapping[str, tuple[int, int]]  # matcher -> (rows both scored, rows they agree on)
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Summary:
     source: str
     total: int
@@ -119,6 +134,7 @@ class Summary:
     options: str
     metrics: Mapping[str, MetricSummary]
     agreement: Agreement | None
+    judge: JudgeSummary | None = None
 
 
 def summarize(

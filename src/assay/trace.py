@@ -22,7 +22,7 @@ import regex
 
 from .errors import InputError
 from .records import Dataset, Record
-from .scorers import MetricScores, Outcome, get_scorer
+from .scorers import SCORERS, MetricScores, Outcome, get_scorer
 from .scorers.hard_fact import pattern_of
 from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
@@ -39,6 +39,7 @@ OUTCOME_NAMES = {
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
 EMPTY_GOLDEN = "the golden answer is empty, which the seed protocols score correct (the seed's caveat 1)"
 _WORD = regex.compile(r"\w+")  # the unicode profile's word (text.unicode.words)
+JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ def traces(run: ScoreRun, index: int) -> dict[str, Trace]:
 
 def trace(run: ScoreRun, metric: str, index: int) -> Trace:
     scores: MetricScores = run.metrics[metric]
+    if metric not in SCORERS:  # the judge: its own words are the rule
+        return _judge_trace(run, metric, scores, index)
     verdict = _verdict(run, metric, scores, index)
     if run.blank[index]:
         rule, span = BLANK, None
@@ -101,6 +104,18 @@ def trace(run: ScoreRun, metric: str, index: int) -> Trace:
     return Trace(
         metric, OUTCOME_NAMES[verdict.outcome], rule, verdict.golden, verdict.response, span, verdict.score
     )
+
+
+def _judge_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> Trace:
+    outcome = scores.outcome(index)
+    by, rationale, raw = (scores.texts.get(column, [None] * len(scores))[index] for column in JUDGE_TEXTS)
+    if outcome is Outcome.UNSCORED:
+        rule = scores.reasons.get(index, "unscored") + (f"; its reply: {raw!r}" if raw else "")
+    else:
+        verdict = "CORRECT" if outcome is Outcome.PASS else "INCORRECT"
+        rule = f"{by}: {verdict}" + (f" ({rationale})" if rationale else "")
+    record = run.records[index]
+    return Trace(metric, OUTCOME_NAMES[outcome], rule, " | ".join(record.answers), record.response)
 
 
 def _verdict(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> _Verdict:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..summary import Summary, Tally
+from ..summary import JudgeSummary, Summary, Tally
 
 
 def _tally(tally: Tally, soft_credit: bool) -> dict[str, Any]:
@@ -24,6 +24,15 @@ def _tally(tally: Tally, soft_credit: bool) -> dict[str, Any]:
         **soft,
         **({} if not tally.graded else {"mean": tally.mean}),
     }
+
+
+def _judge(judge: JudgeSummary) -> dict[str, Any]:
+    found = asdict(judge)
+    found["agreement"] = {
+        name: {"both_scored": both, "agree": agree} for name, (both, agree) in judge.agreement.items()
+    }
+    found["warnings"] = list(judge.warnings)
+    return found
 
 
 def summary_dict(summary: Summary) -> dict[str, Any]:
@@ -50,6 +59,7 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
             }
             for name, metric in summary.metrics.items()
         },
+        "judge": None if summary.judge is None else _judge(summary.judge),
         "agreement": None
         if agreement is None
         else {

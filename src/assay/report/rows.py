@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..records import Record
-from ..scorers import Outcome, get_scorer
+from ..scorers import SCORERS, Outcome, get_scorer
 from ..summary import AGREEMENT_PAIR, bucket_of
 from ..trace import traces
 
@@ -27,7 +27,8 @@ def verdict_columns(run: ScoreRun) -> list[str]:
         columns.insert(0, "id")  # rows were numbered 1, 2, 3, ...: keep the number so runs can be joined
     added: list[str] = []
     for name, scores in run.metrics.items():
-        added += [name, f"{name}_answer", *scores.extras, *([f"{name}_soft"] if _soft(run, name) else [])]
+        added += [name, f"{name}_answer", *scores.extras, *scores.texts]
+        added += [f"{name}_soft"] if _soft(run, name) else []
     if run.summary.agreement is not None:
         added.append("agreement")
     added.append("trace")
@@ -54,6 +55,8 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
             row[f"{name}_answer"] = record.answers[answer_index] if answer_index >= 0 else None
             for column, values in scores.extras.items():
                 row[column] = values[index]
+            for column, texts in scores.texts.items():
+                row[column] = texts[index]
             if soft[name]:
                 row[f"{name}_soft"] = outcome is Outcome.SOFT_PASS
         if len(pair) == len(AGREEMENT_PAIR):
@@ -80,7 +83,7 @@ def write_traces(run: ScoreRun, path: str | Path) -> Path:
 
 def _soft(run: ScoreRun, metric: str) -> bool:
     """Whether `metric` ran with soft passes (then a `<metric>_soft` column says which rows)."""
-    return run.options.inflection and get_scorer(metric).soft_pass is not None
+    return run.options.inflection and metric in SCORERS and get_scorer(metric).soft_pass is not None
 
 
 def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict[str, str]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .._version import __version__
 from ..records import Record
-from ..summary import BUCKETS, Agreement, MetricSummary, Summary, Tally
+from ..summary import BUCKETS, Agreement, JudgeSummary, MetricSummary, Summary, Tally
 from ..trace import Trace
 
 MAX_IDS_LISTED = 20
@@ -18,6 +18,8 @@ def render_text(summary: Summary) -> str:
     for metric in summary.metrics.values():
         lines += _metric_table(metric)
         lines.append("")
+    if summary.judge is not None:
+        lines += [*_judge(summary.judge), ""]
     if summary.agreement is not None:
         lines += _agreement(summary.agreement)
     return "\n".join(lines).rstrip() + "\n"
@@ -76,6 +78,29 @@ def _tally_row(label: str, tally: Tally, show_unscored: bool, show_soft: bool) -
 
 def _percent(fraction: float | None) -> str:
     return "n/a" if fraction is None else f"{fraction:.1%}"
+
+
+def _judge(judge: JudgeSummary) -> list[str]:
+    lines = [
+        f"judge: {judge.sent_to_judges} rows sent to the chain, {judge.decided_by_cascade} decided by the "
+        f"cascade, {judge.blank} blank; {judge.truncated} responses truncated; {judge.over_budget} left "
+        f"unscored by --max-cost; {judge.seconds:.1f} s"
+    ]
+    header = ["judge", "calls", "cached", "failures", "prompt tokens", "completion tokens", "cost"]
+    counted = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens")
+    rows = [
+        [label, *(str(usage[key]) for key in counted), f"{float(str(usage['cost'])):.4f}"]
+        for label, usage in judge.usage.items()
+    ]
+    lines += _table(header, rows)
+    agreeing = [
+        f"{name} {agree}/{both} ({agree / both:.1%})"
+        for name, (both, agree) in judge.agreement.items()
+        if both
+    ]
+    if agreeing:
+        lines.append(f"  agreement with the matchers on the rows both scored: {', '.join(agreeing)}")
+    return lines + [f"  warning: {warning}" for warning in judge.warnings]
 
 
 def _agreement(agreement: Agreement) -> list[str]:

@@ -35,6 +35,7 @@ class MetricScores:
     extras: dict[str, array[int]] = field(default_factory=dict)  # the scorer's extra_columns
     reasons: dict[int, str] = field(default_factory=dict)  # row index -> why it is unscored
     values: array[float] | None = None  # a graded metric's score per row, in [0, 1] (token_f1's F1)
+    texts: dict[str, list[str | None]] = field(default_factory=dict)  # text columns (the judge's rationale)
 
     @classmethod
     def all_failing(
@@ -67,6 +68,8 @@ class MetricScores:
             if self.values is None:
                 self.values = array("d")
             self.values.extend(more.values)
+        for name, texts in more.texts.items():
+            self.texts.setdefault(name, []).extend(texts)
 
     def force_fail(self, index: int) -> None:
         """Mark a row incorrect with no deciding answer, keeping its extras (a blank response)."""

@@ -1,0 +1,89 @@
+"""What every judge backend shares: the protocol, its reply, and how it fails."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One completion: the text, what served it, and what it cost in tokens."""
+
+    text: str
+    model: str  # the model id the server says it used
+    fingerprint: str | None = None  # system_fingerprint, when the server gives one
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """What decides a judge's output besides the prompt: part of every cache key and signature."""
+
+    temperature: float = 0.0
+    seed: int = 0
+    max_tokens: int = 128
+
+    def signature(self) -> str:
+        return f"temperature:{self.temperature:g}|seed:{self.seed}|max_tokens:{self.max_tokens}"
+
+
+@dataclass(frozen=True)
+class Prices:
+    """What a judge costs, per million prompt and completion tokens (0: free, as a local model is)."""
+
+    prompt: float = 0.0
+    completion: float = 0.0
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1e6
+
+
+class JudgeUnavailable(Exception):
+    """The judge could not answer (down, timing out, rate-limited or failing past its retries, or
+    refusing the key): the chain moves on to the next judge."""
+
+
+class Judge(Protocol):
+    """A backend that completes chat messages. `label` names it in reports ("openai:MODEL")."""
+
+    kind: str  # "openai" or "llama": part of the cache key
+    sampling: Sampling
+    prices: Prices
+    requests_per_second: float | None
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    async def preflight(self) -> None:
+        """Fail fast, with a clear message, when the judge cannot work at all."""
+
+    async def complete(self, messages: list[dict[str, str]]) -> Reply:
+        """One completion at the judge's sampling; raises JudgeUnavailable."""
+
+    async def close(self) -> None:
+        """Release connections or the model."""
+
+
+@dataclass
+class Usage:
+    """A judge's calls and tokens over a run."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    failures: int = 0  # unavailable, or an unparseable reply
+    models: set[str] = field(default_factory=set)  # the served model ids (and fingerprints)
+
+    def add(self, reply: Reply, prices: Prices) -> None:
+        self.calls += 1
+        self.prompt_tokens += reply.prompt_tokens
+        self.completion_tokens += reply.completion_tokens
+        self.cost += prices.cost(reply.prompt_tokens, reply.completion_tokens)
+        self.models.add(reply.model + (f"@{reply.fingerprint}" if reply.fingerprint else ""))

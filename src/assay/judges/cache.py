@@ -1,0 +1,82 @@
+"""The verdict cache: every judge reply kept in SQLite, so that a re-run makes no model call and a
+killed run resumes where it stopped.
+
+The key is a hash of everything that decides the reply: the backend kind, the model, the prompt's id,
+version and hash, the question, the golden answers, the response as sent (after truncation) and the
+sampling parameters. Never the API key. Each reply is committed as soon as it arrives; the database
+is in WAL mode with a busy timeout, so two processes can share one cache file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from ._base import Reply, Sampling
+from .prompt import PROMPT_SIGNATURE
+
+DEFAULT_PATH = Path(".assay-cache") / "judge.sqlite"
+_SCHEMA = "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, at REAL NOT NULL)"
+
+
+def cache_key(
+    kind: str,
+    model: str,
+    sampling: Sampling,
+    question: str,
+    answers: Sequence[str],
+    response: str,
+    attempt: int,
+) -> str:
+    """The key of one request; `attempt` 1 is the retry after an unparseable reply."""
+    parts = [kind, model, PROMPT_SIGNATURE, sampling.signature(), question, list(answers), response, attempt]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
+
+
+class Cache:
+    """A dictionary of replies on disk."""
+
+    def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+            self._db.commit()
+        except (OSError, sqlite3.Error) as exc:
+            raise UsageError(
+                f"cannot open the judge cache ({exc})",
+                where=str(self.path),
+                fix="give --cache a writable file, or run with --no-cache",
+            ) from None
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Reply | None:
+        with self._lock:
+            row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+        return None if row is None else Reply(**json.loads(row[0]))
+
+    def put(self, key: str, reply: Reply) -> None:
+        record: dict[str, Any] = {
+            "text": reply.text,
+            "model": reply.model,
+            "fingerprint": reply.fingerprint,
+            "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens,
+        }
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO replies VALUES (?, ?, julianday('now'))",
+                (key, json.dumps(record, ensure_ascii=False)),
+            )
+            self._db.commit()
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,79 @@
+"""A judge run in-process by llama-cpp-python (``pip install 'assay[local]'``): a GGUF file, the same
+prompt and parsing as the HTTP judge, JSON mode by grammar. One model answers one request at a time,
+in a worker thread, so the event loop keeps serving the other judges."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UsageError
+from ._base import JudgeUnavailable, Prices, Reply, Sampling
+
+
+@dataclass
+class LlamaJudge:
+    model_path: str
+    n_ctx: int = 2048
+    n_threads: int | None = None
+    sampling: Sampling = field(default_factory=Sampling)
+    prices: Prices = field(default_factory=Prices)
+    requests_per_second: float | None = None
+    kind: str = "llama"
+    _llama: Any = field(default=None, repr=False)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def model(self) -> str:
+        return os.path.basename(self.model_path)
+
+    @property
+    def label(self) -> str:
+        return f"llama:{self.model}"
+
+    async def preflight(self) -> None:
+        if not os.path.isfile(self.model_path):
+            raise UsageError(f"no GGUF model at {self.model_path}", fix="give the path of a .gguf file")
+        try:
+            from llama_cpp import Llama
+        except ImportError:
+            raise UsageError(
+                "the local judge needs llama-cpp-python, which is not installed",
+                fix="pip install 'assay[local]'",
+            ) from None
+        self._llama = await asyncio.to_thread(
+            Llama,
+            model_path=self.model_path,
+            n_ctx=self.n_ctx,
+            n_threads=self.n_threads,
+            seed=self.sampling.seed,
+            verbose=False,
+        )
+
+    async def complete(self, messages: list[dict[str, str]]) -> Reply:
+        if self._llama is None:
+            await self.preflight()
+        async with self._lock:
+            try:
+                body = await asyncio.to_thread(
+                    self._llama.create_chat_completion,
+                    messages=messages,
+                    temperature=self.sampling.temperature,
+                    seed=self.sampling.seed,
+                    max_tokens=self.sampling.max_tokens,
+                    response_format={"type": "json_object"},
+                )
+            except (RuntimeError, ValueError) as exc:  # e.g. the prompt exceeds the context
+                raise JudgeUnavailable(f"{type(exc).__name__}: {exc}") from None
+        usage = body.get("usage") or {}
+        return Reply(
+            text=str(body["choices"][0]["message"].get("content") or ""),
+            model=self.model,
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+        )
+
+    async def close(self) -> None:
+        self._llama = None

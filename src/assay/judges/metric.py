@@ -1,0 +1,182 @@
+"""The ``judge`` metric: a chain of LLM judges over a dataset, optionally behind the cascade.
+
+With ``cascade``, the deterministic matchers decide the clear rows, and only the rest cost a model
+call: a row is clearly correct when exact_substring, word_overlap and phrase_match all pass, and
+clearly incorrect when all three fail and no word of any golden answer (under the unicode profile)
+is among the response's words. A blank response is incorrect without asking anyone (the seed's
+caveat 4). The report says how many rows the judges saw, and how often they agreed with each matcher
+on the rows both scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .._version import __version__
+from ..errors import UsageError
+from ..records import Dataset, Record
+from ..scorers import MetricScores, Outcome
+from ..summary import JudgeSummary
+from ..text import unicode
+from ._base import Judge
+from .prompt import PROMPT_SIGNATURE
+from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
+from .spec import model_family
+
+JUDGE = "judge"
+VERSION = 1
+CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
+TEXT_COLUMNS = ("judge_by", "judge_rationale", "judge_raw")
+CASCADE = "cascade (the matchers agree)"
+BLANK = "blank response"
+
+
+@dataclass(frozen=True)
+class JudgeSetup:
+    chain: tuple[Judge, ...]
+    options: JudgeOptions = field(default_factory=JudgeOptions)
+    cascade: bool = False
+    system_model: str | None = None  # the model under test, for the cross-family rule
+
+    def signature(self) -> str:
+        chain = ">".join(f"{judge.label}[{judge.sampling.signature()}]" for judge in self.chain)
+        return "|".join(
+            [
+                f"{JUDGE}@{VERSION}",
+                f"chain:{chain}",
+                PROMPT_SIGNATURE,
+                f"truncate:{self.options.max_response_chars}",
+                f"cascade:{'on' if self.cascade else 'off'}",
+                f"assay:{__version__}",
+            ]
+        )
+
+    def warnings(self) -> list[str]:
+        """Seed 002's cross-family rule: a judge of the system's own family grades with its biases."""
+        if self.system_model is None:
+            return []
+        family = model_family(self.system_model)
+        return [
+            f"the judge {judge.label} is of the same model family ({family}) as the system under test "
+            f"({self.system_model}); use a judge of another family"
+            for judge in self.chain
+            if model_family(judge.model) == family
+        ]
+
+
+def judge_metric(
+    dataset: Dataset,
+    results: Mapping[str, MetricScores],
+    blank: bytearray,
+    setup: JudgeSetup,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[MetricScores, JudgeSummary]:
+    """The judge's verdict per row (PASS, FAIL or UNSCORED, with who decided and why), and its report."""
+    records = dataset.records
+    decided = _decided_without_judges(records, results, blank, setup.cascade)
+    items = [Item(i, r.question, r.answers, r.response) for i, r in enumerate(records) if i not in decided]
+    judgements, stats, dropped = asyncio.run(_judge_all(items, setup, progress))
+    by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
+    scores = _columns([by_row[i] for i in range(len(records))])
+    summary = _summary(setup, results, decided, items, judgements, stats)
+    return scores, dataclasses.replace(summary, warnings=(*dropped, *summary.warnings))
+
+
+async def _judge_all(
+    items: Sequence[Item], setup: JudgeSetup, progress: Callable[[int, int], None] | None
+) -> tuple[list[Judgement], RunStats, list[str]]:
+    """Preflight, then judge, in one event loop (the judges' connections belong to it)."""
+    chain, dropped = await _preflight(setup.chain) if items else (setup.chain, [])
+    judgements, stats = await judge_items(items, chain, setup.options, progress)
+    return judgements, stats, dropped
+
+
+async def _preflight(chain: Sequence[Judge]) -> tuple[tuple[Judge, ...], list[str]]:
+    """The judges that pass their preflight, and a warning for each that does not: it is left out of
+    the chain (which exists to survive a judge that is down). When none passes, the first failure
+    stops the run, before any row is sent."""
+    failures = await asyncio.gather(*(judge.preflight() for judge in chain), return_exceptions=True)
+    for failure in failures:
+        if failure is not None and not isinstance(failure, UsageError):
+            raise failure  # a bug, not a judge that is down
+    working = tuple(judge for judge, failure in zip(chain, failures) if failure is None)
+    if not working:
+        raise next(f for f in failures if f is not None)
+    dropped = [
+        f"left {judge.label} out of the chain: {failure.message}"
+        for judge, failure in zip(chain, failures)
+        if isinstance(failure, UsageError)
+    ]
+    return working, dropped
+
+
+def _decided_without_judges(
+    records: Sequence[Record], results: Mapping[str, MetricScores], blank: bytearray, cascade: bool
+) -> dict[int, Judgement]:
+    decided = {i: Judgement(Outcome.FAIL, judge=BLANK) for i, is_blank in enumerate(blank) if is_blank}
+    if not cascade:
+        return decided
+    missing = [name for name in CASCADE_MATCHERS if name not in results]
+    if missing:
+        raise UsageError(f"the cascade needs the matchers {', '.join(missing)}", fix="run them too")
+    matchers = [results[name].outcomes for name in CASCADE_MATCHERS]
+    for index, record in enumerate(records):
+        if index in decided:
+            continue
+        outcomes = {column[index] for column in matchers}
+        if outcomes == {Outcome.PASS}:
+            decided[index] = Judgement(Outcome.PASS, judge=CASCADE)
+        elif outcomes == {Outcome.FAIL} and not _shares_a_word(record):
+            decided[index] = Judgement(Outcome.FAIL, judge=CASCADE)
+    return decided
+
+
+def _shares_a_word(record: Record) -> bool:
+    response = set(unicode.words(unicode.normalise(record.response)))
+    return any(not response.isdisjoint(unicode.words(unicode.normalise(a))) for a in record.answers)
+
+
+def _columns(judgements: Sequence[Judgement]) -> MetricScores:
+    scores = MetricScores.all_failing(JUDGE, len(judgements))
+    for row, judgement in enumerate(judgements):
+        scores.outcomes[row] = judgement.outcome
+        if judgement.reason is not None:
+            scores.reasons[row] = judgement.reason
+    scores.texts = {
+        "judge_by": [j.judge for j in judgements],
+        "judge_rationale": [j.rationale for j in judgements],
+        "judge_raw": [j.raw for j in judgements],
+    }
+    return scores
+
+
+def _summary(
+    setup: JudgeSetup,
+    results: Mapping[str, MetricScores],
+    decided: Mapping[int, Judgement],
+    items: Sequence[Item],
+    judgements: Sequence[Judgement],
+    stats: RunStats,
+) -> JudgeSummary:
+    agreement = {}
+    for name, scores in results.items():
+        pairs = [
+            (j.outcome == Outcome.PASS, scores.outcomes[item.index] == Outcome.PASS)
+            for item, j in zip(items, judgements)
+            if j.outcome != Outcome.UNSCORED and scores.outcomes[item.index] != Outcome.UNSCORED
+        ]
+        agreement[name] = (len(pairs), sum(judge == matcher for judge, matcher in pairs))
+    return JudgeSummary(
+        sent_to_judges=len(items),
+        decided_by_cascade=sum(j.judge == CASCADE for j in decided.values()),
+        blank=sum(j.judge == BLANK for j in decided.values()),
+        truncated=stats.truncated,
+        over_budget=stats.over_budget,
+        seconds=stats.seconds,
+        usage={label: vars(usage) | {"models": sorted(usage.models)} for label, usage in stats.usage.items()},
+        agreement=agreement,
+        warnings=tuple(setup.warnings()),
+    )

@@ -1,0 +1,167 @@
+"""A judge behind an OpenAI-compatible chat-completions endpoint: vLLM, llama.cpp's server, Ollama,
+OpenAI and the like.
+
+The API key is read from the environment variable the user *names*; the key itself never appears in
+a flag, log, report, trace or cache. Requests ask for a JSON verdict with ``response_format``
+``json_object`` (llama.cpp's server answers ``json_schema`` with HTTP 500 but accepts ``json_object``);
+a server that rejects ``response_format`` altogether is asked again without it, and its reply is
+parsed as text. Connection errors, timeouts, 429 and 5xx are retried with exponential backoff and
+jitter, honouring ``Retry-After``; past the retries the judge is unavailable and the chain moves on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from ..errors import UsageError
+from ._base import JudgeUnavailable, Prices, Reply, Sampling
+
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+MAX_BACKOFF = 30.0
+
+
+@dataclass
+class OpenAIJudge:
+    base_url: str  # up to /v1, e.g. http://127.0.0.1:8080/v1
+    model: str
+    api_key_env: str | None = None  # the NAME of the variable that holds the key
+    timeout: float = 60.0
+    retries: int = 3
+    backoff: float = 0.5  # seconds before the first retry; doubled each time, with jitter
+    sampling: Sampling = field(default_factory=Sampling)
+    prices: Prices = field(default_factory=Prices)
+    requests_per_second: float | None = None
+    kind: str = "openai"
+    _client: httpx.AsyncClient | None = field(default=None, repr=False)
+    _json_mode: bool = field(default=True, repr=False)  # False once the server rejects response_format
+
+    @property
+    def label(self) -> str:
+        return f"openai:{self.model}"
+
+    def _headers(self) -> dict[str, str]:
+        if self.api_key_env is None:
+            return {}
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise UsageError(
+                f"the judge {self.label} reads its API key from ${self.api_key_env}, which is not set",
+                fix=f"export {self.api_key_env}=..., or name another variable with api_key_env",
+            )
+        return {"Authorization": f"Bearer {key}"}
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                base_url=self.base_url.rstrip("/"), headers=self._headers(), timeout=self.timeout
+            )
+        return self._client
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def preflight(self) -> None:
+        """GET /models: is the endpoint up, is the key accepted, is the model served?"""
+        try:
+            response = await self._http().get("/models")
+        except httpx.HTTPError as exc:
+            raise UsageError(
+                f"the judge endpoint {self.base_url} does not answer ({type(exc).__name__}: {exc})",
+                fix="start the server, or correct the base URL (it ends in /v1)",
+            ) from None
+        if response.status_code in (401, 403):
+            raise UsageError(
+                f"the judge endpoint {self.base_url} refused the API key (HTTP {response.status_code})",
+                fix=f"check the key in ${self.api_key_env}" if self.api_key_env else "give api_key_env=NAME",
+            )
+        if response.status_code != 200:
+            raise UsageError(
+                f"the judge endpoint {self.base_url} answered GET /models with HTTP {response.status_code}",
+                fix="check the base URL (it ends in /v1) and the server's log",
+            )
+        served = [str(m.get("id")) for m in response.json().get("data", [])]
+        if served and self.model not in served:
+            raise UsageError(
+                f"the judge endpoint {self.base_url} does not serve the model '{self.model}'",
+                fix=f"use one of: {', '.join(served)}",
+            )
+
+    async def complete(self, messages: list[dict[str, str]]) -> Reply:
+        attempt = 0
+        while True:
+            try:
+                response = await self._http().post("/chat/completions", json=self._body(messages))
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                failure, wait = f"{type(exc).__name__}: {exc}", None
+            else:
+                if response.status_code == 200:
+                    return _reply(response.json(), self.model)
+                if self._json_mode and _rejects_response_format(response):
+                    self._json_mode = False  # ask again, at once, for plain text
+                    continue
+                if response.status_code not in RETRY_STATUSES:
+                    raise JudgeUnavailable(f"HTTP {response.status_code}: {response.text[:200]}")
+                failure, wait = f"HTTP {response.status_code}", _retry_after(response)
+            if attempt >= self.retries:
+                raise JudgeUnavailable(f"{failure}, after {self.retries} retries")
+            await asyncio.sleep(wait if wait is not None else _backoff(self.backoff, attempt))
+            attempt += 1
+
+    def _body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.sampling.temperature,
+            "seed": self.sampling.seed,
+            "max_tokens": self.sampling.max_tokens,
+        }
+        if self._json_mode:
+            body["response_format"] = {"type": "json_object"}
+        return body
+
+
+def _reply(body: dict[str, Any], asked_model: str) -> Reply:
+    choices = body.get("choices") or [{}]
+    usage = body.get("usage") or {}
+    return Reply(
+        text=str((choices[0].get("message") or {}).get("content") or ""),
+        model=str(body.get("model") or asked_model),
+        fingerprint=body.get("system_fingerprint"),
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+    )
+
+
+def _rejects_response_format(response: httpx.Response) -> bool:
+    """A 4xx/5xx whose error names response_format: the server does not do JSON mode."""
+    return response.status_code >= 400 and "response_format" in response.text
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    """Seconds the server asked to wait (Retry-After, as seconds or an HTTP date), capped."""
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return min(max(float(value), 0.0), MAX_BACKOFF)
+    except ValueError:
+        from email.utils import parsedate_to_datetime
+
+        try:
+            return min(max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0), MAX_BACKOFF)
+        except (TypeError, ValueError):
+            return None
+
+
+def _backoff(base: float, attempt: int) -> float:
+    """Exponential backoff with full jitter (so that many waiting requests do not retry together)."""
+    return random.uniform(0, min(MAX_BACKOFF, base * 2**attempt))

@@ -1,0 +1,161 @@
+"""Judges named on the command line (``--judge SPEC``) or in a config file (``assay.toml``).
+
+A SPEC is ``openai:MODEL@BASE_URL`` or ``llama:PATH.gguf``, then optional ``,key=value`` settings:
+
+    openai:gpt-4o-mini@https://api.openai.com/v1,api_key_env=OPENAI_API_KEY,price_prompt=0.15
+    openai:qwen2.5-7b-instruct@http://127.0.0.1:8000/v1,rps=5
+    llama:models/judge.gguf,n_ctx=4096
+
+In ``assay.toml`` each judge of the chain is a ``[[judge.chain]]`` table with the same keys, and
+``kind``, ``model``, ``base_url`` (or ``model_path``) spelled out.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from ..errors import UsageError
+from ._base import Judge, Prices, Sampling
+from .llama_local import LlamaJudge
+from .openai_http import OpenAIJudge
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+_NUMBERS = {
+    "timeout": float,
+    "retries": int,
+    "backoff": float,
+    "rps": float,
+    "max_tokens": int,
+    "temperature": float,
+    "seed": int,
+    "price_prompt": float,
+    "price_completion": float,
+    "n_ctx": int,
+    "n_threads": int,
+}
+_TEXTS = ("kind", "model", "base_url", "api_key_env", "model_path")
+_SHORT = regex.compile(r"(?P<kind>openai|llama):(?P<rest>[^,]+)")
+
+
+def parse_spec(spec: str) -> Judge:
+    """A judge from ``kind:...`` and ``,key=value`` settings."""
+    head, *pairs = spec.split(",")
+    settings: dict[str, Any] = {}
+    short = _SHORT.fullmatch(head.strip())
+    if short is None:
+        pairs.insert(0, head)
+    elif short["kind"] == "openai":
+        model, at, base_url = short["rest"].partition("@")
+        if not at:
+            raise _bad(spec, "an openai judge is openai:MODEL@BASE_URL")
+        settings |= {"kind": "openai", "model": model, "base_url": base_url}
+    else:
+        settings |= {"kind": "llama", "model_path": short["rest"]}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals:
+            raise _bad(spec, f"'{pair}' is not key=value")
+        settings[key.strip()] = value.strip()
+    return build_judge(settings, where=f"--judge {spec!r}")
+
+
+def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
+    unknown = set(settings) - set(_NUMBERS) - set(_TEXTS)
+    if unknown:
+        known = ", ".join(sorted({*_NUMBERS, *_TEXTS}))
+        raise UsageError(
+            f"unknown judge setting(s) {', '.join(sorted(unknown))}", where=where, fix=f"use: {known}"
+        )
+    values: dict[str, Any] = {
+        key: _number(key, value, where) if key in _NUMBERS else str(value) for key, value in settings.items()
+    }
+    sampling = Sampling(
+        temperature=values.get("temperature", 0.0),
+        seed=values.get("seed", 0),
+        max_tokens=values.get("max_tokens", 128),
+    )
+    prices = Prices(values.get("price_prompt", 0.0), values.get("price_completion", 0.0))
+    kind = values.get("kind")
+    if kind == "openai":
+        missing = [key for key in ("model", "base_url") if not values.get(key)]
+        if missing:
+            raise UsageError(
+                f"an openai judge needs {' and '.join(missing)}", where=where, fix="see assay score --help"
+            )
+        return OpenAIJudge(
+            base_url=values["base_url"],
+            model=values["model"],
+            api_key_env=values.get("api_key_env"),
+            timeout=values.get("timeout", 60.0),
+            retries=values.get("retries", 3),
+            backoff=values.get("backoff", 0.5),
+            sampling=sampling,
+            prices=prices,
+            requests_per_second=values.get("rps"),
+        )
+    if kind == "llama":
+        if not values.get("model_path"):
+            raise UsageError("a llama judge needs model_path", where=where, fix="llama:PATH.gguf")
+        return LlamaJudge(
+            model_path=values["model_path"],
+            n_ctx=values.get("n_ctx", 2048),
+            n_threads=values.get("n_threads"),
+            sampling=sampling,
+            prices=prices,
+            requests_per_second=values.get("rps"),
+        )
+    raise UsageError(f"unknown judge kind {kind!r}", where=where, fix="use openai or llama")
+
+
+def load_config(path: str | Path) -> tuple[list[Judge], dict[str, Any]]:
+    """The chain of an ``assay.toml``, and its other [judge] settings (concurrency, cache, ...)."""
+    path = Path(path)
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(
+            f"cannot read the config file ({exc.strerror})", where=str(path), fix="give an existing file"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(
+            f"the config file is not valid TOML ({exc})", where=str(path), fix="fix the TOML syntax"
+        ) from None
+    section = dict(document.get("judge", {}))
+    chain = [
+        build_judge(entry, where=f"{path} [[judge.chain]] {i + 1}")
+        for i, entry in enumerate(section.pop("chain", []))
+    ]
+    return chain, section
+
+
+def model_family(model: str) -> str:
+    """The family of a model's name: its first run of letters, after any vendor prefix and path
+    (gpt-4o -> gpt, meta-llama/Llama-3-8B -> llama, Qwen2.5-7B -> qwen, SmolLM2-135M.gguf -> smollm)."""
+    name = regex.split(r"[/\\]", model.strip().lower())[-1]
+    letters = regex.match(r"[a-z]+", name)
+    return str(letters.group()) if letters else name
+
+
+def _number(key: str, value: Any, where: str) -> Any:
+    try:
+        return _NUMBERS[key](value)
+    except (TypeError, ValueError):
+        raise UsageError(
+            f"judge setting {key}={value!r} is not a number", where=where, fix=f"give {key} a number"
+        ) from None
+
+
+def _bad(spec: str, what: str) -> UsageError:
+    return UsageError(
+        f"cannot read the judge spec {spec!r}: {what}",
+        fix="write openai:MODEL@BASE_URL or llama:PATH.gguf, then ,key=value settings",
+    )
