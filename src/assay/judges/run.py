@@ -104,9 +104,9 @@ class _Run:
             if cached is not None:
                 usage.cache_hits += 1
                 return cached
-        if self.options.max_cost is not None and self.spent() >= self.options.max_cost:
-            raise _BudgetSpent
         async with self.slots:
+            if self.options.max_cost is not None and self.spent() >= self.options.max_cost:
+                raise _BudgetSpent  # checked once a slot is free: what was in flight has been counted
             await self.limits[judge.label].wait()
             reply = await judge.complete(asked)
         usage.add(reply, judge.prices)

