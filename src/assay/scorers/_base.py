@@ -82,10 +82,14 @@ class MetricScores:
 
 def overlap_f1(golden: Sequence[str], response: Sequence[str]) -> float:
     """SQuAD v1.1's token F1: the harmonic mean of precision and recall over the multiset overlap."""
-    common = sum((Counter(golden) & Counter(response)).values())
+    return f1_of_counts(sum((Counter(golden) & Counter(response)).values()), len(response), len(golden))
+
+
+def f1_of_counts(common: int, response_tokens: int, golden_tokens: int) -> float:
+    """Token F1 from the overlap's size and the two token counts (as SQuAD's script computes it)."""
     if common == 0:
         return 0.0
-    precision, recall = common / len(response), common / len(golden)
+    precision, recall = common / response_tokens, common / golden_tokens
     return 2 * precision * recall / (precision + recall)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ..text import unicode
-from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer
+from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer, f1_of_counts
 from .inflection import soft_phrase_pass
 
 NO_WORDS = "the golden answer has no words (empty or punctuation only)"
@@ -99,21 +99,13 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
             continue
         best, index = -1.0, -1
         for candidate, golden in goldens:
-            f1 = _f1(*unicode.token_overlap(golden, response), len(golden))
+            f1 = f1_of_counts(*unicode.token_overlap(golden, response), len(golden))
             if f1 > best:  # ties: the first answer
                 best, index = f1, candidate
         values[row], answer_index[row] = best, index
         if best == 1.0:
             outcomes[row] = PASS
     return scores
-
-
-def _f1(common: int, response_tokens: int, golden_tokens: int) -> float:
-    """SQuAD's token F1 from the overlap counts, as _base.overlap_f1 computes it."""
-    if common == 0:
-        return 0.0
-    precision, recall = common / response_tokens, common / golden_tokens
-    return 2 * precision * recall / (precision + recall)
 
 
 PHRASE_MATCH = Scorer(
