@@ -66,6 +66,17 @@ class Cache:
             row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
         return None if row is None else Reply(**json.loads(row[0]))
 
+    def has_all(self, keys: Sequence[str]) -> bool:
+        """Whether every key has a reply (looked up in bulk: a fully cached re-run asks no server)."""
+        wanted = set(keys)
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                found = self._db.execute(f"SELECT key FROM replies WHERE key IN ({marks})", chunk)
+                wanted.difference_update(key for (key,) in found)
+        return not wanted
+
     def put(self, key: str, reply: Reply) -> None:
         record: dict[str, Any] = {
             "text": reply.text,

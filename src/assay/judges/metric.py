@@ -23,7 +23,7 @@ from ..summary import JudgeSummary
 from ..text import unicode
 from ._base import Judge
 from .prompt import PROMPT_SIGNATURE
-from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
+from .run import Item, Judgement, JudgeOptions, RunStats, all_cached, judge_items
 from .spec import model_family
 
 JUDGE = "judge"
@@ -89,7 +89,8 @@ async def _judge_all(
     items: Sequence[Item], setup: JudgeSetup, progress: Callable[[int, int], None] | None
 ) -> tuple[list[Judgement], RunStats, list[str]]:
     """Preflight, then judge, in one event loop (the judges' connections belong to it)."""
-    chain, dropped = await _preflight(setup.chain) if items else (setup.chain, [])
+    settled = not items or all_cached(items, setup.chain[0], setup.options)  # a re-run asks no server
+    chain, dropped = (setup.chain, []) if settled else await _preflight(setup.chain)
     judgements, stats = await judge_items(items, chain, setup.options, progress)
     return judgements, stats, dropped
 

@@ -98,7 +98,7 @@ class _Run:
     ) -> Reply:
         """One reply: from the cache if it has it, else from the judge (then cached at once)."""
         usage = self.stats.usage[judge.label]
-        key = cache_key(judge.kind, judge.model, judge.sampling, item.question, item.answers, sent, attempt)
+        key = request_key(judge, item, sent, attempt)
         if self.cache is not None and not self.options.refresh:
             cached = self.cache.get(key)
             if cached is not None:
@@ -138,6 +138,23 @@ class _Run:
             self.stats.usage[judge.label].failures += 1
             reason, raw = f"{judge.label} replied twice without a verdict", reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
+
+
+def request_key(judge: Judge, item: Item, sent: str, attempt: int = 0) -> str:
+    """The cache key of asking `judge` about `item` (its response as sent, cut to the limit)."""
+    return cache_key(judge.kind, judge.model, judge.sampling, item.question, item.answers, sent, attempt)
+
+
+def all_cached(items: Sequence[Item], judge: Judge, options: JudgeOptions) -> bool:
+    """Whether the cache holds `judge`'s first reply for every item (then no server is needed)."""
+    if options.cache_path is None or options.refresh or not options.cache_path.exists():
+        return False
+    keys = [request_key(judge, i, fit_response(i.response, options.max_response_chars)[0]) for i in items]
+    cache = Cache(options.cache_path)
+    try:
+        return cache.has_all(keys)
+    finally:
+        cache.close()
 
 
 def _decided(parsed: Parsed, label: str) -> Judgement:
