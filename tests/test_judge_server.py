@@ -295,3 +295,37 @@ def test_the_cli_reads_a_chain_from_a_config_file(
     assert (tmp_path / "c.sqlite").exists()
     code, _, err = run(["score", "--responses", str(EXAMPLE), "--metric", "judge"], capsys)
     assert code == 2 and "the judge metric needs a chain of judges" in err
+
+
+def test_over_long_responses_are_cut_with_a_marker_and_counted(llama_server: Server) -> None:
+    faults = Faults(garbage='{"verdict": "CORRECT"}')  # quick replies: only what was sent matters here
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        run = judged([f"openai:{llama_server.model}@{proxy}"], rows=2, max_response_chars=20)
+    assert run.summary.judge is not None and run.summary.judge.truncated == 2
+    sent = [r["body"]["messages"][-1]["content"] for r in chat_requests(faults)]  # type: ignore[index]
+    assert all("[... truncated by assay:" in text and "more characters not shown]" in text for text in sent)
+
+
+def test_requests_keep_to_the_rate_limit(llama_server: Server) -> None:
+    faults = Faults(garbage='{"verdict": "INCORRECT"}')
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        started = time.monotonic()
+        judged([f"openai:{llama_server.model}@{proxy},rps=10"], rows=6, concurrency=6)
+        elapsed = time.monotonic() - started
+    assert len(chat_requests(faults)) == 6
+    assert elapsed >= 0.5  # six starts at ten a second: the last one at least 0.5 s after the first
+
+
+def test_two_processes_share_one_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "shared.sqlite"
+    script = (
+        "import sys; from assay.judges.cache import Cache; from assay.judges._base import Reply\n"
+        "c = Cache(sys.argv[1])\n"
+        "for i in range(300):\n"
+        "    c.put(f'{sys.argv[2]}-{i}', Reply(text=str(i), model='m'))\n"
+        "    assert c.get(f'{sys.argv[2]}-{i}').text == str(i)\n"
+    )
+    writers = [subprocess.Popen([sys.executable, "-c", script, str(cache), name]) for name in ("a", "b")]
+    assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM replies").fetchone()[0] == 600
