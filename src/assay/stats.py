@@ -1,0 +1,136 @@
+"""Intervals and tests for the numbers assay reports: seeded, reproducible, pinned in tests against
+statsmodels and SciPy.
+
+- ``wilson``: the Wilson score interval for a proportion (Wilson 1927; what statsmodels'
+  ``proportion_confint(method="wilson")`` gives). It behaves at 0 and n, unlike the normal interval.
+- ``bootstrap_proportion``: the percentile bootstrap of a proportion. Resampling n rows of 0/1 values
+  and counting the ones is drawing from Binomial(n, k/n), so that is what is drawn: the same
+  distribution at any n, in constant time. Seeded: equal seeds give equal intervals.
+- ``paired_bootstrap``: the percentile bootstrap of the difference of two paired proportions (two runs
+  or metrics on the same rows). Resampling rows resamples the four kinds of pair (both pass, only A,
+  only B, neither), i.e. a Multinomial draw over their counts.
+- ``mcnemar_exact``: McNemar's exact test on the discordant pairs, the two-sided binomial test of
+  b against b + c at 1/2 (statsmodels' ``mcnemar(exact=True)``).
+- ``cohen_kappa``: Cohen's kappa of a 2x2 table, with the large-sample interval of Fleiss, Cohen and
+  Everitt (1969), as statsmodels' ``cohens_kappa`` computes it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
+RESAMPLES = 10_000
+DEFAULT_SEED = 20261201
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+
+    def __contains__(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+def wilson(passed: int, n: int, z: float = Z95) -> Interval | None:
+    """The Wilson score interval of passed/n; None when n is 0."""
+    if n == 0:
+        return None
+    p = passed / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low = 0.0 if passed == 0 else max(0.0, centre - half)  # exact at the ends, not 1 - 1e-16
+    high = 1.0 if passed == n else min(1.0, centre + half)
+    return Interval(low, high)
+
+
+def bootstrap_proportion(
+    passed: int, n: int, seed: int = DEFAULT_SEED, resamples: int = RESAMPLES
+) -> Interval | None:
+    """The 95% percentile bootstrap interval of passed/n; None when n is 0."""
+    if n == 0:
+        return None
+    draws = np.random.default_rng(seed).binomial(n, passed / n, size=resamples) / n
+    return Interval(*_percentiles(draws))
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """B's proportion minus A's over rows scored in both, with its interval and McNemar's p."""
+
+    n: int
+    a_only: int  # rows A passes and B does not
+    b_only: int
+    difference: float | None
+    interval: Interval | None
+    p_value: float | None
+
+
+def paired_bootstrap(
+    both: int, a_only: int, b_only: int, neither: int, seed: int = DEFAULT_SEED, resamples: int = RESAMPLES
+) -> PairedDifference:
+    """The paired difference (B - A) of pass rates, its percentile bootstrap interval, McNemar's p."""
+    n = both + a_only + b_only + neither
+    if n == 0:
+        return PairedDifference(0, a_only, b_only, None, None, None)
+    counts = np.random.default_rng(seed).multinomial(
+        n, [both / n, a_only / n, b_only / n, neither / n], resamples
+    )
+    draws = (counts[:, 2] - counts[:, 1]) / n
+    return PairedDifference(
+        n,
+        a_only,
+        b_only,
+        (b_only - a_only) / n,
+        Interval(*_percentiles(draws)),
+        mcnemar_exact(a_only, b_only),
+    )
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """The two-sided exact McNemar p-value of b and c discordant pairs (1.0 when there are none)."""
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / (1 << n)
+    return min(1.0, 2 * tail)
+
+
+@dataclass(frozen=True)
+class Kappa:
+    kappa: float | None  # None when agreement by chance is certain (one class only)
+    interval: Interval | None
+    observed: float  # the share of rows on which the two agree
+
+
+def cohen_kappa(tp: int, fp: int, fn: int, tn: int, z: float = Z95) -> Kappa | None:
+    """Cohen's kappa of rater A (the metric: tp + fp positives) against rater B (people: tp + fn
+    positives), with its large-sample interval; None for an empty table."""
+    n = tp + fp + fn + tn
+    if n == 0:
+        return None
+    table = [[tp / n, fp / n], [fn / n, tn / n]]  # rows: A's class; columns: B's
+    rows = [sum(table[0]), sum(table[1])]
+    cols = [table[0][0] + table[1][0], table[0][1] + table[1][1]]
+    observed = table[0][0] + table[1][1]
+    chance = rows[0] * cols[0] + rows[1] * cols[1]
+    if chance >= 1.0:
+        return Kappa(None, None, observed)
+    kappa = (observed - chance) / (1 - chance)
+    term_a = sum(table[i][i] * (1 - (rows[i] + cols[i]) * (1 - kappa)) ** 2 for i in range(2))
+    term_b = (1 - kappa) ** 2 * sum(
+        table[i][j] * (cols[i] + rows[j]) ** 2 for i in range(2) for j in range(2) if i != j
+    )
+    term_c = (kappa - chance * (1 - kappa)) ** 2
+    variance = max(term_a + term_b - term_c, 0.0) / (1 - chance) ** 2 / n
+    half = z * math.sqrt(variance)
+    return Kappa(kappa, Interval(kappa - half, kappa + half), observed)
+
+
+def _percentiles(draws: np.ndarray) -> tuple[float, float]:
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return float(low), float(high)
