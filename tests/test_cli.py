@@ -99,7 +99,7 @@ def test_shorthand_runs_only_its_protocol(
 ) -> None:
     code, out, _ = run([command, "--responses", "my_model_english.csv"], capsys)
     assert code == 0
-    assert f"{metric}   [{metric}@1|nfc:off|assay:{assay.__version__}]" in out
+    assert f"{metric}   [{metric}@1|nfc:off|ci:wilson95|assay:{assay.__version__}]" in out
     assert other not in out
     assert "agreement:" not in out
 
@@ -147,7 +147,7 @@ def test_report_has_per_domain_and_combined_rows_for_each_metric(
     workdir: Path, capsys: pytest.CaptureFixture[str], metric: str, rows: dict[str, list[str]]
 ) -> None:
     _, out, _ = run(["score", "--responses", "my_model_english.csv"], capsys)
-    found = table(out, f"{metric}   [{metric}@1|nfc:off|assay:{assay.__version__}]")
+    found = table(out, f"{metric}   [{metric}@1|nfc:off|ci:wilson95|assay:{assay.__version__}]")
     assert {label: cells[:2] for label, cells in found.items()} == rows  # n, passed
     assert list(found) == ["Art", "Geography", "History", "Science", "combined"]
 
@@ -183,8 +183,8 @@ def test_report_without_a_domain_column_says_no_domain(
     path.write_text("question,answer,response\nq1,a,a\nq2,b,c\n", encoding="utf-8")
     _, out, _ = run(["score", "--responses", str(path)], capsys)
     assert table(out, "exact_substring") == {
-        "(no domain)": ["2", "1", "50.0%", "0"],
-        "combined": ["2", "1", "50.0%", "0"],
+        "(no domain)": ["2", "1", "50.0%", "9.5–90.5%", "0"],  # Wilson's 95% interval of 1/2
+        "combined": ["2", "1", "50.0%", "9.5–90.5%", "0"],
     }
 
 

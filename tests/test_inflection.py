@@ -128,8 +128,19 @@ def test_every_report_shows_the_soft_passes(tmp_path: Path, capsys: pytest.Captu
     code, printed, _ = run([*argv, "--out", str(out), "--json", str(summary)], capsys)
     assert code == 0
     header, combined = printed.splitlines()[3], printed.splitlines()[-1]
-    assert header.split() == ["domain", "n", "passed", "accuracy", "soft", "with", "soft", "blank"]
-    assert combined.split() == ["combined", "2", "1", "50.0%", "1", "100.0%", "0"]
+    assert header.split() == [
+        "domain",
+        "n",
+        "passed",
+        "accuracy",
+        "95%",
+        "CI",
+        "soft",
+        "with",
+        "soft",
+        "blank",
+    ]
+    assert combined.split() == ["combined", "2", "1", "50.0%", "9.5–90.5%", "1", "100.0%", "0"]
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [(r["phrase_match"], r["phrase_match_soft"]) for r in rows] == [
         ("True", "False"),

@@ -297,7 +297,7 @@ def summary_of(
 
 @pytest.mark.parametrize(
     ("flags", "options"),
-    [([], "nfc:off"), (["--nfc"], "nfc:on")],
+    [([], "nfc:off|ci:wilson95"), (["--nfc"], "nfc:on|ci:wilson95")],
     ids=["default", "nfc"],
 )
 def test_json_summary_carries_the_signature(
@@ -312,6 +312,7 @@ def test_json_summary_carries_the_signature(
     assert document["signature"] == {
         "protocols": expected,
         "options": options,
+        "intervals": "ci:wilson95",
         "limit": None,
         "assay": version,
     }
@@ -347,8 +348,18 @@ def test_json_summary_counts_add_up(
 def test_json_summary_numbers(tmp_path: Path, responses: Path, capsys: pytest.CaptureFixture[str]) -> None:
     document = summary_of(responses, tmp_path, capsys)
     exact, overlap = (document["metrics"][m]["combined"] for m in ("exact_substring", "word_overlap"))
-    assert exact == {"n": 6, "passed": 3, "failed": 3, "blank": 1, "unscored": 0, "accuracy": 0.5}
-    assert overlap == {"n": 6, "passed": 3, "failed": 3, "blank": 1, "unscored": 0, "accuracy": 0.5}
+    wilson = {"low": pytest.approx(0.18761630648265054), "high": pytest.approx(0.8123836935173494)}  # 3 of 6
+    counts = {
+        "n": 6,
+        "passed": 3,
+        "failed": 3,
+        "blank": 1,
+        "unscored": 0,
+        "accuracy": 0.5,
+        "interval": wilson,
+    }
+    assert exact == counts
+    assert overlap == counts
     assert document["agreement"]["overall"] == {
         "both_pass": 2,
         "both_fail": 2,

@@ -23,6 +23,7 @@ from .report.rows import check_out_path, check_writable
 from .report.text import render_explanation, render_text, warnings
 from .scorers import SCORERS
 from .scoring import ScoreOptions
+from .summary import IntervalMethod
 from .trace import explain
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -143,6 +144,19 @@ def _add_judge_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
     """What changes the numbers, and so goes into the signature."""
     parser.add_argument(
+        "--ci",
+        choices=("wilson", "bootstrap"),
+        default=IntervalMethod.name,
+        help="how each accuracy's 95%% interval is computed (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--ci-seed",
+        type=int,
+        default=IntervalMethod.seed,
+        metavar="N",
+        help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",
+    )
+    parser.add_argument(
         "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
     )
     parser.add_argument(
@@ -207,7 +221,12 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 
 def _options(args: argparse.Namespace) -> ScoreOptions:
-    return ScoreOptions(nfc=args.nfc, regex_column=args.regex_col, inflection=args.inflection)
+    return ScoreOptions(
+        nfc=args.nfc,
+        regex_column=args.regex_col,
+        inflection=args.inflection,
+        intervals=IntervalMethod(args.ci, args.ci_seed),
+    )
 
 
 def _run_lint(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ import itertools
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from .judges.metric import CASCADE_MATCHERS, JUDGE, JudgeSetup, judge_metric
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import SCORERS, MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
-from .summary import Summary, summarize
+from .summary import IntervalMethod, Summary, summarize
 from .text import inflection
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
@@ -31,9 +31,10 @@ class ScoreOptions:
     nfc: bool = False  # normalise response and golden answers to NFC before scoring (the seed's caveat 3)
     regex_column: str = "expected_regex"  # where hard_fact finds each row's pattern
     inflection: bool = False  # soft passes for inflected forms, where a scorer has them (phrase_match)
+    intervals: IntervalMethod = field(default_factory=IntervalMethod)  # each accuracy's 95% interval
 
     def signature_parts(self) -> str:
-        return f"nfc:{'on' if self.nfc else 'off'}"
+        return f"nfc:{'on' if self.nfc else 'off'}|{self.intervals.signature()}"
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ def finish(
     that are not registered scorers (the judge) bring their own `signatures`."""
     known = signatures or {}
     signatures = {name: known.get(name) or signature(name, options) for name in results}
-    summary = summarize(dataset, results, blank, signatures, options.signature_parts())
+    summary = summarize(dataset, results, blank, signatures, options.signature_parts(), options.intervals)
     return ScoreRun(dataset, options, results, blank, summary)
 
 

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from . import stats
 from .records import Dataset, Record
 from .scorers import MetricScores, Outcome
 from .text import inflection
@@ -78,6 +79,26 @@ class Tally:
 
 
 @dataclass(frozen=True)
+class IntervalMethod:
+    """How every accuracy's 95% interval is computed: Wilson's score interval, or a seeded bootstrap."""
+
+    name: str = "wilson"  # or "bootstrap"
+    seed: int = stats.DEFAULT_SEED
+
+    def of(self, tally: Tally) -> stats.Interval | None:
+        """The interval of a tally's (strict) accuracy, over its scored rows."""
+        scored = tally.n - tally.unscored
+        if self.name == "bootstrap":
+            return stats.bootstrap_proportion(tally.passed, scored, self.seed)
+        return stats.wilson(tally.passed, scored)
+
+    def signature(self) -> str:
+        if self.name == "bootstrap":
+            return f"ci:bootstrap95@seed={self.seed},resamples={stats.RESAMPLES}"
+        return "ci:wilson95"
+
+
+@dataclass(frozen=True)
 class MetricSummary:
     metric: str
     signature: str
@@ -135,6 +156,10 @@ class Summary:
     metrics: Mapping[str, MetricSummary]
     agreement: Agreement | None
     judge: JudgeSummary | None = None
+    intervals: IntervalMethod = IntervalMethod()
+
+    def interval(self, tally: Tally) -> stats.Interval | None:
+        return self.intervals.of(tally)
 
 
 def summarize(
@@ -143,6 +168,7 @@ def summarize(
     blank: bytearray,
     signatures: Mapping[str, str],
     options: str,
+    intervals: IntervalMethod | None = None,
 ) -> Summary:
     names = list(results)
     # One count of rows per (domain, every metric's outcome, blank); each table below reads it.
@@ -168,6 +194,7 @@ def summarize(
         options=options,
         metrics=metrics,
         agreement=agreement,
+        intervals=intervals or IntervalMethod(),
     )
 
 
@@ -326,6 +353,7 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         options=first.options,
         metrics={name: _merge_metric([p.metrics[name] for p in parts]) for name in first.metrics},
         agreement=_merge_agreement(agreements) if agreements else None,
+        intervals=first.intervals,
     )
 
 

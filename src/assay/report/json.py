@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..summary import JudgeSummary, Summary, Tally
+from ..summary import IntervalMethod, JudgeSummary, Summary, Tally
 
 
-def _tally(tally: Tally, soft_credit: bool) -> dict[str, Any]:
-    """A tally's counts; soft passes and the accuracy with them only for a metric that has them."""
+def _tally(tally: Tally, soft_credit: bool, intervals: IntervalMethod) -> dict[str, Any]:
+    """A tally's counts and accuracy with its 95% interval; soft passes and the accuracy with them only
+    for a metric that has them."""
     soft = {"soft": tally.soft, "accuracy_with_soft": tally.accuracy_with_soft} if soft_credit else {}
+    interval = intervals.of(tally)
     return {
         "n": tally.n,
         "passed": tally.passed,
@@ -21,6 +23,7 @@ def _tally(tally: Tally, soft_credit: bool) -> dict[str, Any]:
         "blank": tally.blank,
         "unscored": tally.unscored,
         "accuracy": tally.accuracy,
+        "interval": None if interval is None else {"low": interval.low, "high": interval.high},
         **soft,
         **({} if not tally.graded else {"mean": tally.mean}),
     }
@@ -41,6 +44,7 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
         "signature": {
             "protocols": {name: metric.signature for name, metric in summary.metrics.items()},
             "options": summary.options,
+            "intervals": summary.intervals.signature(),
             "limit": summary.limit,
             "assay": __version__,
         },
@@ -54,8 +58,11 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
         "metrics": {
             name: {
                 "signature": metric.signature,
-                "combined": _tally(metric.combined, metric.soft_credit),
-                "domains": {domain: _tally(t, metric.soft_credit) for domain, t in metric.domains.items()},
+                "combined": _tally(metric.combined, metric.soft_credit, summary.intervals),
+                "domains": {
+                    domain: _tally(t, metric.soft_credit, summary.intervals)
+                    for domain, t in metric.domains.items()
+                },
             }
             for name, metric in summary.metrics.items()
         },

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .._version import __version__
 from ..records import Record
-from ..summary import BUCKETS, Agreement, JudgeSummary, MetricSummary, Summary, Tally
+from ..stats import Interval
+from ..summary import BUCKETS, Agreement, IntervalMethod, JudgeSummary, MetricSummary, Summary, Tally
 from ..trace import Trace
 
 MAX_IDS_LISTED = 20
@@ -16,7 +17,7 @@ SNIPPET = 70
 def render_text(summary: Summary) -> str:
     lines = [_headline(summary), ""]
     for metric in summary.metrics.values():
-        lines += _metric_table(metric)
+        lines += _metric_table(metric, summary.intervals)
         lines.append("")
     if summary.judge is not None:
         lines += [*_judge(summary.judge), ""]
@@ -51,23 +52,33 @@ def _headline(summary: Summary) -> str:
     )
 
 
-def _metric_table(metric: MetricSummary) -> list[str]:
+def _metric_table(metric: MetricSummary, intervals: IntervalMethod) -> list[str]:
     show_unscored = metric.combined.unscored > 0
     show_soft = metric.soft_credit
     graded = metric.combined.graded
-    header = ["domain", "n", "passed", "accuracy", *(["mean"] if graded else [])]
+    header = ["domain", "n", "passed", "accuracy", "95% CI", *(["mean"] if graded else [])]
     header += ["soft", "with soft"] if show_soft else []
     header += ["blank", *(["unscored"] if show_unscored else [])]
-    rows = [
-        _tally_row(domain or "(no domain)", t, show_unscored, show_soft)
-        for domain, t in metric.domains.items()
+    tallies = [
+        *((domain or "(no domain)", t) for domain, t in metric.domains.items()),
+        ("combined", metric.combined),
     ]
-    rows.append(_tally_row("combined", metric.combined, show_unscored, show_soft))
+    rows = [_tally_row(label, t, intervals.of(t), show_unscored, show_soft) for label, t in tallies]
     return [f"{metric.metric}   [{metric.signature}]", *_table(header, rows)]
 
 
-def _tally_row(label: str, tally: Tally, show_unscored: bool, show_soft: bool) -> list[str]:
-    cells = [label, str(tally.n), str(tally.passed), _percent(tally.accuracy)]
+DASH = "\u2013"  # an en dash between an interval's ends
+
+
+def interval_text(interval: Interval | None) -> str:
+    """An interval in percent, as every report prints it: 75.8-90.3% (with an en dash)."""
+    return "n/a" if interval is None else f"{interval.low * 100:.1f}{DASH}{interval.high:.1%}"
+
+
+def _tally_row(
+    label: str, tally: Tally, interval: Interval | None, show_unscored: bool, show_soft: bool
+) -> list[str]:
+    cells = [label, str(tally.n), str(tally.passed), _percent(tally.accuracy), interval_text(interval)]
     if tally.graded:  # a graded metric: its mean score too
         cells.append("n/a" if tally.mean is None else f"{tally.mean:.3f}")
     if show_soft:
