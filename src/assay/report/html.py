@@ -1,0 +1,279 @@
+"""The HTML report: one self-contained file (inline CSS, JS and SVG; nothing fetched) with each metric's
+accuracy per domain as a table and a chart, the protocols' agreement, a sortable, filterable table of
+every question with its traces, and optionally the comparison of two runs.
+
+Every string from the data is escaped where it is written (``html.escape`` for text and attributes,
+JSON escapes inside the one data ``<script>``), and the page's Content-Security-Policy runs only its own
+script and style, by hash: a response holding ``<script>`` shows as text, and would not run even if an
+escape were missed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from html import escape
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from ._comparison import comparison_section
+from ._markup import element, json_script, number_cell, percent, row_attrs, table
+from ._markup import interval_text as interval_label
+from ._questions import questions_section
+from .plot import NO_DOMAIN, accuracy_chart_svg
+from .rows import check_writable
+
+BUCKETS = ("both_pass", "both_fail", "exact_only", "overlap_only")
+BUCKET_NOTES = {
+    "both_pass": "both protocols pass",
+    "both_fail": "both fail",
+    "exact_only": "the golden answer's characters occur, not all its words (inside a longer word, often)",
+    "overlap_only": "every golden word occurs, not as the golden phrase: check by hand",
+}
+
+
+def render_html(
+    summary: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    comparison: Mapping[str, Any] | None = None,
+    *,
+    fields: Mapping[str, str] | None = None,
+) -> str:
+    """The report as one HTML page. `summary` is ``assay.summary_dict(...)``, `rows` are
+    ``assay.verdict_rows(run)``, `comparison` is what ``assay compare`` returns; `fields` names the
+    input columns (``run.dataset.fields``) where they are not the usual ones."""
+    sections = [_overview(summary)]
+    if comparison is not None:
+        sections.append(comparison_section(comparison))
+    sections += [_metric_section(name, metric) for name, metric in summary["metrics"].items()]
+    if summary.get("judge"):
+        sections.append(_judge_section(summary["judge"]))
+    if summary.get("agreement"):
+        sections.append(_agreement_section(summary["agreement"]))
+    sections.append(questions_section(summary, rows, fields))
+    data = json_script("assay-summary", summary)
+    if comparison is not None:
+        data += json_script("assay-comparison", comparison)
+    body = _header(summary, comparison is not None) + "<main>" + "".join(sections) + "</main>" + data
+    return _page(f"assay report: {summary.get('source', '')}", body)
+
+
+def write_html(
+    path: str | Path,
+    summary: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    comparison: Mapping[str, Any] | None = None,
+    *,
+    fields: Mapping[str, str] | None = None,
+) -> Path:
+    path = check_writable(path)
+    path.write_text(render_html(summary, rows, comparison, fields=fields), encoding="utf-8")
+    return path
+
+
+def _template(name: str) -> str:
+    return (resources.files("assay.report") / "templates" / name).read_text(encoding="utf-8")
+
+
+def _csp_hash(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def _page(title: str, body: str) -> str:
+    css, script = _template("report.css"), _template("report.js")
+    # Nothing may be fetched (default-src 'none'), and only this script and this style may run.
+    policy = f"default-src 'none'; script-src {_csp_hash(script)}; style-src {_csp_hash(css)}"
+    values = {
+        "policy": escape(policy),
+        "title": escape(title),
+        "version": escape(__version__),
+        "css": css,
+        "body": body,
+        "script": script,
+    }
+    # One pass, so text put in is never read again as a placeholder.
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], _template("report.html"))
+
+
+def _header(summary: Mapping[str, Any], compared: bool) -> str:
+    counts = summary.get("rows", {})
+    limit = summary["signature"].get("limit")
+    facts = [
+        f"{counts.get('total', 0)} rows" + (f" (the first {limit} only)" if limit else ""),
+        f"{counts.get('blank', 0)} blank responses (scored incorrect)",
+        f"intervals: {summary['signature'].get('intervals', '')}",
+        f"assay {summary['signature'].get('assay', __version__)}",
+    ]
+    links = [("overview", "Overview"), *((("comparison", "Comparison"),) if compared else ())]
+    links += [(f"metric-{name}", name) for name in summary["metrics"]]
+    links += [("agreement", "Agreement")] if summary.get("agreement") else []
+    links += [("questions", "Questions")]
+    nav = "".join(f'<a href="#{escape(anchor)}">{escape(label)}</a>' for anchor, label in links)
+    return (
+        f'<header><h1>assay report <span class="source">{escape(str(summary.get("source", "")))}</span></h1>'
+        f'<p class="facts">{" · ".join(map(escape, facts))}</p>{_warnings(counts)}<nav>{nav}</nav></header>'
+    )
+
+
+def _warnings(counts: Mapping[str, Any]) -> str:
+    found = []
+    empty = counts.get("empty_golden_ids") or []
+    if empty:
+        found.append(
+            f"{len(empty)} rows have an empty golden answer, which the seed protocols score correct: "
+        )
+        found[-1] += ", ".join(empty)
+    for column, ids in (counts.get("null_cells") or {}).items():
+        found.append(f"column '{column}' is empty (NaN/None) in {len(ids)} rows: {', '.join(ids)}")
+    items = "".join(element("li", text) for text in found)
+    return f'<ul class="warnings">{items}</ul>' if found else ""
+
+
+def _overview(summary: Mapping[str, Any]) -> str:
+    columns = _columns([metric["combined"] for metric in summary["metrics"].values()])
+    rows = []
+    for name, metric in summary["metrics"].items():
+        link = f'<th scope="row"><a href="#metric-{escape(name)}">{escape(name)}</a></th>'
+        cells = _tally_cells(metric["combined"], columns)
+        rows.append(f"<tr{row_attrs('overview', 'combined', name)}>{link}{cells}</tr>")
+    header = ["metric", *(COLUMNS[c] for c in columns)]
+    return (
+        '<section id="overview"><h2>Accuracy, all rows</h2>'
+        + table(header, rows, class_="numbers")
+        + '<p class="note">Accuracy leaves unscored rows out; the interval is the 95% interval of the '
+        "accuracy. A graded metric's mean score is in <em>mean</em>.</p></section>"
+    )
+
+
+COLUMNS = {  # a tally's field: its column's heading
+    "n": "n",
+    "passed": "passed",
+    "accuracy": "accuracy",
+    "interval": "95% interval",
+    "mean": "mean",
+    "soft": "soft passes",
+    "accuracy_with_soft": "with soft",
+    "blank": "blank",
+    "unscored": "unscored",
+}
+OPTIONAL = ("mean", "soft", "accuracy_with_soft")  # only for metrics that have them
+
+
+def _columns(tallies: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [c for c in COLUMNS if c not in OPTIONAL or any(c in tally for tally in tallies)]
+
+
+def _tally_cells(tally: Mapping[str, Any], columns: Sequence[str]) -> str:
+    """The tally's numbers in `columns`; a field it does not have (another metric's mean) is empty."""
+    return "".join(_tally_cell(field, tally) if field in tally else "<td></td>" for field in columns)
+
+
+def _tally_cell(field: str, tally: Mapping[str, Any]) -> str:
+    value = tally[field]
+    if field == "interval":
+        return number_cell(field, value, interval_label(value))
+    if field in ("accuracy", "accuracy_with_soft"):
+        return number_cell(field, value, percent(value))
+    if field == "mean":
+        return number_cell(field, value, "n/a" if value is None else f"{value:.3f}")
+    return number_cell(field, value, str(value))
+
+
+def _metric_section(name: str, metric: Mapping[str, Any]) -> str:
+    combined = metric["combined"]
+    columns = _columns([combined, *metric["domains"].values()])
+    headline = (
+        f"{percent(combined['accuracy'])} (95% interval {interval_label(combined.get('interval'))}), "
+        f"{combined['passed']} of {combined['n'] - combined['unscored']} scored rows passed"
+    )
+    rows = [
+        f'<tr{row_attrs("metric", "domain", name, domain)}><th scope="row">{escape(domain or NO_DOMAIN)}</th>'
+        f"{_tally_cells(tally, columns)}</tr>"
+        for domain, tally in metric["domains"].items()
+    ]
+    rows.append(
+        f'<tr{row_attrs("metric", "combined", name)} class="combined"><th scope="row">combined</th>'
+        f"{_tally_cells(combined, columns)}</tr>"
+    )
+    header = ["domain", *(COLUMNS[c] for c in columns)]
+    return (
+        f'<section id="metric-{escape(name)}" class="metric"><h2>{escape(name)}</h2>'
+        f'<p class="headline">{escape(headline)}</p>'
+        f'<p class="signature"><code>{escape(str(metric.get("signature", "")))}</code></p>'
+        f'<div class="split"><div class="chart">{accuracy_chart_svg({"metrics": {name: metric}})}</div>'
+        f"{table(header, rows, class_='numbers')}</div></section>"
+    )
+
+
+def _agreement_section(agreement: Mapping[str, Any]) -> str:
+    def cells(counts: Mapping[str, int]) -> str:
+        return "".join(number_cell(b, counts.get(b, 0), str(counts.get(b, 0))) for b in BUCKETS)
+
+    rows = [
+        f'<tr{row_attrs("agreement", "domain", None, domain)}><th scope="row">{escape(domain or NO_DOMAIN)}'
+        f"</th>{cells(counts)}</tr>"
+        for domain, counts in agreement["domains"].items()
+    ]
+    rows.append(
+        f'<tr{row_attrs("agreement", "overall")} class="combined"><th scope="row">overall</th>'
+        f"{cells(agreement['overall'])}</tr>"
+    )
+    notes = "".join(f"<dt>{escape(b)}</dt><dd>{escape(BUCKET_NOTES[b])}</dd>" for b in BUCKETS)
+    return (
+        '<section id="agreement"><h2>Agreement: exact_substring and word_overlap</h2>'
+        + table(["domain", *BUCKETS], rows, class_="numbers")
+        + f'<dl class="buckets">{notes}</dl>'
+        + _examples(agreement.get("examples") or {})
+        + _review(agreement.get("review_ids") or [])
+        + "</section>"
+    )
+
+
+def _examples(examples: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    rows = [
+        f"<tr>{element('td', bucket)}{element('td', str(found.get('id', '')))}"
+        f"{element('td', str(found.get('answer', '')))}{element('td', str(found.get('response', '')))}</tr>"
+        for bucket, listed in examples.items()
+        for found in listed
+    ]
+    if not rows:
+        return ""
+    return "<h3>Examples</h3>" + table(["bucket", "id", "golden", "response"], rows, class_="examples")
+
+
+def _review(ids: Sequence[str]) -> str:
+    if not ids:
+        return ""
+    listed = ", ".join(escape(str(i)) for i in ids)
+    return (
+        f'<p class="review">To review by hand ({len(ids)} overlap-only rows: every golden word is there, '
+        f"not the golden phrase; a paraphrase or a different claim): {listed}</p>"
+    )
+
+
+def _judge_section(judge: Mapping[str, Any]) -> str:
+    facts = [
+        f"{judge.get('sent_to_judges', 0)} rows sent to the judges",
+        f"{judge.get('decided_by_cascade', 0)} decided by the cascade",
+        f"{judge.get('truncated', 0)} responses truncated",
+        f"{judge.get('over_budget', 0)} left unscored by the cost ceiling",
+    ]
+    keys = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens", "cost")
+    rows = [
+        f"<tr>{element('th', label, scope='row')}"
+        + "".join(number_cell(k, usage.get(k), str(usage.get(k, ""))) for k in keys)
+        + "</tr>"
+        for label, usage in (judge.get("usage") or {}).items()
+    ]
+    warnings = "".join(element("li", str(w)) for w in judge.get("warnings") or [])
+    return (
+        f'<section id="judge"><h2>The LLM judge</h2><p>{escape("; ".join(facts))}</p>'
+        + table(["judge", *keys], rows, class_="numbers")
+        + (f'<ul class="warnings">{warnings}</ul>' if warnings else "")
+        + "</section>"
+    )
