@@ -30,6 +30,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "qa_responses.cs
 SCRIPT_PAYLOAD = "<script>alert(1)</script>"
 ATTRIBUTE_PAYLOAD = '"><img src=x onerror=alert(1)>'
 HOSTILE_DOMAIN = '<b>Evil</b> & "Co"'
+PWN_PAYLOAD = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 # The shape `assay compare A B` returns.
 COMPARISON: dict[str, Any] = {
@@ -135,6 +136,8 @@ def hostile_csv(folder: Path) -> Path:
         writer.writerow([{**found, "lang": "en", "response": SCRIPT_PAYLOAD}.get(c, "") for c in header])
         found = {"id": ATTRIBUTE_PAYLOAD, "question": "q", "answer": ATTRIBUTE_PAYLOAD, "Domain": "Art"}
         writer.writerow([{**found, "lang": "en", "response": ATTRIBUTE_PAYLOAD}.get(c, "") for c in header])
+        found = {"id": "hostile-3", "question": PWN_PAYLOAD, "answer": "pwned", "Domain": "Art"}
+        writer.writerow([{**found, "lang": "en", "response": PWN_PAYLOAD}.get(c, "") for c in header])
     return path
 
 
@@ -154,7 +157,7 @@ def page(run: assay.ScoreRun, summary: dict[str, Any]) -> str:
 
 
 def test_hostile_text_appears_only_escaped(page: str) -> None:
-    for payload in (SCRIPT_PAYLOAD, ATTRIBUTE_PAYLOAD, HOSTILE_DOMAIN, "<i>runB</i>"):
+    for payload in (SCRIPT_PAYLOAD, ATTRIBUTE_PAYLOAD, PWN_PAYLOAD, HOSTILE_DOMAIN, "<i>runB</i>"):
         assert payload not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" in page

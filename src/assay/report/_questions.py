@@ -88,7 +88,8 @@ def _header(metrics: Sequence[str], agreement: bool) -> str:
 
 def _sortable(label: str, kind: str, metric: str | None = None) -> str:
     button = f'<button type="button" class="sort">{escape(label)}</button>'
-    return f'<th scope="col"{attrs(data_type=kind, data_metric=metric, aria_sort="none")}>{button}</th>'
+    found = attrs(data_column=label, data_type=kind, data_metric=metric, aria_sort="none")
+    return f'<th scope="col"{found}>{button}</th>'
 
 
 def _question(
