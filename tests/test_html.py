@@ -234,6 +234,25 @@ def test_no_comparison_no_section(run: assay.ScoreRun, summary: dict[str, Any]) 
     assert 'id="comparison"' not in page and "assay-comparison" not in page
 
 
+def test_judge_usage_and_input_warnings_are_shown(run: assay.ScoreRun, summary: dict[str, Any]) -> None:
+    usage = {"calls": 40, "cache_hits": 16, "failures": 1, "prompt_tokens": 9000, "completion_tokens": 700}
+    judge = {
+        "sent_to_judges": 40,
+        "decided_by_cascade": 16,
+        "truncated": 2,
+        "over_budget": 0,
+        "usage": {"openai:<model>@127.0.0.1:8080": usage | {"cost": 0.0125}},
+        "warnings": ["a judge is of the <family> of the system under test"],
+    }
+    rows = summary["rows"] | {"empty_golden_ids": ["art-02"], "null_cells": {"response": ["x1", "x2"]}}
+    page = render_html(summary | {"judge": judge, "rows": rows}, list(assay.verdict_rows(run)))
+    assert "40 rows sent to the judges; 16 decided by the cascade; 2 responses truncated" in page
+    assert "openai:&lt;model&gt;@127.0.0.1:8080" in page and "of the &lt;family&gt; of" in page
+    assert '<td data-field="cache_hits" data-value="16">16</td>' in page
+    assert "1 rows have an empty golden answer, which the seed protocols score correct: art-02" in page
+    assert "column &#x27;response&#x27; is empty (NaN/None) in 2 rows: x1, x2" in page
+
+
 def test_every_question_is_a_row_with_its_verdicts(page: str, run: assay.ScoreRun) -> None:
     rows = list(assay.verdict_rows(run))
     assert page.count('<tr class="question">') == len(rows)

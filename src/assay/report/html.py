@@ -121,13 +121,14 @@ def _header(summary: Mapping[str, Any], compared: bool) -> str:
 
 
 def _warnings(counts: Mapping[str, Any]) -> str:
+    """What the text report warns about on stderr: facts about the input that change what numbers mean."""
     found = []
     empty = counts.get("empty_golden_ids") or []
     if empty:
         found.append(
             f"{len(empty)} rows have an empty golden answer, which the seed protocols score correct: "
+            + ", ".join(empty)
         )
-        found[-1] += ", ".join(empty)
     for column, ids in (counts.get("null_cells") or {}).items():
         found.append(f"column '{column}' is empty (NaN/None) in {len(ids)} rows: {', '.join(ids)}")
     items = "".join(element("li", text) for text in found)
