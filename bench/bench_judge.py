@@ -34,7 +34,7 @@ def serve(port: int, delay: float) -> None:
     Written on asyncio streams, keep-alive, so that the server's own cost per request stays far below
     the delay: http.server's thread per connection costs over a millisecond a request, which at 32 in
     flight shows up as time the judge runner did not spend."""
-    served = {"chat": 0}
+    served = {"chat": 0, "models": 0}
     completion = json.dumps(
         {
             "model": "bench",
@@ -55,8 +55,11 @@ def serve(port: int, delay: float) -> None:
                     served["chat"] += 1
                     await asyncio.sleep(delay)
                     body = completion
+                elif "/stats" in request_line:
+                    body = json.dumps(served).encode()
                 else:
-                    body = json.dumps(served).encode() if "/stats" in request_line else models
+                    served["models"] += 1
+                    body = models
                 head_out = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
                 writer.write(head_out.encode() + b"\r\n\r\n" + body)
                 await writer.drain()
@@ -71,7 +74,9 @@ def serve(port: int, delay: float) -> None:
 
 
 def requests_served(base_url: str) -> int:
-    return int(httpx.get(f"{base_url}/stats").json()["chat"])
+    """Every request the server has answered: completions and model lists (the preflight)."""
+    counts = httpx.get(f"{base_url}/stats").json()
+    return int(counts["chat"]) + int(counts["models"])
 
 
 def timed(command: list[str]) -> float:

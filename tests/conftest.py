@@ -52,6 +52,11 @@ class Server:
     base_url: str  # ends in /v1
     model: str  # the id the server gives its model
 
+    @property
+    def label(self) -> str:
+        """How reports name a judge on this server."""
+        return f"openai:{self.model}@{self.base_url.split('//')[1].split('/')[0]}"
+
     def spec(self, **settings: object) -> str:
         extra = "".join(f",{key}={value}" for key, value in settings.items())
         return f"openai:{self.model}@{self.base_url}{extra}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ class Faults:
     garbage: str | None = None  # answer chat completions with this content instead of the model's
     reject_json_mode: bool = False  # answer 400 to a request that asks for response_format
     api_key: str | None = None  # refuse (401) any request without "Bearer <api_key>"
+    echo_auth: bool = False  # put the request's Authorization header into the injected error's body
     requests: list[dict[str, Any]] = field(default_factory=list)  # what arrived: path, body, headers
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -42,8 +44,9 @@ def _handler(upstream: str, faults: Faults) -> type[BaseHTTPRequestHandler]:
 
         def _serve(self, body: dict[str, Any] | None) -> None:
             with faults.lock:
+                auth = self.headers.get("Authorization")
                 faults.requests.append(
-                    {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
+                    {"path": self.path, "body": body, "auth": auth, "at": time.monotonic()}
                 )
                 fault = self._fault(body)
             if fault is not None:
@@ -67,7 +70,12 @@ def _handler(upstream: str, faults: Faults) -> type[BaseHTTPRequestHandler]:
                 if faults.times is not None:
                     faults.times -= 1
                 headers = {"Retry-After": faults.retry_after} if faults.retry_after else {}
-                return faults.status, headers, b'{"error": {"message": "injected fault"}}'
+                echoed = f" (you sent {self.headers.get('Authorization')})" if faults.echo_auth else ""
+                return (
+                    faults.status,
+                    headers,
+                    json.dumps({"error": {"message": f"injected{echoed}"}}).encode(),
+                )
             if faults.garbage is not None:
                 completion = {
                     "model": "garbage",

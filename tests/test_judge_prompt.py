@@ -94,7 +94,7 @@ def test_judge_specs() -> None:
     judge = parse_spec(
         "openai:qwen2.5@http://127.0.0.1:8000/v1,api_key_env=MY_KEY,rps=5,seed=7,price_prompt=0.5"
     )
-    assert (judge.kind, judge.model, judge.label) == ("openai", "qwen2.5", "openai:qwen2.5")
+    assert (judge.kind, judge.model, judge.label) == ("openai", "qwen2.5", "openai:qwen2.5@127.0.0.1:8000")
     assert (judge.sampling.seed, judge.sampling.temperature, judge.requests_per_second) == (7, 0.0, 5.0)
     assert judge.prices.cost(2_000_000, 0) == 1.0
     local = parse_spec("llama:models/judge.gguf,n_ctx=4096")

@@ -7,6 +7,7 @@ from a proxy in front of it (tests/fault_proxy.py)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import signal
@@ -27,6 +28,7 @@ from assay.judges.openai_http import OpenAIJudge
 from assay.judges.prompt import REMINDER, messages
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
+from assay.summary import JudgeUsage
 from conftest import Server, free_port
 from fault_proxy import Faults, fault_proxy
 
@@ -43,9 +45,9 @@ def judged(specs: list[str], rows: int = 3, cache: Path | None = None, **options
     return score(load_records(EXAMPLE, limit=rows), metrics, judge=setup)
 
 
-def usage(run: ScoreRun, label: str) -> dict[str, object]:
+def usage(run: ScoreRun, label: str) -> JudgeUsage:
     assert run.summary.judge is not None
-    return dict(run.summary.judge.usage[label])
+    return run.summary.judge.usage[label]
 
 
 def outcomes(run: ScoreRun) -> list[Outcome]:
@@ -59,12 +61,12 @@ def chat_requests(faults: Faults) -> list[dict[str, object]]:
 def test_round_trip_gives_a_verdict_per_row_with_usage(llama_server: Server) -> None:
     run = judged([llama_server.spec()], rows=3)
     assert all(o in (Outcome.PASS, Outcome.FAIL) for o in outcomes(run))  # JSON mode: always parseable
-    label = f"openai:{llama_server.model}"
+    label = llama_server.label
     assert run.metrics["judge"].texts["judge_by"] == [label] * 3
     used = usage(run, label)
-    assert used["calls"] == 3 and used["cache_hits"] == 0
-    assert int(str(used["prompt_tokens"])) > 300 and int(str(used["completion_tokens"])) > 0
-    assert used["models"] == [llama_server.model]  # the served model id, recorded
+    assert used.calls == 3 and used.cache_hits == 0
+    assert used.prompt_tokens > 300 and used.completion_tokens > 0
+    assert used.models == {llama_server.model}  # the served model id, recorded
     assert "|prompt:assay-equivalence@1#" in run.summary.metrics["judge"].signature
 
 
@@ -99,24 +101,24 @@ def test_temperature_zero_gives_identical_output(llama_server: Server) -> None:
 def test_a_cached_rerun_makes_no_call_and_gives_identical_results(
     llama_server: Server, tmp_path: Path
 ) -> None:
-    cache, label = tmp_path / "cache.sqlite", f"openai:{llama_server.model}"
+    cache, label = tmp_path / "cache.sqlite", llama_server.label
     first = judged([llama_server.spec()], rows=3, cache=cache)
     again = judged([llama_server.spec()], rows=3, cache=cache)
     assert (
-        usage(first, label)["calls"],
-        usage(again, label)["calls"],
-        usage(again, label)["cache_hits"],
+        usage(first, label).calls,
+        usage(again, label).calls,
+        usage(again, label).cache_hits,
     ) == (3, 0, 3)
     assert outcomes(again) == outcomes(first)
     assert again.metrics["judge"].texts == first.metrics["judge"].texts
     refreshed = judged([llama_server.spec()], rows=3, cache=cache, refresh=True)
-    assert usage(refreshed, label)["calls"] == 3
+    assert usage(refreshed, label).calls == 3
 
 
 def test_a_judge_that_is_down_is_left_out_and_the_next_one_judges(llama_server: Server) -> None:
     down = f"openai:{llama_server.model}@http://127.0.0.1:{free_port()}/v1"
     run = judged([down, llama_server.spec()], rows=2)
-    assert run.metrics["judge"].texts["judge_by"] == [f"openai:{llama_server.model}"] * 2
+    assert run.metrics["judge"].texts["judge_by"] == [llama_server.label] * 2
     assert run.summary.judge is not None
     assert any("does not answer" in warning for warning in run.summary.judge.warnings)
 
@@ -127,8 +129,8 @@ def test_a_judge_failing_with_500_falls_through_to_the_next(llama_server: Server
         failing = f"openai:{llama_server.model}@{proxy},retries=1,backoff=0.01"
         run = judged([failing, llama_server.spec()], rows=2)
     assert len(chat_requests(faults)) == 4  # each row: the request and its one retry
-    assert run.metrics["judge"].texts["judge_by"] == [f"openai:{llama_server.model}"] * 2
-    assert usage(run, f"openai:{llama_server.model}")["calls"] == 2
+    assert run.metrics["judge"].texts["judge_by"] == [llama_server.label] * 2
+    assert usage(run, llama_server.label).calls == 2
 
 
 def test_429_is_retried_after_the_time_the_server_asks(llama_server: Server) -> None:
@@ -214,7 +216,7 @@ def test_the_cascade_sends_only_the_undecided_rows(llama_server: Server) -> None
     assert (
         judge.decided_by_cascade > 0 and judge.sent_to_judges + judge.decided_by_cascade + judge.blank == 14
     )
-    calls = int(str(usage(run, f"openai:{llama_server.model}")["calls"]))
+    calls = usage(run, llama_server.label).calls
     assert judge.sent_to_judges <= calls <= 2 * judge.sent_to_judges  # a reply without a verdict: one retry
     by = run.metrics["judge"].texts["judge_by"]
     matchers = [run.metrics[m].outcomes for m in ("exact_substring", "word_overlap", "phrase_match")]
@@ -251,7 +253,7 @@ def test_a_killed_run_resumes_from_the_cache_losing_and_repeating_no_row(
         [*argv, "--out", str(out), "--json", str(summary)], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
-    used = json.loads(summary.read_text())["judge"]["usage"][f"openai:{llama_server.model}"]
+    used = json.loads(summary.read_text())["judge"]["usage"][llama_server.label]
     assert used["cache_hits"] >= done_before and used["calls"] + used["cache_hits"] == 8
     ids = [line.split(",", 1)[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]]
     assert ids == [r.id for r in load_records(EXAMPLE, limit=8).records]
@@ -271,7 +273,7 @@ def test_the_in_process_model_judges_too(model_path: Path) -> None:
     judge = LlamaJudge(str(model_path), n_threads=2, sampling=Sampling(max_tokens=48))
     run = score(load_records(EXAMPLE, limit=2), ["judge"], judge=JudgeSetup((judge,)))
     assert all(o in (Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED) for o in outcomes(run))
-    assert usage(run, judge.label)["calls"] >= 2
+    assert usage(run, judge.label).calls >= 2
 
 
 def test_the_cli_reads_a_chain_from_a_config_file(
@@ -329,3 +331,57 @@ def test_two_processes_share_one_cache(tmp_path: Path) -> None:
     assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
     with sqlite3.connect(cache) as db:
         assert db.execute("SELECT count(*) FROM replies").fetchone()[0] == 600
+
+
+def test_json_mode_refused_under_concurrency_loses_no_row(llama_server: Server) -> None:
+    faults = Faults(reject_json_mode=True, garbage='{"verdict": "CORRECT"}')  # text mode: a quick verdict
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        run = judged([f"openai:{llama_server.model}@{proxy}"], rows=4, concurrency=4)
+    assert outcomes(run) == [Outcome.PASS] * 4  # requests in flight when JSON mode was refused ask again
+
+
+def test_the_gap_a_server_asks_for_is_kept(llama_server: Server) -> None:
+    faults = Faults(status=429, times=1, retry_after="1", garbage='{"verdict": "CORRECT"}')
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        judged([f"openai:{llama_server.model}@{proxy},backoff=0"], rows=1)
+    first, second = (r["at"] for r in chat_requests(faults))
+    assert second - first >= 1.0  # type: ignore[operator]
+
+
+def test_request_starts_keep_to_the_rate(llama_server: Server) -> None:
+    faults = Faults(garbage='{"verdict": "CORRECT"}')
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        judged([f"openai:{llama_server.model}@{proxy},rps=10"], rows=5, concurrency=5)
+    starts = sorted(float(str(r["at"])) for r in chat_requests(faults))
+    assert min(b - a for a, b in itertools.pairwise(starts)) >= 0.09  # ten a second, whatever the concurrency
+
+
+def test_a_judge_that_twice_gives_no_verdict_passes_the_row_on(llama_server: Server) -> None:
+    faults = Faults(garbage="I would rather not say.")
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        run = judged([f"openai:{llama_server.model}@{proxy}", llama_server.spec()], rows=2)
+    assert run.metrics["judge"].texts["judge_by"] == [llama_server.label] * 2
+    assert len(chat_requests(faults)) == 4  # each row asked twice of the first judge
+
+
+def test_an_error_that_echoes_the_key_does_not_carry_it_into_any_output(
+    llama_server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-assay-echo-91f3"
+    monkeypatch.setenv("ASSAY_TEST_KEY", secret)
+    faults = Faults(status=403, echo_auth=True)
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        run = judged([f"openai:{llama_server.model}@{proxy},api_key_env=ASSAY_TEST_KEY"], rows=1)
+    assert outcomes(run) == [Outcome.UNSCORED]
+    assert "HTTP 403" in run.metrics["judge"].reasons[0] and secret not in run.metrics["judge"].reasons[0]
+    assert secret not in json.dumps(summary_dict(run.summary))
+
+
+def test_a_cached_rerun_sends_no_request_at_all(llama_server: Server, tmp_path: Path) -> None:
+    cache, faults = tmp_path / "cache.sqlite", Faults(garbage='{"verdict": "CORRECT"}')
+    with fault_proxy(llama_server.base_url, faults) as proxy:
+        judged([f"openai:{llama_server.model}@{proxy}"], rows=3, cache=cache)
+        assert len(chat_requests(faults)) == 3
+        faults.requests.clear()
+        judged([f"openai:{llama_server.model}@{proxy}"], rows=3, cache=cache)
+    assert faults.requests == []  # not even the preflight's GET /models

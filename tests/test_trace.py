@@ -151,7 +151,9 @@ def test_a_phrase_match_span_normalises_to_the_golden_words(before: str, golden:
         )
     if exact.outcome == "pass" and exact.span is not None:
         start, end = exact.span
-        assert response[start:end].lower() == golden.lower()
+        # The span covers the match; it can be more where the match ends inside one code point's
+        # lowercase (İ lowercases to i and a combining dot, and "i" matches the first of them).
+        assert golden.lower() in response[start:end].lower()
 
 
 @settings(max_examples=200, deadline=None)

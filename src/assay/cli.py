@@ -268,32 +268,39 @@ def _progress_line(path: str) -> Callable[[int, int], None]:
     return show
 
 
+DEFAULT_CONFIG = Path("assay.toml")  # read for the judge metric when there and no --config is given
+_JUDGE_FLAGS = ("judge", "config", "cascade", "concurrency", "cache", "no_cache", "refresh", "max_cost",
+                "max_response_chars", "system_model")  # fmt: skip
+
+
 def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
-    """The chain of judges from --judge and --config, or None when the judge metric is not asked for."""
+    """The chain of judges from --config (or ./assay.toml) and --judge, with the run's settings; None
+    when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
     if "judge" not in (args.metric or ()):
+        given = [f"--{name.replace('_', '-')}" for name in _JUDGE_FLAGS if getattr(args, name, None)]
+        if given:
+            raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None
-    chain, settings = load_config(args.config) if args.config else ([], {})
+    config = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None)
+    chain, settings = load_config(config) if config else ([], {})
     chain += [parse_spec(spec) for spec in args.judge or ()]
     if not chain:
-        raise UsageError(
-            "the judge metric needs a chain of judges",
-            fix="give --judge SPEC (repeatable), or --config assay.toml with [[judge.chain]] tables",
-        )
+        return None  # scoring says what is missing
     cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_PATH)
     options = JudgeOptions(
-        concurrency=args.concurrency or int(settings.get("concurrency", 8)),
-        max_response_chars=args.max_response_chars or int(settings.get("max_response_chars", 8000)),
+        concurrency=_given(args.concurrency, settings.get("concurrency"), 8),
+        max_response_chars=_given(args.max_response_chars, settings.get("max_response_chars"), 8000),
         max_cost=args.max_cost if args.max_cost is not None else settings.get("max_cost"),
         cache_path=cache,
         refresh=args.refresh,
     )
-    system_model = args.system_model or settings.get("system_model")
-    return JudgeSetup(
-        tuple(chain),
-        options,
-        cascade=args.cascade or bool(settings.get("cascade")),
-        system_model=system_model,
-    )
+    cascade = args.cascade or bool(settings.get("cascade"))
+    return JudgeSetup(tuple(chain), options, cascade, args.system_model or settings.get("system_model"))
+
+
+def _given(flag: int | None, configured: int | None, default: int) -> int:
+    """A flag's value if given (0 too, which the options refuse), else the config's, else the default."""
+    return flag if flag is not None else configured if configured is not None else default
 
 
 def _column_map(args: argparse.Namespace) -> ColumnMap:

@@ -86,7 +86,7 @@ def score(
     if judge is None:
         raise UsageError(
             "the judge metric needs a chain of judges",
-            fix="give --judge SPEC (repeatable) or --config assay.toml",
+            fix="give --judge SPEC (repeatable), or --config FILE (or ./assay.toml) with [[judge.chain]]",
         )
     if judge.cascade:
         matchers += [m for m in CASCADE_MATCHERS if m not in matchers]

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
+from typing import Any
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 RESAMPLES = 10_000
@@ -54,6 +53,8 @@ def bootstrap_proportion(
     """The 95% percentile bootstrap interval of passed/n; None when n is 0."""
     if n == 0:
         return None
+    import numpy as np  # here, not at the top: every command imports this module, few bootstrap
+
     draws = np.random.default_rng(seed).binomial(n, passed / n, size=resamples) / n
     return Interval(*_percentiles(draws))
 
@@ -77,6 +78,8 @@ def paired_bootstrap(
     n = both + a_only + b_only + neither
     if n == 0:
         return PairedDifference(0, a_only, b_only, None, None, None)
+    import numpy as np
+
     counts = np.random.default_rng(seed).multinomial(
         n, [both / n, a_only / n, b_only / n, neither / n], resamples
     )
@@ -131,6 +134,9 @@ def cohen_kappa(tp: int, fp: int, fn: int, tn: int, z: float = Z95) -> Kappa | N
     return Kappa(kappa, Interval(kappa - half, kappa + half), observed)
 
 
-def _percentiles(draws: np.ndarray) -> tuple[float, float]:
+def _percentiles(draws: Any) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles of a numpy array of bootstrap draws."""
+    import numpy as np
+
     low, high = np.percentile(draws, [2.5, 97.5])
     return float(low), float(high)

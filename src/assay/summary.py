@@ -13,7 +13,7 @@ import itertools
 import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import stats
 from .records import Dataset, Record
@@ -129,6 +129,26 @@ class Agreement:
     review_ids: tuple[str, ...]  # overlap-only rows: golden words present but rearranged; need review
 
 
+@dataclass
+class JudgeUsage:
+    """One judge's calls and tokens over a run."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    failures: int = 0  # unavailable, or twice without a verdict
+    models: set[str] = field(default_factory=set)  # the served model ids (@fingerprint when given)
+
+    def add(self, prompt_tokens: int, completion_tokens: int, cost: float) -> None:
+        """Count one completion."""
+        self.calls += 1
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        self.cost += cost
+
+
 @dataclass(frozen=True)
 class JudgeSummary:
     """What the judge metric did: which rows cost a model call, what they cost, how far it agreed."""
@@ -139,7 +159,7 @@ class JudgeSummary:
     truncated: int  # responses cut to the length limit, with a marker
     over_budget: int  # rows left unscored because --max-cost was reached
     seconds: float
-    usage: Mapping[str, Mapping[str, object]]  # by judge: calls, cache_hits, tokens, cost, failures, models
+    usage: Mapping[str, JudgeUsage]  # by judge label
     agreement: Mapping[str, tuple[int, int]]  # matcher -> (rows both scored, rows they agree on)
     warnings: tuple[str, ...] = ()
 

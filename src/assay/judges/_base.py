@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
+
+from ..errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,10 @@ class Prices:
         return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1e6
 
 
+class JudgeDown(UsageError):
+    """A judge's preflight found it unreachable: it is left out of the chain if another judge works."""
+
+
 class JudgeUnavailable(Exception):
     """The judge could not answer (down, timing out, rate-limited or failing past its retries, or
     refusing the key): the chain moves on to the next judge."""
@@ -59,6 +65,10 @@ class Judge(Protocol):
     @property
     def label(self) -> str: ...
 
+    @property
+    def identity(self) -> str:
+        """What, besides the kind, decides its replies (endpoint and model, or the model file)."""
+
     async def preflight(self) -> None:
         """Fail fast, with a clear message, when the judge cannot work at all."""
 
@@ -67,23 +77,3 @@ class Judge(Protocol):
 
     async def close(self) -> None:
         """Release connections or the model."""
-
-
-@dataclass
-class Usage:
-    """A judge's calls and tokens over a run."""
-
-    calls: int = 0
-    cache_hits: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float = 0.0
-    failures: int = 0  # unavailable, or an unparseable reply
-    models: set[str] = field(default_factory=set)  # the served model ids (and fingerprints)
-
-    def add(self, reply: Reply, prices: Prices) -> None:
-        self.calls += 1
-        self.prompt_tokens += reply.prompt_tokens
-        self.completion_tokens += reply.completion_tokens
-        self.cost += prices.cost(reply.prompt_tokens, reply.completion_tokens)
-        self.models.add(reply.model + (f"@{reply.fingerprint}" if reply.fingerprint else ""))

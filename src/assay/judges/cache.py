@@ -1,10 +1,11 @@
 """The verdict cache: every judge reply kept in SQLite, so that a re-run makes no model call and a
 killed run resumes where it stopped.
 
-The key is a hash of everything that decides the reply: the backend kind, the model, the prompt's id,
-version and hash, the question, the golden answers, the response as sent (after truncation) and the
-sampling parameters. Never the API key. Each reply is committed as soon as it arrives; the database
-is in WAL mode with a busy timeout, so two processes can share one cache file.
+The key is a hash of everything that decides the reply: the backend kind, the endpoint and model (or
+the model file), the prompt's id, version and hash, the sampling parameters, and the messages sent
+(question, golden answers, the response after truncation). Never the API key. Each reply is committed
+as soon as it arrives; the database is in WAL mode with a busy timeout, so two processes can share one
+cache file.
 """
 
 from __future__ import annotations
@@ -25,17 +26,11 @@ DEFAULT_PATH = Path(".assay-cache") / "judge.sqlite"
 _SCHEMA = "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, at REAL NOT NULL)"
 
 
-def cache_key(
-    kind: str,
-    model: str,
-    sampling: Sampling,
-    question: str,
-    answers: Sequence[str],
-    response: str,
-    attempt: int,
-) -> str:
-    """The key of one request; `attempt` 1 is the retry after an unparseable reply."""
-    parts = [kind, model, PROMPT_SIGNATURE, sampling.signature(), question, list(answers), response, attempt]
+def cache_key(kind: str, identity: str, sampling: Sampling, asked: list[dict[str, str]]) -> str:
+    """The key of one request: the judge (its kind, and endpoint and model or model file), the prompt's
+    version and hash, the sampling, and the exact messages (question, golden answers, the response as
+    sent; for the retry, the reply it follows)."""
+    parts = [kind, identity, PROMPT_SIGNATURE, sampling.signature(), asked]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 

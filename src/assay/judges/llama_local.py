@@ -33,7 +33,21 @@ class LlamaJudge:
     def label(self) -> str:
         return f"llama:{self.model}"
 
+    @property
+    def identity(self) -> str:
+        """The model file, by path, size and modification time: two files named model.gguf differ."""
+        try:
+            found = os.stat(self.model_path)
+        except OSError:
+            return os.path.abspath(self.model_path)
+        return f"{os.path.abspath(self.model_path)}|{found.st_size}|{found.st_mtime_ns}"
+
     async def preflight(self) -> None:
+        async with self._lock:  # rows arriving together load the model once
+            if self._llama is None:
+                self._llama = await asyncio.to_thread(self._load)
+
+    def _load(self) -> Any:
         if not os.path.isfile(self.model_path):
             raise UsageError(f"no GGUF model at {self.model_path}", fix="give the path of a .gguf file")
         try:
@@ -43,18 +57,21 @@ class LlamaJudge:
                 "the local judge needs llama-cpp-python, which is not installed",
                 fix="pip install 'assay[local]'",
             ) from None
-        self._llama = await asyncio.to_thread(
-            Llama,
-            model_path=self.model_path,
-            n_ctx=self.n_ctx,
-            n_threads=self.n_threads,
-            seed=self.sampling.seed,
-            verbose=False,
-        )
+        try:
+            return Llama(
+                model_path=self.model_path,
+                n_ctx=self.n_ctx,
+                n_threads=self.n_threads,
+                seed=self.sampling.seed,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise UsageError(
+                f"llama.cpp cannot load {self.model_path} ({exc})", fix="give a valid GGUF model file"
+            ) from None
 
     async def complete(self, messages: list[dict[str, str]]) -> Reply:
-        if self._llama is None:
-            await self.preflight()
+        await self.preflight()
         async with self._lock:
             try:
                 body = await asyncio.to_thread(

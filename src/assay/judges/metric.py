@@ -11,7 +11,6 @@ on the rows both scored.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -23,13 +22,12 @@ from ..summary import JudgeSummary
 from ..text import unicode
 from ._base import Judge
 from .prompt import PROMPT_SIGNATURE
-from .run import Item, Judgement, JudgeOptions, RunStats, all_cached, judge_items
+from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
 from .spec import model_family
 
 JUDGE = "judge"
 VERSION = 1
 CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
-TEXT_COLUMNS = ("judge_by", "judge_rationale", "judge_raw")
 CASCADE = "cascade (the matchers agree)"
 BLANK = "blank response"
 
@@ -78,40 +76,10 @@ def judge_metric(
     records = dataset.records
     decided = _decided_without_judges(records, results, blank, setup.cascade)
     items = [Item(i, r.question, r.answers, r.response) for i, r in enumerate(records) if i not in decided]
-    judgements, stats, dropped = asyncio.run(_judge_all(items, setup, progress))
+    judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress))
     by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
     scores = _columns([by_row[i] for i in range(len(records))])
-    summary = _summary(setup, results, decided, items, judgements, stats)
-    return scores, dataclasses.replace(summary, warnings=(*dropped, *summary.warnings))
-
-
-async def _judge_all(
-    items: Sequence[Item], setup: JudgeSetup, progress: Callable[[int, int], None] | None
-) -> tuple[list[Judgement], RunStats, list[str]]:
-    """Preflight, then judge, in one event loop (the judges' connections belong to it)."""
-    settled = not items or all_cached(items, setup.chain[0], setup.options)  # a re-run asks no server
-    chain, dropped = (setup.chain, []) if settled else await _preflight(setup.chain)
-    judgements, stats = await judge_items(items, chain, setup.options, progress)
-    return judgements, stats, dropped
-
-
-async def _preflight(chain: Sequence[Judge]) -> tuple[tuple[Judge, ...], list[str]]:
-    """The judges that pass their preflight, and a warning for each that does not: it is left out of
-    the chain (which exists to survive a judge that is down). When none passes, the first failure
-    stops the run, before any row is sent."""
-    failures = await asyncio.gather(*(judge.preflight() for judge in chain), return_exceptions=True)
-    for failure in failures:
-        if failure is not None and not isinstance(failure, UsageError):
-            raise failure  # a bug, not a judge that is down
-    working = tuple(judge for judge, failure in zip(chain, failures) if failure is None)
-    if not working:
-        raise next(f for f in failures if f is not None)
-    dropped = [
-        f"left {judge.label} out of the chain: {failure.message}"
-        for judge, failure in zip(chain, failures)
-        if isinstance(failure, UsageError)
-    ]
-    return working, dropped
+    return scores, _summary(setup, results, decided, items, judgements, stats)
 
 
 def _decided_without_judges(
@@ -177,7 +145,7 @@ def _summary(
         truncated=stats.truncated,
         over_budget=stats.over_budget,
         seconds=stats.seconds,
-        usage={label: vars(usage) | {"models": sorted(usage.models)} for label, usage in stats.usage.items()},
+        usage=stats.usage,
         agreement=agreement,
-        warnings=tuple(setup.warnings()),
+        warnings=(*stats.dropped, *setup.warnings()),
     )

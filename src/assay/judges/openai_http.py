@@ -16,15 +16,18 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from functools import cached_property
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
 from ..errors import UsageError
-from ._base import JudgeUnavailable, Prices, Reply, Sampling
+from ._base import JudgeDown, JudgeUnavailable, Prices, Reply, Sampling
 
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
-MAX_BACKOFF = 30.0
+MAX_BACKOFF = 30.0  # the longest wait, Retry-After included: past it, the next judge is the better bet
 
 
 @dataclass
@@ -42,9 +45,15 @@ class OpenAIJudge:
     _client: httpx.AsyncClient | None = field(default=None, repr=False)
     _json_mode: bool = field(default=True, repr=False)  # False once the server rejects response_format
 
-    @property
+    @cached_property
     def label(self) -> str:
-        return f"openai:{self.model}"
+        """The model and where it is served: two endpoints serving one model are two judges."""
+        return f"openai:{self.model}@{urlsplit(self.base_url).netloc}"
+
+    @property
+    def identity(self) -> str:
+        """What the cache keys replies by: the endpoint and the model (never the key)."""
+        return f"{self.base_url.rstrip('/')}|{self.model}"
 
     def _headers(self) -> dict[str, str]:
         if self.api_key_env is None:
@@ -75,14 +84,20 @@ class OpenAIJudge:
             self._client = None
 
     async def preflight(self) -> None:
-        """GET /models: is the endpoint up, is the key accepted, is the model served?"""
+        """GET /models: is the endpoint up (else JudgeDown), is the key accepted and the model served
+        (else UsageError: a mistake in the setup, which no fallback should hide)?"""
         try:
             response = await self._http().get("/models")
         except httpx.HTTPError as exc:
-            raise UsageError(
+            raise JudgeDown(
                 f"the judge endpoint {self.base_url} does not answer ({type(exc).__name__}: {exc})",
                 fix="start the server, or correct the base URL (it ends in /v1)",
             ) from None
+        if response.status_code >= 500:
+            raise JudgeDown(
+                f"the judge endpoint {self.base_url} answered GET /models with HTTP {response.status_code}",
+                fix="check the server's log",
+            )
         if response.status_code in (401, 403):
             raise UsageError(
                 f"the judge endpoint {self.base_url} refused the API key (HTTP {response.status_code})",
@@ -93,7 +108,12 @@ class OpenAIJudge:
                 f"the judge endpoint {self.base_url} answered GET /models with HTTP {response.status_code}",
                 fix="check the base URL (it ends in /v1) and the server's log",
             )
-        served = [str(m.get("id")) for m in response.json().get("data", [])]
+        served = _served_models(response)
+        if served is None:
+            raise UsageError(
+                f"the judge endpoint {self.base_url} answered GET /models with something not a model list",
+                fix="check that the base URL is an OpenAI-compatible API (it ends in /v1)",
+            )
         if served and self.model not in served:
             raise UsageError(
                 f"the judge endpoint {self.base_url} does not serve the model '{self.model}'",
@@ -103,18 +123,20 @@ class OpenAIJudge:
     async def complete(self, messages: list[dict[str, str]]) -> Reply:
         attempt = 0
         while True:
+            body = self._body(messages)
             try:
-                response = await self._http().post("/chat/completions", json=self._body(messages))
+                response = await self._http().post("/chat/completions", json=body)
             except (httpx.TimeoutException, httpx.TransportError) as exc:
-                failure, wait = f"{type(exc).__name__}: {exc}", None
+                failure, wait = type(exc).__name__, None
             else:
                 if response.status_code == 200:
-                    return _reply(response.json(), self.model)
-                if self._json_mode and _rejects_response_format(response):
-                    self._json_mode = False  # ask again, at once, for plain text
+                    return _reply(response, self.model)
+                if "response_format" in body and _rejects_response_format(response):
+                    self._json_mode = False  # ask again, at once, for plain text (and from now on)
                     continue
                 if response.status_code not in RETRY_STATUSES:
-                    raise JudgeUnavailable(f"HTTP {response.status_code}: {response.text[:200]}")
+                    # The status only: an error body may echo the request, and with it the key.
+                    raise JudgeUnavailable(f"HTTP {response.status_code}")
                 failure, wait = f"HTTP {response.status_code}", _retry_after(response)
             if attempt >= self.retries:
                 raise JudgeUnavailable(f"{failure}, after {self.retries} retries")
@@ -134,16 +156,28 @@ class OpenAIJudge:
         return body
 
 
-def _reply(body: dict[str, Any], asked_model: str) -> Reply:
-    choices = body.get("choices") or [{}]
-    usage = body.get("usage") or {}
-    return Reply(
-        text=str((choices[0].get("message") or {}).get("content") or ""),
-        model=str(body.get("model") or asked_model),
-        fingerprint=body.get("system_fingerprint"),
-        prompt_tokens=int(usage.get("prompt_tokens") or 0),
-        completion_tokens=int(usage.get("completion_tokens") or 0),
-    )
+def _reply(response: httpx.Response, asked_model: str) -> Reply:
+    """The completion in a 200 response; a body of another shape means the judge is not usable."""
+    try:
+        body = response.json()
+        message = body["choices"][0]["message"]
+        usage = body.get("usage") or {}
+        return Reply(
+            text=str(message.get("content") or ""),
+            model=str(body.get("model") or asked_model),
+            fingerprint=body.get("system_fingerprint"),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+        )
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        raise JudgeUnavailable("HTTP 200 with a body that is not a chat completion") from None
+
+
+def _served_models(response: httpx.Response) -> list[str] | None:
+    try:
+        return [str(model["id"]) for model in response.json()["data"]]
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None
 
 
 def _rejects_response_format(response: httpx.Response) -> bool:
@@ -159,12 +193,11 @@ def _retry_after(response: httpx.Response) -> float | None:
     try:
         return min(max(float(value), 0.0), MAX_BACKOFF)
     except ValueError:
-        from email.utils import parsedate_to_datetime
-
-        try:
-            return min(max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0), MAX_BACKOFF)
-        except (TypeError, ValueError):
-            return None
+        pass
+    try:
+        return min(max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0), MAX_BACKOFF)
+    except (TypeError, ValueError):
+        return None
 
 
 def _backoff(base: float, attempt: int) -> float:

@@ -53,7 +53,7 @@ TRUNCATION_MARKER = "\n[... truncated by assay: {hidden} more characters not sho
 PROMPT_HASH = hashlib.sha256("\x00".join((SYSTEM, USER, REMINDER)).encode()).hexdigest()[:12]
 PROMPT_SIGNATURE = f"prompt:{PROMPT_ID}@{PROMPT_VERSION}#{PROMPT_HASH}"
 
-_FENCE = regex.compile(r"</?\s*response\s*>", regex.IGNORECASE)
+_FENCE = regex.compile(r"<\s*/?\s*response\s*>", regex.IGNORECASE)  # also "< /response >"
 _DEFUSED = str.maketrans({"<": "\u2039", ">": "\u203a"})  # a fence marker in a response, made inert
 _JSON_OBJECT = regex.compile(r"\{(?:[^{}]|(?R))*\}")
 _VERDICT_WORD = regex.compile(r"\b(CORRECT|INCORRECT)\b", regex.IGNORECASE)
@@ -70,11 +70,15 @@ def fit_response(response: str, limit: int) -> tuple[str, bool]:
 
 
 def messages(question: str, answers: Sequence[str], response: str) -> list[dict[str, str]]:
-    """The chat messages that ask for one verdict."""
-    goldens = "\n".join(f"- {answer}" for answer in answers)
-    fenced = _FENCE.sub(lambda m: m.group().translate(_DEFUSED), response)
-    user = USER.format(question=question, goldens=goldens, response=fenced)
+    """The chat messages that ask for one verdict. A fence marker in any text from the data is made
+    inert, so that only the prompt's own markers delimit the response."""
+    goldens = "\n".join(f"- {_defused(answer)}" for answer in answers)
+    user = USER.format(question=_defused(question), goldens=goldens, response=_defused(response))
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def _defused(text: str) -> str:
+    return str(_FENCE.sub(lambda m: m.group().translate(_DEFUSED), text))
 
 
 def reminded(asked: list[dict[str, str]], reply: str) -> list[dict[str, str]]:

@@ -2,8 +2,12 @@
 
 Each row goes to the first judge of the chain; on a judge that is unavailable (past its retries) or
 whose reply, asked twice, is still not a verdict, it goes to the next. A row no judge could decide is
-*unscored*, with the reason and the last raw reply kept. Every reply is cached the moment it arrives,
-so a killed run loses nothing: run it again and the finished rows come from the cache.
+*unscored*, with the reason and the last raw reply kept.
+
+Every reply is cached the moment it arrives, so a killed run loses nothing. A run first walks every
+row through the whole chain *in the cache*: rows decided there (by any judge, even one that is down
+today) cost nothing, and when that is all of them no server is contacted at all. Only the rest go to
+the judges, after each judge's preflight.
 """
 
 from __future__ import annotations
@@ -14,21 +18,33 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import UsageError
 from ..scorers import Outcome
-from ._base import Judge, JudgeUnavailable, Reply, Usage
+from ..summary import JudgeUsage
+from ._base import Judge, JudgeDown, JudgeUnavailable, Reply
 from .cache import Cache, cache_key
 from .prompt import CORRECT, Parsed, fit_response, messages, parse_verdict, reminded
 
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
+Messages = list[dict[str, str]]
 
 
 @dataclass(frozen=True)
 class JudgeOptions:
     concurrency: int = 8
     max_response_chars: int = 8000  # longer responses are cut, with a marker, and counted
-    max_cost: float | None = None  # stop sending requests once this much is spent
+    max_cost: float | None = None  # stop sending requests once this much is spent (in-flight ones finish)
     cache_path: Path | None = None  # None: no cache
     refresh: bool = False  # ask again even when the cache has a reply (and store the new one)
+
+    def __post_init__(self) -> None:
+        for name in ("concurrency", "max_response_chars"):
+            if getattr(self, name) < 1:
+                raise UsageError(
+                    f"{name} must be at least 1, got {getattr(self, name)}", fix="give a positive number"
+                )
+        if self.max_cost is not None and self.max_cost < 0:
+            raise UsageError(f"max_cost must not be negative, got {self.max_cost}", fix="give 0 or more")
 
 
 @dataclass(frozen=True)
@@ -44,7 +60,7 @@ class Item:
 @dataclass(frozen=True)
 class Judgement:
     outcome: Outcome  # PASS, FAIL or UNSCORED
-    judge: str | None = None  # the label of the judge that decided
+    judge: str | None = None  # the label of the judge that decided, or what decided instead
     rationale: str | None = None
     raw: str | None = None  # the last reply that was not a verdict, kept for an unscored row
     reason: str | None = None  # why a row is unscored
@@ -52,13 +68,18 @@ class Judgement:
 
 @dataclass
 class RunStats:
-    usage: dict[str, Usage] = field(default_factory=dict)  # by judge label, in chain order
+    usage: dict[str, JudgeUsage] = field(default_factory=dict)  # by judge label, in chain order
     truncated: int = 0
     over_budget: int = 0  # rows left unscored because --max-cost was reached
     seconds: float = 0.0
+    dropped: list[str] = field(default_factory=list)  # judges left out of the chain, and why
 
 
 class _BudgetSpent(Exception):
+    pass
+
+
+class _NotCached(Exception):
     pass
 
 
@@ -87,79 +108,78 @@ class _Run:
     options: JudgeOptions
     cache: Cache | None
     stats: RunStats
-    slots: asyncio.Semaphore
-    limits: dict[str, _RateLimit]
+    slots: asyncio.Semaphore | None = None  # set for the live pass
+    limits: dict[str, _RateLimit] = field(default_factory=dict)
 
     def spent(self) -> float:
         return sum(usage.cost for usage in self.stats.usage.values())
 
-    async def ask(
-        self, judge: Judge, item: Item, sent: str, asked: list[dict[str, str]], attempt: int
-    ) -> Reply:
-        """One reply: from the cache if it has it, else from the judge (then cached at once)."""
+    async def ask(self, judge: Judge, asked: Messages, live: bool) -> Reply:
+        """One reply: from the cache if it has it, else (when `live`) from the judge, cached at once."""
         usage = self.stats.usage[judge.label]
-        key = request_key(judge, item, sent, attempt)
-        if self.cache is not None and not self.options.refresh:
+        key = cache_key(judge.kind, judge.identity, judge.sampling, asked)
+        if self.cache is not None and not (live and self.options.refresh):
             cached = self.cache.get(key)
             if cached is not None:
                 usage.cache_hits += 1
+                usage.models.add(_served(cached))
                 return cached
+        if not live:
+            raise _NotCached
+        assert self.slots is not None
         async with self.slots:
             if self.options.max_cost is not None and self.spent() >= self.options.max_cost:
                 raise _BudgetSpent  # checked once a slot is free: what was in flight has been counted
             await self.limits[judge.label].wait()
             reply = await judge.complete(asked)
-        usage.add(reply, judge.prices)
+        usage.add(
+            reply.prompt_tokens,
+            reply.completion_tokens,
+            judge.prices.cost(reply.prompt_tokens, reply.completion_tokens),
+        )
+        usage.models.add(_served(reply))
         if self.cache is not None:
             self.cache.put(key, reply)
         return reply
 
-    async def judge(self, item: Item) -> Judgement:
+    async def judge(self, item: Item, live: bool) -> Judgement:
+        """The row's judgement; with `live` False, from the cache alone (raises _NotCached)."""
         sent, truncated = fit_response(item.response, self.options.max_response_chars)
-        self.stats.truncated += truncated
+        if live:
+            self.stats.truncated += truncated
         asked = messages(item.question, item.answers, sent)
         reason, raw = "no judge in the chain", None
         for judge in self.chain:
             try:
-                reply = await self.ask(judge, item, sent, asked, 0)
+                reply = await self.ask(judge, asked, live)
                 parsed = parse_verdict(reply.text)
                 if parsed.verdict is None:  # one retry, reminded of the format
-                    reply = await self.ask(judge, item, sent, reminded(asked, reply.text), 1)
+                    reply = await self.ask(judge, reminded(asked, reply.text), live)
                     parsed = parse_verdict(reply.text)
             except _BudgetSpent:
                 self.stats.over_budget += 1
-                return Judgement(Outcome.UNSCORED, reason=f"--max-cost {self.options.max_cost} was reached")
+                return Judgement(
+                    Outcome.UNSCORED, raw=raw, reason=f"--max-cost {self.options.max_cost} was reached"
+                )
             except JudgeUnavailable as exc:
                 self.stats.usage[judge.label].failures += 1
-                reason, raw = f"{judge.label} unavailable: {exc}", None
+                reason = f"{judge.label} unavailable: {exc}"
                 continue
             if parsed.verdict is not None:
                 return _decided(parsed, judge.label)
-            self.stats.usage[judge.label].failures += 1
+            if live:
+                self.stats.usage[judge.label].failures += 1
             reason, raw = f"{judge.label} replied twice without a verdict", reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
-
-
-def request_key(judge: Judge, item: Item, sent: str, attempt: int = 0) -> str:
-    """The cache key of asking `judge` about `item` (its response as sent, cut to the limit)."""
-    return cache_key(judge.kind, judge.model, judge.sampling, item.question, item.answers, sent, attempt)
-
-
-def all_cached(items: Sequence[Item], judge: Judge, options: JudgeOptions) -> bool:
-    """Whether the cache holds `judge`'s first reply for every item (then no server is needed)."""
-    if options.cache_path is None or options.refresh or not options.cache_path.exists():
-        return False
-    keys = [request_key(judge, i, fit_response(i.response, options.max_response_chars)[0]) for i in items]
-    cache = Cache(options.cache_path)
-    try:
-        return cache.has_all(keys)
-    finally:
-        cache.close()
 
 
 def _decided(parsed: Parsed, label: str) -> Judgement:
     outcome = Outcome.PASS if parsed.verdict == CORRECT else Outcome.FAIL
     return Judgement(outcome, judge=label, rationale=parsed.rationale)
+
+
+def _served(reply: Reply) -> str:
+    return reply.model + (f"@{reply.fingerprint}" if reply.fingerprint else "")
 
 
 async def judge_items(
@@ -169,32 +189,75 @@ async def judge_items(
     progress: Progress | None = None,
 ) -> tuple[list[Judgement], RunStats]:
     """Every item's judgement, in order, and what the run cost."""
-    stats = RunStats(usage={judge.label: Usage() for judge in chain})
+    stats = RunStats(usage={judge.label: JudgeUsage() for judge in chain})
     cache = Cache(options.cache_path) if options.cache_path is not None else None
-    run = _Run(
-        chain,
-        options,
-        cache,
-        stats,
-        asyncio.Semaphore(options.concurrency),
-        {judge.label: _RateLimit(judge.requests_per_second) for judge in chain},
-    )
-    started, done = time.monotonic(), 0
-
-    async def one(item: Item) -> Judgement:
-        nonlocal done
-        judgement = await run.judge(item)
-        done += 1
-        if progress is not None:
-            progress(done, len(items))
-        return judgement
-
+    started = time.monotonic()
     try:
-        judgements = list(await asyncio.gather(*map(one, items)))
+        found = await _from_cache(_Run(chain, options, cache, stats), items)
+        pending = [item for item in items if item.index not in found]
+        if pending:
+            working, stats.dropped = await preflight(chain)
+            live = _Run(working, options, cache, stats, asyncio.Semaphore(options.concurrency))
+            live.limits = {judge.label: _RateLimit(judge.requests_per_second) for judge in working}
+            found |= await _live(live, pending, len(items) - len(pending), len(items), progress)
     finally:
         if cache is not None:
             cache.close()
         for judge in chain:
             await judge.close()
     stats.seconds = time.monotonic() - started
-    return judgements, stats
+    return [found[item.index] for item in items], stats
+
+
+async def _from_cache(run: _Run, items: Sequence[Item]) -> dict[int, Judgement]:
+    """The judgements the cache already holds, through the whole chain (no server is contacted)."""
+    if run.cache is None or run.options.refresh:
+        return {}
+    found = {}
+    for item in items:
+        try:
+            found[item.index] = await run.judge(item, live=False)
+        except _NotCached:
+            continue
+    return found
+
+
+async def _live(
+    run: _Run, items: Sequence[Item], done: int, total: int, progress: Progress | None
+) -> dict[int, Judgement]:
+    async def one(item: Item) -> Judgement:
+        nonlocal done
+        judgement = await run.judge(item, live=True)
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        return judgement
+
+    tasks = [asyncio.ensure_future(one(item)) for item in items]
+    try:
+        judgements = await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:  # stop the others before the cache and connections close under them
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return {item.index: judgement for item, judgement in zip(items, judgements)}
+
+
+async def preflight(chain: Sequence[Judge]) -> tuple[tuple[Judge, ...], list[str]]:
+    """The judges that pass their preflight, and a note for each one that is down (it is left out:
+    the chain exists to survive that). A judge set up wrongly (a refused key, a model the endpoint
+    does not serve) stops the run, and so does a chain with no judge up."""
+    failures = await asyncio.gather(*(judge.preflight() for judge in chain), return_exceptions=True)
+    for failure in failures:
+        if failure is not None and not isinstance(failure, JudgeDown):
+            raise failure
+    working = tuple(judge for judge, failure in zip(chain, failures) if failure is None)
+    if not working:
+        raise next(f for f in failures if f is not None)
+    dropped = [
+        f"left {judge.label} out of the chain: {failure.message}"
+        for judge, failure in zip(chain, failures)
+        if isinstance(failure, JudgeDown)
+    ]
+    return working, dropped

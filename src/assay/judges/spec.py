@@ -43,6 +43,26 @@ _NUMBERS = {
     "n_threads": int,
 }
 _TEXTS = ("kind", "model", "base_url", "api_key_env", "model_path")
+_ONLY_FOR = {
+    "openai": {"model", "base_url", "api_key_env", "timeout", "retries", "backoff"},
+    "llama": {"model_path", "n_ctx", "n_threads"},
+}
+# The [judge] table of assay.toml, besides its chain: each setting and the types it may have.
+CONFIG_SETTINGS: dict[str, tuple[type, ...]] = {
+    "concurrency": (int,),
+    "max_response_chars": (int,),
+    "max_cost": (int, float),
+    "cache": (str,),
+    "cascade": (bool,),
+    "system_model": (str,),
+}
+# Model families by a name their models carry anywhere in their names.
+_FAMILIES = {
+    "llama": "llama", "qwen": "qwen", "mistral": "mistral", "mixtral": "mistral", "gemma": "gemma",
+    "gemini": "gemini", "claude": "claude", "gpt": "gpt", "deepseek": "deepseek", "phi-": "phi",
+    "smollm": "smollm", "falcon": "falcon", "granite": "granite", "olmo": "olmo",
+}  # fmt: skip
+_OPENAI_REASONING = regex.compile(r"(?:^|[/:])o\d")  # o1, o3-mini, o4-mini: OpenAI's models, as gpt-*
 _SHORT = regex.compile(r"(?P<kind>openai|llama):(?P<rest>[^,]+)")
 
 
@@ -85,6 +105,7 @@ def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
     )
     prices = Prices(values.get("price_prompt", 0.0), values.get("price_completion", 0.0))
     kind = values.get("kind")
+    _check_kind_settings(kind, values, where)
     if kind == "openai":
         missing = [key for key in ("model", "base_url") if not values.get(key)]
         if missing:
@@ -130,6 +151,7 @@ def load_config(path: str | Path) -> tuple[list[Judge], dict[str, Any]]:
             f"the config file is not valid TOML ({exc})", where=str(path), fix="fix the TOML syntax"
         ) from None
     section = dict(document.get("judge", {}))
+    _check_config_settings(section, path)
     chain = [
         build_judge(entry, where=f"{path} [[judge.chain]] {i + 1}")
         for i, entry in enumerate(section.pop("chain", []))
@@ -137,12 +159,43 @@ def load_config(path: str | Path) -> tuple[list[Judge], dict[str, Any]]:
     return chain, section
 
 
+def _check_config_settings(section: Mapping[str, Any], path: Path) -> None:
+    for key, value in section.items():
+        if key == "chain":
+            continue
+        wanted = CONFIG_SETTINGS.get(key)
+        if wanted is None:
+            known = ", ".join([*CONFIG_SETTINGS, "chain"])
+            raise UsageError(f"unknown [judge] setting '{key}'", where=str(path), fix=f"use: {known}")
+        if not isinstance(value, wanted) or (bool not in wanted and isinstance(value, bool)):
+            kinds = " or ".join(t.__name__ for t in wanted)
+            raise UsageError(
+                f"[judge] {key} = {value!r} is not {kinds}", where=str(path), fix=f"give {key} a {kinds}"
+            )
+
+
+def _check_kind_settings(kind: Any, values: Mapping[str, Any], where: str) -> None:
+    """A setting of the other kind of judge (n_ctx on an openai judge) is a mistake, not a no-op."""
+    if kind not in _ONLY_FOR:
+        return
+    others = set().union(*(keys for other, keys in _ONLY_FOR.items() if other != kind)) - _ONLY_FOR[kind]
+    wrong = sorted(set(values) & others)
+    if wrong:
+        raise UsageError(f"a {kind} judge has no setting {', '.join(wrong)}", where=where, fix="leave it out")
+
+
 def model_family(model: str) -> str:
-    """The family of a model's name: its first run of letters, after any vendor prefix and path
-    (gpt-4o -> gpt, meta-llama/Llama-3-8B -> llama, Qwen2.5-7B -> qwen, SmolLM2-135M.gguf -> smollm)."""
-    name = regex.split(r"[/\\]", model.strip().lower())[-1]
-    letters = regex.match(r"[a-z]+", name)
-    return str(letters.group()) if letters else name
+    """The family of a model by its name: a known family's name anywhere in it (Meta-Llama-3.1-8B ->
+    llama, Qwen2.5-7B -> qwen, o3-mini -> gpt), else the first run of letters of its last path part."""
+    name = model.strip().lower()
+    found = next((family for marker, family in _FAMILIES.items() if marker in name), None)
+    if found is not None:
+        return found
+    if _OPENAI_REASONING.search(name):
+        return "gpt"
+    last = regex.split(r"[/\\]", name)[-1]
+    letters = regex.match(r"[a-z]+", last)
+    return str(letters.group()) if letters else last
 
 
 def _number(key: str, value: Any, where: str) -> Any:

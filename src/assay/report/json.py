@@ -31,6 +31,9 @@ def _tally(tally: Tally, soft_credit: bool, intervals: IntervalMethod) -> dict[s
 
 def _judge(judge: JudgeSummary) -> dict[str, Any]:
     found = asdict(judge)
+    found["usage"] = {
+        label: asdict(usage) | {"models": sorted(usage.models)} for label, usage in judge.usage.items()
+    }
     found["agreement"] = {
         name: {"both_scored": both, "agree": agree} for name, (both, agree) in judge.agreement.items()
     }

@@ -100,7 +100,7 @@ def _judge(judge: JudgeSummary) -> list[str]:
     header = ["judge", "calls", "cached", "failures", "prompt tokens", "completion tokens", "cost"]
     counted = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens")
     rows = [
-        [label, *(str(usage[key]) for key in counted), f"{float(str(usage['cost'])):.4f}"]
+        [label, *(str(getattr(usage, key)) for key in counted), f"{usage.cost:.4f}"]
         for label, usage in judge.usage.items()
     ]
     lines += _table(header, rows)
