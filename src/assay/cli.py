@@ -10,6 +10,15 @@ from pathlib import Path
 from typing import NoReturn
 
 from ._version import __version__
+from .commands import (
+    add_agree_arguments,
+    add_commands,
+    add_report_arguments,
+    apply_gates,
+    gates,
+    report_agreement,
+    report_writer,
+)
 from .errors import AssayError, UsageError
 from .judges.cache import DEFAULT_PATH
 from .judges.metric import JudgeSetup
@@ -22,8 +31,8 @@ from .report.json import write_summary_json
 from .report.rows import check_out_path, check_writable
 from .report.text import render_explanation, render_text, warnings
 from .scorers import SCORERS
-from .scoring import ScoreOptions
-from .summary import IntervalMethod
+from .scoring import ScoreOptions, ScoreRun
+from .summary import IntervalMethod, Summary
 from .trace import explain
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -66,7 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
     _add_scoring_arguments(scorer)
     _add_metric_argument(scorer)
+    add_report_arguments(scorer)
     scorer.set_defaults(run=_run_score)
+
+    agreer = commands.add_parser("agree", help="measure each metric's agreement with human labels")
+    _add_scoring_arguments(agreer)
+    _add_metric_argument(agreer)
+    add_agree_arguments(agreer)
+    agreer.set_defaults(run=_run_agree)
+    add_commands(commands, _add_shared_arguments)
 
     explainer = commands.add_parser("explain", help="show how each metric decided one row, with traces")
     explainer.add_argument(
@@ -88,9 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command, metric in SHORTHANDS.items():
         shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
         _add_scoring_arguments(shorthand)
+        add_report_arguments(shorthand)
         shorthand.set_defaults(run=_run_score, metric=[metric])
     judge = commands.add_parser("llm-judge", help="score with the LLM judge chain only (the seed's command)")
     _add_scoring_arguments(judge)
+    add_report_arguments(judge)
     judge.set_defaults(run=_run_score, metric=["judge"])
     return parser
 
@@ -316,7 +335,27 @@ def _column_map(args: argparse.Namespace) -> ColumnMap:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    if args.out:  # fail before the work, not after it
+    found_gates = gates(args)  # fail before the work, not after it
+    summary = _score(args, report_writer(args))
+    return apply_gates(summary, found_gates, args)
+
+
+def _run_agree(args: argparse.Namespace) -> int:
+    runs: list[ScoreRun] = []
+    json_path, args.json = args.json, None  # --json here is the agreement, not the summary
+    _score(args, runs.append, quiet=True)
+    args.json = json_path
+    report_agreement(runs[0], args)
+    if json_path:
+        print(f"assay: wrote the agreement to {json_path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _score(
+    args: argparse.Namespace, on_run: Callable[[ScoreRun], None] | None, quiet: bool = False
+) -> Summary:
+    """Score the file as the flags say, print the report (unless `quiet`), write what was asked."""
+    if args.out:
         check_out_path(args.out)
     for path in (args.json, args.trace):
         if path:
@@ -334,16 +373,18 @@ def _run_score(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=progress,
         judge=_judge_setup(args),
+        on_run=on_run,
     )
     if progress is not None:
         print(file=sys.stderr)  # end the progress line
     for warning in warnings(summary):
         print(f"assay: warning: {warning}", file=sys.stderr)
-    sys.stdout.write(render_text(summary))
+    if not quiet:
+        sys.stdout.write(render_text(summary))
     if args.out:
         print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
     if args.trace:
         print(f"assay: wrote every verdict's trace to {args.trace}", file=sys.stderr)
     if args.json:
         print(f"assay: wrote the summary to {write_summary_json(summary, args.json)}", file=sys.stderr)
-    return EXIT_OK
+    return summary

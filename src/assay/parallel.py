@@ -24,7 +24,7 @@ import operator
 import os
 import shutil
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -36,7 +36,7 @@ from .judges.metric import JUDGE, JudgeSetup
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_traces, write_verdicts
-from .scoring import ProgressCallback, ScoreOptions, finish, score, verdicts
+from .scoring import ProgressCallback, ScoreOptions, ScoreRun, finish, score, verdicts
 from .summary import Summary, merge_summaries
 
 # Below this much input per process, starting a process costs more than it saves.
@@ -70,6 +70,7 @@ def score_file(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     judge: JudgeSetup | None = None,
+    on_run: Callable[[ScoreRun], None] | None = None,
 ) -> Summary:
     """Load and score a responses file, write per-question verdicts to ``out`` and every verdict's trace
     (JSON lines) to ``trace`` if given; return the summary.
@@ -80,8 +81,9 @@ def score_file(
     """
     path, options = Path(path), options or ScoreOptions()
     job = _Job(path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids)
-    judged = metrics is not None and JUDGE in metrics  # judges are asked from one process, concurrently
-    spans = [] if judged else _plan(path, default_workers() if workers is None else workers, limit)
+    # Judges are asked from one process, concurrently; reports of every row (on_run) need them all in one.
+    whole = (metrics is not None and JUDGE in metrics) or on_run is not None
+    spans = [] if whole else _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:
             return _score_spans(job, spans, _path(out), _path(trace))
@@ -93,6 +95,8 @@ def score_file(
         write_verdicts(run, out)
     if trace is not None:
         write_traces(run, trace)
+    if on_run is not None:
+        on_run(run)
     return run.summary
 
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..records import Record
 from ..stats import Interval
 from ..summary import BUCKETS, Agreement, IntervalMethod, JudgeSummary, MetricSummary, Summary, Tally
 from ..trace import Trace
+
+if TYPE_CHECKING:
+    from ..agree import Confusion, MetricAgreement
 
 MAX_IDS_LISTED = 20
 SNIPPET = 70
@@ -176,3 +180,69 @@ def render_explanation(record: Record, traces: Mapping[str, Trace]) -> str:
             start, end = trace.span
             lines.append(f"  span:     [{start}, {end}) {record.response[start:end]!r}")
     return "\n".join(lines) + "\n"
+
+
+def render_comparison(comparison: Mapping[str, Any]) -> str:
+    """Two runs compared: per metric, per domain and combined, B - A with its interval and p-value."""
+    only_a, only_b = comparison["only_in_a"], comparison["only_in_b"]
+    lines = [
+        f"assay compare · A = {comparison['a']['source']} · B = {comparison['b']['source']}",
+        f"{comparison['rows_in_both']} rows in both; {len(only_a)} only in A"
+        + (f" ({_ids(only_a)})" if only_a else "")
+        + f"; {len(only_b)} only in B"
+        + (f" ({_ids(only_b)})" if only_b else ""),
+        f"difference B - A over rows both scored; {comparison['method']}",
+        "",
+    ]
+    header = ["scope", "n", "A", "B", "B - A", "95% CI", "p", "A only", "B only"]
+    for name, metric in comparison["metrics"].items():
+        scopes = [
+            *((d or "(no domain)", x) for d, x in metric["domains"].items()),
+            ("combined", metric["combined"]),
+        ]
+        rows = [[scope, *_difference_cells(found)] for scope, found in scopes]
+        lines += [name, *_table(header, rows), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _difference_cells(found: Mapping[str, Any]) -> list[str]:
+    difference, low_high = found["difference"], found["interval"]
+    shown = "n/a" if difference is None else f"{difference * 100:+.1f}pts"
+    ci = "n/a" if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f}pts"
+    p = "n/a" if found["p_value"] is None else f"{found['p_value']:.4g}"
+    cells = [str(found["n"]), _percent(found["a_accuracy"]), _percent(found["b_accuracy"]), shown, ci, p]
+    return [*cells, str(found["a_only"]), str(found["b_only"])]
+
+
+def render_agreement(found: Sequence[MetricAgreement], column: str) -> str:
+    """Each metric against the human labels: confusion matrix, precision, recall, Cohen's kappa."""
+    lines = [f"agreement with the human labels in '{column}' (a pass counts as 'correct')", ""]
+    header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "kappa", "95% CI"]
+    for metric in found:
+        scopes = [("all", metric.overall)]
+        scopes += [(f"domain {d or '(none)'}", c) for d, c in metric.domains.items()]
+        scopes += [(f"lang {lang}", c) for lang, c in metric.langs.items()]
+        lines += [metric.metric, *_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
+        others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
+        if others:
+            lines.append(f"  other labels, apart: {others}")
+        if metric.unscored:
+            lines.append(f"  unscored by the metric, left out: {metric.unscored}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _confusion_cells(confusion: Confusion) -> list[str]:
+    kappa = confusion.kappa
+    value = "n/a" if kappa is None or kappa.kappa is None else f"{kappa.kappa:.3f}"
+    ci = (
+        "n/a"
+        if kappa is None or kappa.interval is None
+        else f"{kappa.interval.low:.3f}{DASH}{kappa.interval.high:.3f}"
+    )
+    counts = (confusion.n, confusion.tp, confusion.fp, confusion.fn, confusion.tn)
+    return [*map(str, counts), _ratio(confusion.precision), _ratio(confusion.recall), value, ci]
+
+
+def _ratio(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"

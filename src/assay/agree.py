@@ -1,0 +1,143 @@
+"""How far each metric (and the judge) agrees with human labels: measured, not assumed.
+
+A row whose label is one of the positive values counts as correct, one of the negative values (by
+default: any other label) as incorrect; a metric's pass is its "correct". For each metric, overall,
+per domain and per language: the confusion matrix, precision, recall, and Cohen's kappa with its 95%
+interval. Rows with another label (``possibly_correct``, say, when the negatives are named) are
+reported apart, with how often the metric passes them; rows the metric left unscored are counted.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import stats
+from .errors import UsageError
+from .records import Record
+from .scorers import MetricScores, Outcome
+from .scoring import ScoreRun
+
+DEFAULT_POSITIVE = ("correct", "true", "1", "yes")
+# Where a row goes in (tp, fp, fn, tn), by (the metric passes it, people call it correct).
+_CELL = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}
+
+
+@dataclass(frozen=True)
+class Confusion:
+    tp: int  # metric passes, people say correct
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def n(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def kappa(self) -> stats.Kappa | None:
+        return stats.cohen_kappa(self.tp, self.fp, self.fn, self.tn)
+
+    def as_dict(self) -> dict[str, Any]:
+        kappa = self.kappa
+        low_high = kappa.interval if kappa is not None else None
+        return {
+            "n": self.n, "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn,
+            "precision": self.precision, "recall": self.recall,
+            "kappa": kappa.kappa if kappa is not None else None,
+            "kappa_interval": None if low_high is None else {"low": low_high.low, "high": low_high.high},
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MetricAgreement:
+    metric: str
+    overall: Confusion
+    domains: Mapping[str, Confusion]
+    langs: Mapping[str, Confusion]
+    other_labels: Mapping[str, tuple[int, int]]  # label -> (rows, rows the metric passes)
+    unscored: int  # labelled rows the metric left unscored (not in the matrices)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "overall": self.overall.as_dict(),
+            "domains": {d: c.as_dict() for d, c in self.domains.items()},
+            "langs": {lang: c.as_dict() for lang, c in self.langs.items()},
+            "other_labels": {label: {"n": n, "passes": p} for label, (n, p) in self.other_labels.items()},
+            "unscored": self.unscored,
+        }
+
+
+def human_labels(run: ScoreRun, column: str) -> list[str]:
+    if column not in run.dataset.columns:
+        close = difflib.get_close_matches(column, run.dataset.columns, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise UsageError(
+            f"no column '{column}' of human labels (columns found: {', '.join(run.dataset.columns)})",
+            where=run.dataset.source,
+            fix=f"{hint}name the column of human labels with --human",
+        )
+    return [str(record.meta.get(column) or "").strip().lower() for record in run.records]
+
+
+def agree(
+    run: ScoreRun, column: str, positive: Iterable[str] = DEFAULT_POSITIVE, negative: Iterable[str] = ()
+) -> list[MetricAgreement]:
+    labels = human_labels(run, column)
+    positives = {value.strip().lower() for value in positive}
+    negatives = {value.strip().lower() for value in negative}
+    truth = [_truth(label, positives, negatives) for label in labels]
+    return [_metric(name, scores, run.records, labels, truth) for name, scores in run.metrics.items()]
+
+
+def _truth(label: str, positives: set[str], negatives: set[str]) -> bool | None:
+    """True for a positive label, False for a negative one (any other label when none are named), None
+    for a label reported apart."""
+    if label in positives:
+        return True
+    if (label in negatives) if negatives else bool(label):
+        return False
+    return None
+
+
+def _metric(
+    name: str,
+    scores: MetricScores,
+    records: Sequence[Record],
+    labels: Sequence[str],
+    truth: Sequence[bool | None],
+) -> MetricAgreement:
+    cells: dict[tuple[str, str], list[int]] = {}  # (kind, key) -> [tp, fp, fn, tn]
+    others: dict[str, list[int]] = {}
+    unscored = 0
+    for index, record in enumerate(records):
+        outcome = Outcome(scores.outcomes[index])
+        if truth[index] is None:
+            found = others.setdefault(labels[index] or "(no label)", [0, 0])
+            found[0] += 1
+            found[1] += outcome is Outcome.PASS
+            continue
+        if outcome is Outcome.UNSCORED:
+            unscored += 1
+            continue
+        cell = _CELL[outcome is Outcome.PASS, bool(truth[index])]
+        for key in (("all", ""), ("domain", record.domain), ("lang", record.lang or "(no lang)")):
+            cells.setdefault(key, [0, 0, 0, 0])[cell] += 1
+    return MetricAgreement(
+        metric=name,
+        overall=Confusion(*cells.get(("all", ""), [0, 0, 0, 0])),
+        domains={k: Confusion(*v) for (kind, k), v in sorted(cells.items()) if kind == "domain"},
+        langs={k: Confusion(*v) for (kind, k), v in sorted(cells.items()) if kind == "lang"},
+        other_labels={label: (n, p) for label, (n, p) in sorted(others.items())},
+        unscored=unscored,
+    )

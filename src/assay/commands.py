@@ -1,0 +1,185 @@
+"""The report commands of the command line: compare two runs, agree with human labels, plot a summary;
+and what ``assay score`` adds for them (Markdown and HTML reports, the CI gate)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import stats
+from .agree import DEFAULT_POSITIVE, MetricAgreement, agree
+from .compare import compare, load_scored
+from .errors import UsageError
+from .gate import ON, Gate, check
+from .report.html import write_html
+from .report.json import summary_dict
+from .report.markdown import render_comparison_markdown, write_markdown
+from .report.plot import write_plot
+from .report.rows import check_writable, verdict_rows
+from .report.text import render_agreement, render_comparison
+from .scoring import ScoreRun
+from .summary import IntervalMethod, Summary
+
+EXIT_OK, EXIT_FINDINGS = 0, 1
+Add = Callable[[argparse.ArgumentParser], None]
+
+
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """assay score's reports of every row, and its gate."""
+    reports = parser.add_argument_group("reports and the CI gate")
+    reports.add_argument("--markdown", metavar="FILE", help="write the Markdown report (results.md)")
+    reports.add_argument("--html", metavar="FILE", help="write the self-contained HTML report")
+    reports.add_argument(
+        "--gate",
+        action="append",
+        metavar="EXPR",
+        help="fail (exit 1) unless the metric meets the bar overall and in every domain, e.g. "
+        "'phrase_match>=0.90' or 'token_f1>=85%%'; repeatable",
+    )
+    reports.add_argument(
+        "--gate-on",
+        choices=ON,
+        default="point",
+        help="gate on the accuracy (point) or the lower end of its 95%% interval (default: %(default)s)",
+    )
+    reports.add_argument(
+        "--min-n",
+        type=int,
+        default=1,
+        metavar="N",
+        help="a scope with fewer scored rows cannot pass the gate",
+    )
+
+
+def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None:
+    """What assay score writes from the whole run (every row), or None when nothing is asked."""
+    for path in (args.markdown, args.html):
+        if path:
+            check_writable(path)
+    if not (args.markdown or args.html):
+        return None
+
+    def write(run: ScoreRun) -> None:
+        summary, rows = summary_dict(run.summary), list(verdict_rows(run))
+        if args.markdown:
+            print(
+                f"assay: wrote the Markdown report to {write_markdown(args.markdown, summary, rows)}",
+                file=sys.stderr,
+            )
+        if args.html:
+            written = write_html(args.html, summary, rows, fields=run.dataset.fields)
+            print(f"assay: wrote the HTML report to {written}", file=sys.stderr)
+
+    return write
+
+
+def gates(args: argparse.Namespace) -> list[Gate]:
+    """The gates of the command line, read before any work (a typo fails at once)."""
+    if args.min_n < 1:
+        raise UsageError(f"--min-n must be at least 1, got {args.min_n}", fix="give a positive number")
+    return [Gate.parse(text) for text in args.gate or ()]
+
+
+def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespace) -> int:
+    """Print every check; exit 1 when any fails."""
+    if not found:
+        return EXIT_OK
+    checks = check(summary, found, on=args.gate_on, min_n=args.min_n)
+    for result in checks:
+        print(f"assay: gate {'passed' if result.passed else 'FAILED'}: {result.why}", file=sys.stderr)
+    failed = [result for result in checks if not result.passed]
+    verdict = (
+        f"{len(failed)} of {len(checks)} checks failed" if failed else f"all {len(checks)} checks passed"
+    )
+    print(f"assay: gate: {verdict}", file=sys.stderr)
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def add_commands(commands: Any, shared: Add) -> None:
+    """assay compare, assay agree and assay plot."""
+    comparer = commands.add_parser("compare", help="compare two scored runs (--out files) row by row")
+    comparer.add_argument("a", metavar="A", help="the first scored file (assay score --out)")
+    comparer.add_argument("b", metavar="B", help="the second scored file, compared as B - A")
+    comparer.add_argument("--json", metavar="FILE", help="write the comparison as JSON")
+    comparer.add_argument("--markdown", metavar="FILE", help="write the comparison as Markdown")
+    comparer.add_argument("--html", metavar="FILE", help="write B's HTML report with the comparison")
+    comparer.add_argument(
+        "--ci-seed", type=int, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
+    )
+    comparer.add_argument("--debug", action="store_true", help="show a traceback on error")
+    comparer.set_defaults(run=_run_compare)
+
+    plotter = commands.add_parser("plot", help="draw per-domain accuracy with 95%% intervals (SVG, PNG)")
+    plotter.add_argument("--summary", required=True, metavar="FILE", help="a summary written by --json")
+    plotter.add_argument(
+        "--out", required=True, metavar="FILE", help="the chart: .svg, or .png/.pdf (assay[plot])"
+    )
+    plotter.add_argument("--metric", action="append", help="a metric to draw; repeatable (default: all)")
+    plotter.add_argument("--debug", action="store_true", help="show a traceback on error")
+    plotter.set_defaults(run=_run_plot)
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    for path in (args.json, args.markdown, args.html):
+        if path:
+            check_writable(path)
+    intervals = IntervalMethod(seed=args.ci_seed)
+    a, b = load_scored(args.a, intervals), load_scored(args.b, intervals)
+    comparison = compare(a.dataset, b.dataset, args.ci_seed).as_dict()
+    sys.stdout.write(render_comparison(comparison))
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(comparison, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+    if args.markdown:
+        Path(args.markdown).write_text(render_comparison_markdown(comparison), encoding="utf-8")
+    if args.html:
+        write_html(
+            args.html, summary_dict(b.summary), list(verdict_rows(b)), comparison, fields=b.dataset.fields
+        )
+    return EXIT_OK
+
+
+def _run_plot(args: argparse.Namespace) -> int:
+    try:
+        summary = json.loads(Path(args.summary).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(
+            f"cannot read the summary ({exc})",
+            where=args.summary,
+            fix="give a file written by assay score --json",
+        ) from None
+    print(f"assay: wrote {write_plot(args.out, summary, args.metric)}", file=sys.stderr)
+    return EXIT_OK
+
+
+def add_agree_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--human", required=True, metavar="COLUMN", help="the column of human labels")
+    parser.add_argument(
+        "--positive",
+        action="append",
+        metavar="VALUE",
+        help=f"a label meaning correct; repeatable (default: {', '.join(DEFAULT_POSITIVE)})",
+    )
+    parser.add_argument(
+        "--negative",
+        action="append",
+        metavar="VALUE",
+        help="a label meaning incorrect; repeatable (default: every other label; "
+        "when given, other labels are reported apart)",
+    )
+
+
+def report_agreement(run: ScoreRun, args: argparse.Namespace) -> list[MetricAgreement]:
+    found = agree(run, args.human, args.positive or DEFAULT_POSITIVE, args.negative or ())
+    sys.stdout.write(render_agreement(found, args.human))
+    if args.json:
+        document = {"human": args.human, "metrics": {m.metric: m.as_dict() for m in found}}
+        Path(args.json).write_text(
+            json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+    return found

@@ -1,0 +1,196 @@
+"""Compare two scored runs, row by row: which of two systems (or settings) is better, and how sure.
+
+The inputs are two ``--out`` files (CSV, JSONL or Parquet), joined by ``id``. For each metric both
+files hold, over the rows both scored, the difference of pass rates (B minus A) comes with a paired
+bootstrap 95% interval and McNemar's exact p-value on the rows where they disagree; overall and per
+domain. Rows in only one file are listed, never dropped silently. A graded metric (token_f1) is
+compared by its pass (F1 = 1), as its accuracy is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import stats
+from .errors import UsageError
+from .records import Dataset, Record, load_records
+from .scorers import SCORERS, MetricScores, Outcome
+from .scoring import ScoreOptions, ScoreRun
+from .summary import IntervalMethod, summarize
+
+COMPARABLE = (*SCORERS, "judge")
+_TRUE, _FALSE = frozenset({"true", "1", "1.0"}), frozenset({"false", "0", "0.0"})
+
+
+@dataclass(frozen=True)
+class Side:
+    source: str
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Difference:
+    """B against A over the rows both scored (soft passes count as fails, as in the strict accuracy)."""
+
+    n: int
+    a_accuracy: float | None
+    b_accuracy: float | None
+    difference: float | None  # b_accuracy - a_accuracy
+    interval: stats.Interval | None
+    p_value: float | None
+    a_only: int  # rows A passes and B fails
+    b_only: int
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    combined: Difference
+    domains: Mapping[str, Difference]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    a: Side
+    b: Side
+    method: str
+    rows_in_both: int
+    only_in_a: tuple[str, ...]
+    only_in_b: tuple[str, ...]
+    metrics: Mapping[str, MetricComparison]
+
+    def as_dict(self) -> dict[str, Any]:
+        found = asdict(self)
+        found["only_in_a"], found["only_in_b"] = list(self.only_in_a), list(self.only_in_b)
+        return found
+
+
+def compare_files(a: str | Path, b: str | Path, seed: int = stats.DEFAULT_SEED) -> Comparison:
+    """Load two scored files and compare them (see ``compare``)."""
+    return compare(load_records(a, need_responses=False), load_records(b, need_responses=False), seed)
+
+
+def load_scored(path: str | Path, intervals: IntervalMethod | None = None) -> ScoreRun:
+    """A scored file (``assay score --out``) as a run again: its verdict columns become each metric's
+    verdicts, summarised as they were (the signatures say where they were read from)."""
+    dataset = load_records(path, need_responses=False)
+    metrics = [m for m in COMPARABLE if m in dataset.columns]
+    if not metrics:
+        raise UsageError(
+            "the file has no verdict column",
+            where=dataset.source,
+            fix="give a file written by assay score --out",
+        )
+    results = {metric: _verdicts_of(dataset.records, metric) for metric in metrics}
+    blank = bytearray(not record.response.strip() for record in dataset.records)
+    signatures = {metric: f"{metric}|read from {dataset.source}" for metric in metrics}
+    options = ScoreOptions(intervals=intervals or IntervalMethod())
+    summary = summarize(dataset, results, blank, signatures, options.signature_parts(), options.intervals)
+    return ScoreRun(dataset, options, results, blank, summary)
+
+
+def _verdicts_of(records: Sequence[Record], metric: str) -> MetricScores:
+    graded = any(_is_score(record.meta.get(metric)) for record in records)
+    scores = MetricScores.all_failing(metric, len(records), graded=graded)
+    for row, record in enumerate(records):
+        cell = record.meta.get(metric)
+        outcome = _outcome(cell)
+        if outcome is Outcome.FAIL and str(record.meta.get(f"{metric}_soft", "")).lower() == "true":
+            outcome = Outcome.SOFT_PASS
+        scores.outcomes[row] = outcome
+        if scores.values is not None and outcome is not Outcome.UNSCORED:
+            scores.values[row] = float(str(cell)) if _is_score(cell) else float(outcome is Outcome.PASS)
+    return scores
+
+
+def _is_score(cell: object) -> bool:
+    """A graded metric's cell: a number that is not simply 0 or 1 written as a verdict."""
+    if isinstance(cell, bool) or cell is None:
+        return False
+    try:
+        float(str(cell))
+    except ValueError:
+        return False
+    return str(cell).strip().lower() not in _TRUE | _FALSE or isinstance(cell, float)
+
+
+def compare(a: Dataset, b: Dataset, seed: int = stats.DEFAULT_SEED) -> Comparison:
+    metrics = [m for m in COMPARABLE if m in a.columns and m in b.columns]
+    if not metrics:
+        raise UsageError(
+            f"the two files share no verdict column (A has {_verdicts(a)}, B has {_verdicts(b)})",
+            where=f"{a.source}, {b.source}",
+            fix="compare two files written by assay score --out, scored with at least one common metric",
+        )
+    b_rows = {record.id: record for record in b.records}
+    pairs = [(record, b_rows[record.id]) for record in a.records if record.id in b_rows]
+    a_ids = {record.id for record in a.records}
+    method = f"paired bootstrap 95% (seed={seed}, resamples={stats.RESAMPLES}); McNemar exact"
+    return Comparison(
+        a=Side(a.source),
+        b=Side(b.source),
+        method=method,
+        rows_in_both=len(pairs),
+        only_in_a=tuple(record.id for record in a.records if record.id not in b_rows),
+        only_in_b=tuple(record.id for record in b.records if record.id not in a_ids),
+        metrics={metric: _metric(metric, pairs, seed) for metric in metrics},
+    )
+
+
+def _metric(metric: str, pairs: Sequence[tuple[Record, Record]], seed: int) -> MetricComparison:
+    outcomes = [(a.domain, _outcome(a.meta.get(metric)), _outcome(b.meta.get(metric))) for a, b in pairs]
+    scored = [(domain, x, y) for domain, x, y in outcomes if Outcome.UNSCORED not in (x, y)]
+    domains = sorted({domain for domain, _, _ in scored})
+    return MetricComparison(
+        combined=_difference([(x, y) for _, x, y in scored], seed),
+        domains={d: _difference([(x, y) for domain, x, y in scored if domain == d], seed) for d in domains},
+    )
+
+
+def _difference(pairs: Sequence[tuple[Outcome, Outcome]], seed: int) -> Difference:
+    cells = {(x, y): 0 for x in (True, False) for y in (True, False)}
+    for x, y in pairs:
+        cells[x is Outcome.PASS, y is Outcome.PASS] += 1
+    both, a_only, b_only, neither = (
+        cells[True, True],
+        cells[True, False],
+        cells[False, True],
+        cells[False, False],
+    )
+    paired = stats.paired_bootstrap(both, a_only, b_only, neither, seed)
+    n = len(pairs)
+    return Difference(
+        n=n,
+        a_accuracy=(both + a_only) / n if n else None,
+        b_accuracy=(both + b_only) / n if n else None,
+        difference=paired.difference,
+        interval=paired.interval,
+        p_value=paired.p_value,
+        a_only=a_only,
+        b_only=b_only,
+    )
+
+
+def _outcome(cell: object) -> Outcome:
+    """A verdict cell of a scored file: true/false, a graded score (a pass at 1), or empty: unscored."""
+    if cell is None or cell == "":
+        return Outcome.UNSCORED
+    if isinstance(cell, bool):
+        return Outcome.PASS if cell else Outcome.FAIL
+    text = str(cell).strip().lower()
+    if text in _TRUE:
+        return Outcome.PASS
+    if text in _FALSE:
+        return Outcome.FAIL
+    try:
+        score = float(text)
+    except ValueError:
+        return Outcome.UNSCORED
+    return Outcome.UNSCORED if score != score else Outcome.PASS if score == 1.0 else Outcome.FAIL
+
+
+def _verdicts(dataset: Dataset) -> str:
+    found = [m for m in COMPARABLE if m in dataset.columns]
+    return ", ".join(found) if found else "none"

@@ -1,0 +1,106 @@
+"""A gate for CI: fail the run when a metric's accuracy is below a bar.
+
+``phrase_match>=0.90`` holds when the accuracy (or, with ``on="lower"``, the lower end of its 95%
+interval) meets the bar overall *and in every domain*; a domain, or the whole, with fewer than
+``min_n`` scored rows cannot pass at all (seed 002 gated on 96 questions, a bar whose uncertainty is
+about six points). Each check says why it passed or failed.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import regex
+
+from .errors import UsageError
+from .summary import Summary, Tally
+
+_EXPRESSION = regex.compile(
+    r"\s*(?P<metric>[\w-]+)\s*(?P<op>>=|<=|>|<)\s*(?P<bar>[0-9]*\.?[0-9]+)(?P<percent>%?)\s*"
+)
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+}
+ON = ("point", "lower")
+
+
+@dataclass(frozen=True)
+class Gate:
+    metric: str
+    op: str
+    bar: float  # a fraction: 0.9 for "0.90" or "90%"
+    text: str
+
+    @classmethod
+    def parse(cls, text: str) -> Gate:
+        found = _EXPRESSION.fullmatch(text)
+        if found is None:
+            raise UsageError(
+                f"cannot read the gate {text!r}",
+                fix="write METRIC>=BAR, e.g. 'phrase_match>=0.90' or 'token_f1>=85%'",
+            )
+        bar = float(found["bar"]) / (100 if found["percent"] else 1)
+        if not 0.0 <= bar <= 1.0:
+            raise UsageError(
+                f"the gate {text!r} has a bar outside 0..1", fix="give a fraction or a percentage"
+            )
+        return cls(found["metric"], found["op"], bar, text.strip())
+
+
+@dataclass(frozen=True)
+class Check:
+    gate: Gate
+    scope: str  # "combined" or a domain
+    passed: bool
+    why: str
+
+
+def check(summary: Summary, gates: Sequence[Gate], on: str = "point", min_n: int = 1) -> list[Check]:
+    """Every gate against the combined figure and each domain's."""
+    checks = []
+    for gate in gates:
+        metric = summary.metrics.get(gate.metric)
+        if metric is None:
+            raise UsageError(
+                f"the gate {gate.text!r} names a metric this run did not score",
+                fix=f"score it too (--metric {gate.metric}), or gate on one of: {', '.join(summary.metrics)}",
+            )
+        scopes = [("combined", metric.combined), *metric.domains.items()]
+        checks += [_check(summary, gate, scope or "(no domain)", tally, on, min_n) for scope, tally in scopes]
+    return checks
+
+
+def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, on: str, min_n: int) -> Check:
+    scored = tally.n - tally.unscored
+    interval = summary.interval(tally)
+    value = tally.accuracy if on == "point" else (interval.low if interval else None)
+    shown = f"{gate.metric} {scope}: accuracy {_percent(tally.accuracy)}"
+    shown += (
+        f" (95% CI {_percent(interval.low)}-{_percent(interval.high)}, n={scored})"
+        if interval
+        else f" (n={scored})"
+    )
+    if scored < min_n:
+        return Check(
+            gate, scope, False, f"{shown}: fewer than --min-n {min_n} scored rows, so it cannot pass"
+        )
+    if value is None:
+        return Check(gate, scope, False, f"{shown}: no scored rows")
+    measured = "accuracy" if on == "point" else "its interval's lower end"
+    passed = _COMPARE[gate.op](value, gate.bar)
+    relation = "meets" if passed else "fails"
+    return Check(
+        gate,
+        scope,
+        passed,
+        f"{shown}: {measured} {_percent(value)} {relation} {gate.op} {_percent(gate.bar)}",
+    )
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"

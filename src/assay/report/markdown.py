@@ -1,0 +1,166 @@
+"""The Markdown report (results.md): a headline table, the per-domain tables, the protocols' agreement,
+and the top misses with their traces; and the comparison of two runs. Pure functions of the summary
+dict (``summary_dict``), the per-row verdicts (``verdict_rows``) and the comparison dict.
+
+Every number is printed as the text report prints it (percentages to one decimal, intervals with an
+en dash), and every string from the data is escaped for a table cell: a `|` or a line break in a
+response cannot break the table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from .rows import check_writable
+from .text import DASH
+
+TOP_MISSES = 10
+SNIPPET = 160
+BUCKETS = ("both_pass", "both_fail", "exact_only", "overlap_only")
+
+
+def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()) -> str:
+    lines = [f"# assay results: {cell(summary['source'])}", ""]
+    rows_line = (
+        f"{summary['rows']['total']} rows, {summary['rows']['blank']} blank responses (scored incorrect)"
+    )
+    lines += [f"{rows_line}; assay {__version__}; intervals: {summary['signature'].get('intervals', '')}", ""]
+    lines += _headline(summary["metrics"])
+    for name, metric in summary["metrics"].items():
+        lines += _domains(name, metric)
+    if summary.get("agreement"):
+        lines += _agreement(summary["agreement"])
+    if rows and summary["metrics"]:
+        lines += _misses(next(iter(summary["metrics"])), rows)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_markdown(
+    path: str | Path, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()
+) -> Path:
+    path = check_writable(path)
+    path.write_text(render_markdown(summary, rows), encoding="utf-8")
+    return path
+
+
+def percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def interval(found: Mapping[str, float] | None) -> str:
+    return "n/a" if found is None else f"{found['low'] * 100:.1f}{DASH}{found['high']:.1%}"
+
+
+def cell(value: object) -> str:
+    """Text made safe for one table cell: pipes escaped, line breaks and runs of space folded."""
+    text = " ".join(str(value).split())
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows] + [""]
+
+
+def _tally_cells(tally: Mapping[str, Any]) -> list[str]:
+    soft = str(tally["soft"]) if "soft" in tally else ""
+    mean = f"{tally['mean']:.3f}" if tally.get("mean") is not None else ""
+    counts = [
+        str(tally["n"]),
+        str(tally["passed"]),
+        percent(tally["accuracy"]),
+        interval(tally.get("interval")),
+    ]
+    return [*counts, mean, soft, str(tally["blank"]), str(tally["unscored"])]
+
+
+TALLY_HEADER = ["n", "passed", "accuracy", "95% CI", "mean", "soft", "blank", "unscored"]
+
+
+def _headline(metrics: Mapping[str, Any]) -> list[str]:
+    rows = [
+        [f"`{name}`", *_tally_cells(m["combined"]), f"`{cell(m['signature'])}`"]
+        for name, m in metrics.items()
+    ]
+    return ["## Headline", "", *_table(["metric", *TALLY_HEADER, "signature"], rows)]
+
+
+def _domains(name: str, metric: Mapping[str, Any]) -> list[str]:
+    rows = [[cell(domain or "(no domain)"), *_tally_cells(t)] for domain, t in metric["domains"].items()]
+    rows.append(["**combined**", *_tally_cells(metric["combined"])])
+    return [f"## `{name}` by domain", "", *_table(["domain", *TALLY_HEADER], rows)]
+
+
+def _agreement(agreement: Mapping[str, Any]) -> list[str]:
+    rows = [
+        [cell(d or "(no domain)"), *(str(c[b]) for b in BUCKETS)] for d, c in agreement["domains"].items()
+    ]
+    rows.append(["**overall**", *(str(agreement["overall"][b]) for b in BUCKETS)])
+    lines = ["## Agreement of exact_substring and word_overlap", "", *_table(["domain", *BUCKETS], rows)]
+    if agreement["review_ids"]:
+        lines += [f"Overlap-only rows to review: {cell(', '.join(agreement['review_ids']))}", ""]
+    return lines
+
+
+def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The first rows the report's first metric fails, each with every metric's trace."""
+    missed = [
+        row for row in rows if row.get(metric) is False or (_graded(row.get(metric)) and row[metric] < 1)
+    ]
+    lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {len(missed)})", ""]
+    for row in missed[:TOP_MISSES]:
+        traces = json.loads(row["trace"]) if row.get("trace") else {}
+        golden = row.get("answer") or row.get("answers") or ""
+        lines += [f"### {cell(row.get('id'))}", "", f"- golden: {cell(golden)}",
+                  f"- response: {cell(_snip(str(row.get('response', ''))))}"]  # fmt: skip
+        lines += [
+            f"- `{name}` **{found['outcome']}**: {cell(found['rule'])}" for name, found in traces.items()
+        ]
+        lines.append("")
+    return lines
+
+
+def _graded(value: object) -> bool:
+    return isinstance(value, float)
+
+
+def _snip(text: str) -> str:
+    return text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+
+
+def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
+    """Two runs compared: per metric, overall and per domain, B - A with its interval and p-value."""
+    a, b = comparison["a"]["source"], comparison["b"]["source"]
+    counts = (
+        f"{comparison['rows_in_both']} rows in both; {len(comparison['only_in_a'])} only in A, "
+        f"{len(comparison['only_in_b'])} only in B"
+    )
+    lines = [
+        f"# assay compare: A = {cell(a)}, B = {cell(b)}",
+        "",
+        f"{counts}. Method: {cell(comparison['method'])}.",
+        "",
+    ]
+    header = ["scope", "n", "A", "B", "B - A", "95% CI", "p (McNemar)", "A only", "B only"]
+    for name, metric in comparison["metrics"].items():
+        rows = [[cell(d or "(no domain)"), *_difference_cells(x)] for d, x in metric["domains"].items()]
+        rows.append(["**combined**", *_difference_cells(metric["combined"])])
+        lines += [f"## `{name}`", "", *_table(header, rows)]
+    for side in ("only_in_a", "only_in_b"):
+        if comparison[side]:
+            lines += [f"Rows {side.replace('_', ' ')}: {cell(', '.join(comparison[side]))}", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _difference_cells(found: Mapping[str, Any]) -> list[str]:
+    difference = found["difference"]
+    shown = "n/a" if difference is None else f"{difference * 100:+.1f} pts"
+    low_high = found.get("interval")
+    ci = "n/a" if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f} pts"
+    p = "n/a" if found["p_value"] is None else f"{found['p_value']:.4g}"
+    return [str(found["n"]), percent(found["a_accuracy"]), percent(found["b_accuracy"]), shown, ci, p,
+            str(found["a_only"]), str(found["b_only"])]  # fmt: skip
