@@ -21,8 +21,8 @@ from PIL import Image
 from playwright.sync_api import sync_playwright
 
 import assay
+from assay.compare import compare
 from assay.report.html import write_html
-from assay.stats import paired_bootstrap
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "qa_responses.csv"
@@ -53,47 +53,14 @@ def answered_copy(folder: Path) -> Path:
 
 
 def comparison(a: assay.ScoreRun, b: assay.ScoreRun) -> dict[str, Any]:
-    """The comparison in the shape `assay compare` gives, for the two protocols and phrase_match."""
-    rows_a = {row["id"]: row for row in assay.verdict_rows(a)}
-    rows_b = {row["id"]: row for row in assay.verdict_rows(b)}
-    ids = [i for i in rows_a if i in rows_b]
-    metrics = {}
-    for name in COMPARED:
-        metric = a.summary.metrics[name]
-        domains = {d: [i for i in ids if rows_a[i]["Domain"] == d] for d in metric.domains}
-        metrics[name] = {
-            "combined": _difference(name, ids, rows_a, rows_b),
-            "domains": {d: _difference(name, found, rows_a, rows_b) for d, found in domains.items()},
-        }
-    return {
-        "a": {"source": "examples/qa_responses.csv"},
-        "b": {"source": "the same, blank responses answered"},
-        "method": "paired bootstrap 95% (seed=20261201, resamples=10000); McNemar exact",
-        "only_in_a": [i for i in rows_a if i not in rows_b],
-        "only_in_b": [i for i in rows_b if i not in rows_a],
-        "rows_in_both": len(ids),
-        "metrics": metrics,
-    }
-
-
-def _difference(name: str, ids: list[str], rows_a: dict[str, Any], rows_b: dict[str, Any]) -> dict[str, Any]:
-    pairs = [(rows_a[i][name] is True, rows_b[i][name] is True) for i in ids]
-    both, a_only = pairs.count((True, True)), pairs.count((True, False))
-    b_only, neither = pairs.count((False, True)), pairs.count((False, False))
-    found = paired_bootstrap(both, a_only, b_only, neither, seed=20261201)
-    n = len(pairs)
-    return {
-        "n": n,
-        "a_accuracy": (both + a_only) / n if n else None,
-        "b_accuracy": (both + b_only) / n if n else None,
-        "difference": found.difference,
-        "interval": None
-        if found.interval is None
-        else {"low": found.interval.low, "high": found.interval.high},
-        "p_value": found.p_value,
-        "a_only": a_only,
-        "b_only": b_only,
-    }
+    """What `assay compare` gives, for the two protocols and phrase_match, with readable sources."""
+    found = compare(a, b).as_dict()
+    found["metrics"] = {name: found["metrics"][name] for name in COMPARED}
+    found["a"], found["b"] = (
+        {"source": "examples/qa_responses.csv"},
+        {"source": "the same, blank responses answered"},
+    )
+    return found
 
 
 def main() -> None:

@@ -4,14 +4,20 @@ The public API is what this module exports; everything else is private.
 """
 
 from ._version import __version__
+from .agree import agree
+from .compare import compare, compare_files, load_scored
 from .errors import AssayError, InputError, UsageError
+from .gate import Gate, check_gates
 from .records import ColumnMap, Dataset, Record, load_records
+from .report.html import render_html, write_html
 from .report.json import summary_dict, write_summary_json
+from .report.markdown import render_markdown, write_markdown
+from .report.plot import accuracy_chart_svg, write_plot
 from .report.rows import verdict_rows, write_traces, write_verdicts
 from .report.text import render_text
 from .scorers import SCORERS, MetricScores, Outcome, Scorer
 from .scoring import ScoreOptions, ScoreRun, available_metrics, score, signature
-from .summary import Agreement, MetricSummary, Summary, Tally
+from .summary import Agreement, IntervalMethod, MetricSummary, Summary, Tally
 from .trace import Trace, explain, traces
 
 __all__ = [
@@ -20,7 +26,9 @@ __all__ = [
     "AssayError",
     "ColumnMap",
     "Dataset",
+    "Gate",
     "InputError",
+    "IntervalMethod",
     "MetricScores",
     "MetricSummary",
     "Outcome",
@@ -33,15 +41,26 @@ __all__ = [
     "Trace",
     "UsageError",
     "__version__",
+    "accuracy_chart_svg",
+    "agree",
     "available_metrics",
+    "check_gates",
+    "compare",
+    "compare_files",
     "explain",
     "load_records",
+    "load_scored",
+    "render_html",
+    "render_markdown",
     "render_text",
     "score",
     "signature",
     "summary_dict",
     "traces",
     "verdict_rows",
+    "write_html",
+    "write_markdown",
+    "write_plot",
     "write_summary_json",
     "write_traces",
     "write_verdicts",

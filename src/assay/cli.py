@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_metric_argument(agreer)
     add_agree_arguments(agreer)
     agreer.set_defaults(run=_run_agree)
-    add_commands(commands, _add_shared_arguments)
+    add_commands(commands)
 
     explainer = commands.add_parser("explain", help="show how each metric decided one row, with traces")
     explainer.add_argument(

@@ -14,7 +14,7 @@ from . import stats
 from .agree import DEFAULT_POSITIVE, MetricAgreement, agree
 from .compare import compare, load_scored
 from .errors import UsageError
-from .gate import ON, Gate, check
+from .gate import ON, Gate, check_gates
 from .report.html import write_html
 from .report.json import summary_dict
 from .report.markdown import render_comparison_markdown, write_markdown
@@ -25,7 +25,6 @@ from .scoring import ScoreRun
 from .summary import IntervalMethod, Summary
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
-Add = Callable[[argparse.ArgumentParser], None]
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,7 +87,7 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
     """Print every check; exit 1 when any fails."""
     if not found:
         return EXIT_OK
-    checks = check(summary, found, on=args.gate_on, min_n=args.min_n)
+    checks = check_gates(summary, found, on=args.gate_on, min_n=args.min_n)
     for result in checks:
         print(f"assay: gate {'passed' if result.passed else 'FAILED'}: {result.why}", file=sys.stderr)
     failed = [result for result in checks if not result.passed]
@@ -99,7 +98,7 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
-def add_commands(commands: Any, shared: Add) -> None:
+def add_commands(commands: Any) -> None:
     """assay compare, assay agree and assay plot."""
     comparer = commands.add_parser("compare", help="compare two scored runs (--out files) row by row")
     comparer.add_argument("a", metavar="A", help="the first scored file (assay score --out)")
@@ -129,7 +128,7 @@ def _run_compare(args: argparse.Namespace) -> int:
             check_writable(path)
     intervals = IntervalMethod(seed=args.ci_seed)
     a, b = load_scored(args.a, intervals), load_scored(args.b, intervals)
-    comparison = compare(a.dataset, b.dataset, args.ci_seed).as_dict()
+    comparison = compare(a, b, args.ci_seed).as_dict()
     sys.stdout.write(render_comparison(comparison))
     if args.json:
         Path(args.json).write_text(

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import stats
 from .errors import UsageError
-from .records import Dataset, Record, load_records
+from .records import Record, load_records
 from .scorers import SCORERS, MetricScores, Outcome
 from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, summarize
@@ -69,7 +69,7 @@ class Comparison:
 
 def compare_files(a: str | Path, b: str | Path, seed: int = stats.DEFAULT_SEED) -> Comparison:
     """Load two scored files and compare them (see ``compare``)."""
-    return compare(load_records(a, need_responses=False), load_records(b, need_responses=False), seed)
+    return compare(load_scored(a), load_scored(b), seed)
 
 
 def load_scored(path: str | Path, intervals: IntervalMethod | None = None) -> ScoreRun:
@@ -116,32 +116,39 @@ def _is_score(cell: object) -> bool:
     return str(cell).strip().lower() not in _TRUE | _FALSE or isinstance(cell, float)
 
 
-def compare(a: Dataset, b: Dataset, seed: int = stats.DEFAULT_SEED) -> Comparison:
-    metrics = [m for m in COMPARABLE if m in a.columns and m in b.columns]
+def compare(a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED) -> Comparison:
+    """B against A, joined by id, for every metric both runs scored."""
+    metrics = [m for m in a.metrics if m in b.metrics]
     if not metrics:
         raise UsageError(
-            f"the two files share no verdict column (A has {_verdicts(a)}, B has {_verdicts(b)})",
-            where=f"{a.source}, {b.source}",
-            fix="compare two files written by assay score --out, scored with at least one common metric",
+            f"the two runs share no metric (A has {', '.join(a.metrics)}, B has {', '.join(b.metrics)})",
+            where=f"{a.dataset.source}, {b.dataset.source}",
+            fix="compare two runs scored with at least one common metric",
         )
-    b_rows = {record.id: record for record in b.records}
-    pairs = [(record, b_rows[record.id]) for record in a.records if record.id in b_rows]
+    b_row = {record.id: index for index, record in enumerate(b.records)}
+    pairs = [(i, b_row[record.id]) for i, record in enumerate(a.records) if record.id in b_row]
     a_ids = {record.id for record in a.records}
-    method = f"paired bootstrap 95% (seed={seed}, resamples={stats.RESAMPLES}); McNemar exact"
     return Comparison(
-        a=Side(a.source),
-        b=Side(b.source),
-        method=method,
+        a=Side(a.dataset.source),
+        b=Side(b.dataset.source),
+        method=f"paired bootstrap 95% (seed={seed}, resamples={stats.RESAMPLES}); McNemar exact",
         rows_in_both=len(pairs),
-        only_in_a=tuple(record.id for record in a.records if record.id not in b_rows),
+        only_in_a=tuple(record.id for record in a.records if record.id not in b_row),
         only_in_b=tuple(record.id for record in b.records if record.id not in a_ids),
-        metrics={metric: _metric(metric, pairs, seed) for metric in metrics},
+        metrics={metric: _metric(a, b, metric, pairs, seed) for metric in metrics},
     )
 
 
-def _metric(metric: str, pairs: Sequence[tuple[Record, Record]], seed: int) -> MetricComparison:
-    outcomes = [(a.domain, _outcome(a.meta.get(metric)), _outcome(b.meta.get(metric))) for a, b in pairs]
-    scored = [(domain, x, y) for domain, x, y in outcomes if Outcome.UNSCORED not in (x, y)]
+def _metric(
+    a: ScoreRun, b: ScoreRun, metric: str, pairs: Sequence[tuple[int, int]], seed: int
+) -> MetricComparison:
+    """Over the rows both scored; a soft pass is not a pass (the strict accuracy's rule)."""
+    a_outcomes, b_outcomes = a.metrics[metric].outcomes, b.metrics[metric].outcomes
+    scored = [
+        (a.records[i].domain, Outcome(a_outcomes[i]), Outcome(b_outcomes[j]))
+        for i, j in pairs
+        if Outcome.UNSCORED not in (a_outcomes[i], b_outcomes[j])
+    ]
     domains = sorted({domain for domain, _, _ in scored})
     return MetricComparison(
         combined=_difference([(x, y) for _, x, y in scored], seed),
@@ -189,8 +196,3 @@ def _outcome(cell: object) -> Outcome:
     except ValueError:
         return Outcome.UNSCORED
     return Outcome.UNSCORED if score != score else Outcome.PASS if score == 1.0 else Outcome.FAIL
-
-
-def _verdicts(dataset: Dataset) -> str:
-    found = [m for m in COMPARABLE if m in dataset.columns]
-    return ", ".join(found) if found else "none"

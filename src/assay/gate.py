@@ -60,7 +60,7 @@ class Check:
     why: str
 
 
-def check(summary: Summary, gates: Sequence[Gate], on: str = "point", min_n: int = 1) -> list[Check]:
+def check_gates(summary: Summary, gates: Sequence[Gate], on: str = "point", min_n: int = 1) -> list[Check]:
     """Every gate against the combined figure and each domain's."""
     checks = []
     for gate in gates:
