@@ -16,7 +16,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from bench_score import HERE, run_measured, synthesise
+from bench_score import HERE, run_measured, synthetic_files
 
 TARGET_RATIO = 4.0
 BASELINE = ("exact_substring",)
@@ -52,13 +52,7 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=HERE / "out")
     parser.add_argument("--only", choices=("quoted", "plain"), help="run one kind of file (default: both)")
     args = parser.parse_args()
-    args.workdir.mkdir(parents=True, exist_ok=True)
-    for kind in (args.only,) if args.only else ("quoted", "plain"):
-        data = args.workdir / f"synthetic_{kind}_{args.rows}.csv"
-        if not data.exists():
-            print(f"writing {args.rows:,} synthetic rows to {data} ...", flush=True)
-            synthesise(data, args.rows, quoted=kind == "quoted")
-        print(f"{kind}: {args.rows:,} rows, {data.stat().st_size / 2**20:.0f} MiB of CSV", flush=True)
+    for data in synthetic_files(args.workdir, args.rows, args.only):
         compare(data, args.repeat)
 
 

@@ -17,6 +17,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -118,6 +119,18 @@ def _tree_rss_kib(pid: int) -> int:
     return total
 
 
+def synthetic_files(workdir: Path, rows: int, only: str | None) -> Iterator[Path]:
+    """The quoted and the plain synthetic file of `rows` rows (or `only` one), written when missing."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    for kind in (only,) if only else ("quoted", "plain"):
+        data = workdir / f"synthetic_{kind}_{rows}.csv"
+        if not data.exists():
+            print(f"writing {rows:,} synthetic rows to {data} ...", flush=True)
+            synthesise(data, rows, quoted=kind == "quoted")
+        print(f"{kind}: {rows:,} rows, {data.stat().st_size / 2**20:.0f} MiB of CSV", flush=True)
+        yield data
+
+
 def compare(data: Path) -> float:
     metrics = ["--metric", "exact_substring", "--metric", "word_overlap"]  # the seed pair, as the reference
     assay_cmd = [sys.executable, "-m", "assay", "score", "--responses", str(data), *metrics]
@@ -143,13 +156,7 @@ def main() -> None:
         help="run one kind of file (default: both, one after the other)",
     )
     args = parser.parse_args()
-    args.workdir.mkdir(parents=True, exist_ok=True)
-    for kind in (args.only,) if args.only else ("quoted", "plain"):
-        data = args.workdir / f"synthetic_{kind}_{args.rows}.csv"
-        if not data.exists():
-            print(f"writing {args.rows:,} synthetic rows to {data} ...", flush=True)
-            synthesise(data, args.rows, quoted=kind == "quoted")
-        print(f"{kind}: {args.rows:,} rows, {data.stat().st_size / 2**20:.0f} MiB of CSV")
+    for data in synthetic_files(args.workdir, args.rows, args.only):
         compare(data)
 
 
