@@ -342,26 +342,25 @@ def _run_score(args: argparse.Namespace) -> int:
 
 def _run_agree(args: argparse.Namespace) -> int:
     runs: list[ScoreRun] = []
-    json_path, args.json = args.json, None  # --json here is the agreement, not the summary
-    _score(args, runs.append, quiet=True)
-    args.json = json_path
+    _score(args, runs.append, report=False)  # --json here is the agreement, written below
     report_agreement(runs[0], args)
-    if json_path:
-        print(f"assay: wrote the agreement to {json_path}", file=sys.stderr)
+    if args.json:
+        print(f"assay: wrote the agreement to {args.json}", file=sys.stderr)
     return EXIT_OK
 
 
 def _score(
-    args: argparse.Namespace, on_run: Callable[[ScoreRun], None] | None, quiet: bool = False
+    args: argparse.Namespace, on_run: Callable[[ScoreRun], None] | None, report: bool = True
 ) -> Summary:
-    """Score the file as the flags say, print the report (unless `quiet`), write what was asked."""
+    """Score the file as the flags say and write what they ask; with `report`, print the report and
+    write the summary to --json (assay agree reports, and writes, its own)."""
     if args.out:
         check_out_path(args.out)
     for path in (args.json, args.trace):
         if path:
             check_writable(path)
     progress = _progress_line(args.responses) if sys.stderr.isatty() else None
-    summary = score_file(
+    scored = score_file(
         args.responses,
         args.metric,
         options=_options(args),
@@ -377,14 +376,14 @@ def _score(
     )
     if progress is not None:
         print(file=sys.stderr)  # end the progress line
-    for warning in warnings(summary):
+    for warning in warnings(scored):
         print(f"assay: warning: {warning}", file=sys.stderr)
-    if not quiet:
-        sys.stdout.write(render_text(summary))
+    if report:
+        sys.stdout.write(render_text(scored))
     if args.out:
         print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
     if args.trace:
         print(f"assay: wrote every verdict's trace to {args.trace}", file=sys.stderr)
-    if args.json:
-        print(f"assay: wrote the summary to {write_summary_json(summary, args.json)}", file=sys.stderr)
-    return summary
+    if args.json and report:
+        print(f"assay: wrote the summary to {write_summary_json(scored, args.json)}", file=sys.stderr)
+    return scored
