@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ._version import __version__
 from .commands import (
@@ -21,9 +21,7 @@ from .commands import (
 )
 from .errors import AssayError, UsageError
 from .judges.cache import DEFAULT_PATH
-from .judges.metric import JudgeSetup
 from .judges.run import JudgeOptions
-from .judges.spec import load_config, parse_spec
 from .lint import ERROR, lint
 from .parallel import score_file
 from .records import ColumnMap, load_records
@@ -33,6 +31,9 @@ from .report.text import render_explanation, render_text, warnings
 from .scorers import SCORERS
 from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, Summary
+
+if TYPE_CHECKING:
+    from .judges.metric import JudgeSetup
 from .trace import explain
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -295,6 +296,9 @@ _JUDGE_FLAGS = ("judge", "config", "cascade", "concurrency", "cache", "no_cache"
 def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     """The chain of judges from --config (or ./assay.toml) and --judge, with the run's settings; None
     when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
+    from .judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
+    from .judges.spec import load_config, parse_spec
+
     if "judge" not in (args.metric or ()):
         given = [f"--{name.replace('_', '-')}" for name in _JUDGE_FLAGS if getattr(args, name, None)]
         if given:

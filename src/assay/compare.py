@@ -17,11 +17,11 @@ from typing import Any
 from . import stats
 from .errors import UsageError
 from .records import Record, load_records
-from .scorers import SCORERS, MetricScores, Outcome
+from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, summarize
 
-COMPARABLE = (*SCORERS, "judge")
+COMPARABLE = (*SCORERS, JUDGE)
 _TRUE, _FALSE = frozenset({"true", "1", "1.0"}), frozenset({"false", "0", "0.0"})
 
 

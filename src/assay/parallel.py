@@ -28,16 +28,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
-from .judges.metric import JUDGE, JudgeSetup
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_traces, write_verdicts
+from .scorers import JUDGE
 from .scoring import ProgressCallback, ScoreOptions, ScoreRun, finish, score, verdicts
 from .summary import Summary, merge_summaries
+
+if TYPE_CHECKING:
+    from .judges.metric import JudgeSetup
 
 # Below this much input per process, starting a process costs more than it saves.
 MIN_BYTES_PER_WORKER = 32 << 20

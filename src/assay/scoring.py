@@ -10,17 +10,19 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError, UsageError
-from .judges.metric import CASCADE_MATCHERS, JUDGE, JudgeSetup, judge_metric
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import SCORERS, MetricScores, Scorer, get_scorer
+from .scorers import JUDGE, SCORERS, MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
 from .summary import IntervalMethod, Summary, summarize
 from .text import inflection
+
+if TYPE_CHECKING:
+    from .judges.metric import JudgeSetup
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
 BATCH_ROWS = 50_000  # rows scored per batch: amortises per-call overhead, bounds the memory of the views
@@ -88,6 +90,8 @@ def score(
             "the judge metric needs a chain of judges",
             fix="give --judge SPEC (repeatable), or --config FILE (or ./assay.toml) with [[judge.chain]]",
         )
+    from .judges.metric import CASCADE_MATCHERS, judge_metric  # HTTP clients load only for the judge
+
     if judge.cascade:
         matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
     results, blank = verdicts(dataset, matchers, options, progress)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .._version import __version__
 from ..errors import UsageError
 from ..records import Dataset, Record
-from ..scorers import MetricScores, Outcome
+from ..scorers import JUDGE, MetricScores, Outcome
 from ..summary import JudgeSummary
 from ..text import unicode
 from ._base import Judge
@@ -25,7 +25,6 @@ from .prompt import PROMPT_SIGNATURE
 from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
 from .spec import model_family
 
-JUDGE = "judge"
 VERSION = 1
 CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
 CASCADE = "cascade (the matchers agree)"

@@ -12,6 +12,8 @@ from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
 from .unicode import PHRASE_MATCH, TOKEN_EM, TOKEN_F1
 
+JUDGE = "judge"  # the LLM judge's metric: not a Scorer (see assay.judges), scored from score() all the same
+
 SCORERS: Mapping[str, Scorer] = MappingProxyType(
     {
         s.name: s
@@ -39,4 +41,4 @@ def get_scorer(name: str) -> Scorer:
         raise UsageError(f"unknown metric '{name}'", fix=f"use one of: {known}") from None
 
 
-__all__ = ["SCORERS", "MetricScores", "Outcome", "Scorer", "get_scorer"]
+__all__ = ["JUDGE", "SCORERS", "MetricScores", "Outcome", "Scorer", "get_scorer"]
