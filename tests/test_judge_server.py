@@ -66,7 +66,8 @@ def test_round_trip_gives_a_verdict_per_row_with_usage(llama_server: Server) -> 
     used = usage(run, label)
     assert used.calls == 3 and used.cache_hits == 0
     assert used.prompt_tokens > 300 and used.completion_tokens > 0
-    assert used.models == {llama_server.model}  # the served model id, recorded
+    assert used.models == {llama_server.model}  # the served model id, recorded per judge ...
+    assert run.metrics["judge"].texts["judge_model"] == [llama_server.model] * 3  # ... and per verdict
     assert "|prompt:assay-equivalence@1#" in run.summary.metrics["judge"].signature
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..errors import UsageError
+
+Pace = Callable[[], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,9 @@ class Judge(Protocol):
     async def preflight(self) -> None:
         """Fail fast, with a clear message, when the judge cannot work at all."""
 
-    async def complete(self, messages: list[dict[str, str]]) -> Reply:
-        """One completion at the judge's sampling; raises JudgeUnavailable."""
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
+        """One completion at the judge's sampling; raises JudgeUnavailable. `pace` is awaited before
+        every attempt (the first and each retry), to keep to the judge's request rate."""
 
     async def close(self) -> None:
         """Release connections or the model."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
-from ._base import JudgeUnavailable, Prices, Reply, Sampling
+from ._base import JudgeUnavailable, Pace, Prices, Reply, Sampling
 
 
 @dataclass
@@ -70,8 +70,10 @@ class LlamaJudge:
                 f"llama.cpp cannot load {self.model_path} ({exc})", fix="give a valid GGUF model file"
             ) from None
 
-    async def complete(self, messages: list[dict[str, str]]) -> Reply:
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
         await self.preflight()
+        if pace is not None:
+            await pace()
         async with self._lock:
             try:
                 body = await asyncio.to_thread(

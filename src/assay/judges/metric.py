@@ -115,6 +115,7 @@ def _columns(judgements: Sequence[Judgement]) -> MetricScores:
             scores.reasons[row] = judgement.reason
     scores.texts = {
         "judge_by": [j.judge for j in judgements],
+        "judge_model": [j.model for j in judgements],
         "judge_rationale": [j.rationale for j in judgements],
         "judge_raw": [j.raw for j in judgements],
     }

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..errors import UsageError
-from ._base import JudgeDown, JudgeUnavailable, Prices, Reply, Sampling
+from ._base import JudgeDown, JudgeUnavailable, Pace, Prices, Reply, Sampling
 
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 MAX_BACKOFF = 30.0  # the longest wait, Retry-After included: past it, the next judge is the better bet
@@ -120,10 +120,12 @@ class OpenAIJudge:
                 fix=f"use one of: {', '.join(served)}",
             )
 
-    async def complete(self, messages: list[dict[str, str]]) -> Reply:
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
         attempt = 0
         while True:
             body = self._body(messages)
+            if pace is not None:
+                await pace()
             try:
                 response = await self._http().post("/chat/completions", json=body)
             except (httpx.TimeoutException, httpx.TransportError) as exc:

@@ -61,6 +61,7 @@ class Item:
 class Judgement:
     outcome: Outcome  # PASS, FAIL or UNSCORED
     judge: str | None = None  # the label of the judge that decided, or what decided instead
+    model: str | None = None  # the model id the server said it used (@fingerprint when given)
     rationale: str | None = None
     raw: str | None = None  # the last reply that was not a verdict, kept for an unscored row
     reason: str | None = None  # why a row is unscored
@@ -130,8 +131,7 @@ class _Run:
         async with self.slots:
             if self.options.max_cost is not None and self.spent() >= self.options.max_cost:
                 raise _BudgetSpent  # checked once a slot is free: what was in flight has been counted
-            await self.limits[judge.label].wait()
-            reply = await judge.complete(asked)
+            reply = await judge.complete(asked, pace=self.limits[judge.label].wait)
         usage.add(
             reply.prompt_tokens,
             reply.completion_tokens,
@@ -166,16 +166,16 @@ class _Run:
                 reason = f"{judge.label} unavailable: {exc}"
                 continue
             if parsed.verdict is not None:
-                return _decided(parsed, judge.label)
+                return _decided(parsed, judge.label, reply)
             if live:
                 self.stats.usage[judge.label].failures += 1
             reason, raw = f"{judge.label} replied twice without a verdict", reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
 
 
-def _decided(parsed: Parsed, label: str) -> Judgement:
+def _decided(parsed: Parsed, label: str, reply: Reply) -> Judgement:
     outcome = Outcome.PASS if parsed.verdict == CORRECT else Outcome.FAIL
-    return Judgement(outcome, judge=label, rationale=parsed.rationale)
+    return Judgement(outcome, judge=label, model=_served(reply), rationale=parsed.rationale)
 
 
 def _served(reply: Reply) -> str:
