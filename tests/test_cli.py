@@ -183,8 +183,8 @@ def test_report_without_a_domain_column_says_no_domain(
     path.write_text("question,answer,response\nq1,a,a\nq2,b,c\n", encoding="utf-8")
     _, out, _ = run(["score", "--responses", str(path)], capsys)
     assert table(out, "exact_substring") == {
-        "(no domain)": ["2", "1", "50.0%", "9.5–90.5%", "0"],  # Wilson's 95% interval of 1/2
-        "combined": ["2", "1", "50.0%", "9.5–90.5%", "0"],
+        "(no domain)": ["2", "1", "50.0%", "9.5–90.5%", "0", "0"],  # Wilson's 95% interval of 1/2
+        "combined": ["2", "1", "50.0%", "9.5–90.5%", "0", "0"],  # ... blank 0, unscored 0
     }
 
 

@@ -139,8 +139,9 @@ def test_every_report_shows_the_soft_passes(tmp_path: Path, capsys: pytest.Captu
         "with",
         "soft",
         "blank",
+        "unscored",
     ]
-    assert combined.split() == ["combined", "2", "1", "50.0%", "9.5–90.5%", "1", "100.0%", "0"]
+    assert combined.split() == ["combined", "2", "1", "50.0%", "9.5–90.5%", "1", "100.0%", "0", "0"]
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [(r["phrase_match"], r["phrase_match_soft"]) for r in rows] == [
         ("True", "False"),

@@ -320,18 +320,21 @@ def test_requests_keep_to_the_rate_limit(llama_server: Server) -> None:
 
 
 def test_two_processes_share_one_cache(tmp_path: Path) -> None:
-    cache = tmp_path / "shared.sqlite"
+    cache, go = tmp_path / "shared.sqlite", tmp_path / "go"
     script = (
-        "import sys; from assay.judges.cache import Cache; from assay.judges._base import Reply\n"
+        "import os, sys, time; from assay.judges.cache import Cache; from assay.judges._base import Reply\n"
+        "while not os.path.exists(sys.argv[3]): time.sleep(0.001)\n"  # both start together
         "c = Cache(sys.argv[1])\n"
-        "for i in range(300):\n"
+        "for i in range(1000):\n"
         "    c.put(f'{sys.argv[2]}-{i}', Reply(text=str(i), model='m'))\n"
         "    assert c.get(f'{sys.argv[2]}-{i}').text == str(i)\n"
     )
-    writers = [subprocess.Popen([sys.executable, "-c", script, str(cache), name]) for name in ("a", "b")]
+    writers = [subprocess.Popen([sys.executable, "-c", script, str(cache), name, str(go)]) for name in "ab"]
+    time.sleep(0.5)  # both interpreters up and waiting
+    go.touch()
     assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
     with sqlite3.connect(cache) as db:
-        assert db.execute("SELECT count(*) FROM replies").fetchone()[0] == 600
+        assert db.execute("SELECT count(*) FROM replies").fetchone()[0] == 2000
 
 
 def test_json_mode_refused_under_concurrency_loses_no_row(llama_server: Server) -> None:

@@ -357,6 +357,7 @@ def test_json_summary_numbers(tmp_path: Path, responses: Path, capsys: pytest.Ca
         "unscored": 0,
         "accuracy": 0.5,
         "interval": wilson,
+        "soft": 0,
     }
     assert exact == counts
     assert overlap == counts

@@ -164,7 +164,7 @@ def test_the_markdown_report_escapes_cells_and_lists_misses(
     ("gates", "flags", "code", "says"),
     [
         (["phrase_match>=0.20"], [], 0, "gate: all 5 checks passed"),
-        (["phrase_match>=0.25"], [], 1, "phrase_match Science: accuracy 21.4% (95% CI 7.6%-47.6%, n=14)"),
+        (["phrase_match>=0.25"], [], 1, "phrase_match Science: accuracy 21.4% (95% CI 7.6%–47.6%, n=14)"),
         (["phrase_match>=25%"], ["--gate-on", "lower"], 1, "its interval's lower end 19.9% fails >= 25.0%"),
         (
             ["exact_substring>=0.4", "phrase_match>=0.2"],
@@ -173,6 +173,7 @@ def test_the_markdown_report_escapes_cells_and_lists_misses(
             "fewer than --min-n 15 scored rows",
         ),
         (["exact_substring<0.9"], [], 0, "gate: all 5 checks passed"),
+        (["exact_substring<0.6"], ["--gate-on", "lower"], 1, "its interval's upper end 61.0% fails < 60.0%"),
     ],
 )
 def test_the_gate(
@@ -206,7 +207,7 @@ def test_a_gate_on_a_metric_not_scored_says_so(capsys: pytest.CaptureFixture[str
         "phrase_match>=0.5",
     ]
     code, _, err = run(argv, capsys)
-    assert code == 2 and "names a metric this run did not score" in err
+    assert code == 2 and "names a metric this run does not score" in err
 
 
 def test_gate_expressions() -> None:
@@ -294,3 +295,78 @@ def test_plot_writes_the_chart_from_a_summary(tmp_path: Path, capsys: pytest.Cap
     assert root.tag.endswith("svg")
     code, _, err = run(["plot", "--summary", str(tmp_path / "none.json"), "--out", str(chart)], capsys)
     assert code == 2 and "cannot read the summary" in err
+
+
+def test_compare_joins_by_a_named_id_column_and_refuses_a_file_without_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [("q1", "Delhi", "New Delhi"), ("q2", "Agra", "Jaipur"), ("q3", "Pune", "Pune")]
+    for name, order in (("a", rows), ("b", rows[::-1])):  # B lists the same rows the other way round
+        data = tmp_path / f"{name}.csv"
+        data.write_text("qid,question,answer,response\n" + "".join(f"{i},q,{g},{r}\n" for i, g, r in order))
+        argv = ["score", "--responses", str(data), "--id-col", "qid", "--metric", "exact_substring"]
+        assert run([*argv, "--out", str(tmp_path / f"{name}.out.csv")], capsys)[0] == 0
+    files = [str(tmp_path / "a.out.csv"), str(tmp_path / "b.out.csv")]
+    code, printed, _ = run(["compare", *files, "--id-col", "qid"], capsys)
+    assert code == 0 and "3 rows in both; 0 only in A; 0 only in B" in printed
+    assert re.search(r"combined +3 +66\.7% +66\.7% +\+0\.0pts", printed)  # the same verdicts, row for row
+    code, _, err = run(["compare", *files], capsys)
+    assert code == 2 and "has no id column, so its rows cannot be joined" in err and "--id-col NAME" in err
+
+
+@pytest.mark.parametrize(
+    ("column", "cell", "message"),
+    [
+        (
+            "exact_substring",
+            "yes",
+            "holds values that are not verdicts (true or false, or empty when unscored)",
+        ),
+        (
+            "token_f1",
+            "inf",
+            "holds values that are not verdicts (a score from 0 to 1, or empty when unscored)",
+        ),
+        ("token_f1", "1.5", "holds values that are not verdicts (a score from 0 to 1"),
+    ],
+)
+def test_a_scored_file_with_values_that_are_not_verdicts_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, cell: str, message: str
+) -> None:
+    scored = tmp_path / "edited.csv"
+    scored.write_text(f"id,question,answer,response,{column}\nr1,q,a,a,{cell}\nr2,q,a,b,\n", encoding="utf-8")
+    code, _, err = run(["compare", str(scored), str(scored)], capsys)
+    assert code == 2 and message in err and "ids r1" in err
+
+
+def test_compare_names_what_it_cannot_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("id,Domain,question,answer,response,exact_substring,phrase_match\n"
+                 "r1,Art,q,x,x,True,\nr2,Geo,q,x,y,False,False\n", encoding="utf-8")  # fmt: skip
+    b.write_text("id,Domain,question,answer,response,exact_substring\nr1,Art,q,x,x,True\nr2,Geo,q,x,y,True\n")
+    found = json.loads(
+        (tmp_path / "c.json").read_text()
+        if run(["compare", str(a), str(b), "--json", str(tmp_path / "c.json")], capsys)[0] == 0
+        else "{}"
+    )
+    assert found["metrics_only_in_a"] == ["phrase_match"] and found["metrics_only_in_b"] == []
+    assert list(found["metrics"]["exact_substring"]["domains"]) == ["Art", "Geo"]
+
+
+def test_agree_reads_json_labels_of_every_kind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    labels = [True, False, 1, 0, 1.0, None, "Correct"]
+    data = tmp_path / "labels.jsonl"
+    data.write_text(
+        "".join(
+            json.dumps({"id": str(i), "question": "q", "answer": "Delhi", "response": "Delhi", "ok": label})
+            + "\n"
+            for i, label in enumerate(labels)
+        ),
+        encoding="utf-8",
+    )
+    argv = ["agree", "--responses", str(data), "--human", "ok", "--metric", "exact_substring"]
+    assert run([*argv, "--json", str(tmp_path / "a.json")], capsys)[0] == 0
+    found = json.loads((tmp_path / "a.json").read_text())["metrics"]["exact_substring"]
+    # Every response passes: true, 1, 1.0 and "Correct" are correct (tp 4); false and 0 incorrect (fp 2).
+    assert (found["overall"]["tp"], found["overall"]["fp"]) == (4, 2)
+    assert found["other_labels"] == {"(no label)": {"n": 1, "passes": 1}}

@@ -86,3 +86,28 @@ def test_paired_difference() -> None:
     assert found.interval is not None and found.difference in found.interval
     assert found.p_value == pytest.approx(stats.mcnemar_exact(6, 14))
     assert stats.paired_bootstrap(0, 0, 0, 0).difference is None
+
+
+@pytest.mark.parametrize(
+    ("b", "c", "p"),
+    [
+        (20000, 22000, 1.739732640214188e-22),
+        (5000, 5400, 9.116949314541157e-05),
+        (300, 400, 1.784763144856244e-04),
+    ],
+)
+def test_mcnemar_exact_is_quick_and_exact_on_large_runs(b: int, c: int, p: float) -> None:
+    # scipy.stats.binomtest(b, b + c, 0.5).pvalue, computed once
+    assert stats.mcnemar_exact(b, c) == pytest.approx(p, rel=1e-9)
+
+
+@pytest.mark.parametrize(("passed", "n"), [(0, 12), (12, 12)])
+def test_the_bootstrap_falls_back_to_wilson_where_every_resample_is_the_same(passed: int, n: int) -> None:
+    assert stats.bootstrap_proportion(passed, n) == stats.wilson(passed, n)
+
+
+@pytest.mark.parametrize("table", [(2, 0, 0, 1), (1, 1, 0, 1), (3, 0, 1, 1), (1, 0, 0, 1)])
+def test_kappa_intervals_stay_within_kappas_range(table: tuple[int, int, int, int]) -> None:
+    found = stats.cohen_kappa(*table)
+    assert found is not None and found.interval is not None
+    assert -1.0 <= found.interval.low <= found.interval.high <= 1.0

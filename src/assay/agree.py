@@ -10,6 +10,7 @@ reported apart, with how often the metric passes them; rows the metric left unsc
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +88,19 @@ def human_labels(run: ScoreRun, column: str) -> list[str]:
             where=run.dataset.source,
             fix=f"{hint}name the column of human labels with --human",
         )
-    return [str(record.meta.get(column) or "").strip().lower() for record in run.records]
+    return [_label(record.meta.get(column)) for record in run.records]
+
+
+def _label(value: object) -> str:
+    """A label as text to compare: JSON's true/false and 1/0/1.0 as "true"/"false" and "1"/"0"; no value
+    (None, or NaN as pandas writes an empty cell) as no label."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip().lower()
 
 
 def agree(

@@ -18,6 +18,7 @@ from .commands import (
     gates,
     report_agreement,
     report_writer,
+    seed,
 )
 from .errors import AssayError, UsageError
 from .judges.cache import DEFAULT_PATH
@@ -84,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_metric_argument(agreer)
     add_agree_arguments(agreer)
     agreer.set_defaults(run=_run_agree)
-    add_commands(commands)
+    add_commands(commands, _add_shared_arguments, _column_map)
 
     explainer = commands.add_parser("explain", help="show how each metric decided one row, with traces")
     explainer.add_argument(
@@ -171,7 +172,7 @@ def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--ci-seed",
-        type=int,
+        type=seed,
         default=IntervalMethod.seed,
         metavar="N",
         help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",

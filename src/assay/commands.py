@@ -15,6 +15,7 @@ from .agree import DEFAULT_POSITIVE, MetricAgreement, agree
 from .compare import compare, load_scored
 from .errors import UsageError
 from .gate import ON, Gate, check_gates
+from .records import ColumnMap
 from .report.html import write_html
 from .report.json import summary_dict
 from .report.markdown import render_comparison_markdown, write_markdown
@@ -36,14 +37,15 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         "--gate",
         action="append",
         metavar="EXPR",
-        help="fail (exit 1) unless the metric meets the bar overall and in every domain, e.g. "
-        "'phrase_match>=0.90' or 'token_f1>=85%%'; repeatable",
+        help="fail (exit 1) unless the metric's accuracy (for token_f1: the rows scoring 1) meets the "
+        "bar overall and in every domain, e.g. 'phrase_match>=0.90' or 'exact_substring>=85%%'; repeatable",
     )
     reports.add_argument(
         "--gate-on",
         choices=ON,
         default="point",
-        help="gate on the accuracy (point) or the lower end of its 95%% interval (default: %(default)s)",
+        help="gate on the accuracy (point) or the conservative end of its 95%% interval: the lower end "
+        "for >=, the upper for <= (default: %(default)s)",
     )
     reports.add_argument(
         "--min-n",
@@ -77,10 +79,18 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
 
 
 def gates(args: argparse.Namespace) -> list[Gate]:
-    """The gates of the command line, read before any work (a typo fails at once)."""
+    """The gates of the command line, read before any work: a typo, or a metric this run will not
+    score, fails at once rather than after paying for a judge."""
     if args.min_n < 1:
         raise UsageError(f"--min-n must be at least 1, got {args.min_n}", fix="give a positive number")
-    return [Gate.parse(text) for text in args.gate or ()]
+    found = [Gate.parse(text) for text in args.gate or ()]
+    for gate in found:
+        if args.metric and gate.metric not in args.metric:
+            raise UsageError(
+                f"the gate {gate.text!r} names a metric this run does not score",
+                fix=f"add --metric {gate.metric}, or gate on one of: {', '.join(args.metric)}",
+            )
+    return found
 
 
 def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespace) -> int:
@@ -98,8 +108,13 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
-def add_commands(commands: Any) -> None:
-    """assay compare, assay agree and assay plot."""
+def add_commands(
+    commands: Any,
+    add_columns: Callable[[argparse.ArgumentParser], None],
+    columns_of: Callable[[argparse.Namespace], ColumnMap],
+) -> None:
+    """assay compare and assay plot. `add_columns` adds the column-name flags (and --debug), and
+    `columns_of` reads them, as for every command that reads a file."""
     comparer = commands.add_parser("compare", help="compare two scored runs (--out files) row by row")
     comparer.add_argument("a", metavar="A", help="the first scored file (assay score --out)")
     comparer.add_argument("b", metavar="B", help="the second scored file, compared as B - A")
@@ -107,10 +122,10 @@ def add_commands(commands: Any) -> None:
     comparer.add_argument("--markdown", metavar="FILE", help="write the comparison as Markdown")
     comparer.add_argument("--html", metavar="FILE", help="write B's HTML report with the comparison")
     comparer.add_argument(
-        "--ci-seed", type=int, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
+        "--ci-seed", type=seed, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
     )
-    comparer.add_argument("--debug", action="store_true", help="show a traceback on error")
-    comparer.set_defaults(run=_run_compare)
+    add_columns(comparer)
+    comparer.set_defaults(run=_run_compare, columns_of=columns_of)
 
     plotter = commands.add_parser("plot", help="draw per-domain accuracy with 95%% intervals (SVG, PNG)")
     plotter.add_argument("--summary", required=True, metavar="FILE", help="a summary written by --json")
@@ -126,8 +141,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     for path in (args.json, args.markdown, args.html):
         if path:
             check_writable(path)
-    intervals = IntervalMethod(seed=args.ci_seed)
-    a, b = load_scored(args.a, intervals), load_scored(args.b, intervals)
+    intervals, columns = IntervalMethod(seed=args.ci_seed), args.columns_of(args)
+    a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
     comparison = compare(a, b, args.ci_seed).as_dict()
     sys.stdout.write(render_comparison(comparison))
     if args.json:
@@ -141,6 +156,17 @@ def _run_compare(args: argparse.Namespace) -> int:
             args.html, summary_dict(b.summary), list(verdict_rows(b)), comparison, fields=b.dataset.fields
         )
     return EXIT_OK
+
+
+def seed(text: str) -> int:
+    """A bootstrap seed from the command line: a whole number, 0 or more (numpy's rule)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is 0 or more, got {value}")
+    return value
 
 
 def _run_plot(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ compared by its pass (F1 = 1), as its accuracy is.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,13 +17,14 @@ from typing import Any
 
 from . import stats
 from .errors import UsageError
-from .records import Record, load_records
+from .records import ColumnMap, Dataset, load_records
 from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, summarize
+from .text import inflection
 
 COMPARABLE = (*SCORERS, JUDGE)
-_TRUE, _FALSE = frozenset({"true", "1", "1.0"}), frozenset({"false", "0", "0.0"})
+_TRUE, _FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 
 
 @dataclass(frozen=True)
@@ -60,10 +62,13 @@ class Comparison:
     only_in_a: tuple[str, ...]
     only_in_b: tuple[str, ...]
     metrics: Mapping[str, MetricComparison]
+    metrics_only_in_a: tuple[str, ...] = ()  # scored in one run only: not compared, but named
+    metrics_only_in_b: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         found = asdict(self)
-        found["only_in_a"], found["only_in_b"] = list(self.only_in_a), list(self.only_in_b)
+        for side in ("only_in_a", "only_in_b", "metrics_only_in_a", "metrics_only_in_b"):
+            found[side] = list(getattr(self, side))
         return found
 
 
@@ -72,10 +77,18 @@ def compare_files(a: str | Path, b: str | Path, seed: int = stats.DEFAULT_SEED) 
     return compare(load_scored(a), load_scored(b), seed)
 
 
-def load_scored(path: str | Path, intervals: IntervalMethod | None = None) -> ScoreRun:
+def load_scored(
+    path: str | Path, intervals: IntervalMethod | None = None, columns: ColumnMap | None = None
+) -> ScoreRun:
     """A scored file (``assay score --out``) as a run again: its verdict columns become each metric's
     verdicts, summarised as they were (the signatures say where they were read from)."""
-    dataset = load_records(path, need_responses=False)
+    dataset = load_records(path, columns=columns, need_responses=False)
+    if "id" not in dataset.fields:
+        raise UsageError(
+            "the scored file has no id column, so its rows cannot be joined to another run's",
+            where=dataset.source,
+            fix="name the column that holds the ids with --id-col NAME",
+        )
     metrics = [m for m in COMPARABLE if m in dataset.columns]
     if not metrics:
         raise UsageError(
@@ -83,37 +96,62 @@ def load_scored(path: str | Path, intervals: IntervalMethod | None = None) -> Sc
             where=dataset.source,
             fix="give a file written by assay score --out",
         )
-    results = {metric: _verdicts_of(dataset.records, metric) for metric in metrics}
+    results = {metric: _verdicts_of(dataset, metric) for metric in metrics}
     blank = bytearray(not record.response.strip() for record in dataset.records)
-    signatures = {metric: f"{metric}|read from {dataset.source}" for metric in metrics}
+    signatures = {metric: _signature(dataset, metric) for metric in metrics}
     options = ScoreOptions(intervals=intervals or IntervalMethod())
     summary = summarize(dataset, results, blank, signatures, options.signature_parts(), options.intervals)
     return ScoreRun(dataset, options, results, blank, summary)
 
 
-def _verdicts_of(records: Sequence[Record], metric: str) -> MetricScores:
-    graded = any(_is_score(record.meta.get(metric)) for record in records)
-    scores = MetricScores.all_failing(metric, len(records), graded=graded)
-    for row, record in enumerate(records):
-        cell = record.meta.get(metric)
-        outcome = _outcome(cell)
+def _signature(dataset: Dataset, metric: str) -> str:
+    soft = [inflection.SIGNATURE_ON] if f"{metric}_soft" in dataset.columns else []
+    return "|".join([metric, *soft, f"read from {dataset.source}"])
+
+
+def _verdicts_of(dataset: Dataset, metric: str) -> MetricScores:
+    graded = metric in SCORERS and SCORERS[metric].graded
+    read = [_cell(record.meta.get(metric), graded) for record in dataset.records]
+    wrong = [record.id for record, found in zip(dataset.records, read) if found is None]
+    if wrong:
+        kind = "a score from 0 to 1" if graded else "true or false"
+        raise UsageError(
+            f"column '{metric}' holds values that are not verdicts ({kind}, or empty when unscored) "
+            f"in {len(wrong)} rows: ids {', '.join(wrong[:10])}",
+            where=dataset.source,
+            fix="give the file assay score --out wrote, unedited",
+        )
+    scores = MetricScores.all_failing(metric, len(read), graded=graded)
+    for row, (record, found) in enumerate(zip(dataset.records, read)):
+        assert found is not None
+        outcome, value = found
         if outcome is Outcome.FAIL and str(record.meta.get(f"{metric}_soft", "")).lower() == "true":
             outcome = Outcome.SOFT_PASS
         scores.outcomes[row] = outcome
-        if scores.values is not None and outcome is not Outcome.UNSCORED:
-            scores.values[row] = float(str(cell)) if _is_score(cell) else float(outcome is Outcome.PASS)
+        if scores.values is not None:
+            scores.values[row] = value
     return scores
 
 
-def _is_score(cell: object) -> bool:
-    """A graded metric's cell: a number that is not simply 0 or 1 written as a verdict."""
-    if isinstance(cell, bool) or cell is None:
-        return False
-    try:
-        float(str(cell))
-    except ValueError:
-        return False
-    return str(cell).strip().lower() not in _TRUE | _FALSE or isinstance(cell, float)
+def _cell(cell: object, graded: bool) -> tuple[Outcome, float] | None:
+    """A verdict cell: (outcome, score), or None when it is not a verdict. Empty (or NaN, as pandas
+    writes an empty cell) is unscored; a graded metric's score passes at 1."""
+    if cell is None or cell == "" or (isinstance(cell, float) and math.isnan(cell)):
+        return Outcome.UNSCORED, 0.0
+    if graded and not isinstance(cell, bool):
+        try:
+            value = float(str(cell))
+        except ValueError:
+            return None
+        if not 0.0 <= value <= 1.0:  # inf and nan included
+            return None
+        return (Outcome.PASS if value == 1.0 else Outcome.FAIL), value
+    text = str(cell).strip().lower()
+    if text in _TRUE:
+        return Outcome.PASS, 1.0
+    if text in _FALSE:
+        return Outcome.FAIL, 0.0
+    return None
 
 
 def compare(a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED) -> Comparison:
@@ -136,6 +174,8 @@ def compare(a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED) -> Compari
         only_in_a=tuple(record.id for record in a.records if record.id not in b_row),
         only_in_b=tuple(record.id for record in b.records if record.id not in a_ids),
         metrics={metric: _metric(a, b, metric, pairs, seed) for metric in metrics},
+        metrics_only_in_a=tuple(m for m in a.metrics if m not in b.metrics),
+        metrics_only_in_b=tuple(m for m in b.metrics if m not in a.metrics),
     )
 
 
@@ -149,7 +189,7 @@ def _metric(
         for i, j in pairs
         if Outcome.UNSCORED not in (a_outcomes[i], b_outcomes[j])
     ]
-    domains = sorted({domain for domain, _, _ in scored})
+    domains = sorted({a.records[i].domain for i, _ in pairs})  # a domain nothing scored in both shows n 0
     return MetricComparison(
         combined=_difference([(x, y) for _, x, y in scored], seed),
         domains={d: _difference([(x, y) for domain, x, y in scored if domain == d], seed) for d in domains},
@@ -178,21 +218,3 @@ def _difference(pairs: Sequence[tuple[Outcome, Outcome]], seed: int) -> Differen
         a_only=a_only,
         b_only=b_only,
     )
-
-
-def _outcome(cell: object) -> Outcome:
-    """A verdict cell of a scored file: true/false, a graded score (a pass at 1), or empty: unscored."""
-    if cell is None or cell == "":
-        return Outcome.UNSCORED
-    if isinstance(cell, bool):
-        return Outcome.PASS if cell else Outcome.FAIL
-    text = str(cell).strip().lower()
-    if text in _TRUE:
-        return Outcome.PASS
-    if text in _FALSE:
-        return Outcome.FAIL
-    try:
-        score = float(text)
-    except ValueError:
-        return Outcome.UNSCORED
-    return Outcome.UNSCORED if score != score else Outcome.PASS if score == 1.0 else Outcome.FAIL

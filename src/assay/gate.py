@@ -1,9 +1,11 @@
 """A gate for CI: fail the run when a metric's accuracy is below a bar.
 
-``phrase_match>=0.90`` holds when the accuracy (or, with ``on="lower"``, the lower end of its 95%
-interval) meets the bar overall *and in every domain*; a domain, or the whole, with fewer than
-``min_n`` scored rows cannot pass at all (seed 002 gated on 96 questions, a bar whose uncertainty is
-about six points). Each check says why it passed or failed.
+``phrase_match>=0.90`` holds when the accuracy (the share of scored rows that pass; for a graded metric
+such as token_f1, the share scoring 1) meets the bar overall *and in every domain*. With ``on="lower"``
+the interval's conservative end is gated instead: the lower end for ``>=``/``>``, the upper end for
+``<=``/``<``. A domain, or the whole, with fewer than ``min_n`` scored rows cannot pass at all (seed
+002 gated on 96 questions: at 90% the 95% interval runs from about 82% to 95%). Each check says why it
+passed or failed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import regex
 
 from .errors import UsageError
+from .report.text import DASH
 from .summary import Summary, Tally
 
 _EXPRESSION = regex.compile(
@@ -78,10 +81,12 @@ def check_gates(summary: Summary, gates: Sequence[Gate], on: str = "point", min_
 def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, on: str, min_n: int) -> Check:
     scored = tally.n - tally.unscored
     interval = summary.interval(tally)
-    value = tally.accuracy if on == "point" else (interval.low if interval else None)
+    upper_bound = gate.op in ("<", "<=")  # a ceiling is met for sure only by the interval's upper end
+    conservative = (interval.high if upper_bound else interval.low) if interval else None
+    value = tally.accuracy if on == "point" else conservative
     shown = f"{gate.metric} {scope}: accuracy {_percent(tally.accuracy)}"
     shown += (
-        f" (95% CI {_percent(interval.low)}-{_percent(interval.high)}, n={scored})"
+        f" (95% CI {_percent(interval.low)}{DASH}{_percent(interval.high)}, n={scored})"
         if interval
         else f" (n={scored})"
     )
@@ -91,7 +96,7 @@ def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, on: str, min_
         )
     if value is None:
         return Check(gate, scope, False, f"{shown}: no scored rows")
-    measured = "accuracy" if on == "point" else "its interval's lower end"
+    measured = "accuracy" if on == "point" else f"its interval's {'upper' if upper_bound else 'lower'} end"
     passed = _COMPARE[gate.op](value, gate.bar)
     relation = "meets" if passed else "fails"
     return Check(

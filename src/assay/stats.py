@@ -50,9 +50,12 @@ def wilson(passed: int, n: int, z: float = Z95) -> Interval | None:
 def bootstrap_proportion(
     passed: int, n: int, seed: int = DEFAULT_SEED, resamples: int = RESAMPLES
 ) -> Interval | None:
-    """The 95% percentile bootstrap interval of passed/n; None when n is 0."""
+    """The 95% percentile bootstrap interval of passed/n; None when n is 0. At 0 of n or n of n every
+    resample is the same, and the percentile interval would be a point: Wilson's interval is given there."""
     if n == 0:
         return None
+    if passed in (0, n):
+        return wilson(passed, n)
     import numpy as np  # here, not at the top: every command imports this module, few bootstrap
 
     draws = np.random.default_rng(seed).binomial(n, passed / n, size=resamples) / n
@@ -95,11 +98,19 @@ def paired_bootstrap(
 
 
 def mcnemar_exact(b: int, c: int) -> float:
-    """The two-sided exact McNemar p-value of b and c discordant pairs (1.0 when there are none)."""
-    n = b + c
+    """The two-sided exact McNemar p-value of b and c discordant pairs (1.0 when there are none):
+    twice the binomial tail P(X <= min(b, c)) for X ~ Binomial(b + c, 1/2), capped at 1."""
+    n, k = b + c, min(b, c)
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / (1 << n)
+    # Summed from the largest term down, each term from the one before (C(n, i-1) = C(n, i) i / (n-i+1)),
+    # starting in logs: exact enough (1e-15) at any n, where summing huge binomial coefficients is slow.
+    term = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2))
+    tail, i = 0.0, k
+    while i >= 0 and term > tail * 1e-17:
+        tail += term
+        term *= i / (n - i + 1)
+        i -= 1
     return min(1.0, 2 * tail)
 
 
@@ -131,7 +142,7 @@ def cohen_kappa(tp: int, fp: int, fn: int, tn: int, z: float = Z95) -> Kappa | N
     term_c = (kappa - chance * (1 - kappa)) ** 2
     variance = max(term_a + term_b - term_c, 0.0) / (1 - chance) ** 2 / n
     half = z * math.sqrt(variance)
-    return Kappa(kappa, Interval(kappa - half, kappa + half), observed)
+    return Kappa(kappa, Interval(max(-1.0, kappa - half), min(1.0, kappa + half)), observed)  # kappa's range
 
 
 def _percentiles(draws: Any) -> tuple[float, float]:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,12 +43,7 @@ class Cache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # Each reply is committed at once; in WAL mode NORMAL keeps every commit through a killed
-            # process (only a power cut can lose the last ones) without an fsync per reply.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
-            self._db.commit()
+            self._set_up()
         except (OSError, sqlite3.Error) as exc:
             raise UsageError(
                 f"cannot open the judge cache ({exc})",
@@ -55,6 +51,24 @@ class Cache:
                 fix="give --cache a writable file, or run with --no-cache",
             ) from None
         self._lock = threading.Lock()
+
+    def _set_up(self, attempts: int = 50) -> None:
+        """WAL mode and the table. Two processes opening a new cache at once can find it locked
+        without SQLite's busy wait (a journal-mode change takes the lock at once or not at all), so
+        the setup is tried again for a few seconds."""
+        for attempt in range(attempts):
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                # Each reply is committed at once; in WAL mode NORMAL keeps every commit through a
+                # killed process (only a power cut can lose the last ones) without an fsync per reply.
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute(_SCHEMA)
+                self._db.commit()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == attempts - 1:
+                    raise
+                time.sleep(0.1)
 
     def get(self, key: str) -> Reply | None:
         with self._lock:

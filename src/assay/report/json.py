@@ -12,9 +12,9 @@ from ..summary import IntervalMethod, JudgeSummary, Summary, Tally
 
 
 def _tally(tally: Tally, soft_credit: bool, intervals: IntervalMethod) -> dict[str, Any]:
-    """A tally's counts and accuracy with its 95% interval; soft passes and the accuracy with them only
-    for a metric that has them."""
-    soft = {"soft": tally.soft, "accuracy_with_soft": tally.accuracy_with_soft} if soft_credit else {}
+    """A tally's counts and accuracy with its 95% interval; soft passes (0 without --inflection), and the
+    accuracy counting them for a metric that has them."""
+    soft = {"soft": tally.soft} | ({"accuracy_with_soft": tally.accuracy_with_soft} if soft_credit else {})
     interval = intervals.of(tally)
     return {
         "n": tally.n,

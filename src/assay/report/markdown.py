@@ -117,11 +117,20 @@ def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
         golden = row.get("answer") or row.get("answers") or ""
         lines += [f"### {cell(row.get('id'))}", "", f"- golden: {cell(golden)}",
                   f"- response: {cell(_snip(str(row.get('response', ''))))}"]  # fmt: skip
-        lines += [
-            f"- `{name}` **{found['outcome']}**: {cell(found['rule'])}" for name, found in traces.items()
-        ]
+        lines += [_trace_line(name, found, str(row.get("response", ""))) for name, found in traces.items()]
         lines.append("")
     return lines
+
+
+def _trace_line(metric: str, found: Mapping[str, Any], response: str) -> str:
+    """A metric's trace in one list item: outcome, rule, the texts as it saw them, the matched span."""
+    line = f"- `{metric}` **{found['outcome']}**: {cell(found['rule'])}"
+    line += f" (saw golden “{cell(_snip(str(found.get('golden') or '')))}”"
+    line += f", response “{cell(_snip(str(found.get('response') or '')))}”)"
+    if found.get("span"):
+        start, end = found["span"]
+        line += f"; matched [{start}, {end}) “{cell(response[start:end])}”"
+    return line
 
 
 def _graded(value: object) -> bool:

@@ -57,7 +57,7 @@ def _headline(summary: Summary) -> str:
 
 
 def _metric_table(metric: MetricSummary, intervals: IntervalMethod) -> list[str]:
-    show_unscored = metric.combined.unscored > 0
+    show_unscored = True  # always: "could not score" is an outcome every table accounts for
     show_soft = metric.soft_credit
     graded = metric.combined.graded
     header = ["domain", "n", "passed", "accuracy", "95% CI", *(["mean"] if graded else [])]
@@ -192,6 +192,11 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
         + f"; {len(only_b)} only in B"
         + (f" ({_ids(only_b)})" if only_b else ""),
         f"difference B - A over rows both scored; {comparison['method']}",
+        *(
+            f"not compared, scored in {side[-1].upper()} only: {', '.join(comparison[side])}"
+            for side in ("metrics_only_in_a", "metrics_only_in_b")
+            if comparison.get(side)
+        ),
         "",
     ]
     header = ["scope", "n", "A", "B", "B - A", "95% CI", "p", "A only", "B only"]
