@@ -161,7 +161,10 @@ def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
         lines += [f"## `{name}`", "", *_table(header, rows)]
     for side in ("only_in_a", "only_in_b"):
         if comparison[side]:
-            lines += [f"Rows {side.replace('_', ' ')}: {cell(', '.join(comparison[side]))}", ""]
+            lines += [f"Rows only in {side[-1].upper()}: {cell(', '.join(comparison[side]))}", ""]
+        if comparison.get(f"metrics_{side}"):
+            names = ", ".join(comparison[f"metrics_{side}"])
+            lines += [f"Not compared, scored in {side[-1].upper()} only: {cell(names)}", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
