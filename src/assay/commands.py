@@ -201,9 +201,11 @@ def add_agree_arguments(parser: argparse.ArgumentParser) -> None:
 
 def report_agreement(run: ScoreRun, args: argparse.Namespace) -> list[MetricAgreement]:
     found = agree(run, args.human, args.positive or DEFAULT_POSITIVE, args.negative or ())
-    sys.stdout.write(render_agreement(found, args.human))
+    signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
+    sys.stdout.write(render_agreement(found, args.human, signatures))
     if args.json:
-        document = {"human": args.human, "metrics": {m.metric: m.as_dict() for m in found}}
+        metrics = {m.metric: {"signature": signatures[m.metric], **m.as_dict()} for m in found}
+        document = {"source": run.dataset.source, "human": args.human, "metrics": metrics}
         Path(args.json).write_text(
             json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )

@@ -219,7 +219,9 @@ def _difference_cells(found: Mapping[str, Any]) -> list[str]:
     return [*cells, str(found["a_only"]), str(found["b_only"])]
 
 
-def render_agreement(found: Sequence[MetricAgreement], column: str) -> str:
+def render_agreement(
+    found: Sequence[MetricAgreement], column: str, signatures: Mapping[str, str] | None = None
+) -> str:
     """Each metric against the human labels: confusion matrix, precision, recall, Cohen's kappa."""
     lines = [f"agreement with the human labels in '{column}' (a pass counts as 'correct')", ""]
     header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "kappa", "95% CI"]
@@ -227,7 +229,8 @@ def render_agreement(found: Sequence[MetricAgreement], column: str) -> str:
         scopes = [("all", metric.overall)]
         scopes += [(f"domain {d or '(none)'}", c) for d, c in metric.domains.items()]
         scopes += [(f"lang {lang}", c) for lang, c in metric.langs.items()]
-        lines += [metric.metric, *_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
+        title = f"{metric.metric}   [{signatures[metric.metric]}]" if signatures else metric.metric
+        lines += [title, *_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
         others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
         if others:
             lines.append(f"  other labels, apart: {others}")
