@@ -68,7 +68,8 @@ def test_round_trip_gives_a_verdict_per_row_with_usage(llama_server: Server) -> 
     assert used.prompt_tokens > 300 and used.completion_tokens > 0
     assert used.models == {llama_server.model}  # the served model id, recorded per judge ...
     assert run.metrics["judge"].texts["judge_model"] == [llama_server.model] * 3  # ... and per verdict
-    assert "|prompt:assay-equivalence@1#" in run.summary.metrics["judge"].signature
+    signature = run.summary.metrics["judge"].signature
+    assert "|prompt:assay-equivalence@1#" in signature and "|nfc:off|ci:wilson95|assay:" in signature
 
 
 def test_json_mode_is_asked_for_and_dropped_where_the_server_refuses_it(llama_server: Server) -> None:

@@ -96,7 +96,7 @@ def score(
         matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
     results, blank = verdicts(dataset, matchers, options, progress)
     results[JUDGE], judged = judge_metric(dataset, results, blank, judge, progress)
-    run = finish(dataset, results, blank, options, {JUDGE: judge.signature()})
+    run = finish(dataset, results, blank, options, {JUDGE: judge.signature(options.signature_parts())})
     return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 
 

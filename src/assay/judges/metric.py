@@ -38,18 +38,19 @@ class JudgeSetup:
     cascade: bool = False
     system_model: str | None = None  # the model under test, for the cross-family rule
 
-    def signature(self) -> str:
+    def signature(self, options: str = "") -> str:
+        """The judge metric's signature; `options` are the run's (nfc, the intervals' method)."""
         chain = ">".join(f"{judge.label}[{judge.sampling.signature()}]" for judge in self.chain)
-        return "|".join(
-            [
-                f"{JUDGE}@{VERSION}",
-                f"chain:{chain}",
-                PROMPT_SIGNATURE,
-                f"truncate:{self.options.max_response_chars}",
-                f"cascade:{'on' if self.cascade else 'off'}",
-                f"assay:{__version__}",
-            ]
-        )
+        parts = [
+            f"{JUDGE}@{VERSION}",
+            f"chain:{chain}",
+            PROMPT_SIGNATURE,
+            f"truncate:{self.options.max_response_chars}",
+            f"cascade:{'on' if self.cascade else 'off'}",
+            *([options] if options else []),
+            f"assay:{__version__}",
+        ]
+        return "|".join(parts)
 
     def warnings(self) -> list[str]:
         """Seed 002's cross-family rule: a judge of the system's own family grades with its biases."""
