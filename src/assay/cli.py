@@ -20,7 +20,7 @@ from .commands import (
     report_writer,
     seed,
 )
-from .errors import AssayError, UsageError
+from .errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, AssayError, UsageError
 from .judges.cache import DEFAULT_PATH
 from .judges.run import JudgeOptions
 from .lint import ERROR, lint
@@ -36,8 +36,6 @@ from .summary import IntervalMethod, Summary
 if TYPE_CHECKING:
     from .judges.metric import JudgeSetup
 from .trace import explain
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}

@@ -13,7 +13,7 @@ from typing import Any
 from . import stats
 from .agree import DEFAULT_POSITIVE, MetricAgreement, agree
 from .compare import compare, load_scored
-from .errors import UsageError
+from .errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from .gate import ON, Gate, check_gates
 from .records import ColumnMap
 from .report.html import write_html
@@ -24,8 +24,6 @@ from .report.rows import check_writable, verdict_rows
 from .report.text import render_agreement, render_comparison
 from .scoring import ScoreRun
 from .summary import IntervalMethod, Summary
-
-EXIT_OK, EXIT_FINDINGS = 0, 1
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:

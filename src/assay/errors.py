@@ -6,6 +6,9 @@ so the CLI can print it as it is and exit 2 without a traceback.
 
 from __future__ import annotations
 
+# The command line's exit codes: done; findings (lint errors, a failed gate); an error.
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
 
 class AssayError(Exception):
     """Base class: a problem the user can fix, described in one line."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import regex
 
 from .errors import UsageError
-from .report.text import DASH
+from .report._format import DASH, percent
 from .summary import Summary, Tally
 
 _EXPRESSION = regex.compile(
@@ -84,9 +84,9 @@ def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, on: str, min_
     upper_bound = gate.op in ("<", "<=")  # a ceiling is met for sure only by the interval's upper end
     conservative = (interval.high if upper_bound else interval.low) if interval else None
     value = tally.accuracy if on == "point" else conservative
-    shown = f"{gate.metric} {scope}: accuracy {_percent(tally.accuracy)}"
+    shown = f"{gate.metric} {scope}: accuracy {percent(tally.accuracy)}"
     shown += (
-        f" (95% CI {_percent(interval.low)}{DASH}{_percent(interval.high)}, n={scored})"
+        f" (95% CI {percent(interval.low)}{DASH}{percent(interval.high)}, n={scored})"
         if interval
         else f" (n={scored})"
     )
@@ -103,9 +103,5 @@ def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, on: str, min_
         gate,
         scope,
         passed,
-        f"{shown}: {measured} {_percent(value)} {relation} {gate.op} {_percent(gate.bar)}",
+        f"{shown}: {measured} {percent(value)} {relation} {gate.op} {percent(gate.bar)}",
     )
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"

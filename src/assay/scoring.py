@@ -81,10 +81,10 @@ def score(
     metric ``judge`` asks the chain of LLM judges in ``judge`` (see ``assay.judges``)."""
     options = options or ScoreOptions()
     dataset = data if isinstance(data, Dataset) else load_records(data, columns=columns)
-    matchers = None if metrics is None else [m for m in metrics if m != JUDGE]
-    if matchers is None or len(matchers) == len(metrics or ()):
-        results, blank = verdicts(dataset, matchers, options, progress)
+    if metrics is None or JUDGE not in metrics:
+        results, blank = verdicts(dataset, metrics, options, progress)
         return finish(dataset, results, blank, options)
+    matchers = [m for m in metrics if m != JUDGE]
     if judge is None:
         raise UsageError(
             "the judge metric needs a chain of judges",

@@ -34,6 +34,9 @@ class Interval:
     def __contains__(self, value: float) -> bool:
         return self.low <= value <= self.high
 
+    def as_dict(self) -> dict[str, float]:
+        return {"low": self.low, "high": self.high}
+
 
 def wilson(passed: int, n: int, z: float = Z95) -> Interval | None:
     """The Wilson score interval of passed/n; None when n is 0."""

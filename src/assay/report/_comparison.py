@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ._markup import NA, element, number_cell, percent, row_attrs, table
+from ._format import NA, percent
+from ._markup import element, number_cell, row_attrs, table
 from .plot import COMBINED, NO_DOMAIN, Axis, Group, Point, dot_whisker_svg
 
 HEADER = [

@@ -9,12 +9,9 @@ report prints it) and as ``data-value``, the exact JSON literal, on an element t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from html import escape
 from typing import Any
-
-DASH = "\u2013"  # an en dash between an interval's ends, as the text report prints it
-NA = "n/a"
 
 
 def attrs(**values: object) -> str:
@@ -42,15 +39,6 @@ def row_attrs(section: str, scope: str, metric: str | None = None, domain: str |
 def table(header: Iterable[str], rows: Iterable[str], **values: object) -> str:
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in header)
     return f"<table{attrs(**values)}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-
-
-def percent(fraction: float | None) -> str:
-    return NA if fraction is None else f"{fraction:.1%}"
-
-
-def interval_text(interval: Mapping[str, float] | None) -> str:
-    """75.8-90.3% (with an en dash), as the text report prints an interval."""
-    return NA if interval is None else f"{interval['low'] * 100:.1f}{DASH}{interval['high']:.1%}"
 
 
 def json_script(element_id: str, data: Any) -> str:

@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..summary import BUCKETS
 from ._comparison import comparison_section
-from ._markup import element, json_script, number_cell, percent, row_attrs, table
-from ._markup import interval_text as interval_label
+from ._format import interval_text, percent
+from ._markup import element, json_script, number_cell, row_attrs, table
 from ._questions import questions_section
 from .plot import NO_DOMAIN, accuracy_chart_svg
 from .rows import check_writable
 
-BUCKETS = ("both_pass", "both_fail", "exact_only", "overlap_only")
 BUCKET_NOTES = {
     "both_pass": "both protocols pass",
     "both_fail": "both fail",
@@ -177,7 +177,7 @@ def _tally_cells(tally: Mapping[str, Any], columns: Sequence[str]) -> str:
 def _tally_cell(field: str, tally: Mapping[str, Any]) -> str:
     value = tally[field]
     if field == "interval":
-        return number_cell(field, value, interval_label(value))
+        return number_cell(field, value, interval_text(value))
     if field in ("accuracy", "accuracy_with_soft"):
         return number_cell(field, value, percent(value))
     if field == "mean":
@@ -189,7 +189,7 @@ def _metric_section(name: str, metric: Mapping[str, Any]) -> str:
     combined = metric["combined"]
     columns = _columns([combined, *metric["domains"].values()])
     headline = (
-        f"{percent(combined['accuracy'])} (95% interval {interval_label(combined.get('interval'))}), "
+        f"{percent(combined['accuracy'])} (95% interval {interval_text(combined.get('interval'))}), "
         f"{combined['passed']} of {combined['n'] - combined['unscored']} scored rows passed"
     )
     rows = [

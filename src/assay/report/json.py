@@ -23,7 +23,7 @@ def _tally(tally: Tally, soft_credit: bool, intervals: IntervalMethod) -> dict[s
         "blank": tally.blank,
         "unscored": tally.unscored,
         "accuracy": tally.accuracy,
-        "interval": None if interval is None else {"low": interval.low, "high": interval.high},
+        "interval": None if interval is None else interval.as_dict(),
         **soft,
         **({} if not tally.graded else {"mean": tally.mean}),
     }

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..summary import BUCKETS
+from ._format import difference_cells, interval_text, percent
 from .rows import check_writable
-from .text import DASH
 
 TOP_MISSES = 10
 SNIPPET = 160
-BUCKETS = ("both_pass", "both_fail", "exact_only", "overlap_only")
 
 
 def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()) -> str:
@@ -47,14 +47,6 @@ def write_markdown(
     return path
 
 
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
-
-
-def interval(found: Mapping[str, float] | None) -> str:
-    return "n/a" if found is None else f"{found['low'] * 100:.1f}{DASH}{found['high']:.1%}"
-
-
 def cell(value: object) -> str:
     """Text made safe for one table cell: pipes escaped, line breaks and runs of space folded."""
     text = " ".join(str(value).split())
@@ -73,7 +65,7 @@ def _tally_cells(tally: Mapping[str, Any]) -> list[str]:
         str(tally["n"]),
         str(tally["passed"]),
         percent(tally["accuracy"]),
-        interval(tally.get("interval")),
+        interval_text(tally.get("interval")),
     ]
     return [*counts, mean, soft, str(tally["blank"]), str(tally["unscored"])]
 
@@ -156,8 +148,8 @@ def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
     ]
     header = ["scope", "n", "A", "B", "B - A", "95% CI", "p (McNemar)", "A only", "B only"]
     for name, metric in comparison["metrics"].items():
-        rows = [[cell(d or "(no domain)"), *_difference_cells(x)] for d, x in metric["domains"].items()]
-        rows.append(["**combined**", *_difference_cells(metric["combined"])])
+        rows = [[cell(d or "(no domain)"), *difference_cells(x)] for d, x in metric["domains"].items()]
+        rows.append(["**combined**", *difference_cells(metric["combined"])])
         lines += [f"## `{name}`", "", *_table(header, rows)]
     for side in ("only_in_a", "only_in_b"):
         if comparison[side]:
@@ -166,13 +158,3 @@ def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
             names = ", ".join(comparison[f"metrics_{side}"])
             lines += [f"Not compared, scored in {side[-1].upper()} only: {cell(names)}", ""]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _difference_cells(found: Mapping[str, Any]) -> list[str]:
-    difference = found["difference"]
-    shown = "n/a" if difference is None else f"{difference * 100:+.1f} pts"
-    low_high = found.get("interval")
-    ci = "n/a" if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f} pts"
-    p = "n/a" if found["p_value"] is None else f"{found['p_value']:.4g}"
-    return [str(found["n"]), percent(found["a_accuracy"]), percent(found["b_accuracy"]), shown, ci, p,
-            str(found["a_only"]), str(found["b_only"])]  # fmt: skip

@@ -10,6 +10,7 @@ from ..records import Record
 from ..stats import Interval
 from ..summary import BUCKETS, Agreement, IntervalMethod, JudgeSummary, MetricSummary, Summary, Tally
 from ..trace import Trace
+from ._format import DASH, difference_cells, interval_text, percent
 
 if TYPE_CHECKING:
     from ..agree import Confusion, MetricAgreement
@@ -71,28 +72,22 @@ def _metric_table(metric: MetricSummary, intervals: IntervalMethod) -> list[str]
     return [f"{metric.metric}   [{metric.signature}]", *_table(header, rows)]
 
 
-DASH = "\u2013"  # an en dash between an interval's ends
-
-
-def interval_text(interval: Interval | None) -> str:
-    """An interval in percent, as every report prints it: 75.8-90.3% (with an en dash)."""
-    return "n/a" if interval is None else f"{interval.low * 100:.1f}{DASH}{interval.high:.1%}"
-
-
 def _tally_row(
     label: str, tally: Tally, interval: Interval | None, show_unscored: bool, show_soft: bool
 ) -> list[str]:
-    cells = [label, str(tally.n), str(tally.passed), _percent(tally.accuracy), interval_text(interval)]
+    cells = [
+        label,
+        str(tally.n),
+        str(tally.passed),
+        percent(tally.accuracy),
+        interval_text(interval.as_dict() if interval else None),
+    ]
     if tally.graded:  # a graded metric: its mean score too
         cells.append("n/a" if tally.mean is None else f"{tally.mean:.3f}")
     if show_soft:
-        cells += [str(tally.soft), _percent(tally.accuracy_with_soft)]
+        cells += [str(tally.soft), percent(tally.accuracy_with_soft)]
     cells.append(str(tally.blank))
     return cells + ([str(tally.unscored)] if show_unscored else [])
-
-
-def _percent(fraction: float | None) -> str:
-    return "n/a" if fraction is None else f"{fraction:.1%}"
 
 
 def _judge(judge: JudgeSummary) -> list[str]:
@@ -205,18 +200,9 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
             *((d or "(no domain)", x) for d, x in metric["domains"].items()),
             ("combined", metric["combined"]),
         ]
-        rows = [[scope, *_difference_cells(found)] for scope, found in scopes]
+        rows = [[scope, *difference_cells(found)] for scope, found in scopes]
         lines += [name, *_table(header, rows), ""]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _difference_cells(found: Mapping[str, Any]) -> list[str]:
-    difference, low_high = found["difference"], found["interval"]
-    shown = "n/a" if difference is None else f"{difference * 100:+.1f}pts"
-    ci = "n/a" if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f}pts"
-    p = "n/a" if found["p_value"] is None else f"{found['p_value']:.4g}"
-    cells = [str(found["n"]), _percent(found["a_accuracy"]), _percent(found["b_accuracy"]), shown, ci, p]
-    return [*cells, str(found["a_only"]), str(found["b_only"])]
 
 
 def render_agreement(

@@ -1,0 +1,28 @@
+"""How every report writes a number for people: one place, so that text, Markdown, HTML and the gate's
+messages print an accuracy, an interval or a difference the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+DASH = "\u2013"  # an en dash between an interval's ends
+NA = "n/a"
+
+
+def percent(fraction: float | None) -> str:
+    return NA if fraction is None else f"{fraction:.1%}"
+
+
+def interval_text(interval: Mapping[str, float] | None) -> str:
+    """An interval ({"low", "high"}, as summary_dict writes it) in percent: 75.8-90.3% with an en dash."""
+    return NA if interval is None else f"{interval['low'] * 100:.1f}{DASH}{interval['high']:.1%}"
+
+
+def difference_cells(found: Mapping[str, Any]) -> list[str]:
+    """A comparison's row (``assay compare``'s dict): n, A, B, B - A, its interval, p, A only, B only."""
+    difference, low_high, p = found["difference"], found["interval"], found["p_value"]
+    shown = NA if difference is None else f"{difference * 100:+.1f} pts"
+    ci = NA if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f} pts"
+    counts = [str(found["n"]), percent(found["a_accuracy"]), percent(found["b_accuracy"])]
+    return [*counts, shown, ci, NA if p is None else f"{p:.4g}", str(found["a_only"]), str(found["b_only"])]
