@@ -499,9 +499,11 @@ def test_python_m_assay_reports_bad_input_in_one_line(workdir: Path) -> None:
 
 
 def test_the_progress_line_shows_rows_rate_and_time_left(capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
     from assay.cli import _progress_line
 
-    show = _progress_line("answers.csv")
+    show = _progress_line("answers.csv", sys.stderr)
     show(50, 200)
     line = capsys.readouterr().err.rsplit("\r", 1)[-1]
     assert line.startswith("assay: answers.csv [#####               ] 50/200 rows, ")

@@ -107,10 +107,25 @@ def agree(
     run: ScoreRun, column: str, positive: Iterable[str] = DEFAULT_POSITIVE, negative: Iterable[str] = ()
 ) -> list[MetricAgreement]:
     labels = human_labels(run, column)
-    positives = {value.strip().lower() for value in positive}
-    negatives = {value.strip().lower() for value in negative}
+    positives, negatives = label_sets(positive, negative)
     truth = [_truth(label, positives, negatives) for label in labels]
     return [_metric(name, scores, run.records, labels, truth) for name, scores in run.metrics.items()]
+
+
+def label_sets(positive: Iterable[str], negative: Iterable[str]) -> tuple[set[str], set[str]]:
+    """The positive and negative labels as compared (trimmed, lowercase); a label in both is refused,
+    since a row with it would count as correct and incorrect at once."""
+    positives = {value.strip().lower() for value in positive}
+    negatives = {value.strip().lower() for value in negative}
+    both = sorted(positives & negatives)
+    if both:
+        raise UsageError(
+            f"{', '.join(map(repr, both))} given as both a positive and a negative label",
+            fix="name each label once, with --positive or with --negative",
+        )
+    if not positives:
+        raise UsageError("no positive label given", fix="name at least one with --positive VALUE")
+    return positives, negatives
 
 
 def _truth(label: str, positives: set[str], negatives: set[str]) -> bool | None:

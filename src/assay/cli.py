@@ -7,9 +7,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from ._version import __version__
+from .agree import DEFAULT_POSITIVE, label_sets
 from .commands import (
     add_agree_arguments,
     add_commands,
@@ -20,7 +21,7 @@ from .commands import (
     report_writer,
     seed,
 )
-from .errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, AssayError, UsageError
+from .errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, AssayError, UsageError
 from .judges.cache import DEFAULT_PATH
 from .judges.run import JudgeOptions
 from .lint import ERROR, lint
@@ -32,6 +33,7 @@ from .report.text import render_explanation, render_text, warnings
 from .scorers import SCORERS
 from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, Summary
+from .terminal import EscapingStream, one_line
 
 if TYPE_CHECKING:
     from .judges.metric import JudgeSetup
@@ -41,19 +43,40 @@ from .trace import explain
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
 
 
+BUG_REPORT = (
+    "this is a bug in assay, not in your input. Fix: please report it with the command you ran "
+    "(and the input, if you can share it); rerun with --debug to see the traceback"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Exit 0 when done, 1 on findings (a failed gate, lint errors), 2 on bad input
+    or usage (one line: what, where, the fix), 3 on a bug in assay itself (one line, and --debug)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    terminal = sys.stdout, sys.stderr
+    # Text from the data reaches the terminal through escaping streams: it can show, never drive it.
+    sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
     try:
         return int(args.run(args))
     except AssayError as exc:
         if args.debug:
             raise
-        print(f"assay: error: {exc.message}", file=sys.stderr)
+        print(f"assay: error: {one_line(exc.message)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("assay: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # anything else is assay's own mistake: say so, apart from bad input
+        if args.debug:
+            raise
+        what = one_line(f"{type(exc).__name__}: {exc}")
+        print(f"assay: internal error: {what}; {BUG_REPORT}", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = terminal
 
 
 class _Parser(argparse.ArgumentParser):
@@ -112,6 +135,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_arguments(judge)
     judge.set_defaults(run=_run_score, metric=["judge"])
     return parser
+
+
+def positive(text: str) -> int:
+    """A count from the command line: a whole number, 1 or more (0 workers, or 0 rows, is no run)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give 1 or more, got {value}")
+    return value
 
 
 def _add_metric_argument(parser: argparse.ArgumentParser) -> None:
@@ -206,7 +240,7 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
     )
     parser.add_argument(
-        "--workers", type=int, metavar="N", help="processes for a large CSV file (default: one per CPU)"
+        "--workers", type=positive, metavar="N", help="processes for a large CSV file (default: one per CPU)"
     )
     _add_shared_arguments(parser)
 
@@ -255,17 +289,17 @@ def _run_lint(args: argparse.Namespace) -> int:
     )
     findings = lint(dataset, args.regex_col)
     for finding in findings:
-        print(finding)
+        print(one_line(str(finding)))
     errors = sum(finding.severity == ERROR for finding in findings)
     warnings_found = len(findings) - errors
     print(f"assay lint: {errors} errors, {warnings_found} warnings in {len(dataset)} rows of {args.file}")
     return EXIT_FINDINGS if errors else EXIT_OK
 
 
-def _progress_line(path: str) -> Callable[[int, int], None]:
+def _progress_line(path: str, stream: TextIO) -> Callable[[int, int], None]:
     """A progress line on the terminal: rows done (in one process), the rate and the time left,
     rewritten in place. A new pass (the judge's, after the matchers') starts its clock afresh."""
-    print(f"assay: scoring {path} ...", end="", file=sys.stderr, flush=True)
+    print(f"assay: scoring {path} ...", end="", file=stream, flush=True)
     started, last_done = time.monotonic(), 0
 
     def show(done: int, total: int) -> None:
@@ -280,7 +314,7 @@ def _progress_line(path: str) -> Callable[[int, int], None]:
             f"\rassay: {path} [{bar:<20}] {done:,}/{total:,} rows, {done / elapsed:,.1f}/s, "
             f"{left:,.0f} s left   ",
             end="",
-            file=sys.stderr,
+            file=stream,
             flush=True,
         )
 
@@ -344,6 +378,7 @@ def _run_score(args: argparse.Namespace) -> int:
 
 
 def _run_agree(args: argparse.Namespace) -> int:
+    label_sets(args.positive or DEFAULT_POSITIVE, args.negative or ())  # a mistake fails before the work
     runs: list[ScoreRun] = []
     _score(args, runs.append, report=False)  # --json here is the agreement, written below
     report_agreement(runs[0], args)
@@ -362,7 +397,8 @@ def _score(
     for path in (args.json, args.trace):
         if path:
             check_writable(path)
-    progress = _progress_line(args.responses) if sys.stderr.isatty() else None
+    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
+    progress = _progress_line(one_line(args.responses), beneath) if sys.stderr.isatty() else None
     scored = score_file(
         args.responses,
         args.metric,
@@ -380,7 +416,7 @@ def _score(
     if progress is not None:
         print(file=sys.stderr)  # end the progress line
     for warning in warnings(scored):
-        print(f"assay: warning: {warning}", file=sys.stderr)
+        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
         sys.stdout.write(render_text(scored))
     if args.out:

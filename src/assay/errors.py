@@ -6,8 +6,9 @@ so the CLI can print it as it is and exit 2 without a traceback.
 
 from __future__ import annotations
 
-# The command line's exit codes: done; findings (lint errors, a failed gate); an error.
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+# The command line's exit codes: done; findings (lint errors, a failed gate); bad input or usage; a bug
+# in assay itself. CI tells a failed bar (1) from a run that could not be made (2, 3) by them.
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 class AssayError(Exception):
