@@ -145,6 +145,12 @@ def add_commands(
     comparer.add_argument(
         "--ci-seed", type=seed, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
     )
+    comparer.add_argument(
+        "--allow-changed-questions",
+        action="store_true",
+        help="compare rows joined by id even when their question or golden answers differ between the "
+        "files (refused otherwise), with a warning that counts them",
+    )
     add_columns(comparer)
     comparer.set_defaults(run=_run_compare, columns_of=columns_of)
 
@@ -164,7 +170,9 @@ def _run_compare(args: argparse.Namespace) -> int:
             check_writable(path)
     intervals, columns = IntervalMethod(seed=args.ci_seed), args.columns_of(args)
     a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
-    comparison = compare(a, b, args.ci_seed).as_dict()
+    comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
+    for warning in comparison["warnings"]:
+        print(f"assay: warning: {warning}", file=sys.stderr)
     sys.stdout.write(render_comparison(comparison))
     if args.json:
         Path(args.json).write_text(

@@ -146,6 +146,7 @@ def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
         f"{counts}. Method: {cell(comparison['method'])}.",
         "",
     ]
+    lines += [f"> **Warning:** {cell(warning)}\n" for warning in comparison.get("warnings") or ()]
     header = ["scope", "n", "A", "B", "B - A", "95% CI", "p (McNemar)", "A only", "B only"]
     for name, metric in comparison["metrics"].items():
         rows = [[cell(d or "(no domain)"), *difference_cells(x)] for d, x in metric["domains"].items()]

@@ -192,6 +192,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
             for side in ("metrics_only_in_a", "metrics_only_in_b")
             if comparison.get(side)
         ),
+        *(f"WARNING: {warning}" for warning in comparison.get("warnings") or ()),
         "",
     ]
     header = ["scope", "n", "A", "B", "B - A", "95% CI", "p", "A only", "B only"]
