@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from cli_run import run
+from conftest import Server
+from fault_proxy import Faults, fault_proxy
 
 
 def scored_file(folder: Path, domains: dict[str, tuple[int, int]]) -> Path:
@@ -111,3 +113,30 @@ def test_a_bad_gate_scope_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
         tmp_path, capsys, {"Art": (3, 0)}, "--gate", "phrase_match>=0.5", "--gate-scope", "lang"
     )
     assert code == 2 and "invalid choice: 'lang'" in err
+
+
+def test_the_issue_case_with_a_judge_that_leaves_rows_unscored(
+    llama_server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's run itself: 71 rows, the cascade passes 44 whose matchers all pass, and the judge
+    (a real server behind a proxy that answers with no verdict) leaves the other 27 unscored. On the 44
+    the judge metric is at 100%, the interval's lower end above 90%: the gate must still fail."""
+    lines = ["id,question,answer,response"]
+    lines += [f"clear-{n},question {n},Delhi {n},Delhi {n}" for n in range(44)]
+    lines += [f"unsure-{n},question u{n},New Delhi {n},Delhi {n}" for n in range(27)]  # the matchers split
+    data = tmp_path / "judged.csv"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with fault_proxy(llama_server.base_url, Faults(garbage="lorem ipsum")) as proxy:
+        argv = ["score", "--responses", str(data), "--metric", "judge", "--cascade", "--no-cache"]
+        argv += [
+            "--judge",
+            f"openai:{llama_server.model}@{proxy}",
+            "--gate",
+            "judge>=0.90",
+            "--gate-on",
+            "lower",
+        ]
+        code, _, err = run(argv, capsys)
+    assert code == 1
+    assert "judge combined: accuracy 100.0% (95% CI 92.0%–100.0%, n=44), unscored 38.0% (27 of 71)" in err
+    assert "more than --max-unscored 5.0% of its rows are unscored, so it cannot pass" in err
