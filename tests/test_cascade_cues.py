@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from assay import load_records, score, summary_dict
+from assay import load_records, score, summary_dict, verdict_rows
 from assay.judges.metric import CASCADE, CASCADE_MATCHERS, JudgeSetup
 from assay.judges.spec import parse_spec
+from assay.report.html import render_html
 from assay.report.text import render_text
 from assay.text import cues, unicode
 from conftest import Server
@@ -138,11 +139,13 @@ def test_the_cascade_sends_rows_with_cues_to_the_judge(llama_server: Server, tmp
     assert judge.sent_to_judges == len(ROWS) - len(decided) and judge.decided_by_cascade == len(decided)
     assert "|cascade:on|cues:1|" in run.summary.metrics["judge"].signature
     assert summary_dict(run.summary)["judge"]["cascade"] == judge.cascade
-    assert (
+    said = (
         "cascade: 2 rows decided (1 all matchers passed, 1 all failed with no golden word); 6 sent to the "
         "judges (3 for a negation, contrast or hedge cue, 2 for naming several candidates, 1 where the "
         "matchers disagreed or a golden word was there)"
-    ) in render_text(run.summary)
+    )
+    assert said in render_text(run.summary)
+    assert said in render_html(summary_dict(run.summary), list(verdict_rows(run)))
 
 
 def test_without_the_cascade_no_cue_is_looked_at() -> None:
