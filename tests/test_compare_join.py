@@ -118,3 +118,9 @@ def test_a_join_by_row_numbers_is_said_out_loud(
     assert code == 0 and "4 rows in both" in printed
     said = "the ids of A and B are only the row numbers 1..n (an input without ids): 4 rows were joined"
     assert (said in err) is warned and (said in printed) is warned
+
+
+def test_compare_help_names_the_override(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["compare", "--help"], capsys)
+    folded = " ".join(out.split())
+    assert code == 0 and "--allow-changed-questions" in out and "(refused otherwise)" in folded

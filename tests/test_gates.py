@@ -140,3 +140,17 @@ def test_the_issue_case_with_a_judge_that_leaves_rows_unscored(
     assert code == 1
     assert "judge combined: accuracy 100.0% (95% CI 92.0%–100.0%, n=44), unscored 38.0% (27 of 71)" in err
     assert "more than --max-unscored 5.0% of its rows are unscored, so it cannot pass" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "says"),
+    [
+        ("--gate-scope", "the whole only (overall)"),
+        ("--max-unscored", "a fraction or a percentage (default: 0.05)"),
+        ("--gate-on", "conservative end"),
+    ],
+)
+def test_score_help_explains_the_gate_flags(capsys: pytest.CaptureFixture[str], flag: str, says: str) -> None:
+    code, out, _ = run(["score", "--help"], capsys)
+    folded = " ".join(out.split())
+    assert code == 0 and flag in out and says in folded
