@@ -14,7 +14,6 @@ agreed with each matcher on the rows both scored.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -89,8 +88,7 @@ def judge_metric(
     judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress))
     by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
     scores = _columns([by_row[i] for i in range(len(records))])
-    summary = _summary(setup, results, decided, items, judgements, stats)
-    return scores, dataclasses.replace(summary, cascade=reasons)
+    return scores, _summary(setup, results, decided, items, judgements, stats, reasons)
 
 
 def _decided_without_judges(
@@ -159,6 +157,7 @@ def _summary(
     items: Sequence[Item],
     judgements: Sequence[Judgement],
     stats: RunStats,
+    cascade: Mapping[str, int],
 ) -> JudgeSummary:
     agreement = {}
     for name, scores in results.items():
@@ -178,4 +177,5 @@ def _summary(
         usage=stats.usage,
         agreement=agreement,
         warnings=(*stats.dropped, *setup.warnings()),
+        cascade=cascade,
     )

@@ -73,7 +73,8 @@ def cell(value: object) -> str:
 
 def _escaped(text: str) -> str:
     text = "".join(_ENTITIES.get(char, char) for char in text)
-    return _MARKUP.sub(lambda found: "\\" + found.group(), text)
+    escaped: str = _MARKUP.sub(lambda found: "\\" + found.group(), text)
+    return escaped
 
 
 def code(value: object) -> str:
