@@ -14,7 +14,7 @@ from . import stats
 from .agree import DEFAULT_POSITIVE, MetricAgreement, agree
 from .compare import compare, load_scored
 from .errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from .gate import ON, Gate, check_gates
+from .gate import MAX_UNSCORED, ON, SCOPES, Gate, check_gates, parse_share
 from .records import ColumnMap
 from .report.html import write_html
 from .report.json import summary_dict
@@ -36,7 +36,22 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="EXPR",
         help="fail (exit 1) unless the metric's accuracy (for token_f1: the rows scoring 1) meets the "
-        "bar overall and in every domain, e.g. 'phrase_match>=0.90' or 'exact_substring>=85%%'; repeatable",
+        "bar overall and in every domain (see --gate-scope), e.g. 'phrase_match>=0.90' or "
+        "'exact_substring>=85%%'; repeatable",
+    )
+    reports.add_argument(
+        "--gate-scope",
+        choices=SCOPES,
+        default="all",
+        help="what each gate checks: the whole and every domain (all), the whole only (overall), or "
+        "every domain only (domains) (default: %(default)s)",
+    )
+    reports.add_argument(
+        "--max-unscored",
+        default=str(MAX_UNSCORED),
+        metavar="SHARE",
+        help="a scope with more than this share of its rows unscored fails the gate, whatever its "
+        "accuracy on the rest: a fraction or a percentage (default: %(default)s)",
     )
     reports.add_argument(
         "--gate-on",
@@ -81,6 +96,7 @@ def gates(args: argparse.Namespace) -> list[Gate]:
     score, fails at once rather than after paying for a judge."""
     if args.min_n < 1:
         raise UsageError(f"--min-n must be at least 1, got {args.min_n}", fix="give a positive number")
+    parse_share(args.max_unscored)  # a bad share fails here, before any work
     found = [Gate.parse(text) for text in args.gate or ()]
     for gate in found:
         if args.metric and gate.metric not in args.metric:
@@ -95,7 +111,14 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
     """Print every check; exit 1 when any fails."""
     if not found:
         return EXIT_OK
-    checks = check_gates(summary, found, on=args.gate_on, min_n=args.min_n)
+    checks = check_gates(
+        summary,
+        found,
+        on=args.gate_on,
+        min_n=args.min_n,
+        max_unscored=parse_share(args.max_unscored),
+        scope=args.gate_scope,
+    )
     for result in checks:
         print(f"assay: gate {'passed' if result.passed else 'FAILED'}: {result.why}", file=sys.stderr)
     failed = [result for result in checks if not result.passed]
@@ -122,6 +145,12 @@ def add_commands(
     comparer.add_argument(
         "--ci-seed", type=seed, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
     )
+    comparer.add_argument(
+        "--allow-changed-questions",
+        action="store_true",
+        help="compare rows joined by id even when their question or golden answers differ between the "
+        "files (refused otherwise), with a warning that counts them",
+    )
     add_columns(comparer)
     comparer.set_defaults(run=_run_compare, columns_of=columns_of)
 
@@ -141,7 +170,9 @@ def _run_compare(args: argparse.Namespace) -> int:
             check_writable(path)
     intervals, columns = IntervalMethod(seed=args.ci_seed), args.columns_of(args)
     a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
-    comparison = compare(a, b, args.ci_seed).as_dict()
+    comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
+    for warning in comparison["warnings"]:
+        print(f"assay: warning: {warning}", file=sys.stderr)
     sys.stdout.write(render_comparison(comparison))
     if args.json:
         Path(args.json).write_text(

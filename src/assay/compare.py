@@ -5,6 +5,12 @@ files hold, over the rows both scored, the difference of pass rates (B minus A) 
 bootstrap 95% interval and McNemar's exact p-value on the rows where they disagree; overall and per
 domain. Rows in only one file are listed, never dropped silently. A graded metric (token_f1) is
 compared by its pass (F1 = 1), as its accuracy is.
+
+The join is checked, not trusted (issue 9): rows joined by one id must hold the same question and the
+same golden answers in both files, or the comparison is refused (``allow_changed`` compares them anyway,
+with a warning that counts them). Ids that are only the row numbers 1..n, as ``assay score --out``
+writes for an input without ids, join by position: that join is warned about, and is only as good as the
+question check that follows it (a shuffled B is refused by it).
 """
 
 from __future__ import annotations
@@ -16,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from . import stats
-from .errors import UsageError
-from .records import ColumnMap, Dataset, load_records
+from .errors import InputError, UsageError
+from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, summarize
@@ -25,6 +31,7 @@ from .text import inflection
 
 COMPARABLE = (*SCORERS, JUDGE)
 _TRUE, _FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
+EXAMPLE_IDS = 5  # ids named in a refusal or a warning
 
 
 @dataclass(frozen=True)
@@ -64,17 +71,29 @@ class Comparison:
     metrics: Mapping[str, MetricComparison]
     metrics_only_in_a: tuple[str, ...] = ()  # scored in one run only: not compared, but named
     metrics_only_in_b: tuple[str, ...] = ()
+    changed_ids: tuple[str, ...] = ()  # joined rows whose question or golden answers differ (allowed)
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         found = asdict(self)
-        for side in ("only_in_a", "only_in_b", "metrics_only_in_a", "metrics_only_in_b"):
+        lists = (
+            "only_in_a",
+            "only_in_b",
+            "metrics_only_in_a",
+            "metrics_only_in_b",
+            "changed_ids",
+            "warnings",
+        )
+        for side in lists:
             found[side] = list(getattr(self, side))
         return found
 
 
-def compare_files(a: str | Path, b: str | Path, seed: int = stats.DEFAULT_SEED) -> Comparison:
+def compare_files(
+    a: str | Path, b: str | Path, seed: int = stats.DEFAULT_SEED, allow_changed: bool = False
+) -> Comparison:
     """Load two scored files and compare them (see ``compare``)."""
-    return compare(load_scored(a), load_scored(b), seed)
+    return compare(load_scored(a), load_scored(b), seed, allow_changed)
 
 
 def load_scored(
@@ -154,8 +173,12 @@ def _cell(cell: object, graded: bool) -> tuple[Outcome, float] | None:
     return None
 
 
-def compare(a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED) -> Comparison:
-    """B against A, joined by id, for every metric both runs scored."""
+def compare(
+    a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED, allow_changed: bool = False
+) -> Comparison:
+    """B against A, joined by id, for every metric both runs scored. Rows joined by one id whose
+    question or golden answers differ are refused (InputError), or with `allow_changed` compared
+    anyway and counted in the warnings."""
     metrics = [m for m in a.metrics if m in b.metrics]
     if not metrics:
         raise UsageError(
@@ -166,6 +189,7 @@ def compare(a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED) -> Compari
     b_row = {record.id: index for index, record in enumerate(b.records)}
     pairs = [(i, b_row[record.id]) for i, record in enumerate(a.records) if record.id in b_row]
     a_ids = {record.id for record in a.records}
+    changed, warnings = _check_join(a, b, pairs, allow_changed)
     return Comparison(
         a=Side(a.dataset.source),
         b=Side(b.dataset.source),
@@ -176,7 +200,67 @@ def compare(a: ScoreRun, b: ScoreRun, seed: int = stats.DEFAULT_SEED) -> Compari
         metrics={metric: _metric(a, b, metric, pairs, seed) for metric in metrics},
         metrics_only_in_a=tuple(m for m in a.metrics if m not in b.metrics),
         metrics_only_in_b=tuple(m for m in b.metrics if m not in a.metrics),
+        changed_ids=changed,
+        warnings=warnings,
     )
+
+
+def _check_join(
+    a: ScoreRun, b: ScoreRun, pairs: Sequence[tuple[int, int]], allow_changed: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ids whose rows differ between the files, and the warnings about the join; raises when the
+    join is not one of the same questions (no id in common, or changed rows not allowed)."""
+    where = f"{a.dataset.source}, {b.dataset.source}"
+    numbered = [side for side, run in (("A", a), ("B", b)) if ids_are_row_numbers(run.dataset)]
+    hint = " (their ids are only row numbers: give both inputs an id column)" if numbered else ""
+    if not pairs:
+        raise InputError(
+            f"the two files share no id, so no row can be compared{hint}",
+            where=where,
+            fix="compare two runs of the same questions, with the same ids",
+        )
+    changed = [(i, j) for i, j in pairs if _row_differs(a.records[i], b.records[j])]
+    warnings = []
+    if numbered:
+        warnings.append(
+            f"the ids of {' and '.join(numbered)} are only the row numbers 1..n (an input without ids): "
+            f"{len(pairs)} rows were joined by position, trusted only because their questions and golden "
+            "answers match; give the inputs an id column"
+        )
+    if changed:
+        examples = "; ".join(_difference_of(a.records[i], b.records[j]) for i, j in changed[:EXAMPLE_IDS])
+        what = f"{len(changed)} of {len(pairs)} rows joined by id have another question or golden answer in B"
+        if not allow_changed:
+            raise InputError(
+                f"{what}{hint} (e.g. {examples})",
+                where=where,
+                fix="compare two runs of the same questions; or pass --allow-changed-questions to compare "
+                "them anyway",
+            )
+        warnings.append(f"{what}, compared anyway (--allow-changed-questions): e.g. {examples}")
+    return tuple(a.records[i].id for i, _ in changed), tuple(warnings)
+
+
+def ids_are_row_numbers(dataset: Dataset) -> bool:
+    """Whether a file's ids are exactly 1, 2, ..., n in order: what ``assay score --out`` writes in the
+    id column it adds to an input that had none, so that its rows join by position only."""
+    return all(record.id == str(number) for number, record in enumerate(dataset.records, start=1))
+
+
+def _row_differs(a: Record, b: Record) -> bool:
+    return a.question != b.question or a.answers != b.answers
+
+
+def _difference_of(a: Record, b: Record) -> str:
+    """One changed row in a few words: its id, and the first field that differs, as A and B have it."""
+    if a.question != b.question:
+        return f"id {a.id}: question {_short(a.question)} in A, {_short(b.question)} in B"
+    golden_a, golden_b = (_short(" | ".join(record.answers)) for record in (a, b))
+    return f"id {a.id}: golden answers {golden_a} in A, {golden_b} in B"
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _metric(

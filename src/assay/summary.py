@@ -162,6 +162,8 @@ class JudgeSummary:
     usage: Mapping[str, JudgeUsage]  # by judge label
     agreement: Mapping[str, tuple[int, int]]  # matcher -> (rows both scored, rows they agree on)
     warnings: tuple[str, ...] = ()
+    # With the cascade: rows it decided, or sent to the judges, by reason (judges.metric.CASCADE_REASONS).
+    cascade: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

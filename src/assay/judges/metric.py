@@ -3,9 +3,12 @@
 With ``cascade``, the deterministic matchers decide the clear rows, and only the rest cost a model
 call: a row is clearly correct when exact_substring, word_overlap and phrase_match all pass, and
 clearly incorrect when all three fail and no word of any golden answer (under the unicode profile)
-is among the response's words. A blank response is incorrect without asking anyone (the seed's
-caveat 4). The report says how many rows the judges saw, and how often they agreed with each matcher
-on the rows both scored.
+is among the response's words. But matchers are blind where the words say the opposite of their
+sense ("the answer is not Delhi, but Ganga" passes all three): a row whose response carries a
+negation, contrast or hedge cue, or names several candidates (``text/cues.py``), is always sent to
+the judge. A blank response is incorrect without asking anyone (the seed's caveat 4). The report says
+how many rows the judges saw, why the cascade decided or sent each row, and how often the judges
+agreed with each matcher on the rows both scored.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ..errors import UsageError
 from ..records import Dataset, Record
 from ..scorers import JUDGE, MetricScores, Outcome
 from ..summary import JudgeSummary
-from ..text import unicode
+from ..text import cues, unicode
 from ._base import Judge
 from .prompt import PROMPT_SIGNATURE
 from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
@@ -29,6 +32,11 @@ VERSION = 1
 CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
 CASCADE = "cascade (the matchers agree)"
 BLANK = "blank response"
+# Why the cascade decided a row, or sent it to the judges: the keys of JudgeSummary.cascade.
+ALL_PASS, ALL_FAIL = "all_matchers_passed", "all_matchers_failed_no_golden_word"
+SENT_CUE, SENT_CANDIDATES = "sent_for_a_cue", "sent_for_several_candidates"
+SENT_UNDECIDED = "sent_matchers_undecided"
+CASCADE_REASONS = (ALL_PASS, ALL_FAIL, SENT_CUE, SENT_CANDIDATES, SENT_UNDECIDED)
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,7 @@ class JudgeSetup:
             PROMPT_SIGNATURE,
             f"truncate:{self.options.max_response_chars}",
             f"cascade:{'on' if self.cascade else 'off'}",
+            *([cues.SIGNATURE] if self.cascade else []),  # the cues decide which rows the judges see
             *([options] if options else []),
             f"assay:{__version__}",
         ]
@@ -74,38 +83,56 @@ def judge_metric(
 ) -> tuple[MetricScores, JudgeSummary]:
     """The judge's verdict per row (PASS, FAIL or UNSCORED, with who decided and why), and its report."""
     records = dataset.records
-    decided = _decided_without_judges(records, results, blank, setup.cascade)
+    decided, reasons = _decided_without_judges(records, results, blank, setup.cascade)
     items = [Item(i, r.question, r.answers, r.response) for i, r in enumerate(records) if i not in decided]
     judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress))
     by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
     scores = _columns([by_row[i] for i in range(len(records))])
-    return scores, _summary(setup, results, decided, items, judgements, stats)
+    return scores, _summary(setup, results, decided, items, judgements, stats, reasons)
 
 
 def _decided_without_judges(
     records: Sequence[Record], results: Mapping[str, MetricScores], blank: bytearray, cascade: bool
-) -> dict[int, Judgement]:
+) -> tuple[dict[int, Judgement], dict[str, int]]:
+    """The rows decided without a judge (blank ones; with the cascade, the clear ones), and how many
+    rows the cascade decided or sent for each reason (CASCADE_REASONS; empty without the cascade)."""
     decided = {i: Judgement(Outcome.FAIL, judge=BLANK) for i, is_blank in enumerate(blank) if is_blank}
     if not cascade:
-        return decided
+        return decided, {}
     missing = [name for name in CASCADE_MATCHERS if name not in results]
     if missing:
         raise UsageError(f"the cascade needs the matchers {', '.join(missing)}", fix="run them too")
     matchers = [results[name].outcomes for name in CASCADE_MATCHERS]
+    reasons = dict.fromkeys(CASCADE_REASONS, 0)
     for index, record in enumerate(records):
         if index in decided:
             continue
-        outcomes = {column[index] for column in matchers}
-        if outcomes == {Outcome.PASS}:
-            decided[index] = Judgement(Outcome.PASS, judge=CASCADE)
-        elif outcomes == {Outcome.FAIL} and not _shares_a_word(record):
-            decided[index] = Judgement(Outcome.FAIL, judge=CASCADE)
-    return decided
+        reason = _cascade_reason(record, {column[index] for column in matchers})
+        reasons[reason] += 1
+        if reason in (ALL_PASS, ALL_FAIL):
+            decided[index] = Judgement(Outcome.PASS if reason == ALL_PASS else Outcome.FAIL, judge=CASCADE)
+    return decided, reasons
 
 
-def _shares_a_word(record: Record) -> bool:
-    response = set(unicode.words(unicode.normalise(record.response)))
-    return any(not response.isdisjoint(unicode.words(unicode.normalise(a))) for a in record.answers)
+def _cascade_reason(record: Record, outcomes: set[int]) -> str:
+    """Why the cascade decides one row (ALL_PASS, ALL_FAIL), or sends it to the judges."""
+    response = unicode.words(unicode.normalise(record.response))
+    if outcomes == {Outcome.PASS}:
+        clear = ALL_PASS
+    elif outcomes == {Outcome.FAIL} and not _shares_a_word(response, record.answers):
+        clear = ALL_FAIL
+    else:
+        return SENT_UNDECIDED
+    if cues.cue_in_words(response) is not None:
+        return SENT_CUE
+    if cues.names_several_candidates(record.response, record.answers):
+        return SENT_CANDIDATES
+    return clear
+
+
+def _shares_a_word(response: Sequence[str], answers: Sequence[str]) -> bool:
+    words = set(response)
+    return any(not words.isdisjoint(unicode.words(unicode.normalise(a))) for a in answers)
 
 
 def _columns(judgements: Sequence[Judgement]) -> MetricScores:
@@ -130,6 +157,7 @@ def _summary(
     items: Sequence[Item],
     judgements: Sequence[Judgement],
     stats: RunStats,
+    cascade: Mapping[str, int],
 ) -> JudgeSummary:
     agreement = {}
     for name, scores in results.items():
@@ -149,4 +177,5 @@ def _summary(
         usage=stats.usage,
         agreement=agreement,
         warnings=(*stats.dropped, *setup.warnings()),
+        cascade=cascade,
     )

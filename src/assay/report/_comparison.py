@@ -41,6 +41,7 @@ def comparison_section(comparison: Mapping[str, Any]) -> str:
     return (
         '<section id="comparison"><h2>Comparison of two runs</h2>'
         + f'<p class="facts">{" · ".join(escape(f) for f in facts if f)}</p>'
+        + "".join(element("p", f"Warning: {w}", class_="warning") for w in comparison.get("warnings") or ())
         + _only("only in A", comparison.get("only_in_a") or [])
         + _only("only in B", comparison.get("only_in_b") or [])
         + f'<div class="chart">{chart}</div>{tables}</section>'

@@ -26,3 +26,20 @@ def difference_cells(found: Mapping[str, Any]) -> list[str]:
     ci = NA if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f} pts"
     counts = [str(found["n"]), percent(found["a_accuracy"]), percent(found["b_accuracy"])]
     return [*counts, shown, ci, NA if p is None else f"{p:.4g}", str(found["a_only"]), str(found["b_only"])]
+
+
+def cascade_text(counts: Mapping[str, int]) -> str:
+    """Why the judge's cascade decided rows or sent them to the judges (JudgeSummary.cascade), in words;
+    empty when the cascade was off."""
+    if not counts:
+        return ""
+    got = counts.get
+    decided = got("all_matchers_passed", 0) + got("all_matchers_failed_no_golden_word", 0)
+    sent = sum(counts.values()) - decided
+    return (
+        f"cascade: {decided} rows decided ({got('all_matchers_passed', 0)} all matchers passed, "
+        f"{got('all_matchers_failed_no_golden_word', 0)} all failed with no golden word); {sent} sent to "
+        f"the judges ({got('sent_for_a_cue', 0)} for a negation, contrast or hedge cue, "
+        f"{got('sent_for_several_candidates', 0)} for naming several candidates, "
+        f"{got('sent_matchers_undecided', 0)} where the matchers disagreed or a golden word was there)"
+    )

@@ -22,7 +22,7 @@ from typing import Any
 from .._version import __version__
 from ..summary import BUCKETS
 from ._comparison import comparison_section
-from ._format import interval_text, percent
+from ._format import cascade_text, interval_text, percent
 from ._markup import element, json_script, number_cell, row_attrs, table
 from ._questions import questions_section
 from .plot import NO_DOMAIN, accuracy_chart_svg
@@ -264,6 +264,7 @@ def _judge_section(judge: Mapping[str, Any]) -> str:
         f"{judge.get('truncated', 0)} responses truncated",
         f"{judge.get('over_budget', 0)} left unscored by the cost ceiling",
     ]
+    facts += [cascade_text(judge["cascade"])] if judge.get("cascade") else []
     keys = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens", "cost")
     rows = [
         f"<tr>{element('th', label, scope='row')}"

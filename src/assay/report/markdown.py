@@ -3,8 +3,11 @@ and the top misses with their traces; and the comparison of two runs. Pure funct
 dict (``summary_dict``), the per-row verdicts (``verdict_rows``) and the comparison dict.
 
 Every number is printed as the text report prints it (percentages to one decimal, intervals with an
-en dash), and every string from the data is escaped for a table cell: a `|` or a line break in a
-response cannot break the table.
+en dash), and every string from the data is inert (issue 9): a `|` or a line break in a response cannot
+break the table, and no link, image, raw HTML, emphasis or code span can be made from it. Markdown's
+own characters are backslash-escaped (``<``, ``>`` and ``&`` written as entities, which every renderer
+knows), and a word that a renderer would turn into a link by itself (GFM's autolinks: ``http://``,
+``www.``, an e-mail address) is shown as inline code, which is never a link.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import regex
 
 from .._version import __version__
 from ..summary import BUCKETS
@@ -47,10 +52,39 @@ def write_markdown(
     return path
 
 
+# The characters that make inline syntax (escapes, code, emphasis, strike-through, links and images,
+# GFM tables, GitHub's math). A cell never starts a line, so block syntax (#, -, 1.) cannot begin there.
+_MARKUP = regex.compile(r"[\\`*_\[\]!~|$]")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# A word that GFM (and most renderers) would link by itself, without any markup.
+_AUTOLINKED = regex.compile(r"\S*(?:://|www\.|@|mailto:|xmpp:)\S*", regex.IGNORECASE)
+
+
 def cell(value: object) -> str:
-    """Text made safe for one table cell: pipes escaped, line breaks and runs of space folded."""
+    """Text from the data made inert for one table cell or line: runs of space and line breaks folded,
+    Markdown's characters escaped, and self-linking words shown as code."""
     text = " ".join(str(value).split())
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    pieces, start = [], 0
+    for found in _AUTOLINKED.finditer(text):
+        pieces += [_escaped(text[start : found.start()]), code(found.group())]
+        start = found.end()
+    return "".join([*pieces, _escaped(text[start:])])
+
+
+def _escaped(text: str) -> str:
+    text = "".join(_ENTITIES.get(char, char) for char in text)
+    escaped: str = _MARKUP.sub(lambda found: "\\" + found.group(), text)
+    return escaped
+
+
+def code(value: object) -> str:
+    """Text as inline code, literal in every renderer: fenced by more backticks than any run inside it
+    (CommonMark 6.1), padded when it starts or ends with one, and its pipes escaped for a GFM table."""
+    text = " ".join(str(value).split()).replace("|", "\\|")
+    longest = max((len(run) for run in regex.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") or not text.strip() else text
+    return f"{fence}{padded}{fence}"
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -75,7 +109,7 @@ TALLY_HEADER = ["n", "passed", "accuracy", "95% CI", "mean", "soft", "blank", "u
 
 def _headline(metrics: Mapping[str, Any]) -> list[str]:
     rows = [
-        [f"`{name}`", *_tally_cells(m["combined"]), f"`{cell(m['signature'])}`"]
+        [f"`{name}`", *_tally_cells(m["combined"]), code(m["signature"])]
         for name, m in metrics.items()
     ]
     return ["## Headline", "", *_table(["metric", *TALLY_HEADER, "signature"], rows)]
@@ -146,6 +180,7 @@ def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
         f"{counts}. Method: {cell(comparison['method'])}.",
         "",
     ]
+    lines += [f"> **Warning:** {cell(warning)}\n" for warning in comparison.get("warnings") or ()]
     header = ["scope", "n", "A", "B", "B - A", "95% CI", "p (McNemar)", "A only", "B only"]
     for name, metric in comparison["metrics"].items():
         rows = [[cell(d or "(no domain)"), *difference_cells(x)] for d, x in metric["domains"].items()]

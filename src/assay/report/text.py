@@ -10,7 +10,7 @@ from ..records import Record
 from ..stats import Interval
 from ..summary import BUCKETS, Agreement, IntervalMethod, JudgeSummary, MetricSummary, Summary, Tally
 from ..trace import Trace
-from ._format import DASH, difference_cells, interval_text, percent
+from ._format import DASH, cascade_text, difference_cells, interval_text, percent
 
 if TYPE_CHECKING:
     from ..agree import Confusion, MetricAgreement
@@ -96,6 +96,7 @@ def _judge(judge: JudgeSummary) -> list[str]:
         f"cascade, {judge.blank} blank; {judge.truncated} responses truncated; {judge.over_budget} left "
         f"unscored by --max-cost; {judge.seconds:.1f} s"
     ]
+    lines += [f"  {cascade_text(judge.cascade)}"] if judge.cascade else []
     header = ["judge", "calls", "cached", "failures", "prompt tokens", "completion tokens", "cost"]
     counted = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens")
     rows = [
@@ -192,6 +193,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
             for side in ("metrics_only_in_a", "metrics_only_in_b")
             if comparison.get(side)
         ),
+        *(f"WARNING: {warning}" for warning in comparison.get("warnings") or ()),
         "",
     ]
     header = ["scope", "n", "A", "B", "B - A", "95% CI", "p", "A only", "B only"]
