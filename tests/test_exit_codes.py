@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_run import run
 
 from assay import cli
 from assay.terminal import one_line, printable
+from cli_run import run
 
 ROWS = [
     {"id": "a", "question": "Capital of India?", "answer": "Delhi", "Domain": "Geo", "response": "Delhi"},
@@ -114,15 +114,42 @@ def test_the_installed_command_exits_3_on_a_bug_without_a_traceback(tmp_path: Pa
     ("argv", "message"),
     [
         (["score", "--responses", "good.csv", "--workers", "0"], "argument --workers: give 1 or more, got 0"),
-        (["score", "--responses", "good.csv", "--workers", "-3"], "argument --workers: give 1 or more, got -3"),
-        (["score", "--responses", "good.csv", "--workers", "two"], "argument --workers: 'two' is not a whole"),
         (
-            ["agree", "--responses", "good.csv", "--human", "answer", "--positive", "yes", "--negative", "Yes "],
+            ["score", "--responses", "good.csv", "--workers", "-3"],
+            "argument --workers: give 1 or more, got -3",
+        ),
+        (
+            ["score", "--responses", "good.csv", "--workers", "two"],
+            "argument --workers: 'two' is not a whole",
+        ),
+        (
+            [
+                "agree",
+                "--responses",
+                "good.csv",
+                "--human",
+                "answer",
+                "--positive",
+                "yes",
+                "--negative",
+                "Yes ",
+            ],
             "'yes' given as both a positive and a negative label",
         ),
         (
-            ["agree", "--responses", "good.csv", "--human", "answer", "--positive", "a", "--positive", "b",
-             "--negative", "B"],
+            [
+                "agree",
+                "--responses",
+                "good.csv",
+                "--human",
+                "answer",
+                "--positive",
+                "a",
+                "--positive",
+                "b",
+                "--negative",
+                "B",
+            ],
             "'b' given as both a positive and a negative label",
         ),
     ],
@@ -155,8 +182,18 @@ def test_nonsense_options_are_refused_before_the_work(
         ("ന്\u200d chillu, क्\u200cष", "ന്\u200d chillu, क्\u200cष"),  # joiners carry meaning: kept
         ("bell\x07 and del\x7f", "bell\\x07 and del\\x7f"),
     ],
-    ids=["plain", "ansi", "c1-csi", "newlines", "line-separators", "bidi-override", "bidi-isolate",
-         "surrogate", "joiners-kept", "bell-del"],
+    ids=[
+        "plain",
+        "ansi",
+        "c1-csi",
+        "newlines",
+        "line-separators",
+        "bidi-override",
+        "bidi-isolate",
+        "surrogate",
+        "joiners-kept",
+        "bell-del",
+    ],
 )
 def test_one_line_escapes_what_could_drive_a_terminal(text: str, shown: str) -> None:
     assert one_line(text) == shown
@@ -177,7 +214,7 @@ def test_an_error_naming_a_hostile_id_stays_one_inert_line(
 ) -> None:
     rows = [dict(ROWS[0], id=hostile), dict(ROWS[1], id=hostile)]  # a duplicate id: the error names it
     _write_csv(good.parent / "dup.csv", rows)
-    code, out, err = run(["score", "--responses", "dup.csv"], capsys)
+    code, _, err = run(["score", "--responses", "dup.csv"], capsys)
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("assay: error: dup.csv line ")
     assert ": duplicate id " in err
