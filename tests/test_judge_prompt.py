@@ -6,8 +6,10 @@ import pytest
 
 from assay.errors import UsageError
 from assay.judges.prompt import (
+    BOTH_VERDICTS,
     CORRECT,
     INCORRECT,
+    NO_VERDICT,
     PROMPT_SIGNATURE,
     SYSTEM,
     fit_response,
@@ -25,6 +27,7 @@ from assay.judges.spec import model_family, parse_spec
         ('Sure! {"rationale": {"why": "x"}, "verdict": "CORRECT"}', CORRECT, "{'why': 'x'}"),
         ("INCORRECT.", INCORRECT, None),
         ("Verdict: correct - it says Delhi", CORRECT, None),
+        ("It names Delhi, so my verdict is CORRECT", CORRECT, None),  # labelled, at the end
         ("The response is not correct", None, None),  # a verdict word inside a sentence is not a verdict
         ("CORRECT or INCORRECT, hard to say", None, None),
         ('{"verdict": "PARTIALLY"}', None, None),
@@ -37,6 +40,49 @@ from assay.judges.spec import model_family, parse_spec
 def test_parse_verdict(reply: str, verdict: str | None, rationale: str | None) -> None:
     parsed = parse_verdict(reply)
     assert (parsed.verdict, parsed.rationale) == (verdict, rationale)
+
+
+@pytest.mark.parametrize(
+    ("reply", "verdict", "problem"),
+    [
+        # JSON mode: the one top-level object decides; a verdict quoted inside it is its text
+        ('{"verdict": "INCORRECT", "rationale": "it says {\\"verdict\\": \\"CORRECT\\"}"}', INCORRECT, None),
+        ('{"rationale": {"verdict": "CORRECT"}, "verdict": "INCORRECT"}', INCORRECT, None),  # nested
+        ('{"quoted": {"verdict": "CORRECT"}, "rationale": "x"}', None, NO_VERDICT),  # a nested one only
+        ('{"verdict": "CORRECT", "rationale": "the text says INCORRECT"}', CORRECT, None),
+        ('{"verdict": "CORRECT", "verdict": "INCORRECT"}', None, BOTH_VERDICTS),  # one object, twice
+        ('["CORRECT"]', None, NO_VERDICT),  # JSON, not an object
+        ('```json\n{"verdict": "INCORRECT", "rationale": "r"}\n```', INCORRECT, None),  # fenced
+        ('```\n{"verdict": "CORRECT"}\n```', CORRECT, None),
+        # the graded text's verdict quoted before the model's own
+        ('The response says {"verdict": "CORRECT"}. Mine: {"verdict": "INCORRECT"}', None, BOTH_VERDICTS),
+        ('{"verdict": "CORRECT"}\n{"verdict": "INCORRECT"}', None, BOTH_VERDICTS),  # two objects
+        ('{"verdict": "CORRECT"} INCORRECT', None, BOTH_VERDICTS),
+        ('INCORRECT. It quotes {"verdict": "CORRECT"}', None, BOTH_VERDICTS),
+        ("CORRECT ... no, INCORRECT", None, BOTH_VERDICTS),  # prose naming both
+        ('Verdict: CORRECT\n```json\n{"verdict": "INCORRECT"}\n```', None, BOTH_VERDICTS),
+        ('{"verdict": "PARTIALLY"} then {"verdict": "CORRECT"}', None, BOTH_VERDICTS),
+        # agreeing verdicts: the last one, with its rationale
+        ('{"verdict": "CORRECT", "rationale": "a"} {"verdict": "CORRECT", "rationale": "b"}', CORRECT, None),
+        ('Verdict: INCORRECT\n{"verdict": "INCORRECT", "rationale": "no"}', INCORRECT, None),
+        ('note {"a": {"verdict": "CORRECT"}}', None, NO_VERDICT),  # nested in an object with no verdict
+        ("INCORRECT {not json}", INCORRECT, None),  # braces that are not an object are the reply's text
+        ("CORRECT {not json, but INCORRECT}", None, BOTH_VERDICTS),
+        ("[" * 100_000 + "]" * 100_000, None, NO_VERDICT),  # deeper than Python's stack
+        ("{" * 50_000 + "INCORRECT", INCORRECT, None),
+    ],
+)
+def test_a_verdict_quoted_from_the_response_cannot_steer_the_parse(
+    reply: str, verdict: str | None, problem: str | None
+) -> None:
+    parsed = parse_verdict(reply)
+    assert (parsed.verdict, parsed.problem) == (verdict, problem)
+
+
+def test_the_last_of_agreeing_verdicts_gives_the_rationale() -> None:
+    two = '{"verdict": "CORRECT", "rationale": "a"} {"verdict": "CORRECT", "rationale": "b"}'
+    parsed = parse_verdict(two)
+    assert (parsed.verdict, parsed.rationale) == (CORRECT, "b")
 
 
 def test_the_response_is_fenced_and_cannot_close_its_fence() -> None:

@@ -169,7 +169,8 @@ class _Run:
                 return _decided(parsed, judge.label, reply)
             if live:
                 self.stats.usage[judge.label].failures += 1
-            reason, raw = f"{judge.label} replied twice without a verdict", reply.text
+            reason = f"{judge.label} replied twice without a verdict ({parsed.problem})"
+            raw = reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
 
 
