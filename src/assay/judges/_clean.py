@@ -1,0 +1,70 @@
+"""What comes into assay from a judge is made safe where it enters, so no writer downstream has to:
+
+- secrets never leave the process (issue 9): the API key a judge sends, anything that looks like an
+  Authorization value (``Bearer ...``, ``Basic ...``) and the userinfo of a URL (``http://user:pw@host``)
+  are replaced by ``[redacted]`` in every reply, error message and URL shown, so a server that echoes
+  the request cannot carry them into judge_raw, rationales, traces, reports or the cache;
+- a lone surrogate (``"\\ud800"``, which JSON allows and UTF-8 cannot encode) becomes U+FFFD, the
+  replacement character, instead of crashing every writer.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import replace
+from urllib.parse import urlsplit
+
+import regex
+
+from ._base import Reply
+
+REDACTED = "[redacted]"
+_MIN_SECRET = 4  # shorter values are not redacted literally (they would blank common words)
+_secrets: set[str] = set()  # every key and URL password any judge of this process sends
+_AUTH_VALUE = regex.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+", regex.IGNORECASE)
+_USERINFO = regex.compile(r"\b([a-z][a-z0-9+.-]*://)[^/\s@]+@", regex.IGNORECASE)
+
+
+def register_secret(value: str) -> None:
+    """A value this process sends (an API key, a URL's password) that no output may show."""
+    if len(value) >= _MIN_SECRET:
+        _secrets.add(value)
+
+
+def register_url(url: str) -> None:
+    """The userinfo of a base URL, as it is sent: the password, and the Basic header made of it."""
+    parts = urlsplit(url)
+    if parts.password:
+        register_secret(parts.password)
+    if parts.username is not None or parts.password is not None:
+        userinfo = f"{parts.username or ''}:{parts.password or ''}"
+        register_secret(base64.b64encode(userinfo.encode()).decode())
+
+
+def redact(text: str) -> str:
+    """The text without secrets: registered values, Authorization values and URL userinfo."""
+    text = _AUTH_VALUE.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    text = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+    for secret in sorted(_secrets, key=len, reverse=True):  # a longer secret may hold a shorter one
+        text = text.replace(secret, REDACTED)
+    return text
+
+
+def display_url(url: str) -> str:
+    """The URL without its userinfo, for labels, messages and the cache key."""
+    return str(_USERINFO.sub(lambda m: m.group(1), url))
+
+
+def clean(text: str) -> str:
+    """Text from a judge, safe to keep and write: lone surrogates replaced, secrets redacted."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate; a pair split into two code points is joined again
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return redact(text)
+
+
+def cleaned(reply: Reply) -> Reply:
+    """A reply with every text in it cleaned (see ``clean``)."""
+    fingerprint = None if reply.fingerprint is None else clean(reply.fingerprint)
+    return replace(reply, text=clean(reply.text), model=clean(reply.model), fingerprint=fingerprint)
