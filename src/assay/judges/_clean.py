@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import replace
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import regex
 
@@ -32,12 +32,18 @@ def register_secret(value: str) -> None:
 
 
 def register_url(url: str) -> None:
-    """The userinfo of a base URL, as it is sent: the password, and the Basic header made of it."""
-    parts = urlsplit(url)
-    if parts.password:
-        register_secret(parts.password)
-    if parts.username is not None or parts.password is not None:
-        userinfo = f"{parts.username or ''}:{parts.password or ''}"
+    """The userinfo of a base URL, as it is sent: user name, password, and the Basic value made of them."""
+    try:
+        parts = urlsplit(url)
+        user, password = parts.username, parts.password
+    except ValueError:  # not a URL: httpx says so later, and display_url still hides any userinfo
+        return
+    secret = password if password is not None else user  # a user name alone: a gateway's token
+    if secret:
+        register_secret(secret)
+        register_secret(unquote(secret))
+    if user is not None or password is not None:  # the Basic value httpx makes of them
+        userinfo = f"{unquote(user or '')}:{unquote(password or '')}"
         register_secret(base64.b64encode(userinfo.encode()).decode())
 
 
