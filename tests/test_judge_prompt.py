@@ -246,7 +246,8 @@ def test_a_judge_that_does_not_judge_is_flagged(
     ("text", "kept"),
     [
         ("Authorization: Bearer sk-live-12345678", "Authorization: Bearer [redacted]"),
-        ("basic dXNlcjpwYXNz and token abcdEFGH", "basic [redacted] and token [redacted]"),
+        ("Basic dXNlcjpwYXNzMQ== and bearer abc.def-123", "Basic [redacted] and bearer [redacted]"),
+        ("a basic answer; Bearer of news", "a basic answer; Bearer of news"),
         ("see http://bob:hunter22@example.com/v1 now", "see http://[redacted]@example.com/v1 now"),
         ("lone \ud800 and pair \ud83d\ude00", "lone \ufffd and pair \U0001f600"),
         ("the key registered-secret-9 itself", "the key [redacted] itself"),

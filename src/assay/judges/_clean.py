@@ -21,7 +21,11 @@ from ._base import Reply
 REDACTED = "[redacted]"
 _MIN_SECRET = 4  # shorter values are not redacted literally (they would blank common words)
 _secrets: set[str] = set()  # every key and URL password any judge of this process sends
-_AUTH_VALUE = regex.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+", regex.IGNORECASE)
+# An Authorization value in prose: the scheme, then a token-like word (six or more token characters,
+# one at least a digit or a symbol, so that "a basic answer" stays as it is). The literal values
+# this process sends are registered above and redacted whatever they look like.
+_TOKEN = r"(?=[A-Za-z0-9._~+/=-]*?[0-9._~+/=-])[A-Za-z0-9._~+/=-]{6,}"
+_AUTH_VALUE = regex.compile(rf"\b(Bearer|Basic)\s+{_TOKEN}", regex.IGNORECASE)
 _USERINFO = regex.compile(r"\b([a-z][a-z0-9+.-]*://)[^/\s@]+@", regex.IGNORECASE)
 
 
