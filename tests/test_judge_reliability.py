@@ -103,7 +103,7 @@ def test_a_dripping_body_is_cut_at_the_deadline(llama_server: Server, timeout: f
         elapsed = time.monotonic() - started
     attempts = retries + 1
     assert len(chats(faults)) == attempts
-    assert timeout * attempts <= elapsed < timeout * attempts + 1.5
+    assert timeout * attempts <= elapsed < timeout * attempts + 2  # the drip alone: 100 s and more
     assert outcomes(run) == [Outcome.UNSCORED]
     assert f"no whole reply within the {timeout:g} s deadline" in run.metrics["judge"].reasons[0]
 
@@ -123,7 +123,7 @@ def test_a_judge_past_its_deadline_passes_the_row_on(llama_server: Server) -> No
         elapsed = time.monotonic() - started
     assert outcomes(run) == [Outcome.PASS] * 2
     assert run.metrics["judge"].texts["judge_by"] == [label(model, quick)] * 2
-    assert elapsed < 1 + 2  # both rows at once: each cut at 1 s, then the quick judge
+    assert elapsed < 1 + 3  # both rows at once: each cut at 1 s, then the quick judge
     assert run.summary.judge is not None
     assert run.summary.judge.usage[label(model, dripping)].failures == 2
 
