@@ -1,7 +1,8 @@
 """A proxy on 127.0.0.1 in front of the real llama.cpp server that adds the faults a real server will
 not produce on demand: HTTP 500 or 429 (with Retry-After), a reply that is not a verdict, a refusal
-of JSON mode, a refused API key. Whatever it does not fault it forwards, untouched, to the real server.
-It records every request it receives."""
+of JSON mode, a refused API key, a reply that echoes the Authorization header, usage numbers that are
+not counts, a body dripped a byte at a time. Whatever it does not fault it forwards, untouched, to the
+real server. It records every request it receives."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ class Faults:
     times: int | None = None  # ... this many times (None: always), then forward
     retry_after: str | None = None  # the Retry-After header sent with the status
     garbage: str | None = None  # answer chat completions with this content instead of the model's
+    # ("{auth}" in it becomes the request's Authorization header: a server that echoes it)
+    usage: dict[str, Any] | None = None  # the usage sent with the garbage reply
+    drip: float | None = None  # send chat completions' bodies one byte per this many seconds
     reject_json_mode: bool = False  # answer 400 to a request that asks for response_format
     api_key: str | None = None  # refuse (401) any request without "Bearer <api_key>"
     echo_auth: bool = False  # put the request's Authorization header into the injected error's body
@@ -77,12 +81,16 @@ def _handler(upstream: str, faults: Faults) -> type[BaseHTTPRequestHandler]:
                     json.dumps({"error": {"message": f"injected{echoed}"}}).encode(),
                 )
             if faults.garbage is not None:
+                content = faults.garbage.replace("{auth}", self.headers.get("Authorization") or "")
                 completion = {
                     "model": "garbage",
-                    "choices": [{"message": {"role": "assistant", "content": faults.garbage}}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 3},
+                    "choices": [{"message": {"role": "assistant", "content": content}}],
+                    "usage": faults.usage or {"prompt_tokens": 10, "completion_tokens": 3},
                 }
                 return 200, {}, json.dumps(completion).encode()
+            if faults.drip is not None:
+                verdict = {"choices": [{"message": {"content": '{"verdict": "CORRECT"}'}}]}
+                return 200, {}, json.dumps(verdict).encode() + b" " * 400
             return None
 
         def _send(self, status: int, headers: dict[str, str], payload: bytes) -> None:
@@ -91,7 +99,16 @@ def _handler(upstream: str, faults: Faults) -> type[BaseHTTPRequestHandler]:
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            if faults.drip is None or not self.path.endswith("/chat/completions"):
+                self.wfile.write(payload)
+                return
+            try:  # a byte at a time: each read is quick, the whole body takes len(payload) * drip
+                for byte in payload:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(faults.drip)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up, as it should
 
     return Handler
 

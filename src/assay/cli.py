@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from ._version import __version__
 from .agree import DEFAULT_POSITIVE, label_sets
@@ -36,6 +36,7 @@ from .summary import IntervalMethod, Summary
 from .terminal import EscapingStream, one_line
 
 if TYPE_CHECKING:
+    from .judges._base import Judge
     from .judges.metric import JudgeSetup
 from .trace import explain
 
@@ -168,7 +169,17 @@ def _add_judge_arguments(parser: argparse.ArgumentParser) -> None:
         ",key=value settings (api_key_env=NAME, timeout, retries, rps, max_tokens, seed, "
         "price_prompt, price_completion per million tokens)",
     )
-    judging.add_argument("--config", metavar="FILE", help="an assay.toml with [judge] settings and its chain")
+    judging.add_argument(
+        "--config",
+        metavar="FILE",
+        help="an assay.toml with [judge] settings and its chain (default ./assay.toml, when there); "
+        "--judge replaces its chain",
+    )
+    judging.add_argument(
+        "--judge-after-config",
+        action="store_true",
+        help="try the --judge judges after the config file's chain, instead of in its place",
+    )
     judging.add_argument(
         "--cascade", action="store_true", help="ask the judges only where the matchers cannot decide"
     )
@@ -322,24 +333,26 @@ def _progress_line(path: str, stream: TextIO) -> Callable[[int, int], None]:
 
 
 DEFAULT_CONFIG = Path("assay.toml")  # read for the judge metric when there and no --config is given
-_JUDGE_FLAGS = ("judge", "config", "cascade", "concurrency", "cache", "no_cache", "refresh", "max_cost",
-                "max_response_chars", "system_model")  # fmt: skip
+_JUDGE_FLAGS = ("judge", "config", "judge_after_config", "cascade", "concurrency", "cache", "no_cache",
+                "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
 
 
 def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
-    """The chain of judges from --config (or ./assay.toml) and --judge, with the run's settings; None
-    when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
+    """The chain of judges from --judge, or from --config (or ./assay.toml), with the run's settings;
+    None when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
     from .judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
-    from .judges.spec import load_config, parse_spec
 
     if "judge" not in (args.metric or ()):
         given = [f"--{name.replace('_', '-')}" for name in _JUDGE_FLAGS if getattr(args, name, None)]
         if given:
             raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None
-    config = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None)
-    chain, settings = load_config(config) if config else ([], {})
-    chain += [parse_spec(spec) for spec in args.judge or ()]
+    if args.no_cache and args.refresh:
+        raise UsageError(
+            "--no-cache and --refresh contradict each other (--refresh overwrites the cache)",
+            fix="give one of them",
+        )
+    chain, settings = _judge_chain(args)
     if not chain:
         return None  # scoring says what is missing
     cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_PATH)
@@ -352,6 +365,37 @@ def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     )
     cascade = args.cascade or bool(settings.get("cascade"))
     return JudgeSetup(tuple(chain), options, cascade, args.system_model or settings.get("system_model"))
+
+
+def _judge_chain(args: argparse.Namespace) -> tuple[list[Judge], dict[str, Any]]:
+    """The chain and the config's other settings. A config file is never read in silence (issue 9: a
+    ./assay.toml in the working folder must not slip its own judge, which would receive the user's
+    key, ahead of --judge): --judge replaces the file's chain unless --judge-after-config, and stderr
+    says which file was read and what came of its chain."""
+    from .judges.spec import load_config, parse_spec
+
+    given = [parse_spec(spec) for spec in args.judge or ()]
+    if args.judge_after_config and not given:
+        raise UsageError("--judge-after-config needs --judge", fix="give --judge SPEC, or leave it out")
+    config = args.config or (DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None)
+    if config is None:
+        if args.judge_after_config:
+            raise UsageError(
+                "--judge-after-config needs a config file, and there is none",
+                fix=f"give --config FILE, or put an {DEFAULT_CONFIG} here",
+            )
+        return given, {}
+    chain, settings = load_config(config)
+    shown = config if args.config else f"./{DEFAULT_CONFIG}"
+    its_chain = f"its chain ({len(chain)} judge{'' if len(chain) == 1 else 's'})"
+    if not given:
+        used, fate = chain, its_chain
+    elif args.judge_after_config:
+        used, fate = [*chain, *given], f"{its_chain}, then --judge"
+    else:
+        used, fate = given, f"{its_chain} replaced by --judge (--judge-after-config keeps it)"
+    print(f"assay: read judge settings from {shown}: {fate}", file=sys.stderr)
+    return used, settings
 
 
 def _given(flag: int | None, configured: int | None, default: int) -> int:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import UsageError
 
 Pace = Callable[[], Awaitable[None]]
+MAX_TOKENS = 10**9  # more tokens than this in one request is a server's mistake, not a bill
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,16 @@ class Judge(Protocol):
 
     async def close(self) -> None:
         """Release connections or the model."""
+
+
+def token_count(usage: Any, name: str) -> int:
+    """A server's count of tokens: absent is 0; negative, fractional, text or past MAX_TOKENS is an
+    error (JudgeUnavailable), so that a broken count can neither lower the cost nor inflate it."""
+    value = usage.get(name)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TOKENS:
+        # A number is shown; anything else only by its type (a string could echo the request).
+        shown = repr(value)[:40] if isinstance(value, (int, float)) else f"a {type(value).__name__}"
+        raise JudgeUnavailable(f"the server reported usage {name}={shown}, not a count of tokens")
+    return value

@@ -3,28 +3,39 @@ killed run resumes where it stopped.
 
 The key is a hash of everything that decides the reply: the backend kind, the endpoint and model (or
 the model file), the prompt's id, version and hash, the sampling parameters, and the messages sent
-(question, golden answers, the response after truncation). Never the API key. Each reply is committed
-as soon as it arrives; the database is in WAL mode with a busy timeout, so two processes can share one
-cache file.
+(question, golden answers, the response after truncation). Never the API key: replies are stored
+as cleaned where they entered (``_clean``), and cleaned again on the way in and out. Each reply is
+committed as soon as it arrives; the database is in WAL mode with a busy timeout, so two processes can
+share one cache file.
+
+A row that is not a reply (bad JSON, wrong types, truncated: a tampered file) is a miss, asked again
+and counted in ``unreadable`` for the report's warnings. A database error (a full disk, a read-only
+file, a file that is not a database) is a UsageError: one line, exit 2, never a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ._base import Reply, Sampling
+from ._base import MAX_TOKENS, Reply, Sampling
+from ._clean import cleaned
 from .prompt import PROMPT_SIGNATURE
 
 DEFAULT_PATH = Path(".assay-cache") / "judge.sqlite"
 _SCHEMA = "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, at REAL NOT NULL)"
+_TEXTS = ("text", "model")
+_COUNTS = ("prompt_tokens", "completion_tokens")
+_FIX = "free disk space or give --cache a writable file (or run with --no-cache)"
 
 
 def cache_key(kind: str, identity: str, sampling: Sampling, asked: list[dict[str, str]]) -> str:
@@ -51,6 +62,7 @@ class Cache:
                 fix="give --cache a writable file, or run with --no-cache",
             ) from None
         self._lock = threading.Lock()
+        self.unreadable: set[str] = set()  # keys whose stored row was not a reply
 
     def _set_up(self, attempts: int = 50) -> None:
         """WAL mode and the table. Two processes opening a new cache at once can find it locked
@@ -71,14 +83,29 @@ class Cache:
                 time.sleep(0.1)
 
     def get(self, key: str) -> Reply | None:
-        with self._lock:
+        """The stored reply, or None: not there, or stored as something that is not a reply."""
+        with self._lock, self._errors("read"):
             row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
-        return None if row is None else Reply(**json.loads(row[0]))
+        if row is None:
+            return None
+        reply = _decoded(row[0])
+        if reply is None:
+            self.unreadable.add(key)
+        return reply
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise UsageError(
+                f"cannot {doing} the judge cache ({exc})", where=str(self.path), fix=_FIX
+            ) from None
 
     def has_all(self, keys: Sequence[str]) -> bool:
         """Whether every key has a reply (looked up in bulk: a fully cached re-run asks no server)."""
         wanted = set(keys)
-        with self._lock:
+        with self._lock, self._errors("read"):
             for start in range(0, len(keys), 500):
                 chunk = keys[start : start + 500]
                 marks = ",".join("?" * len(chunk))
@@ -87,6 +114,7 @@ class Cache:
         return not wanted
 
     def put(self, key: str, reply: Reply) -> None:
+        reply = cleaned(reply)
         record: dict[str, Any] = {
             "text": reply.text,
             "model": reply.model,
@@ -94,7 +122,7 @@ class Cache:
             "prompt_tokens": reply.prompt_tokens,
             "completion_tokens": reply.completion_tokens,
         }
-        with self._lock:
+        with self._lock, self._errors("write"):
             self._db.execute(
                 "INSERT OR REPLACE INTO replies VALUES (?, ?, julianday('now'))",
                 (key, json.dumps(record, ensure_ascii=False)),
@@ -102,4 +130,19 @@ class Cache:
             self._db.commit()
 
     def close(self) -> None:
-        self._db.close()
+        with contextlib.suppress(sqlite3.Error):  # every reply was committed as it came
+            self._db.close()
+
+
+def _decoded(stored: object) -> Reply | None:
+    """A stored row as a reply (cleaned), or None when it is not one."""
+    try:
+        found = json.loads(stored)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not isinstance(found, dict) or set(found) != {*_TEXTS, *_COUNTS, "fingerprint"}:
+        return None
+    texts_ok = all(isinstance(found[name], str) for name in _TEXTS)
+    fingerprint_ok = found["fingerprint"] is None or isinstance(found["fingerprint"], str)
+    counts_ok = all(type(found[name]) is int and 0 <= found[name] <= MAX_TOKENS for name in _COUNTS)
+    return cleaned(Reply(**found)) if texts_ok and fingerprint_ok and counts_ok else None

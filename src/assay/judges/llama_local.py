@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
-from ._base import JudgeUnavailable, Pace, Prices, Reply, Sampling
+from ._base import JudgeUnavailable, Pace, Prices, Reply, Sampling, token_count
+from ._clean import cleaned
 
 
 @dataclass
@@ -87,12 +88,13 @@ class LlamaJudge:
             except (RuntimeError, ValueError) as exc:  # e.g. the prompt exceeds the context
                 raise JudgeUnavailable(f"{type(exc).__name__}: {exc}") from None
         usage = body.get("usage") or {}
-        return Reply(
+        reply = Reply(
             text=str(body["choices"][0]["message"].get("content") or ""),
             model=self.model,
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
+            prompt_tokens=token_count(usage, "prompt_tokens"),
+            completion_tokens=token_count(usage, "completion_tokens"),
         )
+        return cleaned(reply)  # lone surrogates replaced, as for every judge
 
     async def close(self) -> None:
         self._llama = None

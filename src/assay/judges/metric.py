@@ -14,6 +14,7 @@ agreed with each matcher on the rows both scored.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -24,7 +25,7 @@ from ..scorers import JUDGE, MetricScores, Outcome
 from ..summary import JudgeSummary
 from ..text import cues, unicode
 from ._base import Judge
-from .prompt import PROMPT_SIGNATURE
+from .prompt import CORRECT, INCORRECT, PROMPT_SIGNATURE
 from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
 from .spec import model_family
 
@@ -176,6 +177,28 @@ def _summary(
         seconds=stats.seconds,
         usage=stats.usage,
         agreement=agreement,
-        warnings=(*stats.dropped, *setup.warnings()),
+        notes=(*stats.dropped, *setup.warnings()),
+        verdicts=_verdicts_by_judge(judgements),
+        top_rationale=_top_rationales(judgements),
         cascade=cascade,
     )
+
+
+def _verdicts_by_judge(judgements: Sequence[Judgement]) -> dict[str, dict[str, int]]:
+    """How many rows each judge of the chain decided CORRECT and INCORRECT."""
+    counts: dict[str, dict[str, int]] = {}
+    for j in judgements:
+        if j.judge is not None and j.outcome != Outcome.UNSCORED:
+            verdict = CORRECT if j.outcome == Outcome.PASS else INCORRECT
+            by_verdict = counts.setdefault(j.judge, {CORRECT: 0, INCORRECT: 0})
+            by_verdict[verdict] += 1
+    return counts
+
+
+def _top_rationales(judgements: Sequence[Judgement]) -> dict[str, tuple[str, int]]:
+    """Each judge's most repeated rationale (compared with case and spacing folded) and on how many rows."""
+    counts: dict[str, Counter[str]] = {}
+    for j in judgements:
+        if j.judge is not None and j.outcome != Outcome.UNSCORED and j.rationale:
+            counts.setdefault(j.judge, Counter())[" ".join(j.rationale.split()).casefold()] += 1
+    return {label: found.most_common(1)[0] for label, found in counts.items()}

@@ -7,6 +7,12 @@ a flag, log, report, trace or cache. Requests ask for a JSON verdict with ``resp
 a server that rejects ``response_format`` altogether is asked again without it, and its reply is
 parsed as text. Connection errors, timeouts, 429 and 5xx are retried with exponential backoff and
 jitter, honouring ``Retry-After``; past the retries the judge is unavailable and the chain moves on.
+
+``timeout`` is a total deadline for each request: connecting, sending and reading the whole body
+(httpx's own timeout bounds each read, so a body that drips a byte at a time would never end).
+Every reply is cleaned where it enters (``_clean``: secrets redacted, lone surrogates replaced), and
+its token counts must be whole numbers from 0 to MAX_TOKENS: anything else is a broken judge (the row
+goes down the chain), never a discount on the cost ceiling.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import asyncio
 import os
 import random
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from functools import cached_property
@@ -24,7 +31,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..errors import UsageError
-from ._base import JudgeDown, JudgeUnavailable, Pace, Prices, Reply, Sampling
+from ._base import JudgeDown, JudgeUnavailable, Pace, Prices, Reply, Sampling, token_count
+from ._clean import cleaned, display_url, redact, register_secret, register_url
 
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 MAX_BACKOFF = 30.0  # the longest wait, Retry-After included: past it, the next judge is the better bet
@@ -45,15 +53,23 @@ class OpenAIJudge:
     _client: httpx.AsyncClient | None = field(default=None, repr=False)
     _json_mode: bool = field(default=True, repr=False)  # False once the server rejects response_format
 
+    def __post_init__(self) -> None:
+        register_url(self.base_url)  # its password, if it has one, is never shown
+
+    @cached_property
+    def shown_url(self) -> str:
+        """The base URL as messages and reports show it: without userinfo."""
+        return display_url(self.base_url)
+
     @cached_property
     def label(self) -> str:
         """The model and where it is served: two endpoints serving one model are two judges."""
-        return f"openai:{self.model}@{urlsplit(self.base_url).netloc}"
+        return f"openai:{self.model}@{urlsplit(self.shown_url).netloc}"
 
     @property
     def identity(self) -> str:
-        """What the cache keys replies by: the endpoint and the model (never the key)."""
-        return f"{self.base_url.rstrip('/')}|{self.model}"
+        """What the cache keys replies by: the endpoint and the model (never the key or a password)."""
+        return f"{self.shown_url.rstrip('/')}|{self.model}"
 
     def _headers(self) -> dict[str, str]:
         if self.api_key_env is None:
@@ -64,6 +80,7 @@ class OpenAIJudge:
                 f"the judge {self.label} reads its API key from ${self.api_key_env}, which is not set",
                 fix=f"export {self.api_key_env}=..., or name another variable with api_key_env",
             )
+        register_secret(key)
         return {"Authorization": f"Bearer {key}"}
 
     def _http(self) -> httpx.AsyncClient:
@@ -87,36 +104,36 @@ class OpenAIJudge:
         """GET /models: is the endpoint up (else JudgeDown), is the key accepted and the model served
         (else UsageError: a mistake in the setup, which no fallback should hide)?"""
         try:
-            response = await self._http().get("/models")
-        except httpx.HTTPError as exc:
+            response = await self._within_deadline(self._http().get("/models"))
+        except (httpx.HTTPError, asyncio.TimeoutError) as exc:
             raise JudgeDown(
-                f"the judge endpoint {self.base_url} does not answer ({type(exc).__name__}: {exc})",
+                f"the judge endpoint {self.shown_url} does not answer ({_failure(exc, self.timeout)})",
                 fix="start the server, or correct the base URL (it ends in /v1)",
             ) from None
         if response.status_code >= 500:
             raise JudgeDown(
-                f"the judge endpoint {self.base_url} answered GET /models with HTTP {response.status_code}",
+                f"the judge endpoint {self.shown_url} answered GET /models with HTTP {response.status_code}",
                 fix="check the server's log",
             )
         if response.status_code in (401, 403):
             raise UsageError(
-                f"the judge endpoint {self.base_url} refused the API key (HTTP {response.status_code})",
+                f"the judge endpoint {self.shown_url} refused the API key (HTTP {response.status_code})",
                 fix=f"check the key in ${self.api_key_env}" if self.api_key_env else "give api_key_env=NAME",
             )
         if response.status_code != 200:
             raise UsageError(
-                f"the judge endpoint {self.base_url} answered GET /models with HTTP {response.status_code}",
+                f"the judge endpoint {self.shown_url} answered GET /models with HTTP {response.status_code}",
                 fix="check the base URL (it ends in /v1) and the server's log",
             )
         served = _served_models(response)
         if served is None:
             raise UsageError(
-                f"the judge endpoint {self.base_url} answered GET /models with something not a model list",
+                f"the judge endpoint {self.shown_url} answered GET /models with something not a model list",
                 fix="check that the base URL is an OpenAI-compatible API (it ends in /v1)",
             )
         if served and self.model not in served:
             raise UsageError(
-                f"the judge endpoint {self.base_url} does not serve the model '{self.model}'",
+                f"the judge endpoint {self.shown_url} does not serve the model '{self.model}'",
                 fix=f"use one of: {', '.join(served)}",
             )
 
@@ -127,9 +144,9 @@ class OpenAIJudge:
             if pace is not None:
                 await pace()
             try:
-                response = await self._http().post("/chat/completions", json=body)
-            except (httpx.TimeoutException, httpx.TransportError) as exc:
-                failure, wait = type(exc).__name__, None
+                response = await self._within_deadline(self._http().post("/chat/completions", json=body))
+            except (httpx.TimeoutException, httpx.TransportError, asyncio.TimeoutError) as exc:
+                failure, wait = _failure(exc, self.timeout), None
             else:
                 if response.status_code == 200:
                     return _reply(response, self.model)
@@ -145,6 +162,11 @@ class OpenAIJudge:
             await asyncio.sleep(wait if wait is not None else _backoff(self.backoff, attempt))
             attempt += 1
 
+    async def _within_deadline(self, request: Awaitable[httpx.Response]) -> httpx.Response:
+        """The response, body and all, within `timeout` seconds from the start (asyncio.TimeoutError
+        past it): httpx reads a non-streamed body before it returns, so the deadline covers it."""
+        return await asyncio.wait_for(request, self.timeout)
+
     def _body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.model,
@@ -158,21 +180,31 @@ class OpenAIJudge:
         return body
 
 
+def _failure(exc: BaseException, timeout: float) -> str:
+    if isinstance(exc, asyncio.TimeoutError):
+        return f"no whole reply within the {timeout:g} s deadline"
+    detail = redact(str(exc))  # an error's text can hold the URL, and with it a password
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
 def _reply(response: httpx.Response, asked_model: str) -> Reply:
-    """The completion in a 200 response; a body of another shape means the judge is not usable."""
+    """The completion in a 200 response, cleaned; a body of another shape, or token counts that are
+    not counts, mean the judge is not usable."""
     try:
         body = response.json()
         message = body["choices"][0]["message"]
         usage = body.get("usage") or {}
-        return Reply(
+        fingerprint = body.get("system_fingerprint")
+        reply = Reply(
             text=str(message.get("content") or ""),
             model=str(body.get("model") or asked_model),
-            fingerprint=body.get("system_fingerprint"),
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
+            fingerprint=None if fingerprint is None else str(fingerprint),
+            prompt_tokens=token_count(usage, "prompt_tokens"),
+            completion_tokens=token_count(usage, "completion_tokens"),
         )
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         raise JudgeUnavailable("HTTP 200 with a body that is not a chat completion") from None
+    return cleaned(reply)
 
 
 def _served_models(response: httpx.Response) -> list[str] | None:

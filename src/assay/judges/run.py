@@ -22,6 +22,7 @@ from ..errors import UsageError
 from ..scorers import Outcome
 from ..summary import JudgeUsage
 from ._base import Judge, JudgeDown, JudgeUnavailable, Reply
+from ._clean import redact
 from .cache import Cache, cache_key
 from .prompt import CORRECT, Parsed, fit_response, messages, parse_verdict, reminded
 
@@ -73,7 +74,7 @@ class RunStats:
     truncated: int = 0
     over_budget: int = 0  # rows left unscored because --max-cost was reached
     seconds: float = 0.0
-    dropped: list[str] = field(default_factory=list)  # judges left out of the chain, and why
+    dropped: list[str] = field(default_factory=list)  # judges left out of the chain, unreadable cache rows
 
 
 class _BudgetSpent(Exception):
@@ -163,13 +164,14 @@ class _Run:
                 )
             except JudgeUnavailable as exc:
                 self.stats.usage[judge.label].failures += 1
-                reason = f"{judge.label} unavailable: {exc}"
+                reason = f"{judge.label} unavailable: {redact(str(exc))}"
                 continue
             if parsed.verdict is not None:
                 return _decided(parsed, judge.label, reply)
             if live:
                 self.stats.usage[judge.label].failures += 1
-            reason, raw = f"{judge.label} replied twice without a verdict", reply.text
+            reason = f"{judge.label} replied twice without a verdict ({parsed.problem})"
+            raw = reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
 
 
@@ -203,6 +205,11 @@ async def judge_items(
     finally:
         if cache is not None:
             cache.close()
+            if cache.unreadable:
+                stats.dropped.append(
+                    f"{len(cache.unreadable)} cached replies in {cache.path} were not readable replies "
+                    "(tampered or truncated) and were asked again"
+                )
         for judge in chain:
             await judge.close()
     stats.seconds = time.monotonic() - started
@@ -256,7 +263,7 @@ async def preflight(chain: Sequence[Judge]) -> tuple[tuple[Judge, ...], list[str
     if not working:
         raise next(f for f in failures if f is not None)
     dropped = [
-        f"left {judge.label} out of the chain: {failure.message}"
+        f"left {judge.label} out of the chain: {redact(failure.message)}"
         for judge, failure in zip(chain, failures)
         if isinstance(failure, JudgeDown)
     ]

@@ -12,6 +12,7 @@ In ``assay.toml`` each judge of the chain is a ``[[judge.chain]]`` table with th
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,6 +43,8 @@ _NUMBERS = {
     "n_ctx": int,
     "n_threads": int,
 }
+_POSITIVE = frozenset({"timeout", "rps", "max_tokens", "n_ctx", "n_threads"})  # 0 means nothing here
+# The rest may be 0 but not negative: retries, backoff, temperature, seed, the prices.
 _TEXTS = ("kind", "model", "base_url", "api_key_env", "model_path")
 _ONLY_FOR = {
     "openai": {"model", "base_url", "api_key_env", "timeout", "retries", "backoff"},
@@ -199,12 +202,24 @@ def model_family(model: str) -> str:
 
 
 def _number(key: str, value: Any, where: str) -> Any:
+    """A setting's number, refused when it makes no sense (a timeout of 0, -1 retries, NaN)."""
     try:
-        return _NUMBERS[key](value)
-    except (TypeError, ValueError):
+        number = _NUMBERS[key](value)
+    except (TypeError, ValueError, OverflowError):
         raise UsageError(
             f"judge setting {key}={value!r} is not a number", where=where, fix=f"give {key} a number"
         ) from None
+    if not math.isfinite(number):
+        raise UsageError(f"judge setting {key}={value!r} is not finite", where=where, fix="give a number")
+    if key in _POSITIVE and number <= 0:
+        raise UsageError(
+            f"judge setting {key}={value!r} must be more than 0", where=where, fix=f"give {key} > 0"
+        )
+    if number < 0:
+        raise UsageError(
+            f"judge setting {key}={value!r} must not be negative", where=where, fix=f"give {key} >= 0"
+        )
+    return number
 
 
 def _bad(spec: str, what: str) -> UsageError:

@@ -37,6 +37,10 @@ def _judge(judge: JudgeSummary) -> dict[str, Any]:
     found["agreement"] = {
         name: {"both_scored": both, "agree": agree} for name, (both, agree) in judge.agreement.items()
     }
+    del found["notes"]  # in the warnings, with the flags read off the verdicts
+    found["top_rationale"] = {
+        label: {"rationale": text, "rows": rows} for label, (text, rows) in judge.top_rationale.items()
+    }
     found["warnings"] = list(judge.warnings)
     return found
 

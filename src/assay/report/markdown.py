@@ -34,6 +34,7 @@ def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
         f"{summary['rows']['total']} rows, {summary['rows']['blank']} blank responses (scored incorrect)"
     )
     lines += [f"{rows_line}; assay {__version__}; intervals: {summary['signature'].get('intervals', '')}", ""]
+    lines += _judge_warnings(summary.get("judge"))
     lines += _headline(summary["metrics"])
     for name, metric in summary["metrics"].items():
         lines += _domains(name, metric)
@@ -105,6 +106,12 @@ def _tally_cells(tally: Mapping[str, Any]) -> list[str]:
 
 
 TALLY_HEADER = ["n", "passed", "accuracy", "95% CI", "mean", "soft", "blank", "unscored"]
+
+
+def _judge_warnings(judge: Mapping[str, Any] | None) -> list[str]:
+    """The judge's warnings (a judge left out, a judge that may not be judging), each escaped."""
+    found = (judge or {}).get("warnings") or []
+    return [*(f"> **Warning:** {cell(warning)}" for warning in found), ""] if found else []
 
 
 def _headline(metrics: Mapping[str, Any]) -> list[str]:

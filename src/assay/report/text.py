@@ -46,6 +46,8 @@ def warnings(summary: Summary) -> list[str]:
             f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
             f"ids {_ids(ids)}"
         )
+    if summary.judge is not None:  # a judge left out, unreadable cache rows, a judge not judging
+        found += summary.judge.warnings
     return found
 
 
