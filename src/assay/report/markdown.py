@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..outputs import check_writable, write_text
 from ..summary import BUCKETS
 from ._format import difference_cells, interval_text, percent
-from .rows import check_writable
 
 TOP_MISSES = 10
 SNIPPET = 160
@@ -42,9 +42,7 @@ def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
 def write_markdown(
     path: str | Path, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()
 ) -> Path:
-    path = check_writable(path)
-    path.write_text(render_markdown(summary, rows), encoding="utf-8")
-    return path
+    return write_text(check_writable(path), render_markdown(summary, rows))
 
 
 def cell(value: object) -> str:
