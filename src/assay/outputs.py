@@ -46,7 +46,8 @@ def temp_name(target: Path, kind: str = TEMP_MARK) -> Path:
 
 def write_failed(path: Path, exc: OSError) -> OutputError:
     """An OSError while writing `path`, as one line with its cause and a fix."""
-    cause = exc.strerror or str(exc) or type(exc).__name__
+    # The system's words for the cause, without the file name (the temporary one) or a library's prose.
+    cause = os.strerror(exc.errno) if exc.errno else exc.strerror or str(exc) or type(exc).__name__
     fix = FIXES.get(exc.errno or 0, OTHER_FIX)
     return OutputError(f"could not write this file ({cause})", where=str(path), fix=fix)
 
@@ -155,14 +156,14 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
             if _same_file(path, source):
                 raise UsageError(
                     f"{flag} would overwrite the input file given as {input_flag}",
-                    where=str(path),
+                    where=f"{flag} {path}",
                     fix=f"give {flag} another file name",
                 )
         for other_flag, other in seen.items():
             if _same_file(path, other):
                 raise UsageError(
                     f"{flag} and {other_flag} name the same file",
-                    where=str(path),
+                    where=f"{flag} {path}",
                     fix=f"give {flag} and {other_flag} different file names",
                 )
         seen[flag] = path

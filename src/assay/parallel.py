@@ -155,19 +155,23 @@ def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
 def _score_spans(job: _Job, spans: list[Span], out: Path | None, trace: Path | None) -> Summary:
     folders: dict[Path, Path] = {}  # output -> the folder of its parts
     processes: list[multiprocessing.process.BaseProcess] = []
-    try:
-        with _terminate_as_exit():
-            for path in (out, trace):
-                if path is not None:
-                    folders[path] = _parts_folder(path)
-            return _run_workers(job, spans, out, trace, folders, processes)
-    finally:
+
+    def clean_up() -> None:
         for process in processes:
             if process.is_alive():  # still waiting for its offsets: an error cut the run short
                 process.kill()
             process.join()
         for folder in folders.values():
             shutil.rmtree(folder, ignore_errors=True)
+
+    try:
+        with _terminate_as_exit(clean_up):
+            for path in (out, trace):
+                if path is not None:
+                    folders[path] = _parts_folder(path)
+            return _run_workers(job, spans, out, trace, folders, processes)
+    finally:
+        clean_up()
 
 
 def _run_workers(
@@ -217,15 +221,17 @@ def _run_workers(
 
 
 @contextmanager
-def _terminate_as_exit() -> Iterator[None]:
+def _terminate_as_exit(clean_up: Callable[[], None]) -> Iterator[None]:
     """While workers run, SIGTERM exits through the `finally` blocks (which stop the workers and
-    remove their parts) instead of ending the process where it stands. Signals reach only the main
-    thread; elsewhere nothing changes."""
+    remove their parts) instead of ending the process where it stands. The handler cleans up first,
+    as an exception raised from a signal handler is lost when it lands in a finaliser; then the
+    parent finds its workers gone. Signals reach only the main thread; elsewhere nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum: int, _frame: object) -> None:
+        clean_up()
         raise SystemExit(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, stop)

@@ -104,14 +104,14 @@ def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict
 
 def check_out_path(path: str | Path) -> Path:
     """A name for per-question verdicts: one of OUT_FORMATS, where a file can be written."""
-    path = Path(path)
+    path = check_writable(path, "--out")
     if path.suffix.lower() not in OUT_FORMATS:
         raise UsageError(
             f"cannot write per-question verdicts as '{path.suffix or path.name}'",
             where=f"--out {path}",
             fix=f"give --out a name ending in {', '.join(OUT_FORMATS)}",
         )
-    return check_writable(path, "--out")
+    return path
 
 
 def write_verdicts(run: ScoreRun, path: str | Path, *, header: bool = True) -> Path:
