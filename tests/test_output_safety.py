@@ -258,6 +258,21 @@ def test_an_output_on_an_input_is_refused_before_the_work(
 
 
 @pytest.mark.parametrize(
+    ("flag", "given_as"), [("--json", "--cache"), ("--markdown", "--config"), ("--out", "--cache")]
+)
+def test_an_output_on_the_judge_cache_or_config_is_refused(
+    tmp_path: Path, inputs: Inputs, capsys: pytest.CaptureFixture[str], flag: str, given_as: str
+) -> None:
+    precious = tmp_path / "precious.csv"
+    precious.write_text(OLD, encoding="utf-8")
+    argv = [*_argv("score", inputs, [(flag, precious)]), given_as, str(precious)]
+    code, stdout, err = run(argv, capsys)
+    assert (code, stdout) == (2, "")
+    assert f"{flag} would overwrite the input file given as {given_as}" in one_error_line(err)
+    assert precious.read_text(encoding="utf-8") == OLD
+
+
+@pytest.mark.parametrize(
     ("command", "first", "second", "name"),
     [
         ("score", "--json", "--markdown", "same.json"),
@@ -662,3 +677,16 @@ def test_a_live_writers_temporary_files_are_not_removed(tmp_path: Path) -> None:
     assay.outputs.write_text(target, json.dumps({"ok": True}))
     assert {n: (tmp_path / n).exists() for n in names} == names
     assert json.loads(target.read_text()) == {"ok": True}
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o644])
+def test_a_replaced_file_keeps_its_mode_and_a_link_keeps_pointing_at_it(tmp_path: Path, mode: int) -> None:
+    real, link = tmp_path / "real.md", tmp_path / "link.md"
+    real.write_text(OLD, encoding="utf-8")
+    real.chmod(mode)
+    link.symlink_to(real)
+    assay.outputs.write_text(link, "new\n")
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_text(encoding="utf-8") == "new\n"
+    assert real.stat().st_mode & 0o777 == mode
+    assert leftovers(tmp_path) == []

@@ -20,6 +20,7 @@ import errno
 import os
 import secrets
 import shutil
+import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -65,6 +66,7 @@ def replacing(path: str | Path) -> Iterator[Path]:
     temp = temp_name(target)
     try:
         os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # umask's mode, not 0600
+        _keep_mode(target, temp)
         yield temp
         _fsync(temp)
         os.replace(temp, target)
@@ -80,6 +82,12 @@ def write_text(path: str | Path, text: str) -> Path:
     with replacing(path) as temp:
         temp.write_text(text, encoding="utf-8")
     return Path(path)
+
+
+def _keep_mode(target: Path, temp: Path) -> None:
+    """A file the user made private (0600) stays private when it is replaced."""
+    if target.exists():
+        os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
 
 
 def _fsync(path: Path) -> None:
