@@ -249,12 +249,15 @@ ERRORS = [
     ),
     (
         ["--responses", "good.csv", "--out", "scored.xlsx"],
-        "scored.xlsx: cannot write per-question verdicts as '.xlsx'",
+        "--out scored.xlsx: cannot write per-question verdicts as '.xlsx'",
     ),
-    (["--responses", "good.csv", "--out", "a-folder.csv"], "a-folder.csv: this is a folder, not a file"),
+    (
+        ["--responses", "good.csv", "--out", "a-folder.csv"],
+        "--out a-folder.csv: this is a folder, not a file",
+    ),
     (
         ["--responses", "good.csv", "--json", "no-such-folder/summary.json"],
-        "no-such-folder/summary.json: the folder to write into does not exist",
+        "--json no-such-folder/summary.json: the folder to write into does not exist",
     ),
     (
         ["--responses", "nested-answers.jsonl"],

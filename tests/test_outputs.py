@@ -265,7 +265,8 @@ def test_out_into_a_missing_folder_is_a_usage_error(
     out = tmp_path / "no-such-folder" / "scored.csv"
     code, stdout, err = run(["score", "--responses", str(responses), "--out", str(out)], capsys)
     assert (code, stdout) == (2, "")
-    assert err == f"assay: error: {out}: the folder to write into does not exist. Fix: create it first\n"
+    expected = f"--out {out}: the folder to write into does not exist. Fix: create it first"
+    assert err == f"assay: error: {expected}\n"
 
 
 def test_write_verdicts_from_python_matches_the_cli(

@@ -6,7 +6,7 @@ The public API is what this module exports; everything else is private.
 from ._version import __version__
 from .agree import agree
 from .compare import compare, compare_files, load_scored
-from .errors import AssayError, InputError, UsageError
+from .errors import AssayError, InputError, OutputError, UsageError
 from .gate import Gate, check_gates
 from .records import ColumnMap, Dataset, Record, load_records
 from .report.html import render_html, write_html
@@ -32,6 +32,7 @@ __all__ = [
     "MetricScores",
     "MetricSummary",
     "Outcome",
+    "OutputError",
     "Record",
     "ScoreOptions",
     "ScoreRun",

@@ -16,6 +16,7 @@ from .commands import (
     add_commands,
     add_report_arguments,
     apply_gates,
+    check_score_outputs,
     gates,
     report_agreement,
     report_writer,
@@ -28,7 +29,6 @@ from .lint import ERROR, lint
 from .parallel import score_file
 from .records import ColumnMap, load_records
 from .report.json import write_summary_json
-from .report.rows import check_out_path, check_writable
 from .report.text import render_explanation, render_text, warnings
 from .scorers import SCORERS
 from .scoring import ScoreOptions, ScoreRun
@@ -436,11 +436,7 @@ def _score(
 ) -> Summary:
     """Score the file as the flags say and write what they ask; with `report`, print the report and
     write the summary to --json (assay agree reports, and writes, its own)."""
-    if args.out:
-        check_out_path(args.out)
-    for path in (args.json, args.trace):
-        if path:
-            check_writable(path)
+    check_score_outputs(args)
     beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
     progress = _progress_line(one_line(args.responses), beneath) if sys.stderr.isatty() else None
     scored = score_file(

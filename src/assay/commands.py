@@ -15,15 +15,17 @@ from .agree import DEFAULT_POSITIVE, MetricAgreement, agree
 from .compare import compare, load_scored
 from .errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from .gate import MAX_UNSCORED, ON, SCOPES, Gate, check_gates, parse_share
+from .outputs import check_outputs, write_text
 from .records import ColumnMap
 from .report.html import write_html
 from .report.json import summary_dict
 from .report.markdown import render_comparison_markdown, write_markdown
 from .report.plot import write_plot
-from .report.rows import check_writable, verdict_rows
+from .report.rows import check_out_path, verdict_rows
 from .report.text import render_agreement, render_comparison
 from .scoring import ScoreRun
 from .summary import IntervalMethod, Summary
+from .terminal import one_line
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,10 +72,8 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None:
-    """What assay score writes from the whole run (every row), or None when nothing is asked."""
-    for path in (args.markdown, args.html):
-        if path:
-            check_writable(path)
+    """What assay score writes from the whole run (every row), or None when nothing is asked (the
+    paths were checked with the others: check_score_outputs)."""
     if not (args.markdown or args.html):
         return None
 
@@ -89,6 +89,16 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
             print(f"assay: wrote the HTML report to {written}", file=sys.stderr)
 
     return write
+
+
+def check_score_outputs(args: argparse.Namespace) -> None:
+    """Every file assay score (or agree) will write, checked together before the work: none may be
+    an input or another output, and each must be writable."""
+    if args.out:
+        check_out_path(args.out)
+    flags = ("out", "json", "trace", "markdown", "html")
+    outputs = {f"--{flag}": getattr(args, flag, None) for flag in flags}
+    check_outputs(outputs, {"--responses": args.responses, "--config": args.config, "--cache": args.cache})
 
 
 def gates(args: argparse.Namespace) -> list[Gate]:
@@ -165,21 +175,18 @@ def add_commands(
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    for path in (args.json, args.markdown, args.html):
-        if path:
-            check_writable(path)
+    outputs = {"--json": args.json, "--markdown": args.markdown, "--html": args.html}
+    check_outputs(outputs, {"A": args.a, "B": args.b})
     intervals, columns = IntervalMethod(seed=args.ci_seed), args.columns_of(args)
     a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
     comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
     for warning in comparison["warnings"]:
-        print(f"assay: warning: {warning}", file=sys.stderr)
+        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     sys.stdout.write(render_comparison(comparison))
     if args.json:
-        Path(args.json).write_text(
-            json.dumps(comparison, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-        )
+        write_text(args.json, json.dumps(comparison, ensure_ascii=False, indent=2) + "\n")
     if args.markdown:
-        Path(args.markdown).write_text(render_comparison_markdown(comparison), encoding="utf-8")
+        write_text(args.markdown, render_comparison_markdown(comparison))
     if args.html:
         write_html(
             args.html, summary_dict(b.summary), list(verdict_rows(b)), comparison, fields=b.dataset.fields
@@ -199,6 +206,7 @@ def seed(text: str) -> int:
 
 
 def _run_plot(args: argparse.Namespace) -> int:
+    check_outputs({"--out": args.out}, {"--summary": args.summary})
     try:
         summary = json.loads(Path(args.summary).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -235,7 +243,5 @@ def report_agreement(run: ScoreRun, args: argparse.Namespace) -> list[MetricAgre
     if args.json:
         metrics = {m.metric: {"signature": signatures[m.metric], **m.as_dict()} for m in found}
         document = {"source": run.dataset.source, "human": args.human, "metrics": metrics}
-        Path(args.json).write_text(
-            json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-        )
+        write_text(args.json, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     return found

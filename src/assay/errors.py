@@ -32,3 +32,7 @@ class InputError(AssayError):
 
 class UsageError(AssayError):
     """The call itself is wrong: an unknown metric, an unsupported file type, a bad option value."""
+
+
+class OutputError(AssayError):
+    """An output could not be written: a full disk, an I/O error, a file system that refuses files."""

@@ -12,19 +12,33 @@ numbers, row numbers (the ids of a file without an id column) and duplicate ids 
 Any input error in a span, and any problem only the whole file shows (ids repeated across spans, no
 rows at all), sends the whole file through one process instead, which reports it with its true line
 number; so does a span that ends inside a quoted cell (see ``csvfile.SpanMisaligned``).
+
+Nothing outlives the run. Workers write their parts into a hidden folder beside each output
+(``.<name>.assay-parts-<pid>-<random>``), removed on any exit of the parent: an error, Ctrl-C, SIGTERM
+(turned into an exit while the workers run). Workers die with the parent, even by ``kill -9`` (on Linux
+the kernel kills them: PR_SET_PDEATHSIG; elsewhere each watches its parent). Only ``kill -9`` of the
+parent can leave a parts folder behind; its name carries the dead parent's pid, and the next run
+writing that output removes it (``outputs.remove_stale``).
 """
 
 from __future__ import annotations
 
 import collections
+import ctypes
 import gc
 import itertools
 import multiprocessing
 import operator
 import os
+import secrets
 import shutil
+import signal
+import sys
+import threading
+import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -32,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
+from .outputs import check_writable, remove_stale, replacing, write_failed
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_traces, write_verdicts
@@ -107,9 +122,22 @@ def _path(path: str | Path | None) -> Path | None:
     return None if path is None else Path(path)
 
 
-def _part_paths(path: Path | None, count: int) -> list[Path]:
-    """Where each worker writes its part of an output, beside it (hidden), or none."""
-    return [path.with_name(f".{path.name}.part{i}{path.suffix}") for i in range(count)] if path else []
+def _parts_folder(path: Path) -> Path:
+    """A new hidden folder beside an output for the workers' parts of it, named for this process so
+    that a later run can tell it is stale (see the module's notes)."""
+    target = Path(os.path.realpath(check_writable(path)))
+    remove_stale(target)
+    folder = target.with_name(f".{target.name}.assay-parts-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        folder.mkdir()
+    except OSError as exc:
+        raise write_failed(folder, exc) from None
+    return folder
+
+
+def _part_paths(path: Path | None, folders: dict[Path, Path], count: int) -> list[Path]:
+    """Where each worker writes its part of an output, in the output's parts folder, or none."""
+    return [folders[path] / f"part{i}{path.suffix}" for i in range(count)] if path else []
 
 
 class _ReadWhole(Exception):
@@ -125,50 +153,104 @@ def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
 
 
 def _score_spans(job: _Job, spans: list[Span], out: Path | None, trace: Path | None) -> Summary:
-    parts, trace_parts = _part_paths(out, len(spans)), _part_paths(trace, len(spans))
+    folders: dict[Path, Path] = {}  # output -> the folder of its parts
+    processes: list[multiprocessing.process.BaseProcess] = []
+
+    def clean_up() -> None:
+        for process in processes:
+            if process.is_alive():  # still waiting for its offsets: an error cut the run short
+                process.kill()
+            process.join()
+        for folder in folders.values():
+            shutil.rmtree(folder, ignore_errors=True)
+
+    try:
+        with _terminate_as_exit(clean_up):
+            for path in (out, trace):
+                if path is not None:
+                    folders[path] = _parts_folder(path)
+            return _run_workers(job, spans, out, trace, folders, processes)
+    finally:
+        clean_up()
+
+
+def _run_workers(
+    job: _Job,
+    spans: list[Span],
+    out: Path | None,
+    trace: Path | None,
+    folders: dict[Path, Path],
+    processes: list[multiprocessing.process.BaseProcess],
+) -> Summary:
+    """Start a worker per span (into `processes`, which the caller stops), settle what needs the
+    whole file between their two phases, and join their parts into the outputs."""
+    parts = _part_paths(out, folders, len(spans))
+    trace_parts = _part_paths(trace, folders, len(spans))
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
-    pipes, processes = [], []
+    pipes = []
     for index, span in enumerate(spans):
         parent_end, child_end = context.Pipe()
         part = parts[index] if parts else None
         trace_part = trace_parts[index] if trace_parts else None
         process = context.Process(
-            target=_worker, args=(child_end, job, span, part, trace_part, index == 0), daemon=True
+            target=_worker,
+            args=(child_end, job, span, part, trace_part, index == 0, os.getpid()),
+            daemon=True,
         )
         process.start()
         child_end.close()
         pipes.append(parent_end)
         processes.append(process)
+    loaded = [_receive(pipe) for pipe in pipes]
+    if sum(rows for rows, _, _ in loaded) == 0 or not _ids_unique(ids for _, _, ids in loaded):
+        raise _ReadWhole
+    line_offsets = itertools.accumulate(
+        (lines for _, lines, _ in loaded), initial=read_header(job.path).lines
+    )
+    row_offsets = itertools.accumulate((rows for rows, _, _ in loaded), initial=0)
+    for pipe, row_offset, line_offset in zip(pipes, row_offsets, line_offsets):
+        pipe.send((row_offset, line_offset))
+    summaries = [_receive(pipe) for pipe in pipes]
+    if out is not None:
+        _join_parts(parts, out)
+    if trace is not None:
+        _join_parts(trace_parts, trace)
+    return merge_summaries([s for s, (rows, _, _) in zip(summaries, loaded) if rows])
+
+
+@contextmanager
+def _terminate_as_exit(clean_up: Callable[[], None]) -> Iterator[None]:
+    """While workers run, SIGTERM exits through the `finally` blocks (which stop the workers and
+    remove their parts) instead of ending the process where it stands. The handler cleans up first,
+    as an exception raised from a signal handler is lost when it lands in a finaliser; then the
+    parent finds its workers gone. Signals reach only the main thread; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        clean_up()
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
-        loaded = [_receive(pipe) for pipe in pipes]
-        if sum(rows for rows, _, _ in loaded) == 0 or not _ids_unique(ids for _, _, ids in loaded):
-            raise _ReadWhole
-        line_offsets = itertools.accumulate(
-            (lines for _, lines, _ in loaded), initial=read_header(job.path).lines
-        )
-        row_offsets = itertools.accumulate((rows for rows, _, _ in loaded), initial=0)
-        for pipe, row_offset, line_offset in zip(pipes, row_offsets, line_offsets):
-            pipe.send((row_offset, line_offset))
-        summaries = [_receive(pipe) for pipe in pipes]
-        if out is not None:
-            _join_parts(parts, out)
-        if trace is not None:
-            _join_parts(trace_parts, trace)
-        return merge_summaries([s for s, (rows, _, _) in zip(summaries, loaded) if rows])
+        yield
     finally:
-        for process in processes:
-            if process.is_alive():  # still waiting for its offsets: an error cut the run short
-                process.kill()
-            process.join()
-        for part in parts + trace_parts:
-            part.unlink(missing_ok=True)
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _worker(
-    pipe: Connection, job: _Job, span: Span, part: Path | None, trace_part: Path | None, first: bool
+    pipe: Connection,
+    job: _Job,
+    span: Span,
+    part: Path | None,
+    trace_part: Path | None,
+    first: bool,
+    parent: int,
 ) -> None:
+    _die_with_parent(parent)
     # A short-lived process building records that hold no cycles: the cyclic collector would only walk
     # them again and again (see _gc.collection_paused).
     gc.disable()
@@ -196,6 +278,35 @@ def _worker(
         pipe.send(("crash", traceback.format_exc()))
     finally:
         pipe.close()
+
+
+# From <linux/prctl.h>: ask the kernel to send a signal to this process when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive the run, however the parent ends (kill -9 included): on Linux the
+    kernel kills it; elsewhere a thread watches for the parent's death. SIGTERM, which the parent
+    turns into an exit while it waits (`_terminate_as_exit`), simply ends a worker."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not (sys.platform.startswith("linux") and _kernel_kills_orphan()):
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the kernel was asked
+        os._exit(1)
+
+
+def _kernel_kills_orphan() -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _renumber(records: Sequence[Record], row_offset: int | None, line_offset: int) -> None:
@@ -241,11 +352,12 @@ def _join_parts(parts: Sequence[Path], out: Path) -> None:
         tables = [pq.read_table(part) for part in parts]
         # A column empty in one part has type null there: let the other parts' types win.
         schema = pa.unify_schemas([t.schema for t in tables], promote_options="permissive")
-        with pq.ParquetWriter(out, schema) as writer:
+        with replacing(out) as temp, pq.ParquetWriter(temp, schema) as writer:
             for table in tables:
                 writer.write_table(table.cast(schema))
         return
-    with out.open("wb") as joined:  # CSV parts after the first were written without a header
+    # CSV parts after the first were written without a header
+    with replacing(out) as temp, temp.open("wb") as joined:
         for part in parts:
             with part.open("rb") as source:
                 shutil.copyfileobj(source, joined, 1 << 20)

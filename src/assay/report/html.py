@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..outputs import check_writable, write_text
 from ..summary import BUCKETS
 from ._comparison import comparison_section
 from ._format import cascade_text, interval_text, percent
 from ._markup import element, json_script, number_cell, row_attrs, table
 from ._questions import questions_section
 from .plot import NO_DOMAIN, accuracy_chart_svg
-from .rows import check_writable
 
 BUCKET_NOTES = {
     "both_pass": "both protocols pass",
@@ -70,9 +70,7 @@ def write_html(
     *,
     fields: Mapping[str, str] | None = None,
 ) -> Path:
-    path = check_writable(path)
-    path.write_text(render_html(summary, rows, comparison, fields=fields), encoding="utf-8")
-    return path
+    return write_text(check_writable(path), render_html(summary, rows, comparison, fields=fields))
 
 
 def _template(name: str) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..outputs import write_text
 from ..summary import IntervalMethod, JudgeSummary, Summary, Tally
 
 
@@ -86,6 +87,4 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
 
 
 def write_summary_json(summary: Summary, path: str | Path) -> Path:
-    path = Path(path)
-    path.write_text(json.dumps(summary_dict(summary), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return path
+    return write_text(path, json.dumps(summary_dict(summary), ensure_ascii=False, indent=2) + "\n")

@@ -20,9 +20,9 @@ from typing import Any
 import regex
 
 from .._version import __version__
+from ..outputs import check_writable, write_text
 from ..summary import BUCKETS
 from ._format import difference_cells, interval_text, percent
-from .rows import check_writable
 
 TOP_MISSES = 10
 SNIPPET = 160
@@ -48,9 +48,7 @@ def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
 def write_markdown(
     path: str | Path, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()
 ) -> Path:
-    path = check_writable(path)
-    path.write_text(render_markdown(summary, rows), encoding="utf-8")
-    return path
+    return write_text(check_writable(path), render_markdown(summary, rows))
 
 
 # The characters that make inline syntax (escapes, code, emphasis, strike-through, links and images,

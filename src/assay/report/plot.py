@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from .rows import check_writable
+from ..outputs import check_writable, replacing, write_text
 
 # Okabe & Ito's palette, told apart by people with any common colour-vision deficiency
 # (Okabe and Ito, "Color Universal Design", 2008).
@@ -217,9 +217,10 @@ def write_plot(path: str | Path, summary: Mapping[str, Any], metrics: Sequence[s
         )
     names = chosen_metrics(summary, metrics)
     if suffix == ".svg":
-        path.write_text(accuracy_chart_svg(summary, names), encoding="utf-8")
+        write_text(path, accuracy_chart_svg(summary, names))
     else:
-        _write_matplotlib(path, accuracy_groups(summary, names), names)
+        with replacing(path) as temp:  # the temporary name keeps the suffix matplotlib reads
+            _write_matplotlib(temp, accuracy_groups(summary, names), names)
     return path
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..outputs import check_writable, replacing
 from ..records import Record
 from ..scorers import SCORERS, Outcome, get_scorer
 from ..summary import AGREEMENT_PAIR, bucket_of
@@ -74,7 +75,7 @@ def trace_json(run: ScoreRun, index: int) -> str:
 def write_traces(run: ScoreRun, path: str | Path) -> Path:
     """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order."""
     path = check_writable(path)
-    with path.open("w", encoding="utf-8") as handle:
+    with replacing(path) as temp, temp.open("w", encoding="utf-8") as handle:
         for index, record in enumerate(run.records):
             found = {name: found.as_dict() for name, found in traces(run, index).items()}
             handle.write(json.dumps({"id": record.id, "traces": found}, ensure_ascii=False) + "\n")
@@ -102,23 +103,14 @@ def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict
 
 
 def check_out_path(path: str | Path) -> Path:
-    path = check_writable(path)
+    """A name for per-question verdicts: one of OUT_FORMATS, where a file can be written."""
+    path = check_writable(path, "--out")
     if path.suffix.lower() not in OUT_FORMATS:
         raise UsageError(
             f"cannot write per-question verdicts as '{path.suffix or path.name}'",
-            where=str(path),
+            where=f"--out {path}",
             fix=f"give --out a name ending in {', '.join(OUT_FORMATS)}",
         )
-    return path
-
-
-def check_writable(path: str | Path) -> Path:
-    """A path a file can be written to: its folder exists and it is not a folder itself."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise UsageError("the folder to write into does not exist", where=str(path), fix="create it first")
-    if path.is_dir():
-        raise UsageError("this is a folder, not a file", where=str(path), fix="give a file name")
     return path
 
 
@@ -128,10 +120,16 @@ def write_verdicts(run: ScoreRun, path: str | Path, *, header: bool = True) -> P
     path = check_out_path(path)
     columns = verdict_columns(run)
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        _write_csv(run, columns, path, header=header)
-    else:
-        {".jsonl": _write_jsonl, ".parquet": _write_parquet}[suffix](run, columns, path)
+    table = _parquet_table(run, columns, path) if suffix == ".parquet" else None
+    with replacing(path) as temp:
+        if table is not None:
+            import pyarrow.parquet as pq
+
+            pq.write_table(table, temp)
+        elif suffix == ".csv":
+            _write_csv(run, columns, temp, header=header)
+        else:
+            _write_jsonl(run, columns, temp)
     return path
 
 
@@ -156,10 +154,10 @@ def _write_jsonl(run: ScoreRun, columns: list[str], path: Path) -> None:
             handle.write("\n")
 
 
-def _write_parquet(run: ScoreRun, columns: list[str], path: Path) -> None:
+def _parquet_table(run: ScoreRun, columns: list[str], path: Path) -> Any:
+    """The verdicts as one pyarrow table (a bad one is refused before anything is written to `path`)."""
     try:
         import pyarrow as pa
-        import pyarrow.parquet as pq
     except ImportError:
         raise UsageError(
             "writing Parquet needs pyarrow, which is not installed",
@@ -178,4 +176,4 @@ def _write_parquet(run: ScoreRun, columns: list[str], path: Path) -> None:
             where=str(path),
             fix="write .csv or .jsonl instead, or give the column one kind of value",
         ) from None
-    pq.write_table(table, path)
+    return table
