@@ -1,0 +1,140 @@
+"""What a cell can hold: values that every writer can put back out, and names that show what they are.
+
+Python's ``json`` accepts text that assay could not write again: a ``"\\ud800"`` escape decodes to a lone
+surrogate, which no UTF-8 writer can encode; a number of more than 4,300 digits stops at ``int()``'s
+limit (CVE-2020-10735); 200,000 nested brackets exhaust the parser's recursion. ``parse_json`` turns each
+into a ``ValueProblem`` with the offset it can find, and ``unrepresentable`` finds the same kinds of value
+in cells that did not come from JSON (a DataFrame). Names (headers, ids) must not hide invisible
+characters: a second BOM before ``id`` would otherwise make a column nobody can name.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import regex
+
+# A format character (Cf: BOM, ZWSP, LRM, WORD JOINER, soft hyphen, ...) or a surrogate anywhere; ZWJ and
+# ZWNJ only at an end, since inside a word they are part of some Indic spellings.
+_INVISIBLE = regex.compile(r"(?V1m)^[\u200c\u200d]|[\u200c\u200d]$|[[\p{Cf}\p{Cs}]--[\u200c\u200d]]")
+_SURROGATE = regex.compile(r"\p{Cs}")
+# The only way JSON text read as UTF-8 can carry a surrogate is an escape: look for one before walking.
+_SURROGATE_ESCAPE = regex.compile(r"\\u[dD][89a-fA-F]")
+_BIG_INTEGER_BITS = int(sys.get_int_max_str_digits() * 3.3219)  # digits -> bits, a little under
+_TOKENS = regex.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]|-?\d++')  # JSON strings, brackets and digit runs
+
+
+class ValueProblem(ValueError):
+    """A value assay cannot hold: what it is, and where in the text (an offset) or the value (a path)."""
+
+    def __init__(self, what: str, offset: int | None = None, path: str = "") -> None:
+        super().__init__(what)
+        self.what, self.offset, self.path = what, offset, path
+
+
+def has_invisible(name: str) -> bool:
+    """Whether a header or id holds a character that does not show: print it with repr() to show it."""
+    return not name.isascii() and _INVISIBLE.search(name) is not None
+
+
+def visible(name: str) -> str:
+    """`name` without the characters has_invisible finds: the name a user meant to write."""
+    return str(_INVISIBLE.sub("", name))
+
+
+def parse_json(text: str) -> Any:
+    """The value of JSON text, or ValueProblem for what assay cannot hold (json.JSONDecodeError passes)."""
+    try:
+        value = json.loads(text, parse_constant=_constant)
+    except RecursionError:
+        depth, offset = _deepest(text)
+        raise ValueProblem(f"nesting {depth} levels deep, more than JSON input may have", offset) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:  # int()'s digit limit; parse_constant's refusal
+        if isinstance(exc, ValueProblem):
+            raise
+        raise ValueProblem(_too_long(), _long_number(text)) from None
+    if _SURROGATE_ESCAPE.search(text):
+        found = unrepresentable(value)
+        if found is not None:
+            raise ValueProblem(found[1], None, found[0])
+    return value
+
+
+def unrepresentable(value: Any) -> tuple[str, str] | None:
+    """(where in `value`, what) of the first part no writer could write out, or None.
+
+    Walks without recursion: a value's depth is the data's choice, not ours.
+    """
+    for where, part in _parts(value):
+        if isinstance(part, str):
+            if not part.isascii() and _SURROGATE.search(part):
+                return where, f"a lone surrogate {_first_surrogate(part)} (not a character) in {part[:40]!r}"
+        elif type(part) is int and part.bit_length() > _BIG_INTEGER_BITS:
+            return where, _too_long()
+    return None
+
+
+def _parts(value: Any) -> Iterator[tuple[str, Any]]:
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        where, part = stack.pop()
+        if isinstance(part, dict):
+            for key, item in part.items():
+                shown = key if isinstance(key, str) and key.isprintable() else repr(key)
+                named = f"{where}.{shown}" if where else shown
+                yield f"{named} (the key)", key
+                stack.append((named, item))
+        elif isinstance(part, (list, tuple)):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(part))
+        else:
+            yield where, part
+
+
+def _first_surrogate(text: str) -> str:
+    found = _SURROGATE.search(text)
+    return f"\\u{ord(found.group()):04x}" if found else "?"
+
+
+def _constant(name: str) -> float:
+    if name == "NaN":  # a missing value, as pandas' NaN: treated like null
+        return float("nan")
+    raise ValueProblem(f"{name} is not a number JSON allows, nor text")
+
+
+def _too_long() -> str:
+    return f"a number of more than {sys.get_int_max_str_digits()} digits"
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """The greatest depth of brackets outside strings, and the offset where it is first reached."""
+    depth = deepest = at = 0
+    for token in _TOKENS.finditer(text):
+        kind = token.group()[0]
+        if kind in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, token.start()
+        elif kind in "]}":
+            depth -= 1
+    return deepest, at
+
+
+def _long_number(text: str) -> int | None:
+    limit = sys.get_int_max_str_digits()
+    for token in _TOKENS.finditer(text):
+        if token.group()[0] in "-0123456789" and len(token.group().lstrip("-")) > limit:
+            return int(token.start())
+    return None
+
+
+def line_of(text: str, offset: int | None) -> str:
+    """' line N column M' of an offset into text, or nothing."""
+    if offset is None:
+        return ""
+    line = text.count("\n", 0, offset) + 1
+    return f" line {line} column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
