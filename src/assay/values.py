@@ -10,6 +10,7 @@ characters: a second BOM before ``id`` would otherwise make a column nobody can 
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Iterator
@@ -24,7 +25,12 @@ _SURROGATE = regex.compile(r"\p{Cs}")
 # The only way JSON text read as UTF-8 can carry a surrogate is an escape: look for one before walking.
 _SURROGATE_ESCAPE = regex.compile(r"\\u[dD][89a-fA-F]")
 _BIG_INTEGER_BITS = int(sys.get_int_max_str_digits() * 3.3219)  # digits -> bits, a little under
-_TOKENS = regex.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]|-?\d++')  # JSON strings, brackets and digit runs
+_STRINGS = regex.compile(r'"(?:[^"\\]|\\.)*+"')  # a JSON string, escapes included
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _blank(found: regex.Match[str]) -> str:
+    return " " * len(found.group())  # the same length: offsets stay true
 
 
 class ValueProblem(ValueError):
@@ -54,9 +60,10 @@ def parse_json(text: str) -> Any:
         raise ValueProblem(f"nesting {depth} levels deep, more than JSON input may have", offset) from None
     except json.JSONDecodeError:
         raise
-    except ValueError as exc:  # int()'s digit limit; parse_constant's refusal
-        if isinstance(exc, ValueProblem):
-            raise
+    except ValueProblem as exc:  # parse_constant's refusal: find where it stands
+        found = regex.search(r"-?Infinity", _STRINGS.sub(_blank, text))
+        raise ValueProblem(exc.what, found.start() if found else None) from None
+    except ValueError:  # int()'s digit limit
         raise ValueProblem(_too_long(), _long_number(text)) from None
     if _SURROGATE_ESCAPE.search(text):
         found = unrepresentable(value)
@@ -111,25 +118,22 @@ def _too_long() -> str:
 
 
 def _deepest(text: str) -> tuple[int, int]:
-    """The greatest depth of brackets outside strings, and the offset where it is first reached."""
-    depth = deepest = at = 0
-    for token in _TOKENS.finditer(text):
-        kind = token.group()[0]
-        if kind in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, at = depth, token.start()
-        elif kind in "]}":
-            depth -= 1
-    return deepest, at
+    """The greatest depth of brackets outside strings, and the offset where it is first reached.
+
+    Strings are blanked to spaces of the same length (offsets stay true), and the depths summed in C:
+    a Python step per bracket would take a second on 200,000 of them.
+    """
+    blanked = _STRINGS.sub(_blank, text)
+    depths = list(itertools.accumulate(map(_DEPTH_STEP.get, blanked, itertools.repeat(0))))
+    deepest = max(depths, default=0)
+    return deepest, depths.index(deepest) if depths else 0
 
 
 def _long_number(text: str) -> int | None:
+    """Where the first number past int()'s digit limit starts, outside strings."""
     limit = sys.get_int_max_str_digits()
-    for token in _TOKENS.finditer(text):
-        if token.group()[0] in "-0123456789" and len(token.group().lstrip("-")) > limit:
-            return int(token.start())
-    return None
+    found = regex.search(rf"\d{{{limit + 1},}}", _STRINGS.sub(_blank, text))
+    return found.start() if found else None
 
 
 def line_of(text: str, offset: int | None) -> str:

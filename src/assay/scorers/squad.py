@@ -29,8 +29,7 @@ def _score(
             scores.outcomes[row] = UNSCORED
             lang = repr(langs[row]) if langs is not None else "this row's language"
             scores.reasons[row] = (
-                f"MLQA has no rules for the language {lang}; it has"
-                f" {', '.join(MLQA_LANGUAGES)}"
+                f"MLQA has no rules for the language {lang}; it has {', '.join(MLQA_LANGUAGES)}"
             )
             continue
         predicted = tokenise(response)
