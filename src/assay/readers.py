@@ -20,7 +20,7 @@ from typing import Any
 
 from .csvfile import LineTally, Span, csv_blocks, read_header
 from .errors import AssayError, InputError, UsageError
-from .values import ValueProblem, line_of, parse_json, unrepresentable
+from .values import ValueProblem, parse_json, position, unrepresentable
 
 Row = Sequence[Any] | dict[str, Any]
 Block = tuple[Sequence[int], Sequence[Row]]  # the rows' locations, and the rows
@@ -201,8 +201,8 @@ def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     fix="write one JSON object per line",
                 ) from None
             except ValueProblem as exc:
-                column = line_of(text, exc.offset).partition(" column ")[2]
-                at = f" column {column}" if column else ""
+                found = position(text, exc.offset)
+                at = f" column {found[1]}" if found else ""
                 raise _cannot_hold(exc, f"{path} line {number}{at}") from None
             if not isinstance(value, dict):
                 raise InputError(
@@ -229,7 +229,8 @@ def _read_json_array(path: Path) -> Table:
         if element.isdigit():  # a value inside the array's element `element`: name it as a row
             exc.path = inside.removeprefix(".")
             raise _cannot_hold(exc, f"{path} row {int(element) + 1}") from None
-        raise _cannot_hold(exc, f"{path}{line_of(text, exc.offset)}") from None
+        found = position(text, exc.offset)
+        raise _cannot_hold(exc, f"{path} line {found[0]} column {found[1]}" if found else str(path)) from None
     del text
     if not isinstance(value, list) or not value:
         raise InputError(

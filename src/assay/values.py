@@ -136,9 +136,8 @@ def _long_number(text: str) -> int | None:
     return found.start() if found else None
 
 
-def line_of(text: str, offset: int | None) -> str:
-    """' line N column M' of an offset into text, or nothing."""
+def position(text: str, offset: int | None) -> tuple[int, int] | None:
+    """The 1-based (line, column) of an offset into text, or None."""
     if offset is None:
-        return ""
-    line = text.count("\n", 0, offset) + 1
-    return f" line {line} column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+        return None
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
