@@ -20,7 +20,7 @@ import json
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -370,11 +370,12 @@ def in_folder(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def exits_cleanly(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Callable[[], str]:
+def exits_cleanly(argv: list[str], capsys: pytest.CaptureFixture[str]) -> int:
+    """Run the command; its exit code, which must be 0, 1 or 2, with no traceback."""
     code, _, err = run(argv, capsys)
     assert code in (0, 1, 2), f"exit {code} for {argv}: {err}"
     assert "Traceback" not in err, f"a traceback for {argv}: {err}"
-    return lambda: err
+    return code
 
 
 @seed(SEED)
@@ -391,7 +392,7 @@ def test_random_arguments_exit_0_1_or_2(
 @seed(SEED)
 @COMMAND
 @given(table=csv_tables(), rows=json_rows(), jsonl=st.booleans())
-def test_score_command_on_random_files_exits_0_or_2(
+def test_score_command_on_random_files_writes_every_row_or_exits_2(
     in_folder: Path,
     capsys: pytest.CaptureFixture[str],
     table: tuple[list[str], list[list[str]]],
@@ -403,5 +404,12 @@ def test_score_command_on_random_files_exits_0_or_2(
         path.write_bytes(surrogate_pass("".join(row_text(row, True, 0) + "\n" for row in rows)))
     else:
         path.write_bytes(csv_bytes(*table, "\n", False))
-    argv = ["score", "--responses", str(path), "--out", "scored.jsonl", "--trace", "traces.jsonl"]
-    exits_cleanly(argv, capsys)
+    out, traces = in_folder / "scored.jsonl", in_folder / "traces.jsonl"
+    out.unlink(missing_ok=True)
+    argv = ["score", "--responses", str(path), "--out", str(out), "--trace", str(traces)]
+    code = exits_cleanly(argv, capsys)
+    assert code in (0, 2)
+    if code == 0:
+        written = len(rows) if jsonl else len(table[1])
+        assert len(out.read_bytes().splitlines()) == written
+        assert len(traces.read_bytes().splitlines()) == written
