@@ -7,8 +7,9 @@ file loads, every row written is a record (counted from what was generated, not 
 The command line gets random argument lists built from its real flags and junk values, and must exit
 0, 1 or 2 without a traceback (3 means an unexpected exception: a bug).
 
-Examples per test: ``ASSAY_FUZZ_EXAMPLES``, else 10,000 under ``CI=true`` and 300 locally. The seed is
-printed at the start; ``ASSAY_FUZZ_SEED=N`` replays a run, and a failure also prints Hypothesis's blob.
+Examples: ``ASSAY_FUZZ_EXAMPLES``, else 10,000 under ``CI=true`` and 300 locally, for each reader's tables;
+a quarter of that for damaged bytes and a tenth for whole commands. The seed is printed at the start;
+``ASSAY_FUZZ_SEED=N`` replays a run, and a failure also prints Hypothesis's reproduce_failure blob.
 """
 
 from __future__ import annotations
