@@ -248,19 +248,10 @@ def _read_json_array(path: Path) -> Table:
     return Table(str(path), _union_of_keys(value), _in_blocks(enumerate(value, start=1)), "row")
 
 
-_FIXES = {
-    "surrogate": "write the character itself, or a surrogate pair (\\ud83d\\ude00) for one past U+FFFF",
-    "digits": "write the number as a string, in quotes",
-    "nesting": "flatten the value, or write it as a string",
-    "allows": "write null for a missing value, or the number as a string",
-}
-
-
 def _cannot_hold(problem: ValueProblem, where: str) -> InputError:
     """The InputError for a value that assay could read but never write back out."""
-    fix = next((fix for key, fix in _FIXES.items() if key in problem.what), "remove the value")
     at = f" (at {problem.path})" if problem.path else ""
-    return InputError(f"{problem.what}{at}, which assay cannot hold", where=where, fix=fix)
+    return InputError(f"{problem.what}{at}, which assay cannot hold", where=where, fix=problem.fix)
 
 
 def _read_parquet(path: Path) -> Table:
@@ -306,7 +297,8 @@ def _parquet_cells(batch: Any, index: int, path: Path, first_row: int) -> list[A
 
     column = batch.column(index)
     kind = column.type
-    binary = (pa.types.is_binary, pa.types.is_large_binary, pa.types.is_fixed_size_binary)
+    binary = [pa.types.is_binary, pa.types.is_large_binary, pa.types.is_fixed_size_binary]
+    binary.append(getattr(pa.types, "is_binary_view", pa.types.is_binary))  # pyarrow 16 on
     if not any(is_kind(kind) for is_kind in binary):
         return list(column.to_pylist())
     values: list[Any] = column.to_pylist()

@@ -33,12 +33,19 @@ def _blank(found: regex.Match[str]) -> str:
     return " " * len(found.group())  # the same length: offsets stay true
 
 
-class ValueProblem(ValueError):
-    """A value assay cannot hold: what it is, and where in the text (an offset) or the value (a path)."""
+FIX_SURROGATE = "write the character itself, or a surrogate pair (\\ud83d\\ude00) for one past U+FFFF"
+FIX_DIGITS = "write the number as a string, in quotes"
+FIX_NESTING = "flatten the value, or write it as a string"
+FIX_CONSTANT = "write null for a missing value, or the number as a string"
 
-    def __init__(self, what: str, offset: int | None = None, path: str = "") -> None:
+
+class ValueProblem(ValueError):
+    """A value assay cannot hold: what it is, where in the text (an offset) or the value (a path), and
+    the fix."""
+
+    def __init__(self, what: str, fix: str, offset: int | None = None, path: str = "") -> None:
         super().__init__(what)
-        self.what, self.offset, self.path = what, offset, path
+        self.what, self.fix, self.offset, self.path = what, fix, offset, path
 
 
 def has_invisible(name: str) -> bool:
@@ -57,18 +64,20 @@ def parse_json(text: str) -> Any:
         value = json.loads(text, parse_constant=_constant)
     except RecursionError:
         depth, offset = _deepest(text)
-        raise ValueProblem(f"nesting {depth} levels deep, more than JSON input may have", offset) from None
+        raise ValueProblem(
+            f"nesting {depth} levels deep, more than JSON input may have", FIX_NESTING, offset
+        ) from None
     except json.JSONDecodeError:
         raise
     except ValueProblem as exc:  # parse_constant's refusal: find where it stands
         found = regex.search(r"-?Infinity", _STRINGS.sub(_blank, text))
-        raise ValueProblem(exc.what, found.start() if found else None) from None
+        raise ValueProblem(exc.what, exc.fix, found.start() if found else None) from None
     except ValueError:  # int()'s digit limit
-        raise ValueProblem(_too_long(), _long_number(text)) from None
+        raise ValueProblem(_too_long(), FIX_DIGITS, _long_number(text)) from None
     if _SURROGATE_ESCAPE.search(text):
         found = unrepresentable(value)
         if found is not None:
-            raise ValueProblem(found[1], None, found[0])
+            raise ValueProblem(found[1], FIX_SURROGATE, None, found[0])
     return value
 
 
@@ -110,7 +119,7 @@ def _first_surrogate(text: str) -> str:
 def _constant(name: str) -> float:
     if name == "NaN":  # a missing value, as pandas' NaN: treated like null
         return float("nan")
-    raise ValueProblem(f"{name} is not a number JSON allows, nor text")
+    raise ValueProblem(f"{name} is not a number JSON allows, nor text", FIX_CONSTANT)
 
 
 def _too_long() -> str:
