@@ -193,7 +193,7 @@ def test_rescoring_a_scored_file_replaces_the_verdict_columns(
     tmp_path: Path, responses: Path, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
     first = score_to(responses, tmp_path / f"once.{fmt}", capsys)
-    second = score_to(first, tmp_path / f"twice.{fmt}", capsys)
+    second = score_to(first, tmp_path / f"twice.{fmt}", capsys, "--on-conflict", "replace")
     assert read_out(second) == read_out(first)
 
 

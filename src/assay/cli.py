@@ -253,6 +253,13 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=positive, metavar="N", help="processes for a large CSV file (default: one per CPU)"
     )
+    parser.add_argument(
+        "--on-conflict",
+        choices=("rename", "replace"),
+        help="an input column named like one --out adds (exact_substring, trace, ...): 'rename' keeps "
+        "it as input:NAME, 'replace' writes fresh verdicts in its place (a re-scored file); "
+        "without this flag such a column stops the run",
+    )
     _add_shared_arguments(parser)
 
 
@@ -290,6 +297,7 @@ def _options(args: argparse.Namespace) -> ScoreOptions:
         regex_column=args.regex_col,
         inflection=args.inflection,
         intervals=IntervalMethod(args.ci, args.ci_seed),
+        on_conflict=getattr(args, "on_conflict", None) or "error",
     )
 
 
@@ -461,6 +469,9 @@ def _score(
         sys.stdout.write(render_text(scored))
     if args.out:
         print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
+        if args.on_conflict:
+            done = "kept as input:NAME" if args.on_conflict == "rename" else "replaced by fresh ones"
+            print(f"assay: input columns named like its own are {done} (--on-conflict)", file=sys.stderr)
     if args.trace:
         print(f"assay: wrote every verdict's trace to {args.trace}", file=sys.stderr)
     if args.json and report:

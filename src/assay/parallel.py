@@ -51,7 +51,7 @@ from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_traces, write_verdicts
 from .scorers import JUDGE
-from .scoring import ProgressCallback, ScoreOptions, ScoreRun, finish, score, verdicts
+from .scoring import ProgressCallback, ScoreOptions, ScoreRun, column_conflicts, finish, score, verdicts
 from .summary import Summary, merge_summaries
 
 if TYPE_CHECKING:
@@ -108,6 +108,8 @@ def score_file(
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
+    if out is not None:
+        column_conflicts(dataset, job.metrics, options)  # before the work, not after it
     run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
     if out is not None:
         write_verdicts(run, out)
@@ -260,6 +262,8 @@ def _worker(
         dataset = load_table(
             table, columns=job.columns, allow_duplicate_ids=job.allow_duplicate_ids, part=True
         )
+        if part is not None:
+            column_conflicts(dataset, job.metrics, job.options)
         results, blank = verdicts(dataset, job.metrics, job.options)
         numbered = "id" not in dataset.fields
         ids = None if numbered or job.allow_duplicate_ids else [r.id for r in dataset.records]

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from .csvfile import LineTally, Span, csv_blocks, read_header
-from .errors import InputError, UsageError
+from .errors import AssayError, InputError, UsageError
+from .values import ValueProblem, parse_json, position, unrepresentable
 
 Row = Sequence[Any] | dict[str, Any]
 Block = tuple[Sequence[int], Sequence[Row]]  # the rows' locations, and the rows
@@ -85,7 +86,25 @@ def read_dataframe(frame: Any) -> Table:
         raise InputError("the DataFrame has duplicate column names", where="<DataFrame>", fix="rename them")
 
     rows = enumerate(frame.itertuples(index=False, name=None), start=1)
-    return Table("<DataFrame>", columns, _in_blocks(rows), "row")
+    return Table("<DataFrame>", columns, _in_blocks(_holdable(rows, columns)), "row")
+
+
+def _holdable(rows: Iterator[tuple[int, Row]], columns: tuple[str, ...]) -> Iterator[tuple[int, Row]]:
+    """A DataFrame's rows, refusing what no writer could write out: a lone surrogate in a string, an
+    integer past int()'s digit limit (files cannot bring them: their readers refuse them first)."""
+    for number, row in rows:
+        for name, cell in zip(columns, row):
+            if (type(cell) is str and cell.isascii()) or isinstance(cell, (float, bool)) or cell is None:
+                continue  # the usual cells, checked at no cost
+            found = unrepresentable(cell)
+            if found is not None:
+                inside = f" (at {found[0]})" if found[0] else ""
+                raise InputError(
+                    f"column '{name}' holds {found[1]}{inside}, which assay cannot hold",
+                    where=f"<DataFrame> row {number}",
+                    fix="replace the value with text (a lone surrogate is not a character)",
+                )
+        yield number, row
 
 
 def _check_text_head(path: Path) -> None:
@@ -174,13 +193,17 @@ def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not text.strip():
                 continue
             try:
-                value = json.loads(text)
+                value = parse_json(text)
             except json.JSONDecodeError as exc:
                 raise InputError(
                     f"invalid JSON ({exc.msg}, column {exc.colno})",
                     where=f"{path} line {number}",
                     fix="write one JSON object per line",
                 ) from None
+            except ValueProblem as exc:
+                found = position(text, exc.offset)
+                at = f" column {found[1]}" if found else ""
+                raise _cannot_hold(exc, f"{path} line {number}{at}") from None
             if not isinstance(value, dict):
                 raise InputError(
                     f"expected a JSON object, found {type(value).__name__}",
@@ -192,14 +215,23 @@ def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _read_json_array(path: Path) -> Table:
     with path.open(encoding="utf-8-sig") as handle:
-        try:
-            value = json.load(handle)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"invalid JSON ({exc.msg})",
-                where=f"{path} line {exc.lineno} column {exc.colno}",
-                fix="fix the JSON, or save one object per line as .jsonl",
-            ) from None
+        text = handle.read()
+    try:
+        value = parse_json(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"invalid JSON ({exc.msg})",
+            where=f"{path} line {exc.lineno} column {exc.colno}",
+            fix="fix the JSON, or save one object per line as .jsonl",
+        ) from None
+    except ValueProblem as exc:
+        element, _, inside = exc.path.removeprefix("[").partition("]")
+        if element.isdigit():  # a value inside the array's element `element`: name it as a row
+            exc.path = inside.removeprefix(".")
+            raise _cannot_hold(exc, f"{path} row {int(element) + 1}") from None
+        found = position(text, exc.offset)
+        raise _cannot_hold(exc, f"{path} line {found[0]} column {found[1]}" if found else str(path)) from None
+    del text
     if not isinstance(value, list) or not value:
         raise InputError(
             "expected a non-empty JSON array of objects",
@@ -216,6 +248,12 @@ def _read_json_array(path: Path) -> Table:
     return Table(str(path), _union_of_keys(value), _in_blocks(enumerate(value, start=1)), "row")
 
 
+def _cannot_hold(problem: ValueProblem, where: str) -> InputError:
+    """The InputError for a value that assay could read but never write back out."""
+    at = f" (at {problem.path})" if problem.path else ""
+    return InputError(f"{problem.what}{at}, which assay cannot hold", where=where, fix=problem.fix)
+
+
 def _read_parquet(path: Path) -> Table:
     try:
         import pyarrow.parquet as pq
@@ -227,19 +265,55 @@ def _read_parquet(path: Path) -> Table:
         ) from None
     try:
         parquet = pq.ParquetFile(path)
+        columns = tuple(parquet.schema_arrow.names)
     except Exception as exc:  # pyarrow raises several types for a damaged file
         raise InputError(f"not a readable Parquet file ({exc})", where=str(path), fix="re-write it") from None
-    columns = tuple(parquet.schema_arrow.names)
     _check_unique_columns(list(columns), path)
 
     def blocks() -> Iterator[Block]:
         number = 1
-        for batch in parquet.iter_batches(batch_size=BLOCK_ROWS):
-            rows = list(zip(*(column.to_pylist() for column in batch.columns)))
-            yield range(number, number + len(rows)), rows
-            number += len(rows)
+        try:
+            for batch in parquet.iter_batches(batch_size=BLOCK_ROWS):
+                cells = [_parquet_cells(batch, i, path, number) for i in range(batch.num_columns)]
+                rows = list(zip(*cells))
+                yield range(number, number + len(rows)), rows
+                number += len(rows)
+        except AssayError:
+            raise
+        except Exception as exc:  # a damaged file can fail in any batch, with any of pyarrow's types
+            raise InputError(
+                f"not a readable Parquet file ({type(exc).__name__} near row {number})",
+                where=str(path),
+                fix="re-write it",
+            ) from None
 
     return Table(str(path), columns, blocks(), "row")
+
+
+def _parquet_cells(batch: Any, index: int, path: Path, first_row: int) -> list[Any]:
+    """One column of a batch as Python values; a binary column is text when it is UTF-8, as it usually
+    is (a writer that did not mark its strings as such), never the text "b'Delhi'"."""
+    import pyarrow as pa
+
+    column = batch.column(index)
+    kind = column.type
+    binary = [pa.types.is_binary, pa.types.is_large_binary, pa.types.is_fixed_size_binary]
+    binary.append(getattr(pa.types, "is_binary_view", pa.types.is_binary))  # pyarrow 16 on
+    if not any(is_kind(kind) for is_kind in binary):
+        return list(column.to_pylist())
+    values: list[Any] = column.to_pylist()
+    for row, value in enumerate(values):
+        if value is not None:
+            try:
+                values[row] = value.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"binary column '{batch.schema.names[index]}' holds bytes that are not UTF-8 text "
+                    f"(byte {exc.start}: {value[exc.start : exc.start + 4].hex(' ')})",
+                    where=f"{path} row {first_row + row}",
+                    fix="store the column as UTF-8 strings (pyarrow: pa.string())",
+                ) from None
+    return values
 
 
 def _in_blocks(rows: Iterator[tuple[int, Row]]) -> Iterator[Block]:

@@ -20,6 +20,7 @@ from typing import Any
 from ._gc import collection_paused
 from .errors import InputError
 from .readers import Row, Table, read_dataframe, read_table
+from .values import has_invisible, visible
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
 
@@ -120,6 +121,7 @@ def load_table(
     need_responses: bool = True,
 ) -> Dataset:
     """Records from a table already opened; a `part` of a file (one span of it) may hold no rows."""
+    _check_visible_names(table)
     resolved = _resolve_columns(table, columns or ColumnMap(), need_responses)
     builder = _RecordBuilder(table, resolved)
     with collection_paused():
@@ -140,6 +142,19 @@ def load_table(
 
 
 # --- columns -------------------------------------------------------------------------------------------
+
+
+def _check_visible_names(table: Table) -> None:
+    """Refuse a header hiding a BOM or another invisible character: '\\ufeffid' is not 'id', and
+    taking it for another column would lose the ids (rows renumbered) without a word."""
+    for name in table.columns:
+        if has_invisible(name):
+            raise InputError(
+                f"column name {name!r} holds an invisible character (a BOM, a zero-width or direction "
+                "mark, a lone surrogate)",
+                where=f"{table.source} header",
+                fix=f"rename the column to {visible(name)!r}",
+            )
 
 
 def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = True) -> dict[str, str]:
@@ -196,6 +211,11 @@ def _as_text(value: Any) -> str:
         return value
     if isinstance(value, float) and value.is_integer():
         return str(int(value))  # pandas turns an int column holding NaN into floats: 1947.0 -> "1947"
+    if isinstance(value, bytes):  # a binary cell inside a list (Parquet): text when it is UTF-8
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise TypeError("bytes value that is not UTF-8") from None
     if isinstance(value, (list, tuple, dict)) or hasattr(value, "__array__"):
         raise TypeError(type(value).__name__)
     return str(value)
@@ -275,11 +295,13 @@ class _RecordBuilder:
         ids: Iterable[str] = map(str, range(number, number + count))
         if id_at is not None:
             ids = columns[id_at]
-            if not all(map(str.strip, ids)):
-                at = next(i for i, value in enumerate(ids) if not value.strip())
-                row = rows[at]
-                assert not isinstance(row, dict)  # text tables hold rows as lists
-                self._id(row, number + at, f"{self.table.source} line {locations[at]}")  # raises
+            if not all(map(str.strip, ids)) or has_invisible("\n".join(ids)):
+                # the first bad id, which _id reports (a joined ZWJ can be a false alarm: then none is)
+                for at, value in enumerate(ids):
+                    if not value.strip() or has_invisible(value):
+                        row = rows[at]
+                        assert not isinstance(row, dict)  # text tables hold rows as lists
+                        self._id(row, number + at, f"{self.table.source} line {locations[at]}")  # raises
         metas: Iterable[Mapping[str, Any]] = itertools.repeat(_NO_META, count)
         if self.meta_columns:
             names = [name for name, _ in self.meta_columns]
@@ -327,6 +349,12 @@ class _RecordBuilder:
                 f"empty id in column '{self.resolved['id']}'",
                 where=where,
                 fix="give every row an id, or drop the id column to number rows 1, 2, 3, ...",
+            )
+        if has_invisible(text):
+            raise InputError(
+                f"the id {text!r} holds an invisible character (a BOM, a zero-width or direction mark)",
+                where=where,
+                fix=f"write the id as {visible(text)!r}",
             )
         return text
 

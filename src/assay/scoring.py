@@ -18,13 +18,14 @@ from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import JUDGE, SCORERS, MetricScores, Scorer, get_scorer
 from .scorers._base import AnswerSets
-from .summary import IntervalMethod, Summary, summarize
+from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
 from .text import inflection
 
 if TYPE_CHECKING:
     from .judges.metric import JudgeSetup
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
+CONFLICT_POLICIES = ("error", "rename", "replace")
 BATCH_ROWS = 50_000  # rows scored per batch: amortises per-call overhead, bounds the memory of the views
 
 
@@ -34,6 +35,15 @@ class ScoreOptions:
     regex_column: str = "expected_regex"  # where hard_fact finds each row's pattern
     inflection: bool = False  # soft passes for inflected forms, where a scorer has them (phrase_match)
     intervals: IntervalMethod = field(default_factory=IntervalMethod)  # each accuracy's 95% interval
+    # An input column named like a column --out adds: "error" stops; "rename" writes it as
+    # "input:NAME"; "replace" drops it for the fresh one (re-scoring a scored file). Not in the signature.
+    on_conflict: str = "error"
+
+    def __post_init__(self) -> None:
+        if self.on_conflict not in CONFLICT_POLICIES:
+            raise UsageError(
+                f"unknown on_conflict {self.on_conflict!r}", fix=f"use one of {', '.join(CONFLICT_POLICIES)}"
+            )
 
     def signature_parts(self) -> str:
         return f"nfc:{'on' if self.nfc else 'off'}|{self.intervals.signature()}"
@@ -118,13 +128,7 @@ def verdicts(
         metrics = available_metrics(dataset, options)
     scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
     for scorer in scorers:
-        if "regex" in scorer.row_inputs and options.regex_column not in dataset.columns:
-            raise InputError(
-                f"{scorer.name} needs each row's pattern, and there is no column '{options.regex_column}' "
-                f"(columns found: {', '.join(dataset.columns)})",
-                where=dataset.source,
-                fix="add the column, or name it with --regex-col NAME",
-            )
+        _check_row_inputs(dataset, scorer, options)
     results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in scorers}
     records = dataset.records
     with collection_paused():
@@ -137,6 +141,69 @@ def verdicts(
         for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
     return results, blank
+
+
+def _check_row_inputs(dataset: Dataset, scorer: Scorer, options: ScoreOptions) -> None:
+    """A metric asked for whose column is missing stops the run, the same way for each: scoring nothing
+    and exiting 0 would pass for a result."""
+    needs = {
+        "regex": ("pattern", options.regex_column, options.regex_column in dataset.columns, "--regex-col",
+                  "ScoreOptions(regex_column=...)"),
+        "lang": ("language", "lang", "lang" in dataset.fields, "--lang-col", "ColumnMap(lang=...)"),
+    }  # fmt: skip
+    for need in scorer.row_inputs:
+        if need not in needs or needs[need][2]:
+            continue
+        what, column, _, flag, python = needs[need]
+        raise InputError(
+            f"{scorer.name} needs each row's {what}, and there is no column '{column}' "
+            f"(columns found: {', '.join(dataset.columns)})",
+            where=dataset.source,
+            fix=f"add the column, or name it with {flag} NAME ({python} in Python)",
+        )
+
+
+def output_columns(dataset: Dataset, metrics: Sequence[str], options: ScoreOptions) -> list[str]:
+    """The columns per-row outputs (--out) add after the input's for a run of `metrics`: an `id` when
+    the input has none, each metric's verdict, `<metric>_answer`, its extra columns and soft passes,
+    `agreement` and `trace`. (The judge's own text columns all start with `judge_`.)"""
+    added = [] if "id" in dataset.fields else ["id"]
+    for name in metrics:
+        added += [name, f"{name}_answer"]
+        if name in SCORERS:
+            scorer = get_scorer(name)
+            added += [*scorer.extra_columns, *([f"{name}_soft"] if soft_passes(name, options) else [])]
+    if all(name in metrics for name in AGREEMENT_PAIR):
+        added.append("agreement")
+    return [*added, "trace"]
+
+
+def soft_passes(metric: str, options: ScoreOptions) -> bool:
+    """Whether `metric` runs with soft passes (then a `<metric>_soft` column says which rows)."""
+    return options.inflection and metric in SCORERS and get_scorer(metric).soft_pass is not None
+
+
+def column_conflicts(dataset: Dataset, metrics: Sequence[str] | None, options: ScoreOptions) -> list[str]:
+    """The input columns named like a column that --out adds; with the policy "error", an InputError."""
+    names = available_metrics(dataset, options) if metrics is None else tuple(dict.fromkeys(metrics))
+    added = set(output_columns(dataset, names, options))
+    judged = JUDGE in names
+    found = [c for c in dataset.columns if c in added or (judged and c.startswith(f"{JUDGE}_"))]
+    if found and options.on_conflict == "error":
+        raise conflict_error(dataset, found)
+    return found
+
+
+def conflict_error(dataset: Dataset, found: Sequence[str]) -> InputError:
+    shown = ", ".join(map(repr, found[:6])) + (f" and {len(found) - 6} more" if len(found) > 6 else "")
+    return InputError(
+        f"input columns {shown} have the names of columns the per-row output adds, which would "
+        "overwrite them",
+        where=dataset.source,
+        fix=f"rename them; or pass --on-conflict rename to keep them as 'input:{found[0]}'; or, to "
+        "re-score a scored file, --on-conflict replace to write fresh verdicts in their place "
+        "(ScoreOptions(on_conflict=...) in Python)",
+    )
 
 
 def finish(

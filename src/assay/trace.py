@@ -28,7 +28,7 @@ from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
 from .text.inflection import rule_of, soft_key
 from .text.seed import occurs_as_word, seed_words
-from .text.squad import mlqa_tokens, squad_tokens
+from .text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
 
 OUTCOME_NAMES = {
     Outcome.PASS: "pass",
@@ -133,6 +133,8 @@ def _seen(metric: str, record: Record, options: ScoreOptions) -> Callable[[str],
         return lambda text: " ".join(squad_tokens(text))
     if metric.startswith("mlqa"):
         lang = (record.lang or "").strip().lower()
+        if lang not in MLQA_LANGUAGES:  # unscored, with the scorer's reason: the text as it came
+            return str
         return lambda text: " ".join(mlqa_tokens(text, lang))
     view = get_scorer(metric).view
     return (lambda text: view(_nfc(text))) if options.nfc else view

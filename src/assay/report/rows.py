@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import UsageError
 from ..outputs import check_writable, replacing
 from ..records import Record
-from ..scorers import SCORERS, Outcome, get_scorer
+from ..scorers import Outcome
+from ..scoring import conflict_error, soft_passes
 from ..summary import AGREEMENT_PAIR, bucket_of
 from ..trace import traces
 
@@ -23,9 +24,14 @@ OUT_FORMATS = (".csv", ".jsonl", ".parquet")
 
 
 def verdict_columns(run: ScoreRun) -> list[str]:
-    columns = list(run.dataset.columns)
-    if "id" not in run.dataset.fields:
-        columns.insert(0, "id")  # rows were numbered 1, 2, 3, ...: keep the number so runs can be joined
+    """The columns of --out: every input column (an input column named like an added one is an error,
+    or renamed, or replaced, as ``ScoreOptions.on_conflict`` says), then what the run adds."""
+    names = input_names(run, check=True)
+    numbered = [] if "id" in run.dataset.fields else ["id"]  # rows numbered 1, 2, 3: kept so runs can join
+    return numbered + [name for name in names.values() if name is not None] + _added_columns(run)
+
+
+def _added_columns(run: ScoreRun) -> list[str]:
     added: list[str] = []
     for name, scores in run.metrics.items():
         added += [name, f"{name}_answer", *scores.extras, *scores.texts]
@@ -33,7 +39,32 @@ def verdict_columns(run: ScoreRun) -> list[str]:
     if run.summary.agreement is not None:
         added.append("agreement")
     added.append("trace")
-    return [c for c in columns if c not in added] + added  # a re-scored file gets fresh verdicts
+    return added
+
+
+def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
+    """Each input column's name in the per-row output: its own; "input:NAME" when it is named like an
+    added column and the policy is "rename"; None (left out) when the policy is "replace". With
+    `check`, such a column under the policy "error" raises (the verdicts would overwrite it)."""
+    added = _added_columns(run)
+    clash = set(added).intersection(run.dataset.columns)
+    policy = run.options.on_conflict
+    if clash and check and policy == "error":
+        raise conflict_error(run.dataset, [c for c in run.dataset.columns if c in clash])
+    taken = set(added) | set(run.dataset.columns)
+    names: dict[str, str | None] = {}
+    for column in run.dataset.columns:
+        if column not in clash or policy == "error":
+            names[column] = column  # (under "error" without `check`, the verdict wins, as it shows)
+        elif policy == "replace":
+            names[column] = None
+        else:
+            renamed = f"input:{column}"
+            while renamed in taken:  # a file renamed before, and scored again
+                renamed = f"input:{renamed}"
+            taken.add(renamed)
+            names[column] = renamed
+    return names
 
 
 def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
@@ -41,8 +72,9 @@ def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
     field_of_column = {column: name for name, column in run.dataset.fields.items()}
     pair = [run.metrics[name] for name in AGREEMENT_PAIR if name in run.metrics]
     soft = {name: _soft(run, name) for name in run.metrics}
+    names = input_names(run)
     for index, record in enumerate(run.records):
-        row = _input_cells(record, run.dataset.columns, field_of_column)
+        row = _input_cells(record, names, field_of_column)
         row.setdefault("id", record.id)
         for name, scores in run.metrics.items():
             outcome = scores.outcome(index)
@@ -84,21 +116,25 @@ def write_traces(run: ScoreRun, path: str | Path) -> Path:
 
 def _soft(run: ScoreRun, metric: str) -> bool:
     """Whether `metric` ran with soft passes (then a `<metric>_soft` column says which rows)."""
-    return run.options.inflection and metric in SCORERS and get_scorer(metric).soft_pass is not None
+    return soft_passes(metric, run.options)
 
 
-def _input_cells(record: Record, columns: tuple[str, ...], field_of_column: dict[str, str]) -> dict[str, Any]:
+def _input_cells(
+    record: Record, names: dict[str, str | None], field_of_column: dict[str, str]
+) -> dict[str, Any]:
     row: dict[str, Any] = {}
-    for column in columns:
+    for column, name in names.items():
+        if name is None:
+            continue
         field = field_of_column.get(column)
         if field is None:
-            row[column] = record.meta.get(column)
+            row[name] = record.meta.get(column)
         elif field == "answers":
-            row[column] = list(record.answers)
+            row[name] = list(record.answers)
         elif field == "answer":
-            row[column] = record.answers[0]
+            row[name] = record.answers[0]
         else:
-            row[column] = getattr(record, field)
+            row[name] = getattr(record, field)
     return row
 
 

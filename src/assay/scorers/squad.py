@@ -21,13 +21,15 @@ def _score(
     responses: Sequence[str],
     answer_sets: Sequence[tuple[str, ...]],
     tokenisers: Sequence[Tokenise | None],
+    langs: Sequence[str] | None = None,
 ) -> MetricScores:
     scores = MetricScores.all_failing(metric, len(responses), graded=graded)
     for row, (response, answers, tokenise) in enumerate(zip(responses, answer_sets, tokenisers)):
         if tokenise is None:
             scores.outcomes[row] = UNSCORED
+            lang = repr(langs[row]) if langs is not None else "this row's language"
             scores.reasons[row] = (
-                f"MLQA has no rules for this row's language; it has {', '.join(MLQA_LANGUAGES)}"
+                f"MLQA has no rules for the language {lang}; it has {', '.join(MLQA_LANGUAGES)}"
             )
             continue
         predicted = tokenise(response)
@@ -65,7 +67,7 @@ def _mlqa(
     def score_rows(
         responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], langs: Sequence[str]
     ) -> MetricScores:
-        return _score(metric, graded, responses, answer_sets, list(map(_mlqa_tokeniser, langs)))
+        return _score(metric, graded, responses, answer_sets, list(map(_mlqa_tokeniser, langs)), langs)
 
     return score_rows
 
