@@ -23,7 +23,7 @@ import regex
 from .errors import InputError
 from .records import Dataset, Record
 from .scorers import SCORERS, MetricScores, Outcome, get_scorer
-from .scorers.hard_fact import pattern_of
+from .scorers.hard_fact import pattern_of, search, timed_out_reason
 from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
 from .text.inflection import rule_of, soft_key
@@ -235,7 +235,10 @@ def _whole_response(verdict: _Verdict) -> tuple[int, int] | None:
 
 def _hard_fact(verdict: _Verdict) -> Description:
     pattern = verdict.record.meta.get(verdict.options.regex_column)
-    found = pattern_of(str(pattern), f"row id {verdict.record.id}").search(verdict.response)
+    try:
+        found = search(pattern_of(str(pattern), f"row id {verdict.record.id}"), verdict.response)
+    except TimeoutError:  # it passed in time when scored, but not now (a loaded machine): no span
+        return f"the pattern {pattern!r} matched when scored; {timed_out_reason(verdict.response)}", None
     if found is None:
         return (
             f"the pattern {pattern!r} matches nowhere as a whole (no word or digit run on either side)",
