@@ -27,7 +27,7 @@ from .scorers.hard_fact import pattern_of, search, timed_out_reason
 from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
 from .text.inflection import rule_of, soft_key
-from .text.seed import occurs_as_word, seed_words
+from .text.seed import seed_words
 from .text.squad import mlqa_tokens, squad_tokens
 
 OUTCOME_NAMES = {
@@ -178,7 +178,8 @@ def _overlap(verdict: _Verdict) -> Description:
     words = sorted(seed_words(verdict.golden or ""))
     if not words:
         return EMPTY_GOLDEN, None
-    missing = [word for word in words if not occurs_as_word(word, verdict.response)]
+    response_words = seed_words(verdict.response)  # once: a golden answer may have thousands of words
+    missing = [word for word in words if word not in response_words]
     found = len(words) - len(missing)
     counted = f"{found} of {len(words)} golden words occur among the response's words"
     if not missing:
@@ -191,7 +192,8 @@ def _phrase(verdict: _Verdict) -> Description:
     located = list(_WORD.finditer(verdict.response))
     response_words = [word.group() for word in located]
     if verdict.outcome is Outcome.FAIL:
-        absent = [word for word in golden_words if word not in set(response_words)]
+        present = set(response_words)
+        absent = [word for word in golden_words if word not in present]
         why = f"absent: {', '.join(absent)}" if absent else "each occurs, but not together in this order"
         return f"the golden words do not occur as a contiguous run of whole words ({why})", None
     soft = verdict.outcome is Outcome.SOFT_PASS
@@ -209,8 +211,12 @@ def _phrase(verdict: _Verdict) -> Description:
 
 
 def _run_at(words: list[str], run: list[str]) -> int | None:
-    """Where `run` starts as a contiguous part of `words`, or None."""
-    return next((i for i in range(len(words) - len(run) + 1) if words[i : i + len(run)] == run), None)
+    """Where `run` starts as a contiguous part of `words`, or None. Words hold no space, so this is a
+    substring search of the spaced run in the spaced words (linear, where comparing slices at each word
+    would cost words x run), and the spaces before the place found count the words before it."""
+    spaced = f" {' '.join(words)} "
+    at = spaced.find(f" {' '.join(run)} ")
+    return None if at < 0 else spaced.count(" ", 0, at)
 
 
 def _tokens(verdict: _Verdict) -> Description:

@@ -21,6 +21,7 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..text.search import first_occurring
 from ..text.seed import occurs_as_word, punctuation_bitmap, punctuation_set, seed_words, strip_punctuation
 from ._base import PASS, AnswerSets, MetricScores, Scorer
 
@@ -40,10 +41,9 @@ def _exact_substring(responses: Sequence[str], answer_sets: Sequence[tuple[str, 
         return MetricScores("exact_substring", passed, deciding)
     scores = MetricScores.all_failing("exact_substring", len(responses))
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
-        for index, answer in enumerate(answers_of_row):
-            if answer in response:
-                scores.outcomes[row], scores.answer_index[row] = PASS, index
-                break
+        index = first_occurring(answers_of_row, response)  # one pass, however many answers
+        if index >= 0:
+            scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
 
 
@@ -60,9 +60,11 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
     matching, total = (scores.extras[name] for name in _OVERLAP_COLUMNS)
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
         best = -1.0
+        # The response's words once, not a search per golden word: a row may have thousands of answers.
+        response_words = seed_words(response)
         for index, answer in enumerate(answers_of_row):
             words = _golden_words(answer)
-            found = sum(1 for word in words if word in response and occurs_as_word(word, response))
+            found = sum(1 for word in words if word in response_words)
             if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
                 scores.outcomes[row] = PASS
                 scores.answer_index[row], matching[row], total[row] = index, found, found

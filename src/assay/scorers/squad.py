@@ -7,10 +7,11 @@ de, ar, zh); a row in another language is unscored, with that reason, where the 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
-from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
+from ._base import PASS, UNSCORED, MetricScores, Scorer, f1_of_counts
 
 Tokenise = Callable[[str], list[str]]
 
@@ -30,11 +31,13 @@ def _score(
                 f"MLQA has no rules for this row's language; it has {', '.join(MLQA_LANGUAGES)}"
             )
             continue
-        predicted = tokenise(response)
+        predicted = tokenise(response)  # once per row, not once per golden answer
         goldens = [tokenise(answer) for answer in answers]
         if graded:
+            predicted_counts = Counter(predicted)
             best, negative_index = max(
-                (overlap_f1(golden, predicted), -i) for i, golden in enumerate(goldens)
+                (f1_of_counts(_common(golden, predicted_counts), len(predicted), len(golden)), -i)
+                for i, golden in enumerate(goldens)
             )
             assert scores.values is not None
             scores.values[row], scores.answer_index[row] = best, -negative_index
@@ -45,6 +48,11 @@ def _score(
             if index >= 0:
                 scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
+
+
+def _common(golden: list[str], predicted: Counter[str]) -> int:
+    """The size of the multiset overlap (SQuAD's num_same), reading only the golden tokens."""
+    return sum((Counter(golden) & predicted).values())
 
 
 def _mlqa_tokeniser(lang: str) -> Tokenise | None:
