@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,8 @@ OUTCOME_NAMES = {
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
 EMPTY_GOLDEN = "the golden answer is empty, which the seed protocols score correct (the seed's caveat 1)"
 _WORD = regex.compile(r"\w+")  # the unicode profile's word (text.unicode.words)
+TEXT_SHOWN = 2000  # characters of each text a written trace shows
+CUT_MARK = " [... {:,} characters in all]"
 JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
 
 
@@ -53,10 +56,19 @@ class Trace:
     score: float | None = None  # a graded metric's row score
 
     def as_dict(self) -> dict[str, Any]:
+        """The trace as written to files: a long text as the metric saw it is cut to its first
+        TEXT_SHOWN characters (the response itself is in its own column), so that a 50 MB cell does
+        not become ten copies of it, one per metric."""
         found: dict[str, Any] = {"outcome": self.outcome, "rule": self.rule}
-        found |= {"golden": self.golden, "response": self.response}
+        found |= {"golden": _shown(self.golden), "response": _shown(self.response)}
         found["span"] = list(self.span) if self.span else None
         return found | ({} if self.score is None else {"score": round(self.score, 6)})
+
+
+def _shown(text: str | None) -> str | None:
+    if text is None or len(text) <= TEXT_SHOWN:
+        return text
+    return f"{text[:TEXT_SHOWN]}{CUT_MARK.format(len(text))}"
 
 
 @dataclass(frozen=True)
@@ -81,8 +93,20 @@ class _Verdict:
         """The original response's offsets of the seen response's [start, end)."""
         if end <= start:
             return None
-        aligned = _aligned(self.record.response, view, self.options.nfc)
-        return aligned.original_span(start, end) if aligned is not None else None
+        piece, collapse, by_code_point = _PIECES[view]
+        if self.options.nfc:  # NFC composes across code points: align by cluster
+            return align.locate(
+                self.record.response, lambda t: piece(_nfc(t)), self.response, start, end, collapse=collapse
+            )
+        return align.locate(
+            self.record.response,
+            piece,
+            self.response,
+            start,
+            end,
+            collapse=collapse,
+            by_code_point=by_code_point,
+        )
 
 
 def traces(run: ScoreRun, index: int) -> dict[str, Trace]:
@@ -152,14 +176,6 @@ _PIECES: dict[Callable[[str], str], tuple[Callable[[str], str], bool, bool]] = {
 }
 
 
-@functools.lru_cache(maxsize=16)  # a row's metrics that share a view share its alignment
-def _aligned(original: str, view: Callable[[str], str], nfc: bool) -> align.Aligned | None:
-    piece, collapse, by_code_point = _PIECES[view]
-    if nfc:  # NFC composes across code points: align by cluster
-        return align.align(original, lambda t: piece(_nfc(t)), lambda t: view(_nfc(t)), collapse=collapse)
-    return align.align(original, piece, view, collapse=collapse, by_code_point=by_code_point)
-
-
 Description = tuple[str, tuple[int, int] | None]  # the rule, and the span
 
 
@@ -189,34 +205,48 @@ def _overlap(verdict: _Verdict) -> Description:
 
 def _phrase(verdict: _Verdict) -> Description:
     golden_words = unicode.words(verdict.golden or "")
-    located = list(_WORD.finditer(verdict.response))
-    response_words = [word.group() for word in located]
     if verdict.outcome is Outcome.FAIL:
-        present = set(response_words)
+        present = set(map(_group, _WORD.finditer(verdict.response)))  # no list of a long text's words
         absent = [word for word in golden_words if word not in present]
         why = f"absent: {', '.join(absent)}" if absent else "each occurs, but not together in this order"
         return f"the golden words do not occur as a contiguous run of whole words ({why})", None
     soft = verdict.outcome is Outcome.SOFT_PASS
     key: Callable[[str], str] = soft_key if soft else str
-    at = _run_at(list(map(key, response_words)), list(map(key, golden_words)))
+    at = _run_at(
+        unicode.spaced_words(verdict.response)
+        if not soft
+        else _spaced(map(soft_key, map(_group, _WORD.finditer(verdict.response)))),
+        _spaced(map(key, golden_words)),
+    )
+    located = (
+        []
+        if at is None
+        else list(itertools.islice(_WORD.finditer(verdict.response), at, at + len(golden_words)))
+    )
     span = None
-    if at is not None:
-        first, last = located[at], located[at + len(golden_words) - 1]
-        span = verdict.span(unicode.normalise, first.start(), last.end())
+    if located:
+        span = verdict.span(unicode.normalise, located[0].start(), located[-1].end())
     if not soft:
         return "the golden words occur in the response as a contiguous run of whole words", span
-    matched = response_words[at : at + len(golden_words)] if at is not None else []
+    matched = list(map(_group, located))
     tolerated = "; ".join(rule_of(g, r) for g, r in zip(golden_words, matched) if g != r)
     return f"a soft pass: the golden words occur only with inflections tolerated ({tolerated})", span
 
 
-def _run_at(words: list[str], run: list[str]) -> int | None:
-    """Where `run` starts as a contiguous part of `words`, or None. Words hold no space, so this is a
-    substring search of the spaced run in the spaced words (linear, where comparing slices at each word
-    would cost words x run), and the spaces before the place found count the words before it."""
-    spaced = f" {' '.join(words)} "
-    at = spaced.find(f" {' '.join(run)} ")
-    return None if at < 0 else spaced.count(" ", 0, at)
+def _group(match: regex.Match[str]) -> str:
+    return str(match.group())
+
+
+def _spaced(words: Iterable[str]) -> str:
+    return f" {' '.join(words)} "
+
+
+def _run_at(spaced_words: str, spaced_run: str) -> int | None:
+    """Where a run of words starts among words, both `_spaced`, as a word index, or None. Words hold no
+    space, so this is a substring search (linear, where comparing slices at each word would cost words
+    x run), and the spaces before the place found count the words before it."""
+    at = spaced_words.find(spaced_run)
+    return None if at < 0 else spaced_words.count(" ", 0, at)
 
 
 def _tokens(verdict: _Verdict) -> Description:
@@ -251,7 +281,7 @@ def _hard_fact(verdict: _Verdict) -> Description:
             None,
         )
     span = verdict.span(unicode.fold, *found.span())
-    return f"the pattern {pattern!r} matches {found.group()!r} as a whole", span
+    return f"the pattern {pattern!r} matches {_shown(found.group())!r} as a whole", span
 
 
 _DESCRIBE: dict[str, Callable[[_Verdict], Description]] = {

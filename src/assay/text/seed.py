@@ -47,8 +47,16 @@ def strip_punctuation(word: str) -> str:
 
 
 def seed_words(lowered: str) -> frozenset[str]:
-    """The seed's word set of already-lowercased text; words that are all punctuation vanish."""
-    return frozenset(map(str.strip, lowered.split(), itertools.repeat(punctuation()))) - {""}
+    """The seed's word set of already-lowercased text; words that are all punctuation vanish. Only the
+    distinct words with punctuation at an end are stripped (stripping every word of a long text with
+    the whole of category P is slow)."""
+    words = set(lowered.split())
+    marks = punctuation_set()
+    edged = [word for word in words if word[0] in marks or word[-1] in marks]
+    words.difference_update(edged)
+    words.update(map(str.strip, edged, itertools.repeat(punctuation())))
+    words.discard("")
+    return frozenset(words)
 
 
 def is_empty_golden(answer: str) -> bool:

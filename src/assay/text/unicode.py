@@ -92,9 +92,12 @@ _NUKTA_AFTER_SIGN = regex.compile(
     "|".join(f"([{chr(b + 0x3E)}-{chr(b + 0x4C)}]+)({chr(b + 0x3C)}+)" for b in _INDIC_BLOCKS)
 )
 
-_QUOTES = str.maketrans(
-    dict.fromkeys("\u2018\u2019\u201b`\u00b4", "'") | dict.fromkeys("\u201c\u201d\u201e", '"')
+_NUKTAS = tuple(chr(block + 0x3C) for block in _INDIC_BLOCKS)
+_QUOTE_PAIRS = tuple((quote, "'") for quote in "\u2018\u2019\u201b`\u00b4") + tuple(
+    (quote, '"') for quote in "\u201c\u201d\u201e"
 )
+_QUOTES = str.maketrans(dict(_QUOTE_PAIRS))
+_NOT_REGEX_SPACE = "\x1c\x1d\x1e\x1f"  # whitespace to str.split, not to regex's \s
 _PUNCTUATION = regex.compile(r"\p{P}+")
 _FORMAT = regex.compile(r"\p{Cf}+")
 _OTHER_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")  # a decimal digit of any script but ASCII
@@ -115,7 +118,10 @@ def _joined_sequences(text: str) -> str:
 
 
 def _letter_sequences(text: str) -> str:
-    text = str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
+    if text.isascii():
+        return text
+    if any(nukta in text for nukta in _NUKTAS):  # a scan per nukta is far cheaper than the pattern
+        text = str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
     return str(_VOWELS_PATTERN.sub(lambda m: _VOWELS[m.group()], text))
 
 
@@ -138,7 +144,11 @@ def _digits(text: str) -> str:
 
 
 def _quotes(text: str) -> str:
-    return text.translate(_QUOTES)
+    # str.replace per quote: str.translate with a table is several times slower on non-ASCII text.
+    for quote, plain in _QUOTE_PAIRS:
+        if quote in text:
+            text = text.replace(quote, plain)
+    return text
 
 
 def _punctuation(text: str) -> str:
@@ -146,6 +156,8 @@ def _punctuation(text: str) -> str:
 
 
 def _whitespace(text: str) -> str:
+    if not any(separator in text for separator in _NOT_REGEX_SPACE):
+        return " ".join(text.split())  # the same, where str.split's whitespace is regex's, and faster
     return str(_SPACES.sub(" ", text)).strip()
 
 
@@ -290,6 +302,12 @@ def _fold_tables() -> tuple[bytes, bytes]:
         elif len(pieces) <= 2 and not any(separator[ord(piece)] for piece in pieces):
             mapping[code] = sum(ord(piece) << (16 * at) for at, piece in enumerate(pieces))
     return mapping.tobytes(), bytes(flags)
+
+
+def fold_tables() -> tuple[bytes, bytes]:
+    """The fast path's (mapping, flags) tables (see ``_fold_tables``), for others that need to know
+    which characters the profile treats alone (text.align cuts long texts between them)."""
+    return _fold_tables()
 
 
 # A character that stays itself meets its neighbours with its own flags at both edges.
