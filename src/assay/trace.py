@@ -28,6 +28,7 @@ from .scorers.hard_fact import pattern_of, search, timed_out_reason
 from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
 from .text.inflection import rule_of, soft_key
+from .text.search import joined_tokens, tokens_in_chunks
 from .text.seed import seed_words
 from .text.squad import mlqa_tokens, squad_tokens
 
@@ -40,6 +41,7 @@ OUTCOME_NAMES = {
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
 EMPTY_GOLDEN = "the golden answer is empty, which the seed protocols score correct (the seed's caveat 1)"
 _WORD = regex.compile(r"\w+")  # the unicode profile's word (text.unicode.words)
+_LAST_WORD = regex.compile(r"(?r)\w+")  # searched from the end
 TEXT_SHOWN = 2000  # characters of each text a written trace shows
 CUT_MARK = " [... {:,} characters in all]"
 JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
@@ -154,10 +156,10 @@ def _verdict(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> _V
 def _seen(metric: str, record: Record, options: ScoreOptions) -> Callable[[str], str]:
     """How `metric` sees a text: the official scripts' tokens joined by spaces, else its view."""
     if metric.startswith("squad"):
-        return lambda text: " ".join(squad_tokens(text))
+        return lambda text: joined_tokens(text, squad_tokens)
     if metric.startswith("mlqa"):
         lang = (record.lang or "").strip().lower()
-        return lambda text: " ".join(mlqa_tokens(text, lang))
+        return lambda text: joined_tokens(text, lambda chunk: mlqa_tokens(chunk, lang))
     view = get_scorer(metric).view
     return (lambda text: view(_nfc(text))) if options.nfc else view
 
@@ -251,22 +253,25 @@ def _run_at(spaced_words: str, spaced_run: str) -> int | None:
 
 def _tokens(verdict: _Verdict) -> Description:
     tokenise = unicode.f1_tokens if verdict.metric.startswith("token") else str.split
-    golden, response = tokenise(verdict.golden or ""), tokenise(verdict.response)
     if verdict.score is None:  # exact match
         if verdict.outcome is Outcome.PASS:
             return "the response's tokens equal the golden answer's", _whole_response(verdict)
         return "the response's tokens differ from every golden answer's", None
-    common = sum((Counter(golden) & Counter(response)).values())
-    counts = f"{common} tokens in common; precision {common}/{len(response)}, recall {common}/{len(golden)}"
+    golden = tokenise(verdict.golden or "")
+    response = Counter(tokens_in_chunks(verdict.response, tokenise))  # no list of a long text's tokens
+    common, length = sum((Counter(golden) & response).values()), sum(response.values())
+    counts = f"{common} tokens in common; precision {common}/{length}, recall {common}/{len(golden)}"
     return f"token F1 {verdict.score:.3f} with the best golden answer: {counts}", None
 
 
 def _whole_response(verdict: _Verdict) -> tuple[int, int] | None:
     """token_em's span: from the response's first word to its last (the official scores see no offsets)."""
-    words = list(_WORD.finditer(verdict.response))
-    if verdict.metric != "token_em" or not words:
+    first = _WORD.search(verdict.response)
+    if verdict.metric != "token_em" or first is None:
         return None
-    return verdict.span(unicode.normalise, words[0].start(), words[-1].end())
+    last = _LAST_WORD.search(verdict.response)
+    assert last is not None
+    return verdict.span(unicode.normalise, first.start(), last.end())
 
 
 def _hard_fact(verdict: _Verdict) -> Description:

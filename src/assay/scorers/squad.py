@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..text.search import tokens_in_chunks
 from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
 from ._base import PASS, UNSCORED, MetricScores, Scorer, f1_of_counts
 
@@ -31,12 +32,13 @@ def _score(
                 f"MLQA has no rules for this row's language; it has {', '.join(MLQA_LANGUAGES)}"
             )
             continue
-        predicted = tokenise(response)  # once per row, not once per golden answer
+        # The response's tokens counted once per row, not once per golden answer, a chunk at a time.
+        predicted_counts = Counter(tokens_in_chunks(response, tokenise))
+        predicted_length = sum(predicted_counts.values())
         goldens = [tokenise(answer) for answer in answers]
         if graded:
-            predicted_counts = Counter(predicted)
             best, negative_index = max(
-                (f1_of_counts(_common(golden, predicted_counts), len(predicted), len(golden)), -i)
+                (f1_of_counts(_common(golden, predicted_counts), predicted_length, len(golden)), -i)
                 for i, golden in enumerate(goldens)
             )
             assert scores.values is not None
@@ -44,7 +46,10 @@ def _score(
             if best == 1.0:
                 scores.outcomes[row] = PASS
         else:
-            index = next((i for i, golden in enumerate(goldens) if golden == predicted), -1)
+            # In order: the tokens themselves only for a golden answer of as many.
+            same_length = [i for i, golden in enumerate(goldens) if len(golden) == predicted_length]
+            predicted = tokenise(response) if same_length else []
+            index = next((i for i in same_length if goldens[i] == predicted), -1)
             if index >= 0:
                 scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ..text import unicode
-from ..text.search import first_occurring
+from ..text.search import first_occurring, tokens_in_chunks
 from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer, f1_of_counts
 from .inflection import soft_phrase_pass
 
@@ -81,8 +81,10 @@ def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     for row, (response, goldens) in enumerate(zip(responses, goldens_by_row)):
         if not goldens:
             continue
-        tokens = unicode.f1_tokens(response)
-        index = next((index for index, golden in goldens if golden == tokens), -1)
+        _, length = unicode.token_overlap([], response)  # the count alone first: a long response
+        same_length = [(index, golden) for index, golden in goldens if len(golden) == length]
+        tokens = unicode.f1_tokens(response) if same_length else []
+        index = next((index for index, golden in same_length if golden == tokens), -1)
         if index >= 0:
             scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
@@ -117,9 +119,9 @@ def _overlap_with(response: str, answers: int) -> Callable[[Tokens], tuple[int, 
     a row of thousands of answers reads its response once."""
     if answers == 1:
         return functools.partial(unicode.token_overlap, normalised=response)
-    tokens = unicode.f1_tokens(response)
-    counts = Counter(tokens)
-    return lambda golden: (sum((Counter(golden) & counts).values()), len(tokens))
+    counts = Counter(tokens_in_chunks(response, unicode.f1_tokens))
+    length = sum(counts.values())
+    return lambda golden: (sum((Counter(golden) & counts).values()), length)
 
 
 PHRASE_MATCH = Scorer(
