@@ -153,6 +153,9 @@ enum {
 #define TABLE_SIZE 0x10000
 #define UNSAFE 0xFFFF
 #define SEPARATOR 0x20
+#define NUMBER_SEPARATOR 0xFFFE /* a separator, except between two digits: then the steps decide */
+
+static int is_digit(Py_UCS4 ch) { return ch >= '0' && ch <= '9'; }
 
 static int check_tables(const Py_buffer *mapping, const Py_buffer *flags) {
     if ((mapping == NULL || mapping->len == TABLE_SIZE * 4) && flags->len == TABLE_SIZE) return 0;
@@ -175,7 +178,11 @@ static int fold_into(PyObject *text, const uint32_t *mapping, const unsigned cha
         if ((flag & COMPOSES_SECOND) && (previous & COMPOSES_FIRST)) return 0; /* NFC could join them */
         if ((flag & REWRITTEN_SECOND) && (previous & REWRITTEN_FIRST)) return 0; /* so could a step */
         previous = flag;
-        if (mapping[ch] == SEPARATOR) {
+        if (mapping[ch] == NUMBER_SEPARATOR && n > 0 && !space_pending && is_digit(out[n - 1]) && i + 1 < length) {
+            Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
+            if (next < TABLE_SIZE && mapping[next] != UNSAFE && is_digit(mapping[next] & 0xFFFF)) return 0; /* 3.5 */
+        }
+        if (mapping[ch] == SEPARATOR || mapping[ch] == NUMBER_SEPARATOR) {
             space_pending = n > 0;
             continue;
         }
@@ -237,6 +244,13 @@ static int flags_at(const Tokens *t, Py_ssize_t i) {
     return ch < TABLE_SIZE ? t->flags[ch] : -1;
 }
 
+/* Is the character at i a full stop or comma between two ASCII digits (part of a number)? */
+static int in_number(const Tokens *t, Py_ssize_t i) {
+    Py_UCS4 ch = PyUnicode_READ(t->kind, t->data, i);
+    return (ch == '.' || ch == ',') && i > 0 && i + 1 < t->length &&
+           is_digit(PyUnicode_READ(t->kind, t->data, i - 1)) && is_digit(PyUnicode_READ(t->kind, t->data, i + 1));
+}
+
 /* The next token as [*start, *end): 1, or 0 at the end of the text, or -1 at a character outside the
    table (the caller gives None, and Python tokenises). */
 static int next_token(Tokens *t, Py_ssize_t *start, Py_ssize_t *end) {
@@ -250,6 +264,7 @@ static int next_token(Tokens *t, Py_ssize_t *start, Py_ssize_t *end) {
     if (!(f & t->token_end)) { /* an unspaced character is a token alone; else, to the run's end */
         for (; t->at < t->length; t->at++) {
             if ((f = flags_at(t, t->at)) < 0) return -1;
+            if (in_number(t, t->at)) continue; /* 3.5, 1,24,000: a number is one token */
             if (!(f & WORD) || (f & t->token_end)) break;
         }
     }

@@ -40,8 +40,8 @@ OUTCOME_NAMES = {
 }
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
 EMPTY_GOLDEN = "the golden answer is empty, which the seed protocols score correct (the seed's caveat 1)"
-_WORD = regex.compile(r"\w+")  # the unicode profile's word (text.unicode.words)
-_LAST_WORD = regex.compile(r"(?r)\w+")  # searched from the end
+_WORD = regex.compile(unicode.WORD_PATTERN)  # the unicode profile's word (text.unicode.words)
+_LAST_WORD = regex.compile(f"(?r){unicode.WORD_PATTERN}")  # searched from the end
 TEXT_SHOWN = 2000  # characters of each text a written trace shows
 CUT_MARK = " [... {:,} characters in all]"
 JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns

@@ -44,7 +44,7 @@ try:
 except ImportError:  # not built (no C compiler at install): every text takes the twelve steps
     _speedups = None  # type: ignore[assignment]
 
-VERSION = 1
+VERSION = 2  # 2: numbers whole tokens; more legacy Indic sequences mapped
 SIGNATURE = f"profile:unicode@{VERSION}"
 FOLD_SIGNATURE = f"profile:unicode-fold@{VERSION}"  # fold(): the same folding, punctuation kept
 
@@ -98,11 +98,21 @@ _QUOTE_PAIRS = tuple((quote, "'") for quote in "\u2018\u2019\u201b`\u00b4") + tu
 )
 _QUOTES = str.maketrans(dict(_QUOTE_PAIRS))
 _NOT_REGEX_SPACE = "\x1c\x1d\x1e\x1f"  # whitespace to str.split, not to regex's \s
-_PUNCTUATION = regex.compile(r"\p{P}+")
+# Numbers stay whole: a full stop or comma between two digits is part of the number, not punctuation
+# (3.5, 1,24,000; digits are ASCII by then). Arabic's decimal and group separators become . and ,
+# first. A number whose commas group it the Western way (1,240,000) or the Indian way (1,24,000) is
+# written without them, so that 1,24,000 and 124000 are one token; other commas (3,5) and every
+# decimal point stay, so that 3.5 is neither 3 nor 35.
+_IN_NUMBER = "[.,]"
+_PUNCTUATION = regex.compile(rf"(?:(?![.,])\p{{P}}|(?<![0-9]){_IN_NUMBER}|{_IN_NUMBER}(?![0-9]))+")
+_ARABIC_SEPARATORS = regex.compile("(?<=[0-9])([\u066b\u066c])(?=[0-9])")
+_NUMBER = regex.compile(r"(?<![0-9.,])[0-9]+(?:[.,][0-9]+)+")
+_GROUPED = regex.compile(r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,2}(?:,[0-9]{2})*,[0-9]{3}")  # Western, Indian
+WORD_PATTERN = r"(?:\w|(?<=[0-9])[.,](?=[0-9]))+"  # a word: a number with its points and commas too
 _FORMAT = regex.compile(r"\p{Cf}+")
 _OTHER_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")  # a decimal digit of any script but ASCII
 _SPACES = regex.compile(r"\s+")
-_WORD = regex.compile(r"\w+")
+_WORD = regex.compile(WORD_PATTERN)
 # Scripts written without spaces between words: their tokens are single characters (as in MLQA for zh).
 _UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
 _CHARACTER_OR_RUN = regex.compile(rf"[{_UNSPACED}]|[^{_UNSPACED}]+")
@@ -151,6 +161,21 @@ def _quotes(text: str) -> str:
     return text
 
 
+def _numbers(text: str) -> str:
+    """Numbers made whole tokens: Arabic separators to . and , and grouping commas dropped."""
+    if "," not in text and "\u066b" not in text and "\u066c" not in text:
+        return text  # nothing to rewrite: a decimal point alone stays as it is
+    text = str(_ARABIC_SEPARATORS.sub(lambda m: "." if m.group() == "\u066b" else ",", text))
+    return str(_NUMBER.sub(_ungrouped, text))
+
+
+def _ungrouped(number: regex.Match[str]) -> str:
+    whole, point, fraction = number.group().partition(".")
+    if _GROUPED.fullmatch(whole):
+        whole = whole.replace(",", "")
+    return whole + point + fraction
+
+
 def _punctuation(text: str) -> str:
     return str(_PUNCTUATION.sub(" ", text))
 
@@ -172,6 +197,7 @@ STEPS: tuple[Callable[[str], str], ...] = (
     _nfkc,  # casefold can leave a compatibility form behind (NFKC_Casefold, approximately)
     _digits,
     _quotes,
+    _numbers,
     _punctuation,
     _whitespace,
 )
@@ -194,9 +220,10 @@ def normalise_in_steps(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """The profile's folding with punctuation kept (for patterns that name it: 50%, 10:30, 1,00,000)."""
+    """The profile's folding with punctuation kept (for patterns that name it: 50%, 10:30, 1,00,000),
+    numbers as they are written."""
     for step in STEPS:
-        if step is not _punctuation:
+        if step is not _punctuation and step is not _numbers:
             text = step(text)
     return _nfc(text)
 
@@ -267,6 +294,8 @@ MEETS_BEFORE = MARK | COMPOSES_SECOND | REWRITTEN_SECOND  # what a character's f
 MEETS_AFTER = COMPOSES_FIRST | REWRITTEN_FIRST  # what its last piece shows, with HAS_MARK
 UNSAFE = 0xFFFF  # in the mapping: the profile cannot treat this character alone; the text takes the steps
 SEPARATOR = 0x20  # in the mapping: punctuation or whitespace, one space between words, none at the ends
+NUMBER_SEPARATOR = 0xFFFE  # in the mapping: a separator, but between two digits part of a number (3.5)
+_NUMBER_MARKS = frozenset(".,\u066b\u066c")
 _BMP = 0x10000
 
 
@@ -297,8 +326,8 @@ def _fold_tables() -> tuple[bytes, bytes]:
             continue
         flags[code] |= edges
         pieces = [_punctuated(piece, digit) for piece in forms[-1]]
-        if all(separator[ord(piece)] for piece in pieces):
-            mapping[code] = SEPARATOR  # … becomes ..., a separator still
+        if all(separator[ord(piece)] for piece in pieces):  # … becomes ..., a separator still
+            mapping[code] = NUMBER_SEPARATOR if _NUMBER_MARKS.intersection(pieces) else SEPARATOR
         elif len(pieces) <= 2 and not any(separator[ord(piece)] for piece in pieces):
             mapping[code] = sum(ord(piece) << (16 * at) for at, piece in enumerate(pieces))
     return mapping.tobytes(), bytes(flags)
@@ -426,6 +455,6 @@ def normalise_keeping_spaces(text: str) -> str:
 def fold_keeping_spaces(text: str) -> str:
     """``fold`` without collapsing whitespace (see ``normalise_keeping_spaces``)."""
     for step in STEPS:
-        if step is not _punctuation and step is not _whitespace:
+        if step not in (_punctuation, _numbers, _whitespace):
             text = step(text)
     return _nfc(text)
