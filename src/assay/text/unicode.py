@@ -173,7 +173,7 @@ def _ungrouped(number: regex.Match[str]) -> str:
     whole, point, fraction = number.group().partition(".")
     if _GROUPED.fullmatch(whole):
         whole = whole.replace(",", "")
-    return whole + point + fraction
+    return str(whole + point + fraction)
 
 
 def _punctuation(text: str) -> str:
