@@ -60,7 +60,11 @@ _JOINED = {
     "\u0d32" + _VIRAMA_ML + _ZWJ: "\u0d7d",  # chillu L
     "\u0d33" + _VIRAMA_ML + _ZWJ: "\u0d7e",  # chillu LL
     "\u0d15" + _VIRAMA_ML + _ZWJ: "\u0d7f",  # chillu K
+    "\u0d2e" + _VIRAMA_ML + _ZWJ: "\u0d54",  # chillu M (Unicode 9)
+    "\u0d2f" + _VIRAMA_ML + _ZWJ: "\u0d55",  # chillu Y
+    "\u0d34" + _VIRAMA_ML + _ZWJ: "\u0d56",  # chillu LLL
     "\u09a4" + _VIRAMA_BN + _ZWJ: "\u09ce",  # khanda-ta
+    "\u0930\u094d" + _ZWJ: "\u0931\u094d",  # Devanagari eyelash ra: RA + virama + ZWJ is RRA + virama
 }
 _VOWELS = {
     "\u0905\u093e": "\u0906",  # Devanagari आ
@@ -80,6 +84,51 @@ _VOWELS = {
     "\u0a73\u0a41": "\u0a09",  # ਉ
     "\u0a73\u0a42": "\u0a0a",  # ਊ
     "\u0a73\u0a4b": "\u0a13",  # ਓ
+    # The other scripts' tables of vowel letters not to spell as letter + sign (ch. 12, each script's
+    # section), and Devanagari's for Kashmiri and the vocalic letters.
+    "\u0905\u0946": "\u0904",  # Devanagari ऄ
+    "\u0905\u0945": "\u0972",  # ॲ
+    "\u0905\u093a": "\u0973",  # ॳ
+    "\u0905\u093b": "\u0974",  # ॴ
+    "\u0905\u094f": "\u0975",  # ॵ
+    "\u0905\u0956": "\u0976",  # ॶ
+    "\u0905\u0957": "\u0977",  # ॷ
+    "\u0909\u0941": "\u090a",  # ऊ
+    "\u090b\u0943": "\u0960",  # ॠ
+    "\u090c\u0962": "\u0961",  # ॡ
+    "\u0985\u09be": "\u0986",  # Bengali আ
+    "\u098b\u09c3": "\u09e0",  # ৠ
+    "\u098c\u09e2": "\u09e1",  # ৡ
+    "\u0a85\u0abe": "\u0a86",  # Gujarati આ
+    "\u0a85\u0ac5": "\u0a8d",  # ઍ
+    "\u0a85\u0ac7": "\u0a8f",  # એ
+    "\u0a85\u0ac8": "\u0a90",  # ઐ
+    "\u0a85\u0ac9": "\u0a91",  # ઑ
+    "\u0a85\u0acb": "\u0a93",  # ઓ
+    "\u0a85\u0acc": "\u0a94",  # ઔ
+    "\u0a8b\u0ac3": "\u0ae0",  # ૠ
+    "\u0a8c\u0ae2": "\u0ae1",  # ૡ
+    "\u0b05\u0b3e": "\u0b06",  # Oriya ଆ
+    "\u0b0b\u0b43": "\u0b60",  # ୠ
+    "\u0b0c\u0b62": "\u0b61",  # ୡ
+    "\u0b0f\u0b57": "\u0b10",  # ଐ
+    "\u0b13\u0b57": "\u0b14",  # ଔ
+    "\u0b89\u0bd7": "\u0b8a",  # Tamil ஊ
+    "\u0c12\u0c55": "\u0c13",  # Telugu ఓ
+    "\u0c12\u0c4c": "\u0c14",  # ఔ
+    "\u0c0b\u0c43": "\u0c60",  # ౠ
+    "\u0c0c\u0c62": "\u0c61",  # ౡ
+    "\u0c89\u0cbe": "\u0c8a",  # Kannada ಊ
+    "\u0c92\u0ccc": "\u0c94",  # ಔ
+    "\u0c8b\u0cbe": "\u0ce0",  # ೠ
+    "\u0c8c\u0ce2": "\u0ce1",  # ೡ
+    "\u0d07\u0d57": "\u0d08",  # Malayalam ഈ
+    "\u0d09\u0d57": "\u0d0a",  # ഊ
+    "\u0d0e\u0d46": "\u0d10",  # ഐ
+    "\u0d12\u0d3e": "\u0d13",  # ഓ
+    "\u0d12\u0d57": "\u0d14",  # ഔ
+    "\u0d0b\u0d43": "\u0d60",  # ൠ
+    "\u0d0c\u0d62": "\u0d61",  # ൡ
 }
 _JOINED_PATTERN = regex.compile("|".join(map(regex.escape, _JOINED)))
 _VOWELS_PATTERN = regex.compile("|".join(map(regex.escape, _VOWELS)))
