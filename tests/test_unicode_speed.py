@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from assay import Outcome
 from assay.scorers._base import AnswerSets, overlap_f1
 from assay.scorers.unicode import _phrase_match, _token_em, _token_f1
-from assay.text import unicode
+from assay.text import search, unicode
+from assay.text.seed import lowercase
 
 speedups = unicode._speedups
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built here")
@@ -163,3 +164,21 @@ def test_batch_scorers_equal_their_definitions(rows: list[tuple[list[str], str]]
         tokens = unicode.f1_tokens_by_regex
         exact = [i for i in scorable if tokens(answers[i]) == tokens(response)]
         assert em.answer_index[row] == (exact[0] if exact else -1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(MIXED, min_size=1, max_size=6))
+def test_a_long_text_normalised_a_chunk_at_a_time_equals_it_normalised_whole(parts: list[str]) -> None:
+    # Chunks of a few characters: every whitespace may end one.
+    text = " ".join(parts)
+    whole = (unicode.normalise(text), unicode.fold(text), lowercase(text), unicode.spaced_words(text))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "LONG", 0)
+        patch.setattr(unicode, "LONG", 0)
+        patch.setattr(search, "CHUNK", 3)
+        assert (
+            unicode.normalise(text),
+            unicode.fold(text),
+            lowercase(text),
+            unicode.spaced_words(text),
+        ) == whole

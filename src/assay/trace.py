@@ -29,7 +29,7 @@ from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
 from .text.inflection import rule_of, soft_key
 from .text.search import joined_tokens, tokens_in_chunks
-from .text.seed import seed_words
+from .text.seed import lowercase, seed_words
 from .text.squad import mlqa_tokens, squad_tokens
 
 OUTCOME_NAMES = {
@@ -172,7 +172,7 @@ def _nfc(text: str) -> str:
 # piece is a code point (the view maps them one by one) rather than a grapheme cluster.
 # Pieces (clusters) repeat endlessly across rows: each is normalised once.
 _PIECES: dict[Callable[[str], str], tuple[Callable[[str], str], bool, bool]] = {
-    str.lower: (str.lower, False, True),
+    lowercase: (str.lower, False, True),
     unicode.normalise: (functools.lru_cache(1 << 16)(unicode.normalise_keeping_spaces), True, False),
     unicode.fold: (functools.lru_cache(1 << 16)(unicode.fold_keeping_spaces), True, False),
 }
@@ -189,7 +189,7 @@ def _exact(verdict: _Verdict) -> Description:
         return EMPTY_GOLDEN, None
     at = verdict.response.find(golden)
     rule = "the golden answer, lowercased, occurs in the lowercased response (inside a word counts too)"
-    return rule, verdict.span(str.lower, at, at + len(golden))
+    return rule, verdict.span(lowercase, at, at + len(golden))
 
 
 def _overlap(verdict: _Verdict) -> Description:

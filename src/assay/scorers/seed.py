@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..text.search import first_occurring
-from ..text.seed import occurs_as_word, punctuation_bitmap, punctuation_set, seed_words, strip_punctuation
+from ..text.seed import (
+    lowercase,
+    occurs_as_word,
+    punctuation_bitmap,
+    punctuation_set,
+    seed_words,
+    strip_punctuation,
+)
 from ._base import PASS, AnswerSets, MetricScores, Scorer
 
 try:
@@ -137,7 +144,7 @@ def _golden_word_lists(answers: Sequence[str]) -> list[set[str]]:
 EXACT_SUBSTRING = Scorer(
     name="exact_substring",
     description="the golden answer occurs in the response as one contiguous run of characters (lowercased)",
-    view=str.lower,
+    view=lowercase,
     score_rows=_exact_substring,
 )
 
@@ -145,7 +152,7 @@ WORD_OVERLAP = Scorer(
     name="word_overlap",
     description="every golden word occurs among the response's words, in any order (lowercased, "
     "split on whitespace, Unicode punctuation stripped from the ends of each word)",
-    view=str.lower,
+    view=lowercase,
     score_rows=_word_overlap,
     extra_columns=_OVERLAP_COLUMNS,
 )

@@ -39,6 +39,8 @@ from collections.abc import Callable
 
 import regex
 
+from .search import LONG, by_chunks
+
 try:
     from .. import _speedups
 except ImportError:  # not built (no C compiler at install): every text takes the twelve steps
@@ -254,6 +256,10 @@ STEPS: tuple[Callable[[str], str], ...] = (
 
 def normalise(text: str) -> str:
     """The profile's text: folded, punctuation-free, single-spaced, NFC."""
+    return by_chunks(_normalise, text, collapsed=True)  # no step reads across whitespace
+
+
+def _normalise(text: str) -> str:
     if _speedups is not None:
         folded = _speedups.unicode_fold(text, *_fold_tables())
         if folded is not None:
@@ -271,6 +277,10 @@ def normalise_in_steps(text: str) -> str:
 def fold(text: str) -> str:
     """The profile's folding with punctuation kept (for patterns that name it: 50%, 10:30, 1,00,000),
     numbers as they are written."""
+    return by_chunks(_fold, text, collapsed=True)
+
+
+def _fold(text: str) -> str:
     for step in STEPS:
         if step is not _punctuation and step is not _numbers:
             text = step(text)
@@ -299,6 +309,12 @@ def f1_tokens(normalised: str) -> list[str]:
 def spaced_words(normalised: str) -> str:
     """The words of normalised text joined by spaces, with a space at each end: a run of whole words is
     then a substring (words hold no space)."""
+    if len(normalised) > LONG:  # the C path's buffer takes 8 bytes a character: a chunk at a time
+        return f" {by_chunks(lambda chunk: _spaced_words(chunk).strip(' '), normalised, collapsed=True)} "
+    return _spaced_words(normalised)
+
+
+def _spaced_words(normalised: str) -> str:
     if _speedups is not None:
         spaced = _speedups.unicode_spaced_words(normalised, _fold_tables()[1])
         if spaced is not None:
