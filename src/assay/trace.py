@@ -53,7 +53,7 @@ class Trace:
     outcome: str  # pass, fail, unscored or soft_pass
     rule: str  # what decided, in words
     golden: str | None  # the deciding golden answer (else the first) as the metric saw it
-    response: str  # the response as the metric saw it
+    response: str  # the response as the metric saw it (its first TEXT_SHOWN characters, when longer)
     span: tuple[int, int] | None = None  # [start, end) of the match in the original response
     score: float | None = None  # a graded metric's row score
 
@@ -127,8 +127,16 @@ def trace(run: ScoreRun, metric: str, index: int) -> Trace:
         rule, span = scores.reasons.get(index, "unscored"), None
     else:
         rule, span = _DESCRIBE[metric](verdict)
+    # A trace keeps the texts as shown (cut past TEXT_SHOWN): a row's traces are held together, and ten
+    # copies of a 50 MB response as ten metrics saw it would cost a gigabyte.
     return Trace(
-        metric, OUTCOME_NAMES[verdict.outcome], rule, verdict.golden, verdict.response, span, verdict.score
+        metric,
+        OUTCOME_NAMES[verdict.outcome],
+        rule,
+        _shown(verdict.golden),
+        str(_shown(verdict.response)),
+        span,
+        verdict.score,
     )
 
 
@@ -141,7 +149,9 @@ def _judge_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -
         verdict = "CORRECT" if outcome is Outcome.PASS else "INCORRECT"
         rule = f"{by}: {verdict}" + (f" ({rationale})" if rationale else "")
     record = run.records[index]
-    return Trace(metric, OUTCOME_NAMES[outcome], rule, " | ".join(record.answers), record.response)
+    return Trace(
+        metric, OUTCOME_NAMES[outcome], rule, _shown(" | ".join(record.answers)), str(_shown(record.response))
+    )
 
 
 def _verdict(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> _Verdict:
