@@ -153,7 +153,8 @@ enum {
 #define TABLE_SIZE 0x10000
 #define UNSAFE 0xFFFF
 #define SEPARATOR 0x20
-#define NUMBER_SEPARATOR 0xFFFE /* a separator, except between two digits: then the steps decide */
+#define NUMBER_POINT 0xFFFE     /* a separator, except a full stop between two digits (3.5) */
+#define NUMBER_SEPARATOR 0xFFFFFFFEu /* a separator, except between two digits: then the steps decide */
 
 static int is_digit(Py_UCS4 ch) { return ch >= '0' && ch <= '9'; }
 
@@ -178,11 +179,18 @@ static int fold_into(PyObject *text, const uint32_t *mapping, const unsigned cha
         if ((flag & COMPOSES_SECOND) && (previous & COMPOSES_FIRST)) return 0; /* NFC could join them */
         if ((flag & REWRITTEN_SECOND) && (previous & REWRITTEN_FIRST)) return 0; /* so could a step */
         previous = flag;
-        if (mapping[ch] == NUMBER_SEPARATOR && n > 0 && !space_pending && is_digit(out[n - 1]) && i + 1 < length) {
+        int in_number = 0;
+        if ((mapping[ch] == NUMBER_POINT || mapping[ch] == NUMBER_SEPARATOR) && n > 0 && !space_pending &&
+            is_digit(out[n - 1]) && i + 1 < length) {
             Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
-            if (next < TABLE_SIZE && mapping[next] != UNSAFE && is_digit(mapping[next] & 0xFFFF)) return 0; /* 3.5 */
+            in_number = next < TABLE_SIZE && mapping[next] != UNSAFE && is_digit(mapping[next] & 0xFFFF);
         }
-        if (mapping[ch] == SEPARATOR || mapping[ch] == NUMBER_SEPARATOR) {
+        if (in_number && mapping[ch] == NUMBER_SEPARATOR) return 0; /* 1,24,000: grouping is the steps' */
+        if (in_number) { /* 3.5: the point stays in the number */
+            out[n++] = '.';
+            continue;
+        }
+        if (mapping[ch] == SEPARATOR || mapping[ch] == NUMBER_POINT || mapping[ch] == NUMBER_SEPARATOR) {
             space_pending = n > 0;
             continue;
         }

@@ -28,7 +28,7 @@ from .scorers.hard_fact import pattern_of, search, timed_out_reason
 from .scoring import ScoreOptions, ScoreRun, score
 from .text import align, unicode
 from .text.inflection import rule_of, soft_key
-from .text.search import joined_tokens, tokens_in_chunks
+from .text.search import joined_tokens, token_counts
 from .text.seed import lowercase, seed_words
 from .text.squad import mlqa_tokens, squad_tokens
 
@@ -83,13 +83,12 @@ class _Verdict:
     answer_index: int  # the deciding golden answer; -1: none
     score: float | None
     response: str  # seen
-    goldens: list[str]  # seen
+    goldens: list[str]  # seen: the deciding golden answer (else the first), or none
     options: ScoreOptions
 
     @property
     def golden(self) -> str | None:
-        index = max(self.answer_index, 0)
-        return self.goldens[index] if self.goldens else None
+        return self.goldens[0] if self.goldens else None
 
     def span(self, view: Callable[[str], str], start: int, end: int) -> tuple[int, int] | None:
         """The original response's offsets of the seen response's [start, end)."""
@@ -158,9 +157,34 @@ def _verdict(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> _V
     record, options = run.records[index], run.options
     seen = _seen(metric, record, options)
     value = scores.values[index] if scores.values is not None else None
-    response, goldens = seen(record.response), [seen(answer) for answer in record.answers]
+    # Only the deciding golden answer (else the first) is shown: a row may have thousands.
+    deciding = record.answers[max(scores.answer_index[index], 0) : max(scores.answer_index[index], 0) + 1]
+    response = _seen_response(_how_seen(metric, record, options), seen, record.response)
+    goldens = [seen(answer) for answer in deciding]
     outcome, answer_index = scores.outcome(index), scores.answer_index[index]
     return _Verdict(metric, record, outcome, answer_index, value, response, goldens, options)
+
+
+_LAST_SEEN: dict[tuple[object, int], tuple[str, str]] = {}  # (how, id(original)) -> (original, seen)
+
+
+def _seen_response(how: object, seen: Callable[[str], str], response: str) -> str:
+    """`seen(response)`, reusing the last one when metrics that see alike follow each other (a row's
+    traces: both seed protocols, the three unicode metrics): a long response is viewed once, and
+    only one view is kept."""
+    last = _LAST_SEEN.get((how, id(response)))
+    if last is not None and last[0] is response:
+        return last[1]
+    _LAST_SEEN.clear()
+    _LAST_SEEN[how, id(response)] = (response, seen(response))
+    return _LAST_SEEN[how, id(response)][1]
+
+
+def _how_seen(metric: str, record: Record, options: ScoreOptions) -> object:
+    """What decides how `metric` sees a text (equal for metrics that see alike)."""
+    if metric.startswith(("squad", "mlqa")):
+        return metric[:4], (record.lang or "").strip().lower() if metric.startswith("mlqa") else ""
+    return get_scorer(metric).view, options.nfc
 
 
 def _seen(metric: str, record: Record, options: ScoreOptions) -> Callable[[str], str]:
@@ -268,7 +292,7 @@ def _tokens(verdict: _Verdict) -> Description:
             return "the response's tokens equal the golden answer's", _whole_response(verdict)
         return "the response's tokens differ from every golden answer's", None
     golden = tokenise(verdict.golden or "")
-    response = Counter(tokens_in_chunks(verdict.response, tokenise))  # no list of a long text's tokens
+    response = token_counts(verdict.response, tokenise)  # no list of a long text's tokens
     common, length = sum((Counter(golden) & response).values()), sum(response.values())
     counts = f"{common} tokens in common; precision {common}/{length}, recall {common}/{len(golden)}"
     return f"token F1 {verdict.score:.3f} with the best golden answer: {counts}", None

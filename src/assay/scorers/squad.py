@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..text.search import tokens_in_chunks
+from ..text.search import token_counts
 from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
 from ._base import PASS, UNSCORED, MetricScores, Scorer, f1_of_counts
 
@@ -33,7 +33,7 @@ def _score(
             )
             continue
         # The response's tokens counted once per row, not once per golden answer, a chunk at a time.
-        predicted_counts = Counter(tokens_in_chunks(response, tokenise))
+        predicted_counts = token_counts(response, tokenise)
         predicted_length = sum(predicted_counts.values())
         goldens = [tokenise(answer) for answer in answers]
         if graded:

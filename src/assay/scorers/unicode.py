@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ..text import unicode
-from ..text.search import first_occurring, tokens_in_chunks
+from ..text.search import first_occurring, token_counts
 from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer, f1_of_counts
 from .inflection import soft_phrase_pass
 
@@ -119,7 +119,7 @@ def _overlap_with(response: str, answers: int) -> Callable[[Tokens], tuple[int, 
     a row of thousands of answers reads its response once."""
     if answers == 1:
         return functools.partial(unicode.token_overlap, normalised=response)
-    counts = Counter(tokens_in_chunks(response, unicode.f1_tokens))
+    counts = token_counts(response, unicode.f1_tokens)
     length = sum(counts.values())
     return lambda golden: (sum((Counter(golden) & counts).values()), length)
 

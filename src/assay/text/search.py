@@ -8,6 +8,7 @@ without it, each is looked for in turn, which is the definition.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 try:
@@ -36,6 +37,14 @@ def tokens_in_chunks(text: str, tokenise: Callable[[str], list[str]]) -> Iterato
     assay's reads across (they split on it; a word boundary is the same either side)."""
     for chunk in chunks_at_spaces(text):
         yield from tokenise(chunk)
+
+
+def token_counts(text: str, tokenise: Callable[[str], list[str]]) -> Counter[str]:
+    """How often each token of `tokenise(text)` occurs, counted a chunk at a time."""
+    counts: Counter[str] = Counter()
+    for chunk in chunks_at_spaces(text):
+        counts.update(tokenise(chunk))
+    return counts
 
 
 def joined_tokens(text: str, tokenise: Callable[[str], list[str]]) -> str:

@@ -359,8 +359,18 @@ MEETS_BEFORE = MARK | COMPOSES_SECOND | REWRITTEN_SECOND  # what a character's f
 MEETS_AFTER = COMPOSES_FIRST | REWRITTEN_FIRST  # what its last piece shows, with HAS_MARK
 UNSAFE = 0xFFFF  # in the mapping: the profile cannot treat this character alone; the text takes the steps
 SEPARATOR = 0x20  # in the mapping: punctuation or whitespace, one space between words, none at the ends
-NUMBER_SEPARATOR = 0xFFFE  # in the mapping: a separator, but between two digits part of a number (3.5)
+NUMBER_POINT = 0xFFFE  # in the mapping: a separator, but a full stop between two digits (3.5)
+# A separator, but between two digits the steps decide (1,24,000); no real pair ends in a noncharacter.
+NUMBER_SEPARATOR = 0xFFFFFFFE
 _NUMBER_MARKS = frozenset(".,\u066b\u066c")
+
+
+def _separator_kind(pieces: list[str]) -> int:
+    """How the fast path treats a character whose pieces are all separators: a full stop keeps a
+    number whole by itself, a comma or Arabic separator is for the steps to judge (_numbers)."""
+    if pieces == ["."]:
+        return NUMBER_POINT
+    return NUMBER_SEPARATOR if _NUMBER_MARKS.intersection(pieces) else SEPARATOR
 _BMP = 0x10000
 
 
@@ -392,7 +402,7 @@ def _fold_tables() -> tuple[bytes, bytes]:
         flags[code] |= edges
         pieces = [_punctuated(piece, digit) for piece in forms[-1]]
         if all(separator[ord(piece)] for piece in pieces):  # … becomes ..., a separator still
-            mapping[code] = NUMBER_SEPARATOR if _NUMBER_MARKS.intersection(pieces) else SEPARATOR
+            mapping[code] = _separator_kind(pieces)
         elif len(pieces) <= 2 and not any(separator[ord(piece)] for piece in pieces):
             mapping[code] = sum(ord(piece) << (16 * at) for at, piece in enumerate(pieces))
     return mapping.tobytes(), bytes(flags)

@@ -1,0 +1,162 @@
+"""Bounds no data file can break (issue 9): a row takes at most a second per megabyte of its text (and
+at most a second under 10 KB), and the process at most three times its input's size plus 500 MB.
+
+The worst cases: catastrophic patterns, huge repeat counts, a 50 MB cell, thousands of golden answers
+against a long response. The limits are the bounds themselves, measured against a baseline run of the
+same command on a tiny file (start-up, imports, the unicode tables) so that only the row's own cost
+counts; the machines are noisy, which is why nothing here is tighter than the bound.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from assay import Outcome, score
+from assay.trace import traces
+
+SECONDS_PER_MB = 1.0
+SMALL_ROW_SECONDS = 1.0
+MB = 1_000_000
+# Run a command and print its peak resident memory (KiB): this wrapper's only child is the command.
+PEAK_OF = (
+    "import resource, subprocess, sys; "
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE).returncode; "
+    "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def assay_peak(args: list[str]) -> tuple[int, float, float]:
+    """(exit code, seconds, peak resident MB) of `assay ARGS` in a process of its own."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK_OF, sys.executable, "-m", "assay", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seconds = time.perf_counter() - started
+    code, peak_kib = done.stdout.split()
+    return int(code), seconds, int(peak_kib) / 1024
+
+
+def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+CATASTROPHIC = [
+    (r"(a|aa)+$", "a" * 40 + "!"),  # issue 9's: 52 s unbounded
+    (r"(a|aa)+b", "a" * 80),
+    (r"(\w|\w\w)+$", "abc" * 30 + "!"),
+    (r"(\d|\d\d)+\s*$", "1" * 80 + "x"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "response"), CATASTROPHIC)
+def test_a_catastrophic_pattern_takes_under_a_second_with_its_trace(pattern: str, response: str) -> None:
+    frame = pd.DataFrame(
+        {
+            "id": ["slow"],
+            "question": ["q"],
+            "answer": ["a"],
+            "response": [response],
+            "expected_regex": [pattern],
+        }
+    )
+    score(frame.assign(expected_regex="a"))  # warm: imports and the unicode tables are not the row's
+    started = time.perf_counter()
+    run = score(frame)  # every metric, as `assay score` runs them
+    row_traces = traces(run, 0)
+    assert time.perf_counter() - started < SMALL_ROW_SECONDS
+    assert run.metrics["hard_fact"].outcome(0) is Outcome.UNSCORED
+    assert row_traces["hard_fact"].outcome == "unscored"
+
+
+@pytest.mark.parametrize(
+    "pattern", ["a{1000000000}", "(?:a{1000}){1000}", "((ab{100}){100}){100}", "x{2,4294967296}"]
+)
+def test_a_huge_repeat_is_refused_before_it_is_compiled(tmp_path: Path, pattern: str) -> None:
+    path = write_csv(
+        tmp_path / "huge.csv",
+        [
+            {"id": "r1", "question": "q", "answer": "a", "response": "aaaa", "expected_regex": "a"},
+            {"id": "r2", "question": "q", "answer": "a", "response": "aaaa", "expected_regex": pattern},
+        ],
+    )
+    code, seconds, peak = assay_peak(["score", "--responses", str(path), "--metric", "hard_fact"])
+    assert code == 2
+    assert seconds < 30  # start-up included; compiling a{1000000000} alone ran past 20 GB
+    assert peak < 500
+
+
+def test_a_huge_repeat_names_its_row_and_pattern(tmp_path: Path) -> None:
+    path = write_csv(
+        tmp_path / "huge.csv",
+        [{"id": "r9", "question": "q", "answer": "a", "response": "a", "expected_regex": "a{1000000000}"}],
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "assay", "score", "--responses", str(path), "--metric", "hard_fact"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "row id r9: the expected_regex 'a{1000000000}' would compile too large" in lines[0]
+
+
+def test_thousands_of_golden_answers_against_a_long_response() -> None:
+    rng = random.Random(9)
+    vocabulary = ["Delhi", "river", "valley", "दिल्ली", "राजधानी", "1,24,000", "3.5", "कण्णूर", "北京"]
+    response = " ".join(rng.choice(vocabulary) for _ in range(150_000))  # about 1 MB
+    goldens = [f"answer {i} {rng.choice(vocabulary)} number {i}" for i in range(5_000)] + ["valley दिल्ली"]
+    frame = pd.DataFrame(
+        {"question": ["q"], "answers": [goldens], "response": [response], "lang": ["hi"]}
+        | {"expected_regex": ["राजधानी"]}
+    )
+    size = (len(response.encode()) + sum(len(g.encode()) for g in goldens)) / MB
+    score(frame.assign(response="warm"))
+    started = time.perf_counter()
+    run = score(frame)
+    row_traces = traces(run, 0)
+    seconds = time.perf_counter() - started
+    assert seconds / size < SECONDS_PER_MB, f"{seconds:.1f} s for {size:.2f} MB"
+    assert row_traces["phrase_match"].outcome == "pass"
+    assert run.metrics["exact_substring"].answer_index[0] == len(goldens) - 1
+
+
+def test_a_50_mb_cell_with_out_stays_within_its_time_and_memory(tmp_path: Path) -> None:
+    rng = random.Random(50)
+    vocabulary = ["Delhi", "the", "capital,", "दिल्ली", "राजधानी।", "1947", "3.5", "valley."]
+    cell = " ".join(rng.choice(vocabulary) for _ in range(7_500_000))[: 50 * MB // 2]
+    cell += " " + " ".join(rng.choice(vocabulary[:3]) for _ in range(4_000_000))  # ASCII too
+    header = {"question": "q", "answer": "Delhi", "expected_regex": "1947"}
+    big = write_csv(tmp_path / "big.csv", [{"id": "big", **header, "response": cell}])
+    tiny = write_csv(tmp_path / "tiny.csv", [{"id": "tiny", **header, "response": "in Delhi, 1947"}])
+    size = big.stat().st_size / MB
+    assert size > 40
+    _, baseline, _ = assay_peak(["score", "--responses", str(tiny), "--out", str(tmp_path / "tiny_out.csv")])
+    out = tmp_path / "out.csv"
+    code, seconds, peak = assay_peak(["score", "--responses", str(big), "--out", str(out)])
+    assert code == 0
+    assert (seconds - baseline) / size < SECONDS_PER_MB, f"{seconds - baseline:.1f} s for {size:.0f} MB"
+    assert peak < 3 * size + 500, f"peak {peak:.0f} MB for {size:.0f} MB of input"
+    with out.open(encoding="utf-8", newline="") as handle:
+        csv.field_size_limit(sys.maxsize)
+        (row,) = list(csv.DictReader(handle))
+    assert row["response"] == cell
+    trace = json.loads(row["trace"])
+    assert trace["phrase_match"]["outcome"] == "pass"
+    assert len(trace["phrase_match"]["response"]) < 3000  # the seen text is cut, not copied per metric
