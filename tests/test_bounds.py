@@ -22,6 +22,9 @@ import pandas as pd
 import pytest
 
 from assay import Outcome, score
+from assay.scorers._base import overlap_f1
+from assay.text import unicode
+from assay.text.seed import seed_words
 from assay.trace import traces
 
 SECONDS_PER_MB = 1.0
@@ -184,3 +187,26 @@ def test_a_50_mb_cell_stays_within_three_times_its_input_and_500_mb(
 ) -> None:
     size, _, peak, _, _ = fifty_mb_run
     assert peak < 3 * size + 500, f"peak {peak:.0f} MB for {size:.0f} MB of input"
+
+
+@pytest.mark.parametrize("answers", [1, 3, 400])
+def test_the_long_row_paths_give_the_definitions_numbers(answers: int) -> None:
+    # Past 2**20 (answers x response characters) token_f1 counts the response's tokens once and
+    # word_overlap puts its words in a set; both must give what one answer at a time gives.
+    rng = random.Random(answers)
+    vocabulary = ["Delhi", "river,", "valley.", "दिल्ली", "राजधानी।", "3.5", "北京"]
+    response = " ".join(rng.choice(vocabulary) for _ in range(60_000))
+    goldens = [" ".join(rng.sample(vocabulary, 3)) + f" x{i}" for i in range(answers - 1)]
+    goldens.append("river 北京")
+    frame = pd.DataFrame({"question": ["q"], "answers": [goldens], "response": [response]})
+    run = score(frame, ["token_f1", "word_overlap"])
+    seen = unicode.f1_tokens_by_regex(unicode.normalise(response))  # once: the definition is slow
+    f1s = [overlap_f1(unicode.f1_tokens_by_regex(unicode.normalise(g)), seen) for g in goldens]
+    values = run.metrics["token_f1"].values
+    assert values is not None and values[0] == pytest.approx(max(f1s))
+    words = seed_words(response.lower())
+    found = [len(seed_words(g.lower()) & words) / len(seed_words(g.lower())) for g in goldens]
+    overlap = run.metrics["word_overlap"]
+    assert overlap.outcome(0) is (Outcome.PASS if max(found) == 1 else Outcome.FAIL)
+    first_best = found.index(max(found))
+    assert overlap.answer_index[0] == first_best

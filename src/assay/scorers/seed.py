@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import operator
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from ..text.search import first_occurring
@@ -67,11 +67,10 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
     matching, total = (scores.extras[name] for name in _OVERLAP_COLUMNS)
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
         best = -1.0
-        # The response's words once, not a search per golden word: a row may have thousands of answers.
-        response_words = seed_words(response)
+        occurs = _occurs_in(response, answers_of_row)
         for index, answer in enumerate(answers_of_row):
             words = _golden_words(answer)
-            found = sum(1 for word in words if word in response_words)
+            found = sum(map(occurs, words))
             if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
                 scores.outcomes[row] = PASS
                 scores.answer_index[row], matching[row], total[row] = index, found, found
@@ -80,6 +79,15 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
                 best = found / len(words)
                 scores.answer_index[row], matching[row], total[row] = index, found, len(words)
     return scores
+
+
+def _occurs_in(response: str, answers: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a golden word is among the response's words: a search per word for a short row, and for
+    a long one (thousands of answers, a long response) the response's words once, in a set."""
+    words = sum(len(_golden_words(answer)) for answer in answers)
+    if words * len(response) > 1 << 20:
+        return seed_words(response).__contains__
+    return lambda word: word in response and occurs_as_word(word, response)
 
 
 def _word_overlap_single(responses: Sequence[str], answers: Sequence[str]) -> MetricScores:

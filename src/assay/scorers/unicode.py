@@ -114,10 +114,10 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
 
 
 def _overlap_with(response: str, answers: int) -> Callable[[Tokens], tuple[int, int]]:
-    """(common tokens, response tokens) of a golden answer's tokens with the response's. One answer: in
-    C, without making the response's tokens; several: the response's tokens are counted once, so that
-    a row of thousands of answers reads its response once."""
-    if answers == 1:
+    """(common tokens, response tokens) of a golden answer's tokens with the response's. A short row: in
+    C, without making the response's tokens; a long one: the response's tokens are counted once, so
+    that a row of thousands of answers reads its response once."""
+    if answers * len(response) <= 1 << 20:  # short: a pass in C per answer is cheaper than counting
         return functools.partial(unicode.token_overlap, normalised=response)
     counts = token_counts(response, unicode.f1_tokens)
     length = sum(counts.values())

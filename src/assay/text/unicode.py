@@ -371,6 +371,8 @@ def _separator_kind(pieces: list[str]) -> int:
     if pieces == ["."]:
         return NUMBER_POINT
     return NUMBER_SEPARATOR if _NUMBER_MARKS.intersection(pieces) else SEPARATOR
+
+
 _BMP = 0x10000
 
 
