@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from assay import InputError, Outcome, score
+from assay.report.text import warnings
+from assay.scorers.hard_fact import PATTERN_SECONDS, TIMED_OUT
+from assay.trace import traces
 from cli_run import run
 
 
@@ -72,3 +76,72 @@ def test_asking_for_hard_fact_without_a_pattern_column_is_an_error(
     assert code == 2
     assert "hard_fact needs each row's pattern, and there is no column 'expected_regex'" in err
     assert "Fix: add the column, or name it with --regex-col NAME" in err
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("a{1000000000}", r"its repeat '\{1000000000\}' is above 1,000"),
+        ("x{1001}", r"its repeat '\{1001\}' is above 1,000"),
+        ("a{2,99999}", r"its repeat '\{2,99999\}' is above 1,000"),
+        ("a{" + "9" * 5000 + "}", r"its repeat '\{9+'\.\.\. \(5,002 characters\) is above"),
+        ("(?:a{1000}){1000}", "with its counted repeats expanded it is over 10,000 items"),
+        ("((ab{100}){10}){20}", "with its counted repeats expanded it is over 10,000 items"),
+        ("(" * 150 + "a" + ")" * 150, "it nests groups more than 100 deep"),
+        ("ab" * 6000, "it is 12,000 characters long"),
+    ],
+)
+def test_a_pattern_that_would_compile_huge_is_refused_before_compiling(pattern: str, why: str) -> None:
+    frame = pd.DataFrame(
+        {"id": ["big"], "question": ["q"], "answer": ["a"], "response": ["a"], "expected_regex": [pattern]}
+    )
+    with pytest.raises(
+        InputError, match=rf"row id big: the expected_regex .* would compile too large: {why}"
+    ):
+        score(frame, ["hard_fact"])
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\d{1,3}(?:,\d{3})*",
+        r"[a-z]{2,1000}",
+        r"\p{L}{5}\N{LATIN SMALL LETTER A}{3}",
+        r"[{]{3}",
+        r"(?:ab){e<=1}",
+        r"a{,5}b{5,}",
+    ],
+)
+def test_bounded_patterns_are_not_refused(pattern: str) -> None:
+    assert hard_fact(pattern, "anything") in (Outcome.PASS, Outcome.FAIL)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "response"),
+    [
+        (r"(a|aa)+$", "a" * 40 + "!"),  # issue 9's: 52 s without a budget, x1.6 per extra a
+        (r"(a|aa)+b", "a" * 60),
+        (r"(\w|\w\w)+$", "abc" * 20 + "!"),
+        (r"(\d|\d\d)+$", "1" * 60 + "x"),
+    ],
+)
+def test_a_catastrophic_pattern_leaves_its_row_unscored_within_the_budget(
+    pattern: str, response: str
+) -> None:
+    frame = pd.DataFrame(
+        {"id": ["slow", "fine"], "question": "q", "answer": "a", "response": [response, "open 24 hours"]}
+        | {"expected_regex": [pattern, "24"]}
+    )
+    started = time.perf_counter()
+    run = score(frame, ["hard_fact"])
+    assert time.perf_counter() - started < 1 + 2 * PATTERN_SECONDS  # generous: the machines are noisy
+    scores = run.metrics["hard_fact"]
+    assert (scores.outcome(0), scores.outcome(1)) == (Outcome.UNSCORED, Outcome.PASS)
+    assert scores.reasons[0].startswith(TIMED_OUT)
+    assert run.summary.metrics["hard_fact"].timed_out_ids == ("slow",)
+    trace = traces(run, 0)["hard_fact"]
+    assert (trace.outcome, trace.rule) == ("unscored", scores.reasons[0])
+    assert any(
+        "1 rows unscored, their pattern ran past its time budget: ids slow" in w
+        for w in warnings(run.summary)
+    )

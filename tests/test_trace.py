@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay import ScoreOptions, score
 from assay.scorers.hard_fact import pattern_of
-from assay.text import unicode
+from assay.text import align, unicode
 from assay.trace import BLANK, traces
 from cli_run import run
 from test_unicode_profile import TEXT
@@ -243,3 +244,61 @@ def test_explain_an_unknown_id_is_a_clear_error(capsys: pytest.CaptureFixture[st
     code, _, err = run(["explain", "--responses", str(EXAMPLE), "--id", "nope"], capsys)
     assert code == 2
     assert "no row has the id 'nope' (the first ids are: art-01, " in err
+
+
+SPAN_METRICS = ["exact_substring", "phrase_match", "token_em", "hard_fact"]
+
+
+def spans(golden: str, response: str, nfc: bool = False) -> dict[str, tuple[int, int] | None]:
+    frame = pd.DataFrame(
+        {
+            "question": ["q"],
+            "answer": [golden],
+            "response": [response],
+            "expected_regex": [regex.escape(golden)],
+        }
+    )
+    run = score(frame, SPAN_METRICS, options=ScoreOptions(nfc=nfc))
+    return {metric: trace.span for metric, trace in traces(run, 0).items()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT, TEXT, TEXT, st.booleans())
+def test_a_long_response_cut_into_chunks_has_the_spans_of_one_chunk(
+    before: str, golden: str, after: str, nfc: bool
+) -> None:
+    # Chunks of one character: every place the aligner may cut is cut. Where the whole text aligns, the
+    # chunks give its spans; they may give one where it does not (a final sigma in another chunk), and
+    # then it holds the match.
+    response = f"{before} {golden} {after}"
+    whole = spans(golden, response, nfc)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(align, "CHUNK", 1)
+        chunked = spans(golden, response, nfc)
+    assert {m: s for m, s in chunked.items() if whole[m] is not None} == {m: s for m, s in whole.items() if s}
+    if chunked["exact_substring"] is not None:
+        start, end = chunked["exact_substring"]
+        assert golden.lower() in response[start:end].lower()
+
+
+@pytest.mark.parametrize(
+    ("golden", "filler"),
+    [
+        ("Delhi", "the river valley, "),
+        ("दिल्ली", "राजधानी नदी। "),
+        ("കണ്ണൂർ", "ഇത് ജില്ല "),
+        ("കണ്ണൂര്\u200d", "ഇത് ജില്ല "),  # a chillu spelled with a ZWJ
+        ("北京", "上海和广州"),  # no spaces: cut between ideographs
+    ],
+)
+def test_a_span_deep_in_a_long_response_is_where_it_stands(golden: str, filler: str) -> None:
+    prefix = filler * (3 * align.CHUNK // len(filler))
+    response = f"{prefix} {golden} {filler}"
+    found = spans(golden, response)
+    assert found.pop("token_em") is None  # the response is far more than the golden answer
+    if "\u200d" in golden:  # hard_fact's pattern keeps the joiner the folded response has not
+        assert found.pop("hard_fact") is None
+    for metric, span in found.items():
+        assert span is not None, metric
+        assert unicode.normalise(response[span[0] : span[1]]) == unicode.normalise(golden), metric
+        assert span[0] > len(prefix) - len(filler)

@@ -18,13 +18,25 @@ from hypothesis import strategies as st
 from assay import Outcome
 from assay.scorers._base import AnswerSets, overlap_f1
 from assay.scorers.unicode import _phrase_match, _token_em, _token_f1
-from assay.text import unicode
+from assay.text import search, unicode
+from assay.text.seed import lowercase
 
 speedups = unicode._speedups
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built here")
 
 EVERY_BMP_CHARACTER = [chr(code) for code in range(0x10000) if not 0xD800 <= code < 0xE000]
-NEIGHBOURHOODS = ["{}", "a{}b", "\u0915{}", "{}{}", "e\u0301{}", "\u0905{}", " {}.", "\x1c{}\x1f"]
+NEIGHBOURHOODS = [
+    "{}",
+    "a{}b",
+    "\u0915{}",
+    "{}{}",
+    "e\u0301{}",
+    "\u0905{}",
+    " {}.",
+    "\x1c{}\x1f",
+    "1{}2",
+    "\u0967{}\u0968",
+]
 
 # Characters whose neighbours can change them, or that end the fast path; and plain ones around them.
 TRICKY = (
@@ -33,6 +45,7 @@ TRICKY = (
     "\u0905\u090f\u093e\u0945\u0946\u0947\u0949\u094a\u094b\u094c\u0915\u0928\u093c\u094d\u0902\u0964"
     "\u0958\u0966\u096f\u0a05\u0a72\u0a73\u0a3e\u0a3f\u0a40\u0a41\u0a3c\u0a48\u09a4\u09cd\u09bc\u09be"
     "\u09c7\u09cb\u0d15\u0d30\u0d4d\u0bc6\u0bbe\u0b47\u0b3e\u200b\u200c\u200d\u2060\ufeff"
+    "\u066b\u066c\uff0e\uff0c\ufe52\u0967\u0661123,.,.,"
     "\u2018\u2019\u201c\u201d\u201e\u2026\u3000北京ひカไทย\u0e31\u0e48가\u1161\u11a8\U0001f600\U00020000"
 )
 MIXED = st.text(st.sampled_from(TRICKY), max_size=30) | st.text(
@@ -151,3 +164,21 @@ def test_batch_scorers_equal_their_definitions(rows: list[tuple[list[str], str]]
         tokens = unicode.f1_tokens_by_regex
         exact = [i for i in scorable if tokens(answers[i]) == tokens(response)]
         assert em.answer_index[row] == (exact[0] if exact else -1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(MIXED, min_size=1, max_size=6))
+def test_a_long_text_normalised_a_chunk_at_a_time_equals_it_normalised_whole(parts: list[str]) -> None:
+    # Chunks of a few characters: every whitespace may end one.
+    text = " ".join(parts)
+    whole = (unicode.normalise(text), unicode.fold(text), lowercase(text), unicode.spaced_words(text))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "LONG", 0)
+        patch.setattr(unicode, "LONG", 0)
+        patch.setattr(search, "CHUNK", 3)
+        assert (
+            unicode.normalise(text),
+            unicode.fold(text),
+            lowercase(text),
+            unicode.spaced_words(text),
+        ) == whole

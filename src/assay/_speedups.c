@@ -153,6 +153,10 @@ enum {
 #define TABLE_SIZE 0x10000
 #define UNSAFE 0xFFFF
 #define SEPARATOR 0x20
+#define NUMBER_POINT 0xFFFE     /* a separator, except a full stop between two digits (3.5) */
+#define NUMBER_SEPARATOR 0xFFFFFFFEu /* a separator, except between two digits: then the steps decide */
+
+static int is_digit(Py_UCS4 ch) { return ch >= '0' && ch <= '9'; }
 
 static int check_tables(const Py_buffer *mapping, const Py_buffer *flags) {
     if ((mapping == NULL || mapping->len == TABLE_SIZE * 4) && flags->len == TABLE_SIZE) return 0;
@@ -175,7 +179,18 @@ static int fold_into(PyObject *text, const uint32_t *mapping, const unsigned cha
         if ((flag & COMPOSES_SECOND) && (previous & COMPOSES_FIRST)) return 0; /* NFC could join them */
         if ((flag & REWRITTEN_SECOND) && (previous & REWRITTEN_FIRST)) return 0; /* so could a step */
         previous = flag;
-        if (mapping[ch] == SEPARATOR) {
+        int in_number = 0;
+        if ((mapping[ch] == NUMBER_POINT || mapping[ch] == NUMBER_SEPARATOR) && n > 0 && !space_pending &&
+            is_digit(out[n - 1]) && i + 1 < length) {
+            Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
+            in_number = next < TABLE_SIZE && mapping[next] != UNSAFE && is_digit(mapping[next] & 0xFFFF);
+        }
+        if (in_number && mapping[ch] == NUMBER_SEPARATOR) return 0; /* 1,24,000: grouping is the steps' */
+        if (in_number) { /* 3.5: the point stays in the number */
+            out[n++] = '.';
+            continue;
+        }
+        if (mapping[ch] == SEPARATOR || mapping[ch] == NUMBER_POINT || mapping[ch] == NUMBER_SEPARATOR) {
             space_pending = n > 0;
             continue;
         }
@@ -237,6 +252,13 @@ static int flags_at(const Tokens *t, Py_ssize_t i) {
     return ch < TABLE_SIZE ? t->flags[ch] : -1;
 }
 
+/* Is the character at i a full stop or comma between two ASCII digits (part of a number)? */
+static int in_number(const Tokens *t, Py_ssize_t i) {
+    Py_UCS4 ch = PyUnicode_READ(t->kind, t->data, i);
+    return (ch == '.' || ch == ',') && i > 0 && i + 1 < t->length &&
+           is_digit(PyUnicode_READ(t->kind, t->data, i - 1)) && is_digit(PyUnicode_READ(t->kind, t->data, i + 1));
+}
+
 /* The next token as [*start, *end): 1, or 0 at the end of the text, or -1 at a character outside the
    table (the caller gives None, and Python tokenises). */
 static int next_token(Tokens *t, Py_ssize_t *start, Py_ssize_t *end) {
@@ -250,6 +272,7 @@ static int next_token(Tokens *t, Py_ssize_t *start, Py_ssize_t *end) {
     if (!(f & t->token_end)) { /* an unspaced character is a token alone; else, to the run's end */
         for (; t->at < t->length; t->at++) {
             if ((f = flags_at(t, t->at)) < 0) return -1;
+            if (in_number(t, t->at)) continue; /* 3.5, 1,24,000: a number is one token */
             if (!(f & WORD) || (f & t->token_end)) break;
         }
     }
@@ -381,11 +404,162 @@ done:
     return result;
 }
 
+
+/* The first of several needles that occurs in a text: Aho and Corasick's automaton (Communications of
+ * the ACM 18(6), 1975), so that thousands of golden answers cost one pass over a long response instead
+ * of one pass each. The trie's edges live in one open-addressing hash table keyed by (node, character);
+ * each node's children are also chained, for the breadth-first pass that sets the failure links. The
+ * text is read once, marking each state it reaches; a state reached means every needle ending at it,
+ * and at the states down its failure links, occurs. */
+typedef struct {
+    Py_ssize_t nodes, capacity, mask;
+    Py_ssize_t *first_child, *next_sibling, *fail, *lowest; /* lowest: the first needle ending here */
+    Py_UCS4 *label;
+    uint64_t *keys; /* (node + 1) << 21 | character; 0: empty slot */
+    Py_ssize_t *values;
+} Trie;
+
+static Py_ssize_t slot_of(const Trie *t, uint64_t key) {
+    Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & t->mask;
+    while (t->keys[at] != 0 && t->keys[at] != key) at = (at + 1) & t->mask;
+    return at;
+}
+
+static Py_ssize_t child_of(const Trie *t, Py_ssize_t node, Py_UCS4 ch) {
+    Py_ssize_t at = slot_of(t, ((uint64_t)(node + 1) << 21) | ch);
+    return t->keys[at] ? t->values[at] : -1;
+}
+
+static void trie_free(Trie *t) {
+    PyMem_Free(t->first_child);
+    PyMem_Free(t->next_sibling);
+    PyMem_Free(t->fail);
+    PyMem_Free(t->lowest);
+    PyMem_Free(t->label);
+    PyMem_Free(t->keys);
+    PyMem_Free(t->values);
+}
+
+/* Room for `capacity` nodes (every needle's characters, and the root). -1 when memory ran out. */
+static int trie_init(Trie *t, Py_ssize_t capacity) {
+    Py_ssize_t slots = 1;
+    while (slots < 2 * capacity) slots <<= 1;
+    *t = (Trie){1, capacity, slots - 1};
+    t->first_child = PyMem_Malloc(capacity * sizeof(Py_ssize_t));
+    t->next_sibling = PyMem_Malloc(capacity * sizeof(Py_ssize_t));
+    t->fail = PyMem_Calloc(capacity, sizeof(Py_ssize_t));
+    t->lowest = PyMem_Malloc(capacity * sizeof(Py_ssize_t));
+    t->label = PyMem_Malloc(capacity * sizeof(Py_UCS4));
+    t->keys = PyMem_Calloc(slots, sizeof(uint64_t));
+    t->values = PyMem_Malloc(slots * sizeof(Py_ssize_t));
+    if (!t->first_child || !t->next_sibling || !t->fail || !t->lowest || !t->label || !t->keys || !t->values) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->first_child[0] = -1;
+    t->lowest[0] = PY_SSIZE_T_MAX;
+    return 0;
+}
+
+static void trie_insert(Trie *t, PyObject *needle, Py_ssize_t index) {
+    Py_ssize_t node = 0, length = PyUnicode_GET_LENGTH(needle);
+    int kind = PyUnicode_KIND(needle);
+    const void *data = PyUnicode_DATA(needle);
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        uint64_t key = ((uint64_t)(node + 1) << 21) | ch;
+        Py_ssize_t at = slot_of(t, key);
+        if (t->keys[at] == 0) { /* a new node */
+            Py_ssize_t made = t->nodes++;
+            t->keys[at] = key;
+            t->values[at] = made;
+            t->label[made] = ch;
+            t->first_child[made] = -1;
+            t->lowest[made] = PY_SSIZE_T_MAX;
+            t->next_sibling[made] = t->first_child[node];
+            t->first_child[node] = made;
+        }
+        node = t->values[at];
+    }
+    if (index < t->lowest[node]) t->lowest[node] = index;
+}
+
+/* The failure links, in breadth-first order; `order` receives that order. */
+static void trie_link(Trie *t, Py_ssize_t *order) {
+    Py_ssize_t head = 0, tail = 0;
+    for (Py_ssize_t c = t->first_child[0]; c >= 0; c = t->next_sibling[c]) {
+        t->fail[c] = 0;
+        order[tail++] = c;
+    }
+    while (head < tail) {
+        Py_ssize_t node = order[head++];
+        for (Py_ssize_t c = t->first_child[node]; c >= 0; c = t->next_sibling[c]) {
+            Py_ssize_t f = t->fail[node], next;
+            while ((next = child_of(t, f, t->label[c])) < 0 && f != 0) f = t->fail[f];
+            t->fail[c] = next >= 0 ? next : 0;
+            order[tail++] = c;
+        }
+    }
+}
+
+static PyObject *first_found(PyObject *module, PyObject *args) {
+    PyObject *needles, *text;
+    if (!PyArg_ParseTuple(args, "O!U", &PyList_Type, &needles, &text)) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(needles), capacity = 1, found = PY_SSIZE_T_MAX;
+    for (Py_ssize_t n = 0; n < count; n++) {
+        PyObject *needle = PyList_GET_ITEM(needles, n);
+        if (!PyUnicode_Check(needle)) {
+            PyErr_SetString(PyExc_TypeError, "needles must be str");
+            return NULL;
+        }
+        capacity += PyUnicode_GET_LENGTH(needle);
+    }
+    Trie t;
+    Py_ssize_t *order = NULL;
+    char *reached = NULL;
+    PyObject *result = NULL;
+    if (trie_init(&t, capacity) < 0) goto done;
+    for (Py_ssize_t n = 0; n < count; n++) trie_insert(&t, PyList_GET_ITEM(needles, n), n);
+    order = PyMem_Malloc(t.nodes * sizeof(Py_ssize_t));
+    reached = PyMem_Calloc(t.nodes, 1);
+    if (order == NULL || reached == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    trie_link(&t, order);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), state = 0;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    reached[0] = 1; /* the empty needle occurs in every text */
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        Py_ssize_t next;
+        while ((next = child_of(&t, state, ch)) < 0 && state != 0) state = t.fail[state];
+        state = next >= 0 ? next : 0;
+        reached[state] = 1;
+    }
+    for (Py_ssize_t k = t.nodes - 2; k >= 0; k--) { /* deepest first: a reached state reaches its links */
+        if (reached[order[k]]) reached[t.fail[order[k]]] = 1;
+    }
+    for (Py_ssize_t node = 0; node < t.nodes; node++) {
+        if (reached[node] && t.lowest[node] < found) found = t.lowest[node];
+    }
+    result = PyLong_FromSsize_t(found == PY_SSIZE_T_MAX ? -1 : found);
+done:
+    trie_free(&t);
+    PyMem_Free(order);
+    PyMem_Free(reached);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"word_overlap", word_overlap, METH_VARARGS,
      "word_overlap(responses, answers, punctuation_bitmap) -> (passed, matching, totals)\n\n"
      "The seed's word_overlap over lowercased rows with one golden answer each. passed holds a byte\n"
      "per row (1: pass); matching and totals hold a native int32 per row."},
+    {"first_found", first_found, METH_VARARGS,
+     "first_found(needles, text) -> int\n\n"
+     "The index of the first needle that occurs in text (as `needle in text`), or -1; one pass over text."},
     {"unicode_fold", unicode_fold, METH_VARARGS,
      "unicode_fold(text, mapping, flags) -> str | None\n\n"
      "The unicode profile's normalise() by table, or None when the text must take the profile's steps."},

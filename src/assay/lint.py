@@ -16,7 +16,7 @@ from .errors import InputError
 from .records import Dataset, Record
 from .scorers import Outcome
 from .scorers._base import AnswerSets
-from .scorers.hard_fact import pattern_of
+from .scorers.hard_fact import pattern_of, search
 from .scorers.unicode import PHRASE_MATCH
 from .text import unicode
 
@@ -105,7 +105,13 @@ def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, st
     except InputError as exc:
         yield ERROR, "bad-pattern", f"{exc.what}. Fix: {exc.fix}"
         return
-    if not any(compiled.search(unicode.fold(answer)) for answer in record.answers):
+    try:
+        found = any(search(compiled, unicode.fold(answer)) for answer in record.answers)
+    except TimeoutError:
+        slow = f"the expected_regex {pattern!r} ran past its time budget on a golden answer"
+        yield ERROR, "slow-pattern", f"{slow}. Fix: simplify it (nested or overlapping repeats)"
+        return
+    if not found:
         yield (
             ERROR,
             "pattern-misses-golden",

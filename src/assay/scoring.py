@@ -233,7 +233,8 @@ def _score_batch(
         responses = [unicodedata.normalize("NFC", text) for text in responses]
         answer_sets = answer_sets.mapped(functools.partial(unicodedata.normalize, "NFC"))
     views: dict[Callable[[str], str], tuple[list[str], AnswerSets]] = {}
-    for scorer in scorers:
+    last_use = {scorer.view: position for position, scorer in enumerate(scorers)}
+    for position, scorer in enumerate(scorers):
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
         inputs = [_row_input(batch, name, options) for name in scorer.row_inputs]
@@ -241,6 +242,8 @@ def _score_batch(
         if options.inflection and scorer.soft_pass is not None:
             scorer.soft_pass(scores, *views[scorer.view])
         results[scorer.name].extend(scores)
+        if last_use[scorer.view] == position:  # a view of a long text costs as much as the text
+            del views[scorer.view]
 
 
 def _row_input(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from . import stats
 from .records import Dataset, Record
 from .scorers import MetricScores, Outcome
+from .scorers.hard_fact import TIMED_OUT
 from .text import inflection
 from .text.seed import is_empty_golden
 
@@ -104,6 +105,7 @@ class MetricSummary:
     signature: str
     combined: Tally
     domains: Mapping[str, Tally]
+    timed_out_ids: tuple[str, ...] = ()  # rows left unscored because a pattern ran past its time budget
 
     @property
     def soft_credit(self) -> bool:
@@ -233,8 +235,14 @@ def summarize(
     # One count of rows per (domain, every metric's outcome, blank); each table below reads it.
     joint = _joint_counts(dataset.records, [results[name].outcomes for name in names] + [blank])
     metrics = {
-        name: _with_score_sums(
-            _metric_summary(name, signatures[name], joint, position), dataset.records, results[name].values
+        name: _with_timed_out(
+            _with_score_sums(
+                _metric_summary(name, signatures[name], joint, position),
+                dataset.records,
+                results[name].values,
+            ),
+            dataset.records,
+            results[name],
         )
         for position, name in enumerate(names)
     }
@@ -335,6 +343,16 @@ def _with_score_sums(
     return dataclasses.replace(summary, domains=domains, combined=combined)
 
 
+def _with_timed_out(summary: MetricSummary, records: Sequence[Record], scores: MetricScores) -> MetricSummary:
+    """A metric's summary with the ids of the rows a pattern's time budget left unscored (hard_fact)."""
+    late = sorted(row for row, reason in scores.reasons.items() if reason.startswith(TIMED_OUT))
+    return (
+        dataclasses.replace(summary, timed_out_ids=tuple(records[row].id for row in late))
+        if late
+        else summary
+    )
+
+
 # The bucket of (exact outcome, overlap outcome), indexed by exact * 3 + overlap (outcomes are 0, 1, 2).
 _BUCKET_OF_CODE = (
     *("both_fail", "overlap_only", "both_fail"),  # exact FAIL
@@ -422,7 +440,10 @@ def _merge_metric(parts: Sequence[MetricSummary]) -> MetricSummary:
         for domain, tally in part.domains.items():
             domains[domain] = domains.get(domain, Tally(0, 0)) + tally
     combined = sum((p.combined for p in parts), Tally(0, 0))
-    return MetricSummary(parts[0].metric, parts[0].signature, combined, dict(sorted(domains.items())))
+    timed_out = tuple(itertools.chain.from_iterable(p.timed_out_ids for p in parts))
+    return MetricSummary(
+        parts[0].metric, parts[0].signature, combined, dict(sorted(domains.items())), timed_out
+    )
 
 
 def _merge_agreement(parts: Sequence[Agreement]) -> Agreement:

@@ -41,6 +41,13 @@ def warnings(summary: Summary) -> list[str]:
             f"which the seed protocols score correct: ids {_ids(summary.empty_golden_ids)}. "
             "Fill in or drop these goldens"
         )
+    for metric in summary.metrics.values():
+        if metric.timed_out_ids:
+            found.append(
+                f"{metric.metric}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
+                f"time budget: ids {_ids(metric.timed_out_ids)}. "
+                "Simplify these patterns (nested or overlapping repeats)"
+            )
     for column, ids in summary.null_cells.items():
         found.append(
             f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "

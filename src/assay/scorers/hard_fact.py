@@ -7,6 +7,11 @@ pattern as ASCII), with punctuation kept so that a pattern can name it (``50%``,
 must stand as a whole: no word character on either side, in any script, and a number never inside a
 longer number (``24`` fails on ``2024`` and on ``2.24``). A row without a pattern is unscored; a
 pattern that does not compile is an error naming the row.
+
+Patterns come from data, so they are bounded: one that would compile huge (``a{1000000000}``, see
+``text.pattern_size``) is refused before it is compiled, and every search has a time budget (the
+``regex`` module's ``timeout``), so a catastrophic pattern (``(a|aa)+$`` on forty a's and a ``!``)
+leaves its row unscored, with the reason, instead of hanging the run.
 """
 
 from __future__ import annotations
@@ -20,9 +25,15 @@ import regex
 
 from ..errors import InputError
 from ..text import unicode
+from ..text.pattern_size import oversize, shown
 from ._base import PASS, UNSCORED, MetricScores, Scorer
 
 NO_PATTERN = "the row has no expected_regex"
+# One search's time budget: this much for any text up to a megabyte, and this much per megabyte past
+# it, so that a row stays within a second per megabyte with its trace (which searches again) and the
+# other metrics' time.
+PATTERN_SECONDS = 0.25
+TIMED_OUT = "the pattern ran past its time budget"  # how a timed-out row's reason begins
 # Not inside a word, and not inside a number: no digit and separator just before or just after.
 _BEFORE, _AFTER = r"(?<!\w)(?<!\d[.,])", r"(?!\w)(?![.,]\d)"
 
@@ -31,6 +42,20 @@ _BEFORE, _AFTER = r"(?<!\w)(?<!\d[.,])", r"(?!\w)(?![.,]\d)"
 def _compiled(pattern: str) -> regex.Pattern[str]:
     regex.compile(pattern)  # alone first, so that an error's position is the user's
     return regex.compile(f"{_BEFORE}(?:{pattern}){_AFTER}", regex.IGNORECASE)
+
+
+def budget(text: str) -> float:
+    """The seconds one search of `text` may take."""
+    return PATTERN_SECONDS * max(1.0, len(text) / 1_000_000)
+
+
+def search(compiled: regex.Pattern[str], text: str) -> regex.Match[str] | None:
+    """`compiled` searched in `text` within its budget (a TimeoutError past it)."""
+    return compiled.search(text, timeout=budget(text))
+
+
+def timed_out_reason(text: str) -> str:
+    return f"{TIMED_OUT} of {budget(text):g} s on this response (simplify it: nested or overlapping repeats)"
 
 
 def _hard_fact(
@@ -45,19 +70,32 @@ def _hard_fact(
             scores.outcomes[row] = UNSCORED
             scores.reasons[row] = NO_PATTERN
             continue
-        if pattern_of(pattern, f"row id {record_id}").search(response):
+        try:
+            found = search(pattern_of(pattern, f"row id {record_id}"), response)
+        except TimeoutError:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = timed_out_reason(response)
+            continue
+        if found:
             scores.outcomes[row] = PASS
     return scores
 
 
 def pattern_of(pattern: str, where: str) -> regex.Pattern[str]:
     """A row's pattern, compiled to match whole, to search text folded by ``unicode.fold``."""
+    too_large = oversize(pattern)
+    if too_large:
+        raise InputError(
+            f"the expected_regex {shown(pattern)} would compile too large: {too_large}",
+            where=where,
+            fix="bound its repeats (a{1,50}, not a{1000000}) and keep it short and shallow",
+        )
     try:
         # NFC only: case folding the pattern itself would turn \\D into \\d.
         return _compiled(unicodedata.normalize("NFC", pattern))
     except regex.error as exc:
         raise InputError(
-            f"the expected_regex {pattern!r} does not compile ({exc})",
+            f"the expected_regex {shown(pattern)} does not compile ({exc})",
             where=where,
             fix="fix the pattern (it is a `regex` module pattern, matched on folded, lowercased text)",
         ) from None
@@ -69,6 +107,6 @@ HARD_FACT = Scorer(
     "never inside a longer word or number",
     view=unicode.fold,
     score_rows=_hard_fact,
-    signature_parts=(unicode.FOLD_SIGNATURE,),
+    signature_parts=(unicode.FOLD_SIGNATURE, f"budget:{PATTERN_SECONDS:g}s"),
     row_inputs=("regex", "id"),
 )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ..text import unicode
 from ..text.inflection import soft_key
+from ..text.search import first_occurring
 from ._base import SOFT_PASS, MetricScores
 
 
@@ -28,8 +29,10 @@ def soft_phrase_pass(
     failed = itertools.compress(range(len(scores)), map(operator.not_, scores.outcomes))
     for row in failed:
         spaced = f" {' '.join(soft_keys(responses[row]))} "
-        for index, golden in enumerate(answer_sets[row]):
-            keys = soft_keys(golden)
-            if keys and f" {' '.join(keys)} " in spaced:  # keys hold no space: a whole-word run
-                scores.outcomes[row], scores.answer_index[row] = SOFT_PASS, index
-                break
+        goldens = [(index, soft_keys(golden)) for index, golden in enumerate(answer_sets[row])]
+        goldens = [(index, keys) for index, keys in goldens if keys]
+        # Keys hold no space: a spaced run inside the spaced response is a whole-word run. One pass
+        # over the response, however many golden answers.
+        found = first_occurring([f" {' '.join(keys)} " for _, keys in goldens], spaced)
+        if found >= 0:
+            scores.outcomes[row], scores.answer_index[row] = SOFT_PASS, goldens[found][0]

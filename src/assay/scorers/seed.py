@@ -18,10 +18,18 @@ from __future__ import annotations
 import itertools
 import operator
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from ..text.seed import occurs_as_word, punctuation_bitmap, punctuation_set, seed_words, strip_punctuation
+from ..text.search import first_occurring
+from ..text.seed import (
+    lowercase,
+    occurs_as_word,
+    punctuation_bitmap,
+    punctuation_set,
+    seed_words,
+    strip_punctuation,
+)
 from ._base import PASS, AnswerSets, MetricScores, Scorer
 
 try:
@@ -40,10 +48,9 @@ def _exact_substring(responses: Sequence[str], answer_sets: Sequence[tuple[str, 
         return MetricScores("exact_substring", passed, deciding)
     scores = MetricScores.all_failing("exact_substring", len(responses))
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
-        for index, answer in enumerate(answers_of_row):
-            if answer in response:
-                scores.outcomes[row], scores.answer_index[row] = PASS, index
-                break
+        index = first_occurring(answers_of_row, response)  # one pass, however many answers
+        if index >= 0:
+            scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
 
 
@@ -60,9 +67,10 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
     matching, total = (scores.extras[name] for name in _OVERLAP_COLUMNS)
     for row, (response, answers_of_row) in enumerate(zip(responses, answer_sets)):
         best = -1.0
+        occurs = _occurs_in(response, answers_of_row)
         for index, answer in enumerate(answers_of_row):
             words = _golden_words(answer)
-            found = sum(1 for word in words if word in response and occurs_as_word(word, response))
+            found = sum(map(occurs, words))
             if found == len(words):  # an empty golden word set passes, as in the seed (caveat 1)
                 scores.outcomes[row] = PASS
                 scores.answer_index[row], matching[row], total[row] = index, found, found
@@ -71,6 +79,15 @@ def _word_overlap(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
                 best = found / len(words)
                 scores.answer_index[row], matching[row], total[row] = index, found, len(words)
     return scores
+
+
+def _occurs_in(response: str, answers: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a golden word is among the response's words: a search per word for a short row, and for
+    a long one (thousands of answers, a long response) the response's words once, in a set."""
+    words = sum(len(_golden_words(answer)) for answer in answers)
+    if words * len(response) > 1 << 20:
+        return seed_words(response).__contains__
+    return lambda word: word in response and occurs_as_word(word, response)
 
 
 def _word_overlap_single(responses: Sequence[str], answers: Sequence[str]) -> MetricScores:
@@ -135,7 +152,7 @@ def _golden_word_lists(answers: Sequence[str]) -> list[set[str]]:
 EXACT_SUBSTRING = Scorer(
     name="exact_substring",
     description="the golden answer occurs in the response as one contiguous run of characters (lowercased)",
-    view=str.lower,
+    view=lowercase,
     score_rows=_exact_substring,
 )
 
@@ -143,7 +160,7 @@ WORD_OVERLAP = Scorer(
     name="word_overlap",
     description="every golden word occurs among the response's words, in any order (lowercased, "
     "split on whitespace, Unicode punctuation stripped from the ends of each word)",
-    view=str.lower,
+    view=lowercase,
     score_rows=_word_overlap,
     extra_columns=_OVERLAP_COLUMNS,
 )

@@ -7,10 +7,12 @@ de, ar, zh); a row in another language is unscored, with that reason, where the 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..text.search import token_counts
 from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
-from ._base import PASS, UNSCORED, MetricScores, Scorer, overlap_f1
+from ._base import PASS, UNSCORED, MetricScores, Scorer, f1_of_counts
 
 Tokenise = Callable[[str], list[str]]
 
@@ -32,21 +34,32 @@ def _score(
                 f"MLQA has no rules for the language {lang}; it has {', '.join(MLQA_LANGUAGES)}"
             )
             continue
-        predicted = tokenise(response)
+        # The response's tokens counted once per row, not once per golden answer, a chunk at a time.
+        predicted_counts = token_counts(response, tokenise)
+        predicted_length = sum(predicted_counts.values())
         goldens = [tokenise(answer) for answer in answers]
         if graded:
             best, negative_index = max(
-                (overlap_f1(golden, predicted), -i) for i, golden in enumerate(goldens)
+                (f1_of_counts(_common(golden, predicted_counts), predicted_length, len(golden)), -i)
+                for i, golden in enumerate(goldens)
             )
             assert scores.values is not None
             scores.values[row], scores.answer_index[row] = best, -negative_index
             if best == 1.0:
                 scores.outcomes[row] = PASS
         else:
-            index = next((i for i, golden in enumerate(goldens) if golden == predicted), -1)
+            # In order: the tokens themselves only for a golden answer of as many.
+            same_length = [i for i, golden in enumerate(goldens) if len(golden) == predicted_length]
+            predicted = tokenise(response) if same_length else []
+            index = next((i for i in same_length if goldens[i] == predicted), -1)
             if index >= 0:
                 scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
+
+
+def _common(golden: list[str], predicted: Counter[str]) -> int:
+    """The size of the multiset overlap (SQuAD's num_same), reading only the golden tokens."""
+    return sum((Counter(golden) & predicted).values())
 
 
 def _mlqa_tokeniser(lang: str) -> Tokenise | None:

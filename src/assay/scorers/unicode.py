@@ -8,12 +8,15 @@ with no words (empty, or punctuation only) cannot be matched against anything: s
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ..text import unicode
+from ..text.search import first_occurring, token_counts
 from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer, f1_of_counts
 from .inflection import soft_phrase_pass
 
@@ -57,10 +60,9 @@ def _phrase_match(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...
             continue
         # Words hold no space, so a space-delimited run inside the spaced response is a whole-word run.
         spaced = unicode.spaced_words(response)
-        for index, golden in goldens:
-            if golden in spaced:
-                outcomes[row], answer_index[row] = PASS, index
-                break
+        found = first_occurring([golden for _, golden in goldens], spaced)  # one pass, however many
+        if found >= 0:
+            outcomes[row], answer_index[row] = PASS, goldens[found][0]
     return scores
 
 
@@ -79,8 +81,10 @@ def _token_em(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
     for row, (response, goldens) in enumerate(zip(responses, goldens_by_row)):
         if not goldens:
             continue
-        tokens = unicode.f1_tokens(response)
-        index = next((index for index, golden in goldens if golden == tokens), -1)
+        _, length = unicode.token_overlap([], response)  # the count alone first: a long response
+        same_length = [(index, golden) for index, golden in goldens if len(golden) == length]
+        tokens = unicode.f1_tokens(response) if same_length else []
+        index = next((index for index, golden in same_length if golden == tokens), -1)
         if index >= 0:
             scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
@@ -98,14 +102,26 @@ def _token_f1(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) 
         if not goldens:
             continue
         best, index = -1.0, -1
+        overlap = _overlap_with(response, len(goldens))
         for candidate, golden in goldens:
-            f1 = f1_of_counts(*unicode.token_overlap(golden, response), len(golden))
+            f1 = f1_of_counts(*overlap(golden), len(golden))
             if f1 > best:  # ties: the first answer
                 best, index = f1, candidate
         values[row], answer_index[row] = best, index
         if best == 1.0:
             outcomes[row] = PASS
     return scores
+
+
+def _overlap_with(response: str, answers: int) -> Callable[[Tokens], tuple[int, int]]:
+    """(common tokens, response tokens) of a golden answer's tokens with the response's. A short row: in
+    C, without making the response's tokens; a long one: the response's tokens are counted once, so
+    that a row of thousands of answers reads its response once."""
+    if answers * len(response) <= 1 << 20:  # short: a pass in C per answer is cheaper than counting
+        return functools.partial(unicode.token_overlap, normalised=response)
+    counts = token_counts(response, unicode.f1_tokens)
+    length = sum(counts.values())
+    return lambda golden: (sum((Counter(golden) & counts).values()), length)
 
 
 PHRASE_MATCH = Scorer(

@@ -12,6 +12,8 @@ import functools
 import itertools
 import unicodedata
 
+from .search import by_chunks, chunks_at_spaces
+
 # Category P has no character beyond the Supplementary Multilingual Plane (a test checks every plane).
 _PUNCTUATION_PLANES_END = 0x20000
 
@@ -47,8 +49,23 @@ def strip_punctuation(word: str) -> str:
 
 
 def seed_words(lowered: str) -> frozenset[str]:
-    """The seed's word set of already-lowercased text; words that are all punctuation vanish."""
-    return frozenset(map(str.strip, lowered.split(), itertools.repeat(punctuation()))) - {""}
+    """The seed's word set of already-lowercased text; words that are all punctuation vanish. Only the
+    distinct words with punctuation at an end are stripped (stripping every word of a long text with
+    the whole of category P is slow)."""
+    words: set[str] = set()
+    for chunk in chunks_at_spaces(lowered):  # no list of a long text's words
+        words.update(chunk.split())
+    marks = punctuation_set()
+    edged = [word for word in words if word[0] in marks or word[-1] in marks]
+    words.difference_update(edged)
+    words.update(map(str.strip, edged, itertools.repeat(punctuation())))
+    words.discard("")
+    return frozenset(words)
+
+
+def lowercase(text: str) -> str:
+    """``str.lower``, a chunk at a time for a long text (the seed protocols' view)."""
+    return by_chunks(str.lower, text, collapsed=False)  # the final sigma stops at whitespace
 
 
 def is_empty_golden(answer: str) -> bool:

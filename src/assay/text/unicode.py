@@ -39,12 +39,14 @@ from collections.abc import Callable
 
 import regex
 
+from .search import LONG, by_chunks
+
 try:
     from .. import _speedups
 except ImportError:  # not built (no C compiler at install): every text takes the twelve steps
     _speedups = None  # type: ignore[assignment]
 
-VERSION = 1
+VERSION = 2  # 2: numbers whole tokens; more legacy Indic sequences mapped
 SIGNATURE = f"profile:unicode@{VERSION}"
 FOLD_SIGNATURE = f"profile:unicode-fold@{VERSION}"  # fold(): the same folding, punctuation kept
 
@@ -60,7 +62,11 @@ _JOINED = {
     "\u0d32" + _VIRAMA_ML + _ZWJ: "\u0d7d",  # chillu L
     "\u0d33" + _VIRAMA_ML + _ZWJ: "\u0d7e",  # chillu LL
     "\u0d15" + _VIRAMA_ML + _ZWJ: "\u0d7f",  # chillu K
+    "\u0d2e" + _VIRAMA_ML + _ZWJ: "\u0d54",  # chillu M (Unicode 9)
+    "\u0d2f" + _VIRAMA_ML + _ZWJ: "\u0d55",  # chillu Y
+    "\u0d34" + _VIRAMA_ML + _ZWJ: "\u0d56",  # chillu LLL
     "\u09a4" + _VIRAMA_BN + _ZWJ: "\u09ce",  # khanda-ta
+    "\u0930\u094d" + _ZWJ: "\u0931\u094d",  # Devanagari eyelash ra: RA + virama + ZWJ is RRA + virama
 }
 _VOWELS = {
     "\u0905\u093e": "\u0906",  # Devanagari आ
@@ -80,6 +86,51 @@ _VOWELS = {
     "\u0a73\u0a41": "\u0a09",  # ਉ
     "\u0a73\u0a42": "\u0a0a",  # ਊ
     "\u0a73\u0a4b": "\u0a13",  # ਓ
+    # The other scripts' tables of vowel letters not to spell as letter + sign (ch. 12, each script's
+    # section), and Devanagari's for Kashmiri and the vocalic letters.
+    "\u0905\u0946": "\u0904",  # Devanagari ऄ
+    "\u0905\u0945": "\u0972",  # ॲ
+    "\u0905\u093a": "\u0973",  # ॳ
+    "\u0905\u093b": "\u0974",  # ॴ
+    "\u0905\u094f": "\u0975",  # ॵ
+    "\u0905\u0956": "\u0976",  # ॶ
+    "\u0905\u0957": "\u0977",  # ॷ
+    "\u0909\u0941": "\u090a",  # ऊ
+    "\u090b\u0943": "\u0960",  # ॠ
+    "\u090c\u0962": "\u0961",  # ॡ
+    "\u0985\u09be": "\u0986",  # Bengali আ
+    "\u098b\u09c3": "\u09e0",  # ৠ
+    "\u098c\u09e2": "\u09e1",  # ৡ
+    "\u0a85\u0abe": "\u0a86",  # Gujarati આ
+    "\u0a85\u0ac5": "\u0a8d",  # ઍ
+    "\u0a85\u0ac7": "\u0a8f",  # એ
+    "\u0a85\u0ac8": "\u0a90",  # ઐ
+    "\u0a85\u0ac9": "\u0a91",  # ઑ
+    "\u0a85\u0acb": "\u0a93",  # ઓ
+    "\u0a85\u0acc": "\u0a94",  # ઔ
+    "\u0a8b\u0ac3": "\u0ae0",  # ૠ
+    "\u0a8c\u0ae2": "\u0ae1",  # ૡ
+    "\u0b05\u0b3e": "\u0b06",  # Oriya ଆ
+    "\u0b0b\u0b43": "\u0b60",  # ୠ
+    "\u0b0c\u0b62": "\u0b61",  # ୡ
+    "\u0b0f\u0b57": "\u0b10",  # ଐ
+    "\u0b13\u0b57": "\u0b14",  # ଔ
+    "\u0b89\u0bd7": "\u0b8a",  # Tamil ஊ
+    "\u0c12\u0c55": "\u0c13",  # Telugu ఓ
+    "\u0c12\u0c4c": "\u0c14",  # ఔ
+    "\u0c0b\u0c43": "\u0c60",  # ౠ
+    "\u0c0c\u0c62": "\u0c61",  # ౡ
+    "\u0c89\u0cbe": "\u0c8a",  # Kannada ಊ
+    "\u0c92\u0ccc": "\u0c94",  # ಔ
+    "\u0c8b\u0cbe": "\u0ce0",  # ೠ
+    "\u0c8c\u0ce2": "\u0ce1",  # ೡ
+    "\u0d07\u0d57": "\u0d08",  # Malayalam ഈ
+    "\u0d09\u0d57": "\u0d0a",  # ഊ
+    "\u0d0e\u0d46": "\u0d10",  # ഐ
+    "\u0d12\u0d3e": "\u0d13",  # ഓ
+    "\u0d12\u0d57": "\u0d14",  # ഔ
+    "\u0d0b\u0d43": "\u0d60",  # ൠ
+    "\u0d0c\u0d62": "\u0d61",  # ൡ
 }
 _JOINED_PATTERN = regex.compile("|".join(map(regex.escape, _JOINED)))
 _VOWELS_PATTERN = regex.compile("|".join(map(regex.escape, _VOWELS)))
@@ -92,14 +143,27 @@ _NUKTA_AFTER_SIGN = regex.compile(
     "|".join(f"([{chr(b + 0x3E)}-{chr(b + 0x4C)}]+)({chr(b + 0x3C)}+)" for b in _INDIC_BLOCKS)
 )
 
-_QUOTES = str.maketrans(
-    dict.fromkeys("\u2018\u2019\u201b`\u00b4", "'") | dict.fromkeys("\u201c\u201d\u201e", '"')
+_NUKTAS = tuple(chr(block + 0x3C) for block in _INDIC_BLOCKS)
+_QUOTE_PAIRS = tuple((quote, "'") for quote in "\u2018\u2019\u201b`\u00b4") + tuple(
+    (quote, '"') for quote in "\u201c\u201d\u201e"
 )
-_PUNCTUATION = regex.compile(r"\p{P}+")
+_QUOTES = str.maketrans(dict(_QUOTE_PAIRS))
+_NOT_REGEX_SPACE = "\x1c\x1d\x1e\x1f"  # whitespace to str.split, not to regex's \s
+# Numbers stay whole: a full stop or comma between two digits is part of the number, not punctuation
+# (3.5, 1,24,000; digits are ASCII by then). Arabic's decimal and group separators become . and ,
+# first. A number whose commas group it the Western way (1,240,000) or the Indian way (1,24,000) is
+# written without them, so that 1,24,000 and 124000 are one token; other commas (3,5) and every
+# decimal point stay, so that 3.5 is neither 3 nor 35.
+_IN_NUMBER = "[.,]"
+_PUNCTUATION = regex.compile(rf"(?:(?![.,])\p{{P}}|(?<![0-9]){_IN_NUMBER}|{_IN_NUMBER}(?![0-9]))+")
+_ARABIC_SEPARATORS = regex.compile("(?<=[0-9])([\u066b\u066c])(?=[0-9])")
+_NUMBER = regex.compile(r"(?<![0-9.,])[0-9]+(?:[.,][0-9]+)+")
+_GROUPED = regex.compile(r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,2}(?:,[0-9]{2})*,[0-9]{3}")  # Western, Indian
+WORD_PATTERN = r"(?:\w|(?<=[0-9])[.,](?=[0-9]))+"  # a word: a number with its points and commas too
 _FORMAT = regex.compile(r"\p{Cf}+")
 _OTHER_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")  # a decimal digit of any script but ASCII
 _SPACES = regex.compile(r"\s+")
-_WORD = regex.compile(r"\w+")
+_WORD = regex.compile(WORD_PATTERN)
 # Scripts written without spaces between words: their tokens are single characters (as in MLQA for zh).
 _UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
 _CHARACTER_OR_RUN = regex.compile(rf"[{_UNSPACED}]|[^{_UNSPACED}]+")
@@ -115,7 +179,10 @@ def _joined_sequences(text: str) -> str:
 
 
 def _letter_sequences(text: str) -> str:
-    text = str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
+    if text.isascii():
+        return text
+    if any(nukta in text for nukta in _NUKTAS):  # a scan per nukta is far cheaper than the pattern
+        text = str(_NUKTA_AFTER_SIGN.sub(lambda m: "".join(reversed([g for g in m.groups() if g])), text))
     return str(_VOWELS_PATTERN.sub(lambda m: _VOWELS[m.group()], text))
 
 
@@ -138,7 +205,26 @@ def _digits(text: str) -> str:
 
 
 def _quotes(text: str) -> str:
-    return text.translate(_QUOTES)
+    # str.replace per quote: str.translate with a table is several times slower on non-ASCII text.
+    for quote, plain in _QUOTE_PAIRS:
+        if quote in text:
+            text = text.replace(quote, plain)
+    return text
+
+
+def _numbers(text: str) -> str:
+    """Numbers made whole tokens: Arabic separators to . and , and grouping commas dropped."""
+    if "," not in text and "\u066b" not in text and "\u066c" not in text:
+        return text  # nothing to rewrite: a decimal point alone stays as it is
+    text = str(_ARABIC_SEPARATORS.sub(lambda m: "." if m.group() == "\u066b" else ",", text))
+    return str(_NUMBER.sub(_ungrouped, text))
+
+
+def _ungrouped(number: regex.Match[str]) -> str:
+    whole, point, fraction = number.group().partition(".")
+    if _GROUPED.fullmatch(whole):
+        whole = whole.replace(",", "")
+    return str(whole + point + fraction)
 
 
 def _punctuation(text: str) -> str:
@@ -146,6 +232,8 @@ def _punctuation(text: str) -> str:
 
 
 def _whitespace(text: str) -> str:
+    if not any(separator in text for separator in _NOT_REGEX_SPACE):
+        return " ".join(text.split())  # the same, where str.split's whitespace is regex's, and faster
     return str(_SPACES.sub(" ", text)).strip()
 
 
@@ -160,6 +248,7 @@ STEPS: tuple[Callable[[str], str], ...] = (
     _nfkc,  # casefold can leave a compatibility form behind (NFKC_Casefold, approximately)
     _digits,
     _quotes,
+    _numbers,
     _punctuation,
     _whitespace,
 )
@@ -167,6 +256,10 @@ STEPS: tuple[Callable[[str], str], ...] = (
 
 def normalise(text: str) -> str:
     """The profile's text: folded, punctuation-free, single-spaced, NFC."""
+    return by_chunks(_normalise, text, collapsed=True)  # no step reads across whitespace
+
+
+def _normalise(text: str) -> str:
     if _speedups is not None:
         folded = _speedups.unicode_fold(text, *_fold_tables())
         if folded is not None:
@@ -182,9 +275,14 @@ def normalise_in_steps(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """The profile's folding with punctuation kept (for patterns that name it: 50%, 10:30, 1,00,000)."""
+    """The profile's folding with punctuation kept (for patterns that name it: 50%, 10:30, 1,00,000),
+    numbers as they are written."""
+    return by_chunks(_fold, text, collapsed=True)
+
+
+def _fold(text: str) -> str:
     for step in STEPS:
-        if step is not _punctuation:
+        if step is not _punctuation and step is not _numbers:
             text = step(text)
     return _nfc(text)
 
@@ -211,6 +309,12 @@ def f1_tokens(normalised: str) -> list[str]:
 def spaced_words(normalised: str) -> str:
     """The words of normalised text joined by spaces, with a space at each end: a run of whole words is
     then a substring (words hold no space)."""
+    if len(normalised) > LONG:  # the C path's buffer takes 8 bytes a character: a chunk at a time
+        return f" {by_chunks(lambda chunk: _spaced_words(chunk).strip(' '), normalised, collapsed=True)} "
+    return _spaced_words(normalised)
+
+
+def _spaced_words(normalised: str) -> str:
     if _speedups is not None:
         spaced = _speedups.unicode_spaced_words(normalised, _fold_tables()[1])
         if spaced is not None:
@@ -255,6 +359,20 @@ MEETS_BEFORE = MARK | COMPOSES_SECOND | REWRITTEN_SECOND  # what a character's f
 MEETS_AFTER = COMPOSES_FIRST | REWRITTEN_FIRST  # what its last piece shows, with HAS_MARK
 UNSAFE = 0xFFFF  # in the mapping: the profile cannot treat this character alone; the text takes the steps
 SEPARATOR = 0x20  # in the mapping: punctuation or whitespace, one space between words, none at the ends
+NUMBER_POINT = 0xFFFE  # in the mapping: a separator, but a full stop between two digits (3.5)
+# A separator, but between two digits the steps decide (1,24,000); no real pair ends in a noncharacter.
+NUMBER_SEPARATOR = 0xFFFFFFFE
+_NUMBER_MARKS = frozenset(".,\u066b\u066c")
+
+
+def _separator_kind(pieces: list[str]) -> int:
+    """How the fast path treats a character whose pieces are all separators: a full stop keeps a
+    number whole by itself, a comma or Arabic separator is for the steps to judge (_numbers)."""
+    if pieces == ["."]:
+        return NUMBER_POINT
+    return NUMBER_SEPARATOR if _NUMBER_MARKS.intersection(pieces) else SEPARATOR
+
+
 _BMP = 0x10000
 
 
@@ -285,11 +403,17 @@ def _fold_tables() -> tuple[bytes, bytes]:
             continue
         flags[code] |= edges
         pieces = [_punctuated(piece, digit) for piece in forms[-1]]
-        if all(separator[ord(piece)] for piece in pieces):
-            mapping[code] = SEPARATOR  # … becomes ..., a separator still
+        if all(separator[ord(piece)] for piece in pieces):  # … becomes ..., a separator still
+            mapping[code] = _separator_kind(pieces)
         elif len(pieces) <= 2 and not any(separator[ord(piece)] for piece in pieces):
             mapping[code] = sum(ord(piece) << (16 * at) for at, piece in enumerate(pieces))
     return mapping.tobytes(), bytes(flags)
+
+
+def fold_tables() -> tuple[bytes, bytes]:
+    """The fast path's (mapping, flags) tables (see ``_fold_tables``), for others that need to know
+    which characters the profile treats alone (text.align cuts long texts between them)."""
+    return _fold_tables()
 
 
 # A character that stays itself meets its neighbours with its own flags at both edges.
@@ -408,6 +532,6 @@ def normalise_keeping_spaces(text: str) -> str:
 def fold_keeping_spaces(text: str) -> str:
     """``fold`` without collapsing whitespace (see ``normalise_keeping_spaces``)."""
     for step in STEPS:
-        if step is not _punctuation and step is not _whitespace:
+        if step not in (_punctuation, _numbers, _whitespace):
             text = step(text)
     return _nfc(text)
