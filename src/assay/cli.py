@@ -18,6 +18,7 @@ from .commands import (
     apply_gates,
     check_score_outputs,
     gates,
+    positive,
     report_agreement,
     report_writer,
     seed,
@@ -136,17 +137,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_arguments(judge)
     judge.set_defaults(run=_run_score, metric=["judge"])
     return parser
-
-
-def positive(text: str) -> int:
-    """A count from the command line: a whole number, 1 or more (0 workers, or 0 rows, is no run)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"give 1 or more, got {value}")
-    return value
 
 
 def _add_metric_argument(parser: argparse.ArgumentParser) -> None:

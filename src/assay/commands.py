@@ -194,15 +194,23 @@ def _run_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def seed(text: str) -> int:
-    """A bootstrap seed from the command line: a whole number, 0 or more (numpy's rule)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is 0 or more, got {value}")
-    return value
+def whole_number(minimum: int, rule: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum`; `rule` says so in the error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{rule}, got {value}")
+        return value
+
+    return parse
+
+
+seed = whole_number(0, "a seed is 0 or more")  # a bootstrap seed (numpy's rule)
+positive = whole_number(1, "give 1 or more")  # a count of processes: 0 is no run
 
 
 def _run_plot(args: argparse.Namespace) -> int:
