@@ -20,7 +20,7 @@ from .records import ColumnMap
 from .report.html import write_html
 from .report.json import summary_dict
 from .report.markdown import render_comparison_markdown, write_markdown
-from .report.plot import write_plot
+from .report.plot import summary_problem, write_plot
 from .report.rows import check_out_path, verdict_rows
 from .report.text import render_agreement, render_comparison
 from .scoring import ScoreRun
@@ -215,6 +215,13 @@ def _run_plot(args: argparse.Namespace) -> int:
             where=args.summary,
             fix="give a file written by assay score --json",
         ) from None
+    problem = summary_problem(summary)
+    if problem is not None:
+        raise UsageError(
+            f"not a summary of assay score: {problem}",
+            where=args.summary,
+            fix="give a file written by assay score --json",
+        )
     print(f"assay: wrote {write_plot(args.out, summary, args.metric)}", file=sys.stderr)
     return EXIT_OK
 

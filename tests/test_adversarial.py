@@ -1,0 +1,94 @@
+"""Issue 9's promises checked again on inputs nobody had tried: each case is a hostile input or situation
+that once broke a promise (a bug's exit 3, a silent wrong value, a message split over lines), in a table
+of named cases per class."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_run import run
+
+ROWS = [
+    {"id": "a", "question": "Capital of India?", "answer": "Delhi", "Domain": "Geo", "response": "Delhi"},
+    {"id": "b", "question": "Holy river?", "answer": "Ganga", "Domain": "Geo", "response": "the Yamuna"},
+]
+
+
+def _write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+@pytest.fixture
+def good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return _write_csv(tmp_path / "good.csv", ROWS)
+
+
+def _one_error_line(code: int, out: str, err: str, *, expected: str) -> None:
+    assert code == 2, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("assay: error: "), err
+    assert expected in err, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+# --- assay plot: a JSON file that is not a summary is bad input (exit 2), not a bug (exit 3) -------------
+
+
+NOT_SUMMARIES = [
+    pytest.param({}, "no 'metrics' object", id="empty-object"),
+    pytest.param([], "no 'metrics' object", id="array"),
+    pytest.param(None, "no 'metrics' object", id="null"),
+    pytest.param("a string", "no 'metrics' object", id="string"),
+    pytest.param({"metrics": 5}, "no 'metrics' object", id="metrics-a-number"),
+    pytest.param({"metrics": {}}, "no 'metrics' object", id="no-metric"),
+    pytest.param({"metrics": {"x": {}}}, "metrics.x has no 'domains' object", id="metric-without-domains"),
+    pytest.param({"metrics": {"x": {"domains": 3}}}, "metrics.x has no 'domains'", id="domains-a-number"),
+    pytest.param(
+        {"metrics": {"x": {"domains": {}, "combined": {"n": 1, "accuracy": "0.5"}}}},
+        "metrics.x.combined",
+        id="accuracy-a-string",
+    ),
+    pytest.param(
+        {"metrics": {"x": {"domains": {}, "combined": {"n": 1, "accuracy": 1.5}}}},
+        "metrics.x.combined",
+        id="accuracy-past-1",
+    ),
+    pytest.param(
+        {"metrics": {"x": {"domains": {"Geo": {"n": True}}, "combined": {"n": 1}}}},
+        "metrics.x.domains.Geo",
+        id="n-a-boolean",
+    ),
+    pytest.param(
+        {"metrics": {"x": {"domains": {}, "combined": {"n": 1, "accuracy": 0.5, "interval": [0, 1]}}}},
+        "metrics.x.combined",
+        id="interval-a-list",
+    ),
+]
+
+
+@pytest.mark.parametrize(("document", "expected"), NOT_SUMMARIES)
+def test_plot_refuses_a_json_file_that_is_not_a_summary(
+    good: Path, capsys: pytest.CaptureFixture[str], document: object, expected: str
+) -> None:
+    summary = good.with_name("summary.json")
+    summary.write_text(json.dumps(document), encoding="utf-8")
+    code, out, err = run(["plot", "--summary", str(summary), "--out", "chart.svg"], capsys)
+    _one_error_line(code, out, err, expected=expected)
+    assert "not a summary of assay score" in err
+    assert not good.with_name("chart.svg").exists()
+
+
+def test_plot_still_draws_a_summary_assay_wrote(good: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["score", "--responses", str(good), "--json", "summary.json"], capsys)[0] == 0
+    code, _, err = run(["plot", "--summary", "summary.json", "--out", "chart.svg"], capsys)
+    assert code == 0, err
+    assert good.with_name("chart.svg").read_text(encoding="utf-8").startswith("<svg")
