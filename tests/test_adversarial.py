@@ -92,3 +92,59 @@ def test_plot_still_draws_a_summary_assay_wrote(good: Path, capsys: pytest.Captu
     code, _, err = run(["plot", "--summary", "summary.json", "--out", "chart.svg"], capsys)
     assert code == 0, err
     assert good.with_name("chart.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+# --- the terminal: a newline or an escape from the data, or from a path, never starts a line of its own -
+
+FORGED = "\nFAKE: gate passed\x1b[2J"  # would print a line assay never wrote, then clear the screen
+HOSTILE_ROWS = [
+    {**ROWS[0], "Domain": f"Geo{FORGED}", "human": f"correct{FORGED}"},
+    {**ROWS[1], "id": f"b{FORGED}", "answer": "", "human": "incorrect"},
+]
+
+
+def _hostile(tmp_path: Path) -> Path:
+    return _write_csv(tmp_path / "hostile.csv", HOSTILE_ROWS)
+
+
+def _forges_nothing(out: str, err: str) -> None:
+    for line in (out + err).splitlines():
+        assert not line.lower().startswith("fake"), out + err
+    assert "\x1b" not in out + err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["score", "--responses", "hostile.csv", "--metric", "word_overlap"], id="score-report"),
+        pytest.param(
+            ["score", "--responses", "hostile.csv", "--metric", "word_overlap", "--gate", "word_overlap>=.1"],
+            id="gate-lines",
+        ),
+        pytest.param(["explain", "--responses", "hostile.csv", "--id", "a"], id="explain-header"),
+        pytest.param(
+            ["agree", "--responses", "hostile.csv", "--human", "human", "--negative", "x"], id="agree"
+        ),
+        pytest.param(["compare", "scored.csv", "scored.csv"], id="compare"),
+        pytest.param(["lint", f"hostile{FORGED}.csv"], id="lint-summary-line"),
+        pytest.param(
+            ["score", "--responses", "hostile.csv", "--out", f"o{FORGED}.csv", "--json", f"s{FORGED}.json",
+             "--trace", f"t{FORGED}.jsonl", "--markdown", f"m{FORGED}.md", "--html", f"h{FORGED}.html"],
+            id="wrote-paths",
+        ),
+        pytest.param(["plot", "--summary", "summary.json", "--out", f"p{FORGED}.svg"], id="plot-wrote-path"),
+        pytest.param(["score", "--responses", "hostile.csv", f"--bogus{FORGED}"], id="unknown-argument"),
+    ],
+)  # fmt: skip
+def test_text_from_the_data_or_a_path_stays_on_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    hostile = _hostile(tmp_path)
+    _write_csv(tmp_path / f"hostile{FORGED}.csv", HOSTILE_ROWS)
+    setup = ["score", "--responses", str(hostile), "--out", "scored.csv", "--json", "summary.json"]
+    assert run(setup, capsys)[0] == 0
+    code, out, err = run(argv, capsys)
+    assert code in (0, 1, 2), err
+    _forges_nothing(out, err)
+    assert "\\n" in out + err  # the newline is there, shown as what it is

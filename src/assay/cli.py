@@ -84,7 +84,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors in assay's one-line form (and the same exit code, 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"assay: error: {message}. Fix: see '{self.prog} --help'\n")
+        # An unknown argument is quoted as given: escaped, so it can neither split the line nor drive
+        # the terminal (argparse writes before main() puts its escaping streams in place).
+        self.exit(EXIT_USAGE, f"assay: error: {one_line(message)}. Fix: see '{self.prog} --help'\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -311,7 +313,8 @@ def _run_lint(args: argparse.Namespace) -> int:
         print(one_line(str(finding)))
     errors = sum(finding.severity == ERROR for finding in findings)
     warnings_found = len(findings) - errors
-    print(f"assay lint: {errors} errors, {warnings_found} warnings in {len(dataset)} rows of {args.file}")
+    counts = f"{errors} errors, {warnings_found} warnings in {len(dataset)} rows"
+    print(f"assay lint: {counts} of {one_line(args.file)}")
     return EXIT_FINDINGS if errors else EXIT_OK
 
 
@@ -402,7 +405,7 @@ def _judge_chain(args: argparse.Namespace) -> tuple[list[Judge], dict[str, Any]]
         used, fate = [*chain, *given], f"{its_chain}, then --judge"
     else:
         used, fate = given, f"{its_chain} replaced by --judge (--judge-after-config keeps it)"
-    print(f"assay: read judge settings from {shown}: {fate}", file=sys.stderr)
+    print(f"assay: read judge settings from {one_line(str(shown))}: {fate}", file=sys.stderr)
     return used, settings
 
 
@@ -435,7 +438,7 @@ def _run_agree(args: argparse.Namespace) -> int:
     _score(args, runs.append, report=False)  # --json here is the agreement, written below
     report_agreement(runs[0], args)
     if args.json:
-        print(f"assay: wrote the agreement to {args.json}", file=sys.stderr)
+        print(f"assay: wrote the agreement to {one_line(args.json)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -468,12 +471,13 @@ def _score(
     if report:
         sys.stdout.write(render_text(scored))
     if args.out:
-        print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
+        print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
             done = "kept as input:NAME" if args.on_conflict == "rename" else "replaced by fresh ones"
             print(f"assay: input columns named like its own are {done} (--on-conflict)", file=sys.stderr)
     if args.trace:
-        print(f"assay: wrote every verdict's trace to {args.trace}", file=sys.stderr)
+        print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        print(f"assay: wrote the summary to {write_summary_json(scored, args.json)}", file=sys.stderr)
+        written = write_summary_json(scored, args.json)
+        print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored

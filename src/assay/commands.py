@@ -80,13 +80,11 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
     def write(run: ScoreRun) -> None:
         summary, rows = summary_dict(run.summary), list(verdict_rows(run))
         if args.markdown:
-            print(
-                f"assay: wrote the Markdown report to {write_markdown(args.markdown, summary, rows)}",
-                file=sys.stderr,
-            )
+            written = write_markdown(args.markdown, summary, rows)
+            print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
         if args.html:
             written = write_html(args.html, summary, rows, fields=run.dataset.fields)
-            print(f"assay: wrote the HTML report to {written}", file=sys.stderr)
+            print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
 
     return write
 
@@ -130,7 +128,9 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
         scope=args.gate_scope,
     )
     for result in checks:
-        print(f"assay: gate {'passed' if result.passed else 'FAILED'}: {result.why}", file=sys.stderr)
+        print(
+            f"assay: gate {'passed' if result.passed else 'FAILED'}: {one_line(result.why)}", file=sys.stderr
+        )
     failed = [result for result in checks if not result.passed]
     verdict = (
         f"{len(failed)} of {len(checks)} checks failed" if failed else f"all {len(checks)} checks passed"
@@ -222,7 +222,7 @@ def _run_plot(args: argparse.Namespace) -> int:
             where=args.summary,
             fix="give a file written by assay score --json",
         )
-    print(f"assay: wrote {write_plot(args.out, summary, args.metric)}", file=sys.stderr)
+    print(f"assay: wrote {one_line(str(write_plot(args.out, summary, args.metric)))}", file=sys.stderr)
     return EXIT_OK
 
 
