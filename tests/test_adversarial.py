@@ -148,3 +148,92 @@ def test_text_from_the_data_or_a_path_stays_on_its_line(
     assert code in (0, 1, 2), err
     _forges_nothing(out, err)
     assert "\\n" in out + err  # the newline is there, shown as what it is
+
+
+# --- infinities: `1e400` is `Infinity` in disguise, and Parquet floats can hold one -------------------
+
+
+def _jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("line", "literal"),
+    [
+        pytest.param('{"id": 1e400, "question": "q", "answer": "inf", "response": "inf"}', "1e400", id="id"),
+        pytest.param('{"id": 1, "question": "q", "answer": 1e400, "response": "inf"}', "1e400", id="answer"),
+        pytest.param(
+            '{"id": 1, "question": "q", "answer": "a", "response": "a", "x": [1, -2.5E+999]}',
+            "-2.5E+999",
+            id="negative-in-a-list",
+        ),
+        pytest.param(
+            '{"id": 1, "question": "1e400", "answer": "a", "response": "a", "x": {"y": 1e400}}',
+            "1e400",
+            id="a-string-holding-it-first",
+        ),
+    ],
+)
+def test_a_json_number_past_a_floats_range_is_refused_where_it_stands(
+    good: Path, capsys: pytest.CaptureFixture[str], line: str, literal: str
+) -> None:
+    source = good.with_name("huge.jsonl")
+    source.write_text(line + "\n", encoding="utf-8")
+    code, out, err = run(["score", "--responses", str(source), "--out", "o.jsonl"], capsys)
+    column = line.rindex(literal) + 1  # the number itself, not the text in a string before it
+    _one_error_line(code, out, err, expected=f"huge.jsonl line 1 column {column}: the number {literal} ")
+    assert "past a float's range" in err and "Fix: write the number as a string" in err
+    assert not good.with_name("o.jsonl").exists()
+
+
+def test_a_json_array_names_the_row_of_a_number_past_a_floats_range(
+    good: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [dict(ROWS[0]), dict(ROWS[1])]
+    text = json.dumps(rows).replace('"Ganga"', "1e999")
+    good.with_name("huge.json").write_text(text, encoding="utf-8")
+    code, out, err = run(["score", "--responses", "huge.json"], capsys)
+    _one_error_line(code, out, err, expected="huge.json line 1 column ")
+    assert "the number 1e999 is past a float's range" in err
+
+
+@pytest.mark.parametrize(
+    ("values", "kind", "where"),
+    [
+        pytest.param([1.0, float("inf")], "float64", "row 2: column 'x' holds the number inf", id="float"),
+        pytest.param([float("-inf"), 2.0], "float32", "row 1: column 'x' holds the number -inf", id="f32"),
+        pytest.param([[1.0], [2.0, float("inf")]], None, "row 2: column 'x' holds the number inf", id="list"),
+        pytest.param([{"a": 1.0}, {"a": float("inf")}], None, "(at a)", id="struct"),
+    ],
+)
+def test_a_parquet_infinity_is_refused_naming_column_and_row(
+    good: Path, capsys: pytest.CaptureFixture[str], values: list[object], kind: str | None, where: str
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    columns = {key: [row[key] for row in ROWS] for key in ROWS[0]}
+    pq.write_table(pa.table({**columns, "x": pa.array(values, kind)}), good.with_name("inf.parquet"))
+    code, out, err = run(["score", "--responses", "inf.parquet", "--out", "o.jsonl"], capsys)
+    _one_error_line(code, out, err, expected=where)
+    assert not good.with_name("o.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        pytest.param([1.0, float("nan")], id="nan-is-a-missing-value"),
+        pytest.param([1e308, -1e308], id="the-largest-floats"),
+        pytest.param([None, 0.0], id="null"),
+    ],
+)
+def test_finite_parquet_floats_and_nan_are_still_read(
+    good: Path, capsys: pytest.CaptureFixture[str], values: list[object]
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    columns = {key: [row[key] for row in ROWS] for key in ROWS[0]}
+    pq.write_table(pa.table({**columns, "x": pa.array(values, "float64")}), good.with_name("ok.parquet"))
+    code, _, err = run(["score", "--responses", "ok.parquet", "--out", "o.jsonl"], capsys)
+    assert code == 0, err
+    assert len(good.with_name("o.jsonl").read_text(encoding="utf-8").splitlines()) == 2

@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,7 +95,8 @@ def _holdable(rows: Iterator[tuple[int, Row]], columns: tuple[str, ...]) -> Iter
     integer past int()'s digit limit (files cannot bring them: their readers refuse them first)."""
     for number, row in rows:
         for name, cell in zip(columns, row):
-            if (type(cell) is str and cell.isascii()) or isinstance(cell, (float, bool)) or cell is None:
+            usual = (type(cell) is str and cell.isascii()) or isinstance(cell, bool) or cell is None
+            if usual or (isinstance(cell, float) and not math.isinf(cell)):
                 continue  # the usual cells, checked at no cost
             found = unrepresentable(cell)
             if found is not None:
@@ -102,7 +104,7 @@ def _holdable(rows: Iterator[tuple[int, Row]], columns: tuple[str, ...]) -> Iter
                 raise InputError(
                     f"column '{name}' holds {found[1]}{inside}, which assay cannot hold",
                     where=f"<DataFrame> row {number}",
-                    fix="replace the value with text (a lone surrogate is not a character)",
+                    fix="replace the value with text or a finite number (a lone surrogate is no character)",
                 )
         yield number, row
 
@@ -300,7 +302,10 @@ def _parquet_cells(batch: Any, index: int, path: Path, first_row: int) -> list[A
     binary = [pa.types.is_binary, pa.types.is_large_binary, pa.types.is_fixed_size_binary]
     binary.append(getattr(pa.types, "is_binary_view", pa.types.is_binary))  # pyarrow 16 on
     if not any(is_kind(kind) for is_kind in binary):
-        return list(column.to_pylist())
+        cells: list[Any] = column.to_pylist()
+        if pa.types.is_floating(kind) or pa.types.is_nested(kind):
+            _refuse_infinities(cells, batch.schema.names[index], f"{path} row", first_row)
+        return cells
     values: list[Any] = column.to_pylist()
     for row, value in enumerate(values):
         if value is not None:
@@ -314,6 +319,22 @@ def _parquet_cells(batch: Any, index: int, path: Path, first_row: int) -> list[A
                     fix="store the column as UTF-8 strings (pyarrow: pa.string())",
                 ) from None
     return values
+
+
+def _refuse_infinities(cells: list[Any], column: str, where: str, first_row: int) -> None:
+    """A float column is the only way Parquet (or a DataFrame) brings an infinity, which a JSON writer
+    could not put back out (JSON input refuses `Infinity` and `1e400` the same way)."""
+    for row, cell in enumerate(cells):
+        if cell is None or (type(cell) is float and not math.isinf(cell)):
+            continue
+        found = unrepresentable(cell)
+        if found is not None:
+            inside = f" (at {found[0]})" if found[0] else ""
+            raise InputError(
+                f"column '{column}' holds {found[1]}{inside}, which assay cannot hold",
+                where=f"{where} {first_row + row}",
+                fix="write null for a missing value, or the number as a string",
+            )
 
 
 def _in_blocks(rows: Iterator[tuple[int, Row]]) -> Iterator[Block]:

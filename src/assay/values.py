@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -43,9 +44,12 @@ class ValueProblem(ValueError):
     """A value assay cannot hold: what it is, where in the text (an offset) or the value (a path), and
     the fix."""
 
-    def __init__(self, what: str, fix: str, offset: int | None = None, path: str = "") -> None:
+    def __init__(
+        self, what: str, fix: str, offset: int | None = None, path: str = "", *, pattern: str = ""
+    ) -> None:
         super().__init__(what)
         self.what, self.fix, self.offset, self.path = what, fix, offset, path
+        self.pattern = pattern  # how to find the value in the text, when the parser cannot say
 
 
 def has_invisible(name: str) -> bool:
@@ -61,7 +65,7 @@ def visible(name: str) -> str:
 def parse_json(text: str) -> Any:
     """The value of JSON text, or ValueProblem for what assay cannot hold (json.JSONDecodeError passes)."""
     try:
-        value = json.loads(text, parse_constant=_constant)
+        value = json.loads(text, parse_constant=_constant, parse_float=_finite_float)
     except RecursionError:
         depth, offset = _deepest(text)
         raise ValueProblem(
@@ -69,8 +73,8 @@ def parse_json(text: str) -> Any:
         ) from None
     except json.JSONDecodeError:
         raise
-    except ValueProblem as exc:  # parse_constant's refusal: find where it stands
-        found = regex.search(r"-?Infinity", _STRINGS.sub(_blank, text))
+    except ValueProblem as exc:  # parse_constant's or parse_float's refusal: find where it stands
+        found = regex.search(exc.pattern, _STRINGS.sub(_blank, text))
         raise ValueProblem(exc.what, exc.fix, found.start() if found else None) from None
     except ValueError:  # int()'s digit limit
         raise ValueProblem(_too_long(), FIX_DIGITS, _long_number(text)) from None
@@ -92,6 +96,8 @@ def unrepresentable(value: Any) -> tuple[str, str] | None:
                 return where, f"a lone surrogate {_first_surrogate(part)} (not a character) in {part[:40]!r}"
         elif type(part) is int and part.bit_length() > _BIG_INTEGER_BITS:
             return where, _too_long()
+        elif isinstance(part, float) and math.isinf(part):
+            return where, f"the number {part} (infinity, which JSON has no way to write)"
     return None
 
 
@@ -119,7 +125,18 @@ def _first_surrogate(text: str) -> str:
 def _constant(name: str) -> float:
     if name == "NaN":  # a missing value, as pandas' NaN: treated like null
         return float("nan")
-    raise ValueProblem(f"{name} is not a number JSON allows, nor text", FIX_CONSTANT)
+    raise ValueProblem(f"{name} is not a number JSON allows, nor text", FIX_CONSTANT, pattern=r"-?Infinity")
+
+
+def _finite_float(literal: str) -> float:
+    """A JSON number as a float, refusing one past the float's range: `1e400` would become infinity,
+    the value `Infinity` stands for, which no writer could put back as JSON."""
+    value = float(literal)
+    if math.isinf(value):
+        shown = literal if len(literal) <= 40 else literal[:40] + "..."
+        what = f"the number {shown} is past a float's range (it would be {value})"
+        raise ValueProblem(what, FIX_DIGITS, pattern=r"(?<![\w.+-])" + regex.escape(literal))
+    return value
 
 
 def _too_long() -> str:
