@@ -237,3 +237,69 @@ def test_finite_parquet_floats_and_nan_are_still_read(
     code, _, err = run(["score", "--responses", "ok.parquet", "--out", "o.jsonl"], capsys)
     assert code == 0, err
     assert len(good.with_name("o.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
+# --- a key given twice in one JSON object: json keeps the last in silence, a golden answer lost ---------
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        pytest.param(
+            "rows.jsonl",
+            '{"id": "a", "question": "q", "answer": "Delhi", "answer": "Paris", "response": "Delhi"}\n',
+            "rows.jsonl line 1 column 49: the key 'answer' appears twice",
+            id="jsonl-answer",
+        ),
+        pytest.param(
+            "rows.jsonl",
+            '{"id": "a", "question": "q", "answer": "x", "response": "x"}\n'
+            '{"id": "b", "id": "c", "question": "q", "answer": "x", "response": "x"}\n',
+            "rows.jsonl line 2 column 13: the key 'id' appears twice",
+            id="jsonl-id-on-line-2",
+        ),
+        pytest.param(
+            "rows.json",
+            '[{"id": "a", "question": "q", "answer": "x", "response": "x"},\n'
+            ' {"id": "b", "question": "q", "answer": "x", "response": "x", "meta": {"k": 1, "k": 2}}]',
+            "rows.json line 2 column 80: the key 'k' appears twice",
+            id="json-nested-object",
+        ),
+        pytest.param(
+            "rows.jsonl",
+            '{"id": "a", "question": "q", "answer": "x", "response": "x", "r\\u00e9": 1, "ré": 2}\n',
+            "the key 'ré' appears twice",
+            id="one-key-spelled-two-ways",
+        ),
+    ],
+)
+def test_a_key_given_twice_in_one_object_is_refused(
+    good: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, expected: str
+) -> None:
+    good.with_name(name).write_text(text, encoding="utf-8")
+    code, out, err = run(["score", "--responses", name, "--out", "o.jsonl"], capsys)
+    _one_error_line(code, out, err, expected=expected)
+    assert "Fix: keep one of the two" in err
+    assert not good.with_name("o.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            '{"id": "a", "question": "q", "answer": "x", "response": "x", "Answer": "y"}\n', id="case"
+        ),
+        pytest.param(
+            '{"id": "a", "question": "q", "answer": "x", "response": "x", "m": {"answer": 1}}\n', id="nest"
+        ),
+        pytest.param(
+            '{"id": "a", "question": "q", "answer": "x", "response": "x", "q": "\\"answer\\": 1"}\n', id="str"
+        ),
+    ],
+)
+def test_keys_that_only_look_alike_are_still_read(
+    good: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    good.with_name("rows.jsonl").write_text(text, encoding="utf-8")
+    code, _, err = run(["score", "--responses", "rows.jsonl", "--metric", "exact_substring"], capsys)
+    assert code == 0, err

@@ -38,6 +38,7 @@ FIX_SURROGATE = "write the character itself, or a surrogate pair (\\ud83d\\ude00
 FIX_DIGITS = "write the number as a string, in quotes"
 FIX_NESTING = "flatten the value, or write it as a string"
 FIX_CONSTANT = "write null for a missing value, or the number as a string"
+FIX_REPEATED_KEY = "keep one of the two (or rename one)"
 
 
 class ValueProblem(ValueError):
@@ -65,7 +66,7 @@ def visible(name: str) -> str:
 def parse_json(text: str) -> Any:
     """The value of JSON text, or ValueProblem for what assay cannot hold (json.JSONDecodeError passes)."""
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_finite_float)
+        value = _DECODER.decode(text)
     except RecursionError:
         depth, offset = _deepest(text)
         raise ValueProblem(
@@ -73,6 +74,10 @@ def parse_json(text: str) -> Any:
         ) from None
     except json.JSONDecodeError:
         raise
+    except _RepeatedKey as exc:  # the second time the key stands (keys are strings: not blanked here)
+        spelled = regex.compile(regex.escape(json.dumps(exc.key, ensure_ascii=False)) + r"\s*+:")
+        spots = list(itertools.islice(spelled.finditer(text), 2))
+        raise ValueProblem(exc.what, exc.fix, spots[-1].start() if spots else None) from None
     except ValueProblem as exc:  # parse_constant's or parse_float's refusal: find where it stands
         found = regex.search(exc.pattern, _STRINGS.sub(_blank, text))
         raise ValueProblem(exc.what, exc.fix, found.start() if found else None) from None
@@ -128,6 +133,26 @@ def _constant(name: str) -> float:
     raise ValueProblem(f"{name} is not a number JSON allows, nor text", FIX_CONSTANT, pattern=r"-?Infinity")
 
 
+class _RepeatedKey(ValueProblem):
+    def __init__(self, key: str) -> None:
+        what = f"the key {key!r} appears twice in one object (JSON readers keep only one of them)"
+        super().__init__(what, FIX_REPEATED_KEY)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refusing a key given twice: json keeps the last in silence, so a row with two
+    "answer" keys would be scored against one and lose the other."""
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return value
+
+
 def _finite_float(literal: str) -> float:
     """A JSON number as a float, refusing one past the float's range: `1e400` would become infinity,
     the value `Infinity` stands for, which no writer could put back as JSON."""
@@ -137,6 +162,12 @@ def _finite_float(literal: str) -> float:
         what = f"the number {shown} is past a float's range (it would be {value})"
         raise ValueProblem(what, FIX_DIGITS, pattern=r"(?<![\w.+-])" + regex.escape(literal))
     return value
+
+
+# One decoder for every call: json.loads(text, **hooks) would build a new one per line of a file.
+_DECODER = json.JSONDecoder(
+    parse_constant=_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys
+)
 
 
 def _too_long() -> str:
