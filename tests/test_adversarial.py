@@ -303,3 +303,36 @@ def test_keys_that_only_look_alike_are_still_read(
     good.with_name("rows.jsonl").write_text(text, encoding="utf-8")
     code, _, err = run(["score", "--responses", "rows.jsonl", "--metric", "exact_substring"], capsys)
     assert code == 0, err
+
+
+# --- assay agree: labels that cannot be labels ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        pytest.param(["--human", "answer"], "'answer' is the file's answer column", id="golden-answers"),
+        pytest.param(["--human", "id"], "'id' is the file's id column", id="ids"),
+        pytest.param(["--human", "Domain"], "'Domain' is the file's domain column", id="domains"),
+        pytest.param(["--human", "human", "--positive", ""], "an empty label", id="empty-positive"),
+        pytest.param(["--human", "human", "--negative", "  "], "an empty label", id="blank-negative"),
+    ],
+)
+def test_agree_refuses_labels_that_cannot_be_labels(
+    good: Path, capsys: pytest.CaptureFixture[str], flags: list[str], expected: str
+) -> None:
+    rows = [{**ROWS[0], "human": "correct"}, {**ROWS[1], "human": ""}]  # the second row has no label
+    _write_csv(good.with_name("labelled.csv"), rows)
+    argv = ["agree", "--responses", "labelled.csv", "--metric", "exact_substring", "--json", "a.json"]
+    code, out, err = run([*argv, *flags], capsys)
+    _one_error_line(code, out, err, expected=expected)
+    assert not good.with_name("a.json").exists()
+
+
+def test_agree_reports_a_row_without_a_label_apart(good: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [{**ROWS[0], "human": "correct"}, {**ROWS[1], "human": ""}]
+    _write_csv(good.with_name("labelled.csv"), rows)
+    argv = ["agree", "--responses", "labelled.csv", "--metric", "exact_substring", "--human", "human"]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert "other labels, apart: (no label) 1 rows" in out
