@@ -336,3 +336,27 @@ def test_agree_reports_a_row_without_a_label_apart(good: Path, capsys: pytest.Ca
     code, out, err = run(argv, capsys)
     assert code == 0, err
     assert "other labels, apart: (no label) 1 rows" in out
+
+
+# --- assay compare: a fix it can follow ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ids", "where"),
+    [
+        pytest.param(["a", "a"], "line 3: duplicate id 'a' (first at line 2)", id="two-rows"),
+        pytest.param(["x", " x"], None, id="a-space-makes-another-id"),
+    ],
+)
+def test_compare_refuses_duplicate_ids_with_a_fix_compare_has(
+    good: Path, capsys: pytest.CaptureFixture[str], ids: list[str], where: str | None
+) -> None:
+    _write_csv(good, [{**row, "id": row_id} for row, row_id in zip(ROWS, ids)])
+    score = ["score", "--responses", str(good), "--metric", "exact_substring", "--allow-duplicate-ids"]
+    assert run([*score, "--out", "a.csv"], capsys)[0] == 0
+    code, out, err = run(["compare", "a.csv", "a.csv"], capsys)
+    if where is None:
+        assert code == 0, err
+        return
+    _one_error_line(code, out, err, expected=f"a.csv {where}: rows are joined by id")
+    assert "--allow-duplicate-ids" not in err  # compare has no such flag
