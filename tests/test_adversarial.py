@@ -360,3 +360,45 @@ def test_compare_refuses_duplicate_ids_with_a_fix_compare_has(
         return
     _one_error_line(code, out, err, expected=f"a.csv {where}: rows are joined by id")
     assert "--allow-duplicate-ids" not in err  # compare has no such flag
+
+
+# --- options given a value that reads as "not given": an empty file name, a zero -------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["score", "--responses", "good.csv", "--json", ""], id="score-json"),
+        pytest.param(["score", "--responses", "good.csv", "--markdown", ""], id="score-markdown"),
+        pytest.param(["score", "--responses", "good.csv", "--html", ""], id="score-html"),
+        pytest.param(["score", "--responses", "good.csv", "--trace", ""], id="score-trace"),
+        pytest.param(["score", "--responses", "good.csv", "--out", ""], id="score-out"),
+        pytest.param(["agree", "--responses", "good.csv", "--human", "id", "--json", ""], id="agree-json"),
+        pytest.param(["compare", "a.csv", "a.csv", "--json", ""], id="compare-json"),
+        pytest.param(["plot", "--summary", "s.json", "--out", ""], id="plot-out"),
+    ],
+)
+def test_an_empty_output_name_is_refused_not_ignored(
+    good: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert run(["score", "--responses", str(good), "--out", "a.csv", "--json", "s.json"], capsys)[0] == 0
+    code, out, err = run(argv, capsys)
+    flag = argv[argv.index("") - 1]
+    _one_error_line(code, out, err, expected=f"{flag}: an empty file name. Fix: give {flag} a file name")
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        pytest.param("--concurrency", "0", id="concurrency"),
+        pytest.param("--max-response-chars", "0", id="max-response-chars"),
+        pytest.param("--max-cost", "0", id="max-cost"),
+        pytest.param("--cache", "", id="cache"),
+    ],
+)
+def test_a_judge_flag_given_zero_without_the_judge_is_refused(
+    good: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str
+) -> None:
+    argv = ["score", "--responses", str(good), "--metric", "exact_substring", flag, value]
+    code, out, err = run(argv, capsys)
+    _one_error_line(code, out, err, expected=f"{flag} only apply to the judge metric")

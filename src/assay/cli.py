@@ -354,7 +354,11 @@ def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     from .judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
 
     if "judge" not in (args.metric or ()):
-        given = [f"--{name.replace('_', '-')}" for name in _JUDGE_FLAGS if getattr(args, name, None)]
+        given = [  # given at all: `--concurrency 0` is a judge flag too, not a no-op
+            f"--{name.replace('_', '-')}"
+            for name in _JUDGE_FLAGS
+            if getattr(args, name, None) is not None and getattr(args, name) is not False
+        ]
         if given:
             raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None

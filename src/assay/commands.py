@@ -92,11 +92,11 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
 def check_score_outputs(args: argparse.Namespace) -> None:
     """Every file assay score (or agree) will write, checked together before the work: none may be
     an input or another output, and each must be writable."""
-    if args.out:
-        check_out_path(args.out)
     flags = ("out", "json", "trace", "markdown", "html")
     outputs = {f"--{flag}": getattr(args, flag, None) for flag in flags}
     check_outputs(outputs, {"--responses": args.responses, "--config": args.config, "--cache": args.cache})
+    if args.out:
+        check_out_path(args.out)
 
 
 def gates(args: argparse.Namespace) -> list[Gate]:

@@ -157,6 +157,11 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
     """Refuse, before any work, outputs that would destroy an input or each other, or cannot be
     written. Both maps go from a flag (``--out``) to its path; None is a flag not given."""
     given_inputs = {flag: Path(path) for flag, path in inputs.items() if path}
+    for flag, path in outputs.items():
+        if path is not None and not str(path):  # `--json ""`: an unset variable in a script
+            raise UsageError(
+                "an empty file name", where=flag, fix=f"give {flag} a file name, or leave it out"
+            )
     given = {flag: check_writable(path, flag) for flag, path in outputs.items() if path}
     seen: dict[str, Path] = {}
     for flag, path in given.items():
