@@ -402,3 +402,22 @@ def test_a_judge_flag_given_zero_without_the_judge_is_refused(
     argv = ["score", "--responses", str(good), "--metric", "exact_substring", flag, value]
     code, out, err = run(argv, capsys)
     _one_error_line(code, out, err, expected=f"{flag} only apply to the judge metric")
+
+
+# --- CSV headers: a repeated name shown so it can be seen, even when it is empty -------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "shown"),
+    [
+        pytest.param("id,question,answer,response,,", "''", id="two-empty-names"),
+        pytest.param("id,question,answer,response,x,x", "'x'", id="a-name-twice"),
+        pytest.param("id,question,answer,response, , ", "' '", id="two-spaces"),
+    ],
+)
+def test_a_repeated_header_name_is_shown_quoted(
+    good: Path, capsys: pytest.CaptureFixture[str], header: str, shown: str
+) -> None:
+    good.write_text(f"{header}\na,q,Delhi,Delhi,1,2\n", encoding="utf-8")
+    code, out, err = run(["score", "--responses", "good.csv"], capsys)
+    _one_error_line(code, out, err, expected=f"good.csv header: column names appear more than once: {shown}.")

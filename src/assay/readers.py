@@ -354,7 +354,7 @@ def _check_unique_columns(header: list[str], path: Path) -> None:
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
         raise InputError(
-            f"column names appear more than once: {', '.join(repeated)}",
+            f"column names appear more than once: {', '.join(map(repr, repeated))}",  # '' shows as
             where=f"{path} header",
             fix="give every column a distinct name",
         )
