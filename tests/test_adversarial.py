@@ -421,3 +421,36 @@ def test_a_repeated_header_name_is_shown_quoted(
     good.write_text(f"{header}\na,q,Delhi,Delhi,1,2\n", encoding="utf-8")
     code, out, err = run(["score", "--responses", "good.csv"], capsys)
     _one_error_line(code, out, err, expected=f"good.csv header: column names appear more than once: {shown}.")
+
+
+# --- --out .parquet: a value Parquet cannot hold is bad input (exit 2), not a bug (exit 3) ------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        pytest.param(
+            "18446744073709551616", "column 'x' holds a whole number past the signed 64-bit", id="2**64"
+        ),
+        pytest.param(
+            "-9223372036854775809", "column 'x' holds a whole number past the signed 64-bit", id="-2**63-1"
+        ),
+        pytest.param("{}", "Parquet cannot hold a column of this file", id="empty-object"),
+        pytest.param('"a"', "a column mixes kinds of value", id="mixed-kinds"),
+    ],
+)
+def test_a_value_parquet_cannot_hold_is_refused_and_nothing_written(
+    good: Path, capsys: pytest.CaptureFixture[str], extra: str, expected: str
+) -> None:
+    first = json.dumps({**ROWS[0], "x": 1 if extra == '"a"' else json.loads(extra)})
+    second = json.dumps({**ROWS[1], "x": json.loads(extra)})
+    good.with_name("rows.jsonl").write_text(f"{first}\n{second}\n", encoding="utf-8")
+    score = ["score", "--responses", "rows.jsonl", "--metric", "exact_substring", "--out"]
+    code, _, err = run([*score, "o.parquet"], capsys)
+    assert code == 2, err
+    assert err.count("\n") == 1 and expected in err, err
+    assert "internal error" not in err
+    assert [p.name for p in good.parent.iterdir() if p.name.startswith(("o.", ".o"))] == []
+    code, _, err = run([*score, "o.jsonl"], capsys)
+    assert code == 0, err  # JSON Lines holds it as it is
+    assert len(good.with_name("o.jsonl").read_text(encoding="utf-8").splitlines()) == 2
