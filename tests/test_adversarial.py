@@ -454,3 +454,32 @@ def test_a_value_parquet_cannot_hold_is_refused_and_nothing_written(
     code, _, err = run([*score, "o.jsonl"], capsys)
     assert code == 0, err  # JSON Lines holds it as it is
     assert len(good.with_name("o.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
+# --- judge settings that would have been taken at face value -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        pytest.param(["--max-cost", "nan"], "max_cost is not a number (nan)", id="max-cost-nan"),
+        pytest.param(["--max-cost", "-0.01"], "max_cost must not be negative", id="max-cost-negative"),
+        pytest.param(
+            ["--judge-spec-suffix", ",api_key_env="], "judge setting api_key_env is empty", id="key-env"
+        ),
+        pytest.param(
+            ["--judge-spec-suffix", ",api_key_env= "], "judge setting api_key_env is empty", id="key-sp"
+        ),
+    ],
+)
+def test_judge_settings_that_make_no_sense_are_refused_before_any_request(
+    good: Path, capsys: pytest.CaptureFixture[str], flags: list[str], expected: str
+) -> None:
+    from conftest import free_port
+
+    never = f"openai:m@http://127.0.0.1:{free_port()}/v1"  # nothing listens: nothing may be asked
+    if flags[0] == "--judge-spec-suffix":
+        never, flags = never + flags[1], []
+    argv = ["llm-judge", "--responses", str(good), "--judge", never, "--no-cache", *flags]
+    code, out, err = run(argv, capsys)
+    _one_error_line(code, out, err, expected=expected)

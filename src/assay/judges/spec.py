@@ -101,6 +101,12 @@ def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
     values: dict[str, Any] = {
         key: _number(key, value, where) if key in _NUMBERS else str(value) for key, value in settings.items()
     }
+    if values.get("api_key_env") == "":  # else: "reads its API key from $, which is not set"
+        raise UsageError(
+            "judge setting api_key_env is empty",
+            where=where,
+            fix="name the variable, or leave the setting out",
+        )
     sampling = Sampling(
         temperature=values.get("temperature", 0.0),
         seed=values.get("seed", 0),
