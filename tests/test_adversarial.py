@@ -483,3 +483,73 @@ def test_judge_settings_that_make_no_sense_are_refused_before_any_request(
     argv = ["llm-judge", "--responses", str(good), "--judge", never, "--no-cache", *flags]
     code, out, err = run(argv, capsys)
     _one_error_line(code, out, err, expected=expected)
+
+
+# --- judge configuration: a file or spec assay cannot use is bad input, and a URL's password stays hidden -
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        pytest.param(b"judge = 5\n", "judge is not a [judge] table", id="judge-a-number"),
+        pytest.param(b"judge = [1]\n", "judge is not a [judge] table", id="judge-a-list"),
+        pytest.param(b"[judge]\nchain = 5\n", "judge.chain is not a list of tables", id="chain-a-number"),
+        pytest.param(b"[judge]\nchain = [5]\n", "judge.chain is not a list of tables", id="chain-of-numbers"),
+        pytest.param(
+            b'[judge]\nchain = ["openai:m@http://127.0.0.1:9/v1"]\n',
+            "judge.chain is not a list of tables",
+            id="chain-of-specs",
+        ),
+        pytest.param(
+            b"\xff\xfe[judge]\n", "the config file is not UTF-8 text (byte offset 0)", id="not-utf8"
+        ),
+        pytest.param(
+            b'[[judge.chain]]\nkind = "openai"\nmodel = "m"\nbase_url = "http://[::1"\n',
+            "the base URL cannot be read (Invalid IPv6 URL)",
+            id="bad-ipv6",
+        ),
+    ],
+)
+def test_a_config_file_assay_cannot_use_is_bad_input(
+    good: Path, capsys: pytest.CaptureFixture[str], config: bytes, expected: str
+) -> None:
+    good.with_name("c.toml").write_bytes(config)
+    argv = ["llm-judge", "--responses", str(good), "--config", "c.toml", "--no-cache"]
+    code, out, err = run(argv, capsys)
+    _one_error_line(code, out, err, expected=expected)
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        pytest.param("http://[::1/v1", "the base URL cannot be read (Invalid IPv6 URL)", id="bad-ipv6"),
+        pytest.param("http://127.0.0.1:99999/v1", "cannot be read (Port out of range", id="port-past-65535"),
+        pytest.param("ftp://127.0.0.1/v1", "is not an http:// or https:// address", id="ftp"),
+        pytest.param("127.0.0.1:8080/v1", "is not an http:// or https:// address", id="no-scheme"),
+        pytest.param("http:///v1", "is not an http:// or https:// address", id="no-host"),
+    ],
+)
+def test_a_base_url_the_client_cannot_ask_is_refused_before_the_work(
+    good: Path, capsys: pytest.CaptureFixture[str], url: str, expected: str
+) -> None:
+    argv = ["llm-judge", "--responses", str(good), "--judge", f"openai:m@{url}", "--no-cache"]
+    code, out, err = run(argv, capsys)
+    _one_error_line(code, out, err, expected=expected)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        pytest.param("openai:m@http://user:s3cret-pw@127.0.0.1:9/v1,bogus=1", id="unknown-setting"),
+        pytest.param("openai:m@http://user:s3cret-pw@127.0.0.1:9/v1,timeout", id="not-key-value"),
+        pytest.param("openai:m@http://user:s3cret-pw@127.0.0.1:99999/v1", id="bad-port"),
+        pytest.param("openai:m@http://s3cret-pw@127.0.0.1:9/v1,retries=-1", id="token-as-user"),
+    ],
+)
+def test_a_spec_error_does_not_print_the_urls_password(
+    good: Path, capsys: pytest.CaptureFixture[str], spec: str
+) -> None:
+    code, out, err = run(["llm-judge", "--responses", str(good), "--judge", spec, "--no-cache"], capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "s3cret" not in out + err
+    assert "127.0.0.1" in err  # the endpoint is still named
