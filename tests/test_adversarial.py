@@ -365,6 +365,9 @@ def test_compare_refuses_duplicate_ids_with_a_fix_compare_has(
 # --- options given a value that reads as "not given": an empty file name, a zero -------------------------
 
 
+NEVER = "openai:m@http://127.0.0.1:9/v1"  # a judge nothing answers for: the run must stop before it
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -376,6 +379,8 @@ def test_compare_refuses_duplicate_ids_with_a_fix_compare_has(
         pytest.param(["agree", "--responses", "good.csv", "--human", "id", "--json", ""], id="agree-json"),
         pytest.param(["compare", "a.csv", "a.csv", "--json", ""], id="compare-json"),
         pytest.param(["plot", "--summary", "s.json", "--out", ""], id="plot-out"),
+        pytest.param(["llm-judge", "--responses", "good.csv", "--judge", NEVER, "--cache", ""], id="cache"),
+        pytest.param(["llm-judge", "--responses", "good.csv", "--judge", NEVER, "--config", ""], id="config"),
     ],
 )
 def test_an_empty_output_name_is_refused_not_ignored(

@@ -362,6 +362,14 @@ def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
         if given:
             raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None
+    for flag in (
+        "config",
+        "cache",
+    ):  # `--config ""` would fall back to ./assay.toml, `--cache ""` to the default
+        if getattr(args, flag) == "":
+            raise UsageError(
+                "an empty file name", where=f"--{flag}", fix=f"give --{flag} a file name, or leave it out"
+            )
     if args.no_cache and args.refresh:
         raise UsageError(
             "--no-cache and --refresh contradict each other (--refresh overwrites the cache)",
