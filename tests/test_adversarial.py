@@ -558,3 +558,53 @@ def test_a_spec_error_does_not_print_the_urls_password(
     assert code == 2 and err.count("\n") == 1, err
     assert "s3cret" not in out + err
     assert "127.0.0.1" in err  # the endpoint is still named
+
+
+# --- names too long for the file system: refused before the work, whatever the flag --------------------
+
+NAME_MAX = 255  # bytes in one name, on Linux's file systems
+
+
+@pytest.mark.parametrize("flag", ["--out", "--json", "--trace", "--markdown", "--html"])
+@pytest.mark.parametrize(
+    "length",
+    [
+        pytest.param(NAME_MAX + 45, id="past-the-limit"),
+        pytest.param(NAME_MAX - 1, id="fits-but-its-temporary-file-would-not"),
+        pytest.param(NAME_MAX - 25, id="a-little-short-of-the-limit"),
+    ],
+)
+def test_an_output_name_too_long_is_refused_before_the_work(
+    good: Path, capsys: pytest.CaptureFixture[str], flag: str, length: int
+) -> None:
+    suffix = {"--out": ".csv", "--json": ".json", "--trace": ".jsonl", "--markdown": ".md", "--html": ".html"}
+    name = "b" * (length - len(suffix[flag])) + suffix[flag]
+    code, out, err = run(["score", "--responses", str(good), flag, name], capsys)
+    _one_error_line(code, out, err, expected="(File name too long). Fix: give a shorter")
+    assert sorted(p.name for p in good.parent.iterdir()) == ["good.csv"]  # nothing left behind
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["score", "--responses", "LONG.csv"], id="score"),
+        pytest.param(["lint", "LONG.csv"], id="lint"),
+        pytest.param(["compare", "LONG.csv", "good.csv"], id="compare"),
+        pytest.param(["explain", "--responses", "LONG.csv", "--id", "a"], id="explain"),
+    ],
+)
+def test_an_input_name_too_long_is_bad_input(
+    good: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    argv = [arg.replace("LONG", "c" * (NAME_MAX + 1)) for arg in argv]
+    code, out, err = run(argv, capsys)
+    _one_error_line(code, out, err, expected="cannot read it (File name too long)")
+
+
+def test_a_name_that_leaves_room_for_the_temporary_file_is_written(
+    good: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "b" * (NAME_MAX - 60) + ".csv"
+    code, _, err = run(["score", "--responses", str(good), "--out", name], capsys)
+    assert code == 0, err
+    assert good.with_name(name).is_file()

@@ -34,6 +34,8 @@ FIXES = {
     errno.EROFS: "the file system is read-only: write the file elsewhere",
     errno.EACCES: "write the file in a folder you may write to",
     errno.EPERM: "write the file in a folder you may write to",
+    errno.ENAMETOOLONG: "give a shorter file name (assay writes a hidden temporary file beside it, "
+    "whose name is the file's and some 35 characters more)",
 }
 OTHER_FIX = "check the disk and the path, or write the file elsewhere"
 TEMP_MARK = ".assay-tmp-"  # in every temporary name: .<target name>.assay-tmp-<pid>-<random><suffix>
@@ -74,7 +76,8 @@ def replacing(path: str | Path) -> Iterator[Path]:
     except OSError as exc:
         raise write_failed(target, exc) from None
     finally:
-        temp.unlink(missing_ok=True)  # gone already when renamed
+        with suppress(OSError):  # gone already when renamed (or never made: a name too long)
+            temp.unlink()
 
 
 def write_text(path: str | Path, text: str) -> Path:
@@ -197,6 +200,19 @@ def check_writable(path: str | Path, flag: str = "") -> Path:
     folder, device or pipe itself. `flag` names the option in the message."""
     path = Path(path)
     where = f"{flag} {path}" if flag else str(path)
+    try:
+        target = _checked_target(path, where)
+    except OSError as exc:  # a name too long for the file system (ENAMETOOLONG), a link loop, ...
+        raise UsageError(
+            f"cannot write here ({exc.strerror or type(exc).__name__})",
+            where=where,
+            fix="give a shorter name, in an ordinary folder you may write to",
+        ) from None
+    _probe(target, where)
+    return path
+
+
+def _checked_target(path: Path, where: str) -> Path:
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
         raise UsageError("the folder to write into does not exist", where=where, fix="create it first")
@@ -208,14 +224,16 @@ def check_writable(path: str | Path, flag: str = "") -> Path:
             where=where,
             fix="give a file name in an ordinary folder",
         )
-    _probe(target.parent, where)
-    return path
+    return target
 
 
-def _probe(folder: Path, where: str) -> None:
-    """Create and remove a file in `folder`: the one sure test that it takes files (permission bits
-    say nothing to root, nor about a read-only mount or /proc)."""
-    probe = folder / f".assay-probe-{os.getpid()}-{secrets.token_hex(4)}"
+def _probe(target: Path, where: str) -> None:
+    """Create and remove a file beside `target`: the one sure test that its folder takes files
+    (permission bits say nothing to root, nor about a read-only mount or /proc). The probe's name is
+    as long as the temporary file's will be, so a name the file system finds too long fails here,
+    before the work, not when the output is written."""
+    folder = target.parent
+    probe = temp_name(target, ".assay-probe-")
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         probe.unlink()

@@ -59,7 +59,11 @@ def read_table(
 ) -> Table:
     """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read."""
     path = Path(path)
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError as exc:  # a name too long for the file system (ENAMETOOLONG), ...
+        raise InputError(f"cannot read it ({exc.strerror})", where=str(path), fix="check the path") from None
+    if not found:
         raise InputError("no such file", where=str(path), fix="check the path passed to --responses")
     fmt = format_of(path)
     if fmt == "parquet":
