@@ -608,3 +608,27 @@ def test_a_name_that_leaves_room_for_the_temporary_file_is_written(
     code, _, err = run(["score", "--responses", str(good), "--out", name], capsys)
     assert code == 0, err
     assert good.with_name(name).is_file()
+
+
+# --- a link loop: an output on it is refused, not a crash of Path.resolve() ------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["score", "--responses", "good.csv", "--out", "loop1.csv"], id="score-out"),
+        pytest.param(["score", "--responses", "good.csv", "--json", "loop2.json"], id="score-json"),
+        pytest.param(["compare", "a.csv", "a.csv", "--markdown", "loop1.csv"], id="compare-markdown"),
+        pytest.param(["plot", "--summary", "s.json", "--out", "loop3.svg"], id="plot-out"),
+    ],
+)
+def test_an_output_on_a_link_loop_is_refused(
+    good: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert run(["score", "--responses", str(good), "--out", "a.csv", "--json", "s.json"], capsys)[0] == 0
+    folder = good.parent
+    for name, other in (("loop1.csv", "loop2.json"), ("loop2.json", "loop1.csv"), ("loop3.svg", "loop3.svg")):
+        (folder / name).symlink_to(other)
+    code, out, err = run(argv, capsys)
+    _one_error_line(code, out, err, expected="this is a link that leads back to itself (a loop)")
+    assert all((folder / name).is_symlink() for name in ("loop1.csv", "loop2.json", "loop3.svg"))

@@ -187,7 +187,7 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
 
 def _same_file(a: Path, b: Path) -> bool:
     """One file by any name: the same path after resolving links, or the same inode (a hard link)."""
-    if a.resolve() == b.resolve():
+    if os.path.realpath(a) == os.path.realpath(b):  # resolve() raises on a link loop, realpath does not
         return True
     try:
         return os.path.samefile(a, b)
@@ -214,6 +214,12 @@ def check_writable(path: str | Path, flag: str = "") -> Path:
 
 def _checked_target(path: Path, where: str) -> Path:
     target = Path(os.path.realpath(path))
+    if target.is_symlink():  # realpath leaves a link only where links lead round in a loop
+        raise UsageError(
+            "this is a link that leads back to itself (a loop)",
+            where=where,
+            fix="remove the link, or give another name",
+        )
     if not target.parent.is_dir():
         raise UsageError("the folder to write into does not exist", where=where, fix="create it first")
     if target.is_dir():
