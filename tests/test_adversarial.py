@@ -632,3 +632,24 @@ def test_an_output_on_a_link_loop_is_refused(
     code, out, err = run(argv, capsys)
     _one_error_line(code, out, err, expected="this is a link that leads back to itself (a loop)")
     assert all((folder / name).is_symlink() for name in ("loop1.csv", "loop2.json", "loop3.svg"))
+
+
+# --- --limit past sys.maxsize: more rows than any file holds, not a crash in itertools.islice ----------
+
+
+@pytest.mark.parametrize("name", ["rows.jsonl", "rows.json", "rows.csv"])
+@pytest.mark.parametrize("limit", [str(2**63), "99999999999999999999999"])
+def test_a_limit_past_sys_maxsize_reads_every_row(
+    good: Path, capsys: pytest.CaptureFixture[str], name: str, limit: str
+) -> None:
+    if name.endswith(".csv"):
+        _write_csv(good.with_name(name), ROWS)
+    elif name.endswith(".jsonl"):
+        _jsonl(good.with_name(name), list(ROWS))
+    else:
+        good.with_name(name).write_text(json.dumps(ROWS), encoding="utf-8")
+    argv = ["score", "--responses", name, "--limit", limit, "--metric", "exact_substring", "--out", "o.jsonl"]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert f"{name}: 2 rows" in out
+    assert len(good.with_name("o.jsonl").read_text(encoding="utf-8").splitlines()) == 2

@@ -14,6 +14,7 @@ import codecs
 import itertools
 import json
 import math
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,7 +186,8 @@ def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally
 
 
 def _read_jsonl(path: Path, limit: int | None) -> Table:
-    rows = list(itertools.islice(_jsonl_objects(path), limit))
+    # islice takes at most sys.maxsize; a larger --limit is more rows than any file holds anyway.
+    rows = list(itertools.islice(_jsonl_objects(path), None if limit is None else min(limit, sys.maxsize)))
     if not rows:
         raise InputError("the file has no JSON objects", where=str(path), fix="add one object per line")
     # Any object may add keys: the columns are all keys, in order of first appearance.
