@@ -88,6 +88,13 @@ def human_labels(run: ScoreRun, column: str) -> list[str]:
             where=run.dataset.source,
             fix=f"{hint}name the column of human labels with --human",
         )
+    field = next((name for name, mapped in run.dataset.fields.items() if mapped == column), None)
+    if field is not None:  # read as that field, so it is not among the rows' other cells: no label at all
+        raise UsageError(
+            f"'{column}' is the file's {field} column, not a column of human labels",
+            where=run.dataset.source,
+            fix="name the column of human labels with --human",
+        )
     return [_label(record.meta.get(column)) for record in run.records]
 
 
@@ -117,6 +124,11 @@ def label_sets(positive: Iterable[str], negative: Iterable[str]) -> tuple[set[st
     since a row with it would count as correct and incorrect at once."""
     positives = {value.strip().lower() for value in positive}
     negatives = {value.strip().lower() for value in negative}
+    if "" in positives | negatives:  # a row with no label would count as correct (or incorrect)
+        raise UsageError(
+            "an empty label given with --positive or --negative (rows with no label are reported apart)",
+            fix="name each label by its text",
+        )
     both = sorted(positives & negatives)
     if both:
         raise UsageError(

@@ -85,7 +85,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors in assay's one-line form (and the same exit code, 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"assay: error: {message}. Fix: see '{self.prog} --help'\n")
+        # An unknown argument is quoted as given: escaped, so it can neither split the line nor drive
+        # the terminal (argparse writes before main() puts its escaping streams in place).
+        self.exit(EXIT_USAGE, f"assay: error: {one_line(message)}. Fix: see '{self.prog} --help'\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -301,7 +303,8 @@ def _run_lint(args: argparse.Namespace) -> int:
         print(one_line(str(finding)))
     errors = sum(finding.severity == ERROR for finding in findings)
     warnings_found = len(findings) - errors
-    print(f"assay lint: {errors} errors, {warnings_found} warnings in {len(dataset)} rows of {args.file}")
+    counts = f"{errors} errors, {warnings_found} warnings in {len(dataset)} rows"
+    print(f"assay lint: {counts} of {one_line(args.file)}")
     return EXIT_FINDINGS if errors else EXIT_OK
 
 
@@ -341,10 +344,22 @@ def _judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     from .judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
 
     if "judge" not in (args.metric or ()):
-        given = [f"--{name.replace('_', '-')}" for name in _JUDGE_FLAGS if getattr(args, name, None)]
+        given = [  # given at all: `--concurrency 0` is a judge flag too, not a no-op
+            f"--{name.replace('_', '-')}"
+            for name in _JUDGE_FLAGS
+            if getattr(args, name, None) is not None and getattr(args, name) is not False
+        ]
         if given:
             raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None
+    for flag in (
+        "config",
+        "cache",
+    ):  # `--config ""` would fall back to ./assay.toml, `--cache ""` to the default
+        if getattr(args, flag) == "":
+            raise UsageError(
+                "an empty file name", where=f"--{flag}", fix=f"give --{flag} a file name, or leave it out"
+            )
     if args.no_cache and args.refresh:
         raise UsageError(
             "--no-cache and --refresh contradict each other (--refresh overwrites the cache)",
@@ -392,7 +407,7 @@ def _judge_chain(args: argparse.Namespace) -> tuple[list[Judge], dict[str, Any]]
         used, fate = [*chain, *given], f"{its_chain}, then --judge"
     else:
         used, fate = given, f"{its_chain} replaced by --judge (--judge-after-config keeps it)"
-    print(f"assay: read judge settings from {shown}: {fate}", file=sys.stderr)
+    print(f"assay: read judge settings from {one_line(str(shown))}: {fate}", file=sys.stderr)
     return used, settings
 
 
@@ -425,7 +440,7 @@ def _run_agree(args: argparse.Namespace) -> int:
     _score(args, runs.append, report=False)  # --json here is the agreement, written below
     report_agreement(runs[0], args)
     if args.json:
-        print(f"assay: wrote the agreement to {args.json}", file=sys.stderr)
+        print(f"assay: wrote the agreement to {one_line(args.json)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -458,12 +473,13 @@ def _score(
     if report:
         sys.stdout.write(render_text(scored))
     if args.out:
-        print(f"assay: wrote per-question verdicts to {args.out}", file=sys.stderr)
+        print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
             done = "kept as input:NAME" if args.on_conflict == "rename" else "replaced by fresh ones"
             print(f"assay: input columns named like its own are {done} (--on-conflict)", file=sys.stderr)
     if args.trace:
-        print(f"assay: wrote every verdict's trace to {args.trace}", file=sys.stderr)
+        print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        print(f"assay: wrote the summary to {write_summary_json(scored, args.json)}", file=sys.stderr)
+        written = write_summary_json(scored, args.json)
+        print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored

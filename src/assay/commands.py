@@ -20,7 +20,7 @@ from .records import ColumnMap
 from .report.html import write_html
 from .report.json import summary_dict
 from .report.markdown import render_comparison_markdown, write_markdown
-from .report.plot import write_plot
+from .report.plot import summary_problem, write_plot
 from .report.rows import check_out_path, verdict_rows
 from .report.text import render_agreement, render_comparison
 from .scoring import ScoreRun
@@ -80,13 +80,11 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
     def write(run: ScoreRun) -> None:
         summary, rows = summary_dict(run.summary), list(verdict_rows(run))
         if args.markdown:
-            print(
-                f"assay: wrote the Markdown report to {write_markdown(args.markdown, summary, rows)}",
-                file=sys.stderr,
-            )
+            written = write_markdown(args.markdown, summary, rows)
+            print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
         if args.html:
             written = write_html(args.html, summary, rows, fields=run.dataset.fields)
-            print(f"assay: wrote the HTML report to {written}", file=sys.stderr)
+            print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
 
     return write
 
@@ -94,11 +92,11 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
 def check_score_outputs(args: argparse.Namespace) -> None:
     """Every file assay score (or agree) will write, checked together before the work: none may be
     an input or another output, and each must be writable."""
-    if args.out:
-        check_out_path(args.out)
     flags = ("out", "json", "trace", "markdown", "html")
     outputs = {f"--{flag}": getattr(args, flag, None) for flag in flags}
     check_outputs(outputs, {"--responses": args.responses, "--config": args.config, "--cache": args.cache})
+    if args.out:
+        check_out_path(args.out)
 
 
 def gates(args: argparse.Namespace) -> list[Gate]:
@@ -130,7 +128,9 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
         scope=args.gate_scope,
     )
     for result in checks:
-        print(f"assay: gate {'passed' if result.passed else 'FAILED'}: {result.why}", file=sys.stderr)
+        print(
+            f"assay: gate {'passed' if result.passed else 'FAILED'}: {one_line(result.why)}", file=sys.stderr
+        )
     failed = [result for result in checks if not result.passed]
     verdict = (
         f"{len(failed)} of {len(checks)} checks failed" if failed else f"all {len(checks)} checks passed"
@@ -223,7 +223,14 @@ def _run_plot(args: argparse.Namespace) -> int:
             where=args.summary,
             fix="give a file written by assay score --json",
         ) from None
-    print(f"assay: wrote {write_plot(args.out, summary, args.metric)}", file=sys.stderr)
+    problem = summary_problem(summary)
+    if problem is not None:
+        raise UsageError(
+            f"not a summary of assay score: {problem}",
+            where=args.summary,
+            fix="give a file written by assay score --json",
+        )
+    print(f"assay: wrote {one_line(str(write_plot(args.out, summary, args.metric)))}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -96,18 +96,34 @@ def compare_files(
     return compare(load_scored(a), load_scored(b), seed, allow_changed)
 
 
+def _check_joinable_ids(dataset: Dataset) -> None:
+    """Rows join by id, so an id held by two rows (a file scored with --allow-duplicate-ids) has no
+    partner to join: refused here, with a fix compare can take (it has no --allow-duplicate-ids)."""
+    first_seen: dict[str, int] = {}
+    for record in dataset.records:
+        earlier = first_seen.setdefault(record.id, record.row)
+        if earlier != record.row:
+            kind = dataset.location_kind
+            raise UsageError(
+                f"duplicate id '{record.id}' (first at {kind} {earlier}): rows are joined by id",
+                where=f"{dataset.source} {kind} {record.row}",
+                fix="score inputs whose ids are unique (or have no id column, to number the rows)",
+            )
+
+
 def load_scored(
     path: str | Path, intervals: IntervalMethod | None = None, columns: ColumnMap | None = None
 ) -> ScoreRun:
     """A scored file (``assay score --out``) as a run again: its verdict columns become each metric's
     verdicts, summarised as they were (the signatures say where they were read from)."""
-    dataset = load_records(path, columns=columns, need_responses=False)
+    dataset = load_records(path, columns=columns, need_responses=False, allow_duplicate_ids=True)
     if "id" not in dataset.fields:
         raise UsageError(
             "the scored file has no id column, so its rows cannot be joined to another run's",
             where=dataset.source,
             fix="name the column that holds the ids with --id-col NAME",
         )
+    _check_joinable_ids(dataset)
     metrics = [m for m in COMPARABLE if m in dataset.columns]
     if not metrics:
         raise UsageError(

@@ -34,6 +34,8 @@ FIXES = {
     errno.EROFS: "the file system is read-only: write the file elsewhere",
     errno.EACCES: "write the file in a folder you may write to",
     errno.EPERM: "write the file in a folder you may write to",
+    errno.ENAMETOOLONG: "give a shorter file name (assay writes a hidden temporary file beside it, "
+    "whose name is the file's and some 35 characters more)",
 }
 OTHER_FIX = "check the disk and the path, or write the file elsewhere"
 TEMP_MARK = ".assay-tmp-"  # in every temporary name: .<target name>.assay-tmp-<pid>-<random><suffix>
@@ -74,7 +76,8 @@ def replacing(path: str | Path) -> Iterator[Path]:
     except OSError as exc:
         raise write_failed(target, exc) from None
     finally:
-        temp.unlink(missing_ok=True)  # gone already when renamed
+        with suppress(OSError):  # gone already when renamed (or never made: a name too long)
+            temp.unlink()
 
 
 def write_text(path: str | Path, text: str) -> Path:
@@ -157,6 +160,11 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
     """Refuse, before any work, outputs that would destroy an input or each other, or cannot be
     written. Both maps go from a flag (``--out``) to its path; None is a flag not given."""
     given_inputs = {flag: Path(path) for flag, path in inputs.items() if path}
+    for flag, path in outputs.items():
+        if path is not None and not str(path):  # `--json ""`: an unset variable in a script
+            raise UsageError(
+                "an empty file name", where=flag, fix=f"give {flag} a file name, or leave it out"
+            )
     given = {flag: check_writable(path, flag) for flag, path in outputs.items() if path}
     seen: dict[str, Path] = {}
     for flag, path in given.items():
@@ -179,7 +187,7 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
 
 def _same_file(a: Path, b: Path) -> bool:
     """One file by any name: the same path after resolving links, or the same inode (a hard link)."""
-    if a.resolve() == b.resolve():
+    if os.path.realpath(a) == os.path.realpath(b):  # resolve() raises on a link loop, realpath does not
         return True
     try:
         return os.path.samefile(a, b)
@@ -192,7 +200,26 @@ def check_writable(path: str | Path, flag: str = "") -> Path:
     folder, device or pipe itself. `flag` names the option in the message."""
     path = Path(path)
     where = f"{flag} {path}" if flag else str(path)
+    try:
+        target = _checked_target(path, where)
+    except OSError as exc:  # a name too long for the file system (ENAMETOOLONG), a link loop, ...
+        raise UsageError(
+            f"cannot write here ({exc.strerror or type(exc).__name__})",
+            where=where,
+            fix="give a shorter name, in an ordinary folder you may write to",
+        ) from None
+    _probe(target, where)
+    return path
+
+
+def _checked_target(path: Path, where: str) -> Path:
     target = Path(os.path.realpath(path))
+    if target.is_symlink():  # realpath leaves a link only where links lead round in a loop
+        raise UsageError(
+            "this is a link that leads back to itself (a loop)",
+            where=where,
+            fix="remove the link, or give another name",
+        )
     if not target.parent.is_dir():
         raise UsageError("the folder to write into does not exist", where=where, fix="create it first")
     if target.is_dir():
@@ -203,14 +230,16 @@ def check_writable(path: str | Path, flag: str = "") -> Path:
             where=where,
             fix="give a file name in an ordinary folder",
         )
-    _probe(target.parent, where)
-    return path
+    return target
 
 
-def _probe(folder: Path, where: str) -> None:
-    """Create and remove a file in `folder`: the one sure test that it takes files (permission bits
-    say nothing to root, nor about a read-only mount or /proc)."""
-    probe = folder / f".assay-probe-{os.getpid()}-{secrets.token_hex(4)}"
+def _probe(target: Path, where: str) -> None:
+    """Create and remove a file beside `target`: the one sure test that its folder takes files
+    (permission bits say nothing to root, nor about a read-only mount or /proc). The probe's name is
+    as long as the temporary file's will be, so a name the file system finds too long fails here,
+    before the work, not when the output is written."""
+    folder = target.parent
+    probe = temp_name(target, ".assay-probe-")
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         probe.unlink()

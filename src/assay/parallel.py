@@ -147,8 +147,15 @@ class _ReadWhole(Exception):
     again in one process, whose loader reports it with its true lines."""
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, say: read whole, and the reader says what is wrong
+        return False
+
+
 def _plan(path: Path, workers: int, limit: int | None) -> list[Span]:
-    if limit is not None or workers < 2 or not path.is_file() or format_of(path) not in SPLITTABLE:
+    if limit is not None or workers < 2 or not _is_file(path) or format_of(path) not in SPLITTABLE:
         return []
     parts = min(workers, path.stat().st_size // MIN_BYTES_PER_WORKER)
     return split_spans(path, parts) if parts >= 2 else []

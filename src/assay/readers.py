@@ -13,6 +13,8 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
+import math
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +60,11 @@ def read_table(
 ) -> Table:
     """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read."""
     path = Path(path)
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError as exc:  # a name too long for the file system (ENAMETOOLONG), ...
+        raise InputError(f"cannot read it ({exc.strerror})", where=str(path), fix="check the path") from None
+    if not found:
         raise InputError("no such file", where=str(path), fix="check the path passed to --responses")
     fmt = format_of(path)
     if fmt == "parquet":
@@ -94,7 +100,8 @@ def _holdable(rows: Iterator[tuple[int, Row]], columns: tuple[str, ...]) -> Iter
     integer past int()'s digit limit (files cannot bring them: their readers refuse them first)."""
     for number, row in rows:
         for name, cell in zip(columns, row):
-            if (type(cell) is str and cell.isascii()) or isinstance(cell, (float, bool)) or cell is None:
+            usual = (type(cell) is str and cell.isascii()) or isinstance(cell, bool) or cell is None
+            if usual or (isinstance(cell, float) and not math.isinf(cell)):
                 continue  # the usual cells, checked at no cost
             found = unrepresentable(cell)
             if found is not None:
@@ -102,7 +109,7 @@ def _holdable(rows: Iterator[tuple[int, Row]], columns: tuple[str, ...]) -> Iter
                 raise InputError(
                     f"column '{name}' holds {found[1]}{inside}, which assay cannot hold",
                     where=f"<DataFrame> row {number}",
-                    fix="replace the value with text (a lone surrogate is not a character)",
+                    fix="replace the value with text or a finite number (a lone surrogate is no character)",
                 )
         yield number, row
 
@@ -179,7 +186,8 @@ def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally
 
 
 def _read_jsonl(path: Path, limit: int | None) -> Table:
-    rows = list(itertools.islice(_jsonl_objects(path), limit))
+    # islice takes at most sys.maxsize; a larger --limit is more rows than any file holds anyway.
+    rows = list(itertools.islice(_jsonl_objects(path), None if limit is None else min(limit, sys.maxsize)))
     if not rows:
         raise InputError("the file has no JSON objects", where=str(path), fix="add one object per line")
     # Any object may add keys: the columns are all keys, in order of first appearance.
@@ -300,7 +308,10 @@ def _parquet_cells(batch: Any, index: int, path: Path, first_row: int) -> list[A
     binary = [pa.types.is_binary, pa.types.is_large_binary, pa.types.is_fixed_size_binary]
     binary.append(getattr(pa.types, "is_binary_view", pa.types.is_binary))  # pyarrow 16 on
     if not any(is_kind(kind) for is_kind in binary):
-        return list(column.to_pylist())
+        cells: list[Any] = column.to_pylist()
+        if pa.types.is_floating(kind) or pa.types.is_nested(kind):
+            _refuse_infinities(cells, batch.schema.names[index], f"{path} row", first_row)
+        return cells
     values: list[Any] = column.to_pylist()
     for row, value in enumerate(values):
         if value is not None:
@@ -314,6 +325,22 @@ def _parquet_cells(batch: Any, index: int, path: Path, first_row: int) -> list[A
                     fix="store the column as UTF-8 strings (pyarrow: pa.string())",
                 ) from None
     return values
+
+
+def _refuse_infinities(cells: list[Any], column: str, where: str, first_row: int) -> None:
+    """A float column is the only way Parquet (or a DataFrame) brings an infinity, which a JSON writer
+    could not put back out (JSON input refuses `Infinity` and `1e400` the same way)."""
+    for row, cell in enumerate(cells):
+        if cell is None or (type(cell) is float and not math.isinf(cell)):
+            continue
+        found = unrepresentable(cell)
+        if found is not None:
+            inside = f" (at {found[0]})" if found[0] else ""
+            raise InputError(
+                f"column '{column}' holds {found[1]}{inside}, which assay cannot hold",
+                where=f"{where} {first_row + row}",
+                fix="write null for a missing value, or the number as a string",
+            )
 
 
 def _in_blocks(rows: Iterator[tuple[int, Row]]) -> Iterator[Block]:
@@ -333,7 +360,7 @@ def _check_unique_columns(header: list[str], path: Path) -> None:
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
         raise InputError(
-            f"column names appear more than once: {', '.join(repeated)}",
+            f"column names appear more than once: {', '.join(map(repr, repeated))}",  # '' shows as
             where=f"{path} header",
             fix="give every column a distinct name",
         )

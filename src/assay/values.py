@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -37,15 +38,19 @@ FIX_SURROGATE = "write the character itself, or a surrogate pair (\\ud83d\\ude00
 FIX_DIGITS = "write the number as a string, in quotes"
 FIX_NESTING = "flatten the value, or write it as a string"
 FIX_CONSTANT = "write null for a missing value, or the number as a string"
+FIX_REPEATED_KEY = "keep one of the two (or rename one)"
 
 
 class ValueProblem(ValueError):
     """A value assay cannot hold: what it is, where in the text (an offset) or the value (a path), and
     the fix."""
 
-    def __init__(self, what: str, fix: str, offset: int | None = None, path: str = "") -> None:
+    def __init__(
+        self, what: str, fix: str, offset: int | None = None, path: str = "", *, pattern: str = ""
+    ) -> None:
         super().__init__(what)
         self.what, self.fix, self.offset, self.path = what, fix, offset, path
+        self.pattern = pattern  # how to find the value in the text, when the parser cannot say
 
 
 def has_invisible(name: str) -> bool:
@@ -61,7 +66,7 @@ def visible(name: str) -> str:
 def parse_json(text: str) -> Any:
     """The value of JSON text, or ValueProblem for what assay cannot hold (json.JSONDecodeError passes)."""
     try:
-        value = json.loads(text, parse_constant=_constant)
+        value = _DECODER.decode(text)
     except RecursionError:
         depth, offset = _deepest(text)
         raise ValueProblem(
@@ -69,8 +74,12 @@ def parse_json(text: str) -> Any:
         ) from None
     except json.JSONDecodeError:
         raise
-    except ValueProblem as exc:  # parse_constant's refusal: find where it stands
-        found = regex.search(r"-?Infinity", _STRINGS.sub(_blank, text))
+    except _RepeatedKey as exc:  # the second time the key stands (keys are strings: not blanked here)
+        spelled = regex.compile(regex.escape(json.dumps(exc.key, ensure_ascii=False)) + r"\s*+:")
+        spots = list(itertools.islice(spelled.finditer(text), 2))
+        raise ValueProblem(exc.what, exc.fix, spots[-1].start() if spots else None) from None
+    except ValueProblem as exc:  # parse_constant's or parse_float's refusal: find where it stands
+        found = regex.search(exc.pattern, _STRINGS.sub(_blank, text))
         raise ValueProblem(exc.what, exc.fix, found.start() if found else None) from None
     except ValueError:  # int()'s digit limit
         raise ValueProblem(_too_long(), FIX_DIGITS, _long_number(text)) from None
@@ -92,6 +101,8 @@ def unrepresentable(value: Any) -> tuple[str, str] | None:
                 return where, f"a lone surrogate {_first_surrogate(part)} (not a character) in {part[:40]!r}"
         elif type(part) is int and part.bit_length() > _BIG_INTEGER_BITS:
             return where, _too_long()
+        elif isinstance(part, float) and math.isinf(part):
+            return where, f"the number {part} (infinity, which JSON has no way to write)"
     return None
 
 
@@ -119,7 +130,44 @@ def _first_surrogate(text: str) -> str:
 def _constant(name: str) -> float:
     if name == "NaN":  # a missing value, as pandas' NaN: treated like null
         return float("nan")
-    raise ValueProblem(f"{name} is not a number JSON allows, nor text", FIX_CONSTANT)
+    raise ValueProblem(f"{name} is not a number JSON allows, nor text", FIX_CONSTANT, pattern=r"-?Infinity")
+
+
+class _RepeatedKey(ValueProblem):
+    def __init__(self, key: str) -> None:
+        what = f"the key {key!r} appears twice in one object (JSON readers keep only one of them)"
+        super().__init__(what, FIX_REPEATED_KEY)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refusing a key given twice: json keeps the last in silence, so a row with two
+    "answer" keys would be scored against one and lose the other."""
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return value
+
+
+def _finite_float(literal: str) -> float:
+    """A JSON number as a float, refusing one past the float's range: `1e400` would become infinity,
+    the value `Infinity` stands for, which no writer could put back as JSON."""
+    value = float(literal)
+    if math.isinf(value):
+        shown = literal if len(literal) <= 40 else literal[:40] + "..."
+        what = f"the number {shown} is past a float's range (it would be {value})"
+        raise ValueProblem(what, FIX_DIGITS, pattern=r"(?<![\w.+-])" + regex.escape(literal))
+    return value
+
+
+# One decoder for every call: json.loads(text, **hooks) would build a new one per line of a file.
+_DECODER = json.JSONDecoder(
+    parse_constant=_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys
+)
 
 
 def _too_long() -> str:

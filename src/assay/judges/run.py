@@ -44,6 +44,8 @@ class JudgeOptions:
                 raise UsageError(
                     f"{name} must be at least 1, got {getattr(self, name)}", fix="give a positive number"
                 )
+        if self.max_cost is not None and self.max_cost != self.max_cost:  # NaN: no spend would reach it
+            raise UsageError("max_cost is not a number (nan)", fix="give 0 or more (in USD)")
         if self.max_cost is not None and self.max_cost < 0:
             raise UsageError(f"max_cost must not be negative, got {self.max_cost}", fix="give 0 or more")
 

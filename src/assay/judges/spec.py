@@ -17,11 +17,13 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import regex
 
 from ..errors import UsageError
 from ._base import Judge, Prices, Sampling
+from ._clean import display_url
 from .llama_local import LlamaJudge
 from .openai_http import OpenAIJudge
 
@@ -88,7 +90,7 @@ def parse_spec(spec: str) -> Judge:
         if not equals:
             raise _bad(spec, f"'{pair}' is not key=value")
         settings[key.strip()] = value.strip()
-    return build_judge(settings, where=f"--judge {spec!r}")
+    return build_judge(settings, where=f"--judge {display_url(spec)!r}")  # a URL's password: not shown
 
 
 def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
@@ -101,6 +103,12 @@ def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
     values: dict[str, Any] = {
         key: _number(key, value, where) if key in _NUMBERS else str(value) for key, value in settings.items()
     }
+    if values.get("api_key_env") == "":  # else: "reads its API key from $, which is not set"
+        raise UsageError(
+            "judge setting api_key_env is empty",
+            where=where,
+            fix="name the variable, or leave the setting out",
+        )
     sampling = Sampling(
         temperature=values.get("temperature", 0.0),
         seed=values.get("seed", 0),
@@ -115,6 +123,7 @@ def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
             raise UsageError(
                 f"an openai judge needs {' and '.join(missing)}", where=where, fix="see assay score --help"
             )
+        _check_base_url(values["base_url"], where)
         return OpenAIJudge(
             base_url=values["base_url"],
             model=values["model"],
@@ -149,16 +158,31 @@ def load_config(path: str | Path) -> tuple[list[Judge], dict[str, Any]]:
         raise UsageError(
             f"cannot read the config file ({exc.strerror})", where=str(path), fix="give an existing file"
         ) from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"the config file is not UTF-8 text (byte offset {exc.start})",
+            where=str(path),
+            fix="save it as UTF-8, as TOML requires",
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(
             f"the config file is not valid TOML ({exc})", where=str(path), fix="fix the TOML syntax"
         ) from None
-    section = dict(document.get("judge", {}))
+    section = document.get("judge", {})
+    if not isinstance(section, dict):
+        raise UsageError(
+            "judge is not a [judge] table", where=str(path), fix="write the settings under [judge]"
+        )
+    section = dict(section)
     _check_config_settings(section, path)
-    chain = [
-        build_judge(entry, where=f"{path} [[judge.chain]] {i + 1}")
-        for i, entry in enumerate(section.pop("chain", []))
-    ]
+    entries = section.pop("chain", [])
+    if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
+        raise UsageError(
+            "judge.chain is not a list of tables",
+            where=str(path),
+            fix='write each judge as a [[judge.chain]] table, with kind = "openai", model and base_url',
+        )
+    chain = [build_judge(entry, where=f"{path} [[judge.chain]] {i + 1}") for i, entry in enumerate(entries)]
     return chain, section
 
 
@@ -175,6 +199,21 @@ def _check_config_settings(section: Mapping[str, Any], path: Path) -> None:
             raise UsageError(
                 f"[judge] {key} = {value!r} is not {kinds}", where=str(path), fix=f"give {key} a {kinds}"
             )
+
+
+def _check_base_url(url: str, where: str) -> None:
+    """An endpoint the HTTP client can ask: http(s), a host, a port in range (else urlsplit or the
+    client raises a ValueError of its own, deep in the run, for 'http://[::1' or port 99999)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks the range)
+    except ValueError as exc:
+        raise UsageError(f"the base URL cannot be read ({exc})", where=where, fix=_URL_FIX) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:  # not shown: it may hold a secret
+        raise UsageError("the base URL is not an http:// or https:// address", where=where, fix=_URL_FIX)
+
+
+_URL_FIX = "give an address like http://127.0.0.1:8080/v1"
 
 
 def _check_kind_settings(kind: Any, values: Mapping[str, Any], where: str) -> None:
@@ -224,6 +263,6 @@ def _number(key: str, value: Any, where: str) -> Any:
 
 def _bad(spec: str, what: str) -> UsageError:
     return UsageError(
-        f"cannot read the judge spec {spec!r}: {what}",
+        f"cannot read the judge spec {display_url(spec)!r}: {what}",
         fix="write openai:MODEL@BASE_URL or llama:PATH.gguf, then ,key=value settings",
     )

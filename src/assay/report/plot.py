@@ -60,6 +60,35 @@ class Axis:
 PERCENT_AXIS = Axis(0.0, 1.0, (0.0, 0.25, 0.5, 0.75, 1.0), lambda v: f"{v:.0%}", lambda v: f"{v:.1%}")
 
 
+def summary_problem(summary: Any) -> str | None:
+    """What keeps a JSON value from being a summary ``assay score --json`` wrote (the first part out of
+    place, named by its path), or None: a chart is drawn from these parts only."""
+    metrics = summary.get("metrics") if isinstance(summary, dict) else None
+    if not isinstance(metrics, dict) or not metrics:
+        return "no 'metrics' object with at least one metric"
+    for name, metric in metrics.items():
+        domains = metric.get("domains") if isinstance(metric, dict) else None
+        if not isinstance(domains, dict):
+            return f"metrics.{name} has no 'domains' object"
+        tallies = [("combined", metric.get("combined")), *((f"domains.{d}", t) for d, t in domains.items())]
+        for where, tally in tallies:
+            if not _is_tally(tally):
+                return f"metrics.{name}.{where} is not a tally (n, accuracy from 0 to 1, interval)"
+    return None
+
+
+def _is_tally(tally: Any) -> bool:
+    if not isinstance(tally, dict) or type(tally.get("n")) is not int:
+        return False
+    interval = tally.get("interval") or {}
+    shares = (
+        [tally.get("accuracy"), *(interval.get(end) for end in ("low", "high"))]
+        if isinstance(interval, dict)
+        else [True]
+    )
+    return all(share is None or (type(share) in (int, float) and 0 <= share <= 1) for share in shares)
+
+
 def chosen_metrics(summary: Mapping[str, Any], metrics: Sequence[str] | None) -> list[str]:
     known = list(summary["metrics"])
     if metrics is None:

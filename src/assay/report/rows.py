@@ -159,9 +159,7 @@ def write_verdicts(run: ScoreRun, path: str | Path, *, header: bool = True) -> P
     table = _parquet_table(run, columns, path) if suffix == ".parquet" else None
     with replacing(path) as temp:
         if table is not None:
-            import pyarrow.parquet as pq
-
-            pq.write_table(table, temp)
+            _write_parquet(table, temp, path)
         elif suffix == ".csv":
             _write_csv(run, columns, temp, header=header)
         else:
@@ -212,4 +210,38 @@ def _parquet_table(run: ScoreRun, columns: list[str], path: Path) -> Any:
             where=str(path),
             fix="write .csv or .jsonl instead, or give the column one kind of value",
         ) from None
+    except OverflowError:  # a JSON integer past 64 bits, which JSON Lines and CSV write as it is
+        raise UsageError(
+            f"column '{_overflowing(data)}' holds a whole number past the signed 64-bit integers "
+            "that assay writes to Parquet",
+            where=str(path),
+            fix="write .csv or .jsonl instead, or store the number as a string",
+        ) from None
     return table
+
+
+def _overflowing(data: dict[str, list[Any]]) -> str:
+    import pyarrow as pa
+
+    for column, values in data.items():
+        try:
+            pa.array(values)
+        except OverflowError:
+            return column
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            continue
+    return "?"
+
+
+def _write_parquet(table: Any, temp: Path, path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pq.write_table(table, temp)
+    except pa.ArrowNotImplementedError as exc:  # a type Arrow holds but Parquet cannot: an empty object
+        raise UsageError(
+            f"Parquet cannot hold a column of this file ({exc})",
+            where=str(path),
+            fix="write .csv or .jsonl instead",
+        ) from None

@@ -9,6 +9,7 @@ from .._version import __version__
 from ..records import Record
 from ..stats import Interval
 from ..summary import BUCKETS, Agreement, IntervalMethod, JudgeSummary, MetricSummary, Summary, Tally
+from ..terminal import one_line
 from ..trace import Trace
 from ._format import DASH, cascade_text, difference_cells, interval_text, percent
 
@@ -61,7 +62,7 @@ def warnings(summary: Summary) -> list[str]:
 def _headline(summary: Summary) -> str:
     limited = f" (--limit {summary.limit}: the first {summary.limit} rows only)" if summary.limit else ""
     return (
-        f"assay {__version__} · {summary.source}: {summary.total} rows{limited}, "
+        f"assay {__version__} · {one_line(summary.source)}: {summary.total} rows{limited}, "
         f"{summary.blank} blank responses (scored incorrect)"
     )
 
@@ -120,7 +121,7 @@ def _judge(judge: JudgeSummary) -> list[str]:
     ]
     if agreeing:
         lines.append(f"  agreement with the matchers on the rows both scored: {', '.join(agreeing)}")
-    return lines + [f"  warning: {warning}" for warning in judge.warnings]
+    return lines + [f"  warning: {one_line(warning)}" for warning in judge.warnings]
 
 
 def _agreement(agreement: Agreement) -> list[str]:
@@ -133,7 +134,7 @@ def _agreement(agreement: Agreement) -> list[str]:
     for bucket, examples in agreement.examples.items():
         for example in examples:
             lines.append(
-                f"    {bucket:<13} {example.id}: golden {_snip(example.answer)} "
+                f"    {bucket:<13} {one_line(example.id)}: golden {_snip(example.answer)} "
                 f"· response {_snip(example.response)}"
             )
     if agreement.review_ids:
@@ -148,6 +149,7 @@ def _agreement(agreement: Agreement) -> list[str]:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    rows = [[one_line(cell) for cell in row] for row in rows]  # a domain from the data: one line, inert
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
@@ -164,15 +166,17 @@ def _snip(text: str) -> str:
 
 def _ids(ids: Iterable[str]) -> str:
     ids = list(ids)
-    shown = ", ".join(ids[:MAX_IDS_LISTED])
+    shown = ", ".join(map(one_line, ids[:MAX_IDS_LISTED]))
     return shown + (f", … and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")
 
 
 def render_explanation(record: Record, traces: Mapping[str, Trace]) -> str:
     """One row, then how each metric decided it: the rule, both texts as it saw them, the span."""
     lines = [
-        f"{record.id} · domain {record.domain or '(none)'}"
-        + (f" · lang {record.lang}" if record.lang else ""),
+        one_line(
+            f"{record.id} · domain {record.domain or '(none)'}"
+            + (f" · lang {record.lang}" if record.lang else "")
+        ),
         f"  question: {record.question!r}",
         *(f"  golden:   {answer!r}" for answer in record.answers),
         f"  response: {record.response!r}",
@@ -191,7 +195,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
     """Two runs compared: per metric, per domain and combined, B - A with its interval and p-value."""
     only_a, only_b = comparison["only_in_a"], comparison["only_in_b"]
     lines = [
-        f"assay compare · A = {comparison['a']['source']} · B = {comparison['b']['source']}",
+        one_line(f"assay compare · A = {comparison['a']['source']} · B = {comparison['b']['source']}"),
         f"{comparison['rows_in_both']} rows in both; {len(only_a)} only in A"
         + (f" ({_ids(only_a)})" if only_a else "")
         + f"; {len(only_b)} only in B"
@@ -220,7 +224,7 @@ def render_agreement(
     found: Sequence[MetricAgreement], column: str, signatures: Mapping[str, str] | None = None
 ) -> str:
     """Each metric against the human labels: confusion matrix, precision, recall, Cohen's kappa."""
-    lines = [f"agreement with the human labels in '{column}' (a pass counts as 'correct')", ""]
+    lines = [one_line(f"agreement with the human labels in '{column}' (a pass counts as 'correct')"), ""]
     header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "kappa", "95% CI"]
     for metric in found:
         scopes = [("all", metric.overall)]
@@ -230,7 +234,7 @@ def render_agreement(
         lines += [title, *_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
         others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
         if others:
-            lines.append(f"  other labels, apart: {others}")
+            lines.append(f"  other labels, apart: {one_line(others)}")
         if metric.unscored:
             lines.append(f"  unscored by the metric, left out: {metric.unscored}")
         lines.append("")
