@@ -177,11 +177,6 @@ def test_a_50_mb_cell_takes_under_a_second_per_megabyte(
     assert len(trace["phrase_match"]["response"]) < 3000  # the seen text is cut, not copied per metric
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the CSV reader alone peaks near 7x a 50 MB cell (readers are another branch's work); "
-    "scoring and --out add about 300 MB more",
-)
 def test_a_50_mb_cell_stays_within_three_times_its_input_and_500_mb(
     fifty_mb_run: tuple[float, float, float, Path, str],
 ) -> None:

@@ -7,6 +7,10 @@ with quotes goes to the csv module whole, and is taken as it comes when each of 
 be one row. From the first piece where that fails (a quoted cell holding a line break, or a lone
 carriage return), the csv module reads the rest of the file row by row, so quoted cells, line breaks
 inside them and stray quotes mean exactly what they mean to Python and pandas.
+
+A line longer than a piece (a 50 MB model response) is a piece of its own, and when it is a well-formed
+row it is cut into cells with str.find, not by the csv module, whose cell buffer takes 4 bytes a
+character grown by doubling: the row then costs about its own size twice, not seven times.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 BLOCK_CHARS = 1 << 22  # characters read at a time
 BLOCK_ROWS = 8192  # rows per block on the csv-module path
+LONG_LINE_CHARS = 1 << 20  # a one-line piece this long is read without the csv module (_long_line_block)
 
 TextBlock = tuple[Sequence[int], list[list[str]]]  # the rows' line numbers, and the rows
 
@@ -121,13 +126,16 @@ def _blocks(
     pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool
 ) -> Iterator[TextBlock]:
     for text in pieces:
-        lines = _plain_lines(text)
-        block = None
-        if lines is not None:
-            block = _one_row_per_line(lines, line) if '"' in text else _split_block(lines, line)
+        block = _long_line_block(text, line) if len(text) >= LONG_LINE_CHARS else None
+        if block is None:
+            lines = _plain_lines(text)
+            if lines is not None:
+                block = _one_row_per_line(lines, line) if '"' in text else _split_block(lines, line)
+            del lines
         if block is None:  # a quoted cell spans lines here, or a carriage return stands alone
             yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
             return
+        del text  # a long row's cells are copies of it: it is not held while they are used
         locations, rows, count = block
         tally.lines += count
         line += count
@@ -135,16 +143,99 @@ def _blocks(
 
 
 def _line_aligned_text(handle: io.TextIOWrapper) -> Iterator[str]:
-    """The text in pieces that each end at a line break (the last piece may not)."""
-    carry = ""
+    """The text in pieces that each end at a line break (the last piece may not). A line longer than a
+    chunk is a piece of its own, joined once when its line break comes (adding chunk after chunk to it
+    would copy it again and again); the pieces are yielded, not held, so only the reader keeps them."""
+    parts: list[str] = []  # the start of a line that has not ended yet
     while chunk := handle.read(BLOCK_CHARS):
-        text = carry + chunk
-        cut = text.rfind("\n") + 1
-        carry = text[cut:]
-        if cut:
-            yield text[:cut]
-    if carry:
-        yield carry
+        if not parts:
+            cut = chunk.rfind("\n") + 1
+            if cut:
+                yield chunk if cut == len(chunk) else chunk[:cut]
+            parts = [chunk[cut:]] if cut < len(chunk) else []
+            continue
+        end = chunk.find("\n") + 1
+        if not end:
+            parts.append(chunk)
+            continue
+        parts.append(chunk[:end])
+        yield _joined(parts)
+        cut = chunk.rfind("\n") + 1
+        if cut > end:
+            yield chunk[end:cut]
+        parts = [chunk[cut:]] if cut < len(chunk) else []
+    if parts:
+        yield _joined(parts)
+
+
+def _joined(parts: list[str]) -> str:
+    """The parts as one string, the list emptied as they are joined (its copy and theirs are not both
+    held longer than the join)."""
+    text = "".join(parts)
+    parts.clear()
+    return text
+
+
+def _long_line_block(text: str, line: int) -> tuple[Sequence[int], list[list[str]], int] | None:
+    """The row of a piece that is one long line, read with str.find; None for any other piece, or a
+    line the csv module should read (a stray quote, a carriage return, a quoted cell left open).
+
+    The csv module builds each cell in a buffer of 4 bytes a character, grown by doubling, before it
+    makes the string: on a 50 MB cell that is several times the cell. Here each cell is one slice of the
+    line (a quoted one with its doubled quotes made single), which is what the csv module returns for
+    a well-formed line (RFC 4180: a cell quoted whole or holding no quote; tests hold the two equal).
+    """
+    first_break = text.find("\n")
+    if first_break not in (-1, len(text) - 1):
+        return None
+    end = first_break if first_break != -1 else len(text)
+    if first_break != -1 and text.endswith("\r\n"):
+        end -= 1
+    if text.find("\r", 0, end) != -1:
+        return None
+    cells = _well_formed_cells(text, end)
+    if cells is None or max(map(len, cells)) > csv.field_size_limit():
+        return None
+    return _numbered([cells], line)
+
+
+def _well_formed_cells(text: str, end: int) -> list[str] | None:
+    """The cells of text[:end], one line without its line end; None unless each cell is quoted whole
+    (inner quotes doubled) or holds no quote at all."""
+    cells: list[str] = []
+    at = 0
+    while True:
+        if at < end and text[at] == '"':
+            close = _closing_quote(text, at + 1, end)
+            if close == -1:
+                return None
+            cells.append(text[at + 1 : close].replace('""', '"'))
+            at = close + 1
+            if at == end:
+                return cells
+            if text[at] != ",":
+                return None
+            at += 1
+            continue
+        comma = text.find(",", at, end)
+        stop = end if comma == -1 else comma
+        if text.find('"', at, stop) != -1:
+            return None
+        cells.append(text[at:stop])
+        if comma == -1:
+            return cells
+        at = comma + 1
+
+
+def _closing_quote(text: str, start: int, end: int) -> int:
+    """Where the quoted cell opened just before `start` closes (its doubled quotes skipped), or -1."""
+    at = start
+    while (quote := text.find('"', at, end)) != -1:
+        if quote + 1 < end and text[quote + 1] == '"':
+            at = quote + 2
+        else:
+            return quote
+    return -1
 
 
 def _plain_lines(text: str) -> list[str] | None:

@@ -7,7 +7,7 @@ import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
 from ..outputs import check_writable, replacing
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from ..scoring import ScoreRun
 
 OUT_FORMATS = (".csv", ".jsonl", ".parquet")
+LONG_CELL_CHARS = 1 << 20  # a row holding a cell this long is written by write_long_csv_row
+WRITE_SLICE_CHARS = 1 << 20
 
 
 def verdict_columns(run: ScoreRun) -> list[str]:
@@ -178,7 +180,31 @@ def _write_csv(run: ScoreRun, columns: list[str], path: Path, *, header: bool) -
         writer = csv.writer(handle)
         if header:
             writer.writerow(columns)
-        writer.writerows([_csv_cell(row.get(c)) for c in columns] for row in verdict_rows(run))
+        for row in verdict_rows(run):
+            cells = [_csv_cell(row.get(c)) for c in columns]
+            if any(type(cell) is str and len(cell) >= LONG_CELL_CHARS for cell in cells):
+                write_long_csv_row(handle, cells)
+            else:
+                writer.writerow(cells)
+
+
+def write_long_csv_row(handle: TextIO, cells: list[Any]) -> None:
+    """Write one row as csv.writer's default (excel) dialect would, a piece at a time.
+
+    csv.writer builds the whole line in a buffer of 4 bytes a character, then a string of it, then its
+    UTF-8: for a 50 MB cell, several times the cell at once. Here a cell is quoted exactly when it holds
+    a comma, a quote or a line end (QUOTE_MINIMAL), its quotes doubled, and written in slices.
+    """
+    for index, cell in enumerate(cells):
+        text = "" if cell is None else cell if isinstance(cell, str) else str(cell)  # as csv.writer does
+        quoted = any(mark in text for mark in ',"\r\n') or (text == "" and len(cells) == 1)
+        handle.write("," if index else "")
+        handle.write('"' if quoted else "")
+        for start in range(0, len(text), WRITE_SLICE_CHARS):
+            piece = text[start : start + WRITE_SLICE_CHARS]
+            handle.write(piece.replace('"', '""') if quoted else piece)
+        handle.write('"' if quoted else "")
+    handle.write("\r\n")
 
 
 def _write_jsonl(run: ScoreRun, columns: list[str], path: Path) -> None:

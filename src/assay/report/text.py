@@ -160,8 +160,23 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def _snip(text: str) -> str:
-    flat = " ".join(text.split())
+    flat = _flat_start(text, SNIPPET)
     return repr(flat if len(flat) <= SNIPPET else flat[: SNIPPET - 1] + "…")
+
+
+def _flat_start(text: str, wanted: int) -> str:
+    """All of " ".join(text.split()), or a start of it longer than `wanted`: a 50 MB response is not
+    split into millions of words (about 600 MB) to show seventy characters of it."""
+    size = 4 * wanted
+    while size < len(text):
+        words = text[:size].split()
+        if words and not text[size - 1].isspace() and not text[size].isspace():
+            words.pop()  # the cut fell inside this word
+        flat = " ".join(words)
+        if len(flat) > wanted:
+            return flat
+        size *= 2
+    return " ".join(text.split())
 
 
 def _ids(ids: Iterable[str]) -> str:
