@@ -113,10 +113,7 @@ def _judge_warnings(judge: Mapping[str, Any] | None) -> list[str]:
 
 
 def _headline(metrics: Mapping[str, Any]) -> list[str]:
-    rows = [
-        [f"`{name}`", *_tally_cells(m["combined"]), code(m["signature"])]
-        for name, m in metrics.items()
-    ]
+    rows = [[f"`{name}`", *_tally_cells(m["combined"]), code(m["signature"])] for name, m in metrics.items()]
     return ["## Headline", "", *_table(["metric", *TALLY_HEADER, "signature"], rows)]
 
 
