@@ -152,8 +152,26 @@ def test_the_installed_command_exits_3_on_a_bug_without_a_traceback(tmp_path: Pa
             ],
             "'b' given as both a positive and a negative label",
         ),
+        (["score", "--responses", "good.csv", "--min-n", "20"], "--min-n only apply to a gate"),
+        (
+            ["score", "--responses", "good.csv", "--gate-scope", "overall", "--max-unscored", "0"],
+            "--gate-scope, --max-unscored only apply to a gate",
+        ),
+        (
+            ["exact-substring", "--responses", "good.csv", "--gate-on", "lower"],
+            "--gate-on only apply to a gate",
+        ),
     ],
-    ids=["workers-0", "workers-negative", "workers-not-a-number", "label-both-ways", "one-of-several-both"],
+    ids=[
+        "workers-0",
+        "workers-negative",
+        "workers-not-a-number",
+        "label-both-ways",
+        "one-of-several-both",
+        "min-n-without-gate",
+        "gate-settings-without-gate",
+        "gate-on-without-gate",
+    ],
 )
 def test_nonsense_options_are_refused_before_the_work(
     good: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str

@@ -27,6 +27,14 @@ from .scoring import ScoreRun
 from .summary import IntervalMethod, Summary
 from .terminal import one_line
 
+# The gate's settings and their defaults (None on the command line means "not given").
+GATE_SETTINGS: dict[str, object] = {
+    "gate_scope": "all",
+    "max_unscored": str(MAX_UNSCORED),
+    "gate_on": "point",
+    "min_n": 1,
+}
+
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     """assay score's reports of every row, and its gate."""
@@ -44,30 +52,26 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     reports.add_argument(
         "--gate-scope",
         choices=SCOPES,
-        default="all",
         help="what each gate checks: the whole and every domain (all), the whole only (overall), or "
-        "every domain only (domains) (default: %(default)s)",
+        f"every domain only (domains) (default: {GATE_SETTINGS['gate_scope']})",
     )
     reports.add_argument(
         "--max-unscored",
-        default=str(MAX_UNSCORED),
         metavar="SHARE",
         help="a scope with more than this share of its rows unscored fails the gate, whatever its "
-        "accuracy on the rest: a fraction or a percentage (default: %(default)s)",
+        f"accuracy on the rest: a fraction or a percentage (default: {GATE_SETTINGS['max_unscored']})",
     )
     reports.add_argument(
         "--gate-on",
         choices=ON,
-        default="point",
         help="gate on the accuracy (point) or the conservative end of its 95%% interval: the lower end "
-        "for >=, the upper for <= (default: %(default)s)",
+        f"for >=, the upper for <= (default: {GATE_SETTINGS['gate_on']})",
     )
     reports.add_argument(
         "--min-n",
         type=int,
-        default=1,
         metavar="N",
-        help="a scope with fewer scored rows cannot pass the gate",
+        help="a scope with fewer scored rows cannot pass the gate (default: 1)",
     )
 
 
@@ -102,6 +106,7 @@ def check_score_outputs(args: argparse.Namespace) -> None:
 def gates(args: argparse.Namespace) -> list[Gate]:
     """The gates of the command line, read before any work: a typo, or a metric this run will not
     score, fails at once rather than after paying for a judge."""
+    _settle_gate_settings(args)
     if args.min_n < 1:
         raise UsageError(f"--min-n must be at least 1, got {args.min_n}", fix="give a positive number")
     parse_share(args.max_unscored)  # a bad share fails here, before any work
@@ -113,6 +118,17 @@ def gates(args: argparse.Namespace) -> list[Gate]:
                 fix=f"add --metric {gate.metric}, or gate on one of: {', '.join(args.metric)}",
             )
     return found
+
+
+def _settle_gate_settings(args: argparse.Namespace) -> None:
+    """A gate's settings without a gate would change nothing, so they are a mistake, not a no-op;
+    settings not given take their defaults."""
+    given = [f"--{name.replace('_', '-')}" for name in GATE_SETTINGS if getattr(args, name) is not None]
+    if given and not args.gate:
+        raise UsageError(f"{', '.join(given)} only apply to a gate", fix="add --gate EXPR, or drop them")
+    for name, default in GATE_SETTINGS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
 
 
 def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespace) -> int:
