@@ -104,3 +104,12 @@ def _wait_for_models(base_url: str, process: subprocess.Popen[bytes], seconds: f
         except (httpx.HTTPError, KeyError, IndexError, ValueError):
             time.sleep(0.5)
     pytest.fail(f"the llama.cpp server did not answer {base_url}/models within {seconds:.0f} s")
+
+
+@pytest.fixture
+def good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A two-row responses file, good.csv, in a fresh working folder."""
+    from cli_run import ROWS, write_csv
+
+    monkeypatch.chdir(tmp_path)
+    return write_csv(tmp_path / "good.csv", ROWS)

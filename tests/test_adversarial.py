@@ -4,32 +4,12 @@ of named cases per class."""
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 import pytest
 
-from cli_run import run
-
-ROWS = [
-    {"id": "a", "question": "Capital of India?", "answer": "Delhi", "Domain": "Geo", "response": "Delhi"},
-    {"id": "b", "question": "Holy river?", "answer": "Ganga", "Domain": "Geo", "response": "the Yamuna"},
-]
-
-
-def _write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
-
-
-@pytest.fixture
-def good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return _write_csv(tmp_path / "good.csv", ROWS)
+from cli_run import ROWS, run, write_csv
 
 
 def _one_error_line(code: int, out: str, err: str, *, expected: str) -> None:
@@ -104,7 +84,7 @@ HOSTILE_ROWS = [
 
 
 def _hostile(tmp_path: Path) -> Path:
-    return _write_csv(tmp_path / "hostile.csv", HOSTILE_ROWS)
+    return write_csv(tmp_path / "hostile.csv", HOSTILE_ROWS)
 
 
 def _forges_nothing(out: str, err: str) -> None:
@@ -141,7 +121,7 @@ def test_text_from_the_data_or_a_path_stays_on_its_line(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     hostile = _hostile(tmp_path)
-    _write_csv(tmp_path / f"hostile{FORGED}.csv", HOSTILE_ROWS)
+    write_csv(tmp_path / f"hostile{FORGED}.csv", HOSTILE_ROWS)
     setup = ["score", "--responses", str(hostile), "--out", "scored.csv", "--json", "summary.json"]
     assert run(setup, capsys)[0] == 0
     code, out, err = run(argv, capsys)
@@ -322,7 +302,7 @@ def test_agree_refuses_labels_that_cannot_be_labels(
     good: Path, capsys: pytest.CaptureFixture[str], flags: list[str], expected: str
 ) -> None:
     rows = [{**ROWS[0], "human": "correct"}, {**ROWS[1], "human": ""}]  # the second row has no label
-    _write_csv(good.with_name("labelled.csv"), rows)
+    write_csv(good.with_name("labelled.csv"), rows)
     argv = ["agree", "--responses", "labelled.csv", "--metric", "exact_substring", "--json", "a.json"]
     code, out, err = run([*argv, *flags], capsys)
     _one_error_line(code, out, err, expected=expected)
@@ -331,7 +311,7 @@ def test_agree_refuses_labels_that_cannot_be_labels(
 
 def test_agree_reports_a_row_without_a_label_apart(good: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows = [{**ROWS[0], "human": "correct"}, {**ROWS[1], "human": ""}]
-    _write_csv(good.with_name("labelled.csv"), rows)
+    write_csv(good.with_name("labelled.csv"), rows)
     argv = ["agree", "--responses", "labelled.csv", "--metric", "exact_substring", "--human", "human"]
     code, out, err = run(argv, capsys)
     assert code == 0, err
@@ -351,7 +331,7 @@ def test_agree_reports_a_row_without_a_label_apart(good: Path, capsys: pytest.Ca
 def test_compare_refuses_duplicate_ids_with_a_fix_compare_has(
     good: Path, capsys: pytest.CaptureFixture[str], ids: list[str], where: str | None
 ) -> None:
-    _write_csv(good, [{**row, "id": row_id} for row, row_id in zip(ROWS, ids)])
+    write_csv(good, [{**row, "id": row_id} for row, row_id in zip(ROWS, ids)])
     score = ["score", "--responses", str(good), "--metric", "exact_substring", "--allow-duplicate-ids"]
     assert run([*score, "--out", "a.csv"], capsys)[0] == 0
     code, out, err = run(["compare", "a.csv", "a.csv"], capsys)
@@ -643,7 +623,7 @@ def test_a_limit_past_sys_maxsize_reads_every_row(
     good: Path, capsys: pytest.CaptureFixture[str], name: str, limit: str
 ) -> None:
     if name.endswith(".csv"):
-        _write_csv(good.with_name(name), ROWS)
+        write_csv(good.with_name(name), ROWS)
     elif name.endswith(".jsonl"):
         _jsonl(good.with_name(name), list(ROWS))
     else:

@@ -26,6 +26,7 @@ from assay.scorers._base import overlap_f1
 from assay.text import unicode
 from assay.text.seed import seed_words
 from assay.trace import traces
+from cli_run import write_csv
 
 SECONDS_PER_MB = 1.0
 SMALL_ROW_SECONDS = 1.0
@@ -50,14 +51,6 @@ def assay_peak(args: list[str]) -> tuple[int, float, float]:
     )
     code, seconds, peak_kib = done.stdout.split()
     return int(code), float(seconds), int(peak_kib) / 1024
-
-
-def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
 
 
 CATASTROPHIC = [

@@ -3,7 +3,6 @@ and text from the data shown on the terminal without driving it."""
 
 from __future__ import annotations
 
-import csv
 import subprocess
 import sys
 from pathlib import Path
@@ -12,27 +11,7 @@ import pytest
 
 from assay import cli
 from assay.terminal import one_line, printable
-from cli_run import run
-
-ROWS = [
-    {"id": "a", "question": "Capital of India?", "answer": "Delhi", "Domain": "Geo", "response": "Delhi"},
-    {"id": "b", "question": "Holy river?", "answer": "Ganga", "Domain": "Geo", "response": "the Yamuna"},
-]
-
-
-def _write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
-
-
-@pytest.fixture
-def good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return _write_csv(tmp_path / "good.csv", ROWS)
-
+from cli_run import ROWS, run, write_csv
 
 # --- exit codes ----------------------------------------------------------------------------------------
 
@@ -88,7 +67,7 @@ def test_exit_codes_tell_findings_from_errors(
 
 def test_the_installed_command_exits_3_on_a_bug_without_a_traceback(tmp_path: Path) -> None:
     """The same through `python -m assay`, in its own process: the exit code CI sees."""
-    _write_csv(tmp_path / "good.csv", ROWS)
+    write_csv(tmp_path / "good.csv", ROWS)
     script = (
         "import sys, assay.cli as cli\n"
         "def broken(*a, **k):\n    raise MemoryError('simulated')\n"
@@ -231,7 +210,7 @@ def test_an_error_naming_a_hostile_id_stays_one_inert_line(
     good: Path, capsys: pytest.CaptureFixture[str], hostile: str
 ) -> None:
     rows = [dict(ROWS[0], id=hostile), dict(ROWS[1], id=hostile)]  # a duplicate id: the error names it
-    _write_csv(good.parent / "dup.csv", rows)
+    write_csv(good.parent / "dup.csv", rows)
     code, _, err = run(["score", "--responses", "dup.csv"], capsys)
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("assay: error: dup.csv line ")
@@ -247,7 +226,7 @@ def test_the_report_shows_hostile_domains_and_warnings_as_text(
         dict(ROWS[0], Domain="Geo\x1b[2J\u202e"),
         dict(ROWS[1], id="b\x1b]8;;http://x\x07", answer=""),  # an empty golden: warned, with its id
     ]
-    _write_csv(good.parent / "hostile.csv", rows)
+    write_csv(good.parent / "hostile.csv", rows)
     code, out, err = run(["score", "--responses", "hostile.csv", "--metric", "exact_substring"], capsys)
     assert code == 0, err
     for stream in (out, err):

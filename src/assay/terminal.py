@@ -9,32 +9,30 @@ ZWNJ) stay: Indic words need them, and they drive nothing.
 
 from __future__ import annotations
 
+import functools
 import io
-import unicodedata
 from typing import TextIO
 
-# Bidirectional embeddings, overrides and isolates, and the marks that can reorder a line.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Characters that end a line without being "\n": each would split one message into two.
-_LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+import regex
+
+# What could drive a terminal: controls (Cc, the C1 CSI and NEL among them), lone surrogates (Cs, which
+# no terminal encoding can write), line and paragraph separators (each would split one message into
+# two), and the bidirectional marks, embeddings, overrides and isolates that can reorder a line.
+_UNSAFE = r"[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
-def _escape(char: str) -> str:
-    return char.encode("unicode_escape").decode("ascii")
+@functools.cache
+def _unsafe(keep: str) -> regex.Pattern[str]:
+    return regex.compile(f"(?![{regex.escape(keep)}]){_UNSAFE}" if keep else _UNSAFE)
 
 
-def _unsafe(char: str, keep: str) -> bool:
-    if char in keep:
-        return False
-    # Cs: a lone surrogate, which no terminal encoding can write at all.
-    return unicodedata.category(char) in ("Cc", "Cs") or char in _BIDI or char in _LINE_BREAKS
+def _escaped(found: regex.Match[str]) -> str:
+    return str(found[0]).encode("unicode_escape").decode("ascii")
 
 
 def printable(text: str, keep: str = "") -> str:
     """`text` with every control, line-breaking and bidi-control character escaped, but those in `keep`."""
-    if text.isprintable() and not any(char in _BIDI for char in text):
-        return text  # the common case, at C speed
-    return "".join(_escape(char) if _unsafe(char, keep) else char for char in text)
+    return str(_unsafe(keep).sub(_escaped, text))
 
 
 def one_line(text: str) -> str:
