@@ -22,7 +22,7 @@ from ..summary import Summary
 from ..terminal import EscapingStream, one_line
 from . import flags
 from .judging import judge_setup
-from .progress import progress_line
+from .progress import ProgressLine, progress_line
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
@@ -60,24 +60,26 @@ def score_from_flags(
     """Score the file as the flags say and write what they ask; with `report`, print the report and
     write the summary to --json (assay agree reports, and writes, its own)."""
     check_score_outputs(args)
-    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
-    progress = progress_line(one_line(args.responses), beneath) if sys.stderr.isatty() else None
-    scored = score_file(
-        args.responses,
-        args.metric,
-        options=flags.score_options(args),
-        columns=flags.column_map(args),
-        limit=args.limit,
-        allow_duplicate_ids=args.allow_duplicate_ids,
-        out=args.out,
-        trace=args.trace,
-        workers=args.workers,
-        progress=progress,
-        judge=judge_setup(args),
-        on_run=on_run,
-    )
-    if progress is not None:
-        print(file=sys.stderr)  # end the progress line
+    judge = judge_setup(args)  # before the progress line: it may say which config file it read
+    progress = _progress(args.responses)
+    try:
+        scored = score_file(
+            args.responses,
+            args.metric,
+            options=flags.score_options(args),
+            columns=flags.column_map(args),
+            limit=args.limit,
+            allow_duplicate_ids=args.allow_duplicate_ids,
+            out=args.out,
+            trace=args.trace,
+            workers=args.workers,
+            progress=progress,
+            judge=judge,
+            on_run=on_run,
+        )
+    finally:
+        if progress is not None:
+            progress.close()  # end the progress line, also before an error's message
     for warning in warnings(scored):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
@@ -93,6 +95,15 @@ def score_from_flags(
         written = write_summary_json(scored, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
+
+
+def _progress(path: str) -> ProgressLine | None:
+    """A progress line when stderr is a terminal (never in a log or a pipe), written beneath the
+    escaping stream: it rewrites itself with carriage returns, which the escaping would show."""
+    if not sys.stderr.isatty():
+        return None
+    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
+    return progress_line(one_line(path), beneath)
 
 
 def check_score_outputs(args: argparse.Namespace) -> None:
