@@ -12,6 +12,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import Gate, check_gates, parse_share
 from ..outputs import check_outputs
 from ..parallel import score_file
+from ..report.gate import gate_lines
 from ..report.html import write_html
 from ..report.json import summary_dict, write_summary_json
 from ..report.markdown import write_markdown
@@ -174,13 +175,7 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
         max_unscored=parse_share(args.max_unscored),
         scope=args.gate_scope,
     )
-    for result in checks:
-        print(
-            f"assay: gate {'passed' if result.passed else 'FAILED'}: {one_line(result.why)}", file=sys.stderr
-        )
-    failed = [result for result in checks if not result.passed]
-    verdict = (
-        f"{len(failed)} of {len(checks)} checks failed" if failed else f"all {len(checks)} checks passed"
-    )
-    print(f"assay: gate: {verdict}", file=sys.stderr)
+    for line in gate_lines(checks):
+        print(f"assay: {one_line(line)}", file=sys.stderr)
+    failed = any(not check.passed for check in checks)
     return EXIT_FINDINGS if failed else EXIT_OK
