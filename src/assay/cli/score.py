@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import Gate, check_gates, parse_share
@@ -29,7 +28,7 @@ from .progress import ProgressLine, progress_line
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
     flags.add_scoring_run(scorer)
     flags.add_metric(scorer)
@@ -37,7 +36,7 @@ def add_parsers(commands: Any) -> None:
     scorer.set_defaults(run=run_score)
 
 
-def add_shorthand_parsers(commands: Any) -> None:
+def add_shorthand_parsers(commands: flags.Commands) -> None:
     for command, metric in SHORTHANDS.items():
         shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
         flags.add_scoring_run(shorthand)
