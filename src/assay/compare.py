@@ -29,7 +29,6 @@ from .scoring import ScoreOptions, ScoreRun
 from .summary import IntervalMethod, summarize
 from .text import inflection
 
-COMPARABLE = (*SCORERS, JUDGE)
 _TRUE, _FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 EXAMPLE_IDS = 5  # ids named in a refusal or a warning
 
@@ -124,7 +123,7 @@ def load_scored(
             fix="name the column that holds the ids with --id-col NAME",
         )
     _check_joinable_ids(dataset)
-    metrics = [m for m in COMPARABLE if m in dataset.columns]
+    metrics = [m for m in (*SCORERS, JUDGE) if m in dataset.columns]  # plugins' metrics too
     if not metrics:
         raise UsageError(
             "the file has no verdict column",
