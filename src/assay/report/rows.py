@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
 from ..outputs import check_writable, replacing
+from ..parts import part_dict
 from ..records import Record
 from ..scorers import Outcome
 from ..scoring import conflict_error, soft_passes
@@ -135,6 +136,9 @@ def _input_cells(
             row[name] = list(record.answers)
         elif field == "answer":
             row[name] = record.answers[0]
+        elif field in ("gold", "reply"):  # a part as the object it came as (JSON in a CSV cell)
+            part = getattr(record, field)
+            row[name] = None if part is None else part_dict(part)
         else:
             row[name] = getattr(record, field)
     return row
