@@ -18,6 +18,7 @@ from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
 from .scorers._base import AnswerSets
+from .signature import Signature
 from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
 from .text import inflection
 
@@ -45,8 +46,12 @@ class ScoreOptions:
                 f"unknown on_conflict {self.on_conflict!r}", fix=f"use one of {', '.join(CONFLICT_POLICIES)}"
             )
 
+    def signature_info(self) -> list[str]:
+        """The options' signature parts, each ``name:value``."""
+        return [f"nfc:{'on' if self.nfc else 'off'}", self.intervals.signature()]
+
     def signature_parts(self) -> str:
-        return f"nfc:{'on' if self.nfc else 'off'}|{self.intervals.signature()}"
+        return "|".join(self.signature_info())
 
 
 @dataclass(frozen=True)
@@ -64,17 +69,14 @@ class ScoreRun:
         return self.dataset.records
 
 
-def signature(metric: str, options: ScoreOptions) -> str:
+def signature(metric: str, options: ScoreOptions) -> Signature:
     """Two runs whose signatures are equal give equal numbers on the same input."""
     scorer = get_scorer(metric)
-    parts = [f"{metric}@{scorer.version}", *scorer.signature_parts]
+    parts = [*scorer.signature_parts]
     if scorer.soft_pass is not None:
         parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
-    parts += [
-        options.signature_parts(),
-        f"assay:{__version__}",
-    ]
-    return "|".join(parts)
+    parts += [*options.signature_info(), f"assay:{__version__}"]
+    return Signature.of(f"{metric}@{scorer.version}", parts)
 
 
 def score(
@@ -108,7 +110,8 @@ def score(
         matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
     results, blank = verdicts(dataset, matchers, options, progress, evidence=evidence)
     results[JUDGE], judged = judge_metric(dataset, results, blank, judge, progress)
-    run = finish(dataset, results, blank, options, {JUDGE: judge.signature(options.signature_parts())})
+    judged_by = Signature.opaque(judge.signature(options.signature_parts()))  # the judge's own text
+    run = finish(dataset, results, blank, options, {JUDGE: judged_by})
     return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 
 
