@@ -13,14 +13,12 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .records import Record
 from .scorers._base import Alignment, Evidence, MetricScores, Outcome, Scorer, Seen, Span
+from .scoring import ScoreOptions, row_inputs
 from .text import align
-
-if TYPE_CHECKING:
-    from .scoring import ScoreOptions
 
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
 TEXT_SHOWN = 2000  # characters of each text evidence keeps (and a written trace shows)
@@ -40,11 +38,11 @@ def evidence_of(
     """Row `index`'s evidence under `scorer`, from its decided verdict in `scores` (`record` is the row).
     Its texts are kept as shown (cut past TEXT_SHOWN): ten copies of a 50 MB response as ten metrics
     saw it would cost a gigabyte."""
-    from .scoring import row_inputs  # scoring asks for evidence; evidence reads inputs as scoring does
-
-    outcome, answer_index = scores.outcome(index), scores.answer_index[index]
+    outcome, answer_index = _OUTCOMES[scores.outcomes[index]], scores.answer_index[index]
     value = scores.values[index] if scores.values is not None else None
-    inputs = {name: row_inputs([record], name, options)[0] for name in scorer.inputs}
+    inputs = (
+        {name: row_inputs([record], name, options)[0] for name in scorer.inputs} if scorer.inputs else _NONE
+    )
     key, seen = _how_seen(scorer, inputs, options)
     response = _seen_response(key, seen, record.response)
     # Only the deciding golden answer (else the first) is shown: a row may have thousands.
@@ -64,6 +62,10 @@ def evidence_of(
         )
         rule, span = scorer.explain(row)
     return Evidence(rule, span, shown(golden), str(shown(response)))
+
+
+_OUTCOMES = tuple(sorted(Outcome))  # by value: faster than Outcome(value) per row
+_NONE: Mapping[str, Any] = {}
 
 
 def _locate(

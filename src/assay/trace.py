@@ -69,7 +69,7 @@ def trace(run: ScoreRun, metric: str, index: int) -> Trace:
     if found is None:
         found = evidence_of(SCORERS[metric], scores, run.records[index], index, run.blank[index], run.options)
     value = scores.values[index] if scores.values is not None else None
-    outcome = OUTCOME_NAMES[scores.outcome(index)]
+    outcome = OUTCOME_NAMES[scores.outcomes[index]]  # type: ignore[index]  # an IntEnum key is its int
     return Trace(metric, outcome, found.rule, found.golden, found.response, found.span, value)
 
 

@@ -162,7 +162,9 @@ def as_written(text: str) -> str:
     return repr(text).replace("\\\\", "\\")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen (a frozen dataclass is slower to build, which shows at a trace per row and metric): treat
+# Evidence and Seen as immutable all the same.
+@dataclass(slots=True)
 class Evidence:
     """Why one row got its verdict: the rule in words, the matched span as [start, end) offsets into the
     ORIGINAL response (None when the pass is not a place in it), and the deciding golden answer and the
@@ -174,7 +176,7 @@ class Evidence:
     response: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Seen:
     """One row's decided verdict as its metric saw it: what a scorer's `explain` reads to say why.
 
