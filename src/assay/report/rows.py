@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
 from ..outputs import check_writable, replacing
+from ..parts import part_dict
 from ..records import Record
 from ..scorers import Outcome
 from ..scoring import conflict_error, soft_passes
+from ..signature import PARQUET_KEY, signatures_json
 from ..summary import AGREEMENT_PAIR, bucket_of
 from ..trace import traces
 
@@ -135,6 +137,9 @@ def _input_cells(
             row[name] = list(record.answers)
         elif field == "answer":
             row[name] = record.answers[0]
+        elif field in ("gold", "reply"):  # a part as the object it came as (JSON in a CSV cell)
+            part = getattr(record, field)
+            row[name] = None if part is None else part_dict(part)
         else:
             row[name] = getattr(record, field)
     return row
@@ -230,6 +235,8 @@ def _parquet_table(run: ScoreRun, columns: list[str], path: Path) -> Any:
             data[column].append(row.get(column))
     try:
         table = pa.table(data)
+        signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
+        table = table.replace_schema_metadata({PARQUET_KEY: signatures_json(signatures)})  # for compare
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         raise UsageError(
             f"a column mixes kinds of value that Parquet cannot hold in one column ({exc})",
