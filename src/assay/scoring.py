@@ -100,13 +100,14 @@ def score(
             "the judge metric needs a chain of judges",
             fix="give --judge SPEC (repeatable), or --config FILE (or ./assay.toml) with [[judge.chain]]",
         )
-    from .judges.metric import CASCADE_MATCHERS, judge_metric  # HTTP clients load only for the judge
+    from .judges.metric import JudgeMetric  # HTTP clients load only for the judge
 
-    if judge.cascade:
-        matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
+    metric = JudgeMetric(judge)
+    metric.check_inputs(dataset)  # a field its rubric fills in is missing: before any work
+    matchers += [m for m in metric.needs if m not in matchers]
     results, blank = verdicts(dataset, matchers, options, progress)
-    results[JUDGE], judged = judge_metric(dataset, results, blank, judge, progress)
-    run = finish(dataset, results, blank, options, {JUDGE: judge.signature(options.signature_parts())})
+    results[JUDGE], judged = metric.score(dataset, results, blank, progress)
+    run = finish(dataset, results, blank, options, {JUDGE: metric.signature(options.signature_parts())})
     return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 
 
