@@ -173,7 +173,6 @@ class _Run:
             raw = reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
 
-
     def asked(self, item: Item, live: bool) -> Messages:
         """The rubric's messages for one row, the text under grading cut to the length limit (counted
         once, in the live pass)."""
