@@ -58,7 +58,7 @@ def terse(name: str = "terse") -> Rubric:
         user=TERSE_USER,
         reminder=REMINDER,
         fields={
-            "context": "column:Domain",
+            "context": "domain",
             "question": "question",
             "goldens": "answers",
             "response": "response",
@@ -96,7 +96,7 @@ def test_equivalence_is_the_default_and_keeps_the_prompts_signature_and_messages
 def test_the_judge_metric_has_a_metrics_shape() -> None:
     metric = JudgeMetric(JudgeSetup((), cascade=True, rubric=terse()))
     assert (metric.name, metric.graded) == ("judge", False)
-    assert metric.inputs == ("column:Domain", "question", "answers", "response")
+    assert metric.inputs == ("domain", "question", "answers", "response")
     assert metric.needs == ("exact_substring", "word_overlap", "phrase_match")
     assert JudgeMetric(JudgeSetup(())).needs == ()
     assert "judge_rationale" in metric.text_columns
@@ -134,6 +134,11 @@ def test_a_missing_column_the_rubric_fills_in_is_one_error_before_any_work() -> 
         InputError, match=r"rubric 'ctx' fills \{c\} from column:context, and there is no column"
     ):
         score(load_records(EXAMPLE, limit=2), ["judge"], judge=setup)  # no server is asked (port 9)
+    mapped = Rubric("ctx", "ctx", 1, "s", "{c} {r}", "r", {"c": "column:Domain", "r": "response"})
+    with pytest.raises(
+        InputError, match="the column 'Domain' is read as the record's domain: fill from domain"
+    ):
+        score(load_records(EXAMPLE, limit=2), ["judge"], judge=JudgeSetup(setup.chain, rubric=mapped))
 
 
 # --- entry points -------------------------------------------------------------------------------------
@@ -149,7 +154,7 @@ def plugin_dir(tmp_path: Path, target: str, name: str = "terse_ep", code: str | 
             "from assay.judges.rubric import Rubric\n"
             f"RUBRIC = Rubric(name={name!r}, id='ep-terse', version=1, system={TERSE_SYSTEM!r},\n"
             f"    user={TERSE_USER!r}, reminder=REMINDER,\n"
-            "    fields={'context': 'column:Domain', 'question': 'question', 'goldens': 'answers',\n"
+            "    fields={'context': 'domain', 'question': 'question', 'goldens': 'answers',\n"
             "            'response': 'response'})\n"
         )
     (home / "terse_plugin.py").write_text(code, encoding="utf-8")
@@ -227,8 +232,8 @@ def test_a_registered_rubric_is_used_end_to_end(
     sent = [r["body"]["messages"] for r in faults.requests if str(r["path"]).endswith("/chat/completions")]
     ours = [m for m in sent if m[0]["content"] == TERSE_SYSTEM]
     assert len(ours) >= 2  # every row asked under the rubric (a reply that is no verdict: once more)
-    first = records[0]
-    assert ours[0][1]["content"].startswith(f"Context: {first.meta['Domain']}\nQuestion: {first.question}\n")
+    first = records.records[0]
+    assert ours[0][1]["content"].startswith(f"Context: {first.domain}\nQuestion: {first.question}\n")
     signature = run.summary.metrics["judge"].signature
     assert f"|{registered.signature}|" in signature and PROMPT_SIGNATURE not in signature
     assert PROMPT_SIGNATURE in plain.summary.metrics["judge"].signature

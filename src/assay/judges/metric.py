@@ -94,6 +94,9 @@ class JudgeMetric:
     name: ClassVar[str] = JUDGE
     graded: ClassVar[bool] = False  # a verdict per row, no score
     text_columns: ClassVar[tuple[str, ...]] = TEXT_COLUMNS
+    # It asks servers, concurrently, in one event loop: a run with it is scored whole, in one process
+    # (``parallel`` splits only runs of Scorers), after the metrics it `needs`.
+    runs_async: ClassVar[bool] = True
 
     @property
     def rubric(self) -> Rubric:

@@ -172,6 +172,10 @@ def _missing(dataset: Dataset, source: str) -> str | None:
     """What the data lacks to fill a field from `source` (None: nothing)."""
     if source.startswith("column:"):
         column = source.removeprefix("column:")
+        field_of = {read_from: name for name, read_from in dataset.fields.items()}
+        if column in field_of:  # read into a Record field, so not among the other columns
+            name = field_of[column]
+            return f"the column '{column}' is read as the record's {name}: fill from {name}"
         return None if column in dataset.columns else f"there is no column '{column}'"
     part, dot, _ = source.partition(".")
     if dot and not any(getattr(record, part, None) is not None for record in dataset.records):
