@@ -70,7 +70,7 @@ def terse(name: str = "terse") -> Rubric:
 def registered() -> Iterator[Rubric]:
     rubric = register_rubric(terse())
     yield rubric
-    RUBRICS._added.pop(rubric.name, None)  # the registry is the process's: leave it as found
+    RUBRICS.forget(rubric.name)  # the registry is the process's: leave it as found
 
 
 # --- the equivalence rubric is today's prompt ----------------------------------------------------------

@@ -278,6 +278,10 @@ class Registry(Mapping[str, Rubric]):
     def __len__(self) -> int:
         return len(self._all())
 
+    def forget(self, name: str) -> None:
+        """Undo ``register_rubric`` for `name` (a test's, or a notebook's that is redefining one)."""
+        self._added.pop(name, None)
+
     def reload(self) -> None:
         """Forget the entry points' rubrics, to find them again (after installing one in-process)."""
         self._plugins = None
