@@ -104,13 +104,14 @@ def score(
             "the judge metric needs a chain of judges",
             fix="give --judge SPEC (repeatable), or --config FILE (or ./assay.toml) with [[judge.chain]]",
         )
-    from .judges.metric import CASCADE_MATCHERS, judge_metric  # HTTP clients load only for the judge
+    from .judges.metric import JudgeMetric  # HTTP clients load only for the judge
 
-    if judge.cascade:
-        matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
+    metric = JudgeMetric(judge)
+    metric.check_inputs(dataset)  # a field its rubric fills in is missing: before any work
+    matchers += [m for m in metric.needs if m not in matchers]
     results, blank = verdicts(dataset, matchers, options, progress, evidence=evidence)
-    results[JUDGE], judged = judge_metric(dataset, results, blank, judge, progress)
-    judged_by = Signature.opaque(judge.signature(options.signature_parts()))  # the judge's own text
+    results[JUDGE], judged = metric.score(dataset, results, blank, progress)
+    judged_by = Signature.opaque(metric.signature(options.signature_parts()))  # the judge's own text
     run = finish(dataset, results, blank, options, {JUDGE: judged_by})
     return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 

@@ -13,9 +13,11 @@ import itertools
 import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import stats
+from .judges.accounting import JudgeSummary as JudgeSummary  # re-exported: it lives with the judge
+from .judges.accounting import JudgeUsage as JudgeUsage
 from .records import Dataset, Record
 from .scorers import MetricScores, Outcome
 from .scorers.hard_fact import TIMED_OUT
@@ -131,80 +133,6 @@ class Agreement:
     domains: Mapping[str, Mapping[str, int]]
     examples: Mapping[str, tuple[Example, ...]]
     review_ids: tuple[str, ...]  # overlap-only rows: golden words present but rearranged; need review
-
-
-@dataclass
-class JudgeUsage:
-    """One judge's calls and tokens over a run."""
-
-    calls: int = 0
-    cache_hits: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float = 0.0
-    failures: int = 0  # unavailable, or twice without a verdict
-    models: set[str] = field(default_factory=set)  # the served model ids (@fingerprint when given)
-
-    def add(self, prompt_tokens: int, completion_tokens: int, cost: float) -> None:
-        """Count one completion."""
-        self.calls += 1
-        self.prompt_tokens += prompt_tokens
-        self.completion_tokens += completion_tokens
-        self.cost += cost
-
-
-# A judge that does not judge (issue 9, item 11): one verdict on nearly every row it decided, or one
-# rationale on most of them, among at least NOT_JUDGING_ROWS rows (fewer say too little).
-NOT_JUDGING_ROWS = 20
-ONE_VERDICT_SHARE = 0.95
-ONE_RATIONALE_SHARE = 0.5
-_CHECK_IT = "measure it against human labels with `assay agree --metric judge --human COLUMN`"
-
-
-@dataclass(frozen=True)
-class JudgeSummary:
-    """What the judge metric did: which rows cost a model call, what they cost, how far it agreed, and
-    whether a judge seems not to judge at all (read by every report through ``warnings``)."""
-
-    sent_to_judges: int  # rows the chain saw (the others: blank, or decided by the cascade)
-    decided_by_cascade: int
-    blank: int
-    truncated: int  # responses cut to the length limit, with a marker
-    over_budget: int  # rows left unscored because --max-cost was reached
-    seconds: float
-    usage: Mapping[str, JudgeUsage]  # by judge label
-    agreement: Mapping[str, tuple[int, int]]  # matcher -> (rows both scored, rows they agree on)
-    notes: tuple[str, ...] = ()  # the run's own warnings: judges left out, unreadable cache rows, family
-    verdicts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # label -> verdict -> rows
-    top_rationale: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # label -> (text, rows)
-    # With the cascade: rows it decided, or sent to the judges, by reason (judges.metric.CASCADE_REASONS).
-    cascade: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def not_judging(self) -> tuple[str, ...]:
-        """A warning for each judge that gave one verdict, or one rationale, on (nearly) every row."""
-        found = []
-        for label, counts in self.verdicts.items():
-            rows = sum(counts.values())
-            if rows < NOT_JUDGING_ROWS:
-                continue
-            verdict, most = max(counts.items(), key=lambda item: item[1])
-            if most >= ONE_VERDICT_SHARE * rows:
-                found.append(
-                    f"the judge {label} gave {verdict} on {most} of the {rows} rows it decided: it may not "
-                    f"be judging; {_CHECK_IT}"
-                )
-            rationale, repeated = self.top_rationale.get(label, ("", 0))
-            if repeated > ONE_RATIONALE_SHARE * rows:
-                found.append(
-                    f"the judge {label} gave one rationale ({rationale[:60]!r}) on {repeated} of the {rows} "
-                    f"rows it decided: it may not be judging; {_CHECK_IT}"
-                )
-        return tuple(found)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return (*self.notes, *self.not_judging)
 
 
 @dataclass(frozen=True)

@@ -74,13 +74,9 @@ def trace(run: ScoreRun, metric: str, index: int) -> Trace:
 
 
 def _judge_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> Trace:
-    outcome = scores.outcome(index)
-    by, rationale, raw = (scores.texts.get(column, [None] * len(scores))[index] for column in JUDGE_TEXTS)
-    if outcome is Outcome.UNSCORED:
-        rule = scores.reasons.get(index, "unscored") + (f"; its reply: {raw!r}" if raw else "")
-    else:
-        verdict = "CORRECT" if outcome is Outcome.PASS else "INCORRECT"
-        rule = f"{by}: {verdict}" + (f" ({rationale})" if rationale else "")
+    from .judges.metric import JudgeMetric  # the judge's own words are the rule
+
+    outcome, rule = scores.outcome(index), JudgeMetric.evidence(scores, index)
     record = run.records[index]
     return Trace(
         metric, OUTCOME_NAMES[outcome], rule, _shown(" | ".join(record.answers)), str(_shown(record.response))

@@ -130,8 +130,8 @@ def score_options(args: argparse.Namespace) -> ScoreOptions:
 
 # --- the judge metric (read by judging.judge_setup) -----------------------------------------------------
 
-JUDGE_FLAGS = ("judge", "config", "judge_after_config", "cascade", "concurrency", "cache", "no_cache",
-               "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
+JUDGE_FLAGS = ("judge", "config", "judge_after_config", "judge_rubric", "cascade", "concurrency", "cache",
+               "no_cache", "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
 
 
 def add_judge(parser: argparse.ArgumentParser) -> None:
@@ -154,6 +154,12 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--judge-after-config",
         action="store_true",
         help="try the --judge judges after the config file's chain, instead of in its place",
+    )
+    judging.add_argument(
+        "--judge-rubric",
+        metavar="NAME",
+        help="what the judges are asked, and how their replies are read: a rubric by name, built in or "
+        "a plugin's (default equivalence: is the response's answer one of the golden answers?)",
     )
     judging.add_argument(
         "--cascade", action="store_true", help="ask the judges only where the matchers cannot decide"

@@ -24,6 +24,7 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     """The chain of judges from --judge, or from --config (or ./assay.toml), with the run's settings;
     None when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
     from ..judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
+    from ..judges.rubric import DEFAULT_RUBRIC, get_rubric
 
     if "judge" not in (args.metric or ()):
         given = [  # given at all: `--concurrency 0` is a judge flag too, not a no-op
@@ -59,7 +60,12 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
         refresh=args.refresh,
     )
     cascade = args.cascade or bool(settings.get("cascade"))
-    return JudgeSetup(tuple(chain), options, cascade, args.system_model or settings.get("system_model"))
+    rubric = get_rubric(
+        settings.get("rubric", DEFAULT_RUBRIC) if args.judge_rubric is None else args.judge_rubric
+    )
+    return JudgeSetup(
+        tuple(chain), options, cascade, args.system_model or settings.get("system_model"), rubric
+    )
 
 
 def _judge_chain(args: argparse.Namespace) -> tuple[list[Judge], dict[str, Any]]:

@@ -2,11 +2,11 @@
 killed run resumes where it stopped.
 
 The key is a hash of everything that decides the reply: the backend kind, the endpoint and model (or
-the model file), the prompt's id, version and hash, the sampling parameters, and the messages sent
-(question, golden answers, the response after truncation). Never the API key: replies are stored
-as cleaned where they entered (``_clean``), and cleaned again on the way in and out. Each reply is
-committed as soon as it arrives; the database is in WAL mode with a busy timeout, so two processes can
-share one cache file.
+the model file), the prompt's id, version and hash (its rubric's signature), the sampling parameters,
+and the messages sent (question, golden answers, the response after truncation). Never the API key:
+replies are stored as cleaned where they entered (``_clean``), and cleaned again on the way in and out.
+Each reply is committed as soon as it arrives; the database is in WAL mode with a busy timeout, so two
+processes can share one cache file.
 
 A row that is not a reply (bad JSON, wrong types, truncated: a tampered file) is a miss, asked again
 and counted in ``unreadable`` for the report's warnings. A database error (a full disk, a read-only
@@ -38,11 +38,17 @@ _COUNTS = ("prompt_tokens", "completion_tokens")
 _FIX = "free disk space or give --cache a writable file (or run with --no-cache)"
 
 
-def cache_key(kind: str, identity: str, sampling: Sampling, asked: list[dict[str, str]]) -> str:
+def cache_key(
+    kind: str,
+    identity: str,
+    sampling: Sampling,
+    asked: list[dict[str, str]],
+    prompt: str = PROMPT_SIGNATURE,
+) -> str:
     """The key of one request: the judge (its kind, and endpoint and model or model file), the prompt's
-    version and hash, the sampling, and the exact messages (question, golden answers, the response as
-    sent; for the retry, the reply it follows)."""
-    parts = [kind, identity, PROMPT_SIGNATURE, sampling.signature(), asked]
+    signature (its rubric's id, version and hash: ``Rubric.signature``), the sampling, and the exact
+    messages (question, golden answers, the response as sent; for the retry, the reply it follows)."""
+    parts = [kind, identity, prompt, sampling.signature(), asked]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -9,25 +9,30 @@ negation, contrast or hedge cue, or names several candidates (``text/cues.py``),
 the judge. A blank response is incorrect without asking anyone (the seed's caveat 4). The report says
 how many rows the judges saw, why the cascade decided or sent each row, and how often the judges
 agreed with each matcher on the rows both scored.
+
+``JudgeMetric`` gives the judge the shape of the other metrics: a name, a signature, the record fields
+it reads (its rubric's), the metrics whose verdicts it needs (the cascade's matchers), its text columns,
+``score`` over a dataset, and the rule behind a row's verdict. What sets it apart from a Scorer is only
+that it reads other metrics' verdicts and runs asynchronously, against servers.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .._version import __version__
 from ..errors import UsageError
 from ..records import Dataset, Record
 from ..scorers import JUDGE, MetricScores, Outcome
-from ..summary import JudgeSummary
 from ..text import cues, unicode
 from ._base import Judge
-from .prompt import CORRECT, INCORRECT, PROMPT_SIGNATURE
+from .accounting import JudgeSummary, top_rationales, verdicts_by_judge
+from .prompt import CORRECT, INCORRECT
+from .rubric import EQUIVALENCE, Rubric
 from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
-from .spec import model_family
 
 VERSION = 1
 CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
@@ -46,6 +51,7 @@ class JudgeSetup:
     options: JudgeOptions = field(default_factory=JudgeOptions)
     cascade: bool = False
     system_model: str | None = None  # the model under test, for the cross-family rule
+    rubric: Rubric = EQUIVALENCE  # what the judges are asked, and how their replies are read
 
     def signature(self, options: str = "") -> str:
         """The judge metric's signature; `options` are the run's (nfc, the intervals' method)."""
@@ -53,7 +59,7 @@ class JudgeSetup:
         parts = [
             f"{JUDGE}@{VERSION}",
             f"chain:{chain}",
-            PROMPT_SIGNATURE,
+            self.rubric.signature,
             f"truncate:{self.options.max_response_chars}",
             f"cascade:{'on' if self.cascade else 'off'}",
             *([cues.SIGNATURE] if self.cascade else []),  # the cues decide which rows the judges see
@@ -66,6 +72,8 @@ class JudgeSetup:
         """Seed 002's cross-family rule: a judge of the system's own family grades with its biases."""
         if self.system_model is None:
             return []
+        from .spec import model_family  # spec loads the HTTP client: only when a family is checked
+
         family = model_family(self.system_model)
         return [
             f"the judge {judge.label} is of the same model family ({family}) as the system under test "
@@ -75,6 +83,80 @@ class JudgeSetup:
         ]
 
 
+TEXT_COLUMNS = ("judge_by", "judge_model", "judge_rationale", "judge_raw")  # the judge's text columns
+
+
+@dataclass(frozen=True)
+class JudgeMetric:
+    """The judge as a metric: a chain of judges asked under a rubric, behind the cascade or not."""
+
+    setup: JudgeSetup
+    name: ClassVar[str] = JUDGE
+    graded: ClassVar[bool] = False  # a verdict per row, no score
+    text_columns: ClassVar[tuple[str, ...]] = TEXT_COLUMNS
+    # It asks servers, concurrently, in one event loop: a run with it is scored whole, in one process
+    # (``parallel`` splits only runs of Scorers), after the metrics it `needs`.
+    runs_async: ClassVar[bool] = True
+
+    @property
+    def rubric(self) -> Rubric:
+        return self.setup.rubric
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """The record fields the judge reads: its rubric's (as a Scorer's ``inputs``)."""
+        return self.rubric.inputs
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The metrics whose verdicts it reads, to be scored first: the cascade's matchers."""
+        return CASCADE_MATCHERS if self.setup.cascade else ()
+
+    def signature(self, options: str = "") -> str:
+        """Its signature; `options` are the run's (nfc, the intervals' method)."""
+        return self.setup.signature(options)
+
+    def check_inputs(self, dataset: Dataset) -> None:
+        """An InputError, before any work, when the data lacks a field the rubric fills in."""
+        self.rubric.check_inputs(dataset)
+
+    def score(
+        self,
+        dataset: Dataset,
+        results: Mapping[str, MetricScores],
+        blank: bytearray,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[MetricScores, JudgeSummary]:
+        """The judge's verdict per row (PASS, FAIL or UNSCORED, with who decided and why), and its
+        accounting; `results` holds the verdicts of the metrics it needs."""
+        setup, records = self.setup, dataset.records
+        decided, reasons = _decided_without_judges(records, results, blank, setup.cascade)
+        items = [Item(i, self.rubric.values(r)) for i, r in enumerate(records) if i not in decided]
+        judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress, self.rubric))
+        by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
+        scores = _columns([by_row[i] for i in range(len(records))])
+        return scores, _summary(setup, results, decided, items, judgements, stats, reasons)
+
+    @staticmethod
+    def evidence(scores: MetricScores, index: int) -> str:
+        """The rule behind row `index`'s verdict, in the judge's own words (see ``judge_rule``)."""
+        return judge_rule(scores, index)
+
+
+def judge_rule(scores: MetricScores, index: int) -> str:
+    """Why the judge metric decided row `index` as it did: who decided and its rationale ("openai:m:
+    CORRECT (names Delhi)"), or why the row is unscored, with the judge's last reply."""
+    by, rationale, raw = (
+        scores.texts.get(column, [None] * len(scores))[index]
+        for column in ("judge_by", "judge_rationale", "judge_raw")
+    )
+    outcome = scores.outcome(index)
+    if outcome is Outcome.UNSCORED:
+        return scores.reasons.get(index, "unscored") + (f"; its reply: {raw!r}" if raw else "")
+    verdict = CORRECT if outcome is Outcome.PASS else INCORRECT
+    return f"{by}: {verdict}" + (f" ({rationale})" if rationale else "")
+
+
 def judge_metric(
     dataset: Dataset,
     results: Mapping[str, MetricScores],
@@ -82,14 +164,8 @@ def judge_metric(
     setup: JudgeSetup,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[MetricScores, JudgeSummary]:
-    """The judge's verdict per row (PASS, FAIL or UNSCORED, with who decided and why), and its report."""
-    records = dataset.records
-    decided, reasons = _decided_without_judges(records, results, blank, setup.cascade)
-    items = [Item(i, r.question, r.answers, r.response) for i, r in enumerate(records) if i not in decided]
-    judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress))
-    by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
-    scores = _columns([by_row[i] for i in range(len(records))])
-    return scores, _summary(setup, results, decided, items, judgements, stats, reasons)
+    """``JudgeMetric(setup).score(...)``: the judge's verdicts and its accounting."""
+    return JudgeMetric(setup).score(dataset, results, blank, progress)
 
 
 def _decided_without_judges(
@@ -178,27 +254,7 @@ def _summary(
         usage=stats.usage,
         agreement=agreement,
         notes=(*stats.dropped, *setup.warnings()),
-        verdicts=_verdicts_by_judge(judgements),
-        top_rationale=_top_rationales(judgements),
+        verdicts=verdicts_by_judge(judgements),
+        top_rationale=top_rationales(judgements),
         cascade=cascade,
     )
-
-
-def _verdicts_by_judge(judgements: Sequence[Judgement]) -> dict[str, dict[str, int]]:
-    """How many rows each judge of the chain decided CORRECT and INCORRECT."""
-    counts: dict[str, dict[str, int]] = {}
-    for j in judgements:
-        if j.judge is not None and j.outcome != Outcome.UNSCORED:
-            verdict = CORRECT if j.outcome == Outcome.PASS else INCORRECT
-            by_verdict = counts.setdefault(j.judge, {CORRECT: 0, INCORRECT: 0})
-            by_verdict[verdict] += 1
-    return counts
-
-
-def _top_rationales(judgements: Sequence[Judgement]) -> dict[str, tuple[str, int]]:
-    """Each judge's most repeated rationale (compared with case and spacing folded) and on how many rows."""
-    counts: dict[str, Counter[str]] = {}
-    for j in judgements:
-        if j.judge is not None and j.outcome != Outcome.UNSCORED and j.rationale:
-            counts.setdefault(j.judge, Counter())[" ".join(j.rationale.split()).casefold()] += 1
-    return {label: found.most_common(1)[0] for label, found in counts.items()}

@@ -1,4 +1,5 @@
-"""The judge's prompt, versioned, and the parsing of its verdicts.
+"""The judge's prompt, versioned, and the parsing of its verdicts: the texts of the ``equivalence``
+rubric (``judges.rubric``), and the parser every rubric may use.
 
 The prompt's id, version and a hash of its text go into every judge signature and cache key, so a
 changed prompt can never be mistaken for the old one. The response under grading is data: it is
@@ -53,8 +54,6 @@ TRUNCATION_MARKER = "\n[... truncated by assay: {hidden} more characters not sho
 PROMPT_HASH = hashlib.sha256("\x00".join((SYSTEM, USER, REMINDER)).encode()).hexdigest()[:12]
 PROMPT_SIGNATURE = f"prompt:{PROMPT_ID}@{PROMPT_VERSION}#{PROMPT_HASH}"
 
-_FENCE = regex.compile(r"<\s*/?\s*response\s*>", regex.IGNORECASE)  # also "< /response >"
-_DEFUSED = str.maketrans({"<": "\u2039", ">": "\u203a"})  # a fence marker in a response, made inert
 _CODE_FENCE = regex.compile(r"^```[A-Za-z]*\s*\n?(.*?)\n?\s*```$", regex.DOTALL)
 _VERDICT_WORD = regex.compile(r"\b(CORRECT|INCORRECT)\b", regex.IGNORECASE)
 # A verdict the reply gives for itself, outside a complete object: first thing in it ("INCORRECT.",
@@ -74,15 +73,11 @@ def fit_response(response: str, limit: int) -> tuple[str, bool]:
 
 
 def messages(question: str, answers: Sequence[str], response: str) -> list[dict[str, str]]:
-    """The chat messages that ask for one verdict. A fence marker in any text from the data is made
-    inert, so that only the prompt's own markers delimit the response."""
-    goldens = "\n".join(f"- {_defused(answer)}" for answer in answers)
-    user = USER.format(question=_defused(question), goldens=goldens, response=_defused(response))
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+    """The chat messages of the ``equivalence`` rubric that ask for one verdict. A fence marker in any
+    text from the data is made inert, so that only the prompt's own markers delimit the response."""
+    from .rubric import EQUIVALENCE  # the rubric is built from this module's texts
 
-
-def _defused(text: str) -> str:
-    return str(_FENCE.sub(lambda m: m.group().translate(_DEFUSED), text))
+    return EQUIVALENCE.messages({"question": question, "goldens": tuple(answers), "response": response})
 
 
 def reminded(asked: list[dict[str, str]], reply: str) -> list[dict[str, str]]:

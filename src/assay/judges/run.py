@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
 from ..scorers import Outcome
-from ..summary import JudgeUsage
 from ._base import Judge, JudgeDown, JudgeUnavailable, Reply
 from ._clean import redact
+from .accounting import JudgeUsage
 from .cache import Cache, cache_key
-from .prompt import CORRECT, Parsed, fit_response, messages, parse_verdict, reminded
+from .prompt import CORRECT, INCORRECT, NO_VERDICT, Parsed, fit_response
+from .rubric import EQUIVALENCE, Rubric
 
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
 Messages = list[dict[str, str]]
@@ -52,12 +53,10 @@ class JudgeOptions:
 
 @dataclass(frozen=True)
 class Item:
-    """One row for the judges."""
+    """One row for the judges: its index, and the value of each placeholder of the rubric's template."""
 
     index: int
-    question: str
-    answers: tuple[str, ...]
-    response: str
+    values: Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -112,6 +111,7 @@ class _Run:
     options: JudgeOptions
     cache: Cache | None
     stats: RunStats
+    rubric: Rubric = EQUIVALENCE
     slots: asyncio.Semaphore | None = None  # set for the live pass
     limits: dict[str, _RateLimit] = field(default_factory=dict)
 
@@ -121,7 +121,7 @@ class _Run:
     async def ask(self, judge: Judge, asked: Messages, live: bool) -> Reply:
         """One reply: from the cache if it has it, else (when `live`) from the judge, cached at once."""
         usage = self.stats.usage[judge.label]
-        key = cache_key(judge.kind, judge.identity, judge.sampling, asked)
+        key = cache_key(judge.kind, judge.identity, judge.sampling, asked, self.rubric.signature)
         if self.cache is not None and not (live and self.options.refresh):
             cached = self.cache.get(key)
             if cached is not None:
@@ -147,18 +147,15 @@ class _Run:
 
     async def judge(self, item: Item, live: bool) -> Judgement:
         """The row's judgement; with `live` False, from the cache alone (raises _NotCached)."""
-        sent, truncated = fit_response(item.response, self.options.max_response_chars)
-        if live:
-            self.stats.truncated += truncated
-        asked = messages(item.question, item.answers, sent)
+        asked = self.asked(item, live)
         reason, raw = "no judge in the chain", None
         for judge in self.chain:
             try:
                 reply = await self.ask(judge, asked, live)
-                parsed = parse_verdict(reply.text)
+                parsed = self.parsed(reply.text)
                 if parsed.verdict is None:  # one retry, reminded of the format
-                    reply = await self.ask(judge, reminded(asked, reply.text), live)
-                    parsed = parse_verdict(reply.text)
+                    reply = await self.ask(judge, self.rubric.reminded(asked, reply.text), live)
+                    parsed = self.parsed(reply.text)
             except _BudgetSpent:
                 self.stats.over_budget += 1
                 return Judgement(
@@ -176,6 +173,26 @@ class _Run:
             raw = reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
 
+    def asked(self, item: Item, live: bool) -> Messages:
+        """The rubric's messages for one row, the text under grading cut to the length limit (counted
+        once, in the live pass)."""
+        values = dict(item.values)
+        for placeholder in self.rubric.fitted:
+            text = values[placeholder]
+            if isinstance(text, str):
+                values[placeholder], truncated = fit_response(text, self.options.max_response_chars)
+                if live:
+                    self.stats.truncated += truncated
+        return self.rubric.messages(values)
+
+    def parsed(self, text: str) -> Parsed:
+        """The rubric's reading of a reply; a verdict other than CORRECT or INCORRECT (a plugin parser's
+        mistake) is no verdict."""
+        parsed = self.rubric.parse(text)
+        if parsed.verdict not in (CORRECT, INCORRECT, None):
+            return Parsed(None, problem=f"{NO_VERDICT} ({self.rubric.name} read {parsed.verdict!r})")
+        return parsed
+
 
 def _decided(parsed: Parsed, label: str, reply: Reply) -> Judgement:
     outcome = Outcome.PASS if parsed.verdict == CORRECT else Outcome.FAIL
@@ -191,17 +208,18 @@ async def judge_items(
     chain: Sequence[Judge],
     options: JudgeOptions,
     progress: Progress | None = None,
+    rubric: Rubric = EQUIVALENCE,
 ) -> tuple[list[Judgement], RunStats]:
-    """Every item's judgement, in order, and what the run cost."""
+    """Every item's judgement under `rubric`, in order, and what the run cost."""
     stats = RunStats(usage={judge.label: JudgeUsage() for judge in chain})
     cache = Cache(options.cache_path) if options.cache_path is not None else None
     started = time.monotonic()
     try:
-        found = await _from_cache(_Run(chain, options, cache, stats), items)
+        found = await _from_cache(_Run(chain, options, cache, stats, rubric), items)
         pending = [item for item in items if item.index not in found]
         if pending:
             working, stats.dropped = await preflight(chain)
-            live = _Run(working, options, cache, stats, asyncio.Semaphore(options.concurrency))
+            live = _Run(working, options, cache, stats, rubric, asyncio.Semaphore(options.concurrency))
             live.limits = {judge.label: _RateLimit(judge.requests_per_second) for judge in working}
             found |= await _live(live, pending, len(items) - len(pending), len(items), progress)
     finally:

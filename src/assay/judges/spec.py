@@ -55,6 +55,7 @@ CONFIG_SETTINGS: dict[str, tuple[type, ...]] = {
     "cache": (str,),
     "cascade": (bool,),
     "system_model": (str,),
+    "rubric": (str,),  # the judge rubric by name (--judge-rubric)
 }
 # Model families by a name their models carry anywhere in their names.
 _FAMILIES = {

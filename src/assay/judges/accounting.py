@@ -1,0 +1,126 @@
+"""The judge's accounting: what each judge of the chain cost (calls, cache hits, tokens, USD), what the
+judge metric did with the rows (sent to the chain, decided by the cascade and why, blank, truncated,
+over budget), each judge's verdicts and most repeated rationale, and the warnings every report prints
+from them (a judge left out, a judge of the system's family, a judge that may not be judging).
+
+Plain data, importing nothing of the HTTP clients nor of ``assay.summary`` (which re-exports
+``JudgeSummary`` and ``JudgeUsage`` for older imports).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..scorers import Outcome
+
+CORRECT, INCORRECT = "CORRECT", "INCORRECT"  # the verdicts counted per judge (as judges.prompt names them)
+
+
+@dataclass
+class JudgeUsage:
+    """One judge's calls and tokens over a run."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    failures: int = 0  # unavailable, or twice without a verdict
+    models: set[str] = field(default_factory=set)  # the served model ids (@fingerprint when given)
+
+    def add(self, prompt_tokens: int, completion_tokens: int, cost: float) -> None:
+        """Count one completion."""
+        self.calls += 1
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        self.cost += cost
+
+
+# A judge that does not judge (issue 9, item 11): one verdict on nearly every row it decided, or one
+# rationale on most of them, among at least NOT_JUDGING_ROWS rows (fewer say too little).
+NOT_JUDGING_ROWS = 20
+ONE_VERDICT_SHARE = 0.95
+ONE_RATIONALE_SHARE = 0.5
+_CHECK_IT = "measure it against human labels with `assay agree --metric judge --human COLUMN`"
+
+
+@dataclass(frozen=True)
+class JudgeSummary:
+    """What the judge metric did: which rows cost a model call, what they cost, how far it agreed, and
+    whether a judge seems not to judge at all (read by every report through ``warnings``)."""
+
+    sent_to_judges: int  # rows the chain saw (the others: blank, or decided by the cascade)
+    decided_by_cascade: int
+    blank: int
+    truncated: int  # responses cut to the length limit, with a marker
+    over_budget: int  # rows left unscored because --max-cost was reached
+    seconds: float
+    usage: Mapping[str, JudgeUsage]  # by judge label
+    agreement: Mapping[str, tuple[int, int]]  # matcher -> (rows both scored, rows they agree on)
+    notes: tuple[str, ...] = ()  # the run's own warnings: judges left out, unreadable cache rows, family
+    verdicts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # label -> verdict -> rows
+    top_rationale: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # label -> (text, rows)
+    # With the cascade: rows it decided, or sent to the judges, by reason (judges.metric.CASCADE_REASONS).
+    cascade: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def not_judging(self) -> tuple[str, ...]:
+        """A warning for each judge that gave one verdict, or one rationale, on (nearly) every row."""
+        found = []
+        for label, counts in self.verdicts.items():
+            rows = sum(counts.values())
+            if rows < NOT_JUDGING_ROWS:
+                continue
+            verdict, most = max(counts.items(), key=lambda item: item[1])
+            if most >= ONE_VERDICT_SHARE * rows:
+                found.append(
+                    f"the judge {label} gave {verdict} on {most} of the {rows} rows it decided: it may not "
+                    f"be judging; {_CHECK_IT}"
+                )
+            rationale, repeated = self.top_rationale.get(label, ("", 0))
+            if repeated > ONE_RATIONALE_SHARE * rows:
+                found.append(
+                    f"the judge {label} gave one rationale ({rationale[:60]!r}) on {repeated} of the {rows} "
+                    f"rows it decided: it may not be judging; {_CHECK_IT}"
+                )
+        return tuple(found)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return (*self.notes, *self.not_judging)
+
+
+class Decided(Protocol):
+    """What the accounting reads of one row's judgement (``judges.run.Judgement``)."""
+
+    @property
+    def outcome(self) -> Outcome: ...
+
+    @property
+    def judge(self) -> str | None: ...
+
+    @property
+    def rationale(self) -> str | None: ...
+
+
+def verdicts_by_judge(judgements: Iterable[Decided]) -> dict[str, dict[str, int]]:
+    """How many rows each judge of the chain decided CORRECT and INCORRECT."""
+    counts: dict[str, dict[str, int]] = {}
+    for j in judgements:
+        if j.judge is not None and j.outcome != Outcome.UNSCORED:
+            verdict = CORRECT if j.outcome == Outcome.PASS else INCORRECT
+            by_verdict = counts.setdefault(j.judge, {CORRECT: 0, INCORRECT: 0})
+            by_verdict[verdict] += 1
+    return counts
+
+
+def top_rationales(judgements: Iterable[Decided]) -> dict[str, tuple[str, int]]:
+    """Each judge's most repeated rationale (compared with case and spacing folded) and on how many rows."""
+    counts: dict[str, Counter[str]] = {}
+    for j in judgements:
+        if j.judge is not None and j.outcome != Outcome.UNSCORED and j.rationale:
+            counts.setdefault(j.judge, Counter())[" ".join(j.rationale.split()).casefold()] += 1
+    return {label: found.most_common(1)[0] for label, found in counts.items()}
