@@ -32,6 +32,11 @@ SCORERS: Mapping[str, Scorer] = MappingProxyType(
     }
 )
 
+# What runs when no metric is named: the original evaluation scripts' pair, phrase_match, and where
+# their inputs exist hard_fact and the MLQA scores. The SQuAD and token scores are one --metric away:
+# on sentence-long responses their exact-match forms are near 0% and would only crowd the report.
+DEFAULT_METRICS = ("exact_substring", "word_overlap", "phrase_match", "mlqa_em", "mlqa_f1", "hard_fact")
+
 
 def get_scorer(name: str) -> Scorer:
     try:
@@ -41,4 +46,4 @@ def get_scorer(name: str) -> Scorer:
         raise UsageError(f"unknown metric '{name}'", fix=f"use one of: {known}") from None
 
 
-__all__ = ["JUDGE", "SCORERS", "MetricScores", "Outcome", "Scorer", "get_scorer"]
+__all__ = ["DEFAULT_METRICS", "JUDGE", "SCORERS", "MetricScores", "Outcome", "Scorer", "get_scorer"]
