@@ -15,7 +15,9 @@ from .commands import (
     add_agree_arguments,
     add_commands,
     add_report_arguments,
+    agree_pair,
     apply_gates,
+    check_agree_pair,
     check_score_outputs,
     gates,
     positive,
@@ -130,11 +132,15 @@ def build_parser() -> argparse.ArgumentParser:
     linter.set_defaults(run=_run_lint)
 
     for command, metric in SHORTHANDS.items():
-        shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
+        shorthand = commands.add_parser(
+            command, help=f"score with {metric} only (the original evaluation script's command)"
+        )
         _add_scoring_arguments(shorthand)
         add_report_arguments(shorthand)
         shorthand.set_defaults(run=_run_score, metric=[metric])
-    judge = commands.add_parser("llm-judge", help="score with the LLM judge chain only (the seed's command)")
+    judge = commands.add_parser(
+        "llm-judge", help="score with the LLM judge chain only (the original evaluation script's command)"
+    )
     _add_scoring_arguments(judge)
     add_report_arguments(judge)
     judge.set_defaults(run=_run_score, metric=["judge"])
@@ -146,8 +152,9 @@ def _add_metric_argument(parser: argparse.ArgumentParser) -> None:
         "--metric",
         action="append",
         choices=[*sorted(SCORERS), "judge"],
-        help="a metric to run; repeatable (default: every metric whose inputs the file has: "
-        "mlqa_* need a lang column, hard_fact a pattern column)",
+        help="a metric to run; repeatable (default: exact_substring, word_overlap and phrase_match, with "
+        "mlqa_em and mlqa_f1 when there is a lang column and hard_fact when there is a pattern column; "
+        "squad_em, squad_f1, token_f1 and token_em run when named)",
     )
 
 
@@ -193,7 +200,7 @@ def _add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     judging.add_argument(
         "--system-model",
         metavar="NAME",
-        help="the model under test: warn when a judge is of its family (seed 002's cross-family rule)",
+        help="the model under test: warn when a judge is of its family (a judge should be of another)",
     )
 
 
@@ -237,6 +244,19 @@ def _add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         help="write every verdict's trace as JSON lines (also in --out's trace column)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
+    parser.add_argument(
+        "--detail",
+        action="store_true",
+        help="print each metric's own table per domain (counts, interval, blank, unscored) instead of "
+        "the one table across metrics",
+    )
+    parser.add_argument(
+        "--agree-pair",
+        type=agree_pair,
+        metavar="A,B",
+        help="the two metrics whose agreement is reported, e.g. exact_substring,phrase_match "
+        "(default: exact_substring,word_overlap, when both run)",
+    )
     _add_option_arguments(parser)
     _add_judge_arguments(parser)
     parser.add_argument(
@@ -290,6 +310,7 @@ def _options(args: argparse.Namespace) -> ScoreOptions:
         inflection=args.inflection,
         intervals=IntervalMethod(args.ci, args.ci_seed),
         on_conflict=getattr(args, "on_conflict", None) or "error",
+        agree_pair=getattr(args, "agree_pair", None),
     )
 
 
@@ -450,6 +471,7 @@ def _score(
     """Score the file as the flags say and write what they ask; with `report`, print the report and
     write the summary to --json (assay agree reports, and writes, its own)."""
     check_score_outputs(args)
+    check_agree_pair(args.agree_pair, args.metric)
     beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
     progress = _progress_line(one_line(args.responses), beneath) if sys.stderr.isatty() else None
     scored = score_file(
@@ -471,7 +493,7 @@ def _score(
     for warning in warnings(scored):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
-        sys.stdout.write(render_text(scored))
+        sys.stdout.write(render_text(scored, detail=args.detail))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:

@@ -20,9 +20,11 @@ from .records import ColumnMap
 from .report.html import write_html
 from .report.json import summary_dict
 from .report.markdown import render_comparison_markdown, write_markdown
+from .report.model import build_report
 from .report.plot import summary_problem, write_plot
 from .report.rows import check_out_path, verdict_rows
 from .report.text import render_agreement, render_comparison
+from .scorers import JUDGE, SCORERS
 from .scoring import ScoreRun
 from .summary import IntervalMethod, Summary
 from .terminal import one_line
@@ -82,12 +84,12 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
         return None
 
     def write(run: ScoreRun) -> None:
-        summary, rows = summary_dict(run.summary), list(verdict_rows(run))
+        report = build_report(run)
         if args.markdown:
-            written = write_markdown(args.markdown, summary, rows)
+            written = write_markdown(args.markdown, report)
             print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
         if args.html:
-            written = write_html(args.html, summary, rows, fields=run.dataset.fields)
+            written = write_html(args.html, report)
             print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
 
     return write
@@ -208,6 +210,31 @@ def _run_compare(args: argparse.Namespace) -> int:
             args.html, summary_dict(b.summary), list(verdict_rows(b)), comparison, fields=b.dataset.fields
         )
     return EXIT_OK
+
+
+def agree_pair(text: str) -> tuple[str, str]:
+    """An argparse type: two different metric names, A,B."""
+    names = tuple(name.strip() for name in text.split(","))
+    known = [*SCORERS, JUDGE]
+    if len(names) != 2 or names[0] == names[1] or not all(names):
+        raise argparse.ArgumentTypeError(f"'{text}' is not two different metrics A,B")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown metric '{unknown[0]}' (metrics: {', '.join(known)})")
+    return (names[0], names[1])
+
+
+def check_agree_pair(pair: tuple[str, str] | None, metrics: Sequence[str] | None) -> None:
+    """An agreement pair naming a metric the run will not score fails before the work."""
+    if pair is None or metrics is None:
+        return  # with the default metrics, the summary says which is missing (a clear UsageError)
+    missing = [name for name in pair if name not in metrics]
+    if missing:
+        raise UsageError(
+            f"the agreement pair names {', '.join(missing)}, which this run does not score",
+            where="--agree-pair",
+            fix=f"add --metric {missing[0]}, or name two of: {', '.join(metrics)}",
+        )
 
 
 def whole_number(minimum: int, rule: str) -> Callable[[str], int]:

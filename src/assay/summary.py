@@ -555,7 +555,7 @@ def _review(
         codes = _pair_codes(results[first], results[second])
         for kind, index, passes, fails in ((ONLY_SECOND, 3, second, first), (ONLY_FIRST, 2, first, second)):
             flags = codes.translate(_flag_table(_CODES_OF_INDEX[index]))
-            reasons.append((kind, flags, lambda _row, why=_split_why(passes, fails): why))
+            reasons.append((kind, flags, _constant(_split_why(passes, fails))))
     matchers = [name for name in REVIEW_MATCHERS if name in results]
     judge = results.get(JUDGE_METRIC)
     if judge is not None:
@@ -579,6 +579,10 @@ def _bitwise(operation: Callable[[int, int], int], a: bytes, b: bytes) -> bytes:
     """Two equal-length byte strings of 0/1 flags combined byte by byte, as two big integers (fast)."""
     joined = operation(int.from_bytes(a, "big"), int.from_bytes(b, "big"))
     return joined.to_bytes(len(a), "big")
+
+
+def _constant(text: str) -> Callable[[int], str]:
+    return lambda _row: text
 
 
 def _split_why(passes: str, fails: str) -> str:

@@ -1,6 +1,7 @@
 """The printed report (of the report model, ``report/model.py``): by default one table across
-metrics, accuracy by domain and language, the agreement pair and the rows to review; with ``--detail`` each metric's own
-table. Also the comparison of two runs, one row explained, and the agreement with human labels."""
+metrics, accuracy by domain and language, the agreement pair and the rows to review; with
+``--detail`` each metric's own table. Also the comparison of two runs, one row explained, and the
+agreement with human labels."""
 
 from __future__ import annotations
 
@@ -96,7 +97,7 @@ def _review(review: Review) -> list[str]:
     width = max(len(one_line(row.id)) for row in review.rows) if review.rows else 0
     lines += [f"  {one_line(row.id).ljust(width)}  {row.why}" for row in review.rows]
     if review.total > shown:
-        lines.append(f"  … and {review.total - shown} more (all of them: --out FILE, its agreement column)")
+        lines.append(f"  … and {review.total - shown} more")
     if review.cue_rows_scanned < review.cue_rows_passing:
         lines.append(
             f"  cues searched in the first {review.cue_rows_scanned} of the {review.cue_rows_passing} rows "
