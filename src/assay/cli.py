@@ -152,9 +152,9 @@ def _add_metric_argument(parser: argparse.ArgumentParser) -> None:
         "--metric",
         action="append",
         choices=[*sorted(SCORERS), "judge"],
-        help="a metric to run; repeatable (default: exact_substring, word_overlap and phrase_match, with "
-        "mlqa_em and mlqa_f1 when there is a lang column and hard_fact when there is a pattern column; "
-        "squad_em, squad_f1, token_f1 and token_em run when named)",
+        help="a metric to run; repeatable (default: every metric whose inputs the file has among "
+        "exact_substring, word_overlap, phrase_match, mlqa_em and mlqa_f1 (a lang column) and hard_fact "
+        "(a pattern column); squad_em, squad_f1, token_f1 and token_em run when named)",
     )
 
 

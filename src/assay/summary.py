@@ -380,14 +380,14 @@ def _joint_counts(records: Sequence[Record], columns: Sequence[Sequence[int]]) -
     return _joint_counts_by(records, "domain", columns)
 
 
-def _joint_counts_by(records: Sequence[Record], key: str, columns: Sequence[Sequence[int]]) -> JointCounts:
+def _joint_counts_by(records: Sequence[Record], by: str, columns: Sequence[Sequence[int]]) -> JointCounts:
     """How many rows have each (domain, (value in column 1, value in column 2, ...)), for columns of
     values below ``_RADIX`` (outcomes, blank flags).
 
     Each row's domain and values are packed into one int with built-in maps only, and counted once:
     a Python step per row, or a tuple per row, would cost more than all the rest of the summary.
     """
-    per_row = list(map(operator.attrgetter(key), records))
+    per_row: list[str] = list(map(operator.attrgetter(by), records))
     names = sorted(set(per_row))
     number = {name: index for index, name in enumerate(names)}
     keys: Iterable[int] = map(number.__getitem__, per_row)
@@ -575,7 +575,7 @@ def _review(
     return _collect_review(records, reasons, scanned, passing.count(1))
 
 
-def _bitwise(operation: Callable[[int, int], int], a: bytes, b: bytes) -> bytes:
+def _bitwise(operation: Callable[[int, int], int], a: bytes | bytearray, b: bytes | bytearray) -> bytes:
     """Two equal-length byte strings of 0/1 flags combined byte by byte, as two big integers (fast)."""
     joined = operation(int.from_bytes(a, "big"), int.from_bytes(b, "big"))
     return joined.to_bytes(len(a), "big")
@@ -597,7 +597,7 @@ def _flag_table(codes: frozenset[int]) -> bytes:
     return bytes(1 if code in codes else 0 for code in range(256))
 
 
-def _judge_why(matcher: str, judge_pass: bytes) -> Callable[[int], str]:
+def _judge_why(matcher: str, judge_pass: bytes | bytearray) -> Callable[[int], str]:
     def why(row: int) -> str:
         verdicts = ("passes", "fails") if judge_pass[row] else ("fails", "passes")
         return f"the judge {verdicts[0]}, {matcher} {verdicts[1]}"

@@ -155,7 +155,10 @@ def _agreement(agreement: Mapping[str, Any]) -> list[str]:
     ]
     rows.append(["**overall**", *(str(agreement["overall"][b]) for b in buckets)])
     header = ["domain", *map(cell, buckets)]
-    lines = [f"## Agreement of {cell(first)} and {cell(second)}", "", *_table(header, rows)]
+    title = (
+        f"{first} and {second}" if (first, second) == AGREEMENT_PAIR else f"{cell(first)} and {cell(second)}"
+    )
+    lines = [f"## Agreement of {title}", "", *_table(header, rows)]
     if agreement["review_ids"]:
         only = "Overlap-only" if (first, second) == AGREEMENT_PAIR else f"{cell(second)}-only"
         lines += [f"{only} rows to review: {cell(', '.join(agreement['review_ids']))}", ""]

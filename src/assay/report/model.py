@@ -168,7 +168,7 @@ def build_report(source: ScoreRun | Summary, rows: Iterable[Mapping[str, Any]] |
 
     run = source if isinstance(source, ScoreRun) else None
     summary = source.summary if isinstance(source, ScoreRun) else source
-    found = ()
+    found: tuple[Row, ...] = ()
     if run is not None:
         found = tuple(_rows(run, verdict_dicts(run) if rows is None else rows))
     return Report(
