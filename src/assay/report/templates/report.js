@@ -28,9 +28,18 @@
 
   // A row of data: [id, domain, question, golden, response, agreement, values, outcomes, traces].
   var entries = data.rows.map(function (row, index) {
-    var text = [row[0], row[1], row[2], row[3], row[4], withAgreement ? row[5] || "" : ""];
-    return { row: row, index: index, text: text.join("\n").toLowerCase(), body: null };
+    return { row: row, index: index, text: null, body: null };
   });
+
+  // A row's searchable text, made when first searched: opening the page needs none of it.
+  function searchable(entry) {
+    if (entry.text === null) {
+      var row = entry.row;
+      var text = [row[0], row[1], row[2], row[3], row[4], withAgreement ? row[5] || "" : ""];
+      entry.text = text.join("\n").toLowerCase();
+    }
+    return entry.text;
+  }
   var shown = entries;
   var page = 0;
   var order = null; // the sort asked for last, kept through filtering
@@ -40,7 +49,7 @@
   }
 
   function keep(entry, needle, metric, verdict) {
-    if (needle && entry.text.indexOf(needle) === -1) {
+    if (needle && searchable(entry).indexOf(needle) === -1) {
       return false;
     }
     if (!verdict) {
