@@ -78,7 +78,7 @@ def rows_data(
     found = []
     for index, row in enumerate(rows):
         traces = _traces(row.get("trace"))
-        texts = [_text(row.get(columns["id"] or "", index + 1))]
+        texts: list[str | None] = [_text(row.get(columns["id"] or "", index + 1))]
         texts += [
             _text(row.get(columns[part] or "")) for part in ("domain", "question", "golden", "response")
         ]
