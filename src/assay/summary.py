@@ -474,6 +474,11 @@ def bucket_of(exact: int, overlap: int) -> str:
     return BUCKETS[_BUCKET_INDEX_OF_CODE[exact * _RADIX_PAIR + overlap]]
 
 
+def pair_bucket(pair: Sequence[str], first: int, second: int) -> str:
+    """The bucket of a row under any pair (``Agreement.pair``), from its two outcomes."""
+    return bucket_names(pair)[_BUCKET_INDEX_OF_CODE[first * _RADIX_PAIR + second]]
+
+
 def _pair_codes(first: MetricScores, second: MetricScores) -> bytes:
     """Each row's code under a pair (built-in maps only: no Python step per row)."""
     return bytes(map(operator.add, map(_RADIX_PAIR.__mul__, first.outcomes), second.outcomes))

@@ -59,6 +59,8 @@ def render_html(
         sections.append(_judge_section(summary["judge"]))
     if summary.get("agreement"):
         sections.append(_agreement_section(summary["agreement"]))
+    if (summary.get("review") or {}).get("rows"):
+        sections.append(_review_section(summary["review"]))
     sections.append(questions_section(summary, rows, fields))
     data = json_script("assay-summary", summary)
     if comparison is not None:
@@ -123,6 +125,7 @@ def _header(summary: Mapping[str, Any], compared: bool) -> str:
     links = [("overview", "Overview"), *((("comparison", "Comparison"),) if compared else ())]
     links += [(f"metric-{name}", name) for name in summary["metrics"]]
     links += [("agreement", "Agreement")] if summary.get("agreement") else []
+    links += [("review", "Rows to review")] if (summary.get("review") or {}).get("rows") else []
     links += [("questions", "Questions")]
     nav = "".join(f'<a href="#{escape(anchor)}">{escape(label)}</a>' for anchor, label in links)
     return (
@@ -284,6 +287,19 @@ def _review(ids: Sequence[str]) -> str:
     return (
         f'<p class="review">To review by hand ({len(ids)} overlap-only rows: every golden word is there, '
         f"not the golden phrase; a paraphrase or a different claim): {listed}</p>"
+    )
+
+
+def _review_section(review: Mapping[str, Any]) -> str:
+    """The rows a person should look at, each with why (the report model's ``review``)."""
+    listed = review["rows"]
+    rows = [f"<tr>{element('td', str(row['id']))}{element('td', str(row['why']))}</tr>" for row in listed]
+    return (
+        f'<section id="review"><h2>Rows to review</h2><p>{len(listed)} of {review["total"]} rows: where '
+        "the agreement pair splits, where a matcher passed a response with a negation, contrast or hedge "
+        "cue, and where a matcher and the judge disagree.</p>"
+        + table(["id", "why"], rows, class_="examples")
+        + "</section>"
     )
 
 

@@ -1,6 +1,7 @@
-"""The Markdown report (results.md): a headline table, the per-domain tables, the protocols' agreement,
-and the top misses with their traces; and the comparison of two runs. Pure functions of the summary
-dict (``summary_dict``), the per-row verdicts (``verdict_rows``) and the comparison dict.
+"""The Markdown report (results.md): a headline table, the per-domain tables, the agreement of a pair,
+the rows to review and the top misses with their traces; and the comparison of two runs. Pure
+functions of the report model (``build_report``; or, as before, the summary dict and the per-row
+verdicts) and of the comparison dict.
 
 Every number is printed as the text report prints it (percentages to one decimal, intervals with an
 en dash), and every string from the data is inert (issue 9): a `|` or a line break in a response cannot
@@ -48,6 +49,8 @@ def render_markdown(
         lines += _domains(name, metric)
     if summary.get("agreement"):
         lines += _agreement(summary["agreement"])
+    if summary.get("review"):
+        lines += _review(summary["review"])
     if rows and summary["metrics"]:
         lines += _misses(next(iter(summary["metrics"])), [_row_of(row) for row in rows])
     return "\n".join(lines).rstrip() + "\n"
@@ -162,6 +165,16 @@ def _agreement(agreement: Mapping[str, Any]) -> list[str]:
     if agreement["review_ids"]:
         only = "Overlap-only" if (first, second) == AGREEMENT_PAIR else f"{cell(second)}-only"
         lines += [f"{only} rows to review: {cell(', '.join(agreement['review_ids']))}", ""]
+    return lines
+
+
+def _review(review: Mapping[str, Any]) -> list[str]:
+    """The rows a person should look at, each with why (the report model's ``review``)."""
+    listed = review.get("rows") or []
+    if not listed:
+        return []
+    lines = [f"## Rows to review ({len(listed)} of {review['total']})", ""]
+    lines += _table(["id", "why"], [[cell(row["id"]), cell(row["why"])] for row in listed])
     return lines
 
 
