@@ -141,6 +141,7 @@ class Agreement:
 
 REVIEW_ROWS = 12  # rows to review listed by id; the rest are counted
 CUE_SCAN_ROWS = 20_000  # passing rows searched for a cue: bounds the cost at a million rows
+CUE_CHARS = 2_000  # of a response searched for a cue (as much as a trace shows)
 # Why a row is to review, by kind (Review.counts' keys).
 ONLY_SECOND, ONLY_FIRST, CUE, JUDGE_DISAGREES = "second_only", "first_only", "cue", "judge_disagrees"
 
@@ -618,7 +619,7 @@ def _cue_flags(records: Sequence[Record], passing: bytes) -> tuple[bytes, dict[i
     kinds = cue_words()
     found = {}
     for row in rows:
-        cue = cue_in(records[row].response)
+        cue = cue_in(_start(records[row].response))
         if cue is not None:
             kind = kinds[cue][1] if cue in kinds else "negation"  # n't, or a negative ending
             found[row] = f"the {kind} cue {cue!r}"
@@ -626,6 +627,15 @@ def _cue_flags(records: Sequence[Record], passing: bytes) -> tuple[bytes, dict[i
     for row in found:
         flags[row] = 1
     return bytes(flags), found, len(rows)
+
+
+def _start(text: str) -> str:
+    """The first CUE_CHARS characters of a text, cut at a space (never inside a word, which could make
+    a cue of part of one): a 50 MB response is not normalised whole to look for a cue."""
+    if len(text) <= CUE_CHARS:
+        return text
+    cut = text[:CUE_CHARS]
+    return cut[: max(0, *(cut.rfind(space) for space in " \n\t"))]
 
 
 def _collect_review(
