@@ -68,7 +68,7 @@ MEASURE = """() => {
     height: svg.height.baseVal.value,
     texts: Array.from(svg.querySelectorAll("text")).map((t) => [t.textContent, ...box(t)]),
     labels: Array.from(svg.querySelectorAll("text[text-anchor=end]")).map(box),
-    legend: Array.from(svg.querySelectorAll("g.legend > *")).map(box),
+    legend: Array.from(svg.querySelectorAll(".legend")).map(box),
     plotTop: Math.min(...grid.map((l) => l.y1.baseVal.value)),
     tooltips: Array.from(svg.querySelectorAll("g.label > title")).map((t) => t.textContent),
   };

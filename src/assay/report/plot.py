@@ -162,7 +162,7 @@ def dot_whisker_svg(groups: Sequence[Group], axis: Axis, series: Sequence[str], 
         f'<rect width="{width}" height="{height:g}" fill="#fff"/>',
         *plot.grid(TOP + legend_height - 4, y - GROUP_GAP + 4),
         *body,
-        *(['<g class="legend">', *legend, "</g>"] if legend else []),
+        *legend,
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
@@ -232,8 +232,8 @@ def _legend(series: Sequence[str], colour: Mapping[str, str], width: float) -> t
         if x > 8 and x + room > width - 8:  # no room left on this row: start the next
             x, row = 8.0, row + 1
         y = TOP + row * LEGEND_ROW
-        found.append(f'<circle cx="{x + 4:g}" cy="{y + 2}" r="4" fill="{colour[name]}"/>')
-        found.append(_text(x + 12, y + 6, shown))
+        found.append(f'<circle class="legend" cx="{x + 4:g}" cy="{y + 2}" r="4" fill="{colour[name]}"/>')
+        found.append(_text(x + 12, y + 6, shown).replace("<text ", '<text class="legend" ', 1))
         x += room
     return found, (row + 1) * LEGEND_ROW + 2
 
