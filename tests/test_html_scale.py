@@ -40,3 +40,33 @@ def test_a_report_of_100000_rows_is_light_and_opens_fast(tmp_path: Path) -> None
             assert page.inner_text("#pager .page-of") == f"page 2 of {-(-expected // 100)}"
         finally:
             browser.close()
+
+
+def test_a_report_of_one_metric_opens_its_rows_and_traces(tmp_path: Path) -> None:
+    """Without the agreement pair (one metric), the rows' data has no agreement, and still renders."""
+    if importlib.util.find_spec("playwright") is None or not CHROMIUM.is_file():
+        skip_or_fail("playwright and /usr/bin/chromium are needed")
+    from playwright.sync_api import sync_playwright
+
+    import assay
+    from assay.report.html import write_html
+    from assay.report.model import build_report
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
+    run = assay.score(assay.load_records(example), ["exact_substring"])
+    path = write_html(tmp_path / "one.html", build_report(run))
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(path.as_uri(), wait_until="load")
+            assert page.inner_text("#row-count") == "56 of 56 rows"
+            page.locator('tbody[data-id="art-01"] button.expand').click()
+            trace = page.locator('tbody[data-id="art-01"] .trace[data-metric="exact_substring"]')
+            assert trace.locator("mark").inner_text() == "Vincent van Gogh"
+            assert "vincent van gogh" in trace.inner_text()  # the golden as the metric saw it
+            assert errors == []
+        finally:
+            browser.close()

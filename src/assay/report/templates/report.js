@@ -89,12 +89,14 @@
     return td;
   }
 
-  // The row's texts as a metric saw them: 0 means "as the metric before saw it".
-  function seen(traces, position, field) {
+  // The row's texts as a metric saw them: 0 means "as the metric before saw it", 1 "the row's own
+  // text, lowercased" (golden is field 2 of a trace and text 3 of a row; response 3 and 4).
+  function seen(row, position, field) {
+    var traces = row[8];
     for (var at = position; at >= 0; at -= 1) {
       var trace = traces[at];
       if (trace && trace[field] !== 0) {
-        return trace[field];
+        return trace[field] === 1 ? row[field + 1].toLowerCase() : trace[field];
       }
     }
     return null;
@@ -135,7 +137,7 @@
         box.appendChild(marked);
       }
       [["golden, as the metric saw it", 2], ["response, as the metric saw it", 3]].forEach(function (part) {
-        var text = seen(traces, position, part[1]);
+        var text = seen(entry.row, position, part[1]);
         if (text !== null) {
           var line = document.createElement("p");
           line.appendChild(cell("span", part[0], "label"));
