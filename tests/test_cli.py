@@ -526,7 +526,7 @@ def test_python_m_assay_reports_bad_input_in_one_line(workdir: Path) -> None:
 def test_the_progress_line_shows_rows_rate_and_time_left(capsys: pytest.CaptureFixture[str]) -> None:
     import sys
 
-    from assay.cli import _progress_line
+    from assay.cli.progress import progress_line as _progress_line
 
     show = _progress_line("answers.csv", sys.stderr)
     show(50, 200)

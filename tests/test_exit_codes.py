@@ -27,7 +27,7 @@ def test_a_bug_exits_3_with_one_line_that_asks_for_a_report(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise fault  # a fault no real input produces on demand: assay's own mistake
 
-    monkeypatch.setattr(cli, "score_file", broken)
+    monkeypatch.setattr(cli.score, "score_file", broken)  # the score command's library call
     code, out, err = run(["score", "--responses", str(good)], capsys)
     assert code == 3
     assert out == ""
@@ -43,7 +43,7 @@ def test_debug_shows_the_traceback_of_a_bug(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "score_file", broken)
+    monkeypatch.setattr(cli.score, "score_file", broken)  # the score command's library call
     with pytest.raises(ZeroDivisionError):
         cli.main(["score", "--responses", str(good), "--debug"])
 
@@ -71,7 +71,7 @@ def test_the_installed_command_exits_3_on_a_bug_without_a_traceback(tmp_path: Pa
     script = (
         "import sys, assay.cli as cli\n"
         "def broken(*a, **k):\n    raise MemoryError('simulated')\n"
-        "cli.score_file = broken\n"
+        "cli.score.score_file = broken\n"
         "sys.exit(cli.main(sys.argv[1:]))\n"
     )
     result = subprocess.run(

@@ -1,0 +1,74 @@
+"""The command line: parse, call the library, render. Typed errors become exit code 2 and one line.
+
+One module per command (score.py also holds the seed scripts' commands; agree.py scores through it);
+the flags several commands share are added and read in flags.py."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .._version import __version__
+from ..errors import EXIT_INTERNAL, EXIT_USAGE, AssayError
+from ..terminal import EscapingStream, one_line
+from . import agree, compare, explain, lint, plot, score
+
+BUG_REPORT = (
+    "this is a bug in assay, not in your input. Fix: please report it with the command you ran "
+    "(and the input, if you can share it); rerun with --debug to see the traceback"
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Exit 0 when done, 1 on findings (a failed gate, lint errors), 2 on bad input
+    or usage (one line: what, where, the fix), 3 on a bug in assay itself (one line, and --debug)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    terminal = sys.stdout, sys.stderr
+    # Text from the data reaches the terminal through escaping streams: it can show, never drive it.
+    sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
+    try:
+        return int(args.run(args))
+    except AssayError as exc:
+        if args.debug:
+            raise
+        print(f"assay: error: {one_line(exc.message)}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("assay: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # anything else is assay's own mistake: say so, apart from bad input
+        if args.debug:
+            raise
+        what = one_line(f"{type(exc).__name__}: {exc}")
+        print(f"assay: internal error: {what}; {BUG_REPORT}", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = terminal
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors in assay's one-line form (and the same exit code, 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        # An unknown argument is quoted as given: escaped, so it can neither split the line nor drive
+        # the terminal (argparse writes before main() puts its escaping streams in place).
+        self.exit(EXIT_USAGE, f"assay: error: {one_line(message)}. Fix: see '{self.prog} --help'\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="assay",
+        description="Score answers to questions against golden answers, "
+        "and say how far each number can be trusted.",
+    )
+    parser.add_argument("--version", action="version", version=f"assay {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
+    for command in (score, agree, compare, plot, explain, lint):  # the order of `assay --help`
+        command.add_parsers(commands)
+    score.add_shorthand_parsers(commands)
+    return parser

@@ -1,0 +1,60 @@
+"""assay compare: two scored runs (--out files) row by row."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .. import stats
+from ..compare import compare, load_scored
+from ..errors import EXIT_OK
+from ..outputs import check_outputs, write_text
+from ..report.html import write_html
+from ..report.json import summary_dict
+from ..report.markdown import render_comparison_markdown
+from ..report.rows import verdict_rows
+from ..report.text import render_comparison
+from ..summary import IntervalMethod
+from ..terminal import one_line
+from . import flags
+
+
+def add_parsers(commands: flags.Commands) -> None:
+    comparer = commands.add_parser("compare", help="compare two scored runs (--out files) row by row")
+    comparer.add_argument("a", metavar="A", help="the first scored file (assay score --out)")
+    comparer.add_argument("b", metavar="B", help="the second scored file, compared as B - A")
+    comparer.add_argument("--json", metavar="FILE", help="write the comparison as JSON")
+    comparer.add_argument("--markdown", metavar="FILE", help="write the comparison as Markdown")
+    comparer.add_argument("--html", metavar="FILE", help="write B's HTML report with the comparison")
+    comparer.add_argument(
+        "--ci-seed", type=flags.seed, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
+    )
+    comparer.add_argument(
+        "--allow-changed-questions",
+        action="store_true",
+        help="compare rows joined by id even when their question or golden answers differ between the "
+        "files (refused otherwise), with a warning that counts them",
+    )
+    flags.add_columns(comparer)
+    comparer.set_defaults(run=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    outputs = {"--json": args.json, "--markdown": args.markdown, "--html": args.html}
+    check_outputs(outputs, {"A": args.a, "B": args.b})
+    intervals, columns = IntervalMethod(seed=args.ci_seed), flags.column_map(args)
+    a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
+    comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
+    for warning in comparison["warnings"]:
+        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
+    sys.stdout.write(render_comparison(comparison))
+    if args.json:
+        write_text(args.json, json.dumps(comparison, ensure_ascii=False, indent=2) + "\n")
+    if args.markdown:
+        write_text(args.markdown, render_comparison_markdown(comparison))
+    if args.html:
+        write_html(
+            args.html, summary_dict(b.summary), list(verdict_rows(b)), comparison, fields=b.dataset.fields
+        )
+    return EXIT_OK

@@ -1,0 +1,297 @@
+"""The flag groups that several commands share, each added by one function and read by one: the file's
+column names, the metrics, the scoring options (which go into the signature), the judge, the outputs of
+a scoring run, the reports of every row and the CI gate. A command module adds the groups it needs."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+from ..gate import MAX_UNSCORED, ON, SCOPES
+from ..judges.cache import DEFAULT_PATH
+from ..records import ColumnMap
+from ..scorers import SCORERS
+from ..scoring import ScoreOptions
+from ..summary import IntervalMethod
+
+# What `add_subparsers` returns: each command module adds its parsers to it.
+Commands: TypeAlias = "argparse._SubParsersAction[Any]"
+
+
+def whole_number(minimum: int, rule: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum`; `rule` says so in the error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{rule}, got {value}")
+        return value
+
+    return parse
+
+
+seed = whole_number(0, "a seed is 0 or more")  # a bootstrap seed (numpy's rule)
+positive = whole_number(1, "give 1 or more")  # a count of processes: 0 is no run
+
+
+# --- the file's columns, and --debug (every command that reads a file) ---------------------------------
+
+
+def add_debug(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--debug", action="store_true", help="show a traceback on error")
+
+
+def add_columns(parser: argparse.ArgumentParser) -> None:
+    """--debug and the column-name flags, read by `column_map` (and --regex-col by `score_options`)."""
+    add_debug(parser)
+    columns = parser.add_argument_group("column names (defaults in parentheses)")
+    columns.add_argument(
+        "--regex-col",
+        metavar="NAME",
+        default=ScoreOptions.regex_column,
+        help="(%(default)s: hard_fact's pattern)",
+    )
+    for field, default in (
+        ("id", "id; else the 1-based row number"),
+        ("question", "question"),
+        ("answer", "answer"),
+        ("answers", "answers: several golden answers, a list or a JSON-array string"),
+        ("response", "response"),
+        ("domain", "Domain or domain"),
+        ("lang", "lang"),
+    ):
+        columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
+
+
+def column_map(args: argparse.Namespace) -> ColumnMap:
+    return ColumnMap(
+        id=args.id_col,
+        question=args.question_col,
+        answer=args.answer_col,
+        answers=args.answers_col,
+        response=args.response_col,
+        domain=args.domain_col,
+        lang=args.lang_col,
+    )
+
+
+# --- the metrics and what changes their numbers ---------------------------------------------------------
+
+
+def add_metric(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metric",
+        action="append",
+        choices=[*sorted(SCORERS), "judge"],
+        help="a metric to run; repeatable (default: every metric whose inputs the file has among "
+        "exact_substring, word_overlap, phrase_match, mlqa_em and mlqa_f1 (a lang column) and hard_fact "
+        "(a pattern column); squad_em, squad_f1, token_f1 and token_em run when named)",
+    )
+
+
+def add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """What changes the numbers, and so goes into the signature; read by `score_options`."""
+    parser.add_argument(
+        "--ci",
+        choices=("wilson", "bootstrap"),
+        default=IntervalMethod.name,
+        help="how each accuracy's 95%% interval is computed (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--ci-seed",
+        type=seed,
+        default=IntervalMethod.seed,
+        metavar="N",
+        help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",
+    )
+    parser.add_argument(
+        "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
+    )
+    parser.add_argument(
+        "--inflection",
+        action="store_true",
+        help="phrase_match: count inflected forms (temple/temples, amalak/Amalaka, Hindi and Tamil "
+        "stems) as soft passes, reported apart from passes",
+    )
+
+
+def score_options(args: argparse.Namespace) -> ScoreOptions:
+    return ScoreOptions(
+        nfc=args.nfc,
+        regex_column=args.regex_col,
+        inflection=args.inflection,
+        intervals=IntervalMethod(args.ci, args.ci_seed),
+        on_conflict=getattr(args, "on_conflict", None) or "error",
+        agree_pair=getattr(args, "agree_pair", None),
+    )
+
+
+def agree_pair(text: str) -> tuple[str, str]:
+    """An argparse type: two different metric names, A,B."""
+    names = tuple(name.strip() for name in text.split(","))
+    known = [*SCORERS, "judge"]
+    if len(names) != 2 or names[0] == names[1] or not all(names):
+        raise argparse.ArgumentTypeError(f"'{text}' is not two different metrics A,B")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown metric '{unknown[0]}' (metrics: {', '.join(known)})")
+    return (names[0], names[1])
+
+
+# --- the judge metric (read by judging.judge_setup) -----------------------------------------------------
+
+JUDGE_FLAGS = ("judge", "config", "judge_after_config", "cascade", "concurrency", "cache", "no_cache",
+               "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
+
+
+def add_judge(parser: argparse.ArgumentParser) -> None:
+    judging = parser.add_argument_group("the judge metric (--metric judge)")
+    judging.add_argument(
+        "--judge",
+        action="append",
+        metavar="SPEC",
+        help="a judge, tried in order; repeatable: openai:MODEL@BASE_URL or llama:PATH.gguf, then "
+        ",key=value settings (api_key_env=NAME, timeout, retries, rps, max_tokens, seed, "
+        "price_prompt, price_completion per million tokens)",
+    )
+    judging.add_argument(
+        "--config",
+        metavar="FILE",
+        help="an assay.toml with [judge] settings and its chain (default ./assay.toml, when there); "
+        "--judge replaces its chain",
+    )
+    judging.add_argument(
+        "--judge-after-config",
+        action="store_true",
+        help="try the --judge judges after the config file's chain, instead of in its place",
+    )
+    judging.add_argument(
+        "--cascade", action="store_true", help="ask the judges only where the matchers cannot decide"
+    )
+    judging.add_argument("--concurrency", type=int, metavar="N", help="requests in flight (default 8)")
+    judging.add_argument(
+        "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"
+    )
+    judging.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    judging.add_argument("--refresh", action="store_true", help="ask again, and overwrite cached replies")
+    judging.add_argument(
+        "--max-cost", type=float, metavar="USD", help="stop sending requests once this much is spent"
+    )
+    judging.add_argument(
+        "--max-response-chars",
+        type=int,
+        metavar="N",
+        help="cut longer responses, with a marker, before judging (default 8000)",
+    )
+    judging.add_argument(
+        "--system-model",
+        metavar="NAME",
+        help="the model under test: warn when a judge is of its family (a judge should be of another)",
+    )
+
+
+# --- a scoring run: its input, its outputs, and everything above --------------------------------------
+
+
+def add_scoring_run(parser: argparse.ArgumentParser) -> None:
+    """Every flag of a command that scores a file (score, agree and the shorthands), but --metric."""
+    parser.add_argument(
+        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)"
+    )
+    parser.add_argument("--json", metavar="FILE", help="write the summary as JSON, with its signature")
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write every verdict's trace as JSON lines (also in --out's trace column)",
+    )
+    parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
+    parser.add_argument(
+        "--detail",
+        action="store_true",
+        help="print each metric's own table per domain (counts, interval, blank, unscored) instead of "
+        "the one table across metrics",
+    )
+    parser.add_argument(
+        "--agree-pair",
+        type=agree_pair,
+        metavar="A,B",
+        help="the two metrics whose agreement is reported, e.g. exact_substring,phrase_match "
+        "(default: exact_substring,word_overlap, when both run)",
+    )
+    add_scoring_options(parser)
+    add_judge(parser)
+    parser.add_argument(
+        "--allow-duplicate-ids", action="store_true", help="accept rows that share an id instead of stopping"
+    )
+    parser.add_argument(
+        "--workers", type=positive, metavar="N", help="processes for a large CSV file (default: one per CPU)"
+    )
+    parser.add_argument(
+        "--on-conflict",
+        choices=("rename", "replace"),
+        help="an input column named like one --out adds (exact_substring, trace, ...): 'rename' keeps "
+        "it as input:NAME, 'replace' writes fresh verdicts in its place (a re-scored file); "
+        "without this flag such a column stops the run",
+    )
+    add_columns(parser)
+
+
+# --- assay score's reports of every row, and its gate ---------------------------------------------------
+
+# The gate's settings and their defaults (None on the command line means "not given").
+GATE_SETTINGS: dict[str, object] = {
+    "gate_scope": "all",
+    "max_unscored": str(MAX_UNSCORED),
+    "gate_on": "point",
+    "min_n": 1,
+}
+
+
+def add_reports_and_gates(parser: argparse.ArgumentParser) -> None:
+    """--markdown and --html (written from every row), and the CI gate with its settings."""
+    reports = parser.add_argument_group("reports and the CI gate")
+    reports.add_argument("--markdown", metavar="FILE", help="write the Markdown report (results.md)")
+    reports.add_argument("--html", metavar="FILE", help="write the self-contained HTML report")
+    add_gates(reports)
+
+
+def add_gates(group: argparse._ActionsContainer) -> None:
+    group.add_argument(
+        "--gate",
+        action="append",
+        metavar="EXPR",
+        help="fail (exit 1) unless the metric's accuracy (for token_f1: the rows scoring 1) meets the "
+        "bar overall and in every domain (see --gate-scope), e.g. 'phrase_match>=0.90' or "
+        "'exact_substring>=85%%'; repeatable",
+    )
+    group.add_argument(
+        "--gate-scope",
+        choices=SCOPES,
+        help="what each gate checks: the whole and every domain (all), the whole only (overall), or "
+        f"every domain only (domains) (default: {GATE_SETTINGS['gate_scope']})",
+    )
+    group.add_argument(
+        "--max-unscored",
+        metavar="SHARE",
+        help="a scope with more than this share of its rows unscored fails the gate, whatever its "
+        f"accuracy on the rest: a fraction or a percentage (default: {GATE_SETTINGS['max_unscored']})",
+    )
+    group.add_argument(
+        "--gate-on",
+        choices=ON,
+        help="gate on the accuracy (point) or the conservative end of its 95%% interval: the lower end "
+        f"for >=, the upper for <= (default: {GATE_SETTINGS['gate_on']})",
+    )
+    group.add_argument(
+        "--min-n",
+        type=int,
+        metavar="N",
+        help="a scope with fewer scored rows cannot pass the gate (default: 1)",
+    )

@@ -1,0 +1,199 @@
+"""assay score, and the seed scripts' commands (exact-substring, word-overlap, llm-judge): score a file,
+print the report, write what the flags ask, and gate CI on the numbers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..gate import Gate, check_gates, parse_share
+from ..outputs import check_outputs
+from ..parallel import score_file
+from ..report.gate import gate_lines
+from ..report.html import write_html
+from ..report.json import write_summary_json
+from ..report.markdown import write_markdown
+from ..report.model import build_report
+from ..report.rows import check_out_path
+from ..report.text import render_text, warnings
+from ..scoring import ScoreRun
+from ..summary import Summary
+from ..terminal import EscapingStream, one_line
+from . import flags
+from .judging import judge_setup
+from .progress import ProgressLine, progress_line
+
+# The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
+SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
+
+
+def add_parsers(commands: flags.Commands) -> None:
+    scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
+    flags.add_scoring_run(scorer)
+    flags.add_metric(scorer)
+    flags.add_reports_and_gates(scorer)
+    scorer.set_defaults(run=run_score)
+
+
+def add_shorthand_parsers(commands: flags.Commands) -> None:
+    for command, metric in SHORTHANDS.items():
+        shorthand = commands.add_parser(
+            command, help=f"score with {metric} only (the original evaluation script's command)"
+        )
+        flags.add_scoring_run(shorthand)
+        flags.add_reports_and_gates(shorthand)
+        shorthand.set_defaults(run=run_score, metric=[metric])
+    judge = commands.add_parser(
+        "llm-judge", help="score with the LLM judge chain only (the original evaluation script's command)"
+    )
+    flags.add_scoring_run(judge)
+    flags.add_reports_and_gates(judge)
+    judge.set_defaults(run=run_score, metric=["judge"])
+
+
+def run_score(args: argparse.Namespace) -> int:
+    found_gates = gates(args)  # fail before the work, not after it
+    summary = score_from_flags(args, report_writer(args))
+    return apply_gates(summary, found_gates, args)
+
+
+def score_from_flags(
+    args: argparse.Namespace, on_run: Callable[[ScoreRun], None] | None, report: bool = True
+) -> Summary:
+    """Score the file as the flags say and write what they ask; with `report`, print the report and
+    write the summary to --json (assay agree reports, and writes, its own)."""
+    check_score_outputs(args)
+    check_agree_pair(args.agree_pair, args.metric)
+    judge = judge_setup(args)  # before the progress line: it may say which config file it read
+    progress = _progress(args.responses)
+    try:
+        scored = score_file(
+            args.responses,
+            args.metric,
+            options=flags.score_options(args),
+            columns=flags.column_map(args),
+            limit=args.limit,
+            allow_duplicate_ids=args.allow_duplicate_ids,
+            out=args.out,
+            trace=args.trace,
+            workers=args.workers,
+            progress=progress,
+            judge=judge,
+            on_run=on_run,
+        )
+    finally:
+        if progress is not None:
+            progress.close()  # end the progress line, also before an error's message
+    for warning in warnings(scored):
+        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
+    if report:
+        sys.stdout.write(render_text(scored, detail=args.detail))
+    if args.out:
+        print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
+        if args.on_conflict:
+            done = "kept as input:NAME" if args.on_conflict == "rename" else "replaced by fresh ones"
+            print(f"assay: input columns named like its own are {done} (--on-conflict)", file=sys.stderr)
+    if args.trace:
+        print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
+    if args.json and report:
+        written = write_summary_json(scored, args.json)
+        print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
+    return scored
+
+
+def _progress(path: str) -> ProgressLine | None:
+    """A progress line when stderr is a terminal (never in a log or a pipe), written beneath the
+    escaping stream: it rewrites itself with carriage returns, which the escaping would show."""
+    if not sys.stderr.isatty():
+        return None
+    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
+    return progress_line(one_line(path), beneath)
+
+
+def check_score_outputs(args: argparse.Namespace) -> None:
+    """Every file assay score (or agree) will write, checked together before the work: none may be
+    an input or another output, and each must be writable."""
+    flags = ("out", "json", "trace", "markdown", "html")
+    outputs = {f"--{flag}": getattr(args, flag, None) for flag in flags}
+    check_outputs(outputs, {"--responses": args.responses, "--config": args.config, "--cache": args.cache})
+    if args.out:
+        check_out_path(args.out)
+
+
+def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None:
+    """What assay score writes from the whole run (every row), or None when nothing is asked (the
+    paths were checked with the others: check_score_outputs)."""
+    if not (args.markdown or args.html):
+        return None
+
+    def write(run: ScoreRun) -> None:
+        report = build_report(run)
+        if args.markdown:
+            written = write_markdown(args.markdown, report)
+            print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
+        if args.html:
+            written = write_html(args.html, report)
+            print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
+
+    return write
+
+
+def check_agree_pair(pair: tuple[str, str] | None, metrics: Sequence[str] | None) -> None:
+    """An agreement pair naming a metric the run will not score fails before the work."""
+    if pair is None or metrics is None:
+        return  # with the default metrics, the summary says which is missing (a clear UsageError)
+    missing = [name for name in pair if name not in metrics]
+    if missing:
+        raise UsageError(
+            f"the agreement pair names {', '.join(missing)}, which this run does not score",
+            where="--agree-pair",
+            fix=f"add --metric {missing[0]}, or name two of: {', '.join(metrics)}",
+        )
+
+
+def gates(args: argparse.Namespace) -> list[Gate]:
+    """The gates of the command line, read before any work: a typo, or a metric this run will not
+    score, fails at once rather than after paying for a judge."""
+    _settle_gate_settings(args)
+    if args.min_n < 1:
+        raise UsageError(f"--min-n must be at least 1, got {args.min_n}", fix="give a positive number")
+    parse_share(args.max_unscored)  # a bad share fails here, before any work
+    found = [Gate.parse(text) for text in args.gate or ()]
+    for gate in found:
+        if args.metric and gate.metric not in args.metric:
+            raise UsageError(
+                f"the gate {gate.text!r} names a metric this run does not score",
+                fix=f"add --metric {gate.metric}, or gate on one of: {', '.join(args.metric)}",
+            )
+    return found
+
+
+def _settle_gate_settings(args: argparse.Namespace) -> None:
+    """A gate's settings without a gate would change nothing, so they are a mistake, not a no-op;
+    settings not given take their defaults."""
+    given = [f"--{name.replace('_', '-')}" for name in flags.GATE_SETTINGS if getattr(args, name) is not None]
+    if given and not args.gate:
+        raise UsageError(f"{', '.join(given)} only apply to a gate", fix="add --gate EXPR, or drop them")
+    for name, default in flags.GATE_SETTINGS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+
+
+def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespace) -> int:
+    """Print every check; exit 1 when any fails."""
+    if not found:
+        return EXIT_OK
+    checks = check_gates(
+        summary,
+        found,
+        on=args.gate_on,
+        min_n=args.min_n,
+        max_unscored=parse_share(args.max_unscored),
+        scope=args.gate_scope,
+    )
+    for line in gate_lines(checks):
+        print(f"assay: {one_line(line)}", file=sys.stderr)
+    failed = any(not check.passed for check in checks)
+    return EXIT_FINDINGS if failed else EXIT_OK
