@@ -206,3 +206,16 @@ def test_the_report_model_is_the_json_summary() -> None:
     report = build_report(scored)
     assert report.as_dict() == assay.summary_dict(scored.summary)
     assert len(report.rows) == 56 and report.rows[0].golden == ("Vincent van Gogh",)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_rows_to_review_are_the_same_from_several_processes(
+    monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    import assay.parallel
+
+    monkeypatch.setattr(assay.parallel, "MIN_BYTES_PER_WORKER", 1)  # several processes even for 56 rows
+    alone = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=1))["review"]
+    shared = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=workers))["review"]
+    assert shared == alone
+    assert [row["priority"] for row in alone["rows"]][:4] == [0, 0, 0, 0]  # the cue rows first

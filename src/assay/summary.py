@@ -144,12 +144,16 @@ CUE_SCAN_ROWS = 20_000  # passing rows searched for a cue: bounds the cost at a 
 CUE_CHARS = 2_000  # of a response searched for a cue (as much as a trace shows)
 # Why a row is to review, by kind (Review.counts' keys).
 ONLY_SECOND, ONLY_FIRST, CUE, JUDGE_DISAGREES = "second_only", "first_only", "cue", "judge_disagrees"
+FIRST_KINDS = (CUE, JUDGE_DISAGREES)  # listed before the rows where only the pair splits
 
 
 @dataclass(frozen=True)
 class ReviewRow:
     id: str
     why: str
+    # 0: a cue in a passing response, or a matcher and the judge disagree (listed first: a verdict may be
+    # wrong); 1: only the agreement pair splits.
+    priority: int = 1
 
 
 @dataclass(frozen=True)
@@ -645,15 +649,21 @@ def _collect_review(
     passing: int,
 ) -> Review:
     counts = {kind: 0 for kind, _, _ in reasons}
-    union = bytes(len(records))
+    union, first = bytes(len(records)), bytes(len(records))
     for kind, flags, _ in reasons:
         counts[kind] += flags.count(1)
         union = _bitwise(operator.or_, union, flags)
-    listed = list(itertools.islice(itertools.compress(range(len(records)), union), REVIEW_ROWS))
+        if kind in FIRST_KINDS:
+            first = _bitwise(operator.or_, first, flags)
+    rest = _bitwise(operator.xor, union, first)
+    listed = [
+        *((0, row) for row in itertools.islice(itertools.compress(range(len(records)), first), REVIEW_ROWS)),
+        *((1, row) for row in itertools.islice(itertools.compress(range(len(records)), rest), REVIEW_ROWS)),
+    ][:REVIEW_ROWS]
     rows = []
-    for row in listed:
+    for priority, row in listed:
         whys = dict.fromkeys(why(row) for _, flags, why in reasons if flags[row])
-        rows.append(ReviewRow(records[row].id, "; ".join(whys)))
+        rows.append(ReviewRow(records[row].id, "; ".join(whys), priority))
     return Review(tuple(rows), union.count(1), counts, scanned, passing)
 
 
@@ -661,7 +671,12 @@ def _merge_review(parts: Sequence[Review]) -> Review:
     counts: Counter[str] = Counter()
     for part in parts:
         counts.update(part.counts)
-    rows = tuple(itertools.islice(itertools.chain.from_iterable(p.rows for p in parts), REVIEW_ROWS))
+    # Each part lists its own first rows by priority, then input order: sorted stably by priority, the
+    # parts' lists begin with the whole file's.
+    ordered = sorted(
+        itertools.chain.from_iterable(p.rows for p in parts), key=operator.attrgetter("priority")
+    )
+    rows = tuple(ordered[:REVIEW_ROWS])
     return Review(
         rows,
         sum(p.total for p in parts),

@@ -93,7 +93,9 @@ def _by_scope(report: Report, scope: str) -> list[str]:
 
 def _review(review: Review) -> list[str]:
     shown = len(review.rows)
-    lines = [f"rows to review ({review.total} rows; the first {shown} listed):"]
+    lines = [
+        f"rows to review ({review.total} rows; {shown} listed, cues and the judge's disagreements first):"
+    ]
     width = max(len(one_line(row.id)) for row in review.rows) if review.rows else 0
     lines += [f"  {one_line(row.id).ljust(width)}  {row.why}" for row in review.rows]
     if review.total > shown:
