@@ -109,7 +109,11 @@ def _review(review: Review) -> list[str]:
 
 
 def _hint(report: Report) -> list[str]:
-    others = [name for name in OTHER_METRICS if name not in report.metrics]
+    others = [  # the MLQA scores need a language column: without one they are not one flag away
+        name
+        for name in OTHER_METRICS
+        if name not in report.metrics and (report.has_lang or "mlqa" not in name)
+    ]
     lines = []
     if others:
         lines.append(
