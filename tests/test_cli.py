@@ -20,6 +20,7 @@ import pytest
 import assay
 from assay import InputError, UsageError
 from assay.cli import main
+from assay.scorers import DEFAULT_METRICS
 from cli_run import run
 
 RESPONSES = """\
@@ -97,7 +98,7 @@ def test_seed_commands_translate_one_to_one(
 def test_shorthand_runs_only_its_protocol(
     workdir: Path, capsys: pytest.CaptureFixture[str], command: str, metric: str, other: str
 ) -> None:
-    code, out, _ = run([command, "--responses", "my_model_english.csv"], capsys)
+    code, out, _ = run([command, "--responses", "my_model_english.csv", "--detail"], capsys)
     assert code == 0
     assert f"{metric}   [{metric}@1|nfc:off|ci:wilson95|assay:{assay.__version__}]" in out
     assert other not in out
@@ -146,14 +147,14 @@ def test_seed_command_writes_the_scored_csv(workdir: Path, capsys: pytest.Captur
 def test_report_has_per_domain_and_combined_rows_for_each_metric(
     workdir: Path, capsys: pytest.CaptureFixture[str], metric: str, rows: dict[str, list[str]]
 ) -> None:
-    _, out, _ = run(["score", "--responses", "my_model_english.csv"], capsys)
+    _, out, _ = run(["score", "--responses", "my_model_english.csv", "--detail"], capsys)
     found = table(out, f"{metric}   [{metric}@1|nfc:off|ci:wilson95|assay:{assay.__version__}]")
     assert {label: cells[:2] for label, cells in found.items()} == rows  # n, passed
     assert list(found) == ["Art", "Geography", "History", "Science", "combined"]
 
 
 def test_report_has_the_agreement_section(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(["score", "--responses", "my_model_english.csv"], capsys)
+    _, out, _ = run(["score", "--responses", "my_model_english.csv", "--detail"], capsys)
     found = table(out, "agreement: exact_substring vs word_overlap")
     assert found == {
         "Art": ["0", "1", "0", "1"],
@@ -181,7 +182,7 @@ def test_report_without_a_domain_column_says_no_domain(
 ) -> None:
     path = tmp_path / "plain.csv"
     path.write_text("question,answer,response\nq1,a,a\nq2,b,c\n", encoding="utf-8")
-    _, out, _ = run(["score", "--responses", str(path)], capsys)
+    _, out, _ = run(["score", "--responses", str(path), "--detail"], capsys)
     assert table(out, "exact_substring") == {
         "(no domain)": ["2", "1", "50.0%", "9.5–90.5%", "0", "0"],  # Wilson's 95% interval of 1/2
         "combined": ["2", "1", "50.0%", "9.5–90.5%", "0", "0"],  # ... blank 0, unscored 0
@@ -435,16 +436,24 @@ def test_score_help_lists_the_metrics_and_their_default(capsys: pytest.CaptureFi
     assert "(default: every metric whose inputs the file has" in " ".join(out.split())
 
 
+def _defaults(names: list[str]) -> list[str]:
+    """The metrics of `names` that run by default (the SQuAD and token scores run when named)."""
+    return [name for name in names if name in DEFAULT_METRICS]
+
+
 @pytest.mark.parametrize(
     ("columns", "expected"),
     [
         (
             "question,answer,response",
-            [m for m in assay.SCORERS if not m.startswith("mlqa") and m != "hard_fact"],
+            _defaults([m for m in assay.SCORERS if not m.startswith("mlqa") and m != "hard_fact"]),
         ),
-        ("question,answer,response,lang", [m for m in assay.SCORERS if m != "hard_fact"]),
-        ("question,answer,response,expected_regex", [m for m in assay.SCORERS if not m.startswith("mlqa")]),
-        ("question,answer,response,lang,expected_regex", list(assay.SCORERS)),
+        ("question,answer,response,lang", _defaults([m for m in assay.SCORERS if m != "hard_fact"])),
+        (
+            "question,answer,response,expected_regex",
+            _defaults([m for m in assay.SCORERS if not m.startswith("mlqa")]),
+        ),
+        ("question,answer,response,lang,expected_regex", _defaults(list(assay.SCORERS))),
     ],
 )
 def test_with_no_metric_every_metric_whose_inputs_the_file_has_runs(
@@ -462,6 +471,19 @@ def test_with_no_metric_every_metric_whose_inputs_the_file_has_runs(
     code, _, err = run(["score", "--responses", str(path), "--json", str(tmp_path / "s.json")], capsys)
     assert code == 0, err
     assert list(json.loads((tmp_path / "s.json").read_text())["metrics"]) == expected
+
+
+def test_the_other_metrics_run_when_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("question,answer,response\nq,Delhi,New Delhi\n", encoding="utf-8")
+    others = [name for name in assay.SCORERS if name not in DEFAULT_METRICS and not name.startswith("mlqa")]
+    assert others and "squad_f1" in others
+    named = [flag for name in others for flag in ("--metric", name)]
+    argv = ["score", "--responses", str(path), *named, "--json", str(tmp_path / "s.json")]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert list(json.loads((tmp_path / "s.json").read_text())["metrics"]) == others
+    assert "more metrics, one flag away" not in out or "squad_f1" not in out.split("one flag away")[1]
 
 
 def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -62,7 +62,8 @@ def test_cli_regex_column_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "question,answer,response,pattern\nq,a,waiting period of 30 days,30 days\n", encoding="utf-8"
     )
     code, out, _ = run(
-        ["score", "--responses", str(path), "--metric", "hard_fact", "--regex-col", "pattern"], capsys
+        ["score", "--responses", str(path), "--metric", "hard_fact", "--regex-col", "pattern", "--detail"],
+        capsys,
     )
     assert code == 0
     assert "combined     1       1    100.0%" in out

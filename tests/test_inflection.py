@@ -124,7 +124,7 @@ def test_every_report_shows_the_soft_passes(tmp_path: Path, capsys: pytest.Captu
         }
     ).to_csv(data, index=False)
     out, summary = tmp_path / "out.csv", tmp_path / "summary.json"
-    argv = ["score", "--responses", str(data), "--metric", "phrase_match", "--inflection"]
+    argv = ["score", "--responses", str(data), "--metric", "phrase_match", "--inflection", "--detail"]
     code, printed, _ = run([*argv, "--out", str(out), "--json", str(summary)], capsys)
     assert code == 0
     header, combined = printed.splitlines()[3], printed.splitlines()[-1]

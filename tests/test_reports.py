@@ -116,6 +116,7 @@ def test_score_reports_give_the_same_numbers_in_every_format(
         "score",
         "--responses",
         str(EXAMPLE),
+        "--detail",
         "--json",
         str(paths["json"]),
         "--markdown",

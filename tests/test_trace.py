@@ -12,12 +12,15 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay import ScoreOptions, score
+from assay import SCORERS, ScoreOptions, score
 from assay.scorers.hard_fact import pattern_of
 from assay.text import align, unicode
 from assay.trace import BLANK, traces
 from cli_run import run
 from test_unicode_profile import TEXT
+
+# Every metric whose inputs the example has (it has a lang column, no pattern column), named.
+EVERY_METRIC = [flag for name in SCORERS if name != "hard_fact" for flag in ("--metric", name)]
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
 
@@ -177,7 +180,8 @@ def test_out_has_a_trace_per_metric_that_agrees_with_the_verdicts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "scored.csv"
-    assert run(["score", "--responses", str(EXAMPLE), "--out", str(out), "--inflection"], capsys)[0] == 0
+    argv = ["score", "--responses", str(EXAMPLE), "--out", str(out), "--inflection", *EVERY_METRIC]
+    assert run(argv, capsys)[0] == 0
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert len(rows) == 56
     for row in rows:
@@ -204,7 +208,16 @@ def test_trace_file_has_a_line_per_row_in_input_order(
 
     monkeypatch.setattr(assay.parallel, "MIN_BYTES_PER_WORKER", 1)  # two processes even for 56 rows
     path = tmp_path / f"traces{workers}.jsonl"
-    argv = ["score", "--responses", str(EXAMPLE), "--trace", str(path), "--workers", str(workers)]
+    argv = [
+        "score",
+        "--responses",
+        str(EXAMPLE),
+        "--trace",
+        str(path),
+        "--workers",
+        str(workers),
+        *EVERY_METRIC,
+    ]
     assert run(argv, capsys)[0] == 0
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     ids = [row["id"] for row in csv.DictReader(EXAMPLE.open(encoding="utf-8"))]

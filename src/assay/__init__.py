@@ -13,6 +13,7 @@ from .records import ColumnMap, Dataset, Record, load_records
 from .report.html import render_html, write_html
 from .report.json import summary_dict, write_summary_json
 from .report.markdown import render_markdown, write_markdown
+from .report.model import Report, build_report
 from .report.plot import accuracy_chart_svg, write_plot
 from .report.rows import verdict_rows, write_traces, write_verdicts
 from .report.text import render_text
@@ -40,6 +41,7 @@ __all__ = [
     "OutputError",
     "Record",
     "Reply",
+    "Report",
     "ScoreOptions",
     "ScoreRun",
     "Scorer",
@@ -52,6 +54,7 @@ __all__ = [
     "accuracy_chart_svg",
     "agree",
     "available_metrics",
+    "build_report",
     "check_gates",
     "compare",
     "compare_files",

@@ -131,8 +131,8 @@ def _row(record: Record) -> Iterable[tuple[str, str, str]]:
                 "empty-golden",
                 (
                     f"golden answer {shown} has no words (empty or punctuation only): every protocol's "
-                    "verdict on it is meaningless (the seed's protocols score it correct). Fix: write the "
-                    "answer, or drop the row"
+                    "verdict on it is meaningless (the original evaluation scripts score it correct). Fix: "
+                    "write the answer, or drop the row"
                 ),
             )
             continue
@@ -142,7 +142,7 @@ def _row(record: Record) -> Iterable[tuple[str, str, str]]:
                 "whitespace",
                 (
                     f"golden answer {shown} has leading or trailing whitespace, which breaks exact_substring "
-                    "(the seed's caveat 2). Fix: strip it"
+                    "(a caveat of the original evaluation scripts). Fix: strip it"
                 ),
             )
         if not unicodedata.is_normalized("NFC", answer):

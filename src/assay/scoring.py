@@ -16,7 +16,7 @@ from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
+from .scorers import DEFAULT_METRICS, JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
 from .scorers._base import AnswerSets
 from .signature import Signature
 from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
@@ -39,6 +39,9 @@ class ScoreOptions:
     # An input column named like a column --out adds: "error" stops; "rename" writes it as
     # "input:NAME"; "replace" drops it for the fresh one (re-scoring a scored file). Not in the signature.
     on_conflict: str = "error"
+    # The two metrics whose agreement the summary reports (--agree-pair); None: exact_substring and
+    # word_overlap when both ran. Not in the signature: it changes no number, only what is reported.
+    agree_pair: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.on_conflict not in CONFLICT_POLICIES:
@@ -117,11 +120,13 @@ def score(
 
 
 def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
-    """Every registered metric whose declared inputs the dataset has (``Scorer.inputs``): all of them
-    need question, golden answer and response; the MLQA scores need a language column, hard_fact a
-    pattern."""
+    """The default metrics (``DEFAULT_METRICS``) whose declared inputs (``Scorer.inputs``) the dataset
+    has: all of them need question, golden answer and response; the MLQA scores need a language column,
+    hard_fact a pattern. The others (squad_em, squad_f1, token_f1, token_em, plugins) run when named."""
     return tuple(
-        name for name, s in SCORERS.items() if all(has_input(dataset, need, options) for need in s.inputs)
+        name
+        for name, s in SCORERS.items()
+        if name in DEFAULT_METRICS and all(has_input(dataset, need, options) for need in s.inputs)
     )
 
 
@@ -314,7 +319,9 @@ def finish(
     that are not registered scorers (the judge) bring their own `signatures`."""
     known = signatures or {}
     signatures = {name: known.get(name) or signature(name, options) for name in results}
-    summary = summarize(dataset, results, blank, signatures, options.signature_parts(), options.intervals)
+    summary = summarize(
+        dataset, results, blank, signatures, options.signature_parts(), options.intervals, options.agree_pair
+    )
     return ScoreRun(dataset, options, results, blank, summary)
 
 

@@ -12,10 +12,11 @@ import dataclasses
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from . import stats
+from .errors import UsageError
 from .judges.accounting import JudgeSummary as JudgeSummary  # re-exported: it lives with the judge
 from .judges.accounting import JudgeUsage as JudgeUsage
 from .records import Dataset, Record
@@ -109,6 +110,7 @@ class MetricSummary:
     combined: Tally
     domains: Mapping[str, Tally]
     timed_out_ids: tuple[str, ...] = ()  # rows left unscored because a pattern ran past its time budget
+    langs: Mapping[str, Tally] = field(default_factory=dict)  # per language, when there is a lang column
 
     @property
     def soft_credit(self) -> bool:
@@ -127,12 +129,48 @@ class Example:
 
 @dataclass(frozen=True)
 class Agreement:
-    """How exact_substring and word_overlap split the rows into four buckets."""
+    """How two metrics (A, B; by default exact_substring and word_overlap) split the rows into four
+    buckets: both pass, both fail, A only, B only (``bucket_names``)."""
 
     overall: Mapping[str, int]
     domains: Mapping[str, Mapping[str, int]]
     examples: Mapping[str, tuple[Example, ...]]
-    review_ids: tuple[str, ...]  # overlap-only rows: golden words present but rearranged; need review
+    review_ids: tuple[str, ...]  # B-only rows (overlap-only for the default pair): need review
+    pair: tuple[str, str] = AGREEMENT_PAIR
+
+    @property
+    def buckets(self) -> tuple[str, str, str, str]:
+        return bucket_names(self.pair)
+
+
+REVIEW_ROWS = 12  # rows to review listed by id; the rest are counted
+CUE_SCAN_ROWS = 20_000  # passing rows searched for a cue: bounds the cost at a million rows
+CUE_CHARS = 2_000  # of a response searched for a cue (as much as a trace shows)
+# Why a row is to review, by kind (Review.counts' keys).
+ONLY_SECOND, ONLY_FIRST, CUE, JUDGE_DISAGREES = "second_only", "first_only", "cue", "judge_disagrees"
+FIRST_KINDS = (CUE, JUDGE_DISAGREES)  # listed before the rows where only the pair splits
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    id: str
+    why: str
+    # 0: a cue in a passing response, or a matcher and the judge disagree (listed first: a verdict may be
+    # wrong); 1: only the agreement pair splits.
+    priority: int = 1
+
+
+@dataclass(frozen=True)
+class Review:
+    """The rows a person should look at: where the agreement pair splits, where a matcher passed a
+    response holding a negation, contrast or hedge cue (``text/cues.py``), and where a matcher and the
+    judge disagree. The first ``REVIEW_ROWS`` are listed in input order, each with why."""
+
+    rows: tuple[ReviewRow, ...]
+    total: int  # rows to review in all (a row counted once, whatever its reasons)
+    counts: Mapping[str, int]  # rows by kind of reason
+    cue_rows_scanned: int  # passing rows searched for a cue (at most CUE_SCAN_ROWS per process)
+    cue_rows_passing: int  # passing rows in all
 
 
 @dataclass(frozen=True)
@@ -148,6 +186,8 @@ class Summary:
     agreement: Agreement | None
     judge: JudgeSummary | None = None
     intervals: IntervalMethod = IntervalMethod()
+    review: Review | None = None
+    langs_column: bool = False  # whether the input has a language column (then MetricSummary.langs)
 
     def interval(self, tally: Tally) -> stats.Interval | None:
         return self.intervals.of(tally)
@@ -160,7 +200,12 @@ def summarize(
     signatures: Mapping[str, str],
     options: str,
     intervals: IntervalMethod | None = None,
+    pair: Sequence[str] | None = None,
 ) -> Summary:
+    """The summary of a run. `pair` names the two metrics whose agreement is reported (default: the
+    original evaluation scripts' exact_substring and word_overlap, when both ran); a pair named but not
+    scored is a UsageError."""
+    chosen = agreement_pair(pair, results)
     names = list(results)
     # One count of rows per (domain, every metric's outcome, blank); each table below reads it.
     joint = _joint_counts(dataset.records, [results[name].outcomes for name in names] + [blank])
@@ -176,11 +221,17 @@ def summarize(
         )
         for position, name in enumerate(names)
     }
+    has_lang = "lang" in dataset.fields
+    if has_lang:
+        metrics = {
+            name: _with_langs(metric, dataset.records, results[name], blank)
+            for name, metric in metrics.items()
+        }
     agreement = None
-    if all(name in results for name in AGREEMENT_PAIR):
-        exact, overlap = (results[name] for name in AGREEMENT_PAIR)
-        positions = (names.index(AGREEMENT_PAIR[0]), names.index(AGREEMENT_PAIR[1]))
-        agreement = _agreement(dataset.records, joint, positions, exact, overlap)
+    if chosen is not None:
+        first, second = (results[name] for name in chosen)
+        positions = (names.index(chosen[0]), names.index(chosen[1]))
+        agreement = _agreement(dataset.records, joint, positions, chosen, first, second)
     return Summary(
         source=dataset.source,
         total=len(dataset.records),
@@ -192,7 +243,50 @@ def summarize(
         metrics=metrics,
         agreement=agreement,
         intervals=intervals or IntervalMethod(),
+        review=_review(dataset.records, results, blank, chosen),
+        langs_column=has_lang,
     )
+
+
+def agreement_pair(pair: Sequence[str] | None, results: Mapping[str, object]) -> tuple[str, str] | None:
+    """The pair whose agreement a run reports: the one named (both must have been scored), else the
+    original evaluation scripts' pair when both ran, else none."""
+    if pair is None:
+        return AGREEMENT_PAIR if all(name in results for name in AGREEMENT_PAIR) else None
+    named = tuple(pair)
+    if len(named) != 2 or named[0] == named[1]:
+        raise UsageError(
+            f"an agreement pair is two different metrics, got {','.join(named)!r}",
+            where="--agree-pair",
+            fix="give two metrics, e.g. --agree-pair exact_substring,phrase_match",
+        )
+    missing = [name for name in named if name not in results]
+    if missing:
+        raise UsageError(
+            f"the agreement pair names {', '.join(missing)}, which this run does not score "
+            f"(scored: {', '.join(results)})",
+            where="--agree-pair",
+            fix=f"add --metric {missing[0]}, or name two of the metrics scored",
+        )
+    return (named[0], named[1])
+
+
+def _with_langs(
+    summary: MetricSummary, records: Sequence[Record], scores: MetricScores, blank: bytearray
+) -> MetricSummary:
+    """A metric's summary with a tally per language (the language by metric table)."""
+    joint = _joint_counts_by(records, "lang", [scores.outcomes, blank])
+    per_lang: dict[str, Tally] = {}
+    for (lang, (outcome, is_blank)), count in joint.items():
+        rows = Tally(
+            count,
+            count * (outcome == Outcome.PASS),
+            count * is_blank,
+            count * (outcome == Outcome.UNSCORED),
+            soft=count * (outcome == Outcome.SOFT_PASS),
+        )
+        per_lang[lang] = per_lang.get(lang, Tally(0, 0)) + rows
+    return dataclasses.replace(summary, langs=dict(sorted(per_lang.items())))
 
 
 def _empty_golden_ids(records: Sequence[Record]) -> tuple[str, ...]:
@@ -218,13 +312,17 @@ _RADIX = len(Outcome)  # outcomes are 0 .. len(Outcome) - 1; blank flags 0 and 1
 
 
 def _joint_counts(records: Sequence[Record], columns: Sequence[Sequence[int]]) -> JointCounts:
+    return _joint_counts_by(records, "domain", columns)
+
+
+def _joint_counts_by(records: Sequence[Record], by: str, columns: Sequence[Sequence[int]]) -> JointCounts:
     """How many rows have each (domain, (value in column 1, value in column 2, ...)), for columns of
     values below ``_RADIX`` (outcomes, blank flags).
 
     Each row's domain and values are packed into one int with built-in maps only, and counted once:
     a Python step per row, or a tuple per row, would cost more than all the rest of the summary.
     """
-    per_row = list(map(operator.attrgetter("domain"), records))
+    per_row: list[str] = list(map(operator.attrgetter(by), records))
     names = sorted(set(per_row))
     number = {name: index for index, name in enumerate(names)}
     keys: Iterable[int] = map(number.__getitem__, per_row)
@@ -283,44 +381,70 @@ def _with_timed_out(summary: MetricSummary, records: Sequence[Record], scores: M
     )
 
 
-# The bucket of (exact outcome, overlap outcome), indexed by exact * 3 + overlap (outcomes are 0, 1, 2).
-_BUCKET_OF_CODE = (
-    *("both_fail", "overlap_only", "both_fail"),  # exact FAIL
-    *("exact_only", "both_pass", "exact_only"),  # exact PASS
-    *("both_fail", "overlap_only", "both_fail"),  # exact UNSCORED
+# A row's bucket under a pair (A, B) by the code A's outcome * 4 + B's outcome (outcomes are 0 .. 3):
+# a soft pass is not a pass here, as in the accuracy. Index into the pair's bucket names.
+_RADIX_PAIR = 4
+_BUCKET_INDEX_OF_CODE = tuple(
+    (0 if a == b == Outcome.PASS else 2 if a == Outcome.PASS else 3 if b == Outcome.PASS else 1)
+    for a in range(_RADIX_PAIR)
+    for b in range(_RADIX_PAIR)
+)
+_CODES_OF_INDEX = tuple(
+    frozenset(code for code, index in enumerate(_BUCKET_INDEX_OF_CODE) if index == wanted)
+    for wanted in range(4)
 )
 
 
-_CODES_OF = {bucket: frozenset(c for c, b in enumerate(_BUCKET_OF_CODE) if b == bucket) for bucket in BUCKETS}
+def bucket_names(pair: Sequence[str]) -> tuple[str, str, str, str]:
+    """The four buckets of a pair (A, B): both_pass, both_fail, "A only", "B only"; for the original
+    evaluation scripts' pair, the names every earlier report used (exact_only, overlap_only)."""
+    if tuple(pair) == AGREEMENT_PAIR:
+        return BUCKETS
+    first, second = pair
+    return ("both_pass", "both_fail", f"{first} only", f"{second} only")
 
 
 def bucket_of(exact: int, overlap: int) -> str:
-    return _BUCKET_OF_CODE[exact * 3 + overlap]
+    """The bucket of a row under the original scripts' pair, from its two outcomes."""
+    return BUCKETS[_BUCKET_INDEX_OF_CODE[exact * _RADIX_PAIR + overlap]]
+
+
+def pair_bucket(pair: Sequence[str], first: int, second: int) -> str:
+    """The bucket of a row under any pair (``Agreement.pair``), from its two outcomes."""
+    return bucket_names(pair)[_BUCKET_INDEX_OF_CODE[first * _RADIX_PAIR + second]]
+
+
+def _pair_codes(first: MetricScores, second: MetricScores) -> bytes:
+    """Each row's code under a pair (built-in maps only: no Python step per row)."""
+    return bytes(map(operator.add, map(_RADIX_PAIR.__mul__, first.outcomes), second.outcomes))
 
 
 def _agreement(
     records: Sequence[Record],
     joint: JointCounts,
     positions: tuple[int, int],
-    exact: MetricScores,
-    overlap: MetricScores,
+    pair: tuple[str, str],
+    first: MetricScores,
+    second: MetricScores,
 ) -> Agreement:
+    names = bucket_names(pair)
     by_domain: Counter[tuple[str, str]] = Counter()
     for (domain, values), count in joint.items():
-        by_domain[domain, bucket_of(values[positions[0]], values[positions[1]])] += count
+        index = _BUCKET_INDEX_OF_CODE[values[positions[0]] * _RADIX_PAIR + values[positions[1]]]
+        by_domain[domain, names[index]] += count
     domains = sorted({domain for domain, _ in by_domain})
-    # Each row's bucket code, with built-in maps only (see _joint_counts).
-    codes = bytes(map(operator.add, map((3).__mul__, exact.outcomes), overlap.outcomes))
+    codes = _pair_codes(first, second)
     examples = {}
-    for bucket in BUCKETS:
-        first = _first_rows(codes, _CODES_OF[bucket], EXAMPLES_PER_BUCKET)
-        examples[bucket] = tuple(_example(records[i], _deciding_answer(i, exact, overlap)) for i in first)
-    in_review = map(_CODES_OF["overlap_only"].__contains__, codes)
+    for index, bucket in enumerate(names):
+        found = _first_rows(codes, _CODES_OF_INDEX[index], EXAMPLES_PER_BUCKET)
+        examples[bucket] = tuple(_example(records[i], _deciding_answer(i, first, second)) for i in found)
+    in_review = map(_CODES_OF_INDEX[3].__contains__, codes)
     return Agreement(
-        overall={b: sum(by_domain[d, b] for d in domains) for b in BUCKETS},
-        domains={d: {b: by_domain[d, b] for b in BUCKETS} for d in domains},
+        overall={b: sum(by_domain[d, b] for d in domains) for b in names},
+        domains={d: {b: by_domain[d, b] for b in names} for d in domains},
         examples=examples,
         review_ids=tuple(map(operator.attrgetter("id"), itertools.compress(records, in_review))),
+        pair=pair,
     )
 
 
@@ -346,6 +470,152 @@ def _deciding_answer(index: int, *metrics: MetricScores) -> int:
     return next((m.answer_index[index] for m in metrics if m.answer_index[index] >= 0), 0)
 
 
+REVIEW_MATCHERS = (
+    "exact_substring",
+    "word_overlap",
+    "phrase_match",
+)  # matchers a cue or judge can contradict
+JUDGE_METRIC = "judge"
+_PASSED = bytes.maketrans(bytes(range(4)), bytes((0, 1, 0, 0)))  # an outcome -> 1 for a (strict) pass
+_NOT = bytes.maketrans(bytes((0, 1)), bytes((1, 0)))
+_DECIDED = bytes.maketrans(bytes(range(4)), bytes((1, 1, 0, 0)))  # pass or fail, not unscored or soft
+
+
+def _review(
+    records: Sequence[Record],
+    results: Mapping[str, MetricScores],
+    blank: bytearray,
+    pair: tuple[str, str] | None,
+) -> Review:
+    """The rows to review (see ``Review``): each reason's rows as a 0/1 flag per row, built with
+    built-in maps; only the cue search looks at texts, on passing rows, at most CUE_SCAN_ROWS of them."""
+    reasons: list[tuple[str, bytes, Callable[[int], str]]] = []
+    if pair is not None:
+        first, second = pair
+        codes = _pair_codes(results[first], results[second])
+        for kind, index, passes, fails in ((ONLY_SECOND, 3, second, first), (ONLY_FIRST, 2, first, second)):
+            flags = codes.translate(_flag_table(_CODES_OF_INDEX[index]))
+            reasons.append((kind, flags, _constant(_split_why(passes, fails))))
+    matchers = [name for name in REVIEW_MATCHERS if name in results]
+    judge = results.get(JUDGE_METRIC)
+    if judge is not None:
+        judged = judge.outcomes.translate(_DECIDED)
+        judge_pass = judge.outcomes.translate(_PASSED)
+        for name in matchers:
+            decided = _bitwise(operator.and_, judged, results[name].outcomes.translate(_DECIDED))
+            differ = _bitwise(operator.xor, judge_pass, results[name].outcomes.translate(_PASSED))
+            flags = _bitwise(operator.and_, decided, differ)
+            reasons.append((JUDGE_DISAGREES, flags, _judge_why(name, judge_pass)))
+    passing = bytes(len(records))
+    for name in matchers:
+        passing = _bitwise(operator.or_, passing, results[name].outcomes.translate(_PASSED))
+    passing = _bitwise(operator.and_, passing, bytes(blank).translate(_NOT))
+    cue_flags, cue_of, scanned = _cue_flags(records, passing)
+    reasons.append((CUE, cue_flags, lambda row: f"a matcher passed it, with {cue_of[row]}"))
+    return _collect_review(records, reasons, scanned, passing.count(1))
+
+
+def _bitwise(operation: Callable[[int, int], int], a: bytes | bytearray, b: bytes | bytearray) -> bytes:
+    """Two equal-length byte strings of 0/1 flags combined byte by byte, as two big integers (fast)."""
+    joined = operation(int.from_bytes(a, "big"), int.from_bytes(b, "big"))
+    return joined.to_bytes(len(a), "big")
+
+
+def _constant(text: str) -> Callable[[int], str]:
+    return lambda _row: text
+
+
+def _split_why(passes: str, fails: str) -> str:
+    if (passes, fails) == AGREEMENT_PAIR[::-1]:
+        return "overlap only: every golden word, not the golden phrase"
+    if (passes, fails) == AGREEMENT_PAIR:
+        return "exact only: the golden text, not all its words (inside a longer word?)"
+    return f"{passes} only: {passes} passes, {fails} fails"
+
+
+def _flag_table(codes: frozenset[int]) -> bytes:
+    return bytes(1 if code in codes else 0 for code in range(256))
+
+
+def _judge_why(matcher: str, judge_pass: bytes | bytearray) -> Callable[[int], str]:
+    def why(row: int) -> str:
+        verdicts = ("passes", "fails") if judge_pass[row] else ("fails", "passes")
+        return f"the judge {verdicts[0]}, {matcher} {verdicts[1]}"
+
+    return why
+
+
+def _cue_flags(records: Sequence[Record], passing: bytes) -> tuple[bytes, dict[int, str], int]:
+    """1 for each passing row whose response holds a cue, among the first CUE_SCAN_ROWS passing rows."""
+    from .text.cues import cue_in, cue_words  # the unicode profile loads only for a report that asks
+
+    rows = list(itertools.islice(itertools.compress(range(len(records)), passing), CUE_SCAN_ROWS))
+    kinds = cue_words()
+    found = {}
+    for row in rows:
+        cue = cue_in(_start(records[row].response))
+        if cue is not None:
+            kind = kinds[cue][1] if cue in kinds else "negation"  # n't, or a negative ending
+            found[row] = f"the {kind} cue {cue!r}"
+    flags = bytearray(len(records))
+    for row in found:
+        flags[row] = 1
+    return bytes(flags), found, len(rows)
+
+
+def _start(text: str) -> str:
+    """The first CUE_CHARS characters of a text, cut at a space (never inside a word, which could make
+    a cue of part of one): a 50 MB response is not normalised whole to look for a cue."""
+    if len(text) <= CUE_CHARS:
+        return text
+    cut = text[:CUE_CHARS]
+    return cut[: max(0, *(cut.rfind(space) for space in " \n\t"))]
+
+
+def _collect_review(
+    records: Sequence[Record],
+    reasons: Sequence[tuple[str, bytes, Callable[[int], str]]],
+    scanned: int,
+    passing: int,
+) -> Review:
+    counts = {kind: 0 for kind, _, _ in reasons}
+    union, first = bytes(len(records)), bytes(len(records))
+    for kind, flags, _ in reasons:
+        counts[kind] += flags.count(1)
+        union = _bitwise(operator.or_, union, flags)
+        if kind in FIRST_KINDS:
+            first = _bitwise(operator.or_, first, flags)
+    rest = _bitwise(operator.xor, union, first)
+    listed = [
+        *((0, row) for row in itertools.islice(itertools.compress(range(len(records)), first), REVIEW_ROWS)),
+        *((1, row) for row in itertools.islice(itertools.compress(range(len(records)), rest), REVIEW_ROWS)),
+    ][:REVIEW_ROWS]
+    rows = []
+    for priority, row in listed:
+        whys = dict.fromkeys(why(row) for _, flags, why in reasons if flags[row])
+        rows.append(ReviewRow(records[row].id, "; ".join(whys), priority))
+    return Review(tuple(rows), union.count(1), counts, scanned, passing)
+
+
+def _merge_review(parts: Sequence[Review]) -> Review:
+    counts: Counter[str] = Counter()
+    for part in parts:
+        counts.update(part.counts)
+    # Each part lists its own first rows by priority, then input order: sorted stably by priority, the
+    # parts' lists begin with the whole file's.
+    ordered = sorted(
+        itertools.chain.from_iterable(p.rows for p in parts), key=operator.attrgetter("priority")
+    )
+    rows = tuple(ordered[:REVIEW_ROWS])
+    return Review(
+        rows,
+        sum(p.total for p in parts),
+        dict(counts),
+        sum(p.cue_rows_scanned for p in parts),
+        sum(p.cue_rows_passing for p in parts),
+    )
+
+
 def merge_summaries(parts: Sequence[Summary]) -> Summary:
     """One summary of consecutive parts of one input (scored in separate processes), as if scored whole."""
     first = parts[0]
@@ -361,6 +631,8 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         metrics={name: _merge_metric([p.metrics[name] for p in parts]) for name in first.metrics},
         agreement=_merge_agreement(agreements) if agreements else None,
         intervals=first.intervals,
+        review=_merge_review(reviews) if (reviews := [p.review for p in parts if p.review]) else None,
+        langs_column=first.langs_column,
     )
 
 
@@ -371,8 +643,17 @@ def _merge_metric(parts: Sequence[MetricSummary]) -> MetricSummary:
             domains[domain] = domains.get(domain, Tally(0, 0)) + tally
     combined = sum((p.combined for p in parts), Tally(0, 0))
     timed_out = tuple(itertools.chain.from_iterable(p.timed_out_ids for p in parts))
+    langs: dict[str, Tally] = {}
+    for part in parts:
+        for lang, tally in part.langs.items():
+            langs[lang] = langs.get(lang, Tally(0, 0)) + tally
     return MetricSummary(
-        parts[0].metric, parts[0].signature, combined, dict(sorted(domains.items())), timed_out
+        parts[0].metric,
+        parts[0].signature,
+        combined,
+        dict(sorted(domains.items())),
+        timed_out,
+        dict(sorted(langs.items())),
     )
 
 
@@ -381,18 +662,20 @@ def _merge_agreement(parts: Sequence[Agreement]) -> Agreement:
     for part in parts:
         for domain, counts in part.domains.items():
             domains.setdefault(domain, Counter()).update(counts)
+    names = parts[0].buckets
     return Agreement(
-        overall={b: sum(p.overall[b] for p in parts) for b in BUCKETS},
-        domains={d: {b: c[b] for b in BUCKETS} for d, c in sorted(domains.items())},
+        overall={b: sum(p.overall[b] for p in parts) for b in names},
+        domains={d: {b: c[b] for b in names} for d, c in sorted(domains.items())},
         examples={
             b: tuple(
                 itertools.islice(
                     itertools.chain.from_iterable(p.examples[b] for p in parts), EXAMPLES_PER_BUCKET
                 )
             )
-            for b in BUCKETS
+            for b in names
         },
         review_ids=tuple(itertools.chain.from_iterable(p.review_ids for p in parts)),
+        pair=parts[0].pair,
     )
 
 

@@ -87,8 +87,9 @@ def add_metric(parser: argparse.ArgumentParser) -> None:
         "--metric",
         action="append",
         choices=[*sorted(SCORERS), "judge"],
-        help="a metric to run; repeatable (default: every metric whose inputs the file has: "
-        "mlqa_* need a lang column, hard_fact a pattern column)",
+        help="a metric to run; repeatable (default: every metric whose inputs the file has among "
+        "exact_substring, word_overlap, phrase_match, mlqa_em and mlqa_f1 (a lang column) and hard_fact "
+        "(a pattern column); squad_em, squad_f1, token_f1 and token_em run when named)",
     )
 
 
@@ -125,7 +126,20 @@ def score_options(args: argparse.Namespace) -> ScoreOptions:
         inflection=args.inflection,
         intervals=IntervalMethod(args.ci, args.ci_seed),
         on_conflict=getattr(args, "on_conflict", None) or "error",
+        agree_pair=getattr(args, "agree_pair", None),
     )
+
+
+def agree_pair(text: str) -> tuple[str, str]:
+    """An argparse type: two different metric names, A,B."""
+    names = tuple(name.strip() for name in text.split(","))
+    known = [*SCORERS, "judge"]
+    if len(names) != 2 or names[0] == names[1] or not all(names):
+        raise argparse.ArgumentTypeError(f"'{text}' is not two different metrics A,B")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown metric '{unknown[0]}' (metrics: {', '.join(known)})")
+    return (names[0], names[1])
 
 
 # --- the judge metric (read by judging.judge_setup) -----------------------------------------------------
@@ -182,7 +196,7 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
     judging.add_argument(
         "--system-model",
         metavar="NAME",
-        help="the model under test: warn when a judge is of its family (seed 002's cross-family rule)",
+        help="the model under test: warn when a judge is of its family (a judge should be of another)",
     )
 
 
@@ -204,6 +218,19 @@ def add_scoring_run(parser: argparse.ArgumentParser) -> None:
         help="write every verdict's trace as JSON lines (also in --out's trace column)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
+    parser.add_argument(
+        "--detail",
+        action="store_true",
+        help="print each metric's own table per domain (counts, interval, blank, unscored) instead of "
+        "the one table across metrics",
+    )
+    parser.add_argument(
+        "--agree-pair",
+        type=agree_pair,
+        metavar="A,B",
+        help="the two metrics whose agreement is reported, e.g. exact_substring,phrase_match "
+        "(default: exact_substring,word_overlap, when both run)",
+    )
     add_scoring_options(parser)
     add_judge(parser)
     parser.add_argument(

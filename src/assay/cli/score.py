@@ -13,9 +13,10 @@ from ..outputs import check_outputs
 from ..parallel import score_file
 from ..report.gate import gate_lines
 from ..report.html import write_html
-from ..report.json import summary_dict, write_summary_json
+from ..report.json import write_summary_json
 from ..report.markdown import write_markdown
-from ..report.rows import check_out_path, verdict_rows
+from ..report.model import build_report
+from ..report.rows import check_out_path
 from ..report.text import render_text, warnings
 from ..scoring import ScoreRun
 from ..summary import Summary
@@ -38,11 +39,15 @@ def add_parsers(commands: flags.Commands) -> None:
 
 def add_shorthand_parsers(commands: flags.Commands) -> None:
     for command, metric in SHORTHANDS.items():
-        shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
+        shorthand = commands.add_parser(
+            command, help=f"score with {metric} only (the original evaluation script's command)"
+        )
         flags.add_scoring_run(shorthand)
         flags.add_reports_and_gates(shorthand)
         shorthand.set_defaults(run=run_score, metric=[metric])
-    judge = commands.add_parser("llm-judge", help="score with the LLM judge chain only (the seed's command)")
+    judge = commands.add_parser(
+        "llm-judge", help="score with the LLM judge chain only (the original evaluation script's command)"
+    )
     flags.add_scoring_run(judge)
     flags.add_reports_and_gates(judge)
     judge.set_defaults(run=run_score, metric=["judge"])
@@ -60,6 +65,7 @@ def score_from_flags(
     """Score the file as the flags say and write what they ask; with `report`, print the report and
     write the summary to --json (assay agree reports, and writes, its own)."""
     check_score_outputs(args)
+    check_agree_pair(args.agree_pair, args.metric)
     judge = judge_setup(args)  # before the progress line: it may say which config file it read
     progress = _progress(args.responses)
     try:
@@ -83,7 +89,7 @@ def score_from_flags(
     for warning in warnings(scored):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
-        sys.stdout.write(render_text(scored))
+        sys.stdout.write(render_text(scored, detail=args.detail))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
@@ -123,15 +129,28 @@ def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None
         return None
 
     def write(run: ScoreRun) -> None:
-        summary, rows = summary_dict(run.summary), list(verdict_rows(run))
+        report = build_report(run)
         if args.markdown:
-            written = write_markdown(args.markdown, summary, rows)
+            written = write_markdown(args.markdown, report)
             print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
         if args.html:
-            written = write_html(args.html, summary, rows, fields=run.dataset.fields)
+            written = write_html(args.html, report)
             print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
 
     return write
+
+
+def check_agree_pair(pair: tuple[str, str] | None, metrics: Sequence[str] | None) -> None:
+    """An agreement pair naming a metric the run will not score fails before the work."""
+    if pair is None or metrics is None:
+        return  # with the default metrics, the summary says which is missing (a clear UsageError)
+    missing = [name for name in pair if name not in metrics]
+    if missing:
+        raise UsageError(
+            f"the agreement pair names {', '.join(missing)}, which this run does not score",
+            where="--agree-pair",
+            fix=f"add --metric {missing[0]}, or name two of: {', '.join(metrics)}",
+        )
 
 
 def gates(args: argparse.Namespace) -> list[Gate]:

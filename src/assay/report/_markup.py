@@ -44,9 +44,15 @@ def table(header: Iterable[str], rows: Iterable[str], **values: object) -> str:
 def json_script(element_id: str, data: Any) -> str:
     """Data for scripts (and readers), never executed: inside a <script> element nothing is escaped by
     the parser, so the characters that could end it or start markup are written as JSON escapes."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=False)
+    text = json_text(data, separators=None)
+    return f'<script type="application/json" id="{escape(element_id)}">{text}</script>'
+
+
+def json_text(data: Any, separators: tuple[str, str] | None = (",", ":")) -> str:
+    """JSON with no character that could end an element or start markup (``<``, ``>``, ``&`` as JSON
+    escapes): the same text whether an HTML parser reads it as text or a script's content."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=False, separators=separators)
     for char, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
         text = text.replace(char, escaped)
     # U+2028 and U+2029 end a line in older JavaScript parsers, though JSON allows them raw.
-    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return f'<script type="application/json" id="{escape(element_id)}">{text}</script>'
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ._markup import attrs, element
+from ._markup import attrs, element, json_text
 
 # Where each part of a question is found when the caller does not say: the usual column names.
 USUAL_COLUMNS = {
@@ -24,14 +24,32 @@ SYMBOLS = {"pass": "\u2713", "soft_pass": "\u2248", "fail": "\u2717", "unscored"
 RANKS = {"unscored": -1.0, "fail": 0.0, "soft_pass": 0.5, "pass": 1.0}  # a verdict's place in a sort
 
 
+PAGE_ROWS = 100  # rows on a page of the table; also the rows written as HTML for readers without scripts
+OUTCOME_CODES = {outcome: code for code, outcome in enumerate(OUTCOMES)}
+
+
 def questions_section(
     summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], fields: Mapping[str, str] | None
 ) -> str:
+    """The table of questions. Every row is in one block of JSON (``rows_data``) that the page's script
+    renders a page at a time, so a report of 100,000 rows stays light to open; the first page is also
+    written as HTML, for readers without scripts."""
     metrics = list(summary["metrics"])
     columns = part_columns(rows, fields)
     agreement = any("agreement" in row for row in rows)
     header = _header(metrics, agreement)
-    bodies = "".join(_question(index, row, columns, metrics, agreement) for index, row in enumerate(rows))
+    first = rows[:PAGE_ROWS]
+    bodies = "".join(_question(index, row, columns, metrics, agreement) for index, row in enumerate(first))
+    rest = (
+        f'<p class="note">Without scripts, the first {len(first)} of {len(rows)} rows are shown.</p>'
+        if len(rows) > len(first)
+        else ""
+    )
+    data = json_text(rows_data(metrics, rows, columns, agreement))
+    pager = (
+        '<div id="pager" class="pager" hidden><button type="button" class="previous">Previous</button>'
+        '<span class="page-of"></span><button type="button" class="next">Next</button></div>'
+    )
     return (
         '<section id="questions"><h2>Questions</h2>'
         + _filters(metrics, len(rows))
@@ -39,8 +57,80 @@ def questions_section(
         "metric decided it. \u2713 pass, \u2248 soft pass, \u2717 fail, \u2013 unscored; a graded metric "
         "shows its score.</p>"
         + f'<div class="scroll"><table id="questions-table" class="questions">{header}{bodies}</table></div>'
+        + rest
+        + pager
+        + f'<template id="assay-rows">{data}</template>'
         + "</section>"
     )
+
+
+def rows_data(
+    metrics: Sequence[str],
+    rows: Sequence[Mapping[str, Any]],
+    columns: Mapping[str, str | None],
+    agreement: bool,
+) -> dict[str, Any]:
+    """Every row for the page's script, compact (about 600 bytes a row on the example): a row is
+    [id, domain, question, golden, response, agreement (or null), values, outcome codes, traces], a trace is
+    [outcome code, rule (an index into `strings`), golden seen, response seen, span, score]; a text a
+    metric saw the same as the metric before it is written 0, and the row's own text lowercased 1."""
+    strings: dict[str, int] = {}
+    found = []
+    for index, row in enumerate(rows):
+        traces = _traces(row.get("trace"))
+        texts: list[str | None] = [_text(row.get(columns["id"] or "", index + 1))]
+        texts += [
+            _text(row.get(columns[part] or "")) for part in ("domain", "question", "golden", "response")
+        ]
+        texts.append((_text(row.get("agreement")) or None) if agreement else None)  # a slot always
+        values = [_value(row.get(name)) for name in metrics]
+        outcomes = [OUTCOME_CODES[outcome_of(row, name, traces.get(name))] for name in metrics]
+        raw = {"golden": texts[3] or "", "response": texts[4] or ""}
+        found.append([*texts, values, outcomes, _compact_traces(metrics, traces, strings, raw)])
+    return {
+        "metrics": list(metrics),
+        "outcomes": list(OUTCOMES),
+        "agreement": agreement,
+        "page": PAGE_ROWS,
+        "strings": list(strings),
+        "rows": found,
+    }
+
+
+def _lowered(text: str | None, raw: str) -> str | int | None:
+    """1 for a text that is the row's own, lowercased (the page's script makes it again); ASCII only,
+    where Python and JavaScript lowercase alike."""
+    if text is not None and text.isascii() and raw.isascii() and text == raw.lower():
+        return 1
+    return text
+
+
+def _value(value: Any) -> bool | float | None:
+    if value is None or isinstance(value, bool):
+        return value
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _compact_traces(
+    metrics: Sequence[str], traces: Mapping[str, Any], strings: dict[str, int], raw: Mapping[str, str]
+) -> list[Any]:
+    compact: list[Any] = []
+    before: dict[str, Any] = {"golden": None, "response": None}
+    for name in metrics:
+        trace = traces.get(name)
+        if not trace:
+            compact.append(0)
+            continue
+        rule = strings.setdefault(str(trace.get("rule", "")), len(strings))
+        seen = []
+        for key in ("golden", "response"):
+            text = trace.get(key)
+            seen.append(0 if text is not None and text == before[key] else _lowered(text, raw[key]))
+            if text is not None:
+                before[key] = text
+        code = OUTCOME_CODES.get(str(trace.get("outcome")), OUTCOME_CODES["unscored"])
+        compact.append([code, rule, *seen, trace.get("span") or 0, trace.get("score")])
+    return compact
 
 
 def part_columns(

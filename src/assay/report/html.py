@@ -21,11 +21,12 @@ from typing import Any
 
 from .._version import __version__
 from ..outputs import check_writable, write_text
-from ..summary import BUCKETS
+from ..summary import AGREEMENT_PAIR, BUCKETS
 from ._comparison import comparison_section
 from ._format import cascade_text, interval_text, percent
 from ._markup import element, json_script, number_cell, row_attrs, table
 from ._questions import questions_section
+from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
 
 BUCKET_NOTES = {
@@ -37,15 +38,19 @@ BUCKET_NOTES = {
 
 
 def render_html(
-    summary: Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]],
+    summary: Report | Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]] = (),
     comparison: Mapping[str, Any] | None = None,
     *,
     fields: Mapping[str, str] | None = None,
 ) -> str:
-    """The report as one HTML page. `summary` is ``assay.summary_dict(...)``, `rows` are
-    ``assay.verdict_rows(run)``, `comparison` is what ``assay compare`` returns; `fields` names the
-    input columns (``run.dataset.fields``) where they are not the usual ones."""
+    """The report as one HTML page. `summary` is the report model (``build_report(run)``, whose rows
+    fill the table of questions), or as before ``assay.summary_dict(...)`` with `rows` from
+    ``assay.verdict_rows(run)``; `comparison` is what ``assay compare`` returns; `fields` names the
+    input columns (``run.dataset.fields``) of such rows where they are not the usual ones."""
+    if isinstance(summary, Report):
+        rows, fields = rows or [row_dict(row) for row in summary.rows], None if not rows else fields
+        summary = summary.as_dict()
     sections = [_overview(summary)]
     if comparison is not None:
         sections.append(comparison_section(comparison))
@@ -54,6 +59,8 @@ def render_html(
         sections.append(_judge_section(summary["judge"]))
     if summary.get("agreement"):
         sections.append(_agreement_section(summary["agreement"]))
+    if (summary.get("review") or {}).get("rows"):
+        sections.append(_review_section(summary["review"]))
     sections.append(questions_section(summary, rows, fields))
     data = json_script("assay-summary", summary)
     if comparison is not None:
@@ -64,13 +71,21 @@ def render_html(
 
 def write_html(
     path: str | Path,
-    summary: Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]],
+    summary: Report | Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]] = (),
     comparison: Mapping[str, Any] | None = None,
     *,
     fields: Mapping[str, str] | None = None,
 ) -> Path:
     return write_text(check_writable(path), render_html(summary, rows, comparison, fields=fields))
+
+
+def row_dict(row: Row) -> dict[str, Any]:
+    """A row of the report model under the usual column names, as the table of questions reads it."""
+    soft = {f"{name}_soft": value for name, value in row.soft.items()}
+    parts = {"id": row.id, "domain": row.domain, "question": row.question, "answers": list(row.golden)}
+    agreement = {} if row.agreement is None else {"agreement": row.agreement}
+    return {**parts, "response": row.response, **row.verdicts, **soft, **agreement, "trace": dict(row.traces)}
 
 
 def _template(name: str) -> str:
@@ -110,6 +125,7 @@ def _header(summary: Mapping[str, Any], compared: bool) -> str:
     links = [("overview", "Overview"), *((("comparison", "Comparison"),) if compared else ())]
     links += [(f"metric-{name}", name) for name in summary["metrics"]]
     links += [("agreement", "Agreement")] if summary.get("agreement") else []
+    links += [("review", "Rows to review")] if (summary.get("review") or {}).get("rows") else []
     links += [("questions", "Questions")]
     nav = "".join(f'<a href="#{escape(anchor)}">{escape(label)}</a>' for anchor, label in links)
     return (
@@ -124,8 +140,8 @@ def _warnings(counts: Mapping[str, Any]) -> str:
     empty = counts.get("empty_golden_ids") or []
     if empty:
         found.append(
-            f"{len(empty)} rows have an empty golden answer, which the seed protocols score correct: "
-            + ", ".join(empty)
+            f"{len(empty)} rows have an empty golden answer, which the original evaluation scripts score "
+            "correct: " + ", ".join(empty)
         )
     for column, ids in (counts.get("null_cells") or {}).items():
         found.append(f"column '{column}' is empty (NaN/None) in {len(ids)} rows: {', '.join(ids)}")
@@ -210,8 +226,27 @@ def _metric_section(name: str, metric: Mapping[str, Any]) -> str:
 
 
 def _agreement_section(agreement: Mapping[str, Any]) -> str:
+    buckets = agreement.get("buckets") or BUCKETS
+    first, second = agreement.get("pair") or AGREEMENT_PAIR
+    seed_pair = (first, second) == AGREEMENT_PAIR
+    bucket_notes = (
+        BUCKET_NOTES
+        if seed_pair
+        else dict(
+            zip(
+                buckets,
+                (
+                    "both pass",
+                    "both fail",
+                    f"{first} passes, {second} fails",
+                    f"{second} passes, {first} fails",
+                ),
+            )
+        )
+    )
+
     def cells(counts: Mapping[str, int]) -> str:
-        return "".join(number_cell(b, counts.get(b, 0), str(counts.get(b, 0))) for b in BUCKETS)
+        return "".join(number_cell(b, counts.get(b, 0), str(counts.get(b, 0))) for b in buckets)
 
     rows = [
         f'<tr{row_attrs("agreement", "domain", None, domain)}><th scope="row">{escape(domain or NO_DOMAIN)}'
@@ -222,13 +257,13 @@ def _agreement_section(agreement: Mapping[str, Any]) -> str:
         f'<tr{row_attrs("agreement", "overall")} class="combined"><th scope="row">overall</th>'
         f"{cells(agreement['overall'])}</tr>"
     )
-    notes = "".join(f"<dt>{escape(b)}</dt><dd>{escape(BUCKET_NOTES[b])}</dd>" for b in BUCKETS)
+    notes = "".join(f"<dt>{escape(b)}</dt><dd>{escape(bucket_notes[b])}</dd>" for b in buckets)
     return (
-        '<section id="agreement"><h2>Agreement: exact_substring and word_overlap</h2>'
-        + table(["domain", *BUCKETS], rows, class_="numbers")
+        f'<section id="agreement"><h2>Agreement: {escape(first)} and {escape(second)}</h2>'
+        + table(["domain", *buckets], rows, class_="numbers")
         + f'<dl class="buckets">{notes}</dl>'
         + _examples(agreement.get("examples") or {})
-        + _review(agreement.get("review_ids") or [])
+        + (_review(agreement.get("review_ids") or []) if seed_pair else "")
         + "</section>"
     )
 
@@ -252,6 +287,19 @@ def _review(ids: Sequence[str]) -> str:
     return (
         f'<p class="review">To review by hand ({len(ids)} overlap-only rows: every golden word is there, '
         f"not the golden phrase; a paraphrase or a different claim): {listed}</p>"
+    )
+
+
+def _review_section(review: Mapping[str, Any]) -> str:
+    """The rows a person should look at, each with why (the report model's ``review``)."""
+    listed = review["rows"]
+    rows = [f"<tr>{element('td', str(row['id']))}{element('td', str(row['why']))}</tr>" for row in listed]
+    return (
+        f'<section id="review"><h2>Rows to review</h2><p>{len(listed)} of {review["total"]} rows: where '
+        "the agreement pair splits, where a matcher passed a response with a negation, contrast or hedge "
+        "cue, and where a matcher and the judge disagree.</p>"
+        + table(["id", "why"], rows, class_="examples")
+        + "</section>"
     )
 
 

@@ -1,6 +1,7 @@
-"""The Markdown report (results.md): a headline table, the per-domain tables, the protocols' agreement,
-and the top misses with their traces; and the comparison of two runs. Pure functions of the summary
-dict (``summary_dict``), the per-row verdicts (``verdict_rows``) and the comparison dict.
+"""The Markdown report (results.md): a headline table, the per-domain tables, the agreement of a pair,
+the rows to review and the top misses with their traces; and the comparison of two runs. Pure
+functions of the report model (``build_report``; or, as before, the summary dict and the per-row
+verdicts) and of the comparison dict.
 
 Every number is printed as the text report prints it (percentages to one decimal, intervals with an
 en dash), and every string from the data is inert (issue 9): a `|` or a line break in a response cannot
@@ -21,14 +22,22 @@ import regex
 
 from .._version import __version__
 from ..outputs import check_writable, write_text
-from ..summary import BUCKETS
+from ..summary import AGREEMENT_PAIR, BUCKETS
 from ._format import difference_cells, interval_text, percent
+from .model import Report, Row
 
 TOP_MISSES = 10
 SNIPPET = 160
 
 
-def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()) -> str:
+def render_markdown(
+    summary: Report | Mapping[str, Any], rows: Sequence[Mapping[str, Any]] | Sequence[Row] = ()
+) -> str:
+    """The Markdown report of the report model (``build_report(run)``), whose rows give the misses;
+    or, as before, of a summary dict and the per-row verdicts (``verdict_rows``)."""
+    if isinstance(summary, Report):
+        rows = rows or summary.rows
+        summary = summary.as_dict()
     lines = [f"# assay results: {cell(summary['source'])}", ""]
     rows_line = (
         f"{summary['rows']['total']} rows, {summary['rows']['blank']} blank responses (scored incorrect)"
@@ -40,15 +49,33 @@ def render_markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
         lines += _domains(name, metric)
     if summary.get("agreement"):
         lines += _agreement(summary["agreement"])
+    if summary.get("review"):
+        lines += _review(summary["review"])
     if rows and summary["metrics"]:
-        lines += _misses(next(iter(summary["metrics"])), rows)
+        lines += _misses(next(iter(summary["metrics"])), [_row_of(row) for row in rows])
     return "\n".join(lines).rstrip() + "\n"
 
 
 def write_markdown(
-    path: str | Path, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()
+    path: str | Path,
+    summary: Report | Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]] | Sequence[Row] = (),
 ) -> Path:
     return write_text(check_writable(path), render_markdown(summary, rows))
+
+
+def _row_of(row: Mapping[str, Any] | Row) -> Mapping[str, Any]:
+    """A row of the report model as the misses read it: golden and response by record field, whatever
+    the input columns were called."""
+    if not isinstance(row, Row):
+        return row
+    return {
+        **row.verdicts,
+        "id": row.id,
+        "answers": " | ".join(row.golden),
+        "response": row.response,
+        "trace": dict(row.traces),
+    }
 
 
 # The characters that make inline syntax (escapes, code, emphasis, strike-through, links and images,
@@ -124,13 +151,30 @@ def _domains(name: str, metric: Mapping[str, Any]) -> list[str]:
 
 
 def _agreement(agreement: Mapping[str, Any]) -> list[str]:
+    buckets = agreement.get("buckets") or BUCKETS
+    first, second = agreement.get("pair") or AGREEMENT_PAIR
     rows = [
-        [cell(d or "(no domain)"), *(str(c[b]) for b in BUCKETS)] for d, c in agreement["domains"].items()
+        [cell(d or "(no domain)"), *(str(c[b]) for b in buckets)] for d, c in agreement["domains"].items()
     ]
-    rows.append(["**overall**", *(str(agreement["overall"][b]) for b in BUCKETS)])
-    lines = ["## Agreement of exact_substring and word_overlap", "", *_table(["domain", *BUCKETS], rows)]
+    rows.append(["**overall**", *(str(agreement["overall"][b]) for b in buckets)])
+    header = ["domain", *map(cell, buckets)]
+    title = (
+        f"{first} and {second}" if (first, second) == AGREEMENT_PAIR else f"{cell(first)} and {cell(second)}"
+    )
+    lines = [f"## Agreement of {title}", "", *_table(header, rows)]
     if agreement["review_ids"]:
-        lines += [f"Overlap-only rows to review: {cell(', '.join(agreement['review_ids']))}", ""]
+        only = "Overlap-only" if (first, second) == AGREEMENT_PAIR else f"{cell(second)}-only"
+        lines += [f"{only} rows to review: {cell(', '.join(agreement['review_ids']))}", ""]
+    return lines
+
+
+def _review(review: Mapping[str, Any]) -> list[str]:
+    """The rows a person should look at, each with why (the report model's ``review``)."""
+    listed = review.get("rows") or []
+    if not listed:
+        return []
+    lines = [f"## Rows to review ({len(listed)} of {review['total']})", ""]
+    lines += _table(["id", "why"], [[cell(row["id"]), cell(row["why"])] for row in listed])
     return lines
 
 
@@ -141,7 +185,8 @@ def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
     lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {len(missed)})", ""]
     for row in missed[:TOP_MISSES]:
-        traces = json.loads(row["trace"]) if row.get("trace") else {}
+        found = row.get("trace")
+        traces = json.loads(found) if isinstance(found, str) and found else dict(found or {})
         golden = row.get("answer") or row.get("answers") or ""
         lines += [f"### {cell(row.get('id'))}", "", f"- golden: {cell(golden)}",
                   f"- response: {cell(_snip(str(row.get('response', ''))))}"]  # fmt: skip

@@ -27,8 +27,11 @@ ROW = 18  # height of one metric's line within a group
 GROUP_GAP = 10
 TOP = 12
 AXIS = 30  # room under the plot for the tick labels
-VALUE_ROOM = 56  # room right of the plot for the value's text
-CHAR = 7  # rough width of one character at 12px, to size the label column
+VALUE_ROOM = 64  # room right of the plot for the value's text ("+10.0 pp", "100.0%")
+CHAR = 7  # rough width of one character at 12px (a generous one), to size the label column
+LABEL_CHARS = 36  # a longer domain name is cut, with an ellipsis, and shown whole as a tooltip
+PLOT_WIDTH = 380  # the least room for the plot itself; the chart widens when its labels need it
+LEGEND_ROW = 18
 
 
 @dataclass(frozen=True)
@@ -131,33 +134,49 @@ def accuracy_chart_svg(summary: Mapping[str, Any], metrics: Sequence[str] | None
 
 
 def dot_whisker_svg(groups: Sequence[Group], axis: Axis, series: Sequence[str], title: str) -> str:
-    """Groups of horizontal lines, one per series: a dot at the value, whiskers from low to high."""
+    """Groups of horizontal lines, one per series: a dot at the value, whiskers from low to high.
+
+    The chart is sized to its labels: the label column fits the longest (cut at LABEL_CHARS, with a
+    tooltip), the plot keeps PLOT_WIDTH beside it, and the legend wraps onto as many rows above the
+    plot as it needs, so no text overlaps the plot or runs off the chart."""
     colour = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(series)}
-    legend = 20 if len(series) > 1 else 0
-    left = min(220, max(90, CHAR * max(len(g.label) for g in groups) + 16))
-    plot = _Frame(left, WIDTH - left - VALUE_ROOM, axis)
-    body, y = [], TOP + legend
+    left = max(90, CHAR * max(len(_cut(g.label)) for g in groups) + 16)
+    width = max(WIDTH, left + PLOT_WIDTH + VALUE_ROOM)
+    legend, legend_height = _legend(series, colour, width) if len(series) > 1 else ([], 0)
+    plot = _Frame(left, width - left - VALUE_ROOM, axis)
+    body, y = [], TOP + legend_height
     for index, group in enumerate(groups):
         height = len(group.points) * ROW
         if index == len(groups) - 1 and len(groups) > 1:  # the combined group, set off by a rule
-            body.append(_line(8, y - GROUP_GAP / 2, WIDTH - 8, y - GROUP_GAP / 2, "#bbb", dash=True))
-        body.append(_text(left - 8, y + height / 2 + 4, group.label, anchor="end", bold=group.domain is None))
+            body.append(_line(8, y - GROUP_GAP / 2, width - 8, y - GROUP_GAP / 2, "#bbb", dash=True))
+        body.append(_label(left - 8, y + height / 2 + 4, group.label, bold=group.domain is None))
         for row, point in enumerate(group.points):
             body.append(plot.point(point, y + row * ROW + ROW / 2, colour[point.metric], group.domain))
         y += height + GROUP_GAP
     height = y + AXIS
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="assay-chart" width="{WIDTH}" height="{height:g}" '
-        f'viewBox="0 0 {WIDTH} {height:g}" role="img" aria-label="{escape(title)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="assay-chart" width="{width}" height="{height:g}" '
+        f'viewBox="0 0 {width} {height:g}" role="img" aria-label="{escape(title)}" '
         'font-family="system-ui, sans-serif" font-size="12">',
         f"<title>{escape(title)}</title>",
-        f'<rect width="{WIDTH}" height="{height:g}" fill="#fff"/>',
-        *plot.grid(TOP + legend - 4, y - GROUP_GAP + 4),
+        f'<rect width="{width}" height="{height:g}" fill="#fff"/>',
+        *plot.grid(TOP + legend_height - 4, y - GROUP_GAP + 4),
         *body,
-        *(_legend(series, colour) if legend else []),
+        *legend,
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _cut(label: str) -> str:
+    return label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "\u2026"
+
+
+def _label(x: float, y: float, label: str, *, bold: bool) -> str:
+    """A group's label, right-aligned to the plot; cut when long, with the whole name as its tooltip."""
+    shown = _cut(label)
+    text = _text(x, y, shown, anchor="end", bold=bold)
+    return text if shown == label else f'<g class="label"><title>{escape(label)}</title>{text}</g>'
 
 
 @dataclass(frozen=True)
@@ -203,13 +222,20 @@ class _Frame:
         return f"<g {data}>{''.join(parts)}</g>"
 
 
-def _legend(series: Sequence[str], colour: Mapping[str, str]) -> list[str]:
-    found, x = [], 8.0
+def _legend(series: Sequence[str], colour: Mapping[str, str], width: float) -> tuple[list[str], int]:
+    """The legend's items, in rows that fit the chart's width, and the height they take (the plot
+    starts below it)."""
+    found, x, row = [], 8.0, 0
     for name in series:
-        found.append(f'<circle cx="{x + 4:g}" cy="{TOP + 2}" r="4" fill="{colour[name]}"/>')
-        found.append(_text(x + 12, TOP + 6, name))
-        x += 12 + CHAR * len(name) + 14
-    return found
+        shown = _cut(name)
+        room = 12 + CHAR * len(shown) + 14
+        if x > 8 and x + room > width - 8:  # no room left on this row: start the next
+            x, row = 8.0, row + 1
+        y = TOP + row * LEGEND_ROW
+        found.append(f'<circle class="legend" cx="{x + 4:g}" cy="{y + 2}" r="4" fill="{colour[name]}"/>')
+        found.append(_text(x + 12, y + 6, shown).replace("<text ", '<text class="legend" ', 1))
+        x += room
+    return found, (row + 1) * LEGEND_ROW + 2
 
 
 def _line(

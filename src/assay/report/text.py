@@ -1,51 +1,150 @@
-"""The printed report: per metric, per-domain and combined accuracy; then the two protocols' agreement."""
+"""The printed report (of the report model, ``report/model.py``): by default one table across
+metrics, accuracy by domain and language, the agreement pair and the rows to review; with
+``--detail`` each metric's own table. Also the comparison of two runs, one row explained, and the
+agreement with human labels."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._version import __version__
 from ..records import Record
-from ..stats import Interval
-from ..summary import BUCKETS, Agreement, IntervalMethod, JudgeSummary, MetricSummary, Summary, Tally
+from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
 from ..terminal import one_line
 from ..trace import Trace
 from ._format import DASH, cascade_text, difference_cells, interval_text, percent
+from .model import Cell, MetricReport, Report, build_report
 
 if TYPE_CHECKING:
     from ..agree import Confusion, MetricAgreement
 
 MAX_IDS_LISTED = 20
 SNIPPET = 70
+# Named in the closing hint when not run: one --metric away.
+OTHER_METRICS = ("squad_em", "squad_f1", "mlqa_em", "mlqa_f1", "token_f1", "token_em")
 
 
-def render_text(summary: Summary) -> str:
-    lines = [_headline(summary), ""]
-    for metric in summary.metrics.values():
-        lines += _metric_table(metric, summary.intervals)
+def render_text(summary: Summary | Report, *, detail: bool = False) -> str:
+    """The printed report. By default: one table across metrics, accuracy by domain (and by language)
+    per metric, the agreement pair, the rows to review and a hint; with `detail`, each metric's own
+    table per domain (counts, interval, mean, soft passes, blank, unscored) and the agreement's
+    examples, as earlier versions printed."""
+    report = summary if isinstance(summary, Report) else build_report(summary)
+    return (_detailed(report) if detail else _overview(report)).rstrip() + "\n"
+
+
+def _detailed(report: Report) -> str:
+    lines = [_headline(report), ""]
+    for metric in report.metrics.values():
+        lines += _metric_table(metric)
         lines.append("")
-    if summary.judge is not None:
-        lines += [*_judge(summary.judge), ""]
-    if summary.agreement is not None:
-        lines += _agreement(summary.agreement)
-    return "\n".join(lines).rstrip() + "\n"
+    if report.judge is not None:
+        lines += [*_judge(report.judge), ""]
+    if report.agreement is not None:
+        lines += _agreement(report.agreement)
+    return "\n".join(lines)
 
 
-def warnings(summary: Summary) -> list[str]:
+def _overview(report: Report) -> str:
+    lines = [_headline(report), ""]
+    if report.metrics:
+        lines += [*_across_metrics(report), ""]
+        lines += [*_by_scope(report, "domain"), ""]
+        if report.has_lang:
+            lines += [*_by_scope(report, "lang"), ""]
+    if report.judge is not None:
+        lines += [*_judge(report.judge), ""]
+    if report.agreement is not None:
+        lines += [*_agreement(report.agreement, examples=False), ""]
+    if report.review is not None and report.review.total:
+        lines += [*_review(report.review), ""]
+    lines += _hint(report)
+    return "\n".join(lines)
+
+
+def _across_metrics(report: Report) -> list[str]:
+    """One row per metric: n, accuracy, its 95% interval, a graded metric's mean, unscored rows."""
+    graded = any(m.combined.graded for m in report.metrics.values())
+    header = ["metric", "n", "accuracy", "95% CI", *(["mean"] if graded else []), "unscored"]
+    rows = []
+    for name, metric in report.metrics.items():
+        cell = metric.combined
+        mean = [("n/a" if cell.mean is None else f"{cell.mean:.3f}") if cell.graded else ""] if graded else []
+        rows.append([name, str(cell.n), percent(cell.accuracy), _interval(cell), *mean, str(cell.unscored)])
+    return _table(header, rows)
+
+
+def _by_scope(report: Report, scope: str) -> list[str]:
+    """Accuracy per domain (or language) and metric; the last row is the whole file."""
+    metrics = list(report.metrics.values())
+    cells = [m.domains if scope == "domain" else m.langs for m in metrics]
+    keys = list(dict.fromkeys(key for found in cells for key in found))
+    title = "accuracy by domain" if scope == "domain" else "accuracy by language (lang)"
+    header = [scope, "n", *(m.name for m in metrics)]
+    rows = []
+    for key in keys:
+        n = next((found[key].n for found in cells if key in found), 0)
+        rows.append(
+            [key or f"(no {scope})", str(n), *(percent(c[key].accuracy) if key in c else "" for c in cells)]
+        )
+    rows.append(["combined", str(metrics[0].combined.n), *(percent(m.combined.accuracy) for m in metrics)])
+    return [title, *_table(header, rows)]
+
+
+def _review(review: Review) -> list[str]:
+    shown = len(review.rows)
+    lines = [
+        f"rows to review ({review.total} rows; {shown} listed, cues and the judge's disagreements first):"
+    ]
+    width = max(len(one_line(row.id)) for row in review.rows) if review.rows else 0
+    lines += [f"  {one_line(row.id).ljust(width)}  {row.why}" for row in review.rows]
+    if review.total > shown:
+        lines.append(f"  … and {review.total - shown} more")
+    if review.cue_rows_scanned < review.cue_rows_passing:
+        lines.append(
+            f"  cues searched in the first {review.cue_rows_scanned} of the {review.cue_rows_passing} rows "
+            "a matcher passed"
+        )
+    return lines
+
+
+def _hint(report: Report) -> list[str]:
+    others = [  # the MLQA scores need a language column: without one they are not one flag away
+        name
+        for name in OTHER_METRICS
+        if name not in report.metrics and (report.has_lang or "mlqa" not in name)
+    ]
+    lines = []
+    if others:
+        lines.append(
+            f"more metrics, one flag away: {', '.join(others)} (the SQuAD, MLQA and token scores), "
+            f"e.g. --metric {'squad_f1' if 'squad_f1' in others else others[0]}"
+        )
+    lines.append(
+        "which metric to trust: `assay agree --human COLUMN` measures each against human labels; "
+        "--detail prints each metric's table"
+    )
+    return lines
+
+
+def _interval(cell: Cell) -> str:
+    return interval_text(cell.interval.as_dict() if cell.interval else None)
+
+
+def warnings(summary: Summary | Report) -> list[str]:
     """Problems in the input that change what the numbers mean; the CLI prints them on stderr."""
     found = []
     if summary.empty_golden_ids:
         found.append(
             f"{len(summary.empty_golden_ids)} rows have an empty (or whitespace/punctuation-only) golden "
             "answer, "
-            f"which the seed protocols score correct: ids {_ids(summary.empty_golden_ids)}. "
+            f"which the original evaluation scripts score correct: ids {_ids(summary.empty_golden_ids)}. "
             "Fill in or drop these goldens"
         )
     for metric in summary.metrics.values():
         if metric.timed_out_ids:
             found.append(
-                f"{metric.metric}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
+                f"{_name(metric)}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
                 f"time budget: ids {_ids(metric.timed_out_ids)}. "
                 "Simplify these patterns (nested or overlapping repeats)"
             )
@@ -59,45 +158,41 @@ def warnings(summary: Summary) -> list[str]:
     return found
 
 
-def _headline(summary: Summary) -> str:
-    limited = f" (--limit {summary.limit}: the first {summary.limit} rows only)" if summary.limit else ""
+def _name(metric: MetricSummary | MetricReport) -> str:
+    return metric.metric if isinstance(metric, MetricSummary) else metric.name
+
+
+def _headline(report: Report) -> str:
+    limited = f" (--limit {report.limit}: the first {report.limit} rows only)" if report.limit else ""
     return (
-        f"assay {__version__} · {one_line(summary.source)}: {summary.total} rows{limited}, "
-        f"{summary.blank} blank responses (scored incorrect)"
+        f"assay {report.version} · {one_line(report.source)}: {report.total} rows{limited}, "
+        f"{report.blank} blank responses (scored incorrect)"
     )
 
 
-def _metric_table(metric: MetricSummary, intervals: IntervalMethod) -> list[str]:
+def _metric_table(metric: MetricReport) -> list[str]:
     show_unscored = True  # always: "could not score" is an outcome every table accounts for
     show_soft = metric.soft_credit
     graded = metric.combined.graded
     header = ["domain", "n", "passed", "accuracy", "95% CI", *(["mean"] if graded else [])]
     header += ["soft", "with soft"] if show_soft else []
     header += ["blank", *(["unscored"] if show_unscored else [])]
-    tallies = [
-        *((domain or "(no domain)", t) for domain, t in metric.domains.items()),
+    cells = [
+        *((domain or "(no domain)", c) for domain, c in metric.domains.items()),
         ("combined", metric.combined),
     ]
-    rows = [_tally_row(label, t, intervals.of(t), show_unscored, show_soft) for label, t in tallies]
-    return [f"{metric.metric}   [{metric.signature}]", *_table(header, rows)]
+    rows = [_tally_row(label, c, show_unscored, show_soft) for label, c in cells]
+    return [f"{metric.name}   [{metric.signature}]", *_table(header, rows)]
 
 
-def _tally_row(
-    label: str, tally: Tally, interval: Interval | None, show_unscored: bool, show_soft: bool
-) -> list[str]:
-    cells = [
-        label,
-        str(tally.n),
-        str(tally.passed),
-        percent(tally.accuracy),
-        interval_text(interval.as_dict() if interval else None),
-    ]
-    if tally.graded:  # a graded metric: its mean score too
-        cells.append("n/a" if tally.mean is None else f"{tally.mean:.3f}")
+def _tally_row(label: str, cell: Cell, show_unscored: bool, show_soft: bool) -> list[str]:
+    cells = [label, str(cell.n), str(cell.passed), percent(cell.accuracy), _interval(cell)]
+    if cell.graded:  # a graded metric: its mean score too
+        cells.append("n/a" if cell.mean is None else f"{cell.mean:.3f}")
     if show_soft:
-        cells += [str(tally.soft), percent(tally.accuracy_with_soft)]
-    cells.append(str(tally.blank))
-    return cells + ([str(tally.unscored)] if show_unscored else [])
+        cells += [str(cell.soft), percent(cell.accuracy_with_soft)]
+    cells.append(str(cell.blank))
+    return cells + ([str(cell.unscored)] if show_unscored else [])
 
 
 def _judge(judge: JudgeSummary) -> list[str]:
@@ -124,24 +219,32 @@ def _judge(judge: JudgeSummary) -> list[str]:
     return lines + [f"  warning: {one_line(warning)}" for warning in judge.warnings]
 
 
-def _agreement(agreement: Agreement) -> list[str]:
-    header = ["domain", *BUCKETS]
+def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
+    buckets = agreement.buckets
+    header = ["domain", *buckets]
     rows = [
-        [domain or "(no domain)", *(str(c[b]) for b in BUCKETS)] for domain, c in agreement.domains.items()
+        [domain or "(no domain)", *(str(c[b]) for b in buckets)] for domain, c in agreement.domains.items()
     ]
-    rows.append(["overall", *(str(agreement.overall[b]) for b in BUCKETS)])
-    lines = ["agreement: exact_substring vs word_overlap", *_table(header, rows), "", "  examples:"]
-    for bucket, examples in agreement.examples.items():
-        for example in examples:
+    rows.append(["overall", *(str(agreement.overall[b]) for b in buckets)])
+    first, second = agreement.pair
+    lines = [f"agreement: {first} vs {second}", *_table(header, rows)]
+    if not examples:
+        return lines
+    lines += ["", "  examples:"]
+    for bucket, found in agreement.examples.items():
+        for example in found:
             lines.append(
                 f"    {bucket:<13} {one_line(example.id)}: golden {_snip(example.answer)} "
                 f"· response {_snip(example.response)}"
             )
     if agreement.review_ids:
+        only = "overlap-only" if agreement.pair == AGREEMENT_PAIR else f"{second}-only"
         lines += [
             "",
-            f"  review: {len(agreement.review_ids)} overlap-only rows hold every golden word "
-            "but not the golden phrase;",
+            f"  review: {len(agreement.review_ids)} {only} rows hold every golden word "
+            "but not the golden phrase;"
+            if agreement.pair == AGREEMENT_PAIR
+            else f"  review: {len(agreement.review_ids)} {only} rows pass {second} and fail {first};",
             "  each may be a correct paraphrase or a different claim. Check them by hand or with a judge:",
             f"    {_ids(agreement.review_ids)}",
         ]

@@ -45,6 +45,11 @@ BUILT_IN: Mapping[str, Scorer] = MappingProxyType(
     }
 )
 
+# What runs when no metric is named: the original evaluation scripts' pair, phrase_match, and where
+# their inputs exist hard_fact and the MLQA scores. The SQuAD and token scores are one --metric away:
+# on sentence-long responses their exact-match forms are near 0% and would only crowd the report.
+DEFAULT_METRICS = ("exact_substring", "word_overlap", "phrase_match", "mlqa_em", "mlqa_f1", "hard_fact")
+
 
 class Registry(Mapping[str, Scorer]):
     """The built-in scorers, then the plugins' (loaded on first use), by name."""
@@ -140,6 +145,7 @@ def get_scorer(name: str) -> Scorer:
 
 __all__ = [
     "BUILT_IN",
+    "DEFAULT_METRICS",
     "JUDGE",
     "PLUGIN_GROUP",
     "SCORERS",

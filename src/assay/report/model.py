@@ -1,0 +1,290 @@
+"""The one report model: what every report says, as plain data, built once from a run (or from its
+summary alone, when the file was scored by several processes). Text, JSON, Markdown and HTML all
+render a ``Report``; the JSON summary is its ``as_dict()``.
+
+Rows (the Markdown misses, the HTML question table) carry a question's parts by record field (id,
+domain, lang, question, golden, response), whatever the input columns were called: the dataset's
+column map (``Dataset.fields``) was applied when the records were read, so a file with
+``--answer-col gold --response-col reply`` reports the same as one with the usual names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .._version import __version__
+from ..signature import info_of
+from ..stats import Interval
+from ..summary import Agreement, IntervalMethod, JudgeSummary, MetricSummary, Review, Summary, Tally
+
+if TYPE_CHECKING:
+    from ..scoring import ScoreRun
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One tally as reported: counts, the strict accuracy with its 95% interval, soft passes, and a
+    graded metric's mean score."""
+
+    n: int
+    passed: int
+    failed: int
+    blank: int
+    unscored: int
+    accuracy: float | None
+    interval: Interval | None
+    soft: int
+    accuracy_with_soft: float | None  # only for a metric run with soft credit (--inflection)
+    soft_credit: bool
+    mean: float | None
+    graded: bool
+
+    @classmethod
+    def of(cls, tally: Tally, soft_credit: bool, intervals: IntervalMethod) -> Cell:
+        return cls(
+            n=tally.n,
+            passed=tally.passed,
+            failed=tally.failed,
+            blank=tally.blank,
+            unscored=tally.unscored,
+            accuracy=tally.accuracy,
+            interval=intervals.of(tally),
+            soft=tally.soft,
+            accuracy_with_soft=tally.accuracy_with_soft if soft_credit else None,
+            soft_credit=soft_credit,
+            mean=tally.mean,
+            graded=tally.graded,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        soft = {"soft": self.soft} | (
+            {"accuracy_with_soft": self.accuracy_with_soft} if self.soft_credit else {}
+        )
+        return {
+            "n": self.n,
+            "passed": self.passed,
+            "failed": self.failed,
+            "blank": self.blank,
+            "unscored": self.unscored,
+            "accuracy": self.accuracy,
+            "interval": None if self.interval is None else self.interval.as_dict(),
+            **soft,
+            **({"mean": self.mean} if self.graded else {}),
+        }
+
+
+@dataclass(frozen=True)
+class MetricReport:
+    name: str
+    signature: str
+    signature_info: Mapping[str, str] | None  # the signature's parts (None for one read from an old file)
+    combined: Cell
+    domains: Mapping[str, Cell]
+    langs: Mapping[str, Cell]  # empty without a language column
+    soft_credit: bool
+    timed_out_ids: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        found = {
+            "signature": self.signature,
+            **({"signature_info": dict(self.signature_info)} if self.signature_info else {}),
+            "combined": self.combined.as_dict(),
+            "domains": {domain: cell.as_dict() for domain, cell in self.domains.items()},
+        }
+        return found | (
+            {"langs": {lang: c.as_dict() for lang, c in self.langs.items()}} if self.langs else {}
+        )
+
+
+@dataclass(frozen=True)
+class Row:
+    """One question as the reports show it: its parts by record field, each metric's verdict (True,
+    False, a graded score, or None for unscored), soft passes, the agreement bucket and the traces."""
+
+    id: str
+    domain: str
+    lang: str
+    question: str
+    golden: tuple[str, ...]
+    response: str
+    verdicts: Mapping[str, bool | float | None]
+    soft: Mapping[str, bool]
+    agreement: str | None
+    traces: Mapping[str, Mapping[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"golden": list(self.golden)}
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report says about one run. ``rows`` is empty when built from a summary alone."""
+
+    source: str
+    total: int
+    blank: int
+    empty_golden_ids: tuple[str, ...]
+    null_cells: Mapping[str, tuple[str, ...]]
+    limit: int | None
+    options: str
+    intervals: str  # the interval method's signature
+    version: str
+    metrics: Mapping[str, MetricReport]
+    judge: JudgeSummary | None
+    agreement: Agreement | None
+    review: Review | None
+    has_lang: bool
+    rows: tuple[Row, ...] = ()
+    columns: Mapping[str, str] = field(default_factory=dict)  # record field -> input column
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON summary (``--json``): the keys every earlier version wrote, and a few more."""
+        return {
+            "signature": {
+                "protocols": {name: metric.signature for name, metric in self.metrics.items()},
+                "options": self.options,
+                "intervals": self.intervals,
+                "limit": self.limit,
+                "assay": self.version,
+            },
+            "source": self.source,
+            "rows": {
+                "total": self.total,
+                "blank": self.blank,
+                "empty_golden_ids": list(self.empty_golden_ids),
+                "null_cells": {column: list(ids) for column, ids in self.null_cells.items()},
+            },
+            "metrics": {name: metric.as_dict() for name, metric in self.metrics.items()},
+            "judge": None if self.judge is None else judge_dict(self.judge),
+            "agreement": None if self.agreement is None else agreement_dict(self.agreement),
+            "review": None if self.review is None else review_dict(self.review),
+        }
+
+
+def build_report(source: ScoreRun | Summary, rows: Iterable[Mapping[str, Any]] | None = None) -> Report:
+    """The report of a run (with its rows), or of a summary alone (without rows). `rows` are the run's
+    per-row verdicts when the caller has them already; by default they are made here."""
+    from ..scoring import ScoreRun
+
+    run = source if isinstance(source, ScoreRun) else None
+    summary = source.summary if isinstance(source, ScoreRun) else source
+    found: tuple[Row, ...] = ()
+    if run is not None:
+        found = tuple(_rows(run, verdict_dicts(run) if rows is None else rows))
+    return Report(
+        source=summary.source,
+        total=summary.total,
+        blank=summary.blank,
+        empty_golden_ids=summary.empty_golden_ids,
+        null_cells=summary.null_cells,
+        limit=summary.limit,
+        options=summary.options,
+        intervals=summary.intervals.signature(),
+        version=__version__,
+        metrics={name: _metric(m, summary.intervals) for name, m in summary.metrics.items()},
+        judge=summary.judge,
+        agreement=summary.agreement,
+        review=summary.review,
+        has_lang=summary.langs_column,
+        rows=found,
+        columns=dict(run.dataset.fields) if run is not None else {},
+    )
+
+
+def verdict_dicts(run: ScoreRun) -> Iterable[Mapping[str, Any]]:
+    """The run's per-row verdicts with their traces: the one place reports get them (``report.rows``;
+    a switch to traces computed once per run is a change here)."""
+    from .rows import verdict_rows
+
+    return verdict_rows(run)
+
+
+def _metric(metric: MetricSummary, intervals: IntervalMethod) -> MetricReport:
+    soft = metric.soft_credit
+    return MetricReport(
+        name=metric.metric,
+        signature=str(metric.signature),
+        signature_info=info_of(metric.signature),
+        combined=Cell.of(metric.combined, soft, intervals),
+        domains={domain: Cell.of(t, soft, intervals) for domain, t in metric.domains.items()},
+        langs={lang: Cell.of(t, soft, intervals) for lang, t in metric.langs.items()},
+        soft_credit=soft,
+        timed_out_ids=metric.timed_out_ids,
+    )
+
+
+def _rows(run: ScoreRun, rows: Iterable[Mapping[str, Any]]) -> Iterable[Row]:
+    metrics = list(run.metrics)
+    for record, row in zip(run.records, rows):
+        yield Row(
+            id=record.id,
+            domain=record.domain,
+            lang=record.lang,
+            question=record.question,
+            golden=record.answers,
+            response=record.response,
+            verdicts={name: row.get(name) for name in metrics},
+            soft={name: bool(row[f"{name}_soft"]) for name in metrics if f"{name}_soft" in row},
+            agreement=row.get("agreement"),
+            traces=_traces(row.get("trace")),
+        )
+
+
+def _traces(found: Any) -> dict[str, Any]:
+    if isinstance(found, str) and found:
+        found = json.loads(found)
+    return dict(found) if isinstance(found, Mapping) else {}
+
+
+def judge_dict(judge: JudgeSummary) -> dict[str, Any]:
+    found = asdict(judge)
+    found["usage"] = {
+        label: asdict(usage) | {"models": sorted(usage.models)} for label, usage in judge.usage.items()
+    }
+    found["agreement"] = {
+        name: {"both_scored": both, "agree": agree} for name, (both, agree) in judge.agreement.items()
+    }
+    del found["notes"]  # in the warnings, with the flags read off the verdicts
+    found["top_rationale"] = {
+        label: {"rationale": text, "rows": rows} for label, (text, rows) in judge.top_rationale.items()
+    }
+    found["warnings"] = list(judge.warnings)
+    return found
+
+
+def agreement_dict(agreement: Agreement) -> dict[str, Any]:
+    return {
+        "pair": list(agreement.pair),
+        "buckets": list(agreement.buckets),
+        "overall": dict(agreement.overall),
+        "domains": {domain: dict(counts) for domain, counts in agreement.domains.items()},
+        "examples": {b: [asdict(e) for e in found] for b, found in agreement.examples.items()},
+        "review_ids": list(agreement.review_ids),
+    }
+
+
+def review_dict(review: Review) -> dict[str, Any]:
+    return {
+        "total": review.total,
+        "counts": dict(review.counts),
+        "rows": [asdict(row) for row in review.rows],
+        "cue_rows_scanned": review.cue_rows_scanned,
+        "cue_rows_passing": review.cue_rows_passing,
+    }
+
+
+def report_of(found: Report | Summary | Mapping[str, Any]) -> Report | None:
+    """A Report from what a renderer was given (a Report, or a Summary); None for a summary dict,
+    which the renderers still take as before."""
+    if isinstance(found, Report):
+        return found
+    if isinstance(found, Summary):
+        return build_report(found)
+    return None
+
+
+def metric_names(report: Report) -> Sequence[str]:
+    return list(report.metrics)
