@@ -136,6 +136,7 @@ def test_a_plugin_metric_runs_through_every_output(site: Path, tmp_path: Path) -
         "first_word",
         "--metric",
         "exact_substring",
+        "--detail",
         "--out",
         "x.csv",
         "--json",

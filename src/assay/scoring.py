@@ -16,7 +16,7 @@ from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import DEFAULT_METRICS, JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
+from .scorers import JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
 from .scorers._base import AnswerSets
 from .signature import Signature
 from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
@@ -120,13 +120,14 @@ def score(
 
 
 def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
-    """The default metrics (``DEFAULT_METRICS``) whose declared inputs (``Scorer.inputs``) the dataset
-    has: all of them need question, golden answer and response; the MLQA scores need a language column,
-    hard_fact a pattern. The others (squad_em, squad_f1, token_f1, token_em, plugins) run when named."""
+    """The default metrics (``Scorer.default``: built-ins in ``DEFAULT_METRICS``, plugins unless they
+    say otherwise) whose declared inputs (``Scorer.inputs``) the dataset has: all of them need
+    question, golden answer and response; the MLQA scores need a language column, hard_fact a pattern.
+    The others (squad_em, squad_f1, token_f1, token_em) run when named."""
     return tuple(
         name
         for name, s in SCORERS.items()
-        if name in DEFAULT_METRICS and all(has_input(dataset, need, options) for need in s.inputs)
+        if s.default and all(has_input(dataset, need, options) for need in s.inputs)
     )
 
 

@@ -45,10 +45,10 @@ BUILT_IN: Mapping[str, Scorer] = MappingProxyType(
     }
 )
 
-# What runs when no metric is named: the original evaluation scripts' pair, phrase_match, and where
-# their inputs exist hard_fact and the MLQA scores. The SQuAD and token scores are one --metric away:
-# on sentence-long responses their exact-match forms are near 0% and would only crowd the report.
-DEFAULT_METRICS = ("exact_substring", "word_overlap", "phrase_match", "mlqa_em", "mlqa_f1", "hard_fact")
+# The built-ins that run when no metric is named (``Scorer.default``): the original evaluation scripts'
+# pair, phrase_match, and where their inputs exist hard_fact and the MLQA scores. The SQuAD and token
+# scores are one --metric away: on sentence-long responses their exact-match forms are near 0%.
+DEFAULT_METRICS = tuple(name for name, scorer in BUILT_IN.items() if scorer.default)
 
 
 class Registry(Mapping[str, Scorer]):

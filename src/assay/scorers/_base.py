@@ -228,6 +228,8 @@ class Scorer:
       says the outcome, the score and the deciding answer, under the scorer's description.
     - `alignment`: how `view`'s offsets map back to the original response (for spans).
     - `seen_by`: how a row's texts are shown when that is not `view` (the SQuAD scripts' tokens).
+    - `default`: whether it runs when no metric is named (and the file has its inputs); a scorer that
+      says little on sentence-long responses (an exact-match form) is one ``--metric`` away instead.
     """
 
     name: str
@@ -243,3 +245,4 @@ class Scorer:
     explain: Explain | None = None
     alignment: Alignment | None = None
     seen_by: SeenBy | None = None
+    default: bool = True

@@ -217,6 +217,7 @@ PHRASE_MATCH = Scorer(
 )
 
 TOKEN_F1 = Scorer(
+    default=False,  # near 0% on sentence-long responses: run when named
     name="token_f1",
     description="SQuAD's token F1 (multiset overlap) under the unicode profile, best over the golden "
     "answers; reported as a mean, and a row passes when its F1 is 1",
@@ -229,6 +230,7 @@ TOKEN_F1 = Scorer(
 )
 
 TOKEN_EM = Scorer(
+    default=False,  # near 0% on sentence-long responses: run when named
     name="token_em",
     description="the response's tokens equal a golden answer's, under the unicode profile",
     view=unicode.normalise,
