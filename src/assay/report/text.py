@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..records import Record
+from ..scorers import SCORERS
 from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
 from ..terminal import one_line
 from ..trace import Trace
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 MAX_IDS_LISTED = 20
 SNIPPET = 70
 # Named in the closing hint when not run: one --metric away.
-OTHER_METRICS = ("squad_em", "squad_f1", "mlqa_em", "mlqa_f1", "token_f1", "token_em")
 
 
 def render_text(summary: Summary | Report, *, detail: bool = False) -> str:
@@ -109,15 +109,16 @@ def _review(review: Review) -> list[str]:
 
 
 def _hint(report: Report) -> list[str]:
-    others = [  # the MLQA scores need a language column: without one they are not one flag away
+    others = [  # the metrics not run that would run if named (one needing a language column: with one)
         name
-        for name in OTHER_METRICS
-        if name not in report.metrics and (report.has_lang or "mlqa" not in name)
+        for name, scorer in SCORERS.items()
+        if name not in report.metrics
+        and (not scorer.default or (report.has_lang and "lang" in scorer.inputs))
     ]
     lines = []
     if others:
         lines.append(
-            f"more metrics, one flag away: {', '.join(others)} (the SQuAD, MLQA and token scores), "
+            f"more metrics, one flag away: {', '.join(others)}, "
             f"e.g. --metric {'squad_f1' if 'squad_f1' in others else others[0]}"
         )
     lines.append(
