@@ -73,6 +73,17 @@ class _Job:
     options: ScoreOptions
     columns: ColumnMap | None
     allow_duplicate_ids: bool
+    trace_col: bool = False  # the traces in a column of --out too
+
+
+@dataclass(frozen=True)
+class ScoredFile:
+    """What ``score_file`` gives back: the summary, and the whole run (records, each metric's
+    verdicts) when the file was scored in one process; scored in parts, the run stayed in the
+    workers, which wrote their parts of --out and --trace themselves (``whole=True`` asks for it)."""
+
+    summary: Summary
+    run: ScoreRun | None
 
 
 def score_file(
@@ -85,26 +96,30 @@ def score_file(
     allow_duplicate_ids: bool = False,
     out: str | Path | None = None,
     trace: str | Path | None = None,
+    trace_col: bool = False,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     judge: JudgeSetup | None = None,
-    on_run: Callable[[ScoreRun], None] | None = None,
-) -> Summary:
-    """Load and score a responses file, write per-question verdicts to ``out`` and every verdict's trace
-    (JSON lines) to ``trace`` if given; return the summary.
+    whole: bool = False,
+) -> ScoredFile:
+    """Load and score a responses file, write per-question verdicts to ``out`` (with `trace_col`, each
+    row's traces in a last column) and every verdict's trace (JSON lines) to ``trace`` if given.
 
-    A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU).
+    A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU),
+    unless `whole` asks for the whole run back (reports of every row need it in one process).
     ``progress`` hears of rows scored when the file is scored in one process; several processes report
     nothing until they are done.
     """
     path, options = Path(path), options or ScoreOptions()
-    job = _Job(path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids)
-    # Judges are asked from one process, concurrently; reports of every row (on_run) need them all in one.
-    whole = (metrics is not None and JUDGE in metrics) or on_run is not None
+    job = _Job(
+        path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids, trace_col
+    )
+    # Judges are asked from one process, concurrently.
+    whole = whole or (metrics is not None and JUDGE in metrics)
     spans = [] if whole else _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:
-            return _score_spans(job, spans, _path(out), _path(trace))
+            return ScoredFile(_score_spans(job, spans, _path(out), _path(trace)), None)
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
@@ -112,12 +127,10 @@ def score_file(
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it
     run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
     if out is not None:
-        write_verdicts(run, out)
+        write_verdicts(run, out, trace=trace_col)
     if trace is not None:
         write_traces(run, trace)
-    if on_run is not None:
-        on_run(run)
-    return run.summary
+    return ScoredFile(run.summary, run)
 
 
 def _path(path: str | Path | None) -> Path | None:
@@ -279,7 +292,7 @@ def _worker(
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
         run = finish(dataset, results, blank, job.options)
         if part is not None:
-            write_verdicts(run, part, header=first)
+            write_verdicts(run, part, header=first, trace=job.trace_col)
         if trace_part is not None:
             write_traces(run, trace_part)
         pipe.send(("ok", run.summary))
