@@ -4,6 +4,7 @@ row's traces as a JSON ``trace`` column), one row per input row; and every row's
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import operator
 import weakref
@@ -13,11 +14,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
 from ..outputs import check_writable, replacing
-from ..records import Record
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..summary import AGREEMENT_PAIR, bucket_of
 from ..trace import traces
+
+try:
+    from .. import _csvwrite
+except ImportError:  # built without a C compiler: csv.writer writes every row
+    _csvwrite = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -92,9 +97,10 @@ def verdict_table(run: ScoreRun, *, trace: bool = False, check: bool = False) ->
     if "id" not in run.dataset.fields:
         table["id"] = [record.id for record in run.records]
     table |= _input_columns(run, names)
+    answers = list(map(operator.attrgetter("answers"), run.records))
     for name, scores in run.metrics.items():
         table[name] = _verdict_column(scores)
-        table[f"{name}_answer"] = _answer_column(run.records, scores.answer_index)
+        table[f"{name}_answer"] = _answer_column(answers, scores.answer_index)
         for column, values in scores.extras.items():
             table[column] = values.tolist()
         table |= scores.texts
@@ -116,8 +122,12 @@ def _verdict_column(scores: MetricScores) -> list[Any]:
     return [None if code == UNSCORED else value for code, value in zip(scores.outcomes, scores.values)]
 
 
-def _answer_column(records: Sequence[Record], answer_index: Sequence[int]) -> list[str | None]:
-    return [record.answers[index] if index >= 0 else None for record, index in zip(records, answer_index)]
+def _answer_column(answers: list[tuple[str, ...]], answer_index: Sequence[int]) -> list[str | None]:
+    """Each row's deciding golden answer, None where none decided (index -1); built-in maps only."""
+    column: list[str | None] = list(map(operator.getitem, answers, answer_index))
+    for row in itertools.compress(itertools.count(), map((-1).__eq__, answer_index)):
+        column[row] = None  # getitem(-1) gave the last answer
+    return column
 
 
 def _input_columns(run: ScoreRun, names: dict[str, str | None]) -> dict[str, list[Any]]:
@@ -300,7 +310,10 @@ def _long(cell: Any) -> bool:
 
 
 def _write_csv(table: dict[str, Sequence[Any]], path: Path, *, header: bool) -> None:
-    columns = [_csv_column(values) for values in table.values()]
+    # With _csvwrite, every cell becomes the text csv.writer would write for it (then either writes it
+    # alike); without it, csv.writer is handed the cells themselves.
+    texts = [_text_column(values) for values in table.values()] if _csvwrite is not None else None
+    columns = texts if texts is not None else [_csv_column(values) for values in table.values()]
     rows = len(columns[0]) if columns else 0
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -308,10 +321,58 @@ def _write_csv(table: dict[str, Sequence[Any]], path: Path, *, header: bool) -> 
             writer.writerow(table)
         start = 0
         for long in [*_long_rows(columns), rows]:
-            writer.writerows(zip(*(values[start:long] for values in columns)))
+            for chunk in range(start, long, CHUNK_ROWS):
+                _write_rows(handle, writer, columns, texts, chunk, min(chunk + CHUNK_ROWS, long))
             if long < rows:
                 write_long_csv_row(handle, [values[long] for values in columns])
             start = long + 1
+
+
+CHUNK_ROWS = 1 << 14  # rows made into one piece of UTF-8 by _csvwrite: some megabytes
+
+
+def _write_rows(
+    handle: TextIO,
+    writer: Any,
+    columns: Sequence[Sequence[Any]],
+    texts: list[list[str]] | None,
+    start: int,
+    stop: int,
+) -> None:
+    """Rows start..stop: by _csvwrite (the cells as text, straight to UTF-8) when built, else, or
+    for a cell it leaves to Python (a lone surrogate), by csv.writer, which is the reference."""
+    lines = None if texts is None or _csvwrite is None else _csvwrite.csv_lines(texts, start, stop)
+    if lines is None:
+        writer.writerows(zip(*(values[start:stop] for values in columns)))
+        return
+    handle.flush()  # what the text layer holds goes first
+    handle.buffer.write(lines)
+
+
+_BOOL_TEXT = {True: "True", False: "False", None: ""}
+
+
+def _text_column(values: Sequence[Any]) -> list[str]:
+    """A column as the text csv.writer writes for its cells: "" for None, JSON for a list or an
+    object, repr() for a float, str() for the rest."""
+    kinds = set(map(type, values))
+    if kinds == {str}:
+        return values if isinstance(values, list) else list(values)
+    if kinds <= {bool, type(None)}:
+        return list(map(_BOOL_TEXT.__getitem__, values))
+    if kinds == {int}:
+        return list(map(str, values))
+    if kinds <= {str, type(None)}:  # a deciding answer, None where there is none
+        return ["" if value is None else value for value in values]
+    return [_cell_text(_csv_cell(value)) for value in values]
+
+
+def _cell_text(value: Any) -> str:
+    if type(value) is str:
+        return value
+    if type(value) is float:
+        return repr(value)
+    return "" if value is None else str(value)
 
 
 def write_long_csv_row(handle: TextIO, cells: list[Any]) -> None:
