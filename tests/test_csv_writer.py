@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 _csvwrite = pytest.importorskip("assay._csvwrite")
 
 # Text that CSV must quote (a comma, a quote, line ends) among ASCII, accents, Devanagari and emoji.
-CELLS = st.text(alphabet=st.sampled_from(list(',"\r\n ab;\'\té中शि😀\u2028')), max_size=12)
+CELLS = st.text(alphabet=st.sampled_from(list(",\"\r\n ab;'\té中शि😀\u2028")), max_size=12)
 
 
 def reference(columns: list[list[str]], start: int, stop: int) -> bytes:
