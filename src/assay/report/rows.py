@@ -36,7 +36,7 @@ def verdict_columns(run: ScoreRun, *, trace: bool = False) -> list[str]:
     """The columns of --out: every input column (an input column named like an added one is an error,
     or renamed, or replaced, as ``ScoreOptions.on_conflict`` says), then what the run adds; with
     `trace`, last, each row's traces as one JSON cell (``--trace-col``)."""
-    return _column_order(run, input_names(run, check=True, trace=trace), trace)
+    return _column_order(run, input_names(run, check=True), trace)
 
 
 def _column_order(run: ScoreRun, names: dict[str, str | None], trace: bool) -> list[str]:
@@ -54,11 +54,12 @@ def _added_columns(run: ScoreRun, trace: bool) -> list[str]:
     return added + (["trace"] if trace else [])
 
 
-def input_names(run: ScoreRun, *, check: bool = False, trace: bool = False) -> dict[str, str | None]:
+def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
     """Each input column's name in the per-row output: its own; "input:NAME" when it is named like an
     added column and the policy is "rename"; None (left out) when the policy is "replace". With
     `check`, such a column under the policy "error" raises (the verdicts would overwrite it)."""
-    added = _added_columns(run, trace)
+    # "trace" is reserved with or without --trace-col: a re-scored file's old traces would be stale
+    added = [*_added_columns(run, trace=False), "trace"]
     clash = set(added).intersection(run.dataset.columns)
     policy = run.options.on_conflict
     if clash and check and policy == "error":
@@ -92,7 +93,7 @@ def verdict_table(run: ScoreRun, *, trace: bool = False, check: bool = False) ->
     """Every column of the per-row output (``verdict_columns``), each a sequence in input order;
     unscored verdicts are None, never True or False; graded scores are the floats themselves. With
     `check`, an input column the verdicts would overwrite is an error (see ``input_names``)."""
-    names = input_names(run, check=check, trace=trace)
+    names = input_names(run, check=check)
     table: dict[str, Sequence[Any]] = {}
     if "id" not in run.dataset.fields:
         table["id"] = [record.id for record in run.records]
