@@ -33,6 +33,7 @@ import os
 import secrets
 import shutil
 import signal
+import stat
 import sys
 import threading
 import time
@@ -292,9 +293,9 @@ def _worker(
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
         run = finish(dataset, results, blank, job.options)
         if part is not None:
-            write_verdicts(run, part, header=first, trace=job.trace_col)
+            write_verdicts(run, part, header=first, trace=job.trace_col, part=True)
         if trace_part is not None:
-            write_traces(run, trace_part)
+            write_traces(run, trace_part, part=True)
         pipe.send(("ok", run.summary))
     except AssayError as exc:
         pipe.send(("error", exc))
@@ -380,8 +381,37 @@ def _join_parts(parts: Sequence[Path], out: Path) -> None:
             for table in tables:
                 writer.write_table(table.cast(schema))
         return
-    # CSV parts after the first were written without a header
-    with replacing(out) as temp, temp.open("wb") as joined:
-        for part in parts:
-            with part.open("rb") as source:
-                shutil.copyfileobj(source, joined, 1 << 20)
+    # CSV parts after the first were written without a header. The first part becomes the file (its
+    # folder is beside the output: one file system), and the rest are appended by the kernel.
+    with replacing(out) as temp:
+        mode = stat.S_IMODE(temp.stat().st_mode)  # as replacing made it: the old output's, or umask's
+        os.replace(parts[0], temp)
+        os.chmod(temp, mode)
+        joined = os.open(temp, os.O_WRONLY)
+        try:
+            os.lseek(joined, 0, os.SEEK_END)
+            for part in parts[1:]:
+                _append(part, joined)
+        finally:
+            os.close(joined)
+
+
+def _append(part: Path, joined: int) -> None:
+    """Copy `part` to the end of the file open as `joined`, in the kernel where it can (copy_file_range,
+    which moves both files' offsets by what it copied, so a fallback continues where it stopped)."""
+    source = os.open(part, os.O_RDONLY)
+    try:
+        copy = getattr(os, "copy_file_range", None)
+        if copy is not None:
+            try:
+                while copy(source, joined, 1 << 30):
+                    pass
+                return
+            except OSError:  # a file system that cannot: the rest through Python
+                pass
+        while chunk := os.read(source, 1 << 20):
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(joined, view) :]
+    finally:
+        os.close(source)

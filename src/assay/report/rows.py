@@ -9,11 +9,12 @@ import json
 import operator
 import weakref
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
-from ..outputs import check_writable, replacing
+from ..outputs import check_writable, replacing, write_failed
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..summary import AGREEMENT_PAIR, bucket_of
@@ -211,17 +212,32 @@ def trace_json(run: ScoreRun, index: int) -> str:
     return json.dumps(found, ensure_ascii=False)
 
 
-def write_traces(run: ScoreRun, path: str | Path) -> Path:
-    """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order."""
+def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False) -> Path:
+    """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order
+    (`part`: as for ``write_verdicts``)."""
     path = check_writable(path)
     traced = row_traces(run)
-    with replacing(path) as temp, temp.open("w", encoding="utf-8") as handle:
+    with _written(path, part) as temp, temp.open("w", encoding="utf-8") as handle:
         for index, record in enumerate(run.records):
             # as json.dumps({"id": ..., "traces": ...}) writes it, from the row's traces as JSON
             handle.write(f'{{"id": {json.dumps(record.id, ensure_ascii=False)}, "traces": ')
             handle.write(traced.json(index))
             handle.write("}\n")
     return path
+
+
+@contextmanager
+def _written(path: Path, part: bool) -> Iterator[Path]:
+    """Where to write `path`: a temporary file renamed over it when whole (``outputs.replacing``); the
+    path itself for a part, which its parent joins, flushes and renames (``parallel._join_parts``)."""
+    if not part:
+        with replacing(path) as temp:
+            yield temp
+        return
+    try:
+        yield path
+    except OSError as exc:
+        raise write_failed(path, exc) from None
 
 
 def _soft(run: ScoreRun, metric: str) -> bool:
@@ -256,15 +272,18 @@ def check_parquet_writer(path: str | Path) -> None:
         ) from None
 
 
-def write_verdicts(run: ScoreRun, path: str | Path, *, header: bool = True, trace: bool = False) -> Path:
+def write_verdicts(
+    run: ScoreRun, path: str | Path, *, header: bool = True, trace: bool = False, part: bool = False
+) -> Path:
     """Write per-question verdicts as CSV, JSONL or Parquet (by extension); with `trace`, each row's
     traces too, in a last column "trace" (``--trace-col``). `header=False` leaves out a CSV file's
-    header line, for a part that continues another."""
+    header line, and `part=True` writes in place (no temporary file, no flush to the disk), for a
+    part of a larger output, in a private folder, that the whole is joined from."""
     path = check_out_path(path)
     suffix = path.suffix.lower()
     columns = verdict_table(run, trace=trace, check=True)
     table = _parquet_table(columns, path) if suffix == ".parquet" else None
-    with replacing(path) as temp:
+    with _written(path, part) as temp:
         if table is not None:
             _write_parquet(table, temp, path)
         elif suffix == ".csv":
