@@ -127,10 +127,11 @@ def score_file(
     if out is not None:
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it
     run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
+    # The traces are kept for the outputs still to come: --trace, and the reports of a whole run
     if out is not None:
-        write_verdicts(run, out, trace=trace_col)
+        write_verdicts(run, out, trace=trace_col, keep_traces=whole or trace is not None)
     if trace is not None:
-        write_traces(run, trace)
+        write_traces(run, trace, keep=whole)
     return ScoredFile(run.summary, run)
 
 
@@ -293,9 +294,10 @@ def _worker(
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
         run = finish(dataset, results, blank, job.options)
         if part is not None:
-            write_verdicts(run, part, header=first, trace=job.trace_col, part=True)
+            keep = trace_part is not None
+            write_verdicts(run, part, header=first, trace=job.trace_col, part=True, keep_traces=keep)
         if trace_part is not None:
-            write_traces(run, trace_part, part=True)
+            write_traces(run, trace_part, part=True, keep=False)
         pipe.send(("ok", run.summary))
     except AssayError as exc:
         pipe.send(("error", exc))

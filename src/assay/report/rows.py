@@ -90,10 +90,13 @@ _SOFT = (False, False, False, True)
 UNSCORED = int(Outcome.UNSCORED)
 
 
-def verdict_table(run: ScoreRun, *, trace: bool = False, check: bool = False) -> dict[str, Sequence[Any]]:
+def verdict_table(
+    run: ScoreRun, *, trace: bool = False, check: bool = False, keep_traces: bool = True
+) -> dict[str, Sequence[Any]]:
     """Every column of the per-row output (``verdict_columns``), each a sequence in input order;
     unscored verdicts are None, never True or False; graded scores are the floats themselves. With
-    `check`, an input column the verdicts would overwrite is an error (see ``input_names``)."""
+    `check`, an input column the verdicts would overwrite is an error (see ``input_names``);
+    `keep_traces=False` when no later output of the run needs the traces (``RowTraces.json``)."""
     names = input_names(run, check=check)
     table: dict[str, Sequence[Any]] = {}
     if "id" not in run.dataset.fields:
@@ -113,7 +116,7 @@ def verdict_table(run: ScoreRun, *, trace: bool = False, check: bool = False) ->
         table["agreement"] = list(map(bucket_of, pair[0].outcomes, pair[1].outcomes))
     if trace:
         traced = row_traces(run)
-        table["trace"] = [traced.json(index) for index in range(len(run.records))]
+        table["trace"] = [traced.json(index, keep=keep_traces) for index in range(len(run.records))]
     return {column: table[column] for column in _column_order(run, names, trace)}
 
 
@@ -181,11 +184,14 @@ class RowTraces:
             raise RuntimeError("the run of these traces is gone")
         return run
 
-    def json(self, index: int) -> str:
-        """Row `index`'s traces, one JSON object keyed by metric (see ``assay.trace``)."""
+    def json(self, index: int, *, keep: bool = True) -> str:
+        """Row `index`'s traces, one JSON object keyed by metric (see ``assay.trace``). `keep=False`
+        for the last output to use them: a million rows' traces are gigabytes held for nothing."""
         found = self._json.get(index)
         if found is None:
-            found = self._json[index] = trace_json(self._owner(), index)
+            found = trace_json(self._owner(), index)
+            if keep:
+                self._json[index] = found
         return found
 
     def as_dicts(self, index: int) -> dict[str, dict[str, Any]]:
@@ -212,16 +218,16 @@ def trace_json(run: ScoreRun, index: int) -> str:
     return json.dumps(found, ensure_ascii=False)
 
 
-def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False) -> Path:
+def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False, keep: bool = True) -> Path:
     """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order
-    (`part`: as for ``write_verdicts``)."""
+    (`part`: as for ``write_verdicts``; `keep=False` when no later output needs the traces)."""
     path = check_writable(path)
     traced = row_traces(run)
     with _written(path, part) as temp, temp.open("w", encoding="utf-8") as handle:
         for index, record in enumerate(run.records):
             # as json.dumps({"id": ..., "traces": ...}) writes it, from the row's traces as JSON
             handle.write(f'{{"id": {json.dumps(record.id, ensure_ascii=False)}, "traces": ')
-            handle.write(traced.json(index))
+            handle.write(traced.json(index, keep=keep))
             handle.write("}\n")
     return path
 
@@ -273,7 +279,13 @@ def check_parquet_writer(path: str | Path) -> None:
 
 
 def write_verdicts(
-    run: ScoreRun, path: str | Path, *, header: bool = True, trace: bool = False, part: bool = False
+    run: ScoreRun,
+    path: str | Path,
+    *,
+    header: bool = True,
+    trace: bool = False,
+    part: bool = False,
+    keep_traces: bool = True,
 ) -> Path:
     """Write per-question verdicts as CSV, JSONL or Parquet (by extension); with `trace`, each row's
     traces too, in a last column "trace" (``--trace-col``). `header=False` leaves out a CSV file's
@@ -281,7 +293,7 @@ def write_verdicts(
     part of a larger output, in a private folder, that the whole is joined from."""
     path = check_out_path(path)
     suffix = path.suffix.lower()
-    columns = verdict_table(run, trace=trace, check=True)
+    columns = verdict_table(run, trace=trace, check=True, keep_traces=keep_traces)
     table = _parquet_table(columns, path) if suffix == ".parquet" else None
     with _written(path, part) as temp:
         if table is not None:
