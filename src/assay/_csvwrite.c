@@ -36,55 +36,67 @@ static int reserve(Buffer *b, Py_ssize_t more) {
 static int needs_quotes(PyObject *cell) {
     Py_ssize_t length = PyUnicode_GET_LENGTH(cell);
     int kind = PyUnicode_KIND(cell);
-    const void *data = PyUnicode_DATA(cell);
-    if (kind == PyUnicode_1BYTE_KIND) {
-        const unsigned char *s = data;
-        for (Py_ssize_t i = 0; i < length; i++) {
-            unsigned char c = s[i];
-            if (c == ',' || c == '"' || c == '\r' || c == '\n') return 1;
-        }
-        return 0;
+    if (kind == PyUnicode_1BYTE_KIND) { /* memchr is the C library's fastest scan */
+        const char *s = (const char *)PyUnicode_1BYTE_DATA(cell);
+        return memchr(s, ',', (size_t)length) || memchr(s, '"', (size_t)length) ||
+               memchr(s, '\n', (size_t)length) || memchr(s, '\r', (size_t)length);
     }
-    for (Py_ssize_t i = 0; i < length; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == ',' || c == '"' || c == '\r' || c == '\n') return 1;
+#define SCAN(TYPE)                                                           \
+    {                                                                        \
+        const TYPE *s = (const TYPE *)PyUnicode_DATA(cell);                  \
+        for (Py_ssize_t i = 0; i < length; i++) {                            \
+            TYPE c = s[i];                                                   \
+            if (c == ',' || c == '"' || c == '\r' || c == '\n') return 1;    \
+        }                                                                    \
+        return 0;                                                            \
     }
-    return 0;
+    if (kind == PyUnicode_2BYTE_KIND) SCAN(Py_UCS2)
+    SCAN(Py_UCS4)
+#undef SCAN
 }
 
 /* Append the cell's UTF-8 (quotes doubled when `quoted`); 1 on a lone surrogate, -1 on error. */
 static int append_cell(Buffer *b, PyObject *cell, int quoted) {
     Py_ssize_t length = PyUnicode_GET_LENGTH(cell);
     int kind = PyUnicode_KIND(cell);
-    const void *data = PyUnicode_DATA(cell);
-    if (PyUnicode_IS_ASCII(cell) && !quoted) {
-        if (reserve(b, length) < 0) return -1;
-        memcpy(b->data + b->size, data, (size_t)length);
-        b->size += length;
-        return 0;
-    }
     if (reserve(b, 4 * length + 2) < 0) return -1; /* a doubled quote takes 2 bytes of its 4 */
     unsigned char *out = (unsigned char *)b->data + b->size;
     if (quoted) *out++ = '"';
-    for (Py_ssize_t i = 0; i < length; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c < 0x80) {
-            if (c == '"' && quoted) *out++ = '"';
-            *out++ = (unsigned char)c;
-        } else if (c < 0x800) {
-            *out++ = (unsigned char)(0xC0 | (c >> 6));
-            *out++ = (unsigned char)(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            if (c >= 0xD800 && c <= 0xDFFF) return 1;
-            *out++ = (unsigned char)(0xE0 | (c >> 12));
-            *out++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-            *out++ = (unsigned char)(0x80 | (c & 0x3F));
-        } else {
-            *out++ = (unsigned char)(0xF0 | (c >> 18));
-            *out++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
-            *out++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-            *out++ = (unsigned char)(0x80 | (c & 0x3F));
-        }
+    if (PyUnicode_IS_ASCII(cell) && !quoted) {
+        memcpy(out, PyUnicode_1BYTE_DATA(cell), (size_t)length);
+        out += length;
+    } else {
+#define ENCODE(TYPE)                                                         \
+    {                                                                        \
+        const TYPE *s = (const TYPE *)PyUnicode_DATA(cell);                  \
+        for (Py_ssize_t i = 0; i < length; i++) {                            \
+            Py_UCS4 c = s[i];                                                \
+            if (c < 0x80) {                                                  \
+                if (c == '"' && quoted) *out++ = '"';                        \
+                *out++ = (unsigned char)c;                                   \
+            } else if (c < 0x800) {                                          \
+                *out++ = (unsigned char)(0xC0 | (c >> 6));                   \
+                *out++ = (unsigned char)(0x80 | (c & 0x3F));                 \
+            } else if (c < 0x10000) {                                        \
+                if (c >= 0xD800 && c <= 0xDFFF) return 1;                    \
+                *out++ = (unsigned char)(0xE0 | (c >> 12));                  \
+                *out++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));          \
+                *out++ = (unsigned char)(0x80 | (c & 0x3F));                 \
+            } else {                                                         \
+                *out++ = (unsigned char)(0xF0 | (c >> 18));                  \
+                *out++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));         \
+                *out++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));          \
+                *out++ = (unsigned char)(0x80 | (c & 0x3F));                 \
+            }                                                                \
+        }                                                                    \
+    }
+        if (kind == PyUnicode_1BYTE_KIND)
+            ENCODE(Py_UCS1)
+        else if (kind == PyUnicode_2BYTE_KIND)
+            ENCODE(Py_UCS2)
+        else
+            ENCODE(Py_UCS4)
+#undef ENCODE
     }
     if (quoted) *out++ = '"';
     b->size = (Py_ssize_t)((char *)out - b->data);

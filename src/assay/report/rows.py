@@ -337,6 +337,13 @@ def _long_rows(columns: Sequence[Sequence[Any]]) -> list[int]:
     return sorted(found)
 
 
+def _short_kinds(values: Sequence[Any]) -> bool:
+    """A column of truth values, whole numbers, floats or None (an array: whole numbers)."""
+    if not isinstance(values, list):
+        return False
+    return set(map(type, values)) <= {bool, int, float, type(None)}
+
+
 def _long(cell: Any) -> bool:
     return type(cell) is str and len(cell) >= LONG_CELL_CHARS
 
@@ -347,12 +354,14 @@ def _write_csv(table: dict[str, Sequence[Any]], path: Path, *, header: bool) -> 
     texts = [_text_column(values) for values in table.values()] if _csvwrite is not None else None
     columns = texts if texts is not None else [_csv_column(values) for values in table.values()]
     rows = len(columns[0]) if columns else 0
+    # verdicts, counts and scores are short: only columns that held text can hold a long cell
+    textual = [c for c, values in zip(columns, table.values()) if not _short_kinds(values)]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         if header:
             writer.writerow(table)
         start = 0
-        for long in [*_long_rows(columns), rows]:
+        for long in [*_long_rows(textual), rows]:
             for chunk in range(start, long, CHUNK_ROWS):
                 _write_rows(handle, writer, columns, texts, chunk, min(chunk + CHUNK_ROWS, long))
             if long < rows:
