@@ -154,9 +154,9 @@ def _input_columns(run: ScoreRun, names: dict[str, str | None]) -> dict[str, lis
     return columns
 
 
-def verdict_rows(run: ScoreRun, *, trace: bool = False) -> Iterator[dict[str, Any]]:
-    """One dict per input row, in input order, of ``verdict_table``'s columns (with `trace`, the
-    row's traces as JSON in "trace")."""
+def verdict_rows(run: ScoreRun, *, trace: bool = True) -> Iterator[dict[str, Any]]:
+    """One dict per input row, in input order, of ``verdict_table``'s columns and, unless
+    `trace=False`, the row's traces as JSON in "trace" (what the Markdown and HTML reports read)."""
     table = verdict_table(run, trace=trace)
     columns = list(table)
     for cells in zip(*table.values()):
