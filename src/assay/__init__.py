@@ -8,6 +8,7 @@ from .agree import agree
 from .compare import compare, compare_files, load_scored
 from .errors import AssayError, InputError, OutputError, UsageError
 from .gate import Gate, check_gates
+from .parts import Citation, Context, Gold, Reply
 from .records import ColumnMap, Dataset, Record, load_records
 from .report.html import render_html, write_html
 from .report.json import summary_dict, write_summary_json
@@ -15,7 +16,7 @@ from .report.markdown import render_markdown, write_markdown
 from .report.plot import accuracy_chart_svg, write_plot
 from .report.rows import row_traces, verdict_rows, write_traces, write_verdicts
 from .report.text import render_text
-from .scorers import SCORERS, MetricScores, Outcome, Scorer
+from .scorers import SCORERS, Evidence, MetricScores, Outcome, Scorer, Seen
 from .scoring import ScoreOptions, ScoreRun, available_metrics, score, signature
 from .summary import Agreement, IntervalMethod, MetricSummary, Summary, Tally
 from .trace import Trace, explain, traces
@@ -24,9 +25,13 @@ __all__ = [
     "SCORERS",
     "Agreement",
     "AssayError",
+    "Citation",
     "ColumnMap",
+    "Context",
     "Dataset",
+    "Evidence",
     "Gate",
+    "Gold",
     "InputError",
     "IntervalMethod",
     "MetricScores",
@@ -34,9 +39,11 @@ __all__ = [
     "Outcome",
     "OutputError",
     "Record",
+    "Reply",
     "ScoreOptions",
     "ScoreRun",
     "Scorer",
+    "Seen",
     "Summary",
     "Tally",
     "Trace",

@@ -26,10 +26,10 @@ from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scoring import ScoreOptions, ScoreRun
+from .signature import PARQUET_KEY, READ_FROM, Signature, info_of, signatures_from_json
 from .summary import IntervalMethod, summarize
 from .text import inflection
 
-COMPARABLE = (*SCORERS, JUDGE)
 _TRUE, _FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 EXAMPLE_IDS = 5  # ids named in a refusal or a warning
 
@@ -124,7 +124,7 @@ def load_scored(
             fix="name the column that holds the ids with --id-col NAME",
         )
     _check_joinable_ids(dataset)
-    metrics = [m for m in COMPARABLE if m in dataset.columns]
+    metrics = [m for m in (*SCORERS, JUDGE) if m in dataset.columns]  # plugins' metrics too
     if not metrics:
         raise UsageError(
             "the file has no verdict column",
@@ -133,15 +133,32 @@ def load_scored(
         )
     results = {metric: _verdicts_of(dataset, metric) for metric in metrics}
     blank = bytearray(not record.response.strip() for record in dataset.records)
-    signatures = {metric: _signature(dataset, metric) for metric in metrics}
+    stored = _stored_signatures(path)
+    signatures = {metric: stored.get(metric) or _signature(dataset, metric) for metric in metrics}
     options = ScoreOptions(intervals=intervals or IntervalMethod())
     summary = summarize(dataset, results, blank, signatures, options.signature_parts(), options.intervals)
     return ScoreRun(dataset, options, results, blank, summary)
 
 
-def _signature(dataset: Dataset, metric: str) -> str:
+def _signature(dataset: Dataset, metric: str) -> Signature:
+    """What a scored file without stored signatures (CSV, JSONL, an older Parquet) tells of a metric:
+    its name, whether it had soft passes, and where it was read."""
     soft = [inflection.SIGNATURE_ON] if f"{metric}_soft" in dataset.columns else []
-    return "|".join([metric, *soft, f"read from {dataset.source}"])
+    return Signature({**Signature.of(metric, soft).info, READ_FROM: dataset.source})
+
+
+def _stored_signatures(path: str | Path) -> dict[str, Signature]:
+    """The signatures a Parquet --out carries in its metadata (``assay.signatures``); {} for other
+    files, and for a Parquet file written before signatures were stored."""
+    if Path(path).suffix.lower() != ".parquet":
+        return {}
+    try:
+        import pyarrow.parquet as pq
+
+        metadata = pq.read_schema(path).metadata or {}
+    except (ImportError, OSError, ValueError):  # the load itself has reported a bad file already
+        return {}
+    return signatures_from_json(metadata[PARQUET_KEY]) if PARQUET_KEY in metadata else {}
 
 
 def _verdicts_of(dataset: Dataset, metric: str) -> MetricScores:
@@ -206,6 +223,7 @@ def compare(
     pairs = [(i, b_row[record.id]) for i, record in enumerate(a.records) if record.id in b_row]
     a_ids = {record.id for record in a.records}
     changed, warnings = _check_join(a, b, pairs, allow_changed)
+    warnings += _signature_warnings(a, b, metrics)
     return Comparison(
         a=Side(a.dataset.source),
         b=Side(b.dataset.source),
@@ -219,6 +237,24 @@ def compare(
         changed_ids=changed,
         warnings=warnings,
     )
+
+
+def _signature_warnings(a: ScoreRun, b: ScoreRun, metrics: Sequence[str]) -> tuple[str, ...]:
+    """A line per metric that A and B scored under different settings (both signatures known): the
+    difference may be the settings', not the systems'."""
+    found = []
+    for metric in metrics:
+        sig_a, sig_b = a.summary.metrics[metric].signature, b.summary.metrics[metric].signature
+        info_a, info_b = info_of(sig_a), info_of(sig_b)
+        if info_a is None or info_b is None or READ_FROM in info_a or READ_FROM in info_b:
+            continue  # one side's settings are unknown
+        assert isinstance(sig_a, Signature) and isinstance(sig_b, Signature)
+        differences = sig_a.differences(sig_b)
+        if differences:
+            found.append(
+                f"{metric} was scored under different signatures in A and B ({'; '.join(differences)})"
+            )
+    return tuple(found)
 
 
 def _check_join(

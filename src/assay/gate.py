@@ -10,7 +10,8 @@ questions: at 90% the 95% interval runs from about 82% to 95%).
 An accuracy is over the scored rows only, so a scope whose rows are largely unscored could pass on the
 few that were (issue 9: 27 of 71 rows unscored by the judge passed ``judge>=0.90`` at 100% on the other
 44). A scope fails when more than ``max_unscored`` of its rows are unscored, and every check shows the
-share unscored beside the accuracy. Each check says why it passed or failed.
+share unscored beside the accuracy. Each check records why it passed or failed, and report/gate.py
+puts that in words.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 import regex
 
 from .errors import UsageError
-from .report._format import DASH, percent
+from .stats import Interval
 from .summary import Summary, Tally
 
 _EXPRESSION = regex.compile(
@@ -45,6 +46,11 @@ class Gate:
     op: str
     bar: float  # a fraction: 0.9 for "0.90" or "90%"
     text: str
+
+    @property
+    def ceiling(self) -> bool:
+        """A ceiling (<, <=) is met for sure only by the interval's upper end; a floor by its lower."""
+        return self.op in ("<", "<=")
 
     @classmethod
     def parse(cls, text: str) -> Gate:
@@ -74,12 +80,35 @@ def parse_share(text: str) -> float:
     return value
 
 
+# Why a check passed or failed: its figure against the bar, or a rule that stops it before the figure.
+COMPARED = "compared"  # the figure was set against the bar: `passed` says which way
+TOO_MANY_UNSCORED = "too many unscored"  # more than max_unscored of the scope's rows are unscored
+TOO_FEW_SCORED = "too few scored"  # fewer than min_n scored rows
+NO_SCORED = "no scored rows"  # no figure to gate (no scored rows, or no interval to gate on)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How every gate of a run is checked: on the point or the interval's conservative end, the fewest
+    scored rows a scope needs, and the largest share of its rows that may be unscored."""
+
+    on: str = "point"
+    min_n: int = 1
+    max_unscored: float = MAX_UNSCORED
+
+
 @dataclass(frozen=True)
 class Check:
+    """One gate in one scope: what was measured and what came of it (report.gate puts it in words)."""
+
     gate: Gate
-    scope: str  # "combined" or a domain
+    scope: str  # "combined", a domain, or "(no domain)"
     passed: bool
-    why: str
+    outcome: str  # COMPARED, TOO_MANY_UNSCORED, TOO_FEW_SCORED or NO_SCORED
+    tally: Tally
+    interval: Interval | None
+    value: float | None  # the figure gated: the accuracy, or the interval's conservative end
+    rule: Rule
 
 
 def check_gates(
@@ -93,7 +122,7 @@ def check_gates(
     """Every gate against the combined figure and each domain's (or, by `scope`, one of them)."""
     if scope not in SCOPES:
         raise UsageError(f"unknown gate scope {scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
-    rule = _Rule(on, min_n, max_unscored)
+    rule = Rule(on, min_n, max_unscored)
     checks = []
     for gate in gates:
         metric = summary.metrics.get(gate.metric)
@@ -108,49 +137,19 @@ def check_gates(
     return checks
 
 
-@dataclass(frozen=True)
-class _Rule:
-    on: str
-    min_n: int
-    max_unscored: float
-
-
-def unscored_text(tally: Tally) -> str:
-    """The share of a scope's rows that are unscored, with the count: 'unscored 38.0% (27 of 71)'."""
-    share = tally.unscored / tally.n if tally.n else 0.0
-    return f"unscored {percent(share)} ({tally.unscored} of {tally.n})"
-
-
-def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, rule: _Rule) -> Check:
+def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, rule: Rule) -> Check:
     scored = tally.n - tally.unscored
     interval = summary.interval(tally)
-    upper_bound = gate.op in ("<", "<=")  # a ceiling is met for sure only by the interval's upper end
-    conservative = (interval.high if upper_bound else interval.low) if interval else None
+    conservative = (interval.high if gate.ceiling else interval.low) if interval else None
     value = tally.accuracy if rule.on == "point" else conservative
-    shown = f"{gate.metric} {scope}: accuracy {percent(tally.accuracy)}"
-    shown += (
-        f" (95% CI {percent(interval.low)}{DASH}{percent(interval.high)}, n={scored})"
-        if interval
-        else f" (n={scored})"
-    )
-    shown += f", {unscored_text(tally)}"
+
+    def check(passed: bool, outcome: str) -> Check:
+        return Check(gate, scope, passed, outcome, tally, interval, value, rule)
+
     if tally.n and tally.unscored / tally.n > rule.max_unscored:
-        limit = f"more than --max-unscored {percent(rule.max_unscored)} of its rows are unscored"
-        return Check(gate, scope, False, f"{shown}: {limit}, so it cannot pass")
+        return check(False, TOO_MANY_UNSCORED)
     if scored < rule.min_n:
-        return Check(
-            gate, scope, False, f"{shown}: fewer than --min-n {rule.min_n} scored rows, so it cannot pass"
-        )
+        return check(False, TOO_FEW_SCORED)
     if value is None:
-        return Check(gate, scope, False, f"{shown}: no scored rows")
-    measured = (
-        "accuracy" if rule.on == "point" else f"its interval's {'upper' if upper_bound else 'lower'} end"
-    )
-    passed = _COMPARE[gate.op](value, gate.bar)
-    relation = "meets" if passed else "fails"
-    return Check(
-        gate,
-        scope,
-        passed,
-        f"{shown}: {measured} {percent(value)} {relation} {gate.op} {percent(gate.bar)}",
-    )
+        return check(False, NO_SCORED)
+    return check(_COMPARE[gate.op](value, gate.bar), COMPARED)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ._gc import collection_paused
 from .errors import InputError
+from .parts import Gold, PartError, Reply, parse_part
 from .readers import Row, Table, read_dataframe, read_table
 from .values import has_invisible, visible
 
@@ -34,24 +35,36 @@ DEFAULT_COLUMNS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "response": ("response",),
         "domain": ("Domain", "domain"),
         "lang": ("lang",),
+        "scope": ("scope",),
+        "gold": ("gold",),
+        "reply": ("reply",),
     }
 )
+PART_FIELDS: Mapping[str, type[Gold] | type[Reply]] = MappingProxyType({"gold": Gold, "reply": Reply})
 
 
 # Not frozen: a frozen dataclass is five times slower to build, which shows at a million rows.
 # Treat it as immutable all the same.
 @dataclass(slots=True)
 class Record:
-    """One question with its golden answers and (once a system has answered) a response."""
+    """One question with its golden answers and (once a system has answered) a response.
+
+    The question side is id, question, answers, domain, lang and scope; `gold` holds what the gold file
+    knows beyond the answers' text, and `reply` what the system replied beyond its text, which IS
+    `response` (the text every metric scores). Both are None for a file without them (``assay.parts``).
+    """
 
     id: str
     question: str
     answers: tuple[str, ...]
-    response: str
+    response: str  # the reply's text: what is scored
     domain: str = ""
     lang: str = ""
     row: int = 0  # 1-based line (CSV, JSONL) or row number (JSON array, Parquet, DataFrame) in the source
-    meta: Mapping[str, Any] = field(default_factory=lambda: _NO_META)  # other input columns, untouched
+    meta: Mapping[str, Any] = field(default_factory=lambda: _NO_META)  # extra input columns only, untouched
+    scope: str = ""
+    gold: Gold | None = None
+    reply: Reply | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,9 @@ class ColumnMap:
     response: str | None = None
     domain: str | None = None
     lang: str | None = None
+    scope: str | None = None
+    gold: str | None = None  # a column of Gold objects (JSON text in CSV, a struct or JSON in Parquet)
+    reply: str | None = None  # a column of Reply objects, likewise
 
 
 @dataclass(frozen=True)
@@ -123,9 +139,13 @@ def load_table(
     """Records from a table already opened; a `part` of a file (one span of it) may hold no rows."""
     _check_visible_names(table)
     resolved = _resolve_columns(table, columns or ColumnMap(), need_responses)
-    builder = _RecordBuilder(table, resolved)
+    named_parts = {name for name in PART_FIELDS if getattr(columns or ColumnMap(), name) is not None}
+    builder = _RecordBuilder(table, resolved, named_parts)
     with collection_paused():
         records = builder.build(limit)
+    for name in PART_FIELDS:  # a gold/reply column found by its name but not holding objects is meta
+        if name in resolved and not builder.part_mode.get(name):
+            del resolved[name]
     if not records and not part:
         raise InputError("the input has a header but no rows", where=table.source, fix="add rows to score")
     if not allow_duplicate_ids and "id" in resolved:  # numbered rows are unique by construction
@@ -170,6 +190,10 @@ def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = Tru
         found = next((name for name in DEFAULT_COLUMNS[spec.name] if name in table.columns), None)
         if found is not None:
             resolved[spec.name] = found
+    taken = {getattr(wanted, spec.name) for spec in fields(wanted)} - {None}
+    for name in ("scope", *PART_FIELDS):  # a column named for another field feeds that one only
+        if getattr(wanted, name) is None and resolved.get(name) in taken:
+            del resolved[name]
     if "answers" in resolved and "answer" in resolved:
         # One source of golden answers: `answers` unless the user named `answer` and not `answers`.
         drop = "answer" if wanted.answers is not None or wanted.answer is None else "answers"
@@ -239,23 +263,29 @@ class _RecordBuilder:
     whose table columns are every key of every row); a dict is first laid out as such a list.
     """
 
-    def __init__(self, table: Table, resolved: Mapping[str, str]) -> None:
+    def __init__(
+        self, table: Table, resolved: Mapping[str, str], named_parts: set[str] | None = None
+    ) -> None:
         self.table = table
         self.resolved = resolved
         position = {name: index for index, name in enumerate(table.columns)}
         self.index = {name: position[column] for name, column in resolved.items()}
         mapped = set(resolved.values())
         self.meta_columns = [(name, i) for name, i in position.items() if name not in mapped]
+        # gold/reply columns: True holds parts, False is meta after all (found by name, holding no
+        # objects), absent: not decided yet (no value seen). A column named in the ColumnMap holds parts.
+        self.parts = [(name, self.index[name]) for name in PART_FIELDS if name in self.index]
+        self.part_mode: dict[str, bool] = {name: True for name in named_parts or () if name in self.index}
         self.null_cells: dict[str, list[str]] = {}
         # Where each text field sits in a row (-1: absent), for the fast path _from_text.
         self.text_index = tuple(
-            self.index.get(name, -1) for name in ("question", "response", "domain", "lang")
+            self.index.get(name, -1) for name in ("question", "response", "domain", "lang", "scope")
         )
         self.answer_index = -1 if "answers" in self.index else self.index["answer"]
 
     def build(self, limit: int | None) -> list[Record]:
         records: list[Record] = []
-        fast = self.table.cells_are_text and self.answer_index >= 0
+        fast = self.table.cells_are_text and self.answer_index >= 0 and not self.parts
         for locations, rows in self.table.blocks:
             if limit is not None and len(records) + len(rows) >= limit:
                 locations, rows = locations[: limit - len(records)], rows[: limit - len(records)]
@@ -290,7 +320,7 @@ class _RecordBuilder:
         def column(at: int) -> Iterable[str]:
             return columns[at] if at >= 0 else itertools.repeat("", count)
 
-        question_at, response_at, domain_at, lang_at = self.text_index
+        question_at, response_at, domain_at, lang_at, scope_at = self.text_index
         id_at = self.index.get("id")
         ids: Iterable[str] = map(str, range(number, number + count))
         if id_at is not None:
@@ -318,6 +348,7 @@ class _RecordBuilder:
                 column(lang_at),
                 locations,
                 metas,
+                column(scope_at),
             )
         )
 
@@ -327,6 +358,13 @@ class _RecordBuilder:
             meta = {name: row[i] for name, i in self.meta_columns}
         where = f"{self.table.source} {self.table.location_kind} {location}"
         record_id = self._id(row, number, where)
+        gold = reply = None
+        if self.parts:
+            found = {name: self._part(row, name, at, record_id, where) for name, at in self.parts}
+            gold, reply = found.get("gold"), found.get("reply")
+            for name, at in self.parts:
+                if self.part_mode.get(name) is False:
+                    meta = {**meta, self.resolved[name]: row[at]}
         return Record(
             record_id,
             self._text(row, "question", record_id, where),
@@ -336,7 +374,30 @@ class _RecordBuilder:
             self._text(row, "lang", record_id, where),
             location,
             meta,
+            self._text(row, "scope", record_id, where),
+            gold,
+            reply,
         )
+
+    def _part(self, row: Sequence[Any], name: str, at: int, record_id: str, where: str) -> Any:
+        """The row's Gold or Reply (None when its cell is empty); a malformed one is an InputError."""
+        value = row[at]
+        if _is_missing(value) or (isinstance(value, str) and not value.strip()):
+            return None
+        mode = self.part_mode.get(name)
+        if mode is None:  # the first value decides what a column found by its name holds
+            mode = isinstance(value, Mapping) or (isinstance(value, str) and value.lstrip().startswith("{"))
+            self.part_mode[name] = mode
+        if not mode:
+            return None
+        try:
+            return parse_part(Gold, value) if name == "gold" else parse_part(Reply, value)
+        except PartError as exc:
+            raise InputError(
+                f"column '{self.resolved[name]}' {exc}",
+                where=f"{where} (id {record_id})",
+                fix=f"write the {name} as an object of its fields (assay.parts.{PART_FIELDS[name].__name__})",
+            ) from None
 
     def _id(self, row: Sequence[Any], number: int, where: str) -> str:
         index = self.index.get("id")

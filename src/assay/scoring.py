@@ -16,8 +16,9 @@ from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import JUDGE, SCORERS, MetricScores, Scorer, get_scorer
+from .scorers import JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
 from .scorers._base import AnswerSets
+from .signature import Signature
 from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
 from .text import inflection
 
@@ -45,8 +46,12 @@ class ScoreOptions:
                 f"unknown on_conflict {self.on_conflict!r}", fix=f"use one of {', '.join(CONFLICT_POLICIES)}"
             )
 
+    def signature_info(self) -> list[str]:
+        """The options' signature parts, each ``name:value``."""
+        return [f"nfc:{'on' if self.nfc else 'off'}", self.intervals.signature()]
+
     def signature_parts(self) -> str:
-        return f"nfc:{'on' if self.nfc else 'off'}|{self.intervals.signature()}"
+        return "|".join(self.signature_info())
 
 
 @dataclass(frozen=True)
@@ -64,17 +69,14 @@ class ScoreRun:
         return self.dataset.records
 
 
-def signature(metric: str, options: ScoreOptions) -> str:
+def signature(metric: str, options: ScoreOptions) -> Signature:
     """Two runs whose signatures are equal give equal numbers on the same input."""
     scorer = get_scorer(metric)
-    parts = [f"{metric}@{scorer.version}", *scorer.signature_parts]
+    parts = [*scorer.signature_parts]
     if scorer.soft_pass is not None:
         parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
-    parts += [
-        options.signature_parts(),
-        f"assay:{__version__}",
-    ]
-    return "|".join(parts)
+    parts += [*options.signature_info(), f"assay:{__version__}"]
+    return Signature.of(f"{metric}@{scorer.version}", parts)
 
 
 def score(
@@ -85,14 +87,16 @@ def score(
     columns: ColumnMap | None = None,
     progress: ProgressCallback | None = None,
     judge: JudgeSetup | None = None,
+    evidence: bool = False,
 ) -> ScoreRun:
     """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric;
     by default every deterministic metric whose inputs the data has (``available_metrics``). The
-    metric ``judge`` asks the chain of LLM judges in ``judge`` (see ``assay.judges``)."""
+    metric ``judge`` asks the chain of LLM judges in ``judge`` (see ``assay.judges``). With `evidence`,
+    each deterministic metric's verdicts come with every row's Evidence (``MetricScores.evidence``)."""
     options = options or ScoreOptions()
     dataset = data if isinstance(data, Dataset) else load_records(data, columns=columns)
     if metrics is None or JUDGE not in metrics:
-        results, blank = verdicts(dataset, metrics, options, progress)
+        results, blank = verdicts(dataset, metrics, options, progress, evidence=evidence)
         return finish(dataset, results, blank, options)
     matchers = [m for m in metrics if m != JUDGE]
     if judge is None:
@@ -104,17 +108,20 @@ def score(
 
     if judge.cascade:
         matchers += [m for m in CASCADE_MATCHERS if m not in matchers]
-    results, blank = verdicts(dataset, matchers, options, progress)
+    results, blank = verdicts(dataset, matchers, options, progress, evidence=evidence)
     results[JUDGE], judged = judge_metric(dataset, results, blank, judge, progress)
-    run = finish(dataset, results, blank, options, {JUDGE: judge.signature(options.signature_parts())})
+    judged_by = Signature.opaque(judge.signature(options.signature_parts()))  # the judge's own text
+    run = finish(dataset, results, blank, options, {JUDGE: judged_by})
     return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 
 
 def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
-    """Every registered metric whose inputs the dataset has: all of them need question, golden answer
-    and response; the MLQA scores need a language column, hard_fact a pattern column."""
-    present = {"id": True, "lang": "lang" in dataset.fields, "regex": options.regex_column in dataset.columns}
-    return tuple(name for name, s in SCORERS.items() if all(present[need] for need in s.row_inputs))
+    """Every registered metric whose declared inputs the dataset has (``Scorer.inputs``): all of them
+    need question, golden answer and response; the MLQA scores need a language column, hard_fact a
+    pattern."""
+    return tuple(
+        name for name, s in SCORERS.items() if all(has_input(dataset, need, options) for need in s.inputs)
+    )
 
 
 def verdicts(
@@ -122,13 +129,17 @@ def verdicts(
     metrics: Sequence[str] | None,
     options: ScoreOptions,
     progress: ProgressCallback | None = None,
+    *,
+    evidence: bool = False,
 ) -> tuple[dict[str, MetricScores], bytearray]:
-    """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``."""
+    """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``. With
+    `evidence`, each metric's MetricScores also holds every row's Evidence (``scorers.Evidence``)."""
+    check_plugins()
     if metrics is None:
         metrics = available_metrics(dataset, options)
     scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
     for scorer in scorers:
-        _check_row_inputs(dataset, scorer, options)
+        check_inputs(dataset, scorer, options)
     results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in scorers}
     records = dataset.records
     with collection_paused():
@@ -140,27 +151,112 @@ def verdicts(
     for index in itertools.compress(range(len(blank)), blank):
         for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
+    if evidence:  # from the verdicts just decided, blank rows included, so that it cannot disagree
+        from .evidence import evidence_of
+
+        for scorer in scorers:
+            scores = results[scorer.name]
+            scores.evidence = [
+                evidence_of(scorer, scores, record, index, blank[index], options)
+                for index, record in enumerate(records)
+            ]
     return results, blank
 
 
-def _check_row_inputs(dataset: Dataset, scorer: Scorer, options: ScoreOptions) -> None:
-    """A metric asked for whose column is missing stops the run, the same way for each: scoring nothing
-    and exiting 0 would pass for a result."""
-    needs = {
-        "regex": ("pattern", options.regex_column, options.regex_column in dataset.columns, "--regex-col",
-                  "ScoreOptions(regex_column=...)"),
-        "lang": ("language", "lang", "lang" in dataset.fields, "--lang-col", "ColumnMap(lang=...)"),
-    }  # fmt: skip
-    for need in scorer.row_inputs:
-        if need not in needs or needs[need][2]:
+# --- inputs: what a scorer declares, resolved the same way for every scorer ---------------------------
+
+RECORD_INPUTS = ("id", "lang", "question", "domain", "scope")  # Record fields a scorer may declare
+# Optional record fields, with the words and the way to name them that a missing one's error gives.
+_FIELD_HELP = {
+    "lang": ("language", "--lang-col", "ColumnMap(lang=...)"),
+    "domain": ("domain", "--domain-col", "ColumnMap(domain=...)"),
+    "scope": ("scope", None, None),
+}
+_GOLD_WORDS = {"expected_regex": "pattern"}  # how a missing gold field is named in errors
+
+
+def gold_column(field_name: str, options: ScoreOptions) -> str:
+    """The flat input column a `gold.<field>` input falls back to when a row has no `gold` object (or
+    its field is unset): `expected_regex` (or --regex-col) for the pattern, else the field's name."""
+    return options.regex_column if field_name == "expected_regex" else field_name
+
+
+def has_input(dataset: Dataset, name: str, options: ScoreOptions) -> bool:
+    """Whether the dataset can give every row a value for the input `name` (see ``Scorer.inputs``)."""
+    if name in ("id", "question"):
+        return True
+    if name in RECORD_INPUTS:
+        return name in dataset.fields
+    part, _, rest = name.partition(".")
+    if part == "gold" and rest:
+        return "gold" in dataset.fields or gold_column(rest, options) in dataset.columns
+    if part == "reply" and rest:
+        return "reply" in dataset.fields
+    if name.startswith("column:"):
+        return name.removeprefix("column:") in dataset.columns
+    return False
+
+
+def check_inputs(dataset: Dataset, scorer: Scorer, options: ScoreOptions) -> None:
+    """A metric asked for whose input is missing stops the run, the same way for each: scoring nothing
+    and exiting 0 would pass for a result. One error, naming the metric, the column and the fix."""
+    for need in scorer.inputs:
+        if has_input(dataset, need, options):
             continue
-        what, column, _, flag, python = needs[need]
+        what, column, fix = _missing_input(need, options)
         raise InputError(
             f"{scorer.name} needs each row's {what}, and there is no column '{column}' "
             f"(columns found: {', '.join(dataset.columns)})",
             where=dataset.source,
-            fix=f"add the column, or name it with {flag} NAME ({python} in Python)",
+            fix=fix,
         )
+
+
+def _missing_input(name: str, options: ScoreOptions) -> tuple[str, str, str]:
+    """(what the input is in words, the column looked for, the fix) for an input the dataset lacks."""
+    if name in _FIELD_HELP:
+        what, flag, python = _FIELD_HELP[name]
+        named = f", or name it with {flag} NAME ({python} in Python)" if flag else f" named '{name}'"
+        return what, name, f"add the column{named}"
+    part, _, rest = name.partition(".")
+    if part == "gold" and rest:
+        column = gold_column(rest, options)
+        if rest == "expected_regex":
+            fix = (
+                "add the column, or name it with --regex-col NAME (ScoreOptions(regex_column=...) in Python)"
+            )
+        else:
+            fix = f"add the column, or a 'gold' column whose objects hold '{rest}'"
+        return _GOLD_WORDS.get(rest, f"gold {rest}"), column, fix
+    if part == "reply" and rest:
+        return f"reply {rest}", "reply", f"add a 'reply' column whose objects hold '{rest}'"
+    if name.startswith("column:"):
+        column = name.removeprefix("column:")
+        return f"'{column}'", column, "add the column"
+    return (
+        name,
+        name,
+        f"'{name}' is not an input assay knows: declare a record field, gold.X, reply.X or column:X",
+    )
+
+
+def row_inputs(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
+    """Each row's value of the input `name` (None where a row has none): the one resolver of inputs."""
+    if name in RECORD_INPUTS:
+        return list(map(operator.attrgetter(name), batch))
+    part, _, rest = name.partition(".")
+    if part == "gold":
+        column = gold_column(rest, options)
+        return [_gold_value(record, rest, column) for record in batch]
+    if part == "reply":
+        return [None if record.reply is None else getattr(record.reply, rest, None) for record in batch]
+    column = name.removeprefix("column:")
+    return [record.meta.get(column) for record in batch]
+
+
+def _gold_value(record: Record, field_name: str, column: str) -> Any:
+    value = None if record.gold is None else getattr(record.gold, field_name, None)
+    return record.meta.get(column) if value is None else value
 
 
 def output_columns(dataset: Dataset, metrics: Sequence[str], options: ScoreOptions) -> list[str]:
@@ -237,16 +333,10 @@ def _score_batch(
     for position, scorer in enumerate(scorers):
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
-        inputs = [_row_input(batch, name, options) for name in scorer.row_inputs]
+        inputs = [row_inputs(batch, name, options) for name in scorer.inputs]
         scores = scorer.score_rows(*views[scorer.view], *inputs)
         if options.inflection and scorer.soft_pass is not None:
             scorer.soft_pass(scores, *views[scorer.view])
         results[scorer.name].extend(scores)
         if last_use[scorer.view] == position:  # a view of a long text costs as much as the text
             del views[scorer.view]
-
-
-def _row_input(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
-    if name == "regex":
-        return [record.meta.get(options.regex_column) for record in batch]
-    return list(map(operator.attrgetter(name), batch))  # a Record field: lang, id

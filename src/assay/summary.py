@@ -19,6 +19,7 @@ from . import stats
 from .records import Dataset, Record
 from .scorers import MetricScores, Outcome
 from .scorers.hard_fact import TIMED_OUT
+from .signature import Signature
 from .text import inflection
 from .text.seed import is_empty_golden
 
@@ -102,7 +103,7 @@ class IntervalMethod:
 @dataclass(frozen=True)
 class MetricSummary:
     metric: str
-    signature: str
+    signature: str  # a Signature (assay.signature): its text, with its parts in .info
     combined: Tally
     domains: Mapping[str, Tally]
     timed_out_ids: tuple[str, ...] = ()  # rows left unscored because a pattern ran past its time budget
@@ -110,7 +111,8 @@ class MetricSummary:
     @property
     def soft_credit(self) -> bool:
         """Whether the metric ran with inflections tolerated, so that soft passes are reported apart."""
-        return inflection.SIGNATURE_ON in self.signature.split("|")
+        found = self.signature
+        return isinstance(found, Signature) and found.part("inflection") == inflection.SIGNATURE_ON
 
 
 @dataclass(frozen=True)

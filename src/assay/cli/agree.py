@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from ..agree import DEFAULT_POSITIVE, MetricAgreement, agree, label_sets
 from ..errors import EXIT_OK
@@ -17,7 +16,7 @@ from . import flags
 from .score import score_from_flags
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     agreer = commands.add_parser("agree", help="measure each metric's agreement with human labels")
     flags.add_scoring_run(agreer)
     flags.add_metric(agreer)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from .. import stats
 from ..compare import compare, load_scored
@@ -21,7 +20,7 @@ from ..terminal import one_line
 from . import flags
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     comparer = commands.add_parser("compare", help="compare two scored runs (--out files) row by row")
     comparer.add_argument("a", metavar="A", help="the first scored file (assay score --out)")
     comparer.add_argument("b", metavar="B", help="the second scored file, compared as B - A")

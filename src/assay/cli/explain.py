@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ..errors import EXIT_OK
 from ..records import load_records
@@ -13,7 +12,7 @@ from ..trace import explain
 from . import flags
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     explainer = commands.add_parser("explain", help="show how each metric decided one row, with traces")
     explainer.add_argument(
         "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from ..gate import MAX_UNSCORED, ON, SCOPES
 from ..judges.cache import DEFAULT_PATH
@@ -13,6 +14,9 @@ from ..records import ColumnMap
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
 from ..summary import IntervalMethod
+
+# What `add_subparsers` returns: each command module adds its parsers to it.
+Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
 
 def whole_number(minimum: int, rule: str) -> Callable[[str], int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK
 from ..lint import ERROR, lint
@@ -12,7 +11,7 @@ from ..terminal import one_line
 from . import flags
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     linter = commands.add_parser("lint", help="check the golden answers of a file for problems")
     linter.add_argument(
         "file", metavar="FILE", help="CSV, JSONL, JSON array or Parquet (responses not needed)"

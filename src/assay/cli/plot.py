@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from ..errors import EXIT_OK, UsageError
 from ..outputs import check_outputs
@@ -15,7 +14,7 @@ from ..terminal import one_line
 from . import flags
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     plotter = commands.add_parser("plot", help="draw per-domain accuracy with 95%% intervals (SVG, PNG)")
     plotter.add_argument("--summary", required=True, metavar="FILE", help="a summary written by --json")
     plotter.add_argument(

@@ -1,32 +1,68 @@
-"""The progress line on the terminal while a file is scored."""
+"""The progress line on the terminal while a file is scored, drawn by tqdm: rows done, the rate and the
+time left, rewritten in place. tqdm pads each rewrite to the length of the last one (a shorter line
+leaves nothing of a longer one behind) and trims the line to the terminal's width (so it never wraps,
+which a carriage return could not undo)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+# Rows with thousands separators; tqdm's own rate ("12.3k/s", "?/s" before the first figure).
+_ROWS = "assay: {desc} [{bar:20}] {n:,}/{total:,} rows, {rate_noinv_fmt}, {remaining_s:,.0f} s left"
+_STARTING = "assay: scoring {desc} ..."
 
 
-def progress_line(path: str, stream: TextIO) -> Callable[[int, int], None]:
-    """A progress line on the terminal: rows done (in one process), the rate and the time left,
-    rewritten in place. A new pass (the judge's, after the matchers') starts its clock afresh."""
-    print(f"assay: scoring {path} ...", end="", file=stream, flush=True)
-    started, last_done = time.monotonic(), 0
+class _Bar(tqdm):  # type: ignore[misc]  # tqdm ships no type hints
+    monitor_interval = 0  # no monitor thread: the line is redrawn on each report, in this thread
 
-    def show(done: int, total: int) -> None:
-        nonlocal started, last_done
-        if done < last_done:
-            started = time.monotonic()
-        last_done = done
-        elapsed = max(time.monotonic() - started, 1e-9)
-        left = (total - done) * elapsed / done if done else 0.0
-        bar = "#" * (20 * done // max(total, 1))
-        print(
-            f"\rassay: {path} [{bar:<20}] {done:,}/{total:,} rows, {done / elapsed:,.1f}/s, "
-            f"{left:,.0f} s left   ",
-            end="",
+    @property
+    def format_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = super().format_dict
+        if found["ncols"] is not None and found["ncols"] < 1:
+            found["ncols"] = None  # a terminal that reports no width (0 columns): do not trim to nothing
+        return found
+
+
+class ProgressLine:
+    """The callback scoring reports to (rows done, of total). A new pass (the judge's, after the
+    matchers') starts its bar and its clock afresh. `close()` ends the line."""
+
+    def __init__(self, path: str, stream: TextIO) -> None:
+        # ASCII bar ("#", " ") as before; unit_scale for the rate ("12.3k/s"), not the row counts.
+        self._bar = _Bar(
+            desc=path,
             file=stream,
-            flush=True,
+            bar_format=_STARTING,
+            ascii=" #",
+            unit="",
+            unit_scale=True,
+            dynamic_ncols=True,
         )
+        self._started = False
+        self._last_report = time.time()  # tqdm's clock: the first pass is timed from here
 
-    return show
+    def __call__(self, done: int, total: int) -> None:
+        bar, previous = self._bar, self._last_report
+        self._last_report = time.time()
+        if not self._started or done < bar.n or total != bar.total:
+            self._started = True
+            bar.bar_format = _ROWS
+            bar.reset(total=total)  # a new pass: its own total and clock, timed from the last report
+            bar.start_t = bar.last_print_t = previous
+            bar.update(done)
+            bar.refresh()  # the first figure of a pass shows at once, whatever tqdm's redraw interval
+        else:
+            bar.update(done - bar.n)  # redrawn at most every 0.1 s (tqdm's mininterval)
+
+    def close(self) -> None:
+        """Draw the last figures and end the line."""
+        self._bar.close()
+
+
+def progress_line(path: str, stream: TextIO) -> ProgressLine:
+    """A progress line for scoring `path` on `stream` (the terminal beneath the escaping stream: the
+    line rewrites itself with carriage returns, which the escaping would show as text)."""
+    return ProgressLine(path, stream)

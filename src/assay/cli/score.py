@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import Gate, check_gates, parse_share
 from ..outputs import check_outputs
 from ..parallel import ScoredFile, score_file
+from ..report.gate import gate_lines
 from ..report.html import write_html
 from ..report.json import summary_dict, write_summary_json
 from ..report.markdown import write_markdown
@@ -22,13 +22,13 @@ from ..summary import Summary
 from ..terminal import EscapingStream, one_line
 from . import flags
 from .judging import judge_setup
-from .progress import progress_line
+from .progress import ProgressLine, progress_line
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
 
 
-def add_parsers(commands: Any) -> None:
+def add_parsers(commands: flags.Commands) -> None:
     scorer = commands.add_parser("score", help="score a responses file with one or more metrics")
     flags.add_scoring_run(scorer)
     flags.add_metric(scorer)
@@ -36,7 +36,7 @@ def add_parsers(commands: Any) -> None:
     scorer.set_defaults(run=run_score)
 
 
-def add_shorthand_parsers(commands: Any) -> None:
+def add_shorthand_parsers(commands: flags.Commands) -> None:
     for command, metric in SHORTHANDS.items():
         shorthand = commands.add_parser(command, help=f"score with {metric} only (the seed script's command)")
         flags.add_scoring_run(shorthand)
@@ -61,26 +61,28 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     the whole run back; with `report`, print the report and write the summary to --json (assay
     agree reports, and writes, its own)."""
     check_score_outputs(args)
-    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
-    progress = progress_line(one_line(args.responses), beneath) if sys.stderr.isatty() else None
-    scored = score_file(
-        args.responses,
-        args.metric,
-        options=flags.score_options(args),
-        columns=flags.column_map(args),
-        limit=args.limit,
-        allow_duplicate_ids=args.allow_duplicate_ids,
-        out=args.out,
-        trace=args.trace,
-        trace_col=args.trace_col,
-        workers=args.workers,
-        progress=progress,
-        judge=judge_setup(args),
-        whole=whole,
-    )
+    judge = judge_setup(args)  # before the progress line: it may say which config file it read
+    progress = _progress(args.responses)
+    try:
+        scored = score_file(
+            args.responses,
+            args.metric,
+            options=flags.score_options(args),
+            columns=flags.column_map(args),
+            limit=args.limit,
+            allow_duplicate_ids=args.allow_duplicate_ids,
+            out=args.out,
+            trace=args.trace,
+            trace_col=args.trace_col,
+            workers=args.workers,
+            progress=progress,
+            judge=judge,
+            whole=whole,
+        )
+    finally:
+        if progress is not None:
+            progress.close()  # end the progress line, also before an error's message
     summary = scored.summary
-    if progress is not None:
-        print(file=sys.stderr)  # end the progress line
     for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
@@ -96,6 +98,15 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
         written = write_summary_json(summary, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
+
+
+def _progress(path: str) -> ProgressLine | None:
+    """A progress line when stderr is a terminal (never in a log or a pipe), written beneath the
+    escaping stream: it rewrites itself with carriage returns, which the escaping would show."""
+    if not sys.stderr.isatty():
+        return None
+    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
+    return progress_line(one_line(path), beneath)
 
 
 def check_score_outputs(args: argparse.Namespace) -> None:
@@ -164,13 +175,7 @@ def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespac
         max_unscored=parse_share(args.max_unscored),
         scope=args.gate_scope,
     )
-    for result in checks:
-        print(
-            f"assay: gate {'passed' if result.passed else 'FAILED'}: {one_line(result.why)}", file=sys.stderr
-        )
-    failed = [result for result in checks if not result.passed]
-    verdict = (
-        f"{len(failed)} of {len(checks)} checks failed" if failed else f"all {len(checks)} checks passed"
-    )
-    print(f"assay: gate: {verdict}", file=sys.stderr)
+    for line in gate_lines(checks):
+        print(f"assay: {one_line(line)}", file=sys.stderr)
+    failed = any(not check.passed for check in checks)
     return EXIT_FINDINGS if failed else EXIT_OK

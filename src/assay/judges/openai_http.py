@@ -105,7 +105,7 @@ class OpenAIJudge:
         (else UsageError: a mistake in the setup, which no fallback should hide)?"""
         try:
             response = await self._within_deadline(self._http().get("/models"))
-        except (httpx.HTTPError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, httpx.HTTPError) as exc:
             raise JudgeDown(
                 f"the judge endpoint {self.shown_url} does not answer ({_failure(exc, self.timeout)})",
                 fix="start the server, or correct the base URL (it ends in /v1)",
@@ -145,7 +145,7 @@ class OpenAIJudge:
                 await pace()
             try:
                 response = await self._within_deadline(self._http().post("/chat/completions", json=body))
-            except (httpx.TimeoutException, httpx.TransportError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, httpx.TimeoutException, httpx.TransportError) as exc:
                 failure, wait = _failure(exc, self.timeout), None
             else:
                 if response.status_code == 200:

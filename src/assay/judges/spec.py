@@ -13,7 +13,7 @@ In ``assay.toml`` each judge of the chain is a ``[[judge.chain]]`` table with th
 from __future__ import annotations
 
 import math
-import sys
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -26,11 +26,6 @@ from ._base import Judge, Prices, Sampling
 from ._clean import display_url
 from .llama_local import LlamaJudge
 from .openai_http import OpenAIJudge
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 _NUMBERS = {
     "timeout": float,

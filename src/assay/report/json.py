@@ -9,6 +9,7 @@ from typing import Any
 
 from .._version import __version__
 from ..outputs import write_text
+from ..signature import info_of
 from ..summary import IntervalMethod, JudgeSummary, Summary, Tally
 
 
@@ -66,6 +67,7 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
         "metrics": {
             name: {
                 "signature": metric.signature,
+                **({"signature_info": dict(info)} if (info := info_of(metric.signature)) else {}),
                 "combined": _tally(metric.combined, metric.soft_credit, summary.intervals),
                 "domains": {
                     domain: _tally(t, metric.soft_credit, summary.intervals)

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
 from ..outputs import check_writable, replacing, write_failed
+from ..parts import part_dict
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
+from ..signature import PARQUET_KEY, signatures_json
 from ..summary import AGREEMENT_PAIR, bucket_of
 from ..trace import traces
 
@@ -149,6 +151,9 @@ def _input_columns(run: ScoreRun, names: dict[str, str | None]) -> dict[str, lis
             columns[name] = [list(record.answers) for record in records]
         elif field == "answer":
             columns[name] = [record.answers[0] for record in records]
+        elif field in ("gold", "reply"):  # a part as the object it came as (JSON in a CSV cell)
+            parts = map(operator.attrgetter(field), records)
+            columns[name] = [None if part is None else part_dict(part) for part in parts]
         else:
             columns[name] = list(map(operator.attrgetter(field), records))
     return columns
@@ -294,7 +299,7 @@ def write_verdicts(
     path = check_out_path(path)
     suffix = path.suffix.lower()
     columns = verdict_table(run, trace=trace, check=True, keep_traces=keep_traces)
-    table = _parquet_table(columns, path) if suffix == ".parquet" else None
+    table = _parquet_table(columns, path, run) if suffix == ".parquet" else None
     with _written(path, part) as temp:
         if table is not None:
             _write_parquet(table, temp, path)
@@ -444,13 +449,15 @@ def _write_jsonl(table: dict[str, Sequence[Any]], path: Path) -> None:
             handle.write("\n")
 
 
-def _parquet_table(table: dict[str, Sequence[Any]], path: Path) -> Any:
+def _parquet_table(table: dict[str, Sequence[Any]], path: Path, run: ScoreRun) -> Any:
     """The verdicts as one pyarrow table (a bad one is refused before anything is written to `path`)."""
     import pyarrow as pa
 
     data = {column: list(values) for column, values in table.items()}
+    signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
     try:
-        return pa.table(data)
+        arrow = pa.table(data)
+        return arrow.replace_schema_metadata({PARQUET_KEY: signatures_json(signatures)})  # for compare
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         raise UsageError(
             f"a column mixes kinds of value that Parquet cannot hold in one column ({exc})",

@@ -6,9 +6,12 @@ import itertools
 import operator
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
+
+from ..text.search import token_counts
 
 
 class Outcome(IntEnum):
@@ -36,6 +39,8 @@ class MetricScores:
     reasons: dict[int, str] = field(default_factory=dict)  # row index -> why it is unscored
     values: array[float] | None = None  # a graded metric's score per row, in [0, 1] (token_f1's F1)
     texts: dict[str, list[str | None]] = field(default_factory=dict)  # text columns (the judge's rationale)
+    # Per-row evidence, only when scoring was asked for it (``score(..., evidence=True)``); else None.
+    evidence: list[Evidence] | None = None
 
     @classmethod
     def all_failing(
@@ -70,6 +75,10 @@ class MetricScores:
             self.values.extend(more.values)
         for name, texts in more.texts.items():
             self.texts.setdefault(name, []).extend(texts)
+        if more.evidence is not None:
+            if self.evidence is None:
+                self.evidence = []
+            self.evidence.extend(more.evidence)
 
     def force_fail(self, index: int) -> None:
         """Mark a row incorrect with no deciding answer, keeping its extras (a blank response)."""
@@ -91,6 +100,24 @@ def f1_of_counts(common: int, response_tokens: int, golden_tokens: int) -> float
         return 0.0
     precision, recall = common / response_tokens, common / golden_tokens
     return 2 * precision * recall / (precision + recall)
+
+
+def explain_tokens(tokenise: Callable[[str], list[str]]) -> Explain:
+    """The rule of a token-counting metric (an F1, or an exact match when the row has no score), whose
+    texts are seen as their tokens joined by spaces."""
+
+    def explain(seen: Seen) -> tuple[str, Span | None]:
+        if seen.score is None:  # exact match
+            if seen.outcome is Outcome.PASS:
+                return "the response's tokens equal the golden answer's", None
+            return "the response's tokens differ from every golden answer's", None
+        golden = tokenise(seen.golden or "")
+        response = token_counts(seen.response, tokenise)  # no list of a long text's tokens
+        common, length = sum((Counter(golden) & response).values()), sum(response.values())
+        counts = f"{common} tokens in common; precision {common}/{length}, recall {common}/{len(golden)}"
+        return f"token F1 {seen.score:.3f} with the best golden answer: {counts}", None
+
+    return explain
 
 
 class AnswerSets(list[tuple[str, ...]]):
@@ -120,15 +147,88 @@ class AnswerSets(list[tuple[str, ...]]):
 
 # A scorer sees a batch of responses and their golden answers, both after its `view` (e.g. lowercasing),
 # and returns one MetricScores row per response. Batches keep per-row interpreter overhead low.
-# A scorer also takes, after responses and answers, a sequence per name in its `row_inputs`.
+# A scorer also takes, after responses and answers, a sequence per name in its `inputs` (one value per row).
 BatchScorer = Callable[..., MetricScores]
 # Turns some of a batch's FAIL rows into SOFT_PASS rows, seeing the same views as the scorer.
 SoftPass = Callable[[MetricScores, Sequence[str], Sequence[tuple[str, ...]]], None]
 
+Span = tuple[int, int]
+EMPTY_GOLDEN = "the golden answer is empty, which the seed protocols score correct (the seed's caveat 1)"
+
+
+def as_written(text: str) -> str:
+    """`text` quoted for a rule, as the user wrote it: repr's quotes and escapes of control characters,
+    but a backslash shown once (a pattern's ``\\s`` is ``\\s``, not ``\\\\s``)."""
+    return repr(text).replace("\\\\", "\\")
+
+
+# Not frozen (a frozen dataclass is slower to build, which shows at a trace per row and metric): treat
+# Evidence and Seen as immutable all the same.
+@dataclass(slots=True)
+class Evidence:
+    """Why one row got its verdict: the rule in words, the matched span as [start, end) offsets into the
+    ORIGINAL response (None when the pass is not a place in it), and the deciding golden answer and the
+    response as the metric saw them (after its normalisation)."""
+
+    rule: str
+    span: Span | None
+    golden: str | None
+    response: str
+
+
+@dataclass(slots=True)
+class Seen:
+    """One row's decided verdict as its metric saw it: what a scorer's `explain` reads to say why.
+
+    `locate(start, end)` maps offsets in the seen `response` back to the original response's (through
+    the scorer's `alignment`); `inputs` holds the row's value of each of the scorer's declared inputs.
+    """
+
+    metric: str
+    outcome: Outcome
+    answer_index: int  # the deciding golden answer; -1: none
+    score: float | None  # a graded metric's row score
+    response: str  # seen
+    golden: str | None  # seen: the deciding golden answer (else the first)
+    original: str  # the response as it came
+    inputs: Mapping[str, Any]
+    locate: Callable[[int, int], Span | None]
+
+
+# What a scorer says about one decided row: the rule in words, and the span already mapped back to the
+# original response's offsets (through `Seen.locate`), or None.
+Explain = Callable[[Seen], tuple[str, Span | None]]
+# How a scorer sees a text for one row, given the row's inputs (the official scripts' tokens, per lang).
+SeenBy = Callable[[Mapping[str, Any]], Callable[[str], str]]
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """How offsets in a view's output map back to the original text: the view of one piece, whether
+    whitespace is then collapsed, and whether a piece is a code point (the view maps them one by one)
+    rather than a grapheme cluster."""
+
+    piece: Callable[[str], str]
+    collapse: bool = False
+    by_code_point: bool = False
+
 
 @dataclass(frozen=True)
 class Scorer:
-    """A named deterministic metric: a view applied to both sides, then verdicts for a batch of rows."""
+    """A named deterministic metric: a view applied to both sides, then verdicts for a batch of rows.
+
+    Adding one is a module defining a Scorer and one registration (``scorers.SCORERS``, or a plugin's
+    entry point in the group ``assay.scorers``). What it may declare:
+
+    - `inputs`: more per-row values ``score_rows`` takes after responses and answers, one sequence per
+      name, resolved by the core: a record field (``id``, ``lang``, ``question``, ``domain``,
+      ``scope``), ``gold.<field>`` or ``reply.<field>`` (``assay.parts``), or ``column:<name>`` (an
+      input column kept in ``Record.meta``). Which metrics a file can run follows from them.
+    - `explain`: the rule and span of one decided row, for traces and evidence; without it a trace
+      says the outcome, the score and the deciding answer, under the scorer's description.
+    - `alignment`: how `view`'s offsets map back to the original response (for spans).
+    - `seen_by`: how a row's texts are shown when that is not `view` (the SQuAD scripts' tokens).
+    """
 
     name: str
     description: str
@@ -138,5 +238,8 @@ class Scorer:
     version: int = 1
     signature_parts: tuple[str, ...] = ()  # what else decides its numbers: profile, options
     graded: bool = False  # scores each row in [0, 1] (MetricScores.values), reported as a mean
-    row_inputs: tuple[str, ...] = ()  # more per-row inputs score_rows takes: "lang", "id", "regex"
+    inputs: tuple[str, ...] = ()  # more per-row inputs score_rows takes (see above)
     soft_pass: SoftPass | None = None  # what --inflection adds (see scorers.inflection)
+    explain: Explain | None = None
+    alignment: Alignment | None = None
+    seen_by: SeenBy | None = None

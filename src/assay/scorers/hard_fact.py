@@ -26,7 +26,7 @@ import regex
 from ..errors import InputError
 from ..text import unicode
 from ..text.pattern_size import oversize, shown
-from ._base import PASS, UNSCORED, MetricScores, Scorer
+from ._base import PASS, UNSCORED, Alignment, MetricScores, Scorer, Seen, Span, as_written
 
 NO_PATTERN = "the row has no expected_regex"
 # One search's time budget: this much for any text up to a megabyte, and this much per megabyte past
@@ -101,6 +101,28 @@ def pattern_of(pattern: str, where: str) -> regex.Pattern[str]:
         ) from None
 
 
+PATTERN = "gold.expected_regex"  # the row's pattern: Gold.expected_regex, or the expected_regex column
+TEXT_SHOWN = 2000  # characters of a match a rule shows
+
+
+def _explain(seen: Seen) -> tuple[str, Span | None]:
+    pattern = str(seen.inputs.get(PATTERN))
+    shown_pattern = as_written(pattern)  # as the user wrote it: one backslash is one
+    try:
+        found = search(pattern_of(pattern, f"row id {seen.inputs.get('id')}"), seen.response)
+    except TimeoutError:  # it passed in time when scored, but not now (a loaded machine): no span
+        return f"the pattern {shown_pattern} matched when scored; {timed_out_reason(seen.response)}", None
+    if found is None:
+        return (
+            f"the pattern {shown_pattern} matches nowhere as a whole (no word or digit run on either side)",
+            None,
+        )
+    matched = found.group()
+    if len(matched) > TEXT_SHOWN:
+        matched = f"{matched[:TEXT_SHOWN]} [... {len(matched):,} characters in all]"
+    return f"the pattern {shown_pattern} matches {as_written(matched)} as a whole", seen.locate(*found.span())
+
+
 HARD_FACT = Scorer(
     name="hard_fact",
     description="the row's own regular expression (expected_regex) occurs in the response as a whole, "
@@ -108,5 +130,7 @@ HARD_FACT = Scorer(
     view=unicode.fold,
     score_rows=_hard_fact,
     signature_parts=(unicode.FOLD_SIGNATURE, f"budget:{PATTERN_SECONDS:g}s"),
-    row_inputs=("regex", "id"),
+    inputs=(PATTERN, "id"),
+    explain=_explain,
+    alignment=Alignment(functools.lru_cache(1 << 16)(unicode.fold_keeping_spaces), collapse=True),
 )

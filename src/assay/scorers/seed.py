@@ -30,7 +30,7 @@ from ..text.seed import (
     seed_words,
     strip_punctuation,
 )
-from ._base import PASS, AnswerSets, MetricScores, Scorer
+from ._base import EMPTY_GOLDEN, PASS, Alignment, AnswerSets, MetricScores, Outcome, Scorer, Seen, Span
 
 try:
     from .. import _speedups
@@ -149,11 +149,39 @@ def _golden_word_lists(answers: Sequence[str]) -> list[set[str]]:
     return list(map(operator.sub, regrouped, itertools.repeat({""})))
 
 
+def _explain_exact(seen: Seen) -> tuple[str, Span | None]:
+    golden = seen.golden or ""
+    if seen.outcome is not Outcome.PASS:
+        return "no golden answer, lowercased, occurs in the lowercased response", None
+    if not golden:
+        return EMPTY_GOLDEN, None
+    at = seen.response.find(golden)
+    rule = "the golden answer, lowercased, occurs in the lowercased response (inside a word counts too)"
+    return rule, seen.locate(at, at + len(golden))
+
+
+def _explain_overlap(seen: Seen) -> tuple[str, Span | None]:
+    words = sorted(seed_words(seen.golden or ""))
+    if not words:
+        return EMPTY_GOLDEN, None
+    response_words = seed_words(seen.response)  # once: a golden answer may have thousands of words
+    missing = [word for word in words if word not in response_words]
+    found = len(words) - len(missing)
+    counted = f"{found} of {len(words)} golden words occur among the response's words"
+    if not missing:
+        return f"{counted} (order and words in between are free)", None
+    return f"{counted}; missing: {', '.join(missing)}", None
+
+
+LOWERCASE = Alignment(str.lower, collapse=False, by_code_point=True)  # str.lower maps code points one by one
+
 EXACT_SUBSTRING = Scorer(
     name="exact_substring",
     description="the golden answer occurs in the response as one contiguous run of characters (lowercased)",
     view=lowercase,
     score_rows=_exact_substring,
+    explain=_explain_exact,
+    alignment=LOWERCASE,
 )
 
 WORD_OVERLAP = Scorer(
@@ -163,4 +191,6 @@ WORD_OVERLAP = Scorer(
     view=lowercase,
     score_rows=_word_overlap,
     extra_columns=_OVERLAP_COLUMNS,
+    explain=_explain_overlap,
+    alignment=LOWERCASE,
 )

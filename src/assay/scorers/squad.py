@@ -8,11 +8,12 @@ de, ar, zh); a row in another language is unscored, with that reason, where the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from ..text.search import token_counts
+from ..text.search import joined_tokens, token_counts
 from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
-from ._base import PASS, UNSCORED, MetricScores, Scorer, f1_of_counts
+from ._base import PASS, UNSCORED, MetricScores, Scorer, explain_tokens, f1_of_counts
 
 Tokenise = Callable[[str], list[str]]
 
@@ -85,6 +86,20 @@ def _mlqa(
     return score_rows
 
 
+def _squad_seen(inputs: Mapping[str, Any]) -> Callable[[str], str]:
+    """How the SQuAD script sees a text: its tokens joined by spaces."""
+    return lambda text: joined_tokens(text, squad_tokens)
+
+
+def _mlqa_seen(inputs: Mapping[str, Any]) -> Callable[[str], str]:
+    """How the MLQA script sees a text in the row's language; a row it has no rules for (unscored,
+    with the scorer's reason) is shown as it came."""
+    lang = (inputs.get("lang") or "").strip().lower()
+    if lang not in MLQA_LANGUAGES:
+        return str
+    return lambda text: joined_tokens(text, lambda chunk: mlqa_tokens(chunk, lang))
+
+
 def _scorer(name: str, graded: bool, family: str) -> Scorer:
     official = "SQuAD v1.1" if family == "squad" else "MLQA"
     what = "token F1" if graded else "exact match"
@@ -95,7 +110,9 @@ def _scorer(name: str, graded: bool, family: str) -> Scorer:
         score_rows=_squad(name, graded) if family == "squad" else _mlqa(name, graded),
         signature_parts=(f"profile:{family}@1",),
         graded=graded,
-        row_inputs=("lang",) if family == "mlqa" else (),
+        inputs=("lang",) if family == "mlqa" else (),
+        explain=explain_tokens(str.split),  # a seen text is its tokens joined by spaces
+        seen_by=_squad_seen if family == "squad" else _mlqa_seen,
     )
 
 

@@ -12,12 +12,27 @@ import functools
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+import regex
+
 from ..text import unicode
+from ..text.inflection import rule_of, soft_key
 from ..text.search import first_occurring, token_counts
-from ._base import PASS, UNSCORED, AnswerSets, MetricScores, Scorer, f1_of_counts
+from ._base import (
+    PASS,
+    UNSCORED,
+    Alignment,
+    AnswerSets,
+    MetricScores,
+    Outcome,
+    Scorer,
+    Seen,
+    Span,
+    explain_tokens,
+    f1_of_counts,
+)
 from .inflection import soft_phrase_pass
 
 NO_WORDS = "the golden answer has no words (empty or punctuation only)"
@@ -124,6 +139,71 @@ def _overlap_with(response: str, answers: int) -> Callable[[Tokens], tuple[int, 
     return lambda golden: (sum((Counter(golden) & counts).values()), length)
 
 
+_WORD = regex.compile(unicode.WORD_PATTERN)  # the unicode profile's word (text.unicode.words)
+_LAST_WORD = regex.compile(f"(?r){unicode.WORD_PATTERN}")  # searched from the end
+# Pieces (clusters) repeat endlessly across rows: each is normalised once.
+NORMALISED = Alignment(functools.lru_cache(1 << 16)(unicode.normalise_keeping_spaces), collapse=True)
+
+
+def _explain_phrase(seen: Seen) -> tuple[str, Span | None]:
+    golden_words = unicode.words(seen.golden or "")
+    if seen.outcome is Outcome.FAIL:
+        present = set(map(_group, _WORD.finditer(seen.response)))  # no list of a long text's words
+        absent = [word for word in golden_words if word not in present]
+        why = f"absent: {', '.join(absent)}" if absent else "each occurs, but not together in this order"
+        return f"the golden words do not occur as a contiguous run of whole words ({why})", None
+    soft = seen.outcome is Outcome.SOFT_PASS
+    key: Callable[[str], str] = soft_key if soft else str
+    at = _run_at(
+        unicode.spaced_words(seen.response)
+        if not soft
+        else _spaced(map(soft_key, map(_group, _WORD.finditer(seen.response)))),
+        _spaced(map(key, golden_words)),
+    )
+    located = (
+        []
+        if at is None
+        else list(itertools.islice(_WORD.finditer(seen.response), at, at + len(golden_words)))
+    )
+    span = seen.locate(located[0].start(), located[-1].end()) if located else None
+    if not soft:
+        return "the golden words occur in the response as a contiguous run of whole words", span
+    matched = list(map(_group, located))
+    tolerated = "; ".join(rule_of(g, r) for g, r in zip(golden_words, matched) if g != r)
+    return f"a soft pass: the golden words occur only with inflections tolerated ({tolerated})", span
+
+
+def _group(match: regex.Match[str]) -> str:
+    return str(match.group())
+
+
+def _spaced(words: Iterable[str]) -> str:
+    return f" {' '.join(words)} "
+
+
+def _run_at(spaced_words: str, spaced_run: str) -> int | None:
+    """Where a run of words starts among words, both `_spaced`, as a word index, or None. Words hold no
+    space, so this is a substring search (linear, where comparing slices at each word would cost words
+    x run), and the spaces before the place found count the words before it."""
+    at = spaced_words.find(spaced_run)
+    return None if at < 0 else spaced_words.count(" ", 0, at)
+
+
+_explain_token_f1 = explain_tokens(unicode.f1_tokens)
+
+
+def _explain_token_em(seen: Seen) -> tuple[str, Span | None]:
+    """token_em's span: from the response's first word to its last (the official scores see no offsets)."""
+    if seen.outcome is not Outcome.PASS:
+        return _explain_token_f1(seen)
+    first = _WORD.search(seen.response)
+    if first is None:
+        return _explain_token_f1(seen)[0], None
+    last = _LAST_WORD.search(seen.response)
+    assert last is not None
+    return _explain_token_f1(seen)[0], seen.locate(first.start(), last.end())
+
+
 PHRASE_MATCH = Scorer(
     name="phrase_match",
     description="the golden answer's words occur in the response as a contiguous run of whole words, "
@@ -132,6 +212,8 @@ PHRASE_MATCH = Scorer(
     score_rows=_phrase_match,
     signature_parts=(unicode.SIGNATURE,),
     soft_pass=soft_phrase_pass,
+    explain=_explain_phrase,
+    alignment=NORMALISED,
 )
 
 TOKEN_F1 = Scorer(
@@ -142,6 +224,8 @@ TOKEN_F1 = Scorer(
     score_rows=_token_f1,
     signature_parts=(unicode.SIGNATURE,),
     graded=True,
+    explain=_explain_token_f1,
+    alignment=NORMALISED,
 )
 
 TOKEN_EM = Scorer(
@@ -150,4 +234,6 @@ TOKEN_EM = Scorer(
     view=unicode.normalise,
     score_rows=_token_em,
     signature_parts=(unicode.SIGNATURE,),
+    explain=_explain_token_em,
+    alignment=NORMALISED,
 )

@@ -1,0 +1,143 @@
+"""The typed optional parts of a record: what the gold file knows (`Gold`) and what the system replied
+(`Reply`), beyond the question, the golden answers and the response text.
+
+Both are optional (``Record.gold``/``Record.reply`` are None for a file without them, at no cost to
+loading) and read from nested objects: ``"gold": {...}`` and ``"reply": {...}`` in JSONL/JSON, a JSON
+text in a CSV cell, a struct (or a JSON text) in a Parquet column. A reply's text IS
+``Record.response`` (the text every metric scores): it is not repeated here. Every field may be unset
+(None); unknown keys are an error naming the row and the key, so that a misspelt field is not lost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A source the reply cites: a document, and where in it (page; character offsets [start, end))."""
+
+    document: str
+    page: int | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """A passage retrieved for the reply: its document, page, offsets [start, end) and text."""
+
+    document: str
+    page: int | None = None
+    start: int | None = None
+    end: int | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Gold:
+    """What the gold file knows of the expected answer beyond its text (``Record.answers``)."""
+
+    value: Any = None  # the expected value, typed (a number, a date as text)
+    value_type: str | None = None  # what `value` is: "number", "date", "text", ...
+    unit: str | None = None  # the value's unit ("days", "EUR")
+    expected_regex: str | None = None  # hard_fact's pattern for the row
+    source_document: str | None = None
+    page: int | None = None
+    quote: str | None = None  # the passage of the source that holds the answer
+    quote_span: tuple[int, int] | None = None  # the quote's [start, end) in the source document
+    expected_refusal: bool | None = None  # the system should decline to answer
+    category: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a system replied besides its text, which is ``Record.response``."""
+
+    citations: tuple[Citation, ...] = ()
+    contexts: tuple[Context, ...] = ()  # the retrieved passages it answered from
+    raw: str | None = None  # the reply as it came (before any extraction of its text)
+    error: str | None = None  # the system's error, when it failed to answer
+    latency: float | None = None  # seconds
+    blocked: bool | None = None  # a guard stopped the reply
+    route: str | None = None  # which path of the system answered
+    model: str | None = None
+
+
+class PartError(ValueError):
+    """A malformed part: the message names the field (the loader adds the row)."""
+
+
+Part = TypeVar("Part", Gold, Reply, Citation, Context)
+_INT_FIELDS = {"page", "start", "end"}
+
+
+def parse_part(kind: type[Part], value: Any) -> Part:
+    """A Gold or Reply from a mapping, or a JSON text of one (a CSV cell); PartError when malformed."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as exc:
+            raise PartError(f"is not JSON ({exc})") from None
+    if not isinstance(value, Mapping):
+        raise PartError(f"must be an object, found a {type(value).__name__}")
+    names = {spec.name for spec in dataclasses.fields(kind)}
+    unknown = sorted(set(value) - names)
+    if unknown:
+        raise PartError(f"has no field {unknown[0]!r} (its fields: {', '.join(sorted(names))})")
+    found = {key: _field(kind, key, item) for key, item in value.items() if item is not None}
+    if kind in (Citation, Context) and not isinstance(found.get("document"), str):
+        raise PartError("needs a 'document' (text)")
+    return kind(**found)
+
+
+def _field(kind: type, key: str, item: Any) -> Any:
+    if kind is Reply and key in ("citations", "contexts"):
+        if not isinstance(item, (list, tuple)) and not hasattr(item, "tolist"):
+            raise PartError(f"field {key!r} must be a list of objects")
+        inner: type = Citation if key == "citations" else Context
+        items = item.tolist() if hasattr(item, "tolist") else item
+        parsed = []
+        for at, element in enumerate(items):
+            try:
+                parsed.append(parse_part(inner, element))
+            except PartError as exc:
+                raise PartError(f"field {key!r} item {at} {exc}") from None
+        return tuple(parsed)
+    if key == "quote_span":
+        items = item.tolist() if hasattr(item, "tolist") else item
+        if not (isinstance(items, (list, tuple)) and len(items) == 2 and all(type(i) is int for i in items)):
+            raise PartError("field 'quote_span' must be [start, end], two integers")
+        return (items[0], items[1])
+    if key in _INT_FIELDS and type(item) is not int:
+        raise PartError(f"field {key!r} must be an integer, found {item!r}")
+    if key == "latency":
+        if isinstance(item, bool) or not isinstance(item, (int, float)):
+            raise PartError(f"field 'latency' must be a number of seconds, found {item!r}")
+        return float(item)
+    if key in ("blocked", "expected_refusal") and not isinstance(item, bool):
+        raise PartError(f"field {key!r} must be true or false, found {item!r}")
+    return item
+
+
+def part_dict(part: Gold | Reply | Citation | Context) -> dict[str, Any]:
+    """The part as a JSON-ready mapping of its set fields (what --out writes back)."""
+    found: dict[str, Any] = {}
+    for spec in dataclasses.fields(part):
+        value = getattr(part, spec.name)
+        if value is None or value == ():
+            continue
+        if spec.name in ("citations", "contexts"):
+            value = [part_dict(item) for item in value]
+        elif spec.name == "quote_span":
+            value = list(value)
+        found[spec.name] = value
+    return found
+
+
+__all__ = ["Citation", "Context", "Gold", "PartError", "Reply", "parse_part", "part_dict"]
