@@ -150,7 +150,7 @@ def fifty_mb_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[float, float
     tiny = write_csv(folder / "tiny.csv", [{"id": "tiny", **header, "response": "in Delhi, 1947"}])
     _, baseline, _ = assay_peak(["score", "--responses", str(tiny), "--out", str(folder / "tiny_out.csv")])
     out = folder / "out.csv"
-    code, seconds, peak = assay_peak(["score", "--responses", str(big), "--out", str(out)])
+    code, seconds, peak = assay_peak(["score", "--responses", str(big), "--out", str(out), "--trace-col"])
     assert code == 0
     return big.stat().st_size / MB, seconds - baseline, peak, out, cell
 

@@ -106,7 +106,9 @@ def test_shorthand_runs_only_its_protocol(
 
 
 def test_seed_command_writes_the_scored_csv(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["word-overlap", "--responses", "my_model_english.csv", "--out", "scored.csv"], capsys)
+    code, _, err = run(
+        ["word-overlap", "--responses", "my_model_english.csv", "--out", "scored.csv", "--trace-col"], capsys
+    )
     assert code == 0
     header = (workdir / "scored.csv").read_text(encoding="utf-8").splitlines()[0]
     assert (

@@ -177,6 +177,7 @@ def test_a_crash_in_the_middle_of_the_rows_leaves_the_old_file_and_no_temporary_
     target = tmp_path / f"report{suffix}"
     target.write_text(OLD, encoding="utf-8")
     real, calls = getattr(rows_module, step), [0]
+    argv = command(inputs, target) + (["--trace-col"] if writer.startswith("score --out") else [])
 
     def flaky(*args: Any) -> Any:
         calls[0] += 1
@@ -185,7 +186,7 @@ def test_a_crash_in_the_middle_of_the_rows_leaves_the_old_file_and_no_temporary_
         return real(*args)
 
     monkeypatch.setattr(rows_module, step, flaky)
-    main_crashing(command(inputs, target))
+    main_crashing(argv)
     assert calls[0] == crash_at_row + 1
     assert target.read_text(encoding="utf-8") == OLD
     assert leftovers(tmp_path) == []
@@ -198,7 +199,7 @@ def test_an_output_that_did_not_exist_is_not_created_by_a_crash(
         raise RuntimeError("injected crash")
 
     monkeypatch.setattr(rows_module, "trace_json", crash)
-    main_crashing(_score("--out")(inputs, tmp_path / "new.csv"))
+    main_crashing([*_score("--out")(inputs, tmp_path / "new.csv"), "--trace-col"])
     assert list(tmp_path.iterdir()) == [tmp_path / "in"]
 
 
@@ -504,6 +505,7 @@ def _rows_text(count: int, response: str) -> str:
 def test_two_processes_writing_one_file_leave_one_whole_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, name: str
 ) -> None:
+    slowed = ["--trace-col"] if flag == "--out" else []  # the traces, which CONCURRENT slows down
     sources = []
     for label, response in (("a", "The capital is New Delhi"), ("b", "It is Mumbai surely said the model")):
         source = tmp_path / f"{label}.csv"
@@ -514,7 +516,17 @@ def test_two_processes_writing_one_file_leave_one_whole_file(
         alone = tmp_path / f"alone-{source.stem}{Path(name).suffix}"
         assert (
             run(
-                ["score", "--responses", str(source), flag, str(alone), "--metric", "exact_substring"], capsys
+                [
+                    "score",
+                    "--responses",
+                    str(source),
+                    flag,
+                    str(alone),
+                    "--metric",
+                    "exact_substring",
+                    *slowed,
+                ],
+                capsys,
             )[0]
             == 0
         )
@@ -523,7 +535,8 @@ def test_two_processes_writing_one_file_leave_one_whole_file(
     signals.mkdir()
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     argvs = [
-        ["score", "--responses", str(s), flag, str(target), "--metric", "exact_substring"] for s in sources
+        ["score", "--responses", str(s), flag, str(target), "--metric", "exact_substring", *slowed]
+        for s in sources
     ]
     processes = [
         subprocess.Popen(

@@ -120,7 +120,7 @@ def test_out_has_every_input_row_in_input_order(
 def test_out_has_an_id_then_every_input_column_then_the_verdict_columns(
     tmp_path: Path, responses: Path, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
-    columns, _ = read_out(score_to(responses, tmp_path / f"scored.{fmt}", capsys))
+    columns, _ = read_out(score_to(responses, tmp_path / f"scored.{fmt}", capsys, "--trace-col"))
     assert columns[: len(INPUT_COLUMNS) + 1] == ["id", *INPUT_COLUMNS]
     assert set(columns[len(INPUT_COLUMNS) + 1 :]) == VERDICT_COLUMNS
     assert len(columns) == len(set(columns))

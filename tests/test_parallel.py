@@ -99,8 +99,8 @@ def test_sharded_summary_equals_one_process(
     tmp_path: Path, sharded: list[list[Span]], variant: str, workers: int
 ) -> None:
     path = write(tmp_path, "responses.csv", VARIANTS[variant]())
-    alone = summary_dict(score_file(path, workers=1))
-    shared = summary_dict(score_file(path, workers=workers))
+    alone = summary_dict(score_file(path, workers=1).summary)
+    shared = summary_dict(score_file(path, workers=workers).summary)
     assert [len(spans) for spans in sharded] == [workers]
     assert shared == alone
     assert shared["rows"]["total"] == ROWS
@@ -154,7 +154,9 @@ def test_sharded_parquet_out_when_the_first_span_has_no_passing_row(
 
 def test_trailing_blank_lines_in_their_own_span(tmp_path: Path, sharded: list[list[Span]]) -> None:
     path = write(tmp_path, "responses.csv", b"question,answer,response\n" + b"q,a,a\n" * 20 + b"\n" * 200)
-    assert summary_dict(score_file(path, workers=2)) == summary_dict(score_file(path, workers=1))
+    assert summary_dict(score_file(path, workers=2).summary) == summary_dict(
+        score_file(path, workers=1).summary
+    )
 
 
 @pytest.mark.parametrize("workers", [2, 3])
@@ -171,9 +173,9 @@ def test_rows_without_ids_are_numbered_across_spans(
 
 def test_limit_scores_in_one_process_with_the_same_result(tmp_path: Path, sharded: list[list[Span]]) -> None:
     path = write(tmp_path, "responses.csv", VARIANTS["lf-without-id"]())
-    limited = summary_dict(score_file(path, workers=3, limit=50))
+    limited = summary_dict(score_file(path, workers=3, limit=50).summary)
     assert sharded == []  # --limit reads the first rows only: nothing to share
-    assert limited == summary_dict(score_file(path, workers=1, limit=50))
+    assert limited == summary_dict(score_file(path, workers=1, limit=50).summary)
     assert limited["rows"]["total"] == 50
 
 
@@ -205,8 +207,8 @@ def test_duplicate_ids_in_different_spans_are_kept_when_allowed(
     rows = make_rows(ROWS, with_id=True)
     rows[-1][0] = rows[1][0]
     path = write(tmp_path, "dup.csv", csv_bytes(rows))
-    shared = summary_dict(score_file(path, workers=workers, allow_duplicate_ids=True))
-    assert shared == summary_dict(score_file(path, workers=1, allow_duplicate_ids=True))
+    shared = summary_dict(score_file(path, workers=workers, allow_duplicate_ids=True).summary)
+    assert shared == summary_dict(score_file(path, workers=1, allow_duplicate_ids=True).summary)
     assert shared["rows"]["total"] == ROWS
 
 
@@ -342,8 +344,8 @@ def test_odd_headers_lose_no_row_in_spans(
     path = write(tmp_path, "odd.csv", ODD_HEADERS[name] + body)
     alone = tmp_path / "alone.csv"
     shared = tmp_path / "shared.csv"
-    one = summary_dict(score_file(path, workers=1, out=alone))
-    several = summary_dict(score_file(path, workers=workers, out=shared))
+    one = summary_dict(score_file(path, workers=1, out=alone).summary)
+    several = summary_dict(score_file(path, workers=workers, out=shared).summary)
     assert len(sharded[-1]) >= 2
     assert several == one
     assert one["rows"]["total"] == 40

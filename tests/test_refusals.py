@@ -248,7 +248,8 @@ def test_an_unsupported_language_is_unscored_with_its_reason_in_every_output(
 ) -> None:
     name, _, target = flag.partition("=")
     argv = ["score", "--responses", str(languages), "--metric", "mlqa_em", "--metric", "mlqa_f1"]
-    code, out, err = run([*argv, name, str(tmp_path / target)], capsys)
+    traced = ["--trace-col"] if name == "--out" else []  # the reason is in the row's trace
+    code, out, err = run([*argv, name, str(tmp_path / target), *traced], capsys)
     assert code == 0, err
     assert "unscored" in out
     text = (tmp_path / target).read_bytes()
@@ -392,7 +393,7 @@ def test_an_invisible_character_in_an_id_is_an_error_naming_its_row(
 
 def scored_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str, Path]:
     first, second = tmp_path / "once.csv", tmp_path / "twice.csv"
-    seed_pair = ["--metric", "exact_substring", "--metric", "word_overlap"]
+    seed_pair = ["--metric", "exact_substring", "--metric", "word_overlap", "--trace-col"]
     path = tmp_path / "data.jsonl"
     path.write_text(json.dumps(BASE) + "\n" + json.dumps(BASE | {"id": "r2", "response": "Agra"}) + "\n")
     assert run(["score", "--responses", str(path), "--out", str(first), *seed_pair], capsys)[0] == 0

@@ -67,8 +67,8 @@ def test_several_processes_give_the_same_mean(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "f1.csv"
     path.write_text("question,answer,response\n" + rows, encoding="utf-8")
     monkeypatch.setattr(parallel, "MIN_BYTES_PER_WORKER", 1)
-    alone = summary_dict(score_file(path, ["token_f1"], workers=1))
-    shared = summary_dict(score_file(path, ["token_f1"], workers=3))
+    alone = summary_dict(score_file(path, ["token_f1"], workers=1).summary)
+    shared = summary_dict(score_file(path, ["token_f1"], workers=3).summary)
     assert shared["metrics"]["token_f1"]["combined"]["mean"] == pytest.approx(
         alone["metrics"]["token_f1"]["combined"]["mean"], abs=1e-12
     )

@@ -180,7 +180,16 @@ def test_out_has_a_trace_per_metric_that_agrees_with_the_verdicts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "scored.csv"
-    argv = ["score", "--responses", str(EXAMPLE), "--out", str(out), "--inflection", *EVERY_METRIC]
+    argv = [
+        "score",
+        "--responses",
+        str(EXAMPLE),
+        "--out",
+        str(out),
+        "--trace-col",
+        "--inflection",
+        *EVERY_METRIC,
+    ]
     assert run(argv, capsys)[0] == 0
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert len(rows) == 56

@@ -15,7 +15,7 @@ from .report.json import summary_dict, write_summary_json
 from .report.markdown import render_markdown, write_markdown
 from .report.model import Report, build_report
 from .report.plot import accuracy_chart_svg, write_plot
-from .report.rows import verdict_rows, write_traces, write_verdicts
+from .report.rows import row_traces, verdict_rows, write_traces, write_verdicts
 from .report.text import render_text
 from .scorers import SCORERS, Evidence, MetricScores, Outcome, Scorer, Seen
 from .scoring import ScoreOptions, ScoreRun, available_metrics, score, signature
@@ -64,6 +64,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "render_text",
+    "row_traces",
     "score",
     "signature",
     "summary_dict",

@@ -33,6 +33,7 @@ import os
 import secrets
 import shutil
 import signal
+import stat
 import sys
 import threading
 import time
@@ -73,6 +74,17 @@ class _Job:
     options: ScoreOptions
     columns: ColumnMap | None
     allow_duplicate_ids: bool
+    trace_col: bool = False  # the traces in a column of --out too
+
+
+@dataclass(frozen=True)
+class ScoredFile:
+    """What ``score_file`` gives back: the summary, and the whole run (records, each metric's
+    verdicts) when the file was scored in one process; scored in parts, the run stayed in the
+    workers, which wrote their parts of --out and --trace themselves (``whole=True`` asks for it)."""
+
+    summary: Summary
+    run: ScoreRun | None
 
 
 def score_file(
@@ -85,39 +97,42 @@ def score_file(
     allow_duplicate_ids: bool = False,
     out: str | Path | None = None,
     trace: str | Path | None = None,
+    trace_col: bool = False,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     judge: JudgeSetup | None = None,
-    on_run: Callable[[ScoreRun], None] | None = None,
-) -> Summary:
-    """Load and score a responses file, write per-question verdicts to ``out`` and every verdict's trace
-    (JSON lines) to ``trace`` if given; return the summary.
+    whole: bool = False,
+) -> ScoredFile:
+    """Load and score a responses file, write per-question verdicts to ``out`` (with `trace_col`, each
+    row's traces in a last column) and every verdict's trace (JSON lines) to ``trace`` if given.
 
-    A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU).
+    A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU),
+    unless `whole` asks for the whole run back (reports of every row need it in one process).
     ``progress`` hears of rows scored when the file is scored in one process; several processes report
     nothing until they are done.
     """
     path, options = Path(path), options or ScoreOptions()
-    job = _Job(path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids)
-    # Judges are asked from one process, concurrently; reports of every row (on_run) need them all in one.
-    whole = (metrics is not None and JUDGE in metrics) or on_run is not None
+    job = _Job(
+        path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids, trace_col
+    )
+    # Judges are asked from one process, concurrently.
+    whole = whole or (metrics is not None and JUDGE in metrics)
     spans = [] if whole else _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:
-            return _score_spans(job, spans, _path(out), _path(trace))
+            return ScoredFile(_score_spans(job, spans, _path(out), _path(trace)), None)
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
     if out is not None:
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it
     run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
+    # The traces are kept for the outputs still to come: --trace, and the reports of a whole run
     if out is not None:
-        write_verdicts(run, out)
+        write_verdicts(run, out, trace=trace_col, keep_traces=whole or trace is not None)
     if trace is not None:
-        write_traces(run, trace)
-    if on_run is not None:
-        on_run(run)
-    return run.summary
+        write_traces(run, trace, keep=whole)
+    return ScoredFile(run.summary, run)
 
 
 def _path(path: str | Path | None) -> Path | None:
@@ -279,9 +294,10 @@ def _worker(
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
         run = finish(dataset, results, blank, job.options)
         if part is not None:
-            write_verdicts(run, part, header=first)
+            keep = trace_part is not None
+            write_verdicts(run, part, header=first, trace=job.trace_col, part=True, keep_traces=keep)
         if trace_part is not None:
-            write_traces(run, trace_part)
+            write_traces(run, trace_part, part=True, keep=False)
         pipe.send(("ok", run.summary))
     except AssayError as exc:
         pipe.send(("error", exc))
@@ -367,8 +383,37 @@ def _join_parts(parts: Sequence[Path], out: Path) -> None:
             for table in tables:
                 writer.write_table(table.cast(schema))
         return
-    # CSV parts after the first were written without a header
-    with replacing(out) as temp, temp.open("wb") as joined:
-        for part in parts:
-            with part.open("rb") as source:
-                shutil.copyfileobj(source, joined, 1 << 20)
+    # CSV parts after the first were written without a header. The first part becomes the file (its
+    # folder is beside the output: one file system), and the rest are appended by the kernel.
+    with replacing(out) as temp:
+        mode = stat.S_IMODE(temp.stat().st_mode)  # as replacing made it: the old output's, or umask's
+        os.replace(parts[0], temp)
+        os.chmod(temp, mode)
+        joined = os.open(temp, os.O_WRONLY)
+        try:
+            os.lseek(joined, 0, os.SEEK_END)
+            for part in parts[1:]:
+                _append(part, joined)
+        finally:
+            os.close(joined)
+
+
+def _append(part: Path, joined: int) -> None:
+    """Copy `part` to the end of the file open as `joined`, in the kernel where it can (copy_file_range,
+    which moves both files' offsets by what it copied, so a fallback continues where it stopped)."""
+    source = os.open(part, os.O_RDONLY)
+    try:
+        copy = getattr(os, "copy_file_range", None)
+        if copy is not None:
+            try:
+                while copy(source, joined, 1 << 30):
+                    pass
+                return
+            except OSError:  # a file system that cannot: the rest through Python
+                pass
+        while chunk := os.read(source, 1 << 20):
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(joined, view) :]
+    finally:
+        os.close(source)

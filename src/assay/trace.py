@@ -50,7 +50,7 @@ class Trace:
         found: dict[str, Any] = {"outcome": self.outcome, "rule": self.rule}
         found |= {"golden": _shown(self.golden), "response": _shown(self.response)}
         found["span"] = list(self.span) if self.span else None
-        return found | ({} if self.score is None else {"score": round(self.score, 6)})
+        return found | ({} if self.score is None else {"score": self.score})
 
 
 _shown = shown

@@ -43,9 +43,9 @@ def _add_labels(parser: argparse.ArgumentParser) -> None:
 
 def run_agree(args: argparse.Namespace) -> int:
     label_sets(args.positive or DEFAULT_POSITIVE, args.negative or ())  # a mistake fails before the work
-    runs: list[ScoreRun] = []
-    score_from_flags(args, runs.append, report=False)  # --json here is the agreement, written below
-    report_agreement(runs[0], args)
+    scored = score_from_flags(args, whole=True, report=False)  # --json here is the agreement, written below
+    assert scored.run is not None  # whole=True: scored in one process
+    report_agreement(scored.run, args)
     if args.json:
         print(f"assay: wrote the agreement to {one_line(args.json)}", file=sys.stderr)
     return EXIT_OK

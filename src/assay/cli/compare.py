@@ -55,6 +55,10 @@ def run_compare(args: argparse.Namespace) -> int:
         write_text(args.markdown, render_comparison_markdown(comparison))
     if args.html:
         write_html(
-            args.html, summary_dict(b.summary), list(verdict_rows(b)), comparison, fields=b.dataset.fields
+            args.html,
+            summary_dict(b.summary),
+            list(verdict_rows(b, trace=True)),
+            comparison,
+            fields=b.dataset.fields,
         )
     return EXIT_OK

@@ -215,7 +215,12 @@ def add_scoring_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace",
         metavar="FILE",
-        help="write every verdict's trace as JSON lines (also in --out's trace column)",
+        help="write every verdict's trace as JSON lines (--trace-col puts them in --out too)",
+    )
+    parser.add_argument(
+        "--trace-col",
+        action="store_true",
+        help="add each row's traces to --out, as a JSON column 'trace' (slower, and a far larger file)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="score only the first N rows")
     parser.add_argument(

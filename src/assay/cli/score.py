@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import Gate, check_gates, parse_share
 from ..outputs import check_outputs
-from ..parallel import score_file
+from ..parallel import ScoredFile, score_file
 from ..report.gate import gate_lines
 from ..report.html import write_html
 from ..report.json import write_summary_json
@@ -55,15 +55,16 @@ def add_shorthand_parsers(commands: flags.Commands) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     found_gates = gates(args)  # fail before the work, not after it
-    summary = score_from_flags(args, report_writer(args))
-    return apply_gates(summary, found_gates, args)
+    scored = score_from_flags(args, whole=bool(args.markdown or args.html))
+    if scored.run is not None:
+        write_reports(scored.run, args)
+    return apply_gates(scored.summary, found_gates, args)
 
 
-def score_from_flags(
-    args: argparse.Namespace, on_run: Callable[[ScoreRun], None] | None, report: bool = True
-) -> Summary:
-    """Score the file as the flags say and write what they ask; with `report`, print the report and
-    write the summary to --json (assay agree reports, and writes, its own)."""
+def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = True) -> ScoredFile:
+    """Score the file as the flags say and write --out and --trace; with `whole`, in one process, for
+    the whole run back; with `report`, print the report and write the summary to --json (assay
+    agree reports, and writes, its own)."""
     check_score_outputs(args)
     check_agree_pair(args.agree_pair, args.metric)
     judge = judge_setup(args)  # before the progress line: it may say which config file it read
@@ -78,18 +79,20 @@ def score_from_flags(
             allow_duplicate_ids=args.allow_duplicate_ids,
             out=args.out,
             trace=args.trace,
+            trace_col=args.trace_col,
             workers=args.workers,
             progress=progress,
             judge=judge,
-            on_run=on_run,
+            whole=whole,
         )
     finally:
         if progress is not None:
             progress.close()  # end the progress line, also before an error's message
-    for warning in warnings(scored):
+    summary = scored.summary
+    for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
-        sys.stdout.write(render_text(scored, detail=args.detail))
+        sys.stdout.write(render_text(summary, detail=args.detail))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
@@ -98,7 +101,7 @@ def score_from_flags(
     if args.trace:
         print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        written = write_summary_json(scored, args.json)
+        written = write_summary_json(summary, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
 
@@ -120,24 +123,22 @@ def check_score_outputs(args: argparse.Namespace) -> None:
     check_outputs(outputs, {"--responses": args.responses, "--config": args.config, "--cache": args.cache})
     if args.out:
         check_out_path(args.out)
+    if args.trace_col and not args.out:
+        raise UsageError("--trace-col adds a column to --out, and there is no --out", fix="add --out FILE")
 
 
-def report_writer(args: argparse.Namespace) -> Callable[[ScoreRun], None] | None:
-    """What assay score writes from the whole run (every row), or None when nothing is asked (the
-    paths were checked with the others: check_score_outputs)."""
+def write_reports(run: ScoreRun, args: argparse.Namespace) -> None:
+    """The reports assay score writes from the whole run (every row), when asked (the paths were
+    checked with the others: check_score_outputs)."""
     if not (args.markdown or args.html):
-        return None
-
-    def write(run: ScoreRun) -> None:
-        report = build_report(run)
-        if args.markdown:
-            written = write_markdown(args.markdown, report)
-            print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
-        if args.html:
-            written = write_html(args.html, report)
-            print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
-
-    return write
+        return
+    report = build_report(run)
+    if args.markdown:
+        written = write_markdown(args.markdown, report)
+        print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
+    if args.html:
+        written = write_html(args.html, report)
+        print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
 
 
 def check_agree_pair(pair: tuple[str, str] | None, metrics: Sequence[str] | None) -> None:

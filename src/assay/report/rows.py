@@ -1,23 +1,31 @@
-"""Per-question verdicts: every input column, then each metric's verdict columns and the row's traces
-(a JSON ``trace`` column), one row per input row."""
+"""Per-question verdicts: every input column, then each metric's verdict columns (and, when asked, the
+row's traces as a JSON ``trace`` column), one row per input row; and every row's traces, once per run."""
 
 from __future__ import annotations
 
 import csv
+import itertools
 import json
-from collections.abc import Iterator
+import operator
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
-from ..outputs import check_writable, replacing
+from ..outputs import check_writable, replacing, write_failed
 from ..parts import part_dict
-from ..records import Record
-from ..scorers import Outcome
+from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signature import PARQUET_KEY, signatures_json
 from ..summary import AGREEMENT_PAIR, bucket_of
 from ..trace import traces
+
+try:
+    from .. import _csvwrite
+except ImportError:  # built without a C compiler: csv.writer writes every row
+    _csvwrite = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -27,30 +35,34 @@ LONG_CELL_CHARS = 1 << 20  # a row holding a cell this long is written by write_
 WRITE_SLICE_CHARS = 1 << 20
 
 
-def verdict_columns(run: ScoreRun) -> list[str]:
+def verdict_columns(run: ScoreRun, *, trace: bool = False) -> list[str]:
     """The columns of --out: every input column (an input column named like an added one is an error,
-    or renamed, or replaced, as ``ScoreOptions.on_conflict`` says), then what the run adds."""
-    names = input_names(run, check=True)
+    or renamed, or replaced, as ``ScoreOptions.on_conflict`` says), then what the run adds; with
+    `trace`, last, each row's traces as one JSON cell (``--trace-col``)."""
+    return _column_order(run, input_names(run, check=True), trace)
+
+
+def _column_order(run: ScoreRun, names: dict[str, str | None], trace: bool) -> list[str]:
     numbered = [] if "id" in run.dataset.fields else ["id"]  # rows numbered 1, 2, 3: kept so runs can join
-    return numbered + [name for name in names.values() if name is not None] + _added_columns(run)
+    return numbered + [name for name in names.values() if name is not None] + _added_columns(run, trace)
 
 
-def _added_columns(run: ScoreRun) -> list[str]:
+def _added_columns(run: ScoreRun, trace: bool) -> list[str]:
     added: list[str] = []
     for name, scores in run.metrics.items():
         added += [name, f"{name}_answer", *scores.extras, *scores.texts]
         added += [f"{name}_soft"] if _soft(run, name) else []
     if run.summary.agreement is not None:
         added.append("agreement")
-    added.append("trace")
-    return added
+    return added + (["trace"] if trace else [])
 
 
 def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
     """Each input column's name in the per-row output: its own; "input:NAME" when it is named like an
     added column and the policy is "rename"; None (left out) when the policy is "replace". With
     `check`, such a column under the policy "error" raises (the verdicts would overwrite it)."""
-    added = _added_columns(run)
+    # "trace" is reserved with or without --trace-col: a re-scored file's old traces would be stale
+    added = [*_added_columns(run, trace=False), "trace"]
     clash = set(added).intersection(run.dataset.columns)
     policy = run.options.on_conflict
     if clash and check and policy == "error":
@@ -71,35 +83,138 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
     return names
 
 
-def verdict_rows(run: ScoreRun) -> Iterator[dict[str, Any]]:
-    """One dict per input row, in input order; unscored verdicts are None, never True or False."""
-    field_of_column = {column: name for name, column in run.dataset.fields.items()}
+# --- the verdicts as columns ------------------------------------------------------------------------
+# Every output is built a column at a time from the run's own columns (outcome bytes, answer indexes):
+# a dict per row and a lookup per cell cost more than scoring the seed pair does.
+
+_STRICT = (False, True, None, False)  # by outcome code: a soft pass is False here, True in <metric>_soft
+_SOFT = (False, False, False, True)
+UNSCORED = int(Outcome.UNSCORED)
+
+
+def verdict_table(
+    run: ScoreRun, *, trace: bool = False, check: bool = False, keep_traces: bool = True
+) -> dict[str, Sequence[Any]]:
+    """Every column of the per-row output (``verdict_columns``), each a sequence in input order;
+    unscored verdicts are None, never True or False; graded scores are the floats themselves. With
+    `check`, an input column the verdicts would overwrite is an error (see ``input_names``);
+    `keep_traces=False` when no later output of the run needs the traces (``RowTraces.json``)."""
+    names = input_names(run, check=check)
+    table: dict[str, Sequence[Any]] = {}
+    if "id" not in run.dataset.fields:
+        table["id"] = [record.id for record in run.records]
+    table |= _input_columns(run, names)
+    answers = list(map(operator.attrgetter("answers"), run.records))
+    for name, scores in run.metrics.items():
+        table[name] = _verdict_column(scores)
+        table[f"{name}_answer"] = _answer_column(answers, scores.answer_index)
+        for column, values in scores.extras.items():
+            table[column] = values.tolist()
+        table |= scores.texts
+        if _soft(run, name):
+            table[f"{name}_soft"] = list(map(_SOFT.__getitem__, scores.outcomes))
     pair = [run.metrics[name] for name in AGREEMENT_PAIR if name in run.metrics]
-    soft = {name: _soft(run, name) for name in run.metrics}
-    names = input_names(run)
-    for index, record in enumerate(run.records):
-        row = _input_cells(record, names, field_of_column)
-        row.setdefault("id", record.id)
-        for name, scores in run.metrics.items():
-            outcome = scores.outcome(index)
-            answer_index = scores.answer_index[index]
-            if outcome is Outcome.UNSCORED:
-                row[name] = None
-            elif scores.values is not None:  # a graded metric: its score (token_f1's F1)
-                row[name] = round(scores.values[index], 6)
-            else:
-                row[name] = outcome is Outcome.PASS  # strict: a soft pass is False here, True below
-            row[f"{name}_answer"] = record.answers[answer_index] if answer_index >= 0 else None
-            for column, values in scores.extras.items():
-                row[column] = values[index]
-            for column, texts in scores.texts.items():
-                row[column] = texts[index]
-            if soft[name]:
-                row[f"{name}_soft"] = outcome is Outcome.SOFT_PASS
-        if len(pair) == len(AGREEMENT_PAIR):
-            row["agreement"] = bucket_of(*(scores.outcomes[index] for scores in pair))
-        row["trace"] = trace_json(run, index)
-        yield row
+    if len(pair) == len(AGREEMENT_PAIR):
+        table["agreement"] = list(map(bucket_of, pair[0].outcomes, pair[1].outcomes))
+    if trace:
+        traced = row_traces(run)
+        table["trace"] = [traced.json(index, keep=keep_traces) for index in range(len(run.records))]
+    return {column: table[column] for column in _column_order(run, names, trace)}
+
+
+def _verdict_column(scores: MetricScores) -> list[Any]:
+    if scores.values is None:
+        return list(map(_STRICT.__getitem__, scores.outcomes))
+    # a graded metric: its score (token_f1's F1) as computed, so a mean of the column is the summary's
+    return [None if code == UNSCORED else value for code, value in zip(scores.outcomes, scores.values)]
+
+
+def _answer_column(answers: list[tuple[str, ...]], answer_index: Sequence[int]) -> list[str | None]:
+    """Each row's deciding golden answer, None where none decided (index -1); built-in maps only."""
+    column: list[str | None] = list(map(operator.getitem, answers, answer_index))
+    for row in itertools.compress(itertools.count(), map((-1).__eq__, answer_index)):
+        column[row] = None  # getitem(-1) gave the last answer
+    return column
+
+
+def _input_columns(run: ScoreRun, names: dict[str, str | None]) -> dict[str, list[Any]]:
+    field_of_column = {column: name for name, column in run.dataset.fields.items()}
+    records = run.records
+    columns: dict[str, list[Any]] = {}
+    for column, name in names.items():
+        if name is None:
+            continue
+        field = field_of_column.get(column)
+        if field is None:
+            columns[name] = [record.meta.get(column) for record in records]
+        elif field == "answers":
+            columns[name] = [list(record.answers) for record in records]
+        elif field == "answer":
+            columns[name] = [record.answers[0] for record in records]
+        elif field in ("gold", "reply"):  # a part as the object it came as (JSON in a CSV cell)
+            parts = map(operator.attrgetter(field), records)
+            columns[name] = [None if part is None else part_dict(part) for part in parts]
+        else:
+            columns[name] = list(map(operator.attrgetter(field), records))
+    return columns
+
+
+def verdict_rows(run: ScoreRun, *, trace: bool = True) -> Iterator[dict[str, Any]]:
+    """One dict per input row, in input order, of ``verdict_table``'s columns and, unless
+    `trace=False`, the row's traces as JSON in "trace" (what the Markdown and HTML reports read)."""
+    table = verdict_table(run, trace=trace)
+    columns = list(table)
+    for cells in zip(*table.values()):
+        yield dict(zip(columns, cells))
+
+
+# --- traces, once per run -----------------------------------------------------------------------------
+
+
+class RowTraces:
+    """Every row's traces of one run, each computed the first time it is asked for and kept: --trace,
+    --trace-col, Markdown's misses and the HTML's question table share them. ``row_traces(run)``
+    gives the one of a run."""
+
+    def __init__(self, run: ScoreRun) -> None:
+        self._run = weakref.ref(run)  # held by the run itself (see row_traces): no cycle
+        self._json: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self._owner().records)
+
+    def _owner(self) -> ScoreRun:
+        run = self._run()
+        if run is None:  # pragma: no cover - the run holds this object
+            raise RuntimeError("the run of these traces is gone")
+        return run
+
+    def json(self, index: int, *, keep: bool = True) -> str:
+        """Row `index`'s traces, one JSON object keyed by metric (see ``assay.trace``). `keep=False`
+        for the last output to use them: a million rows' traces are gigabytes held for nothing."""
+        found = self._json.get(index)
+        if found is None:
+            found = trace_json(self._owner(), index)
+            if keep:
+                self._json[index] = found
+        return found
+
+    def as_dicts(self, index: int) -> dict[str, dict[str, Any]]:
+        """Row `index`'s traces as dicts, keyed by metric (a fresh copy: the caller may change it)."""
+        found: dict[str, dict[str, Any]] = json.loads(self.json(index))
+        return found
+
+
+_TRACES_KEY = "_assay_row_traces"
+
+
+def row_traces(run: ScoreRun) -> RowTraces:
+    """The traces of a run's rows, computed at most once per row however many outputs use them."""
+    cache = vars(run)  # a frozen dataclass still has its __dict__: the cache lives and dies with the run
+    found = cache.get(_TRACES_KEY)
+    if found is None:
+        found = cache[_TRACES_KEY] = RowTraces(run)
+    return found
 
 
 def trace_json(run: ScoreRun, index: int) -> str:
@@ -108,41 +223,37 @@ def trace_json(run: ScoreRun, index: int) -> str:
     return json.dumps(found, ensure_ascii=False)
 
 
-def write_traces(run: ScoreRun, path: str | Path) -> Path:
-    """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order."""
+def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False, keep: bool = True) -> Path:
+    """Every row's traces as JSON lines: {"id": ..., "traces": {metric: trace}}, in input order
+    (`part`: as for ``write_verdicts``; `keep=False` when no later output needs the traces)."""
     path = check_writable(path)
-    with replacing(path) as temp, temp.open("w", encoding="utf-8") as handle:
+    traced = row_traces(run)
+    with _written(path, part) as temp, temp.open("w", encoding="utf-8") as handle:
         for index, record in enumerate(run.records):
-            found = {name: found.as_dict() for name, found in traces(run, index).items()}
-            handle.write(json.dumps({"id": record.id, "traces": found}, ensure_ascii=False) + "\n")
+            # as json.dumps({"id": ..., "traces": ...}) writes it, from the row's traces as JSON
+            handle.write(f'{{"id": {json.dumps(record.id, ensure_ascii=False)}, "traces": ')
+            handle.write(traced.json(index, keep=keep))
+            handle.write("}\n")
     return path
+
+
+@contextmanager
+def _written(path: Path, part: bool) -> Iterator[Path]:
+    """Where to write `path`: a temporary file renamed over it when whole (``outputs.replacing``); the
+    path itself for a part, which its parent joins, flushes and renames (``parallel._join_parts``)."""
+    if not part:
+        with replacing(path) as temp:
+            yield temp
+        return
+    try:
+        yield path
+    except OSError as exc:
+        raise write_failed(path, exc) from None
 
 
 def _soft(run: ScoreRun, metric: str) -> bool:
     """Whether `metric` ran with soft passes (then a `<metric>_soft` column says which rows)."""
     return soft_passes(metric, run.options)
-
-
-def _input_cells(
-    record: Record, names: dict[str, str | None], field_of_column: dict[str, str]
-) -> dict[str, Any]:
-    row: dict[str, Any] = {}
-    for column, name in names.items():
-        if name is None:
-            continue
-        field = field_of_column.get(column)
-        if field is None:
-            row[name] = record.meta.get(column)
-        elif field == "answers":
-            row[name] = list(record.answers)
-        elif field == "answer":
-            row[name] = record.answers[0]
-        elif field in ("gold", "reply"):  # a part as the object it came as (JSON in a CSV cell)
-            part = getattr(record, field)
-            row[name] = None if part is None else part_dict(part)
-        else:
-            row[name] = getattr(record, field)
-    return row
 
 
 def check_out_path(path: str | Path) -> Path:
@@ -154,23 +265,48 @@ def check_out_path(path: str | Path) -> Path:
             where=f"--out {path}",
             fix=f"give --out a name ending in {', '.join(OUT_FORMATS)}",
         )
+    if path.suffix.lower() == ".parquet":
+        check_parquet_writer(path)
     return path
 
 
-def write_verdicts(run: ScoreRun, path: str | Path, *, header: bool = True) -> Path:
-    """Write per-question verdicts as CSV, JSONL or Parquet (by extension). `header=False` leaves out a
-    CSV file's header line, for a part that continues another."""
+def check_parquet_writer(path: str | Path) -> None:
+    """Writing Parquet needs pyarrow: a missing one is said before any work, not after it."""
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "writing Parquet needs pyarrow, which is not installed",
+            where=str(path),
+            fix="pip install 'assay[parquet]', or write .csv or .jsonl",
+        ) from None
+
+
+def write_verdicts(
+    run: ScoreRun,
+    path: str | Path,
+    *,
+    header: bool = True,
+    trace: bool = False,
+    part: bool = False,
+    keep_traces: bool = True,
+) -> Path:
+    """Write per-question verdicts as CSV, JSONL or Parquet (by extension); with `trace`, each row's
+    traces too, in a last column "trace" (``--trace-col``). `header=False` leaves out a CSV file's
+    header line, and `part=True` writes in place (no temporary file, no flush to the disk), for a
+    part of a larger output, in a private folder, that the whole is joined from."""
     path = check_out_path(path)
-    columns = verdict_columns(run)
     suffix = path.suffix.lower()
-    table = _parquet_table(run, columns, path) if suffix == ".parquet" else None
-    with replacing(path) as temp:
+    columns = verdict_table(run, trace=trace, check=True, keep_traces=keep_traces)
+    table = _parquet_table(columns, path, run) if suffix == ".parquet" else None
+    with _written(path, part) as temp:
         if table is not None:
             _write_parquet(table, temp, path)
         elif suffix == ".csv":
-            _write_csv(run, columns, temp, header=header)
+            _write_csv(columns, temp, header=header)
         else:
-            _write_jsonl(run, columns, temp)
+            _write_jsonl(columns, temp)
     return path
 
 
@@ -180,17 +316,109 @@ def _csv_cell(value: Any) -> Any:
     return "" if value is None else value
 
 
-def _write_csv(run: ScoreRun, columns: list[str], path: Path, *, header: bool) -> None:
+_CSV_AS_IS = frozenset({str, int, float, bool})  # cells csv.writer writes as they are
+
+
+def _csv_column(values: Sequence[Any]) -> Sequence[Any]:
+    """A column as csv.writer is handed it: None as "", a list or an object as JSON."""
+    kinds = set(map(type, values))
+    if kinds <= _CSV_AS_IS:
+        return values
+    if kinds <= {bool, type(None)}:  # a verdict column with unscored rows
+        return ["" if value is None else value for value in values]
+    return list(map(_csv_cell, values))
+
+
+def _long_rows(columns: Sequence[Sequence[Any]]) -> list[int]:
+    """The rows holding a cell of LONG_CELL_CHARS or more (written by write_long_csv_row), in order."""
+    found: set[int] = set()
+    for values in columns:
+        try:
+            longest = max(map(len, values), default=0)  # a column of text: one pass in C
+        except TypeError:  # numbers or truth values, perhaps with some text (JSON Lines input)
+            longest = LONG_CELL_CHARS if str in set(map(type, values)) else 0
+        if longest >= LONG_CELL_CHARS:
+            found.update(i for i, cell in enumerate(values) if _long(cell))
+    return sorted(found)
+
+
+def _short_kinds(values: Sequence[Any]) -> bool:
+    """A column of truth values, whole numbers, floats or None (an array: whole numbers)."""
+    if not isinstance(values, list):
+        return False
+    return set(map(type, values)) <= {bool, int, float, type(None)}
+
+
+def _long(cell: Any) -> bool:
+    return type(cell) is str and len(cell) >= LONG_CELL_CHARS
+
+
+def _write_csv(table: dict[str, Sequence[Any]], path: Path, *, header: bool) -> None:
+    # With _csvwrite, every cell becomes the text csv.writer would write for it (then either writes it
+    # alike); without it, csv.writer is handed the cells themselves.
+    texts = [_text_column(values) for values in table.values()] if _csvwrite is not None else None
+    columns = texts if texts is not None else [_csv_column(values) for values in table.values()]
+    rows = len(columns[0]) if columns else 0
+    # verdicts, counts and scores are short: only columns that held text can hold a long cell
+    textual = [c for c, values in zip(columns, table.values()) if not _short_kinds(values)]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         if header:
-            writer.writerow(columns)
-        for row in verdict_rows(run):
-            cells = [_csv_cell(row.get(c)) for c in columns]
-            if any(type(cell) is str and len(cell) >= LONG_CELL_CHARS for cell in cells):
-                write_long_csv_row(handle, cells)
-            else:
-                writer.writerow(cells)
+            writer.writerow(table)
+        start = 0
+        for long in [*_long_rows(textual), rows]:
+            for chunk in range(start, long, CHUNK_ROWS):
+                _write_rows(handle, writer, columns, texts, chunk, min(chunk + CHUNK_ROWS, long))
+            if long < rows:
+                write_long_csv_row(handle, [values[long] for values in columns])
+            start = long + 1
+
+
+CHUNK_ROWS = 1 << 14  # rows made into one piece of UTF-8 by _csvwrite: some megabytes
+
+
+def _write_rows(
+    handle: TextIO,
+    writer: Any,
+    columns: Sequence[Sequence[Any]],
+    texts: list[list[str]] | None,
+    start: int,
+    stop: int,
+) -> None:
+    """Rows start..stop: by _csvwrite (the cells as text, straight to UTF-8) when built, else, or
+    for a cell it leaves to Python (a lone surrogate), by csv.writer, which is the reference."""
+    lines = None if texts is None or _csvwrite is None else _csvwrite.csv_lines(texts, start, stop)
+    if lines is None:
+        writer.writerows(zip(*(values[start:stop] for values in columns)))
+        return
+    handle.flush()  # what the text layer holds goes first
+    handle.buffer.write(lines)
+
+
+_BOOL_TEXT = {True: "True", False: "False", None: ""}
+
+
+def _text_column(values: Sequence[Any]) -> list[str]:
+    """A column as the text csv.writer writes for its cells: "" for None, JSON for a list or an
+    object, repr() for a float, str() for the rest."""
+    kinds = set(map(type, values))
+    if kinds == {str}:
+        return values if isinstance(values, list) else list(values)
+    if kinds <= {bool, type(None)}:
+        return list(map(_BOOL_TEXT.__getitem__, values))
+    if kinds == {int}:
+        return list(map(str, values))
+    if kinds <= {str, type(None)}:  # a deciding answer, None where there is none
+        return ["" if value is None else value for value in values]
+    return [_cell_text(_csv_cell(value)) for value in values]
+
+
+def _cell_text(value: Any) -> str:
+    if type(value) is str:
+        return value
+    if type(value) is float:
+        return repr(value)
+    return "" if value is None else str(value)
 
 
 def write_long_csv_row(handle: TextIO, cells: list[Any]) -> None:
@@ -212,31 +440,24 @@ def write_long_csv_row(handle: TextIO, cells: list[Any]) -> None:
     handle.write("\r\n")
 
 
-def _write_jsonl(run: ScoreRun, columns: list[str], path: Path) -> None:
+def _write_jsonl(table: dict[str, Sequence[Any]], path: Path) -> None:
+    names = list(table)
+    encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
     with path.open("w", encoding="utf-8") as handle:
-        for row in verdict_rows(run):
-            handle.write(json.dumps({c: row.get(c) for c in columns}, ensure_ascii=False, default=str))
+        for cells in zip(*table.values()):
+            handle.write(encode(dict(zip(names, cells))))
             handle.write("\n")
 
 
-def _parquet_table(run: ScoreRun, columns: list[str], path: Path) -> Any:
+def _parquet_table(table: dict[str, Sequence[Any]], path: Path, run: ScoreRun) -> Any:
     """The verdicts as one pyarrow table (a bad one is refused before anything is written to `path`)."""
+    import pyarrow as pa
+
+    data = {column: list(values) for column, values in table.items()}
+    signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
     try:
-        import pyarrow as pa
-    except ImportError:
-        raise UsageError(
-            "writing Parquet needs pyarrow, which is not installed",
-            where=str(path),
-            fix="pip install 'assay[parquet]', or write .csv or .jsonl",
-        ) from None
-    data: dict[str, list[Any]] = {c: [] for c in columns}
-    for row in verdict_rows(run):
-        for column in columns:
-            data[column].append(row.get(column))
-    try:
-        table = pa.table(data)
-        signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
-        table = table.replace_schema_metadata({PARQUET_KEY: signatures_json(signatures)})  # for compare
+        arrow = pa.table(data)
+        return arrow.replace_schema_metadata({PARQUET_KEY: signatures_json(signatures)})  # for compare
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         raise UsageError(
             f"a column mixes kinds of value that Parquet cannot hold in one column ({exc})",
@@ -250,7 +471,6 @@ def _parquet_table(run: ScoreRun, columns: list[str], path: Path) -> Any:
             where=str(path),
             fix="write .csv or .jsonl instead, or store the number as a string",
         ) from None
-    return table
 
 
 def _overflowing(data: dict[str, list[Any]]) -> str:
