@@ -254,3 +254,23 @@ def test_a_bad_plugin_is_one_clear_error_naming_its_entry_point(
     assert message in done.stderr
     assert f"entry point '{entry.split(' ')[0]} = " in done.stderr
     assert assay(site, "score", "--help", cwd=tmp_path).returncode == 0  # help lists what did load
+
+
+def test_every_format_gives_the_same_numbers_for_a_plugin_metric_and_renamed_columns(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The installed plugin found in this process through its entry point (the package's own
+    metadata on sys.path), scored on the example with its golden and response columns renamed."""
+    from assay.scorers import SCORERS
+    from test_report_model import RENAMED_FLAGS, check_same_numbers, renamed_copy
+
+    monkeypatch.syspath_prepend(str(site))
+    SCORERS.reload()
+    try:
+        assert "first_word" in SCORERS
+        metrics = ["first_word", "exact_substring"]
+        check_same_numbers(tmp_path, capsys, metrics, renamed_copy(tmp_path), RENAMED_FLAGS)
+    finally:
+        monkeypatch.undo()
+        SCORERS.reload()
+    assert "first_word" not in SCORERS
