@@ -215,7 +215,7 @@ def test_rows_to_review_are_the_same_from_several_processes(
     import assay.parallel
 
     monkeypatch.setattr(assay.parallel, "MIN_BYTES_PER_WORKER", 1)  # several processes even for 56 rows
-    alone = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=1))["review"]
-    shared = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=workers))["review"]
+    alone = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=1).summary)["review"]
+    shared = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=workers).summary)["review"]
     assert shared == alone
     assert [row["priority"] for row in alone["rows"]][:4] == [0, 0, 0, 0]  # the cue rows first
