@@ -206,11 +206,14 @@ SeenBy = Callable[[Mapping[str, Any]], Callable[[str], str]]
 class Alignment:
     """How offsets in a view's output map back to the original text: the view of one piece, whether
     whitespace is then collapsed, and whether a piece is a code point (the view maps them one by one)
-    rather than a grapheme cluster."""
+    rather than a grapheme cluster. `same_offsets(original, seen)`, when given, is a quick test that
+    the view kept every offset of a text (the seen text's [start, end) is the original's): a span then
+    needs no aligning. It must say True only where aligning would give the same offsets."""
 
     piece: Callable[[str], str]
     collapse: bool = False
     by_code_point: bool = False
+    same_offsets: Callable[[str, str], bool] | None = None
 
 
 @dataclass(frozen=True)

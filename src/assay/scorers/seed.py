@@ -161,11 +161,14 @@ def _explain_exact(seen: Seen) -> tuple[str, Span | None]:
 
 
 def _explain_overlap(seen: Seen) -> tuple[str, Span | None]:
-    words = sorted(seed_words(seen.golden or ""))
+    words = sorted(_golden_words(seen.golden or ""))
     if not words:
         return EMPTY_GOLDEN, None
-    response_words = seed_words(seen.response)  # once: a golden answer may have thousands of words
-    missing = [word for word in words if word not in response_words]
+    if seen.outcome is PASS:  # decided: every golden word is among the response's words
+        missing = []
+    else:
+        occurs = _occurs_in(seen.response, (seen.golden or "",))  # as scoring tests a golden word
+        missing = [word for word in words if not occurs(word)]
     found = len(words) - len(missing)
     counted = f"{found} of {len(words)} golden words occur among the response's words"
     if not missing:
@@ -173,7 +176,17 @@ def _explain_overlap(seen: Seen) -> tuple[str, Span | None]:
     return f"{counted}; missing: {', '.join(missing)}", None
 
 
-LOWERCASE = Alignment(str.lower, collapse=False, by_code_point=True)  # str.lower maps code points one by one
+def _lowercase_kept_offsets(original: str, lowered: str) -> bool:
+    """Whether lowercasing kept every offset of `original`: str.lower maps each code point to one or
+    more (never none), alone as in any context but for the capital sigma (final or not by its
+    neighbours); so a lowercase as long as the original, without a capital sigma, mapped each code
+    point to one, where aligning code point by code point finds the same offsets (İ, whose lowercase
+    is two code points, and the sigma take the aligning)."""
+    return len(lowered) == len(original) and "\u03a3" not in original
+
+
+# str.lower maps code points one by one
+LOWERCASE = Alignment(str.lower, collapse=False, by_code_point=True, same_offsets=_lowercase_kept_offsets)
 
 EXACT_SUBSTRING = Scorer(
     name="exact_substring",
