@@ -137,7 +137,7 @@ def _text_json(text: str | None) -> str:
     """A text of evidence as a written trace shows it (``Trace.as_dict``: cut again past TEXT_SHOWN)."""
     if text is None:
         return "null"
-    return _string(text if len(text) <= TEXT_SHOWN else _shown(text))
+    return _string(text if len(text) <= TEXT_SHOWN else str(_shown(text)))
 
 
 def _span_json(span: tuple[int, int] | None) -> str:
