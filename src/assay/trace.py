@@ -95,19 +95,20 @@ def traces_json(run: ScoreRun, start: int, stop: int) -> list[str]:
     metric at a time from the batch's evidence columns, without a Trace or a dict per row."""
     seen: SeenResponses = {}
     encoded: dict[int, list[str]] = {}  # id(a shown responses list) -> its JSON: shared by metrics
-    per_metric = []
+    per_metric, keys = [], []
     for metric, scores in run.metrics.items():
-        key = f"{_string(metric)}: "
+        keys.append(_string(metric).replace("{", "{{").replace("}", "}}"))  # as a format's text
         if metric in SCORERS:
             found = _evidence(run, metric, start, stop, seen)
             pieces = _trace_json(scores, start, stop, found, encoded)
         else:  # the judge, whose rows are few
             traced = (_judge_trace(run, metric, scores, index).as_dict() for index in range(start, stop))
             pieces = [json.dumps(one, ensure_ascii=False) for one in traced]
-        per_metric.append(list(map(key.__add__, pieces)))
+        per_metric.append(pieces)
     if not per_metric:
         return ["{}"] * (stop - start)
-    return [f"{{{', '.join(row)}}}" for row in zip(*per_metric)]
+    row = f"{{{{{', '.join(f'{key}: {{}}' for key in keys)}}}}}"  # {"metric": {}, ...}
+    return list(map(row.format, *per_metric))
 
 
 _string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=False (quotes included)

@@ -60,9 +60,10 @@ def seed_words(lowered: str) -> frozenset[str]:
             words.update(chunk.split())
     marks = punctuation_set()
     edged = [word for word in words if word[0] in marks or word[-1] in marks]
-    words.difference_update(edged)
-    words.update(map(str.strip, edged, itertools.repeat(punctuation())))
-    words.discard("")
+    if edged:  # (str.split gives no empty word: only stripping makes one)
+        words.difference_update(edged)
+        words.update(map(str.strip, edged, itertools.repeat(punctuation())))
+        words.discard("")
     return frozenset(words)
 
 
