@@ -1,8 +1,9 @@
 """The traces' fast paths give what the general paths give, on the inputs where they could part.
 
-Traces are built a batch of rows at a time (``assay.trace.traces_json``), with shortcuts: a lowercased
-response as long as the original keeps its offsets (no aligning), word_overlap's pass needs no search
-of the response, and each row's JSON is put together from its pieces. Each is held here to the path
+Traces are built a batch of rows at a time (``assay.trace.traces_json``), with shortcuts: the seed
+protocols explain a batch at once (``Scorer.explain_rows``), a lowercased response as long as the
+original keeps its offsets (no aligning), word_overlap's pass needs no search of the response, and
+each row's JSON is put together from its pieces. Each is held here to the path
 it replaces: aligning code point by code point, the response's whole word set, json.dumps of each
 Trace's dict, on Turkish İ, German ß and ẞ, the Greek final sigma, combining marks, Indic scripts, NFC
 on and off, and texts long enough to be cut at 2,000 characters and aligned a chunk at a time.
@@ -76,11 +77,11 @@ def _explain_overlap_general(seen: Seen) -> tuple[str, Span | None]:
     return f"{counted}; missing: {', '.join(missing)}", None
 
 
-GENERAL = {  # the seed protocols without their shortcuts
+GENERAL = {  # the seed protocols without their shortcuts: a row at a time, aligned, every word searched
     "exact_substring": dataclasses.replace(
-        EXACT_SUBSTRING, alignment=Alignment(str.lower, collapse=False, by_code_point=True)
+        EXACT_SUBSTRING, alignment=Alignment(str.lower, collapse=False, by_code_point=True), explain_rows=None
     ),
-    "word_overlap": dataclasses.replace(WORD_OVERLAP, explain=_explain_overlap_general),
+    "word_overlap": dataclasses.replace(WORD_OVERLAP, explain=_explain_overlap_general, explain_rows=None),
 }
 METRICS = ["exact_substring", "word_overlap", "phrase_match", "token_f1", "squad_f1"]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .records import Record
-from .scorers._base import Alignment, Evidence, MetricScores, Outcome, Scorer, Seen, Span
+from .scorers._base import Alignment, Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows, Span
 from .scoring import ScoreOptions, row_inputs
 from .text import align
 
@@ -98,21 +98,45 @@ def evidence_rows(
     responses, goldens, responses_shown = _seen(scorer, inputs, originals, deciding, options, cache)
     rules: list[str] = [""] * len(records)
     spans: list[Span | None] = [None] * len(records)
+    explained = scorer.explain is not None or scorer.explain_rows is not None
     no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
+    decided = []  # the rows the scorer explains
     for row, code in enumerate(outcomes):
         if blank[row]:
             rules[row] = BLANK
         elif code == _UNSCORED:
             rules[row] = scores.reasons.get(start + row, "unscored")
-        elif scorer.explain is None:
-            rules[row] = no_evidence
+        elif explained:
+            decided.append(row)
         else:
+            rules[row] = no_evidence
+    if scorer.explain_rows is not None and decided:
+
+        def cells(column: Sequence[Any]) -> list[Any]:  # the decided rows' cells of a column
+            return list(map(column.__getitem__, decided))
+
+        locate = functools.partial(_locate_row, scorer.alignment, originals, responses, options.nfc)
+        seen_rows = SeenRows(
+            scorer.name,
+            list(map(_OUTCOMES.__getitem__, cells(outcomes))),
+            cells(answer_index),
+            [None] * len(decided) if values is None else cells(values),
+            cells(responses),
+            cells(goldens),
+            cells(originals),
+            cells(inputs),
+            lambda at, begin, end: locate(decided[at], begin, end),
+        )
+        for row, rule, span in zip(decided, *scorer.explain_rows(seen_rows), strict=True):
+            rules[row], spans[row] = rule, span
+    elif scorer.explain is not None:
+        for row in decided:
             response, original = responses[row], originals[row]
             locate = functools.partial(_locate, scorer.alignment, original, response, options.nfc)
             value = values[row] if values is not None else None
             seen = Seen(
-                scorer.name, _OUTCOMES[code], answer_index[row], value, response, goldens[row], original,
-                inputs[row], locate,
+                scorer.name, _OUTCOMES[outcomes[row]], answer_index[row], value, response, goldens[row],
+                original, inputs[row], locate,
             )  # fmt: skip
             rules[row], spans[row] = scorer.explain(seen)
     return EvidenceRows(rules, spans, list(map(shown, goldens)), responses_shown)
@@ -166,6 +190,18 @@ def _seen(
 
 def _applied(function: Callable[[str], str], text: str) -> str:
     return function(text)
+
+
+def _locate_row(
+    alignment: Alignment | None,
+    originals: list[str],
+    seens: list[str],
+    nfc: bool,
+    row: int,
+    start: int,
+    end: int,
+) -> Span | None:
+    return _locate(alignment, originals[row], seens[row], nfc, start, end)
 
 
 def _locate(

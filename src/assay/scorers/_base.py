@@ -195,9 +195,29 @@ class Seen:
     locate: Callable[[int, int], Span | None]
 
 
+@dataclass(slots=True)
+class SeenRows:
+    """Decided rows as their metric saw them, a column per field of `Seen`: what a scorer's
+    `explain_rows` reads. `locate(row, start, end)` maps offsets in row `row`'s seen response back to
+    its original's."""
+
+    metric: str
+    outcomes: list[Outcome]
+    answer_index: list[int]
+    scores: list[float | None]
+    responses: list[str]
+    goldens: list[str | None]
+    originals: list[str]
+    inputs: list[Mapping[str, Any]]
+    locate: Callable[[int, int, int], Span | None]
+
+
 # What a scorer says about one decided row: the rule in words, and the span already mapped back to the
 # original response's offsets (through `Seen.locate`), or None.
 Explain = Callable[[Seen], tuple[str, Span | None]]
+# The same for a batch of rows at once, a list of rules and a list of spans: what `explain` says of
+# each row, for less than a call per row (a trace per row and metric, at a million rows).
+ExplainRows = Callable[[SeenRows], tuple[list[str], list[Span | None]]]
 # How a scorer sees a text for one row, given the row's inputs (the official scripts' tokens, per lang).
 SeenBy = Callable[[Mapping[str, Any]], Callable[[str], str]]
 
@@ -229,6 +249,7 @@ class Scorer:
       input column kept in ``Record.meta``). Which metrics a file can run follows from them.
     - `explain`: the rule and span of one decided row, for traces and evidence; without it a trace
       says the outcome, the score and the deciding answer, under the scorer's description.
+      `explain_rows`, its batch form (the same answers, for speed), is used in its place when given.
     - `alignment`: how `view`'s offsets map back to the original response (for spans).
     - `seen_by`: how a row's texts are shown when that is not `view` (the SQuAD scripts' tokens).
     - `default`: whether it runs when no metric is named (and the file has its inputs); a scorer that
@@ -246,6 +267,7 @@ class Scorer:
     inputs: tuple[str, ...] = ()  # more per-row inputs score_rows takes (see above)
     soft_pass: SoftPass | None = None  # what --inflection adds (see scorers.inflection)
     explain: Explain | None = None
+    explain_rows: ExplainRows | None = None
     alignment: Alignment | None = None
     seen_by: SeenBy | None = None
     default: bool = True
