@@ -126,6 +126,7 @@ def evidence_rows(
             cells(originals),
             cells(inputs),
             lambda at, begin, end: locate(decided[at], begin, end),
+            {name: cells(column[start:stop]) for name, column in scores.extras.items()},
         )
         for row, rule, span in zip(decided, *scorer.explain_rows(seen_rows), strict=True):
             rules[row], spans[row] = rule, span

@@ -199,7 +199,7 @@ class Seen:
 class SeenRows:
     """Decided rows as their metric saw them, a column per field of `Seen`: what a scorer's
     `explain_rows` reads. `locate(row, start, end)` maps offsets in row `row`'s seen response back to
-    its original's."""
+    its original's; `extras` holds what scoring counted (``MetricScores.extras``), to reuse."""
 
     metric: str
     outcomes: list[Outcome]
@@ -210,6 +210,7 @@ class SeenRows:
     originals: list[str]
     inputs: list[Mapping[str, Any]]
     locate: Callable[[int, int, int], Span | None]
+    extras: Mapping[str, list[int]]  # the rows' values of the scorer's extra_columns, as it decided
 
 
 # What a scorer says about one decided row: the rule in words, and the span already mapped back to the

@@ -193,11 +193,23 @@ def _explain_overlap(seen: Seen) -> tuple[str, Span | None]:
 
 
 def _explain_overlap_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
-    rules = list(map(_overlap_rule, rows.outcomes, rows.goldens, rows.responses))
+    """``_explain_overlap`` of each row; a pass's from the golden words scoring counted."""
+    totals = rows.extras["total_golden_words"]
+    rules = list(map(_overlap_rule, rows.outcomes, rows.goldens, rows.responses, totals))
     return rules, [None] * len(rules)
 
 
-def _overlap_rule(outcome: Outcome, golden: str | None, response: str) -> str:
+_ALL_FOUND = "{0} of {0} golden words occur among the response's words (order and words in between are free)"
+
+
+def _overlap_rule(outcome: Outcome, golden: str | None, response: str, counted: int = -1) -> str:
+    """The rule of a row; `counted`, when known, is how many golden words scoring counted."""
+    if outcome is PASS and counted >= 0:
+        return _ALL_FOUND.format(counted) if counted else EMPTY_GOLDEN
+    return _overlap_rule_of_words(outcome, golden, response)
+
+
+def _overlap_rule_of_words(outcome: Outcome, golden: str | None, response: str) -> str:
     words = sorted(_golden_words(golden or ""))
     if not words:
         return EMPTY_GOLDEN
