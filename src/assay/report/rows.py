@@ -29,7 +29,6 @@ except ImportError:  # built without a C compiler: csv.writer writes every row
     _csvwrite = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from ..records import Record
     from ..scoring import ScoreRun
 
 OUT_FORMATS = (".csv", ".jsonl", ".parquet")
@@ -251,15 +250,12 @@ def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False, keep: b
             # as json.dumps({"id": ..., "traces": ...}) writes it, from the row's traces as JSON
             stop = min(start + AHEAD_ROWS, len(run.records))
             rows = map(functools.partial(traced.json, keep=keep), range(start, stop))
-            handle.write("".join(map(_TRACE_LINE, map(_id_json, run.records[start:stop]), rows)))
+            ids = map(_string, map(operator.attrgetter("id"), run.records[start:stop]))  # ids are text
+            handle.write("".join(map(_TRACE_LINE, ids, rows)))
     return path
 
 
 _TRACE_LINE = '{{"id": {}, "traces": {}}}\n'.format
-
-
-def _id_json(record: Record) -> str:
-    return _string(record.id) if type(record.id) is str else json.dumps(record.id, ensure_ascii=False)
 
 
 _string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=False
