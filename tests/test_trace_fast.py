@@ -130,3 +130,11 @@ def test_traces_read_in_order_or_not_are_the_same(tricky_file: Path, tmp_path: P
         for r, t in zip(run.records, traces_json(run, 0, rows))
     ]
     assert written == expected
+
+
+def test_evidence_scored_with_the_verdicts_gives_the_same_traces(tricky_file: Path) -> None:
+    later = score(tricky_file, METRICS)
+    together = score(tricky_file, METRICS, evidence=True)
+    assert all(scores.evidence is not None for scores in together.metrics.values())
+    rows = len(later.records)
+    assert traces_json(together, 0, rows) == traces_json(later, 0, rows)
