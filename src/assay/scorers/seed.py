@@ -194,7 +194,7 @@ def _explain_overlap(seen: Seen) -> tuple[str, Span | None]:
 
 def _explain_overlap_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
     """``_explain_overlap`` of each row; a pass's from the golden words scoring counted."""
-    totals = rows.extras["total_golden_words"]
+    totals = rows.extras.get("total_golden_words") or itertools.repeat(-1)  # (a run rebuilt: not kept)
     rules = list(map(_overlap_rule, rows.outcomes, rows.goldens, rows.responses, totals))
     return rules, [None] * len(rules)
 
