@@ -160,7 +160,7 @@ def test_a_crash_before_the_file_is_complete_leaves_the_old_file_and_no_temporar
         ("score --out csv", "trace_json"),
         ("score --out jsonl", "trace_json"),
         ("score --out parquet", "trace_json"),
-        ("score --trace", "traces"),
+        ("score --trace", "trace_json"),
         ("score --html", "trace_json"),
     ],
 )
@@ -481,11 +481,11 @@ import os, sys, time
 from pathlib import Path
 import assay.report.rows as rows
 from assay.cli import main
-real = rows.traces
+real = rows.trace_json
 def slow(run, index):
     time.sleep(0.002)
     return real(run, index)
-rows.traces = slow
+rows.trace_json = slow
 folder = Path(sys.argv[1])
 (folder / f"ready-{os.getpid()}").touch()
 while not (folder / "go").exists():

@@ -6,17 +6,24 @@ texts as the metric saw them (``Scorer.view``, or ``Scorer.seen_by``), the rule 
 ``Scorer.alignment``). ``score(..., evidence=True)`` gives every row's evidence with its verdicts;
 ``assay.trace`` builds a stored run's traces with the same function. A scorer without ``explain`` still
 gets evidence: its description, the outcome and the deciding answer.
+
+Evidence is built for a batch of rows at a time (``evidence_rows``), as columns: at a million rows the
+interpreter's cost per row, not the texts, is what a trace costs, so each batch's texts are seen once
+per way of seeing (both seed protocols lowercase) and no object is built per row but the `Seen` a
+scorer's `explain` reads.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .records import Record
-from .scorers._base import Alignment, Evidence, MetricScores, Outcome, Scorer, Seen, Span
+from .scorers._base import Alignment, Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows, Span
 from .scoring import ScoreOptions, row_inputs
 from .text import align
 
@@ -32,40 +39,170 @@ def shown(text: str | None) -> str | None:
     return f"{text[:TEXT_SHOWN]}{CUT_MARK.format(len(text))}"
 
 
+@dataclass(slots=True)
+class EvidenceRows:
+    """The evidence of a run of rows under one metric, a column per field of ``Evidence``. Texts are
+    as shown (cut past TEXT_SHOWN): ten copies of a 50 MB response as ten metrics saw it would cost a
+    gigabyte. Metrics that see alike share one `responses` list (the same object)."""
+
+    rules: list[str]
+    spans: list[Span | None]
+    goldens: list[str | None]
+    responses: list[str]
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def evidence(self) -> list[Evidence]:
+        return list(map(Evidence, self.rules, self.spans, self.goldens, self.responses))
+
+    @classmethod
+    def of(cls, found: Sequence[Evidence]) -> EvidenceRows:
+        """Stored Evidence (``MetricScores.evidence``) as columns."""
+        fields = (operator.attrgetter(name) for name in ("rule", "span", "golden", "response"))
+        return cls(*(list(map(field, found)) for field in fields))
+
+
+# How a batch's responses are seen, by a key equal for metrics that see alike: the seen texts, and the
+# same cut for showing. One dict per batch, shared by the batch's metrics.
+SeenResponses = dict[object, tuple[list[str], list[str]]]
+
+
 def evidence_of(
     scorer: Scorer, scores: MetricScores, record: Record, index: int, blank: int, options: ScoreOptions
 ) -> Evidence:
-    """Row `index`'s evidence under `scorer`, from its decided verdict in `scores` (`record` is the row).
-    Its texts are kept as shown (cut past TEXT_SHOWN): ten copies of a 50 MB response as ten metrics
-    saw it would cost a gigabyte."""
-    outcome, answer_index = _OUTCOMES[scores.outcomes[index]], scores.answer_index[index]
-    value = scores.values[index] if scores.values is not None else None
-    inputs = (
-        {name: row_inputs([record], name, options)[0] for name in scorer.inputs} if scorer.inputs else _NONE
-    )
-    key, seen = _how_seen(scorer, inputs, options)
-    response = _seen_response(key, seen, record.response)
+    """Row `index`'s evidence under `scorer`, from its decided verdict in `scores` (`record` is the row)."""
+    return evidence_rows(scorer, scores, [record], index, bytearray([blank]), options).evidence()[0]
+
+
+def evidence_rows(
+    scorer: Scorer,
+    scores: MetricScores,
+    records: Sequence[Record],
+    start: int,
+    blank: Sequence[int],
+    options: ScoreOptions,
+    seen_responses: SeenResponses | None = None,
+) -> EvidenceRows:
+    """The evidence under `scorer` of rows start, start + 1, ... of `scores`, which are `records` (and
+    `blank` says which are blank, from the first of them). `seen_responses`: a dict kept across the
+    metrics of one batch of rows, so that metrics that see alike see each response once."""
+    stop = start + len(records)
+    outcomes, answer_index = scores.outcomes[start:stop], scores.answer_index[start:stop]
+    values = scores.values[start:stop] if scores.values is not None else None
+    inputs = _row_inputs(scorer, records, options)
+    originals = list(map(operator.attrgetter("response"), records))
     # Only the deciding golden answer (else the first) is shown: a row may have thousands.
-    deciding = record.answers[max(answer_index, 0) : max(answer_index, 0) + 1]
-    golden = seen(deciding[0]) if deciding else None
-    span: Span | None = None
-    if blank:
-        rule = BLANK
-    elif outcome is Outcome.UNSCORED:
-        rule = scores.reasons.get(index, "unscored")
-    elif scorer.explain is None:
-        rule = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
-    else:
-        locate = functools.partial(_locate, scorer.alignment, record.response, response, options.nfc)
-        row = Seen(
-            scorer.name, outcome, answer_index, value, response, golden, record.response, inputs, locate
+    deciding = list(map(_deciding, map(operator.attrgetter("answers"), records), answer_index))
+    cache: SeenResponses = {} if seen_responses is None else seen_responses
+    responses, goldens, responses_shown = _seen(scorer, inputs, originals, deciding, options, cache)
+    rules: list[str] = [""] * len(records)
+    spans: list[Span | None] = [None] * len(records)
+    explained = scorer.explain is not None or scorer.explain_rows is not None
+    no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
+    decided = []  # the rows the scorer explains
+    for row, code in enumerate(outcomes):
+        if blank[row]:
+            rules[row] = BLANK
+        elif code == _UNSCORED:
+            rules[row] = scores.reasons.get(start + row, "unscored")
+        elif explained:
+            decided.append(row)
+        else:
+            rules[row] = no_evidence
+    if scorer.explain_rows is not None and decided:
+
+        def cells(column: Sequence[Any]) -> list[Any]:  # the decided rows' cells of a column
+            return list(map(column.__getitem__, decided))
+
+        locate = functools.partial(_locate_row, scorer.alignment, originals, responses, options.nfc)
+        seen_rows = SeenRows(
+            scorer.name,
+            list(map(_OUTCOMES.__getitem__, cells(outcomes))),
+            cells(answer_index),
+            [None] * len(decided) if values is None else cells(values),
+            cells(responses),
+            cells(goldens),
+            cells(originals),
+            cells(inputs),
+            lambda at, begin, end: locate(decided[at], begin, end),
+            {name: cells(column[start:stop]) for name, column in scores.extras.items()},
         )
-        rule, span = scorer.explain(row)
-    return Evidence(rule, span, shown(golden), str(shown(response)))
+        for row, rule, span in zip(decided, *scorer.explain_rows(seen_rows), strict=True):
+            rules[row], spans[row] = rule, span
+    elif scorer.explain is not None:
+        for row in decided:
+            response, original = responses[row], originals[row]
+            locate = functools.partial(_locate, scorer.alignment, original, response, options.nfc)
+            value = values[row] if values is not None else None
+            seen = Seen(
+                scorer.name, _OUTCOMES[outcomes[row]], answer_index[row], value, response, goldens[row],
+                original, inputs[row], locate,
+            )  # fmt: skip
+            rules[row], spans[row] = scorer.explain(seen)
+    return EvidenceRows(rules, spans, list(map(shown, goldens)), responses_shown)
 
 
 _OUTCOMES = tuple(sorted(Outcome))  # by value: faster than Outcome(value) per row
+_UNSCORED = int(Outcome.UNSCORED)
 _NONE: Mapping[str, Any] = {}
+
+
+def _deciding(answers: tuple[str, ...], answer_index: int) -> str | None:
+    return answers[max(answer_index, 0)] if answers else None
+
+
+def _row_inputs(scorer: Scorer, records: Sequence[Record], options: ScoreOptions) -> list[Mapping[str, Any]]:
+    """Each row's values of the scorer's declared inputs, by name."""
+    if not scorer.inputs:
+        return [_NONE] * len(records)
+    columns = [row_inputs(records, name, options) for name in scorer.inputs]
+    return [dict(zip(scorer.inputs, values)) for values in zip(*columns)]
+
+
+def _seen(
+    scorer: Scorer,
+    inputs: list[Mapping[str, Any]],
+    originals: list[str],
+    deciding: list[str | None],
+    options: ScoreOptions,
+    cache: SeenResponses,
+) -> tuple[list[str], list[str | None], list[str]]:
+    """The rows' responses and deciding answers as `scorer` saw them, and the responses as shown; the
+    responses taken from `cache` when a metric that sees alike has seen them."""
+    if scorer.seen_by is None:
+        view = scorer.view
+        seen = (lambda text: view(_nfc(text))) if options.nfc else view
+        key: object = (view, options.nfc)
+        if key not in cache:
+            responses = list(map(seen, originals))
+            cache[key] = responses, list(map(shown, responses))  # type: ignore[arg-type]
+        goldens = [None if golden is None else seen(golden) for golden in deciding]
+        return cache[key][0], goldens, cache[key][1]
+    # Seen by the row's inputs (the official scripts' tokens, per language): a function per row.
+    ways = list(map(scorer.seen_by, inputs))
+    key = (scorer.seen_by, scorer.inputs)
+    if key not in cache:
+        responses = list(map(_applied, ways, originals))
+        cache[key] = responses, list(map(shown, responses))  # type: ignore[arg-type]
+    goldens = [None if golden is None else way(golden) for way, golden in zip(ways, deciding)]
+    return cache[key][0], goldens, cache[key][1]
+
+
+def _applied(function: Callable[[str], str], text: str) -> str:
+    return function(text)
+
+
+def _locate_row(
+    alignment: Alignment | None,
+    originals: list[str],
+    seens: list[str],
+    nfc: bool,
+    row: int,
+    start: int,
+    end: int,
+) -> Span | None:
+    return _locate(alignment, originals[row], seens[row], nfc, start, end)
 
 
 def _locate(
@@ -78,34 +215,11 @@ def _locate(
     piece = alignment.piece
     if nfc:  # NFC composes across code points: align by cluster
         return align.locate(original, lambda t: piece(_nfc(t)), seen, start, end, collapse=alignment.collapse)
+    if alignment.same_offsets is not None and alignment.same_offsets(original, seen):
+        return start, end  # the view kept every offset: what aligning would find, without the work
     return align.locate(
         original, piece, seen, start, end, collapse=alignment.collapse, by_code_point=alignment.by_code_point
     )
-
-
-def _how_seen(
-    scorer: Scorer, inputs: Mapping[str, Any], options: ScoreOptions
-) -> tuple[object, Callable[[str], str]]:
-    """How `scorer` sees a row's texts, and a key equal for metrics that see alike."""
-    if scorer.seen_by is not None:
-        return (scorer.seen_by, *map(id, inputs.values())), scorer.seen_by(inputs)
-    view = scorer.view
-    return (view, options.nfc), (lambda text: view(_nfc(text))) if options.nfc else view
-
-
-_LAST_SEEN: dict[tuple[object, int], tuple[str, str]] = {}  # (how, id(original)) -> (original, seen)
-
-
-def _seen_response(how: object, seen: Callable[[str], str], response: str) -> str:
-    """`seen(response)`, reusing the last one when metrics that see alike follow each other (a row's
-    traces: both seed protocols, the three unicode metrics): a long response is viewed once, and
-    only one view is kept."""
-    last = _LAST_SEEN.get((how, id(response)))
-    if last is not None and last[0] is response:
-        return last[1]
-    _LAST_SEEN.clear()
-    _LAST_SEEN[how, id(response)] = (response, seen(response))
-    return _LAST_SEEN[how, id(response)][1]
 
 
 def _nfc(text: str) -> str:

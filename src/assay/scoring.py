@@ -159,14 +159,18 @@ def verdicts(
         for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
     if evidence:  # from the verdicts just decided, blank rows included, so that it cannot disagree
-        from .evidence import evidence_of
+        from .evidence import SeenResponses, evidence_rows
 
         for scorer in scorers:
-            scores = results[scorer.name]
-            scores.evidence = [
-                evidence_of(scorer, scores, record, index, blank[index], options)
-                for index, record in enumerate(records)
-            ]
+            results[scorer.name].evidence = []
+        for start in range(0, len(records), BATCH_ROWS):
+            batch, seen = records[start : start + BATCH_ROWS], SeenResponses()  # seen once per batch
+            for scorer in scorers:
+                scores = results[scorer.name]
+                found = evidence_rows(
+                    scorer, scores, batch, start, blank[start : start + len(batch)], options, seen
+                )
+                scores.evidence += found.evidence()  # type: ignore[operator]  # set just above
     return results, blank
 
 

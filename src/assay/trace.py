@@ -11,12 +11,15 @@ span; their rule says what they counted. A run scored with ``evidence=True`` alr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import itertools
+import json
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import InputError
-from .evidence import BLANK, CUT_MARK, TEXT_SHOWN, evidence_of, shown
+from .evidence import BLANK, CUT_MARK, TEXT_SHOWN, EvidenceRows, SeenResponses, evidence_rows, shown
 from .records import Dataset, Record
 from .scorers import SCORERS, MetricScores, Outcome
 from .scorers._base import EMPTY_GOLDEN
@@ -58,19 +61,92 @@ _shown = shown
 
 def traces(run: ScoreRun, index: int) -> dict[str, Trace]:
     """Every metric's trace of row `index` of a run."""
-    return {name: trace(run, name, index) for name in run.metrics}
+    seen: SeenResponses = {}  # metrics that see alike see the response once
+    return {name: _trace(run, name, index, seen) for name in run.metrics}
 
 
 def trace(run: ScoreRun, metric: str, index: int) -> Trace:
+    return _trace(run, metric, index, {})
+
+
+def _trace(run: ScoreRun, metric: str, index: int, seen: SeenResponses) -> Trace:
     scores: MetricScores = run.metrics[metric]
     if metric not in SCORERS:  # the judge: its own words are the rule
         return _judge_trace(run, metric, scores, index)
-    found = scores.evidence[index] if scores.evidence is not None else None
-    if found is None:
-        found = evidence_of(SCORERS[metric], scores, run.records[index], index, run.blank[index], run.options)
+    found = _evidence(run, metric, index, index + 1, seen).evidence()[0]
     value = scores.values[index] if scores.values is not None else None
     outcome = OUTCOME_NAMES[scores.outcomes[index]]  # type: ignore[index]  # an IntEnum key is its int
     return Trace(metric, outcome, found.rule, found.golden, found.response, found.span, value)
+
+
+def _evidence(run: ScoreRun, metric: str, start: int, stop: int, seen: SeenResponses) -> EvidenceRows:
+    """A registered scorer's evidence of rows start..stop: stored with the run, or built from its
+    verdicts (`seen` shared by the metrics of these rows)."""
+    scores = run.metrics[metric]
+    if scores.evidence is not None:
+        return EvidenceRows.of(scores.evidence[start:stop])
+    records, blank = run.records[start:stop], run.blank[start:stop]
+    return evidence_rows(SCORERS[metric], scores, records, start, blank, run.options, seen)
+
+
+def traces_json(run: ScoreRun, start: int, stop: int) -> list[str]:
+    """Every metric's trace of each of rows start..stop, each row's as one JSON object keyed by metric,
+    exactly as ``json.dumps({metric: trace.as_dict()}, ensure_ascii=False)`` writes it; built a
+    metric at a time from the batch's evidence columns, without a Trace or a dict per row."""
+    seen: SeenResponses = {}
+    encoded: dict[int, list[str]] = {}  # id(a shown responses list) -> its JSON: shared by metrics
+    per_metric, keys = [], []
+    for metric, scores in run.metrics.items():
+        keys.append(_string(metric).replace("{", "{{").replace("}", "}}"))  # as a format's text
+        if metric in SCORERS:
+            found = _evidence(run, metric, start, stop, seen)
+            pieces = _trace_json(scores, start, stop, found, encoded)
+        else:  # the judge, whose rows are few
+            traced = (_judge_trace(run, metric, scores, index).as_dict() for index in range(start, stop))
+            pieces = [json.dumps(one, ensure_ascii=False) for one in traced]
+        per_metric.append(pieces)
+    if not per_metric:
+        return ["{}"] * (stop - start)
+    row = f"{{{{{', '.join(f'{key}: {{}}' for key in keys)}}}}}"  # {"metric": {}, ...}
+    return list(map(row.format, *per_metric))
+
+
+_string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=False (quotes included)
+_OUTCOME_JSON = tuple(f'{{"outcome": "{OUTCOME_NAMES[code]}", "rule": ' for code in sorted(Outcome))
+_TRACE_JSON = '{}{}, "golden": {}, "response": {}, "span": {}{}}}'.format
+
+
+def _trace_json(
+    scores: MetricScores, start: int, stop: int, found: EvidenceRows, encoded: dict[int, list[str]]
+) -> list[str]:
+    """One metric's traces of rows start..stop as JSON (as ``Trace.as_dict`` gives them)."""
+    outcomes = map(_OUTCOME_JSON.__getitem__, scores.outcomes[start:stop])
+    rules = map(_string, found.rules)
+    goldens = map(_text_json, found.goldens)
+    responses = encoded.get(id(found.responses))
+    if responses is None:
+        responses = encoded[id(found.responses)] = list(map(_text_json, found.responses))
+    spans = map(_span_json, found.spans)
+    if scores.values is None:
+        values: Iterable[str] = itertools.repeat("", stop - start)
+    else:
+        values = map(_score_json, scores.values[start:stop])
+    return list(map(_TRACE_JSON, outcomes, rules, goldens, responses, spans, values))
+
+
+def _text_json(text: str | None) -> str:
+    """A text of evidence as a written trace shows it (``Trace.as_dict``: cut again past TEXT_SHOWN)."""
+    if text is None:
+        return "null"
+    return _string(text if len(text) <= TEXT_SHOWN else str(_shown(text)))
+
+
+def _span_json(span: tuple[int, int] | None) -> str:
+    return "null" if span is None else f"[{span[0]}, {span[1]}]"
+
+
+def _score_json(value: float) -> str:
+    return f', "score": {repr(value) if math.isfinite(value) else json.dumps(value)}'
 
 
 def _judge_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> Trace:

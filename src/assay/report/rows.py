@@ -4,6 +4,7 @@ row's traces as a JSON ``trace`` column), one row per input row; and every row's
 from __future__ import annotations
 
 import csv
+import functools
 import itertools
 import json
 import operator
@@ -20,7 +21,7 @@ from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signature import PARQUET_KEY, signatures_json
 from ..summary import AGREEMENT_PAIR, bucket_of
-from ..trace import traces
+from ..trace import traces_json
 
 try:
     from .. import _csvwrite
@@ -179,6 +180,8 @@ class RowTraces:
     def __init__(self, run: ScoreRun) -> None:
         self._run = weakref.ref(run)  # held by the run itself (see row_traces): no cycle
         self._json: dict[int, str] = {}
+        self._ahead: dict[int, str] = {}  # rows computed with the last one asked for, not yet asked for
+        self._next = -1  # the row after the last one computed: asked for next, the reader reads in order
 
     def __len__(self) -> int:
         return len(self._owner().records)
@@ -199,6 +202,20 @@ class RowTraces:
                 self._json[index] = found
         return found
 
+    def computed(self, index: int) -> str:
+        """Row `index`'s traces, freshly computed (``trace_json``). A reader that asks for rows in
+        order (--trace, --trace-col) has them computed AHEAD_ROWS at a time, which costs less per
+        row; one asking here and there (Markdown's misses), a row at a time."""
+        found = self._ahead.pop(index, None)
+        if found is None:
+            run = self._owner()
+            stop = min(index + (AHEAD_ROWS if index == self._next else 1), len(run.records))
+            first, *rest = traces_json(run, index, stop)
+            self._ahead = dict(zip(range(index + 1, stop), rest))
+            found = first
+        self._next = index + 1
+        return found
+
     def as_dicts(self, index: int) -> dict[str, dict[str, Any]]:
         """Row `index`'s traces as dicts, keyed by metric (a fresh copy: the caller may change it)."""
         found: dict[str, dict[str, Any]] = json.loads(self.json(index))
@@ -206,6 +223,7 @@ class RowTraces:
 
 
 _TRACES_KEY = "_assay_row_traces"
+AHEAD_ROWS = 4096  # rows whose traces are computed together for a reader that reads in order
 
 
 def row_traces(run: ScoreRun) -> RowTraces:
@@ -219,8 +237,7 @@ def row_traces(run: ScoreRun) -> RowTraces:
 
 def trace_json(run: ScoreRun, index: int) -> str:
     """Every metric's trace of a row, as one JSON object keyed by metric (see ``assay.trace``)."""
-    found = {name: found.as_dict() for name, found in traces(run, index).items()}
-    return json.dumps(found, ensure_ascii=False)
+    return row_traces(run).computed(index)
 
 
 def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False, keep: bool = True) -> Path:
@@ -229,12 +246,19 @@ def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False, keep: b
     path = check_writable(path)
     traced = row_traces(run)
     with _written(path, part) as temp, temp.open("w", encoding="utf-8") as handle:
-        for index, record in enumerate(run.records):
+        for start in range(0, len(run.records), AHEAD_ROWS):
             # as json.dumps({"id": ..., "traces": ...}) writes it, from the row's traces as JSON
-            handle.write(f'{{"id": {json.dumps(record.id, ensure_ascii=False)}, "traces": ')
-            handle.write(traced.json(index, keep=keep))
-            handle.write("}\n")
+            stop = min(start + AHEAD_ROWS, len(run.records))
+            rows = map(functools.partial(traced.json, keep=keep), range(start, stop))
+            ids = map(_string, map(operator.attrgetter("id"), run.records[start:stop]))  # ids are text
+            handle.write("".join(map(_TRACE_LINE, ids, rows)))
     return path
+
+
+_TRACE_LINE = '{{"id": {}, "traces": {}}}\n'.format
+
+
+_string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=False
 
 
 @contextmanager

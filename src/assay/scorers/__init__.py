@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from ..errors import UsageError
-from ._base import Evidence, MetricScores, Outcome, Scorer, Seen
+from ._base import Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows
 from .hard_fact import HARD_FACT
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
@@ -154,6 +154,7 @@ __all__ = [
     "Outcome",
     "Scorer",
     "Seen",
+    "SeenRows",
     "check_plugins",
     "get_scorer",
 ]

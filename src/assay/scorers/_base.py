@@ -195,9 +195,30 @@ class Seen:
     locate: Callable[[int, int], Span | None]
 
 
+@dataclass(slots=True)
+class SeenRows:
+    """Decided rows as their metric saw them, a column per field of `Seen`: what a scorer's
+    `explain_rows` reads. `locate(row, start, end)` maps offsets in row `row`'s seen response back to
+    its original's; `extras` holds what scoring counted (``MetricScores.extras``), to reuse."""
+
+    metric: str
+    outcomes: list[Outcome]
+    answer_index: list[int]
+    scores: list[float | None]
+    responses: list[str]
+    goldens: list[str | None]
+    originals: list[str]
+    inputs: list[Mapping[str, Any]]
+    locate: Callable[[int, int, int], Span | None]
+    extras: Mapping[str, list[int]]  # the rows' values of the scorer's extra_columns, as it decided
+
+
 # What a scorer says about one decided row: the rule in words, and the span already mapped back to the
 # original response's offsets (through `Seen.locate`), or None.
 Explain = Callable[[Seen], tuple[str, Span | None]]
+# The same for a batch of rows at once, a list of rules and a list of spans: what `explain` says of
+# each row, for less than a call per row (a trace per row and metric, at a million rows).
+ExplainRows = Callable[[SeenRows], tuple[list[str], list[Span | None]]]
 # How a scorer sees a text for one row, given the row's inputs (the official scripts' tokens, per lang).
 SeenBy = Callable[[Mapping[str, Any]], Callable[[str], str]]
 
@@ -206,11 +227,14 @@ SeenBy = Callable[[Mapping[str, Any]], Callable[[str], str]]
 class Alignment:
     """How offsets in a view's output map back to the original text: the view of one piece, whether
     whitespace is then collapsed, and whether a piece is a code point (the view maps them one by one)
-    rather than a grapheme cluster."""
+    rather than a grapheme cluster. `same_offsets(original, seen)`, when given, is a quick test that
+    the view kept every offset of a text (the seen text's [start, end) is the original's): a span then
+    needs no aligning. It must say True only where aligning would give the same offsets."""
 
     piece: Callable[[str], str]
     collapse: bool = False
     by_code_point: bool = False
+    same_offsets: Callable[[str, str], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -226,6 +250,7 @@ class Scorer:
       input column kept in ``Record.meta``). Which metrics a file can run follows from them.
     - `explain`: the rule and span of one decided row, for traces and evidence; without it a trace
       says the outcome, the score and the deciding answer, under the scorer's description.
+      `explain_rows`, its batch form (the same answers, for speed), is used in its place when given.
     - `alignment`: how `view`'s offsets map back to the original response (for spans).
     - `seen_by`: how a row's texts are shown when that is not `view` (the SQuAD scripts' tokens).
     - `default`: whether it runs when no metric is named (and the file has its inputs); a scorer that
@@ -243,6 +268,7 @@ class Scorer:
     inputs: tuple[str, ...] = ()  # more per-row inputs score_rows takes (see above)
     soft_pass: SoftPass | None = None  # what --inflection adds (see scorers.inflection)
     explain: Explain | None = None
+    explain_rows: ExplainRows | None = None
     alignment: Alignment | None = None
     seen_by: SeenBy | None = None
     default: bool = True

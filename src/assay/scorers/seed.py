@@ -30,7 +30,18 @@ from ..text.seed import (
     seed_words,
     strip_punctuation,
 )
-from ._base import EMPTY_GOLDEN, PASS, Alignment, AnswerSets, MetricScores, Outcome, Scorer, Seen, Span
+from ._base import (
+    EMPTY_GOLDEN,
+    PASS,
+    Alignment,
+    AnswerSets,
+    MetricScores,
+    Outcome,
+    Scorer,
+    Seen,
+    SeenRows,
+    Span,
+)
 
 try:
     from .. import _speedups
@@ -149,31 +160,84 @@ def _golden_word_lists(answers: Sequence[str]) -> list[set[str]]:
     return list(map(operator.sub, regrouped, itertools.repeat({""})))
 
 
+_EXACT_FAILED = "no golden answer, lowercased, occurs in the lowercased response"
+_EXACT_PASSED = "the golden answer, lowercased, occurs in the lowercased response (inside a word counts too)"
+
+
 def _explain_exact(seen: Seen) -> tuple[str, Span | None]:
     golden = seen.golden or ""
     if seen.outcome is not Outcome.PASS:
-        return "no golden answer, lowercased, occurs in the lowercased response", None
+        return _EXACT_FAILED, None
     if not golden:
         return EMPTY_GOLDEN, None
     at = seen.response.find(golden)
-    rule = "the golden answer, lowercased, occurs in the lowercased response (inside a word counts too)"
-    return rule, seen.locate(at, at + len(golden))
+    return _EXACT_PASSED, seen.locate(at, at + len(golden))
+
+
+def _explain_exact_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
+    """``_explain_exact`` of each row: a rule by outcome, and a search and a span for each pass."""
+    rules = [
+        _EXACT_FAILED if outcome is not PASS else _EXACT_PASSED if golden else EMPTY_GOLDEN
+        for outcome, golden in zip(rows.outcomes, rows.goldens)
+    ]
+    spans: list[Span | None] = [None] * len(rules)
+    for row in itertools.compress(range(len(rules)), map(_EXACT_PASSED.__eq__, rules)):
+        golden = rows.goldens[row] or ""
+        at = rows.responses[row].find(golden)
+        spans[row] = rows.locate(row, at, at + len(golden))
+    return rules, spans
 
 
 def _explain_overlap(seen: Seen) -> tuple[str, Span | None]:
-    words = sorted(seed_words(seen.golden or ""))
+    return _overlap_rule(seen.outcome, seen.golden, seen.response), None
+
+
+def _explain_overlap_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
+    """``_explain_overlap`` of each row; a pass's from the golden words scoring counted."""
+    totals = rows.extras.get("total_golden_words") or itertools.repeat(-1)  # (a run rebuilt: not kept)
+    rules = list(map(_overlap_rule, rows.outcomes, rows.goldens, rows.responses, totals))
+    return rules, [None] * len(rules)
+
+
+_ALL_FOUND = "{0} of {0} golden words occur among the response's words (order and words in between are free)"
+
+
+def _overlap_rule(outcome: Outcome, golden: str | None, response: str, counted: int = -1) -> str:
+    """The rule of a row; `counted`, when known, is how many golden words scoring counted."""
+    if outcome is PASS and counted >= 0:
+        return _ALL_FOUND.format(counted) if counted else EMPTY_GOLDEN
+    return _overlap_rule_of_words(outcome, golden, response)
+
+
+def _overlap_rule_of_words(outcome: Outcome, golden: str | None, response: str) -> str:
+    words = sorted(_golden_words(golden or ""))
     if not words:
-        return EMPTY_GOLDEN, None
-    response_words = seed_words(seen.response)  # once: a golden answer may have thousands of words
-    missing = [word for word in words if word not in response_words]
+        return EMPTY_GOLDEN
+    if outcome is PASS:  # decided: every golden word is among the response's words
+        missing = []
+    elif len(words) * len(response) > 1 << 20:  # as _occurs_in tests a golden word
+        present = seed_words(response)
+        missing = [word for word in words if word not in present]
+    else:
+        missing = [word for word in words if word not in response or not occurs_as_word(word, response)]
     found = len(words) - len(missing)
     counted = f"{found} of {len(words)} golden words occur among the response's words"
     if not missing:
-        return f"{counted} (order and words in between are free)", None
-    return f"{counted}; missing: {', '.join(missing)}", None
+        return f"{counted} (order and words in between are free)"
+    return f"{counted}; missing: {', '.join(missing)}"
 
 
-LOWERCASE = Alignment(str.lower, collapse=False, by_code_point=True)  # str.lower maps code points one by one
+def _lowercase_kept_offsets(original: str, lowered: str) -> bool:
+    """Whether lowercasing kept every offset of `original`: str.lower maps each code point to one or
+    more (never none), alone as in any context but for the capital sigma (final or not by its
+    neighbours); so a lowercase as long as the original, without a capital sigma, mapped each code
+    point to one, where aligning code point by code point finds the same offsets (İ, whose lowercase
+    is two code points, and the sigma take the aligning)."""
+    return len(lowered) == len(original) and "\u03a3" not in original
+
+
+# str.lower maps code points one by one
+LOWERCASE = Alignment(str.lower, collapse=False, by_code_point=True, same_offsets=_lowercase_kept_offsets)
 
 EXACT_SUBSTRING = Scorer(
     name="exact_substring",
@@ -181,6 +245,7 @@ EXACT_SUBSTRING = Scorer(
     view=lowercase,
     score_rows=_exact_substring,
     explain=_explain_exact,
+    explain_rows=_explain_exact_rows,
     alignment=LOWERCASE,
 )
 
@@ -192,5 +257,6 @@ WORD_OVERLAP = Scorer(
     score_rows=_word_overlap,
     extra_columns=_OVERLAP_COLUMNS,
     explain=_explain_overlap,
+    explain_rows=_explain_overlap_rows,
     alignment=LOWERCASE,
 )

@@ -12,7 +12,7 @@ import functools
 import itertools
 import unicodedata
 
-from .search import by_chunks, chunks_at_spaces
+from .search import CHUNK, by_chunks, chunks_at_spaces
 
 # Category P has no character beyond the Supplementary Multilingual Plane (a test checks every plane).
 _PUNCTUATION_PLANES_END = 0x20000
@@ -52,14 +52,18 @@ def seed_words(lowered: str) -> frozenset[str]:
     """The seed's word set of already-lowercased text; words that are all punctuation vanish. Only the
     distinct words with punctuation at an end are stripped (stripping every word of a long text with
     the whole of category P is slow)."""
-    words: set[str] = set()
-    for chunk in chunks_at_spaces(lowered):  # no list of a long text's words
-        words.update(chunk.split())
+    if len(lowered) <= CHUNK:
+        words = set(lowered.split())
+    else:
+        words = set()
+        for chunk in chunks_at_spaces(lowered):  # no list of a long text's words
+            words.update(chunk.split())
     marks = punctuation_set()
     edged = [word for word in words if word[0] in marks or word[-1] in marks]
-    words.difference_update(edged)
-    words.update(map(str.strip, edged, itertools.repeat(punctuation())))
-    words.discard("")
+    if edged:  # (str.split gives no empty word: only stripping makes one)
+        words.difference_update(edged)
+        words.update(map(str.strip, edged, itertools.repeat(punctuation())))
+        words.discard("")
     return frozenset(words)
 
 
