@@ -325,3 +325,14 @@ def test_a_span_deep_in_a_long_response_is_where_it_stands(golden: str, filler: 
         assert span is not None, metric
         assert unicode.normalise(response[span[0] : span[1]]) == unicode.normalise(golden), metric
         assert span[0] > len(prefix) - len(filler)
+
+
+def test_a_long_text_in_a_written_trace_says_its_real_length(tmp_path: Path) -> None:
+    """A response longer than a trace shows is cut once, and the note gives the whole text's length."""
+    response = "the capital is New Delhi. " + "x" * 6_000
+    frame = pd.DataFrame({"question": ["q"], "answer": ["New Delhi"], "response": [response]})
+    run_ = score(frame, ["exact_substring", "word_overlap"])
+    for name, found in traces(run_, 0).items():
+        shown = found.as_dict()["response"]
+        assert shown.endswith(f" [... {len(response):,} characters in all]"), name
+        assert shown.count("characters in all") == 1

@@ -47,11 +47,12 @@ class Trace:
     score: float | None = None  # a graded metric's row score
 
     def as_dict(self) -> dict[str, Any]:
-        """The trace as written to files: a long text as the metric saw it is cut to its first
-        TEXT_SHOWN characters (the response itself is in its own column), so that a 50 MB cell does
-        not become ten copies of it, one per metric."""
+        """The trace as written to files. Its texts are cut already (``evidence.shown``: a long text as
+        the metric saw it keeps its first TEXT_SHOWN characters and says how long it was), so that a
+        50 MB cell does not become ten copies of it, one per metric; cutting again would misstate the
+        length."""
         found: dict[str, Any] = {"outcome": self.outcome, "rule": self.rule}
-        found |= {"golden": _shown(self.golden), "response": _shown(self.response)}
+        found |= {"golden": self.golden, "response": self.response}
         found["span"] = list(self.span) if self.span else None
         return found | ({} if self.score is None else {"score": self.score})
 
@@ -135,10 +136,8 @@ def _trace_json(
 
 
 def _text_json(text: str | None) -> str:
-    """A text of evidence as a written trace shows it (``Trace.as_dict``: cut again past TEXT_SHOWN)."""
-    if text is None:
-        return "null"
-    return _string(text if len(text) <= TEXT_SHOWN else str(_shown(text)))
+    """A text of evidence as a written trace shows it (``Trace.as_dict``: already cut by ``shown``)."""
+    return "null" if text is None else _string(text)
 
 
 def _span_json(span: tuple[int, int] | None) -> str:
