@@ -1,1 +1,15 @@
+from typing_extensions import Buffer
+
 def csv_lines(columns: list[list[str]], start: int, stop: int, /) -> bytes | None: ...
+def minimal_rows(lines: list[str], rows: list[list[str]], /) -> bytes: ...
+def line_spans(source: Buffer, start: int, end: int, lines: Buffer, spans: Buffer, /) -> None: ...
+def spliced_lines(
+    before: list[list[str]],
+    source: Buffer,
+    spans: Buffer,
+    middles: list[bytes | None],
+    after: list[list[str]],
+    start: int,
+    stop: int,
+    /,
+) -> bytes | None: ...

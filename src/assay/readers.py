@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .csvfile import LineTally, Span, csv_blocks, read_header
+from .csvfile import LineTally, RawLines, Span, csv_blocks, raw_lines, read_header
 from .errors import AssayError, InputError, UsageError
 from .values import ValueProblem, parse_json, position, unrepresentable
 
@@ -41,6 +41,7 @@ class Table:
     blocks: Iterator[Block]
     location_kind: str  # "line" or "row": what the location number counts
     cells_are_text: bool = False  # every cell is a str (CSV): no missing values, no lists
+    raw: RawLines | None = None  # CSV: which rows' lines --out may copy as they are (filled as read)
 
 
 def format_of(path: Path) -> str:
@@ -80,9 +81,8 @@ def read_table(
     except UnicodeDecodeError:
         _check_utf8(path)  # raises with the byte offset
         raise
-    return Table(
-        table.source, table.columns, _decoded(table.blocks, path), table.location_kind, table.cells_are_text
-    )
+    blocks = _decoded(table.blocks, path)
+    return Table(table.source, table.columns, blocks, table.location_kind, table.cells_are_text, table.raw)
 
 
 def read_dataframe(frame: Any) -> Table:
@@ -181,8 +181,9 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally | None) -> Table:
     header = read_header(path)
     _check_unique_columns(header.names, path)
-    blocks = csv_blocks(path, header, span, limit, tally)
-    return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True)
+    raw = raw_lines(path, header, span)
+    blocks = csv_blocks(path, header, span, limit, tally, raw)
+    return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True, raw=raw)
 
 
 def _read_jsonl(path: Path, limit: int | None) -> Table:

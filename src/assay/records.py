@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ._gc import collection_paused
+from .csvfile import RawLines
 from .errors import InputError
 from .parts import Gold, PartError, Reply, parse_part
 from .readers import Row, Table, read_dataframe, read_table
@@ -98,6 +99,8 @@ class Dataset:
     null_cells: Mapping[str, tuple[str, ...]]  # input column -> ids of rows whose cell was NaN/None/absent
     location_kind: str = "line"  # what Record.row counts: "line" or "row"
     limit: int | None = None  # rows after the first `limit` were not read
+    # CSV read cell for cell as it stands (every field its cell's text): which rows --out may copy
+    raw: RawLines | None = None
 
     def __len__(self) -> int:
         return len(self.records)
@@ -158,6 +161,7 @@ def load_table(
         null_cells={name: tuple(ids) for name, ids in builder.null_cells.items()},
         location_kind=table.location_kind,
         limit=limit,
+        raw=table.raw if builder.cells_as_read and table.raw is not None else None,
     )
 
 
@@ -282,10 +286,12 @@ class _RecordBuilder:
             self.index.get(name, -1) for name in ("question", "response", "domain", "lang", "scope")
         )
         self.answer_index = -1 if "answers" in self.index else self.index["answer"]
+        self.cells_as_read = False  # set by build: every field and meta value is its cell's own text
 
     def build(self, limit: int | None) -> list[Record]:
         records: list[Record] = []
         fast = self.table.cells_are_text and self.answer_index >= 0 and not self.parts
+        self.cells_as_read = fast
         for locations, rows in self.table.blocks:
             if limit is not None and len(records) + len(rows) >= limit:
                 locations, rows = locations[: limit - len(records)], rows[: limit - len(records)]
