@@ -35,7 +35,7 @@ def both_ways(tmp_path: Path, data: bytes, **load: Any) -> tuple[bytes, bytes, A
     source = tmp_path / "in.csv"
     source.write_bytes(data)
     options = load.pop("options", ScoreOptions())
-    run = score(load_records(source, **load), SEED_PAIR, options=options)
+    run = score(load_records(source, raw_lines=True, **load), SEED_PAIR, options=options)
     rows.write_verdicts(run, tmp_path / "copied.csv")
     return (tmp_path / "copied.csv").read_bytes(), cell_by_cell(run, tmp_path / "usual.csv"), run
 
@@ -70,6 +70,14 @@ def test_minimal_lines_are_copied(tmp_path: Path) -> None:
     assert copied == usual
     assert rows._copies_input_lines(run)
     assert list(run.dataset.raw.verbatim) == [1, 1]
+
+
+def test_lines_are_noted_only_when_asked(tmp_path: Path) -> None:
+    """Loading for anything but --out pays nothing for it."""
+    source = tmp_path / "in.csv"
+    source.write_bytes(ODD_FILES["minimal quoting"])
+    assert load_records(source).raw is None
+    assert load_records(source, raw_lines=True).raw is not None
 
 
 def test_lines_written_otherwise_are_not_copied(tmp_path: Path) -> None:
@@ -114,7 +122,7 @@ def test_answers_column_is_written_again(tmp_path: Path) -> None:
 def test_trace_column(tmp_path: Path) -> None:
     source = tmp_path / "in.csv"
     source.write_bytes(ODD_FILES["unicode"])
-    run = score(load_records(source), SEED_PAIR)
+    run = score(load_records(source, raw_lines=True), SEED_PAIR)
     rows.write_verdicts(run, tmp_path / "copied.csv", trace=True)
     assert (tmp_path / "copied.csv").read_bytes() == cell_by_cell(run, tmp_path / "usual.csv", trace=True)
 
@@ -176,8 +184,10 @@ def test_spans_copy_their_own_lines(
     lines.insert(50, "")  # a blank line in a span
     source = tmp_path / "in.csv"
     source.write_bytes(("\ufeff" + ending.join(lines) + ending).encode())
-    score_file(source, SEED_PAIR, workers=1, out=tmp_path / "alone.csv")
-    score_file(source, SEED_PAIR, workers=workers, out=tmp_path / "shared.csv")
+    with monkeypatch.context() as patched:  # lines are copied, in one process and in each worker
+        patched.setattr(rows, "_write_csv", lambda *_, **__: pytest.fail("written cell by cell"))
+        score_file(source, SEED_PAIR, workers=1, out=tmp_path / "alone.csv")
+        score_file(source, SEED_PAIR, workers=workers, out=tmp_path / "shared.csv")
     assert cuts == [workers]
     run = score(load_records(source), SEED_PAIR)
     assert (tmp_path / "shared.csv").read_bytes() == (tmp_path / "alone.csv").read_bytes()

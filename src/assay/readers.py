@@ -57,9 +57,15 @@ def format_of(path: Path) -> str:
 
 
 def read_table(
-    path: str | Path, span: Span | None = None, limit: int | None = None, tally: LineTally | None = None
+    path: str | Path,
+    span: Span | None = None,
+    limit: int | None = None,
+    tally: LineTally | None = None,
+    *,
+    raw_lines: bool = False,
 ) -> Table:
-    """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read."""
+    """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read.
+    With `raw_lines` (for --out), a CSV table notes which rows' lines can be copied (``Table.raw``)."""
     path = Path(path)
     try:
         found = path.is_file()
@@ -75,7 +81,7 @@ def read_table(
         raise UsageError(f"a {fmt} file cannot be read in spans", where=str(path), fix="read it whole")
     try:
         if fmt == "csv":
-            table = _read_csv(path, span, limit, tally)
+            table = _read_csv(path, span, limit, tally, raw_lines)
         else:
             table = _read_jsonl(path, limit) if fmt == "jsonl" else _read_json_array(path)
     except UnicodeDecodeError:
@@ -178,10 +184,12 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 # --- formats -------------------------------------------------------------------------------------------
 
 
-def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally | None) -> Table:
+def _read_csv(
+    path: Path, span: Span | None, limit: int | None, tally: LineTally | None, keep_raw: bool = False
+) -> Table:
     header = read_header(path)
     _check_unique_columns(header.names, path)
-    raw = raw_lines(path, header, span)
+    raw = raw_lines(path, header, span) if keep_raw else None
     blocks = csv_blocks(path, header, span, limit, tally, raw)
     return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True, raw=raw)
 

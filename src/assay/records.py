@@ -113,14 +113,19 @@ def load_records(
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
     need_responses: bool = True,
+    raw_lines: bool = False,
 ) -> Dataset:
     """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``.
+    `raw_lines` (when --out will be written): note which CSV rows' lines it may copy (``Dataset.raw``).
 
     With ``need_responses=False`` a gold file without a response column loads too (responses empty).
     """
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
-    table = read_table(source, limit=limit) if isinstance(source, (str, Path)) else read_dataframe(source)
+    if isinstance(source, (str, Path)):
+        table = read_table(source, limit=limit, raw_lines=raw_lines)
+    else:
+        table = read_dataframe(source)
     return load_table(
         table,
         columns=columns,
