@@ -192,3 +192,26 @@ def test_spans_copy_their_own_lines(
     run = score(load_records(source), SEED_PAIR)
     assert (tmp_path / "shared.csv").read_bytes() == (tmp_path / "alone.csv").read_bytes()
     assert (tmp_path / "alone.csv").read_bytes() == cell_by_cell(run, tmp_path / "usual.csv")
+
+
+def test_an_input_changed_since_it_was_read_is_not_copied(tmp_path: Path) -> None:
+    source = tmp_path / "in.csv"
+    source.write_bytes(ODD_FILES["minimal quoting"])
+    run = score(load_records(source, raw_lines=True), SEED_PAIR)
+    source.write_bytes(b"question,answer,response\nother,rows,entirely\n" * 3)
+    rows.write_verdicts(run, tmp_path / "out.csv")
+    assert (tmp_path / "out.csv").read_bytes() == cell_by_cell(run, tmp_path / "usual.csv")
+    assert b"Delhi" in (tmp_path / "out.csv").read_bytes()
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7])
+def test_rows_in_many_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    """Rows are written CHUNK_ROWS at a time, each piece going on from where the last one's lines
+    stopped; blank lines and rows written again fall on either side of the cuts."""
+    lines = [f'q{i},a{i},"a{i}, yes"' if i % 4 else f'"q{i}",a{i},b' for i in range(30)]
+    lines[10:10] = ["", ""]
+    data = ("question,answer,response\r\n" + "\r\n".join(lines)).encode()
+    monkeypatch.setattr(rows, "CHUNK_ROWS", chunk)
+    copied, usual, run = both_ways(tmp_path, data)
+    assert copied == usual
+    assert rows._copies_input_lines(run)

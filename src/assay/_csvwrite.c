@@ -191,27 +191,30 @@ static PyObject *minimal_rows(PyObject *self, PyObject *args) {
     return flags;
 }
 
-/* line_spans(source, start, end, lines, spans): for each row r with lines[r] >= 0, the byte span of
- * that line (counted from 0 at byte `start`, each ending in \n or at `end`) without its line end, as
- * spans[2r] (offset) and spans[2r+1] (length); -1 where lines[r] < 0. The lines asked for must not
- * go back; a line past `end` is an error. `lines` and `spans` are arrays of 64-bit integers. */
+/* line_spans(source, end, lines, spans, state, first, stop): for each row r of first..stop with
+ * lines[r] >= 0, the byte span of that line (lines end in \n, or at byte `end`), without its line end,
+ * as spans[2r] (offset) and spans[2r+1] (length); -1 where lines[r] < 0. `state` holds the offset of
+ * a line and that line's index, (start of the lines, 0) at first, and is left at the last line found,
+ * so the next rows go on from there. The lines asked for must not go back; a line past `end` is an
+ * error. `lines`, `spans` and `state` are arrays of 64-bit integers. */
 static PyObject *line_spans(PyObject *self, PyObject *args) {
-    Py_buffer source, lines, spans;
-    Py_ssize_t start, end;
-    if (!PyArg_ParseTuple(args, "y*nny*w*", &source, &start, &end, &lines, &spans)) return NULL;
+    Py_buffer source, lines, spans, state;
+    Py_ssize_t end, first, stop;
+    if (!PyArg_ParseTuple(args, "y*ny*w*w*nn", &source, &end, &lines, &spans, &state, &first, &stop))
+        return NULL;
     PyObject *result = NULL;
-    Py_ssize_t count = lines.len / 8;
     const long long *want = (const long long *)lines.buf;
-    long long *out = (long long *)spans.buf;
-    if (lines.itemsize != 8 || spans.itemsize != 8 || spans.len < 2 * lines.len || start < 0 ||
-        end > source.len || start > end) {
+    long long *out = (long long *)spans.buf, *where = (long long *)state.buf;
+    if (lines.itemsize != 8 || spans.itemsize != 8 || state.itemsize != 8 || state.len < 16 ||
+        spans.len < 2 * lines.len || first < 0 || stop > lines.len / 8 || end > source.len ||
+        where[0] < 0 || where[0] > end) {
         PyErr_SetString(PyExc_ValueError, "bad arguments to line_spans");
         goto done;
     }
     const char *data = (const char *)source.buf;
-    Py_ssize_t at = start; /* where line `line` starts */
-    long long line = 0;
-    for (Py_ssize_t r = 0; r < count; r++) {
+    Py_ssize_t at = (Py_ssize_t)where[0]; /* where line `line` starts */
+    long long line = where[1];
+    for (Py_ssize_t r = first; r < stop; r++) {
         if (want[r] < 0) {
             out[2 * r] = out[2 * r + 1] = -1;
             continue;
@@ -230,17 +233,20 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
             line++;
         }
         const char *found = at < end ? memchr(data + at, '\n', (size_t)(end - at)) : NULL;
-        Py_ssize_t stop = found ? (Py_ssize_t)(found - data) : end;
-        if (found && stop > at && data[stop - 1] == '\r') stop--;
+        Py_ssize_t stop_at = found ? (Py_ssize_t)(found - data) : end;
+        if (found && stop_at > at && data[stop_at - 1] == '\r') stop_at--;
         out[2 * r] = at;
-        out[2 * r + 1] = stop - at;
+        out[2 * r + 1] = stop_at - at;
     }
+    where[0] = at;
+    where[1] = line;
     result = Py_None;
     Py_INCREF(result);
 done:
     PyBuffer_Release(&source);
     PyBuffer_Release(&lines);
     PyBuffer_Release(&spans);
+    PyBuffer_Release(&state);
     return result;
 }
 
@@ -334,7 +340,7 @@ static PyMethodDef methods[] = {
     {"minimal_rows", minimal_rows, METH_VARARGS,
      "minimal_rows(lines, rows) -> bytes\n\n1 where csv.writer writes rows[i] as exactly lines[i], else 0."},
     {"line_spans", line_spans, METH_VARARGS,
-     "line_spans(source, start, end, lines, spans) -> None\n\nThe byte span of each line asked for."},
+     "line_spans(source, end, lines, spans, state, first, stop) -> None\n\nThe byte span of each line asked for."},
     {"spliced_lines", spliced_lines, METH_VARARGS,
      "spliced_lines(before, source, spans, middles, after, start, stop) -> bytes | None\n\n"
      "CSV lines of text columns around each row's input cells as the file holds them."},

@@ -85,6 +85,19 @@ class RawLines:
     end: int
     first_line: int
     verbatim: bytearray
+    stamp: tuple[int, int] = (0, 0)  # the file's size and time of change when it was read
+
+    def unchanged(self) -> bool:
+        """Whether the file is as it was when it was read (size and time of change)."""
+        try:
+            return _stamp(self.path) == self.stamp
+        except OSError:
+            return False
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    found = path.stat()
+    return found.st_size, found.st_mtime_ns
 
 
 @dataclass(frozen=True)
@@ -119,9 +132,10 @@ def raw_lines(path: Path, header: Header, span: Span | None) -> RawLines | None:
     """What csv_blocks fills in, as it reads, about the rows it gives (None without the C writer)."""
     if _csvwrite is None:
         return None
+    stamp = _stamp(path)
     if span is None:
-        return RawLines(path, header.end, path.stat().st_size, header.lines + 1, bytearray())
-    return RawLines(path, span.start, span.end, 1, bytearray())
+        return RawLines(path, header.end, stamp[0], header.lines + 1, bytearray(), stamp)
+    return RawLines(path, span.start, span.end, 1, bytearray(), stamp)
 
 
 def csv_blocks(

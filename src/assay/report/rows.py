@@ -393,26 +393,41 @@ def _write_spliced_csv(
     )
     for row in rewritten:
         lines[row] = -1
+    if not raw.unchanged():  # the input was changed since it was read: its cells as read, then
+        return False
     spans = array("q", bytes(16 * len(records)))
+    state = array("q", [raw.start, 0])  # where line 0 starts; line_spans moves it on
     with (
         raw.path.open("rb") as source_file,
         mmap.mmap(source_file.fileno(), 0, access=mmap.ACCESS_READ) as source,
+        path.open("w", newline="", encoding="utf-8") as handle,
     ):
-        try:
-            _csvwrite.line_spans(source, raw.start, raw.end, lines, spans)
-        except ValueError:  # the input changed since it was read: write the cells as read
-            return False
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            if header:
-                csv.writer(handle).writerow(header_names)
-                handle.flush()
-            for start in range(0, len(records), CHUNK_ROWS):
-                stop = min(start + CHUNK_ROWS, len(records))
-                piece = _csvwrite.spliced_lines(before, source, spans, middles, after, start, stop)
-                if piece is None:
-                    return False
-                handle.buffer.write(piece)
+        if header:
+            csv.writer(handle).writerow(header_names)
+            handle.flush()
+        done = 0  # the input's bytes before this are copied: its pages can leave this process
+        for start in range(0, len(records), CHUNK_ROWS):
+            stop = min(start + CHUNK_ROWS, len(records))
+            try:
+                _csvwrite.line_spans(source, raw.end, lines, spans, state, start, stop)
+            except ValueError:  # the input is not as it was read after all
+                return False
+            piece = _csvwrite.spliced_lines(before, source, spans, middles, after, start, stop)
+            if piece is None:
+                return False
+            handle.buffer.write(piece)
+            done = _let_go(source, done, state[0])
     return True
+
+
+def _let_go(source: mmap.mmap, done: int, upto: int) -> int:
+    """Drop the pages of the input before `upto` from this process's memory (the kernel keeps them in
+    its cache): otherwise a mapped input counts, whole, as resident memory. Returns where it stopped."""
+    upto -= upto % mmap.PAGESIZE
+    if upto > done and hasattr(source, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
+        source.madvise(mmap.MADV_DONTNEED, done, upto - done)
+        return upto
+    return done
 
 
 def _rewritten_inputs(run: ScoreRun, rows: list[int]) -> list[bytes | None] | None:
