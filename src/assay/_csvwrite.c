@@ -191,22 +191,26 @@ static PyObject *minimal_rows(PyObject *self, PyObject *args) {
     return flags;
 }
 
-/* line_spans(source, end, lines, spans, state, first, stop): for each row r of first..stop with
- * lines[r] >= 0, the byte span of that line (lines end in \n, or at byte `end`), without its line end,
- * as spans[2r] (offset) and spans[2r+1] (length); -1 where lines[r] < 0. `state` holds the offset of
- * a line and that line's index, (start of the lines, 0) at first, and is left at the last line found,
+/* line_spans(source, end, lines, verbatim, first_line, spans, state, first, stop): for each row r of
+ * first..stop with verbatim[r], the byte span of its line, numbered lines[r] (the first numbered
+ * `first_line`; lines end in \n, or at byte `end`), without its line end, as spans[2r] (offset) and
+ * spans[2r+1] (length); -1 where not verbatim[r]. `state` holds the offset of a line and that line's
+ * index, (start of the lines, 0) at first, and is left at the last line found,
  * so the next rows go on from there. The lines asked for must not go back; a line past `end` is an
  * error. `lines`, `spans` and `state` are arrays of 64-bit integers. */
 static PyObject *line_spans(PyObject *self, PyObject *args) {
-    Py_buffer source, lines, spans, state;
-    Py_ssize_t end, first, stop;
-    if (!PyArg_ParseTuple(args, "y*ny*w*w*nn", &source, &end, &lines, &spans, &state, &first, &stop))
+    Py_buffer source, lines, verbatim, spans, state;
+    Py_ssize_t end, first_line, first, stop;
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*nn", &source, &end, &lines, &verbatim, &first_line, &spans,
+                          &state, &first, &stop))
         return NULL;
     PyObject *result = NULL;
-    const long long *want = (const long long *)lines.buf;
+    const long long *number = (const long long *)lines.buf;
+    const char *copied = (const char *)verbatim.buf;
     long long *out = (long long *)spans.buf, *where = (long long *)state.buf;
     if (lines.itemsize != 8 || spans.itemsize != 8 || state.itemsize != 8 || state.len < 16 ||
-        spans.len < 2 * lines.len || first < 0 || stop > lines.len / 8 || end > source.len ||
+        spans.len < 2 * lines.len || first < 0 || stop > lines.len / 8 || stop > verbatim.len ||
+        end > source.len ||
         where[0] < 0 || where[0] > end) {
         PyErr_SetString(PyExc_ValueError, "bad arguments to line_spans");
         goto done;
@@ -215,15 +219,16 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
     Py_ssize_t at = (Py_ssize_t)where[0]; /* where line `line` starts */
     long long line = where[1];
     for (Py_ssize_t r = first; r < stop; r++) {
-        if (want[r] < 0) {
+        long long want = number[r] - first_line;
+        if (!copied[r]) {
             out[2 * r] = out[2 * r + 1] = -1;
             continue;
         }
-        if (want[r] < line) {
+        if (want < line) {
             PyErr_SetString(PyExc_ValueError, "line_spans: lines must not go back");
             goto done;
         }
-        while (line < want[r]) {
+        while (line < want) {
             const char *found = at < end ? memchr(data + at, '\n', (size_t)(end - at)) : NULL;
             if (found == NULL) {
                 PyErr_SetString(PyExc_ValueError, "line_spans: a line past the end");
@@ -245,6 +250,7 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
 done:
     PyBuffer_Release(&source);
     PyBuffer_Release(&lines);
+    PyBuffer_Release(&verbatim);
     PyBuffer_Release(&spans);
     PyBuffer_Release(&state);
     return result;
@@ -340,7 +346,7 @@ static PyMethodDef methods[] = {
     {"minimal_rows", minimal_rows, METH_VARARGS,
      "minimal_rows(lines, rows) -> bytes\n\n1 where csv.writer writes rows[i] as exactly lines[i], else 0."},
     {"line_spans", line_spans, METH_VARARGS,
-     "line_spans(source, end, lines, spans, state, first, stop) -> None\n\nThe byte span of each line asked for."},
+     "line_spans(source, end, lines, verbatim, first_line, spans, state, first, stop) -> None\n\nThe byte span of each line asked for."},
     {"spliced_lines", spliced_lines, METH_VARARGS,
      "spliced_lines(before, source, spans, middles, after, start, stop) -> bytes | None\n\n"
      "CSV lines of text columns around each row's input cells as the file holds them."},

@@ -3,7 +3,16 @@ from typing_extensions import Buffer
 def csv_lines(columns: list[list[str]], start: int, stop: int, /) -> bytes | None: ...
 def minimal_rows(lines: list[str], rows: list[list[str]], /) -> bytes: ...
 def line_spans(
-    source: Buffer, end: int, lines: Buffer, spans: Buffer, state: Buffer, first: int, stop: int, /
+    source: Buffer,
+    end: int,
+    lines: Buffer,
+    verbatim: Buffer,
+    first_line: int,
+    spans: Buffer,
+    state: Buffer,
+    first: int,
+    stop: int,
+    /,
 ) -> None: ...
 def spliced_lines(
     before: list[list[str]],

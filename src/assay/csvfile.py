@@ -22,8 +22,9 @@ import itertools
 import mmap
 import operator
 import sys
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -78,13 +79,15 @@ class RawLines:
     The rows come from the lines of bytes [start, end) of `path`, whose first line is numbered
     `first_line` (a row's ``Record.row`` minus it is the line's index there). Up to the first piece the
     csv module reads (a quoted line break, a lone carriage return), every line ends in "\\n", so that
-    index counts line ends; rows after it are never flagged. `verbatim` holds a 1 or 0 per row read."""
+    index counts line ends; rows after it are never flagged. `verbatim` holds a 1 or 0 per row read,
+    `lines` its line number as read (a span's from 1: ``Record.row`` is renumbered later)."""
 
     path: Path
     start: int
     end: int
     first_line: int
     verbatim: bytearray
+    lines: array[int] = field(default_factory=lambda: array("q"))  # the line each row read starts on
     stamp: tuple[int, int] = (0, 0)  # the file's size and time of change when it was read
 
     def unchanged(self) -> bool:
@@ -134,8 +137,8 @@ def raw_lines(path: Path, header: Header, span: Span | None) -> RawLines | None:
         return None
     stamp = _stamp(path)
     if span is None:
-        return RawLines(path, header.end, stamp[0], header.lines + 1, bytearray(), stamp)
-    return RawLines(path, span.start, span.end, 1, bytearray(), stamp)
+        return RawLines(path, header.end, stamp[0], header.lines + 1, bytearray(), stamp=stamp)
+    return RawLines(path, span.start, span.end, 1, bytearray(), stamp=stamp)
 
 
 def csv_blocks(
@@ -165,6 +168,7 @@ def csv_blocks(
             _check_widths(locations, rows, width, path)
             if raw is not None:
                 raw.verbatim += verbatim[:left]
+                raw.lines.extend(locations)
             yield locations, rows
             left -= len(rows)
             if left <= 0:

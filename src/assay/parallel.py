@@ -294,8 +294,6 @@ def _worker(
         pipe.send(("ok", (len(dataset), tally.lines, ids)))
         row_offset, line_offset = pipe.recv()
         _renumber(dataset.records, row_offset if numbered else None, line_offset)
-        if dataset.raw is not None:  # its lines were numbered from 1 too
-            dataset.raw.first_line += line_offset
         run = finish(dataset, results, blank, job.options)
         if part is not None:
             keep = trace_part is not None

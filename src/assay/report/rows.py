@@ -355,7 +355,9 @@ def _copies_input_lines(run: ScoreRun) -> bool:
     """Whether --out can copy the input's lines: a CSV file read cell for cell, every input column
     kept in its place (not left out by --on-conflict replace), and the C writer built."""
     raw = run.dataset.raw
-    if raw is None or _csvwrite is None or len(raw.verbatim) < len(run.records) or not run.records:
+    if raw is None or _csvwrite is None or not run.records:
+        return False
+    if min(len(raw.verbatim), len(raw.lines)) < len(run.records):  # (a row per record read)
         return False
     return None not in input_names(run).values()
 
@@ -384,15 +386,12 @@ def _write_spliced_csv(
         return False
     before = [texts["id"]] if "id" not in run.dataset.fields else []  # the rows' numbers come first
     after = [values for column, values in texts.items() if not (before and column == "id")]
-    rewritten = list(itertools.compress(itertools.count(), map(operator.not_, verbatim)))
+    rewritten = (
+        list(itertools.compress(itertools.count(), map(operator.not_, verbatim))) if 0 in verbatim else []
+    )
     middles = _rewritten_inputs(run, rewritten)
     if middles is None:
         return False
-    lines = array(
-        "q", map(operator.sub, map(operator.attrgetter("row"), records), itertools.repeat(raw.first_line))
-    )
-    for row in rewritten:
-        lines[row] = -1
     if not raw.unchanged():  # the input was changed since it was read: its cells as read, then
         return False
     spans = array("q", bytes(16 * len(records)))
@@ -409,7 +408,9 @@ def _write_spliced_csv(
         for start in range(0, len(records), CHUNK_ROWS):
             stop = min(start + CHUNK_ROWS, len(records))
             try:
-                _csvwrite.line_spans(source, raw.end, lines, spans, state, start, stop)
+                _csvwrite.line_spans(
+                    source, raw.end, raw.lines, verbatim, raw.first_line, spans, state, start, stop
+                )
             except ValueError:  # the input is not as it was read after all
                 return False
             piece = _csvwrite.spliced_lines(before, source, spans, middles, after, start, stop)
