@@ -206,12 +206,12 @@ def test_an_input_changed_since_it_was_read_is_not_copied(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7])
 def test_rows_in_many_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    """Rows are written CHUNK_ROWS at a time, each piece going on from where the last one's lines
+    """Rows are written SPLICED_ROWS at a time, each piece going on from where the last one's lines
     stopped; blank lines and rows written again fall on either side of the cuts."""
     lines = [f'q{i},a{i},"a{i}, yes"' if i % 4 else f'"q{i}",a{i},b' for i in range(30)]
     lines[10:10] = ["", ""]
     data = ("question,answer,response\r\n" + "\r\n".join(lines)).encode()
-    monkeypatch.setattr(rows, "CHUNK_ROWS", chunk)
+    monkeypatch.setattr(rows, "SPLICED_ROWS", chunk)
     copied, usual, run = both_ways(tmp_path, data)
     assert copied == usual
     assert rows._copies_input_lines(run)

@@ -405,8 +405,8 @@ def _write_spliced_csv(
             csv.writer(handle).writerow(header_names)
             handle.flush()
         done = 0  # the input's bytes before this are copied: its pages can leave this process
-        for start in range(0, len(records), CHUNK_ROWS):
-            stop = min(start + CHUNK_ROWS, len(records))
+        for start in range(0, len(records), SPLICED_ROWS):
+            stop = min(start + SPLICED_ROWS, len(records))
             try:
                 _csvwrite.line_spans(
                     source, raw.end, raw.lines, verbatim, raw.first_line, spans, state, start, stop
@@ -419,6 +419,9 @@ def _write_spliced_csv(
             handle.buffer.write(piece)
             done = _let_go(source, done, state[0])
     return True
+
+
+SPLICED_ROWS = 1 << 12  # rows made into one piece of UTF-8 by spliced_lines: a few megabytes
 
 
 def _let_go(source: mmap.mmap, done: int, upto: int) -> int:
@@ -551,10 +554,21 @@ def _text_column(values: Sequence[Any], kinds: set[type] | None = None) -> list[
     if kinds <= {bool, type(None)}:
         return list(map(_BOOL_TEXT.__getitem__, values))
     if kinds == {int}:
-        return list(map(str, values))
+        return _int_texts(values)
     if kinds <= {str, type(None)}:  # a deciding answer, None where there is none
         return ["" if value is None else value for value in values]
     return [_cell_text(_csv_cell(value)) for value in values]
+
+
+_SMALL_INTS = 1 << 12  # counts of words, mostly: their texts are made once, not once per row
+
+
+def _int_texts(values: Sequence[int]) -> list[str]:
+    """Whole numbers as text; small ones share one string each (a million str objects are ~50 MB)."""
+    if min(values, default=0) >= 0 and max(values, default=0) < _SMALL_INTS:
+        texts = [str(number) for number in range(max(values, default=0) + 1)]
+        return list(map(texts.__getitem__, values))
+    return list(map(str, values))
 
 
 def _cell_text(value: Any) -> str:
