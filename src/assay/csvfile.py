@@ -77,10 +77,11 @@ class RawLines:
     that ``--out`` can copy the line's bytes instead of writing each cell again (``report.rows``).
 
     The rows come from the lines of bytes [start, end) of `path`, whose first line is numbered
-    `first_line` (a row's ``Record.row`` minus it is the line's index there). Up to the first piece the
-    csv module reads (a quoted line break, a lone carriage return), every line ends in "\\n", so that
-    index counts line ends; rows after it are never flagged. `verbatim` holds a 1 or 0 per row read,
-    `lines` its line number as read (a span's from 1: ``Record.row`` is renumbered later)."""
+    `first_line`. `verbatim` holds a 1 or 0 per row read, and `lines` the number of the line it starts
+    on, as read (a span's lines from 1; ``Record.row`` is renumbered later): that number minus
+    `first_line` is the line's index in the bytes. Up to the first piece the csv module reads (a quoted
+    line break, a lone carriage return), every line ends in "\\n", so that index counts line ends;
+    rows after it are never flagged."""
 
     path: Path
     start: int
