@@ -144,7 +144,212 @@ error:
     return NULL;
 }
 
+/* minimal_rows(lines, rows) -> bytes: 1 where rows[i] (the cells the csv module read from lines[i],
+ * a line without its line end) is written by csv.writer as exactly that line, else 0.
+ *
+ * A cell can stand in a line unquoted, or quoted with its quotes doubled; csv.writer picks the
+ * shorter one it may (QUOTE_MINIMAL), so the line is csv.writer's own exactly when its length is the
+ * sum of the cells' written lengths and the commas between them (a strict parse admits no other forms).
+ * A row of one empty cell is 0: csv.writer writes it "" alone, but empty beside other cells. */
+static PyObject *minimal_rows(PyObject *self, PyObject *args) {
+    PyObject *lines, *rows;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &lines, &PyList_Type, &rows)) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(rows);
+    if (PyList_GET_SIZE(lines) != count) {
+        PyErr_SetString(PyExc_ValueError, "one line per row");
+        return NULL;
+    }
+    PyObject *flags = PyBytes_FromStringAndSize(NULL, count);
+    if (flags == NULL) return NULL;
+    char *flag = PyBytes_AS_STRING(flags);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *line = PyList_GET_ITEM(lines, i), *row = PyList_GET_ITEM(rows, i);
+        flag[i] = 0;
+        if (!PyUnicode_Check(line) || !PyList_Check(row) || PyList_GET_SIZE(row) == 0) continue;
+        Py_ssize_t width = PyList_GET_SIZE(row), total = width - 1;
+        int ok = 1;
+        for (Py_ssize_t c = 0; c < width && ok; c++) {
+            PyObject *cell = PyList_GET_ITEM(row, c);
+            if (!PyUnicode_Check(cell)) {
+                ok = 0;
+                break;
+            }
+            Py_ssize_t length = PyUnicode_GET_LENGTH(cell);
+            if (width == 1 && length == 0) /* written "" alone, but not among --out's other cells */
+                ok = 0;
+            else if (needs_quotes(cell)) {
+                Py_ssize_t quotes = 0;
+                int kind = PyUnicode_KIND(cell);
+                const void *data = PyUnicode_DATA(cell);
+                for (Py_ssize_t k = 0; k < length; k++) quotes += PyUnicode_READ(kind, data, k) == '"';
+                total += length + 2 + quotes;
+            } else
+                total += length;
+        }
+        flag[i] = (char)(ok && total == PyUnicode_GET_LENGTH(line));
+    }
+    return flags;
+}
+
+/* line_spans(source, end, lines, verbatim, first_line, spans, state, first, stop): for each row r of
+ * first..stop with verbatim[r], the byte span of its line, numbered lines[r] (the first numbered
+ * `first_line`; lines end in \n, or at byte `end`), without its line end, as spans[2r] (offset) and
+ * spans[2r+1] (length); -1 where not verbatim[r]. `state` holds the offset of a line and that line's
+ * index, (start of the lines, 0) at first, and is left at the last line found,
+ * so the next rows go on from there. The lines asked for must not go back; a line past `end` is an
+ * error. `lines`, `spans` and `state` are arrays of 64-bit integers. */
+static PyObject *line_spans(PyObject *self, PyObject *args) {
+    Py_buffer source, lines, verbatim, spans, state;
+    Py_ssize_t end, first_line, first, stop;
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*nn", &source, &end, &lines, &verbatim, &first_line, &spans,
+                          &state, &first, &stop))
+        return NULL;
+    PyObject *result = NULL;
+    const long long *number = (const long long *)lines.buf;
+    const char *copied = (const char *)verbatim.buf;
+    long long *out = (long long *)spans.buf, *where = (long long *)state.buf;
+    if (lines.itemsize != 8 || spans.itemsize != 8 || state.itemsize != 8 || state.len < 16 ||
+        spans.len < 2 * lines.len || first < 0 || stop > lines.len / 8 || stop > verbatim.len ||
+        end > source.len ||
+        where[0] < 0 || where[0] > end) {
+        PyErr_SetString(PyExc_ValueError, "bad arguments to line_spans");
+        goto done;
+    }
+    const char *data = (const char *)source.buf;
+    Py_ssize_t at = (Py_ssize_t)where[0]; /* where line `line` starts */
+    long long line = where[1];
+    for (Py_ssize_t r = first; r < stop; r++) {
+        long long want = number[r] - first_line;
+        if (!copied[r]) {
+            out[2 * r] = out[2 * r + 1] = -1;
+            continue;
+        }
+        if (want < line) {
+            PyErr_SetString(PyExc_ValueError, "line_spans: lines must not go back");
+            goto done;
+        }
+        while (line < want) {
+            const char *found = at < end ? memchr(data + at, '\n', (size_t)(end - at)) : NULL;
+            if (found == NULL) {
+                PyErr_SetString(PyExc_ValueError, "line_spans: a line past the end");
+                goto done;
+            }
+            at = (Py_ssize_t)(found - data) + 1;
+            line++;
+        }
+        const char *found = at < end ? memchr(data + at, '\n', (size_t)(end - at)) : NULL;
+        Py_ssize_t stop_at = found ? (Py_ssize_t)(found - data) : end;
+        if (found && stop_at > at && data[stop_at - 1] == '\r') stop_at--;
+        out[2 * r] = at;
+        out[2 * r + 1] = stop_at - at;
+    }
+    where[0] = at;
+    where[1] = line;
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&source);
+    PyBuffer_Release(&lines);
+    PyBuffer_Release(&verbatim);
+    PyBuffer_Release(&spans);
+    PyBuffer_Release(&state);
+    return result;
+}
+
+/* Append `width` cells of row `row` of `columns`, each after a comma when `comma`; 1 to fall back. */
+static int append_cells(Buffer *b, PyObject *columns, Py_ssize_t row, int comma) {
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(columns); c++) {
+        PyObject *cell = PyList_GET_ITEM(PyList_GET_ITEM(columns, c), row);
+        if (!PyUnicode_Check(cell)) return 1;
+        if (comma || c) {
+            if (reserve(b, 1) < 0) return -1;
+            b->data[b->size++] = ',';
+        }
+        int found = append_cell(b, cell, needs_quotes(cell));
+        if (found) return found;
+    }
+    return 0;
+}
+
+/* spliced_lines(before, source, spans, middles, after, start, stop) -> bytes | None: rows start..stop
+ * whose cells are the text columns `before`, then the row's input cells as the input file holds them
+ * (source[spans[2r] : spans[2r] + spans[2r+1]]) or, where spans[2r] < 0, as middles[r] (bytes, the
+ * cells already written), then the text columns `after`; lines end in \r\n. The rows have two cells
+ * or more. None as for csv_lines. */
+static PyObject *spliced_lines(PyObject *self, PyObject *args) {
+    PyObject *before, *middles, *after;
+    Py_buffer source, spans;
+    Py_ssize_t start, stop;
+    if (!PyArg_ParseTuple(args, "O!y*y*O!O!nn", &PyList_Type, &before, &source, &spans, &PyList_Type,
+                          &middles, &PyList_Type, &after, &start, &stop))
+        return NULL;
+    PyObject *lines = NULL;
+    Buffer b = {NULL, 0, 0};
+    const long long *span = (const long long *)spans.buf;
+    int bad = spans.itemsize != 8 || spans.len < 16 * stop || PyList_GET_SIZE(middles) < stop || start < 0;
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(before) && !bad; c++) {
+        PyObject *column = PyList_GET_ITEM(before, c);
+        bad = !PyList_Check(column) || PyList_GET_SIZE(column) < stop;
+    }
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(after) && !bad; c++) {
+        PyObject *column = PyList_GET_ITEM(after, c);
+        bad = !PyList_Check(column) || PyList_GET_SIZE(column) < stop;
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "bad arguments to spliced_lines");
+        goto done;
+    }
+    for (Py_ssize_t row = start; row < stop; row++) {
+        int found = append_cells(&b, before, row, 0);
+        if (found < 0) goto done;
+        if (found > 0) goto fall_back;
+        const char *from;
+        Py_ssize_t length;
+        if (span[2 * row] >= 0) {
+            if (span[2 * row] + span[2 * row + 1] > source.len) {
+                PyErr_SetString(PyExc_ValueError, "a span past the source");
+                goto done;
+            }
+            from = (const char *)source.buf + span[2 * row];
+            length = (Py_ssize_t)span[2 * row + 1];
+        } else {
+            PyObject *middle = PyList_GET_ITEM(middles, row);
+            if (!PyBytes_Check(middle)) goto fall_back;
+            from = PyBytes_AS_STRING(middle);
+            length = PyBytes_GET_SIZE(middle);
+        }
+        Py_ssize_t comma = PyList_GET_SIZE(before) > 0;
+        if (reserve(&b, length + comma) < 0) goto done;
+        if (comma) b.data[b.size++] = ',';
+        memcpy(b.data + b.size, from, (size_t)length);
+        b.size += length;
+        found = append_cells(&b, after, row, 1);
+        if (found < 0) goto done;
+        if (found > 0) goto fall_back;
+        if (reserve(&b, 2) < 0) goto done;
+        b.data[b.size++] = '\r';
+        b.data[b.size++] = '\n';
+    }
+    lines = PyBytes_FromStringAndSize(b.data ? b.data : "", b.size);
+    goto done;
+fall_back:
+    lines = Py_None;
+    Py_INCREF(lines);
+done:
+    PyMem_Free(b.data);
+    PyBuffer_Release(&source);
+    PyBuffer_Release(&spans);
+    return lines;
+}
+
 static PyMethodDef methods[] = {
+    {"minimal_rows", minimal_rows, METH_VARARGS,
+     "minimal_rows(lines, rows) -> bytes\n\n1 where csv.writer writes rows[i] as exactly lines[i], else 0."},
+    {"line_spans", line_spans, METH_VARARGS,
+     "line_spans(source, end, lines, verbatim, first_line, spans, state, first, stop) -> None\n\nThe byte span of each line asked for."},
+    {"spliced_lines", spliced_lines, METH_VARARGS,
+     "spliced_lines(before, source, spans, middles, after, start, stop) -> bytes | None\n\n"
+     "CSV lines of text columns around each row's input cells as the file holds them."},
     {"csv_lines", csv_lines, METH_VARARGS,
      "csv_lines(columns, start, stop) -> bytes | None\n\n"
      "Rows start..stop of the columns (lists of str) as csv.writer's excel dialect writes them, in UTF-8;\n"

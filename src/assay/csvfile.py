@@ -22,12 +22,18 @@ import itertools
 import mmap
 import operator
 import sys
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError, UsageError
+
+try:
+    from . import _csvwrite
+except ImportError:  # built without a C compiler: no row is known to be written as it was read
+    _csvwrite = None  # type: ignore[assignment]
 
 # Python's csv module refuses fields over 128 KiB by default; a model response can be longer than that.
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
@@ -37,6 +43,8 @@ BLOCK_ROWS = 8192  # rows per block on the csv-module path
 LONG_LINE_CHARS = 1 << 20  # a one-line piece this long is read without the csv module (_long_line_block)
 
 TextBlock = tuple[Sequence[int], list[list[str]]]  # the rows' line numbers, and the rows
+# ... and, per row, 1 when the row is one line that csv.writer would write back as it stands (RawLines)
+FlaggedBlock = tuple[Sequence[int], list[list[str]], bytes]
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,39 @@ class SpanMisaligned(InputError):
     A stray quote inside an unquoted cell (which the csv module accepts) can fool the quote count
     that places the cuts; the file is then read in one process instead.
     """
+
+
+@dataclass
+class RawLines:
+    """Which rows read from a CSV file are their own line exactly as csv.writer writes their cells, so
+    that ``--out`` can copy the line's bytes instead of writing each cell again (``report.rows``).
+
+    The rows come from the lines of bytes [start, end) of `path`, whose first line is numbered
+    `first_line`. `verbatim` holds a 1 or 0 per row read, and `lines` the number of the line it starts
+    on, as read (a span's lines from 1; ``Record.row`` is renumbered later): that number minus
+    `first_line` is the line's index in the bytes. Up to the first piece the csv module reads (a quoted
+    line break, a lone carriage return), every line ends in "\\n", so that index counts line ends;
+    rows after it are never flagged."""
+
+    path: Path
+    start: int
+    end: int
+    first_line: int
+    verbatim: bytearray
+    lines: array[int] = field(default_factory=lambda: array("q"))  # the line each row read starts on
+    stamp: tuple[int, int] = (0, 0)  # the file's size and time of change when it was read
+
+    def unchanged(self) -> bool:
+        """Whether the file is as it was when it was read (size and time of change)."""
+        try:
+            return _stamp(self.path) == self.stamp
+        except OSError:
+            return False
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    found = path.stat()
+    return found.st_size, found.st_mtime_ns
 
 
 @dataclass(frozen=True)
@@ -91,10 +132,26 @@ def read_header(path: Path) -> Header:
     return Header(names, reader.line_num, bom + len("".join(consumed).encode("utf-8")))
 
 
+def raw_lines(path: Path, header: Header, span: Span | None) -> RawLines | None:
+    """What csv_blocks fills in, as it reads, about the rows it gives (None without the C writer)."""
+    if _csvwrite is None:
+        return None
+    stamp = _stamp(path)
+    if span is None:
+        return RawLines(path, header.end, stamp[0], header.lines + 1, bytearray(), stamp=stamp)
+    return RawLines(path, span.start, span.end, 1, bytearray(), stamp=stamp)
+
+
 def csv_blocks(
-    path: Path, header: Header, span: Span | None, limit: int | None = None, tally: LineTally | None = None
+    path: Path,
+    header: Header,
+    span: Span | None,
+    limit: int | None = None,
+    tally: LineTally | None = None,
+    raw: RawLines | None = None,
 ) -> Iterator[TextBlock]:
     """The rows after the header, or of one span, in blocks; ragged rows raise, naming their line.
+    With `raw` (from ``raw_lines`` of the same span), which rows are their line as csv.writer writes it.
 
     A span is read strictly: text that ends inside a quoted cell raises SpanMisaligned.
     """
@@ -103,11 +160,16 @@ def csv_blocks(
         span, first_line = Span(header.end, path.stat().st_size), header.lines + 1
     tally = tally or LineTally()
     with open_text(path, span) as handle:
-        blocks = _blocks(_line_aligned_text(handle), first_line, path, tally, strict=strict)
+        blocks = _blocks(
+            _line_aligned_text(handle), first_line, path, tally, strict=strict, flag=raw is not None
+        )
         left = sys.maxsize if limit is None else limit
-        for locations, rows in blocks:
+        for locations, rows, verbatim in blocks:
             locations, rows = locations[:left], rows[:left]  # rows past --limit are neither used nor checked
             _check_widths(locations, rows, width, path)
+            if raw is not None:
+                raw.verbatim += verbatim[:left]
+                raw.lines.extend(locations)
             yield locations, rows
             left -= len(rows)
             if left <= 0:
@@ -123,23 +185,31 @@ def open_text(path: Path, span: Span | None) -> io.TextIOWrapper:
 
 
 def _blocks(
-    pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool
-) -> Iterator[TextBlock]:
+    pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool, flag: bool = False
+) -> Iterator[FlaggedBlock]:
+    """Blocks of rows, each with its rows' flags (``RawLines.verbatim``; all 0 unless `flag`)."""
     for text in pieces:
         block = _long_line_block(text, line) if len(text) >= LONG_LINE_CHARS else None
+        verbatim = None  # a long line is written again cell by cell, in slices (report.rows)
         if block is None:
             lines = _plain_lines(text)
             if lines is not None:
-                block = _one_row_per_line(lines, line) if '"' in text else _split_block(lines, line)
+                if '"' not in text:
+                    block = _split_block(lines, line)
+                    verbatim = bytes([1]) * len(block[1])  # no quote: csv.writer quotes no cell
+                else:
+                    found = _one_row_per_line(lines, line, flag=flag)
+                    block, verbatim = (found[0], found[1]) if found is not None else (None, None)
             del lines
         if block is None:  # a quoted cell spans lines here, or a carriage return stands alone
-            yield from _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
+            rest = _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
+            yield from ((locations, rows, bytes(len(rows))) for locations, rows in rest)
             return
         del text  # a long row's cells are copies of it: it is not held while they are used
         locations, rows, count = block
         tally.lines += count
         line += count
-        yield locations, rows
+        yield locations, rows, verbatim if flag and verbatim is not None else bytes(len(rows))
 
 
 def _line_aligned_text(handle: io.TextIOWrapper) -> Iterator[str]:
@@ -268,8 +338,11 @@ def _numbered(rows: list[list[str]], line: int) -> tuple[Sequence[int], list[lis
     return [at for at, _ in kept], [row for _, row in kept], len(rows)
 
 
-def _one_row_per_line(lines: list[str], line: int) -> tuple[Sequence[int], list[list[str]], int] | None:
-    """The csv module's rows of lines in which every line is one row (or blank); None for other lines.
+def _one_row_per_line(
+    lines: list[str], line: int, *, flag: bool = False
+) -> tuple[tuple[Sequence[int], list[list[str]], int], bytes] | None:
+    """The csv module's rows of lines in which every line is one row (or blank), with the flags of the
+    rows that csv.writer writes as their line (with `flag`; else all 0); None for other lines.
 
     Parsed strictly, lines that end inside a quoted cell raise, and a line count equal to the row count
     means no cell spans lines: then row i starts on line i, with no bookkeeping per row. Such rows need
@@ -279,7 +352,12 @@ def _one_row_per_line(lines: list[str], line: int) -> tuple[Sequence[int], list[
         rows = list(csv.reader(lines, strict=True))
     except csv.Error:
         return None
-    return _numbered(rows, line) if len(rows) == len(lines) else None
+    if len(rows) != len(lines):
+        return None
+    flags = _csvwrite.minimal_rows(lines, rows) if flag and _csvwrite is not None else bytes(len(rows))
+    if not all(rows):  # blank lines are no rows: nor flags
+        flags = bytes(flags[i] for i, row in enumerate(rows) if row)
+    return _numbered(rows, line), flags
 
 
 def _csv_module_blocks(

@@ -123,7 +123,9 @@ def score_file(
             return ScoredFile(_score_spans(job, spans, _path(out), _path(trace)), None)
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
-    dataset = load_records(path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids)
+    dataset = load_records(
+        path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids, raw_lines=out is not None
+    )
     if out is not None:
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it
     run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
@@ -280,7 +282,7 @@ def _worker(
     gc.disable()
     try:
         tally = LineTally()
-        table = read_table(job.path, span, tally=tally)
+        table = read_table(job.path, span, tally=tally, raw_lines=part is not None)
         dataset = load_table(
             table, columns=job.columns, allow_duplicate_ids=job.allow_duplicate_ids, part=True
         )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .csvfile import LineTally, Span, csv_blocks, read_header
+from .csvfile import LineTally, RawLines, Span, csv_blocks, raw_lines, read_header
 from .errors import AssayError, InputError, UsageError
 from .values import ValueProblem, parse_json, position, unrepresentable
 
@@ -41,6 +41,7 @@ class Table:
     blocks: Iterator[Block]
     location_kind: str  # "line" or "row": what the location number counts
     cells_are_text: bool = False  # every cell is a str (CSV): no missing values, no lists
+    raw: RawLines | None = None  # CSV: which rows' lines --out may copy as they are (filled as read)
 
 
 def format_of(path: Path) -> str:
@@ -56,9 +57,15 @@ def format_of(path: Path) -> str:
 
 
 def read_table(
-    path: str | Path, span: Span | None = None, limit: int | None = None, tally: LineTally | None = None
+    path: str | Path,
+    span: Span | None = None,
+    limit: int | None = None,
+    tally: LineTally | None = None,
+    *,
+    raw_lines: bool = False,
 ) -> Table:
-    """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read."""
+    """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read.
+    With `raw_lines` (for --out), a CSV table notes which rows' lines can be copied (``Table.raw``)."""
     path = Path(path)
     try:
         found = path.is_file()
@@ -74,15 +81,14 @@ def read_table(
         raise UsageError(f"a {fmt} file cannot be read in spans", where=str(path), fix="read it whole")
     try:
         if fmt == "csv":
-            table = _read_csv(path, span, limit, tally)
+            table = _read_csv(path, span, limit, tally, raw_lines)
         else:
             table = _read_jsonl(path, limit) if fmt == "jsonl" else _read_json_array(path)
     except UnicodeDecodeError:
         _check_utf8(path)  # raises with the byte offset
         raise
-    return Table(
-        table.source, table.columns, _decoded(table.blocks, path), table.location_kind, table.cells_are_text
-    )
+    blocks = _decoded(table.blocks, path)
+    return Table(table.source, table.columns, blocks, table.location_kind, table.cells_are_text, table.raw)
 
 
 def read_dataframe(frame: Any) -> Table:
@@ -178,11 +184,14 @@ def _raise_not_utf8(path: Path, offset: int) -> None:
 # --- formats -------------------------------------------------------------------------------------------
 
 
-def _read_csv(path: Path, span: Span | None, limit: int | None, tally: LineTally | None) -> Table:
+def _read_csv(
+    path: Path, span: Span | None, limit: int | None, tally: LineTally | None, keep_raw: bool = False
+) -> Table:
     header = read_header(path)
     _check_unique_columns(header.names, path)
-    blocks = csv_blocks(path, header, span, limit, tally)
-    return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True)
+    raw = raw_lines(path, header, span) if keep_raw else None
+    blocks = csv_blocks(path, header, span, limit, tally, raw)
+    return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True, raw=raw)
 
 
 def _read_jsonl(path: Path, limit: int | None) -> Table:

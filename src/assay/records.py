@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ._gc import collection_paused
+from .csvfile import RawLines
 from .errors import InputError
 from .parts import Gold, PartError, Reply, parse_part
 from .readers import Row, Table, read_dataframe, read_table
@@ -98,6 +99,8 @@ class Dataset:
     null_cells: Mapping[str, tuple[str, ...]]  # input column -> ids of rows whose cell was NaN/None/absent
     location_kind: str = "line"  # what Record.row counts: "line" or "row"
     limit: int | None = None  # rows after the first `limit` were not read
+    # CSV read cell for cell as it stands (every field its cell's text): which rows --out may copy
+    raw: RawLines | None = None
 
     def __len__(self) -> int:
         return len(self.records)
@@ -110,14 +113,19 @@ def load_records(
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
     need_responses: bool = True,
+    raw_lines: bool = False,
 ) -> Dataset:
     """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``.
+    `raw_lines` (when --out will be written): note which CSV rows' lines it may copy (``Dataset.raw``).
 
     With ``need_responses=False`` a gold file without a response column loads too (responses empty).
     """
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
-    table = read_table(source, limit=limit) if isinstance(source, (str, Path)) else read_dataframe(source)
+    if isinstance(source, (str, Path)):
+        table = read_table(source, limit=limit, raw_lines=raw_lines)
+    else:
+        table = read_dataframe(source)
     return load_table(
         table,
         columns=columns,
@@ -158,6 +166,7 @@ def load_table(
         null_cells={name: tuple(ids) for name, ids in builder.null_cells.items()},
         location_kind=table.location_kind,
         limit=limit,
+        raw=table.raw if builder.cells_as_read and table.raw is not None else None,
     )
 
 
@@ -282,10 +291,12 @@ class _RecordBuilder:
             self.index.get(name, -1) for name in ("question", "response", "domain", "lang", "scope")
         )
         self.answer_index = -1 if "answers" in self.index else self.index["answer"]
+        self.cells_as_read = False  # set by build: every field and meta value is its cell's own text
 
     def build(self, limit: int | None) -> list[Record]:
         records: list[Record] = []
         fast = self.table.cells_are_text and self.answer_index >= 0 and not self.parts
+        self.cells_as_read = fast
         for locations, rows in self.table.blocks:
             if limit is not None and len(records) + len(rows) >= limit:
                 locations, rows = locations[: limit - len(records)], rows[: limit - len(records)]

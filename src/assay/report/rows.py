@@ -7,8 +7,10 @@ import csv
 import functools
 import itertools
 import json
+import mmap
 import operator
 import weakref
+from array import array
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +31,7 @@ except ImportError:  # built without a C compiler: csv.writer writes every row
     _csvwrite = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
+    from ..records import Dataset, Record
     from ..scoring import ScoreRun
 
 OUT_FORMATS = (".csv", ".jsonl", ".parquet")
@@ -94,17 +97,24 @@ UNSCORED = int(Outcome.UNSCORED)
 
 
 def verdict_table(
-    run: ScoreRun, *, trace: bool = False, check: bool = False, keep_traces: bool = True
+    run: ScoreRun,
+    *,
+    trace: bool = False,
+    check: bool = False,
+    keep_traces: bool = True,
+    inputs: bool = True,
 ) -> dict[str, Sequence[Any]]:
     """Every column of the per-row output (``verdict_columns``), each a sequence in input order;
     unscored verdicts are None, never True or False; graded scores are the floats themselves. With
     `check`, an input column the verdicts would overwrite is an error (see ``input_names``);
-    `keep_traces=False` when no later output of the run needs the traces (``RowTraces.json``)."""
+    `keep_traces=False` when no later output of the run needs the traces (``RowTraces.json``);
+    `inputs=False` leaves out the input columns (a CSV writer that copies them as they are)."""
     names = input_names(run, check=check)
     table: dict[str, Sequence[Any]] = {}
     if "id" not in run.dataset.fields:
         table["id"] = [record.id for record in run.records]
-    table |= _input_columns(run, names)
+    if inputs:
+        table |= _input_columns(run.records, run.dataset, names)
     answers = list(map(operator.attrgetter("answers"), run.records))
     for name, scores in run.metrics.items():
         table[name] = _verdict_column(scores)
@@ -116,11 +126,21 @@ def verdict_table(
             table[f"{name}_soft"] = list(map(_SOFT.__getitem__, scores.outcomes))
     pair = [run.metrics[name] for name in AGREEMENT_PAIR if name in run.metrics]
     if len(pair) == len(AGREEMENT_PAIR):
-        table["agreement"] = list(map(bucket_of, pair[0].outcomes, pair[1].outcomes))
+        table["agreement"] = _agreement_column(pair[0].outcomes, pair[1].outcomes)
     if trace:
         traced = row_traces(run)
         table["trace"] = [traced.json(index, keep=keep_traces) for index in range(len(run.records))]
-    return {column: table[column] for column in _column_order(run, names, trace)}
+    return {column: table[column] for column in _column_order(run, names, trace) if column in table}
+
+
+_OUTCOMES = len(Outcome)
+_BUCKET_OF_CODE = tuple(bucket_of(a, b) for a in range(_OUTCOMES) for b in range(_OUTCOMES))
+
+
+def _agreement_column(first: Sequence[int], second: Sequence[int]) -> list[str]:
+    """Each row's bucket under the seed pair, from its two outcomes (built-in maps: no call per row)."""
+    codes = map(operator.add, map(_OUTCOMES.__mul__, first), second)
+    return list(map(_BUCKET_OF_CODE.__getitem__, codes))
 
 
 def _verdict_column(scores: MetricScores) -> list[Any]:
@@ -138,9 +158,11 @@ def _answer_column(answers: list[tuple[str, ...]], answer_index: Sequence[int]) 
     return column
 
 
-def _input_columns(run: ScoreRun, names: dict[str, str | None]) -> dict[str, list[Any]]:
-    field_of_column = {column: name for name, column in run.dataset.fields.items()}
-    records = run.records
+def _input_columns(
+    records: Sequence[Record], dataset: Dataset, names: dict[str, str | None]
+) -> dict[str, list[Any]]:
+    """The input columns of `records` as --out writes them, each under its name there."""
+    field_of_column = {column: name for name, column in dataset.fields.items()}
     columns: dict[str, list[Any]] = {}
     for column, name in names.items():
         if name is None:
@@ -322,16 +344,138 @@ def write_verdicts(
     part of a larger output, in a private folder, that the whole is joined from."""
     path = check_out_path(path)
     suffix = path.suffix.lower()
+    if suffix == ".csv":
+        input_names(run, check=True)  # a clash with an added column is said before anything is written
+        with _written(path, part) as temp:
+            _write_csv_verdicts(run, temp, header=header, trace=trace, keep_traces=keep_traces)
+        return path
     columns = verdict_table(run, trace=trace, check=True, keep_traces=keep_traces)
     table = _parquet_table(columns, path, run) if suffix == ".parquet" else None
     with _written(path, part) as temp:
         if table is not None:
             _write_parquet(table, temp, path)
-        elif suffix == ".csv":
-            _write_csv(columns, temp, header=header)
         else:
             _write_jsonl(columns, temp)
     return path
+
+
+def _write_csv_verdicts(run: ScoreRun, path: Path, *, header: bool, trace: bool, keep_traces: bool) -> None:
+    """The verdicts as CSV: the input's own lines copied where they can be, else cell by cell."""
+    if _copies_input_lines(run):
+        added = verdict_table(run, trace=trace, check=True, keep_traces=keep_traces, inputs=False)
+        if _write_spliced_csv(run, added, verdict_columns(run, trace=trace), path, header=header):
+            return
+        # a long cell, or rows mostly not as csv.writer writes them: cell by cell after all
+    _write_csv(verdict_table(run, trace=trace, check=True, keep_traces=keep_traces), path, header=header)
+
+
+# --- CSV input lines copied as they are --------------------------------------------------------------
+# A CSV input line that csv.writer would write back byte for byte (``csvfile.RawLines``) is copied from
+# the input file into --out, with the added cells after it: the input cells are neither turned into
+# text again nor scanned for quotes, nor made UTF-8 again, which is most of --out's work.
+
+
+def _copies_input_lines(run: ScoreRun) -> bool:
+    """Whether --out can copy the input's lines: a CSV file read cell for cell, every input column
+    kept in its place (not left out by --on-conflict replace), and the C writer built."""
+    raw = run.dataset.raw
+    if raw is None or _csvwrite is None or not run.records:
+        return False
+    if min(len(raw.verbatim), len(raw.lines)) < len(run.records):  # (a row per record read)
+        return False
+    return None not in input_names(run).values()
+
+
+def _write_spliced_csv(
+    run: ScoreRun, added: dict[str, Sequence[Any]], header_names: list[str], path: Path, *, header: bool
+) -> bool:
+    """Write --out as csv.writer would, each row's input cells copied from its input line where that
+    line is what csv.writer writes for them (``RawLines.verbatim``), written cell by cell elsewhere.
+    False, with nothing of use written, when that would not pay or a cell is long (the caller then
+    writes the file cell by cell, which writes a long cell in slices)."""
+    raw = run.dataset.raw
+    assert raw is not None and _csvwrite is not None  # _copies_input_lines
+    records = run.records
+    verbatim = raw.verbatim[: len(records)]
+    if verbatim.count(1) * 2 < len(records):  # mostly written cell by cell: the usual path is as fast
+        return False
+    texts: dict[str, list[str]] = {}
+    textual: list[list[str]] = []  # the columns that can hold a long cell
+    for column, values in added.items():
+        kinds = set(map(type, values))  # looked at once for both questions
+        texts[column] = _text_column(values, kinds)
+        if not (isinstance(values, list) and kinds <= _SHORT_KINDS):
+            textual.append(texts[column])
+    if _long_rows(textual):
+        return False
+    before = [texts["id"]] if "id" not in run.dataset.fields else []  # the rows' numbers come first
+    after = [values for column, values in texts.items() if not (before and column == "id")]
+    rewritten = (
+        list(itertools.compress(itertools.count(), map(operator.not_, verbatim))) if 0 in verbatim else []
+    )
+    middles = _rewritten_inputs(run, rewritten)
+    if middles is None:
+        return False
+    if not raw.unchanged():  # the input was changed since it was read: its cells as read, then
+        return False
+    spans = array("q", bytes(16 * len(records)))
+    state = array("q", [raw.start, 0])  # where line 0 starts; line_spans moves it on
+    with (
+        raw.path.open("rb") as source_file,
+        mmap.mmap(source_file.fileno(), 0, access=mmap.ACCESS_READ) as source,
+        path.open("w", newline="", encoding="utf-8") as handle,
+    ):
+        if header:
+            csv.writer(handle).writerow(header_names)
+            handle.flush()
+        done = 0  # the input's bytes before this are copied: its pages can leave this process
+        for start in range(0, len(records), SPLICED_ROWS):
+            stop = min(start + SPLICED_ROWS, len(records))
+            try:
+                _csvwrite.line_spans(
+                    source, raw.end, raw.lines, verbatim, raw.first_line, spans, state, start, stop
+                )
+            except ValueError:  # the input is not as it was read after all
+                return False
+            piece = _csvwrite.spliced_lines(before, source, spans, middles, after, start, stop)
+            if piece is None:
+                return False
+            handle.buffer.write(piece)
+            done = _let_go(source, done, state[0])
+    return True
+
+
+SPLICED_ROWS = 1 << 12  # rows made into one piece of UTF-8 by spliced_lines: a few megabytes
+
+
+def _let_go(source: mmap.mmap, done: int, upto: int) -> int:
+    """Drop the pages of the input before `upto` from this process's memory (the kernel keeps them in
+    its cache): otherwise a mapped input counts, whole, as resident memory. Returns where it stopped."""
+    upto -= upto % mmap.PAGESIZE
+    if upto > done and hasattr(source, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
+        source.madvise(mmap.MADV_DONTNEED, done, upto - done)
+        return upto
+    return done
+
+
+def _rewritten_inputs(run: ScoreRun, rows: list[int]) -> list[bytes | None] | None:
+    """Per row, None where its input line is copied; else its input cells as csv.writer writes them
+    (without the line end). None when one of those is long (or not text), for the usual path."""
+    middles: list[bytes | None] = [None] * len(run.records)
+    if not rows:
+        return middles
+    records = [run.records[row] for row in rows]
+    columns = [
+        _text_column(values) for values in _input_columns(records, run.dataset, input_names(run)).values()
+    ]
+    if _long_rows(columns):
+        return None
+    for at, row in enumerate(rows):
+        line = _csvwrite.csv_lines(columns, at, at + 1)
+        if line is None:
+            return None
+        middles[row] = line[:-2]  # without its \r\n
+    return middles
 
 
 def _csv_cell(value: Any) -> Any:
@@ -366,11 +510,14 @@ def _long_rows(columns: Sequence[Sequence[Any]]) -> list[int]:
     return sorted(found)
 
 
+_SHORT_KINDS = frozenset({bool, int, float, type(None)})
+
+
 def _short_kinds(values: Sequence[Any]) -> bool:
     """A column of truth values, whole numbers, floats or None (an array: whole numbers)."""
     if not isinstance(values, list):
         return False
-    return set(map(type, values)) <= {bool, int, float, type(None)}
+    return set(map(type, values)) <= _SHORT_KINDS
 
 
 def _long(cell: Any) -> bool:
@@ -422,19 +569,30 @@ def _write_rows(
 _BOOL_TEXT = {True: "True", False: "False", None: ""}
 
 
-def _text_column(values: Sequence[Any]) -> list[str]:
+def _text_column(values: Sequence[Any], kinds: set[type] | None = None) -> list[str]:
     """A column as the text csv.writer writes for its cells: "" for None, JSON for a list or an
-    object, repr() for a float, str() for the rest."""
-    kinds = set(map(type, values))
+    object, repr() for a float, str() for the rest (`kinds`: the types of its cells, when known)."""
+    kinds = set(map(type, values)) if kinds is None else kinds
     if kinds == {str}:
         return values if isinstance(values, list) else list(values)
     if kinds <= {bool, type(None)}:
         return list(map(_BOOL_TEXT.__getitem__, values))
     if kinds == {int}:
-        return list(map(str, values))
+        return _int_texts(values)
     if kinds <= {str, type(None)}:  # a deciding answer, None where there is none
         return ["" if value is None else value for value in values]
     return [_cell_text(_csv_cell(value)) for value in values]
+
+
+_SMALL_INTS = 1 << 12  # counts of words, mostly: their texts are made once, not once per row
+
+
+def _int_texts(values: Sequence[int]) -> list[str]:
+    """Whole numbers as text; small ones share one string each (a million str objects are ~50 MB)."""
+    if min(values, default=0) >= 0 and max(values, default=0) < _SMALL_INTS:
+        texts = [str(number) for number in range(max(values, default=0) + 1)]
+        return list(map(texts.__getitem__, values))
+    return list(map(str, values))
 
 
 def _cell_text(value: Any) -> str:
