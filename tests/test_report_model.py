@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -219,3 +220,17 @@ def test_rows_to_review_are_the_same_from_several_processes(
     shared = assay.summary_dict(assay.parallel.score_file(EXAMPLE, workers=workers).summary)["review"]
     assert shared == alone
     assert [row["priority"] for row in alone["rows"]][:4] == [0, 0, 0, 0]  # the cue rows first
+
+
+def test_the_out_agreement_column_follows_the_named_pair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, summary = tmp_path / "x.csv", tmp_path / "s.json"
+    argv = ["score", "--responses", str(EXAMPLE), "--metric", "phrase_match", "--metric", "word_overlap"]
+    argv += ["--agree-pair", "phrase_match,word_overlap", "--out", str(out), "--json", str(summary)]
+    assert run(argv, capsys)[0] == 0
+    with out.open(encoding="utf-8") as handle:
+        buckets = Counter(row["agreement"] for row in csv.DictReader(handle))
+    overall = json.loads(summary.read_text(encoding="utf-8"))["agreement"]["overall"]
+    assert set(buckets) <= {"both_pass", "both_fail", "phrase_match only", "word_overlap only"}
+    assert buckets == Counter({bucket: count for bucket, count in overall.items() if count})

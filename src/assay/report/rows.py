@@ -22,7 +22,7 @@ from ..parts import part_dict
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signature import PARQUET_KEY, signatures_json
-from ..summary import AGREEMENT_PAIR, bucket_of
+from ..summary import pair_bucket
 from ..trace import traces_json
 
 try:
@@ -124,9 +124,9 @@ def verdict_table(
         table |= scores.texts
         if _soft(run, name):
             table[f"{name}_soft"] = list(map(_SOFT.__getitem__, scores.outcomes))
-    pair = [run.metrics[name] for name in AGREEMENT_PAIR if name in run.metrics]
-    if len(pair) == len(AGREEMENT_PAIR):
-        table["agreement"] = _agreement_column(pair[0].outcomes, pair[1].outcomes)
+    if run.summary.agreement is not None:  # the run's pair (--agree-pair; the original scripts' by default)
+        first, second = (run.metrics[name] for name in run.summary.agreement.pair)
+        table["agreement"] = _agreement_column(run.summary.agreement.pair, first.outcomes, second.outcomes)
     if trace:
         traced = row_traces(run)
         table["trace"] = [traced.json(index, keep=keep_traces) for index in range(len(run.records))]
@@ -134,13 +134,13 @@ def verdict_table(
 
 
 _OUTCOMES = len(Outcome)
-_BUCKET_OF_CODE = tuple(bucket_of(a, b) for a in range(_OUTCOMES) for b in range(_OUTCOMES))
 
 
-def _agreement_column(first: Sequence[int], second: Sequence[int]) -> list[str]:
-    """Each row's bucket under the seed pair, from its two outcomes (built-in maps: no call per row)."""
+def _agreement_column(pair: Sequence[str], first: Sequence[int], second: Sequence[int]) -> list[str]:
+    """Each row's bucket under the pair, from its two outcomes (built-in maps: no call per row)."""
+    bucket_of_code = tuple(pair_bucket(pair, a, b) for a in range(_OUTCOMES) for b in range(_OUTCOMES))
     codes = map(operator.add, map(_OUTCOMES.__mul__, first), second)
-    return list(map(_BUCKET_OF_CODE.__getitem__, codes))
+    return list(map(bucket_of_code.__getitem__, codes))
 
 
 def _verdict_column(scores: MetricScores) -> list[Any]:
