@@ -101,6 +101,11 @@ def test_the_judge_metric_has_a_metrics_shape() -> None:
     assert JudgeMetric(JudgeSetup(())).needs == ()
     assert "judge_rationale" in metric.text_columns
     assert f"|{terse().signature}|" in metric.signature("nfc:off")
+    # A structured signature: its parts readable without parsing the text back.
+    found = metric.signature(["nfc:off", "ci:wilson95"])
+    assert found.info["metric"] == "judge@1" and found.info["cascade"] == "on"
+    assert f"prompt:{found.info['prompt']}" == terse().signature
+    assert (found.info["nfc"], found.info["ci"]) == ("off", "wilson95")
 
 
 # --- rubrics refused as they are defined or registered ---------------------------------------------------

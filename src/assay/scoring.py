@@ -114,7 +114,7 @@ def score(
     matchers += [m for m in metric.needs if m not in matchers]
     results, blank = verdicts(dataset, matchers, options, progress, evidence=evidence)
     results[JUDGE], judged = metric.score(dataset, results, blank, progress)
-    judged_by = Signature.opaque(metric.signature(options.signature_parts()))  # the judge's own text
+    judged_by = metric.signature(options.signature_info())
     run = finish(dataset, results, blank, options, {JUDGE: judged_by})
     return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
 

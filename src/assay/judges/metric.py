@@ -27,6 +27,7 @@ from .._version import __version__
 from ..errors import UsageError
 from ..records import Dataset, Record
 from ..scorers import JUDGE, MetricScores, Outcome
+from ..signature import Signature
 from ..text import cues, unicode
 from ._base import Judge
 from .accounting import JudgeSummary, top_rationales, verdicts_by_judge
@@ -53,20 +54,20 @@ class JudgeSetup:
     system_model: str | None = None  # the model under test, for the cross-family rule
     rubric: Rubric = EQUIVALENCE  # what the judges are asked, and how their replies are read
 
-    def signature(self, options: str = "") -> str:
-        """The judge metric's signature; `options` are the run's (nfc, the intervals' method)."""
+    def signature(self, options: str | Sequence[str] = ()) -> Signature:
+        """The judge metric's signature; `options` are the run's parts, each ``name:value`` (nfc, the
+        intervals' method: ``ScoreOptions.signature_info()``)."""
         chain = ">".join(f"{judge.label}[{judge.sampling.signature()}]" for judge in self.chain)
         parts = [
-            f"{JUDGE}@{VERSION}",
             f"chain:{chain}",
             self.rubric.signature,
             f"truncate:{self.options.max_response_chars}",
             f"cascade:{'on' if self.cascade else 'off'}",
             *([cues.SIGNATURE] if self.cascade else []),  # the cues decide which rows the judges see
-            *([options] if options else []),
+            *([options] if isinstance(options, str) else options),
             f"assay:{__version__}",
         ]
-        return "|".join(parts)
+        return Signature.of(f"{JUDGE}@{VERSION}", parts)
 
     def warnings(self) -> list[str]:
         """Seed 002's cross-family rule: a judge of the system's own family grades with its biases."""
@@ -112,8 +113,8 @@ class JudgeMetric:
         """The metrics whose verdicts it reads, to be scored first: the cascade's matchers."""
         return CASCADE_MATCHERS if self.setup.cascade else ()
 
-    def signature(self, options: str = "") -> str:
-        """Its signature; `options` are the run's (nfc, the intervals' method)."""
+    def signature(self, options: str | Sequence[str] = ()) -> Signature:
+        """Its signature; `options` are the run's parts (``ScoreOptions.signature_info()``)."""
         return self.setup.signature(options)
 
     def check_inputs(self, dataset: Dataset) -> None:
