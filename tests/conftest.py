@@ -16,9 +16,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
@@ -31,6 +35,24 @@ def skip_or_fail(reason: str) -> None:
     if in_ci():
         pytest.fail(f"{reason}, and CI must run this test")
     pytest.skip(reason)
+
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright drives it and downloads no browser
+
+
+# The HTML report's tests open it in a real headless Chromium, one browser per test module.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if importlib.util.find_spec("playwright") is None:
+        skip_or_fail("playwright is not installed (pip install playwright; no 'playwright install' needed)")
+    if not CHROMIUM.is_file():
+        skip_or_fail(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        found = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        yield found
+        found.close()
 
 
 def smollm_path() -> Path | None:

@@ -5,22 +5,15 @@ the plot."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import pytest
 
 from assay.report._comparison import difference_chart_svg
 from assay.report.plot import accuracy_chart_svg
-from conftest import skip_or_fail
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 DOMAINS = [f"Domain {index:02d} of a rather long-winded name, {'x' * 6}"[:40] for index in range(50)]
 METRICS = ["exact_substring", "word_overlap", "phrase_match", "a_plugin_metric_with_a_long_name", "squad_f1"]
 
@@ -43,20 +36,6 @@ def comparison() -> dict[str, Any]:
 
     metrics = {name: {"combined": row(0.02), "domains": {d: row(0.01) for d in DOMAINS}} for name in METRICS}
     return {"metrics": metrics}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if importlib.util.find_spec("playwright") is None:
-        skip_or_fail("playwright is not installed (pip install playwright; no 'playwright install' needed)")
-    if not CHROMIUM.is_file():
-        skip_or_fail(f"{CHROMIUM} is missing (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        found = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        yield found
-        found.close()
 
 
 MEASURE = """() => {

@@ -4,7 +4,6 @@ and a screenshot is written. Skipped without Playwright or /usr/bin/chromium, ex
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,28 +12,12 @@ import pytest
 
 import assay
 from assay.report.html import write_html
-from conftest import skip_or_fail
 from test_html import ATTRIBUTE_PAYLOAD, COMPARISON, PWN_PAYLOAD, SCRIPT_PAYLOAD, hostile_csv
 
-CHROMIUM = Path("/usr/bin/chromium")
 SHOWN = ("id", "Domain", "question", "answer", "response", "agreement")  # the example's
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if importlib.util.find_spec("playwright") is None:
-        skip_or_fail("playwright is not installed (pip install playwright; no 'playwright install' needed)")
-    if not CHROMIUM.is_file():
-        skip_or_fail(f"{CHROMIUM} is missing (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        found = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        yield found
-        found.close()
 
 
 @pytest.fixture(scope="module")
