@@ -43,14 +43,21 @@ class Context:
 class Gold:
     """What the gold file knows of the expected answer beyond its text (``Record.answers``)."""
 
-    value: Any = None  # the expected value, typed (a number, a date as text)
-    value_type: str | None = None  # what `value` is: "number", "date", "text", ...
-    unit: str | None = None  # the value's unit ("days", "EUR")
+    value: Any = None  # the expected value, typed (a number, a boolean, a text)
+    # what `value` is: a gold set's answer_type ("number_unit", "money", "percent", "bool", "enum",
+    # "text"), or "number", "date", ... from other files
+    value_type: str | None = None
+    unit: str | None = None  # the value's unit ("day", "INR", "%")
     expected_regex: str | None = None  # hard_fact's pattern for the row
-    source_document: str | None = None
-    page: int | None = None
+    source_document: str | None = None  # the source's document id
+    source_path: str | None = None  # the source file, relative to the sources folder
+    source_sha256: str | None = None  # the source file's hash when the gold set was built
+    page: int | None = None  # 1-based page the quote starts on
+    end_page: int | None = None  # the page it ends on, when it crosses a page break
     quote: str | None = None  # the passage of the source that holds the answer
-    quote_span: tuple[int, int] | None = None  # the quote's [start, end) in the source document
+    # the quote's [start, end) in the extracted text: start in `page`'s text, end in `end_page`'s
+    quote_span: tuple[int, int] | None = None
+    match_level: str | None = None  # how the quote was found: exact, normalised, alnum, pieces, fuzzy
     expected_refusal: bool | None = None  # the system should decline to answer
     category: str | None = None
 
@@ -74,7 +81,7 @@ class PartError(ValueError):
 
 
 Part = TypeVar("Part", Gold, Reply, Citation, Context)
-_INT_FIELDS = {"page", "start", "end"}
+_INT_FIELDS = {"page", "end_page", "start", "end"}
 
 
 def parse_part(kind: type[Part], value: Any) -> Part:
