@@ -13,7 +13,7 @@ from typing import NoReturn
 from .._version import __version__
 from ..errors import EXIT_INTERNAL, EXIT_USAGE, AssayError
 from ..terminal import EscapingStream, one_line
-from . import agree, compare, explain, lint, plot, score
+from . import agree, compare, explain, gold, lint, plot, score, sources
 
 BUG_REPORT = (
     "this is a bug in assay, not in your input. Fix: please report it with the command you ran "
@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
-    for command in (score, agree, compare, plot, explain, lint):  # the order of `assay --help`
+    for command in (score, agree, compare, plot, explain, lint, gold, sources):  # the order of `assay --help`
         command.add_parsers(commands)
     score.add_shorthand_parsers(commands)
     return parser

@@ -1,0 +1,148 @@
+"""assay gold build: a gold set from curated facts and their source documents, with the report of it.
+
+The flags for the facts, the sources and the verification are shared with ``assay sources map``
+(``add_inputs`` and ``verify``), so both commands verify claims the same way."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..harness.claims import DEFAULT_MIN_CONFIDENCE, Verification, VerifyOptions, has_errors, verify_claims
+from ..harness.documents import DEFAULT_PAGE_CACHE, load_sources
+from ..harness.facts import ADAPTERS, load_facts
+from ..harness.gold import build_gold, gold_jsonl, gold_report, report_markdown
+from ..harness.templates import Templates, load_templates
+from ..outputs import check_outputs, write_text
+from ..terminal import one_line
+from . import flags
+
+
+def add_parsers(commands: flags.Commands) -> None:
+    gold = commands.add_parser("gold", help="build gold sets from curated facts and their source documents")
+    actions = gold.add_subparsers(title="actions", metavar="ACTION", required=True, parser_class=type(gold))
+    builder = actions.add_parser(
+        "build",
+        help="verify every claim's quote in its document and write the gold items",
+        description="Verify every claim's quote in its source document, and write one gold item per found "
+        "claim and question variant. Without --templates each field gets one question from its name and "
+        "an answer type inferred from its value.",
+    )
+    add_inputs(builder)
+    builder.add_argument("--refusals", action="store_true", help="add the template file's refusal items")
+    builder.add_argument(
+        "--out", metavar="FILE", required=True, help="the gold items (JSON Lines, sorted by id)"
+    )
+    builder.add_argument("--report", metavar="FILE", help="write the report (every claim's verdict) as JSON")
+    builder.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    builder.set_defaults(run=run_build)
+
+
+def add_inputs(parser: argparse.ArgumentParser) -> None:
+    """The facts, sources, templates and verification flags (gold build and sources map)."""
+    flags.add_debug(parser)
+    parser.add_argument(
+        "--facts", metavar="DIR", required=True, type=Path, help="the folder of facts files (*.json)"
+    )
+    parser.add_argument(
+        "--sources", metavar="DIR", required=True, type=Path, help="the folder of PDFs and text files"
+    )
+    parser.add_argument("--templates", metavar="FILE", type=Path, help="question templates (TOML or YAML)")
+    parser.add_argument(
+        "--adapter", choices=sorted(ADAPTERS), help="the facts files' layout (default: detected per file)"
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="no fuzzy quote matching, and warnings (and flagged facts files) are errors: exit 1",
+    )
+    parser.add_argument(
+        "--min-confidence",
+        metavar="LEVEL",
+        default=DEFAULT_MIN_CONFIDENCE,
+        help="warn about claims whose confidence is below this: low, medium, high or a number (%(default)s)",
+    )
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument(
+        "--cache",
+        metavar="DIR",
+        type=Path,
+        default=DEFAULT_PAGE_CACHE,
+        help="extracted pages' cache (%(default)s)",
+    )
+    cache.add_argument("--no-cache", action="store_true", help="extract every document afresh, cache nothing")
+
+
+def verify(args: argparse.Namespace) -> tuple[Verification, Templates | None]:
+    """Read the facts, sources and templates the flags name, and verify every claim."""
+    templates = load_templates(args.templates) if args.templates else None
+    facts = load_facts(args.facts, adapter=args.adapter)
+    sources = load_sources(args.sources, cache_dir=None if args.no_cache else args.cache)
+    options = VerifyOptions(fuzzy=not args.strict, min_confidence=_confidence(args.min_confidence))
+    return verify_claims(facts, sources, templates=templates, options=options), templates
+
+
+def _confidence(text: str) -> str | float:
+    if text.casefold() in ("low", "medium", "high"):
+        return text.casefold()
+    try:
+        return float(text)
+    except ValueError:
+        raise UsageError(
+            f"--min-confidence {text!r} is not a confidence",
+            fix="give low, medium, high or a number in [0, 1]",
+        ) from None
+
+
+def run_build(args: argparse.Namespace) -> int:
+    outputs = {"--out": args.out, "--report": args.report, "--markdown": args.markdown}
+    check_outputs(outputs, {"--templates": args.templates})
+    if args.refusals and not args.templates:
+        raise UsageError(
+            "--refusals needs refusal templates", fix="give --templates a file with [[refusals]]"
+        )
+    verification, templates = verify(args)
+    build = build_gold(verification, templates, refusals=args.refusals)
+    report = gold_report(build)
+    print_counts("assay gold build", report)
+    print(f"gold items: {report['items']['total']} ({report['items']['refusals']} refusals)")
+    write_text(args.out, gold_jsonl(build))
+    written = [f"{args.out}"]
+    if args.report:
+        write_text(args.report, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        written.append(args.report)
+    if args.markdown:
+        write_text(args.markdown, report_markdown(report) + "\n")
+        written.append(args.markdown)
+    print("wrote " + ", ".join(one_line(str(path)) for path in written))
+    return EXIT_FINDINGS if has_errors(verification, strict=args.strict) else EXIT_OK
+
+
+def print_counts(command: str, report: dict[str, Any]) -> None:
+    """Claims per document and in total, by status and by match level; flags and warnings."""
+    counts = report["counts"]
+    total = counts["total"]
+    print(
+        f"{command}: {total['claims']} claims in {len(report['facts_files'])} facts files, "
+        f"{len(report['documents'])} source documents"
+    )
+    header = [*total["by_status"], *total["by_level"]]
+    width = max(len(name) for name in [*counts["by_document"], "total"])
+    print(f"  {'document':<{width}}  " + " ".join(header))
+    for name, tally in [*counts["by_document"].items(), ("total", total)]:
+        cells = [
+            f"{n:>{len(h)}}"
+            for h, n in zip(header, [*tally["by_status"].values(), *tally["by_level"].values()])
+        ]
+        print(f"  {one_line(name):<{width}}  " + " ".join(cells))
+    for flag in report["file_flags"]:
+        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
+    for claim in report["claims"]:
+        for warning in claim["warnings"]:
+            where = f"{claim['document']}: {claim['field']}"
+            print(f"warning: {one_line(where)}: {warning['code']}: {one_line(warning['message'])}")
+    warnings = ", ".join(f"{code} {n}" for code, n in total["warnings"].items())
+    print(f"warnings: {warnings}")

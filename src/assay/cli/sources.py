@@ -1,0 +1,89 @@
+"""assay sources map: every claim -> its source (document and page, or URL) -> its verdict, with counts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..harness.claims import has_errors, source_map, url_classes
+from ..harness.gold import map_markdown
+from ..outputs import check_outputs, write_text
+from ..terminal import one_line
+from . import flags
+from .gold import add_inputs, verify
+
+
+def add_parsers(commands: flags.Commands) -> None:
+    sources = commands.add_parser("sources", help="map curated claims to their sources")
+    actions = sources.add_subparsers(
+        title="actions", metavar="ACTION", required=True, parser_class=type(sources)
+    )
+    mapper = actions.add_parser(
+        "map",
+        help="every claim -> its source -> verdict (quote verified, missing, source missing, URL ...)",
+        description="Verify every claim's quote in its source document and write the claim-to-source map: "
+        "claim -> source (document and page, or URL) -> verdict, with counts per document and overall.",
+    )
+    add_inputs(mapper)
+    mapper.add_argument(
+        "--urls",
+        metavar="FILE",
+        type=Path,
+        help='a URL check\'s verdicts: a JSON list of {"url": ..., "class": ...} '
+        '(else URLs are "not yet checked")',
+    )
+    mapper.add_argument("--out", metavar="FILE", help="write the map as JSON")
+    mapper.add_argument("--markdown", metavar="FILE", help="write the map as Markdown")
+    mapper.set_defaults(run=run_map)
+
+
+def read_url_classes(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read the URL file ({exc})", where=str(path), fix="give a UTF-8 JSON file"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"not valid JSON ({exc.msg})",
+            where=f"{path}:{exc.lineno}:{exc.colno}",
+            fix="correct the JSON there",
+        ) from None
+    return url_classes(data, where=str(path))
+
+
+def run_map(args: argparse.Namespace) -> int:
+    check_outputs(
+        {"--out": args.out, "--markdown": args.markdown}, {"--urls": args.urls, "--templates": args.templates}
+    )
+    classes = read_url_classes(args.urls) if args.urls else {}
+    verification, _ = verify(args)
+    mapped = source_map(verification, classes)
+    print_map_counts(mapped)
+    written = []
+    if args.out:
+        write_text(args.out, json.dumps(mapped, ensure_ascii=False, indent=2) + "\n")
+        written.append(args.out)
+    if args.markdown:
+        write_text(args.markdown, map_markdown(mapped) + "\n")
+        written.append(args.markdown)
+    if written:
+        print("wrote " + ", ".join(one_line(str(path)) for path in written))
+    return EXIT_FINDINGS if has_errors(verification, strict=args.strict) else EXIT_OK
+
+
+def print_map_counts(mapped: dict[str, Any]) -> None:
+    counts = mapped["counts"]
+    header = list(counts["total"])
+    width = max(len(name) for name in [*counts["by_document"], "total"])
+    print(f"assay sources map: {len(mapped['claims'])} claims")
+    print(f"  {'document':<{width}}  " + " ".join(header))
+    for name, tally in [*counts["by_document"].items(), ("total", counts["total"])]:
+        cells = [f"{tally.get(code, 0):>{len(code)}}" for code in header]
+        print(f"  {one_line(name):<{width}}  " + " ".join(cells))
+    for flag in mapped["file_flags"]:
+        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")

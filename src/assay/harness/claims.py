@@ -1,0 +1,507 @@
+"""Verifying curated claims against their source documents: one verdict per claim, and the counts.
+
+Each claim's quote is searched (``quotes.find_quote``: the cascade exact -> normalised -> alnum -> pieces
+-> fuzzy, page by page and then across page breaks) first in the document it cites, then in the facts'
+own documents, then, exactly (no fuzzy level: an approximate match in a document nobody cited is no
+evidence), in every other document. A claim's status is one of ``STATUSES``:
+
+- ``found``: the quote is in the facts' own document (or one the facts cite as theirs).
+- ``missing``: the cited document is present, and the quote is in no document.
+- ``sentinel``: the "quote" is not one (``quotes.sentinel_reason``: "not stated", a curator's note).
+- ``source_missing``: the cited document is not in the sources, and the quote is nowhere else either.
+- ``other_document``: the quote is found only in a document that is not the facts' own; it is named.
+- ``url``: the claim has no quote, only a web page (``source_url``). Nothing in the documents can verify
+  it, and calling it a missing source or a sentinel would hide what it is; the claim-to-source map
+  shows it as "URL not yet checked", or as the class a URL checker gave it.
+
+**Own documents.** A facts file owns the source document whose id is its document id. It also owns the
+documents it names as its own (a top-level source path, a primary or supporting source) unless another
+facts file owns that document by id. So a facts file whose id matches no document, and whose quotes lie
+in a document that another facts file is about, is flagged ``cross_document`` at the file level, and
+each of its found quotes is ``other_document``: its gold would test one product with another's text.
+
+**Consistency checks** on found claims, warnings (errors under ``--strict``): ``value_not_in_quote`` (a
+number, amount or percent that its own quote does not assert: ``values.value_in_text``),
+``unit_mismatch`` (the claim's unit against the template's or the field name's), ``low_confidence``
+(the curator's confidence below ``min_confidence``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError
+from .documents import Document, Sources
+from .facts import Claim, FactsFile, confidence_score
+from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
+from .templates import MONEY_UNITS, PERCENT_UNITS, FieldTemplate, Templates, name_unit, template_for
+from .values import Value, typed_value, value_in_text
+
+STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
+WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
+CROSS_DOCUMENT, NO_DOCUMENT = "cross_document", "no_own_document"
+DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
+NUMERIC_TYPES = frozenset({"number_unit", "money", "percent"})
+# Units as facts and templates write them, folded to one name each (the type tags too: boolean, enum).
+UNIT_NAMES = {"days": "day", "months": "month", "years": "year", "hours": "hour", "procedures": "count"}
+UNIT_NAMES |= {"number": "count", "boolean": "bool"}
+TYPE_TAGS = frozenset({"bool", "enum", "text"})  # "units" that name an answer type, not a unit
+
+
+@dataclass(frozen=True)
+class Check:
+    """One consistency finding about a claim."""
+
+    code: str  # one of WARNING_CODES
+    message: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What verifying one claim found."""
+
+    claim: Claim
+    status: str  # one of STATUSES
+    reason: str | None = None  # why, in words (the sentinel's reason, the missing file, where else found)
+    cited: str | None = None  # the cited document's id, when it is in the sources
+    document: str | None = None  # the document the quote was found in
+    match: QuoteMatch | None = None
+    quote: str | None = None  # the quote as searched (a trailing note stripped)
+    note: str | None = None  # the trailing curator note stripped from the quote
+    warnings: tuple[Check, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileFlag:
+    """A finding about a whole facts file."""
+
+    facts_file: str
+    document: str
+    code: str  # CROSS_DOCUMENT or NO_DOCUMENT
+    message: str
+    documents: tuple[str, ...] = ()  # the documents its quotes were found in
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    fuzzy: bool = True  # the cascade's last level (off under --strict)
+    min_confidence: str | float = DEFAULT_MIN_CONFIDENCE
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Every claim's verdict, the file-level flags, and the facts and sources they came from."""
+
+    facts: tuple[FactsFile, ...]
+    sources: Sources
+    verdicts: tuple[Verdict, ...]
+    flags: tuple[FileFlag, ...]
+    own: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # facts file -> its own documents
+
+
+def verify_claims(
+    facts: Sequence[FactsFile],
+    sources: Sources,
+    *,
+    templates: Templates | None = None,
+    options: VerifyOptions = VerifyOptions(),
+) -> Verification:
+    """Verify every claim of every facts file (in file order, then claim order)."""
+    own = own_documents(facts, sources)
+    verdicts = tuple(
+        _with_checks(verify_claim(claim, own[file.path], sources, fuzzy=options.fuzzy), templates, options)
+        for file in facts
+        for claim in file.claims
+    )
+    flags = tuple(flag for file in facts for flag in file_flags(file, own, verdicts, facts))
+    return Verification(tuple(facts), sources, verdicts, flags, own)
+
+
+# --- own documents, and the file-level flags --------------------------------------------------------
+
+
+def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tuple[str, ...]]:
+    """Each facts file's own documents, by its path (see the module docstring for the rule)."""
+    owner_by_id = {file.document: file.path for file in facts if file.document in sources}
+    own: dict[str, tuple[str, ...]] = {}
+    for file in facts:
+        found = [file.document] if file.document in sources else []
+        for reference in (*file.own_sources, *file.supporting_sources):
+            document = sources.resolve(reference)
+            if document is not None and owner_by_id.get(document.id, file.path) == file.path:
+                found.append(document.id)
+        own[file.path] = tuple(dict.fromkeys(found))
+    return own
+
+
+def file_flags(
+    file: FactsFile,
+    own: Mapping[str, tuple[str, ...]],
+    verdicts: Sequence[Verdict],
+    facts: Sequence[FactsFile],
+) -> list[FileFlag]:
+    """A facts file with no document of its own: cross-document when its quotes are found in others."""
+    if own[file.path]:
+        return []
+    found_in = sorted({v.document for v in verdicts if v.claim.facts_file == file.path and v.document})
+    if not found_in:
+        message = (
+            f"no source document is {file.document!r} or named by the file as its own, "
+            "and none of its quotes is found"
+        )
+        return [FileFlag(file.path, file.document, NO_DOCUMENT, message)]
+    owners = {other.document: other.path for other in facts if other.path != file.path}
+    where = "; ".join(
+        f"{document} (the document of the facts file {owners[document]})" if document in owners else document
+        for document in found_in
+    )
+    message = (
+        f"cross-document facts: no source document is {file.document!r}, and its quotes are found in "
+        f"another document: {where}. Its claims are not gold for {file.document!r}"
+    )
+    return [FileFlag(file.path, file.document, CROSS_DOCUMENT, message, tuple(found_in))]
+
+
+# --- one claim -------------------------------------------------------------------------------------
+
+
+def verify_claim(claim: Claim, own: Sequence[str], sources: Sources, *, fuzzy: bool = True) -> Verdict:
+    """One claim's verdict (before the consistency checks)."""
+    raw = claim.quote
+    if (raw is None or not raw.strip()) and claim.source_url:
+        return Verdict(claim, "url", reason=f"no quote; the source is the web page {claim.source_url}")
+    sentinel = sentinel_reason(raw)
+    if sentinel is not None or raw is None:
+        return Verdict(claim, "sentinel", reason=sentinel or "no quote")
+    cleaned = clean_quote(raw)
+    if not cleaned.text.strip():
+        return Verdict(
+            claim,
+            "sentinel",
+            reason="nothing is left of the quote once its note is stripped",
+            note=cleaned.note,
+        )
+    cited = sources.resolve(claim.source_path) if claim.source_path else None
+    trusted = {cited.id} if cited else set()
+    found = _search(
+        cleaned.text, _search_order(cited, own, sources), trusted | set(own), sources, fuzzy=fuzzy
+    )
+    status, reason = _status(claim, cited, own, found)
+    document, match = found if found else (None, None)
+    return Verdict(
+        claim, status, reason, cited.id if cited else None, document, match, cleaned.text, cleaned.note
+    )
+
+
+def _search_order(cited: Document | None, own: Sequence[str], sources: Sources) -> list[str]:
+    first = [cited.id] if cited else []
+    return list(dict.fromkeys([*first, *own, *sources]))
+
+
+def _search(
+    quote: str, order: Sequence[str], trusted: set[str], sources: Sources, *, fuzzy: bool
+) -> tuple[str, QuoteMatch] | None:
+    """The first document in `order` that holds the quote; the fuzzy level only in `trusted` ones (the
+    cited and own documents)."""
+    for document_id in order:
+        match = find_quote(quote, sources[document_id].pages, fuzzy=fuzzy and document_id in trusted)
+        if match is not None:
+            return document_id, match
+    return None
+
+
+def _status(
+    claim: Claim, cited: Document | None, own: Sequence[str], found: tuple[str, QuoteMatch] | None
+) -> tuple[str, str | None]:
+    if found is not None:
+        document = found[0]
+        if document in own:
+            if claim.source_path and cited is None:
+                return (
+                    "found",
+                    f"the cited file {claim.source_path} is not in the sources; the quote is in {document}",
+                )
+            return "found", None
+        own_words = ", ".join(own) if own else "none"
+        return "other_document", f"found only in {document}, not in the facts' own documents ({own_words})"
+    if claim.source_path and cited is None:
+        return "source_missing", f"the cited file {claim.source_path} is not in the sources"
+    if cited is None and not own:
+        return "source_missing", "the claim cites no file and the facts have no document of their own"
+    searched = cited.id if cited else ", ".join(own)
+    return "missing", f"the quote is not in {searched}, nor in any other document"
+
+
+# --- consistency checks ----------------------------------------------------------------------------
+
+
+def _with_checks(verdict: Verdict, templates: Templates | None, options: VerifyOptions) -> Verdict:
+    if verdict.status != "found":
+        return verdict
+    template = template_for(verdict.claim, templates)
+    checks = [*_value_check(verdict, template), *_unit_check(verdict.claim, template)]
+    checks += _confidence_check(verdict.claim, options.min_confidence)
+    return Verdict(**{**verdict.__dict__, "warnings": tuple(checks)})
+
+
+def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
+    """The claim's value, typed by its template (ValueError, with the reason, when it cannot be)."""
+    if template is None:
+        raise ValueError(f"no template for the field {claim.field!r}")
+    unit = unit_name(template.unit) or unit_name(claim.unit) or unit_name(name_unit(claim.field))
+    return typed_value(
+        claim.value, answer_type=template.answer_type, unit=None if unit in TYPE_TAGS else unit
+    )
+
+
+def _value_check(verdict: Verdict, template: FieldTemplate | None) -> list[Check]:
+    """Only numbers, amounts and percents: a yes/no, an enum's name or a text is not written as such."""
+    if template is None or template.answer_type not in NUMERIC_TYPES or verdict.quote is None:
+        return []
+    try:
+        value = claim_value(verdict.claim, template)
+    except ValueError:
+        return []
+    if value_in_text(value, verdict.quote):
+        return []
+    return [Check("value_not_in_quote", f"the value {verdict.claim.value!r} is not asserted in its quote")]
+
+
+def unit_name(unit: str | None) -> str | None:
+    """A unit folded to one name: days -> day, percent -> %, Rs -> INR, boolean -> bool."""
+    if unit is None or not unit.strip() or unit.strip().casefold() == "none":
+        return None
+    folded = unit.strip().casefold()
+    if folded in PERCENT_UNITS:
+        return "%"
+    if folded in MONEY_UNITS:
+        return "INR"
+    return UNIT_NAMES.get(folded, folded)
+
+
+def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
+    """The unit the field should have: the template's (its answer type's for yes/no, enum, text,
+    percent, money), else the field name's."""
+    if template is not None:
+        by_type = {"bool": "bool", "enum": "enum", "text": "text", "percent": "%", "money": "INR"}
+        if template.answer_type in by_type:
+            return by_type[template.answer_type]
+        if template.unit:
+            return unit_name(template.unit)
+    return unit_name(name_unit(claim.field))
+
+
+def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
+    stated, implied = unit_name(claim.unit), implied_unit(claim, template)
+    if stated is None or implied is None or stated == implied:
+        return []
+    return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
+
+
+def _confidence_check(claim: Claim, minimum: str | float) -> list[Check]:
+    score, threshold = confidence_score(claim.confidence), confidence_score(minimum)
+    if score is None or threshold is None or score >= threshold:
+        return []
+    return [Check("low_confidence", f"the curator's confidence {claim.confidence!r} is below {minimum!r}")]
+
+
+# --- counts and the report -------------------------------------------------------------------------
+
+
+def tally(verdicts: Sequence[Verdict]) -> dict[str, Any]:
+    """Counts of claims by status and, of found quotes, by match level (all levels listed, zeros too)."""
+    statuses = Counter(v.status for v in verdicts)
+    levels = Counter(v.match.level for v in verdicts if v.match is not None and v.status == "found")
+    warnings = Counter(check.code for v in verdicts for check in v.warnings)
+    return {
+        "claims": len(verdicts),
+        "by_status": {status: statuses[status] for status in STATUSES},
+        "by_level": {level: levels[level] for level in LEVELS},
+        "warnings": {code: warnings[code] for code in WARNING_CODES},
+    }
+
+
+def counts(verdicts: Sequence[Verdict]) -> dict[str, Any]:
+    """The tally overall and per document (the facts' document id), documents sorted."""
+    documents = sorted({v.claim.document for v in verdicts})
+    return {
+        "total": tally(verdicts),
+        "by_document": {doc: tally([v for v in verdicts if v.claim.document == doc]) for doc in documents},
+    }
+
+
+def verdict_entry(verdict: Verdict) -> dict[str, Any]:
+    """One claim's report entry (JSON-ready)."""
+    claim, match = verdict.claim, verdict.match
+    return {
+        "document": claim.document,
+        "field": claim.field,
+        "value": claim.value,
+        "unit": claim.unit,
+        "status": verdict.status,
+        "reason": verdict.reason,
+        "found_in": verdict.document,
+        "match_level": match.level if match else None,
+        "page": match.page if match else None,
+        "end_page": match.end_page if match else None,
+        "span": list(match.span) if match else None,
+        "score": match.score if match else None,
+        "quote": verdict.quote if verdict.quote is not None else claim.quote,
+        "note": verdict.note,
+        "warnings": [{"code": check.code, "message": check.message} for check in verdict.warnings],
+        "source": {"path": claim.source_path, "url": claim.source_url, "document": verdict.cited},
+        "confidence": claim.confidence,
+        "facts_file": claim.facts_file,
+        "where": claim.where,
+    }
+
+
+def document_summary(document: Document) -> dict[str, Any]:
+    """What extraction found in one source document (a page with no text needs OCR: it is listed)."""
+    return {
+        "id": document.id,
+        "path": document.path,
+        "sha256": document.sha256,
+        "extractor": document.extractor,
+        "encryption": document.encryption,
+        "pages": len(document.pages),
+        "chars_per_page": [len(page) for page in document.pages],
+        "empty_pages": list(document.empty_pages),
+        "needs_ocr": bool(document.empty_pages),
+    }
+
+
+def flag_entry(flag: FileFlag) -> dict[str, Any]:
+    return {
+        "facts_file": flag.facts_file,
+        "document": flag.document,
+        "code": flag.code,
+        "message": flag.message,
+        "documents": list(flag.documents),
+    }
+
+
+def verification_report(verification: Verification) -> dict[str, Any]:
+    """The verification as a JSON-ready report: documents, file flags, one entry per claim, counts."""
+    sources = verification.sources
+    return {
+        "documents": [document_summary(document) for document in sources.values()],
+        "source_problems": [{"path": path, "reason": reason} for path, reason in sources.problems],
+        "facts_files": [
+            {
+                "file": file.path,
+                "document": file.document,
+                "title": file.title,
+                "adapter": file.adapter,
+                "own_documents": list(verification.own[file.path]),
+                "claims": len(file.claims),
+            }
+            for file in verification.facts
+        ],
+        "file_flags": [flag_entry(flag) for flag in verification.flags],
+        "claims": [verdict_entry(verdict) for verdict in verification.verdicts],
+        "counts": counts(verification.verdicts),
+    }
+
+
+def has_errors(verification: Verification, *, strict: bool) -> bool:
+    """Under --strict, any warning is an error (and so is a file flag)."""
+    return strict and (any(v.warnings for v in verification.verdicts) or bool(verification.flags))
+
+
+# --- the claim-to-source map -------------------------------------------------------------------------
+
+VERDICTS = ("verified", "quote_missing", "source_missing", "other_document", "sentinel", "url_unchecked")
+MAP_STATUS = {"found": "verified", "missing": "quote_missing", "source_missing": "source_missing"}
+MAP_STATUS |= {"other_document": "other_document", "sentinel": "sentinel", "url": "url_unchecked"}
+
+
+def map_verdict(verdict: Verdict, url_classes: Mapping[str, str]) -> tuple[str, str]:
+    """A claim's verdict in the map: a code and its words. A URL claim takes its URL's class when a URL
+    check gave one (``url:<class>``)."""
+    match = verdict.match
+    if verdict.status == "url":
+        url = verdict.claim.source_url or ""
+        if url in url_classes:
+            return f"url:{url_classes[url]}", f"URL checked: {url_classes[url]}"
+        return "url_unchecked", "URL not yet checked"
+    words = {
+        "verified": f"quote verified at level {match.level if match else '?'}",
+        "quote_missing": "source present but quote missing",
+        "source_missing": "source missing",
+        "other_document": f"quote found only in another document ({verdict.document})",
+        "sentinel": f"sentinel ({verdict.reason})",
+    }
+    code = MAP_STATUS[verdict.status]
+    return code, words[code]
+
+
+def map_entry(verdict: Verdict, url_classes: Mapping[str, str]) -> dict[str, Any]:
+    """claim -> source (file and page, or URL) -> verdict."""
+    claim, match = verdict.claim, verdict.match
+    code, words = map_verdict(verdict, url_classes)
+    if verdict.status == "url":
+        source: dict[str, Any] = {"kind": "url", "url": claim.source_url}
+    else:
+        source = {
+            "kind": "document" if claim.source_path or verdict.document else "none",
+            "path": claim.source_path,
+            "document": verdict.document or verdict.cited,
+            "page": match.page if match else None,
+            "end_page": match.end_page if match else None,
+            "url": claim.source_url,
+        }
+    return {
+        "claim": {"document": claim.document, "field": claim.field, "value": claim.value},
+        "source": source,
+        "verdict": code,
+        "verdict_text": words,
+        "match_level": match.level if match else None,
+    }
+
+
+def _map_tally(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    found = Counter(str(entry["verdict"]) for entry in entries)
+    tally = {code: found.pop(code, 0) for code in VERDICTS}
+    return tally | dict(sorted(found.items()))  # the URL classes a check gave
+
+
+def source_map(verification: Verification, url_classes: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The claim-to-source map: one entry per claim, and counts of verdicts per document and overall."""
+    entries = [map_entry(verdict, url_classes or {}) for verdict in verification.verdicts]
+    documents = sorted({entry["claim"]["document"] for entry in entries})
+    return {
+        "claims": entries,
+        "file_flags": [flag_entry(flag) for flag in verification.flags],
+        "counts": {
+            "total": _map_tally(entries),
+            "by_document": {
+                doc: _map_tally([e for e in entries if e["claim"]["document"] == doc]) for doc in documents
+            },
+        },
+    }
+
+
+def url_classes(data: Any, *, where: str) -> dict[str, str]:
+    """The classes a URL check gave (``assay urls check``'s output: a JSON list of {"url", "class", ...})."""
+    if not isinstance(data, list):
+        raise InputError(
+            "not a JSON list", where=where, fix='give a list of {"url": ..., "class": ...} objects'
+        )
+    classes: dict[str, str] = {}
+    for index, entry in enumerate(data):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("url"), str)
+            or not isinstance(entry.get("class"), str)
+        ):
+            raise InputError(
+                f"entry {index} is {entry!r}",
+                where=f"{where}: [{index}]",
+                fix='give each entry a "url" and a "class" string',
+            )
+        classes[entry["url"]] = entry["class"]
+    return classes

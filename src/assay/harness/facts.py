@@ -1,0 +1,329 @@
+"""Curated facts: claims about documents, each with the quote that supports it, read through adapters.
+
+A facts folder holds one JSON file per document (policy, product, report). Each file is read by an
+adapter, found by name or detected from the file's shape, into one ``FactsFile`` of ``Claim`` s. Two
+adapters are built in; others register with ``register_adapter``.
+
+``default``, assay's own schema::
+
+    {
+      "document": "acme__basic-plan",            # the document id the facts are about (required)
+      "title": "Acme Basic Plan",                # how questions name it (optional; else the id)
+      "sources": ["acme/basic-plan.pdf"],        # the facts' own source files (optional)
+      "claims": [                                # required, a list
+        {"field": "grace_period",                # required, text
+         "value": 30, "unit": "days",            # the value: any JSON; unit optional
+         "source": {"path": "acme/basic-plan.pdf", "quote": "a Grace Period of 30 days"},
+                                                 # or {"url": "https://...", "note": "..."}; optional
+         "confidence": "high"}                   # "low" / "medium" / "high" or a number in [0, 1]
+      ]
+    }
+
+``flat``, the layout of curated policy facts (one mapping per field, at the top level)::
+
+    {"policy_id": "insurer__product", "policy_name": "...", "source_pdf_path": "...",
+     "_meta": {"primary_source_pdf": "...", "supporting_source_pdfs": ["..."]},
+     "grace_period": {"value": 30, "unit": "days", "source_pdf_path": "...", "source_quote": "...",
+                      "source_url": "...", "source_note": "...", "_confidence": "high", ...}}
+
+A field mapping's other keys are kept as the claim's extras. A file that matches no adapter, or is
+malformed, is an ``InputError`` naming the file (and the JSON line and column), the key and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import InputError, UsageError
+
+CONFIDENCE_LABELS = {"low": 1 / 3, "medium": 2 / 3, "high": 1.0}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One curated fact: a field's value about a document, and where the curator says it is stated."""
+
+    document: str  # the facts' document id
+    field: str
+    value: Any
+    unit: str | None = None
+    source_path: str | None = None  # the cited source file, as the facts write it
+    source_url: str | None = None
+    quote: str | None = None  # the quote as curated (raw: notes and sentinels included)
+    note: str | None = None  # the curator's note about the source (not a quote)
+    confidence: str | float | None = None
+    facts_file: str = ""  # the file the claim came from
+    where: str = ""  # where in that file: the key path
+    extras: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FactsFile:
+    """One facts file, read: the document it is about, the sources it names as its own, its claims."""
+
+    path: str
+    document: str
+    title: str
+    adapter: str
+    own_sources: tuple[str, ...] = ()  # source references the file names as its own (primary first)
+    supporting_sources: tuple[str, ...] = ()
+    claims: tuple[Claim, ...] = ()
+
+
+class FactsAdapter(Protocol):
+    """Reads one layout of facts file: says whether parsed JSON has its shape, and reads it."""
+
+    name: str
+
+    def detects(self, data: Any) -> bool: ...
+
+    def read(self, data: Any, *, path: str) -> FactsFile: ...
+
+
+ADAPTERS: dict[str, FactsAdapter] = {}
+
+
+def register_adapter(adapter: FactsAdapter) -> FactsAdapter:
+    """Add an adapter by its name (detection tries adapters in the order they were registered)."""
+    ADAPTERS[adapter.name] = adapter
+    return adapter
+
+
+def confidence_score(confidence: str | float | None) -> float | None:
+    """A confidence as a number in [0, 1]: the labels low/medium/high, or the number itself."""
+    if confidence is None or isinstance(confidence, float | int):
+        return None if confidence is None else float(confidence)
+    return CONFIDENCE_LABELS.get(confidence.strip().casefold())
+
+
+# --- reading files ---------------------------------------------------------------------------------
+
+
+def load_facts(folder: Path, *, adapter: str | None = None) -> tuple[FactsFile, ...]:
+    """Every ``*.json`` facts file in `folder` (not its subfolders), sorted by file name."""
+    if not folder.is_dir():
+        raise InputError("the facts folder does not exist", where=str(folder), fix="give --facts a folder")
+    paths = sorted(folder.glob("*.json"))
+    if not paths:
+        raise InputError(
+            "the facts folder holds no .json files", where=str(folder), fix="give the folder of facts files"
+        )
+    return tuple(read_facts_file(path, adapter=adapter, name=path.name) for path in paths)
+
+
+def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None = None) -> FactsFile:
+    """One facts file, through the named adapter or the first that detects its shape. `name` is how
+    claims and reports name the file (``load_facts``: its name in the folder, no machine path)."""
+    data = _parsed_json(path)
+    chosen = _adapter_for(data, path, adapter)
+    return chosen.read(data, path=name or str(path))
+
+
+def _parsed_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read the facts file ({exc})", where=str(path), fix="give a UTF-8 JSON file"
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"not valid JSON ({exc.msg})",
+            where=f"{path}:{exc.lineno}:{exc.colno}",
+            fix="correct the JSON at that line and column",
+        ) from None
+
+
+def _adapter_for(data: Any, path: Path, name: str | None) -> FactsAdapter:
+    if name is not None:
+        if name not in ADAPTERS:
+            known = ", ".join(sorted(ADAPTERS))
+            raise UsageError(f"no facts adapter named {name!r}", fix=f"use one of: {known}")
+        return ADAPTERS[name]
+    for adapter in ADAPTERS.values():
+        if adapter.detects(data):
+            return adapter
+    raise InputError(
+        "the file matches no facts layout",
+        where=str(path),
+        fix="write assay's default schema (an object with 'document' and a 'claims' list) or the flat "
+        "layout (an object with 'policy_id' and one mapping with 'value' per field)",
+    )
+
+
+# --- checking values as read -----------------------------------------------------------------------
+
+
+def _text_or_none(raw: Any, where: str, key: str) -> str | None:
+    if raw is None or isinstance(raw, str):
+        return raw
+    raise InputError(
+        f"'{key}' is {type(raw).__name__} {raw!r}, not text", where=where, fix=f"write '{key}' as a string"
+    )
+
+
+def _required_text(mapping: Mapping[str, Any], key: str, where: str) -> str:
+    text = _text_or_none(mapping.get(key), where, key)
+    if not text or not text.strip():
+        raise InputError(
+            f"'{key}' is missing or empty", where=where, fix=f"give '{key}' as a non-empty string"
+        )
+    return text
+
+
+def _confidence(raw: Any, where: str, key: str) -> str | float | None:
+    if raw is None or isinstance(raw, str):
+        return raw
+    if isinstance(raw, int | float) and not isinstance(raw, bool) and 0 <= raw <= 1:
+        return float(raw)
+    raise InputError(
+        f"'{key}' is {raw!r}", where=where, fix=f"write '{key}' as low, medium or high, or a number in [0, 1]"
+    )
+
+
+def _texts(raw: Any, where: str, key: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        return (raw,)
+    if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+        return tuple(raw)
+    raise InputError(f"'{key}' is {raw!r}", where=where, fix=f"write '{key}' as a list of strings")
+
+
+def _object(raw: Any, where: str, what: str) -> Mapping[str, Any]:
+    if not isinstance(raw, dict):
+        raise InputError(
+            f"{what} is {type(raw).__name__}, not an object",
+            where=where,
+            fix=f"write {what} as a JSON object",
+        )
+    return raw
+
+
+# --- the default schema ----------------------------------------------------------------------------
+
+
+class DefaultAdapter:
+    """assay's own schema (see the module's docstring)."""
+
+    name = "default"
+
+    def detects(self, data: Any) -> bool:
+        return isinstance(data, dict) and "document" in data and isinstance(data.get("claims"), list)
+
+    def read(self, data: Any, *, path: str) -> FactsFile:
+        top = _object(data, path, "the file")
+        document = _required_text(top, "document", path)
+        claims = top.get("claims")
+        if not isinstance(claims, list):
+            raise InputError(
+                "'claims' is missing or not a list", where=path, fix="give 'claims' as a list of objects"
+            )
+        read = tuple(self._claim(item, document, path, index) for index, item in enumerate(claims))
+        return FactsFile(
+            path=path,
+            document=document,
+            title=_text_or_none(top.get("title"), path, "title") or document,
+            adapter=self.name,
+            own_sources=_texts(top.get("sources"), path, "sources"),
+            claims=read,
+        )
+
+    def _claim(self, raw: Any, document: str, path: str, index: int) -> Claim:
+        where = f"claims[{index}]"
+        located = f"{path}: {where}"
+        item = _object(raw, located, where)
+        source = _object(item.get("source") or {}, located, f"{where}.source")
+        known = {"field", "value", "unit", "source", "confidence"}
+        return Claim(
+            document=document,
+            field=_required_text(item, "field", located),
+            value=item.get("value"),
+            unit=_text_or_none(item.get("unit"), located, "unit"),
+            source_path=_text_or_none(source.get("path"), located, "source.path"),
+            source_url=_text_or_none(source.get("url"), located, "source.url"),
+            quote=_text_or_none(source.get("quote"), located, "source.quote"),
+            note=_text_or_none(source.get("note"), located, "source.note"),
+            confidence=_confidence(item.get("confidence"), located, "confidence"),
+            facts_file=path,
+            where=where,
+            extras={key: value for key, value in item.items() if key not in known},
+        )
+
+
+# --- the flat layout -------------------------------------------------------------------------------
+
+# A field mapping's keys that the claim reads; any other key is kept in the claim's extras.
+FLAT_KEYS = ("value", "unit", "source_pdf_path", "source_url", "source_quote", "source_note", "_confidence")
+
+
+class FlatAdapter:
+    """Curated policy facts: top-level ``policy_id``, and one mapping with ``value`` per field."""
+
+    name = "flat"
+
+    def detects(self, data: Any) -> bool:
+        return isinstance(data, dict) and isinstance(data.get("policy_id"), str)
+
+    def read(self, data: Any, *, path: str) -> FactsFile:
+        top = _object(data, path, "the file")
+        document = _required_text(top, "policy_id", path)
+        meta = _object(top.get("_meta") or {}, f"{path}: _meta", "_meta")
+        own = _texts(top.get("source_pdf_path"), path, "source_pdf_path")
+        own += _texts(meta.get("primary_source_pdf"), f"{path}: _meta", "primary_source_pdf")
+        claims = tuple(
+            self._claim(key, value, document, path)
+            for key, value in top.items()
+            if isinstance(value, dict) and not key.startswith("_")
+        )
+        return FactsFile(
+            path=path,
+            document=document,
+            title=_text_or_none(top.get("policy_name"), path, "policy_name") or document,
+            adapter=self.name,
+            own_sources=tuple(dict.fromkeys(own)),
+            supporting_sources=_texts(
+                meta.get("supporting_source_pdfs"), f"{path}: _meta", "supporting_source_pdfs"
+            ),
+            claims=claims,
+        )
+
+    def _claim(self, key: str, item: Mapping[str, Any], document: str, path: str) -> Claim:
+        located = f"{path}: {key}"
+        if "value" not in item:
+            raise InputError(
+                "the field's mapping has no 'value'",
+                where=located,
+                fix="give the field a 'value' (null when the document does not state it), or rename the key "
+                "with a leading underscore if it is not a field",
+            )
+
+        def text(name: str) -> str | None:
+            return _text_or_none(item.get(name), located, name)
+
+        return Claim(
+            document=document,
+            field=key,
+            value=item["value"],
+            unit=text("unit"),
+            source_path=text("source_pdf_path"),
+            source_url=text("source_url"),
+            quote=text("source_quote"),
+            note=text("source_note"),
+            confidence=_confidence(item.get("_confidence"), located, "_confidence"),
+            facts_file=path,
+            where=key,
+            extras={name: value for name, value in item.items() if name not in FLAT_KEYS},
+        )
+
+
+register_adapter(DefaultAdapter())
+register_adapter(FlatAdapter())

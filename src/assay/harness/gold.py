@@ -1,0 +1,339 @@
+"""Gold items from verified claims and question templates: the gold set, and the report of its making.
+
+One item per (claim, question variant) for each claim whose quote was ``found`` in its own document and
+whose value types under its template (``values.typed_value``). An item carries the typed value, the
+answer written from it (``values.render_answer``), a hard-fact pattern (``values.expected_regex``) and
+where the quote is: document, file, hash, pages, span in the extracted text, the passage as extracted,
+and the cascade level that found it. A pattern is tried through the real ``hard_fact`` scorer (its
+folding and whole-word boundaries): it must match the item's answer and every answer variant, and no
+near miss; an item failing that is dropped with the reason, never written.
+
+Refusal items (``refusals=True``): each refusal template asked of each facts file it applies to,
+``expected_refusal: true``, with no source, value or pattern.
+
+An item's ``id`` is a hash of its scope (the facts' document id), field and question template, so it
+stays put when other items come and go. Items are sorted by id; nothing in them depends on the time.
+Every claim that gives no item is in the report with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..scorers.hard_fact import HARD_FACT, pattern_of, search
+from .claims import Verdict, Verification, claim_value, verification_report
+from .documents import Document
+from .facts import FactsFile
+from .templates import FieldTemplate, Templates, ask, template_for
+from .values import Value, answer_variants, expected_regex, near_misses, render_answer
+
+ID_LENGTH = 16  # hex digits of sha256: 64 bits, no collision in any gold set people build by hand
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A claim (or one of its question variants) that gives no gold item, and why."""
+
+    document: str
+    field: str
+    reason: str
+    question: str | None = None
+
+
+@dataclass(frozen=True)
+class GoldBuild:
+    """The gold items (sorted by id), what gave none, and the verification they came from."""
+
+    verification: Verification
+    items: tuple[dict[str, Any], ...]
+    skipped: tuple[Skip, ...]
+    templates: str | None = None  # the template file, or None: templates inferred from the claims
+
+
+def item_id(scope: str, field: str, template: str) -> str:
+    """A stable id: the hash of the scope, the field and the question template (not the filled text)."""
+    return hashlib.sha256(f"{scope}\x1f{field}\x1f{template}".encode()).hexdigest()[:ID_LENGTH]
+
+
+def build_gold(
+    verification: Verification, templates: Templates | None, *, refusals: bool = False
+) -> GoldBuild:
+    """The gold set from a verification: items for found claims, refusal items on request."""
+    files = {file.path: file for file in verification.facts}
+    items: dict[str, dict[str, Any]] = {}
+    skipped: list[Skip] = []
+    for verdict in verification.verdicts:
+        template = template_for(verdict.claim, templates)
+        made, missed = claim_items(verdict, template, files[verdict.claim.facts_file], verification.sources)
+        skipped += missed
+        for item in made:
+            if item["id"] in items:
+                skipped.append(
+                    Skip(item["scope"], item["field"], "the same question twice", item["question"])
+                )
+            else:
+                items[item["id"]] = item
+    if refusals and templates is not None:
+        for item in refusal_items(verification.facts, templates):
+            items.setdefault(item["id"], item)
+    ordered = tuple(items[key] for key in sorted(items))
+    return GoldBuild(verification, ordered, tuple(skipped), templates.path if templates else None)
+
+
+def claim_items(
+    verdict: Verdict, template: FieldTemplate | None, facts: FactsFile, sources: Mapping[str, Document]
+) -> tuple[list[dict[str, Any]], list[Skip]]:
+    """The items one claim gives (one per question variant), or the reason it gives none."""
+    claim = verdict.claim
+    reason = _no_item_reason(verdict, template)
+    if reason is not None or template is None:
+        return [], [Skip(claim.document, claim.field, reason or "no template for the field")]
+    try:
+        value = claim_value(claim, template)
+    except ValueError as exc:
+        return [], [Skip(claim.document, claim.field, f"the value {claim.value!r} does not type: {exc}")]
+    answer = render_answer(value, yes=template.yes, no=template.no, labels=template.labels)
+    pattern = expected_regex(value)
+    problem = pattern_problem(pattern, value, answer) if pattern is not None else None
+    if problem is not None:
+        return [], [Skip(claim.document, claim.field, problem)]
+    document = sources[verdict.document or ""]
+    made = [
+        _item(verdict, template, variant, value, answer, pattern, facts, document)
+        for variant in template.questions
+    ]
+    return made, []
+
+
+def _no_item_reason(verdict: Verdict, template: FieldTemplate | None) -> str | None:
+    if verdict.status != "found":
+        why = f": {verdict.reason}" if verdict.reason else ""
+        return f"status {verdict.status}{why}"
+    if template is None:
+        return "no template for the field"
+    return None
+
+
+def hard_fact_matches(pattern: str, text: str) -> bool:
+    """The pattern matches the text as the hard_fact scorer matches it (its folding and boundaries)."""
+    return search(pattern_of(pattern, "a generated expected_regex"), HARD_FACT.view(text)) is not None
+
+
+def pattern_problem(pattern: str, value: Value, answer: str) -> str | None:
+    """Why a generated pattern is unsafe: it misses its own answer (or a variant), or hits a near miss."""
+    for wanted in dict.fromkeys([answer, *answer_variants(value)]):
+        if not hard_fact_matches(pattern, wanted):
+            return f"the expected_regex {pattern!r} does not match its own answer {wanted!r}"
+    for miss in near_misses(value):
+        if hard_fact_matches(pattern, miss):
+            return f"the expected_regex {pattern!r} matches the near miss {miss!r}"
+    return None
+
+
+def _item(
+    verdict: Verdict,
+    template: FieldTemplate,
+    variant: str,
+    value: Value,
+    answer: str,
+    pattern: str | None,
+    facts: FactsFile,
+    document: Document,
+) -> dict[str, Any]:
+    claim, match = verdict.claim, verdict.match
+    assert match is not None  # a found claim has its match
+    return {
+        "id": item_id(claim.document, claim.field, variant),
+        "scope": claim.document,
+        "field": claim.field,
+        "question": ask(variant, title=facts.title, document=facts.document),
+        "expected_answer": answer,
+        "expected_value": value.as_json(),
+        "expected_regex": pattern,
+        "answer_type": template.answer_type,
+        "category": template.category,
+        "expected_refusal": False,
+        "source": {
+            "document": document.id,
+            "path": document.path,
+            "sha256": document.sha256,
+            "page": match.page,
+            "end_page": match.end_page,
+            "span": list(match.span),
+            "quote": match.text,  # the passage as extracted, so that a later check finds it exactly
+            "match_level": match.level,
+        },
+    }
+
+
+def refusal_items(facts: Sequence[FactsFile], templates: Templates) -> list[dict[str, Any]]:
+    """Each refusal template asked of each facts file it applies to."""
+    return [
+        {
+            "id": item_id(file.document, "", refusal.question),
+            "scope": file.document,
+            "field": None,
+            "question": ask(refusal.question, title=file.title, document=file.document),
+            "expected_answer": refusal.answer,
+            "expected_value": None,
+            "expected_regex": None,
+            "answer_type": None,
+            "category": refusal.category,
+            "expected_refusal": True,
+            "source": None,
+        }
+        for file in facts
+        for refusal in templates.refusals
+        if refusal.applies_to(file.document)
+    ]
+
+
+def gold_jsonl(build: GoldBuild) -> str:
+    """The gold file's text: one item per line, sorted by id, keys in a fixed order."""
+    return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in build.items)
+
+
+def item_counts(build: GoldBuild) -> dict[str, Any]:
+    """Items overall and per scope, and how many are refusals."""
+    scopes = Counter(item["scope"] for item in build.items)
+    refusal = sum(bool(item["expected_refusal"]) for item in build.items)
+    return {"total": len(build.items), "refusals": refusal, "by_document": dict(sorted(scopes.items()))}
+
+
+def gold_report(build: GoldBuild) -> dict[str, Any]:
+    """The verification report, with the items made and every claim or question that gave none."""
+    report = verification_report(build.verification)
+    report["templates"] = build.templates
+    report["items"] = item_counts(build)
+    report["skipped"] = [
+        {"document": skip.document, "field": skip.field, "reason": skip.reason, "question": skip.question}
+        for skip in build.skipped
+    ]
+    return report
+
+
+# --- Markdown ----------------------------------------------------------------------------------------
+
+SYMBOLS = {"verified": "✅", "quote_missing": "⚠️", "other_document": "⚠️", "source_missing": "❌"}
+SYMBOLS |= {"url_unchecked": "⏳", "sentinel": "·"}
+
+
+def _cell(value: Any) -> str:
+    """A table cell: one line, pipes escaped, long text cut."""
+    text = "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split()).replace("|", "\\|")
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def _counts_table(counts: dict[str, Any]) -> list[str]:
+    first = counts["total"]
+    statuses, levels = list(first["by_status"]), list(first["by_level"])
+    rows = [
+        [name, tally["claims"], *tally["by_status"].values(), *tally["by_level"].values()]
+        for name, tally in [*counts["by_document"].items(), ("**total**", first)]
+    ]
+    return _table(["document", "claims", *statuses, *levels], rows)
+
+
+def report_markdown(report: dict[str, Any]) -> str:
+    """The gold report (``gold_report``) or the verification report as Markdown."""
+    lines = ["# Gold build report", "", "## Claims by status and by match level", ""]
+    lines += _counts_table(report["counts"])
+    if "items" in report:
+        items = report["items"]
+        lines += [f"Gold items: {items['total']} ({items['refusals']} refusals).", ""]
+        lines += _table(["document", "items"], list(items["by_document"].items()))
+    lines += ["## Facts files flagged", ""]
+    flags = [[flag["facts_file"], flag["code"], flag["message"]] for flag in report["file_flags"]]
+    lines += _table(["facts file", "flag", "what"], flags) if flags else ["None.", ""]
+    lines += ["## Source documents", ""]
+    lines += _table(
+        ["document", "pages", "characters", "encryption", "pages with no text (need OCR)", "extractor"],
+        [
+            [
+                d["id"],
+                d["pages"],
+                sum(d["chars_per_page"]),
+                d["encryption"] or "none",
+                d["empty_pages"] or "none",
+                d["extractor"],
+            ]
+            for d in report["documents"]
+        ],
+    )
+    warned = [
+        [c["document"], c["field"], w["code"], w["message"]] for c in report["claims"] for w in c["warnings"]
+    ]
+    lines += ["## Warnings", ""]
+    lines += _table(["document", "field", "warning", "what"], warned) if warned else ["None.", ""]
+    lines += ["## Every claim", ""]
+    lines += _table(
+        ["document", "field", "value", "status", "level", "page", "note", "reason"],
+        [
+            [
+                c["document"],
+                c["field"],
+                c["value"],
+                c["status"],
+                c["match_level"],
+                c["page"],
+                c["note"],
+                c["reason"],
+            ]
+            for c in report["claims"]
+        ],
+    )
+    if "skipped" in report:
+        lines += ["## Not in the gold set", ""]
+        lines += _table(
+            ["document", "field", "why"],
+            [[s["document"], s["field"], s["reason"]] for s in report["skipped"]],
+        )
+    return "\n".join(lines)
+
+
+def map_markdown(source_map: dict[str, Any]) -> str:
+    """The claim-to-source map (``claims.source_map``) as Markdown."""
+    counts = source_map["counts"]
+    codes = list(counts["total"])
+    header = ["document", *(f"{SYMBOLS.get(code, '🔗')} {code}" for code in codes)]
+    rows = [
+        [name, *tally.values()]
+        for name, tally in [*counts["by_document"].items(), ("**total**", counts["total"])]
+    ]
+    lines = ["# Claim-to-source map", "", *_table(header, rows)]
+    for flag in source_map["file_flags"]:
+        lines += [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}"]
+    lines += ["", "## Claims", ""]
+    entries = [
+        [
+            e["claim"]["document"],
+            e["claim"]["field"],
+            e["claim"]["value"],
+            _source_words(e["source"]),
+            f"{SYMBOLS.get(e['verdict'], '🔗')} {e['verdict_text']}",
+        ]
+        for e in source_map["claims"]
+    ]
+    return "\n".join([*lines, *_table(["document", "field", "value", "source", "verdict"], entries)])
+
+
+def _source_words(source: dict[str, Any]) -> str:
+    if source["kind"] == "url":
+        return str(source["url"])
+    where = source.get("document") or source.get("path") or "none"
+    pages = source.get("page")
+    if pages and source.get("end_page") not in (None, pages):
+        pages = f"{pages}-{source['end_page']}"
+    return f"{where} p.{pages}" if pages else str(where)

@@ -1,0 +1,320 @@
+"""Question templates: how a gold set asks about each field of the facts, and how it writes the answer.
+
+A template file is TOML or YAML (by its suffix: .toml; .yaml or .yml)::
+
+    [fields.grace_period]
+    questions = ["What is the grace period of {title}?", "How long is the grace period under {title}?"]
+    answer_type = "number_unit"        # number_unit, money, percent, bool, enum, text
+    unit = "day"                       # optional: else the claim's unit, else the field name's (_days)
+    category = "renewal"               # optional (default: "general")
+    aliases = ["grace_period_days"]    # optional: other field names this template answers
+
+    [fields.ayush_coverage]
+    questions = ["Does {title} cover AYUSH treatment?"]
+    answer_type = "bool"
+    yes = "Yes, AYUSH treatment is covered"   # optional answer renderings (default "Yes" / "No")
+    no = "No, AYUSH treatment is not covered"
+
+    [fields.geographic_coverage]
+    questions = ["Where is treatment covered under {title}?"]
+    answer_type = "enum"
+    labels = { pan_india = "India only" }     # the answer written for each enum value
+
+    [[refusals]]                       # questions the documents cannot answer (gold build --refusals)
+    question = "What is the claim settlement ratio of {title}?"
+    documents = ["*"]                  # document ids, or "*" for every facts file (default)
+    answer = "The policy documents do not state this."   # optional
+    category = "refusal"               # optional
+
+Questions may use ``{title}`` (the facts' title) and ``{document}`` (the document id), nothing else.
+Without a template file every field gets an inferred template (``inferred_template``): its answer type
+from the value (a boolean, a number with a percent, rupee or time unit, a text), one question from the
+field's name. Errors name the file, the key and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import string
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import regex
+import yaml
+
+from ..errors import InputError
+from .facts import Claim
+from .values import ANSWER_TYPES
+
+PLACEHOLDERS = frozenset({"title", "document"})
+DEFAULT_CATEGORY = "general"
+REFUSAL_ANSWER = "The documents do not state this."
+FIELD_KEYS = frozenset({"questions", "answer_type", "unit", "category", "aliases", "yes", "no", "labels"})
+REFUSAL_KEYS = frozenset({"question", "documents", "answer", "category"})
+# A field name's last word that says its unit (waiting_period_days, co_payment_pct, ...).
+NAME_UNITS = {
+    "days": "day",
+    "months": "month",
+    "years": "year",
+    "hours": "hour",
+    "pct": "%",
+    "count": "count",
+}
+NAME_UNITS |= {"amount": "INR", "inr": "INR"}
+PERCENT_UNITS = frozenset({"%", "percent", "pct"})
+MONEY_UNITS = frozenset({"inr", "rs", "rupees", "₹"})
+
+
+@dataclass(frozen=True)
+class FieldTemplate:
+    """How to ask about one field and write its answer."""
+
+    field: str
+    questions: tuple[str, ...]
+    answer_type: str
+    unit: str | None = None
+    category: str = DEFAULT_CATEGORY
+    yes: str = "Yes"
+    no: str = "No"
+    labels: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+    inferred: bool = False  # made from the claim, not read from a template file
+
+
+@dataclass(frozen=True)
+class RefusalTemplate:
+    """A question the documents cannot answer, asked of the listed documents ("*": every one)."""
+
+    name: str
+    question: str
+    documents: tuple[str, ...] = ("*",)
+    answer: str = REFUSAL_ANSWER
+    category: str = "refusal"
+
+    def applies_to(self, document: str) -> bool:
+        return "*" in self.documents or document in self.documents
+
+
+@dataclass(frozen=True)
+class Templates:
+    """A template file, read: field templates by field name (aliases included) and refusal templates."""
+
+    path: str
+    fields: Mapping[str, FieldTemplate]
+    refusals: tuple[RefusalTemplate, ...] = ()
+
+    def for_field(self, name: str) -> FieldTemplate | None:
+        return self.fields.get(name)
+
+
+def load_templates(path: Path) -> Templates:
+    """Read and validate a TOML or YAML template file."""
+    return parse_templates(_read(path), where=str(path))
+
+
+def _read(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read the template file ({exc})", where=str(path), fix="give a UTF-8 file"
+        ) from None
+    suffix = path.suffix.casefold()
+    if suffix == ".toml":
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(
+                f"not valid TOML ({exc})", where=str(path), fix="correct the TOML there"
+            ) from None
+    if suffix in (".yaml", ".yml"):
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+            raise InputError(f"not valid YAML ({exc})", where=where, fix="correct the YAML there") from None
+    raise InputError(
+        f"unknown template file type {path.suffix!r}", where=str(path), fix="name it .toml, .yaml or .yml"
+    )
+
+
+def parse_templates(data: Any, *, where: str) -> Templates:
+    """Templates from parsed TOML/YAML data; `where` names the file in errors."""
+    top = _mapping(data, where, "the file")
+    unknown = set(top) - {"fields", "refusals"}
+    if unknown:
+        raise InputError(
+            f"unknown key {sorted(unknown)[0]!r}", where=where, fix="use only 'fields' and 'refusals'"
+        )
+    fields: dict[str, FieldTemplate] = {}
+    for name, raw in _mapping(top.get("fields") or {}, where, "'fields'").items():
+        template = _field_template(str(name), raw, f"{where}: fields.{name}")
+        for key in (template.field, *template.aliases):
+            if key in fields:
+                raise InputError(
+                    f"field {key!r} has two templates",
+                    where=f"{where}: fields.{name}",
+                    fix="keep one of them",
+                )
+            fields[key] = template
+    refusals = top.get("refusals") or []
+    if not isinstance(refusals, list):
+        raise InputError("'refusals' is not a list", where=where, fix="write [[refusals]] tables (a list)")
+    parsed = tuple(_refusal(raw, f"{where}: refusals[{index}]", index) for index, raw in enumerate(refusals))
+    return Templates(path=where, fields=fields, refusals=parsed)
+
+
+def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
+    item = _mapping(raw, where, "the field's template")
+    _no_unknown_keys(item, FIELD_KEYS, where)
+    answer_type = item.get("answer_type")
+    if answer_type not in ANSWER_TYPES:
+        raise InputError(
+            f"answer_type is {answer_type!r}",
+            where=where,
+            fix=f"set answer_type to one of: {', '.join(ANSWER_TYPES)}",
+        )
+    questions = _strings(item.get("questions"), where, "questions")
+    if not questions:
+        raise InputError(
+            "no questions", where=where, fix="give 'questions' as a list of at least one question"
+        )
+    for question in questions:
+        check_question(question, where)
+    labels = _mapping(item.get("labels") or {}, where, "'labels'")
+    return FieldTemplate(
+        field=name,
+        questions=questions,
+        answer_type=answer_type,
+        unit=_string(item.get("unit"), where, "unit"),
+        category=_string(item.get("category"), where, "category") or DEFAULT_CATEGORY,
+        yes=_string(item.get("yes"), where, "yes") or "Yes",
+        no=_string(item.get("no"), where, "no") or "No",
+        labels={str(key): _string(value, where, f"labels.{key}") or "" for key, value in labels.items()},
+        aliases=_strings(item.get("aliases"), where, "aliases"),
+    )
+
+
+def _refusal(raw: Any, where: str, index: int) -> RefusalTemplate:
+    item = _mapping(raw, where, "the refusal")
+    _no_unknown_keys(item, REFUSAL_KEYS, where)
+    question = _string(item.get("question"), where, "question")
+    if not question:
+        raise InputError("no question", where=where, fix="give the refusal a 'question'")
+    check_question(question, where)
+    return RefusalTemplate(
+        name=f"refusals[{index}]",
+        question=question,
+        documents=_strings(item.get("documents"), where, "documents") or ("*",),
+        answer=_string(item.get("answer"), where, "answer") or REFUSAL_ANSWER,
+        category=_string(item.get("category"), where, "category") or "refusal",
+    )
+
+
+def check_question(question: str, where: str) -> None:
+    """A question's placeholders are {title} and {document} only, and the braces are balanced."""
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(question) if name is not None}
+    except ValueError as exc:
+        raise InputError(
+            f"the question {question!r} has unbalanced braces ({exc})",
+            where=where,
+            fix="write a literal brace as {{ or }}",
+        ) from None
+    unknown = names - PLACEHOLDERS
+    if unknown:
+        raise InputError(
+            f"the question {question!r} uses the placeholder {{{sorted(unknown)[0]}}}",
+            where=where,
+            fix="use only {title} and {document}",
+        )
+
+
+def ask(question: str, *, title: str, document: str) -> str:
+    """A question template filled in for one facts file."""
+    return question.format(title=title, document=document)
+
+
+def _mapping(raw: Any, where: str, what: str) -> Mapping[str, Any]:
+    if not isinstance(raw, dict):
+        raise InputError(
+            f"{what} is {type(raw).__name__}, not a table",
+            where=where,
+            fix=f"write {what} as a table/mapping",
+        )
+    return raw
+
+
+def _no_unknown_keys(item: Mapping[str, Any], known: frozenset[str], where: str) -> None:
+    unknown = sorted(set(item) - known)
+    if unknown:
+        raise InputError(
+            f"unknown key {unknown[0]!r}", where=where, fix=f"use only: {', '.join(sorted(known))}"
+        )
+
+
+def _string(raw: Any, where: str, key: str) -> str | None:
+    if raw is None or isinstance(raw, str):
+        return raw
+    raise InputError(f"'{key}' is {raw!r}, not text", where=where, fix=f"write '{key}' as a string")
+
+
+def _strings(raw: Any, where: str, key: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+        return tuple(raw)
+    raise InputError(f"'{key}' is {raw!r}", where=where, fix=f"write '{key}' as a list of strings")
+
+
+# --- templates inferred from a claim ------------------------------------------------------------------
+
+
+def name_unit(field_name: str) -> str | None:
+    """The unit a field's name ends in: ``_days`` -> day, ``_pct`` -> %, ``_amount`` -> INR, ..."""
+    return NAME_UNITS.get(field_name.rsplit("_", 1)[-1].casefold())
+
+
+def field_words(field_name: str) -> str:
+    """A field's name as words, without a trailing unit: ``initial_waiting_period_days`` -> ``initial
+    waiting period``."""
+    words = regex.split(r"[_\W]+", field_name)
+    if len(words) > 1 and name_unit(field_name):
+        words = words[:-1]
+    return " ".join(word for word in words if word)
+
+
+def inferred_template(claim: Claim) -> FieldTemplate:
+    """A template for a field no template file covers, typed by the claim's value and unit."""
+    words = field_words(claim.field)
+    answer_type = _inferred_type(claim)
+    if answer_type == "bool":
+        question = f"Does {{title}} include {words}?"
+    else:
+        question = f"What is the {words} of {{title}}?"
+    return FieldTemplate(field=claim.field, questions=(question,), answer_type=answer_type, inferred=True)
+
+
+def _inferred_type(claim: Claim) -> str:
+    value, unit = claim.value, (claim.unit or name_unit(claim.field) or "").casefold()
+    if isinstance(value, bool) or unit == "boolean":
+        return "bool"
+    if unit == "enum" and isinstance(value, str):
+        return "enum"
+    if isinstance(value, int | float):
+        if unit in PERCENT_UNITS:
+            return "percent"
+        return "money" if unit in MONEY_UNITS else "number_unit"
+    return "text"
+
+
+def template_for(claim: Claim, templates: Templates | None) -> FieldTemplate | None:
+    """The claim's template: from the file (by field or alias), or inferred when there is no file. None
+    when a file is given and has no template for the field."""
+    if templates is None:
+        return inferred_template(claim)
+    return templates.for_field(claim.field)
