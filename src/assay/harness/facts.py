@@ -179,7 +179,7 @@ def _required_text(mapping: Mapping[str, Any], key: str, where: str) -> str:
 
 
 def _confidence(raw: Any, where: str, key: str) -> str | float | None:
-    if raw is None or isinstance(raw, str):
+    if raw is None or (isinstance(raw, str) and raw.strip().casefold() in CONFIDENCE_LABELS):
         return raw
     if isinstance(raw, int | float) and not isinstance(raw, bool) and 0 <= raw <= 1:
         return float(raw)

@@ -79,7 +79,10 @@ def build_gold(
             else:
                 items[item["id"]] = item
     if refusals and templates is not None:
-        for item in refusal_items(verification.facts, templates):
+        # A facts file with no document of its own has nothing to refuse from: its scope is not asked.
+        flagged = {flag.facts_file for flag in verification.flags}
+        answerable = [file for file in verification.facts if file.path not in flagged]
+        for item in refusal_items(answerable, templates):
             items.setdefault(item["id"], item)
     ordered = tuple(items[key] for key in sorted(items))
     return GoldBuild(verification, ordered, tuple(skipped), templates.path if templates else None)

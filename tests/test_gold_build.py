@@ -1,0 +1,456 @@
+"""Gold builds: claims verified in their documents, cross-document facts flagged, items with safe patterns.
+
+Two corpora: a synthetic one written into tmp_path (text sources, known pages and spans, facts in both
+layouts), so every status and check is pinned without the shared folder; and the real insurance facts and
+PDFs in ../shared/data/insurance (skipped locally without them, a failure under CI=true).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.errors import InputError, UsageError
+from assay.harness.claims import Verification, verify_claims
+from assay.harness.documents import load_sources
+from assay.harness.facts import load_facts
+from assay.harness.gold import GoldBuild, build_gold, gold_jsonl, gold_report
+from assay.harness.templates import Templates, parse_templates
+from assay.harness.values import near_misses, typed_value
+from assay.scorers.hard_fact import HARD_FACT
+from conftest import skip_or_fail
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"
+EXAMPLE_TEMPLATES = Path(__file__).resolve().parents[1] / "examples" / "insurance_templates.toml"
+
+# --- the synthetic corpus ----------------------------------------------------------------------------
+
+ALPHA_PAGES = [
+    "Acme Alpha Plan policy wording. UIN: ACMHLIP00001V012324.\n"
+    "The Grace Period of 30 days applies to renewals.",
+    "Waiting period: expenses within 30 days from the first policy\ncommencement date are excluded.\n"
+    "AYUSH treatment is covered up to the sum insured.",
+    "Co-payment of 20% applies on every claim.\nPre-hospitalisation expenses are covered for 60 days.",
+]
+BETA_TEXT = "Acme Beta Plan. The free look period is fifteen days from receipt of the policy."
+DELTA_TEXT = "Delta wording. Ambulance charges are covered up to the sum insured."
+
+
+def _claim(field: str, value: Any, quote: str | None = None, **more: Any) -> dict[str, Any]:
+    source = {"path": more.pop("path", "acme/alpha.txt"), "quote": quote} if quote is not None else {}
+    if "url" in more:
+        source = {"url": more.pop("url")}
+    return {"field": field, "value": value, "source": source, **more}
+
+
+ALPHA_CLAIMS = [
+    _claim("uin_code", "ACMHLIP00001V012324", "UIN: ACMHLIP00001V012324"),
+    _claim("grace_period", 30, "The Grace Period of 30 days", unit="days", confidence="high"),
+    _claim(
+        "initial_waiting_period_days", 30, "expenses within 30 days from the first policy commencement date"
+    ),
+    _claim("ayush_coverage", True, "AYUSH treatment is covered (wordings p.2)", confidence="low"),
+    _claim("co_payment_pct", 25, "Co-payment of 20% applies on every claim", unit="%"),
+    _claim(
+        "pre_hospitalization_days", 60, "Pre-hospitalisation expenses are covered for 60 days", unit="months"
+    ),
+    _claim("maternity_waiting_months", None, "not stated in alpha.txt"),
+    _claim("network_hospital_count", 5000, url="https://example.com/network"),
+    _claim("deductible_amount", 10000, "A deductible of Rs 10,000 applies to every claim"),
+    _claim(
+        "min_entry_age", 18, "The minimum entry age is 18 years", unit="years", path="acme/alpha-brochure.pdf"
+    ),
+    _claim("free_look_period", 15, "The free look period is fifteen days", unit="days"),
+]
+
+
+def write_corpus(root: Path) -> tuple[Path, Path]:
+    """A facts folder and a sources folder: alpha (default schema), beta (flat, owns beta.txt), gamma (flat,
+    no document of its own, names beta.txt as its primary source), delta (default schema, its id is not a
+    document's, but it names delta.txt as its own)."""
+    facts, sources = root / "facts", root / "sources"
+    (sources / "acme").mkdir(parents=True)
+    facts.mkdir()
+    (sources / "acme" / "alpha.txt").write_text("\f".join(ALPHA_PAGES), encoding="utf-8")
+    (sources / "acme" / "beta.txt").write_text(BETA_TEXT, encoding="utf-8")
+    (sources / "acme" / "delta.txt").write_text(DELTA_TEXT, encoding="utf-8")
+    alpha = {"document": "acme__alpha", "title": "Acme Alpha", "claims": ALPHA_CLAIMS}
+    beta = {
+        "policy_id": "acme__beta",
+        "policy_name": "Acme Beta",
+        "source_pdf_path": "corpus/acme/beta.txt",
+        "free_look_period": {
+            "value": 15,
+            "unit": "days",
+            "source_quote": "The free look period is fifteen days",
+        },
+    }
+    gamma = {
+        "policy_id": "acme__gamma",
+        "policy_name": "Acme Gamma",
+        "_meta": {"primary_source_pdf": "corpus/acme/beta.txt"},
+        "free_look_period": {
+            "value": 15,
+            "unit": "days",
+            "source_pdf_path": "corpus/acme/beta.txt",
+            "source_quote": "The free look period is fifteen days",
+            "_confidence": "high",
+            "extraction_method": "by hand",
+        },
+    }
+    delta = {
+        "document": "acme__delta-facts",
+        "title": "Acme Delta",
+        "sources": ["acme/delta.txt"],
+        "claims": [_claim("ambulance_cover", True, "Ambulance charges are covered", path="acme/delta.txt")],
+    }
+    for name, data in {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}.items():
+        (facts / f"{name}.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return facts, sources
+
+
+TEMPLATES = {
+    "fields": {
+        "uin_code": {"questions": ["What is the UIN of {title}?"], "answer_type": "text"},
+        "grace_period": {
+            "questions": [
+                "What is the grace period of {title}?",
+                "How long is the grace period under {title}?",
+            ],
+            "answer_type": "number_unit",
+            "unit": "day",
+            "category": "renewal",
+        },
+        "initial_waiting_period_days": {
+            "questions": ["What is the initial waiting period of {title}?"],
+            "answer_type": "number_unit",
+            "unit": "day",
+        },
+        "ayush_coverage": {
+            "questions": ["Does {title} cover AYUSH?"],
+            "answer_type": "bool",
+            "yes": "Yes, AYUSH is covered",
+            "no": "No, AYUSH is not covered",
+        },
+        "co_payment_pct": {"questions": ["What is the co-payment under {title}?"], "answer_type": "percent"},
+        "free_look_period": {
+            "questions": ["What is the free look period of {title}?"],
+            "answer_type": "number_unit",
+            "unit": "day",
+        },
+        "ambulance_cover": {"questions": ["Does {title} cover ambulances?"], "answer_type": "bool"},
+    },
+    "refusals": [{"question": "What premium does {title} cost?", "answer": "Not stated."}],
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return write_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(scope="module")
+def templates() -> Templates:
+    return parse_templates(TEMPLATES, where="templates.toml")
+
+
+@pytest.fixture(scope="module")
+def verification(corpus: tuple[Path, Path], templates: Templates) -> Verification:
+    facts, sources = corpus
+    return verify_claims(load_facts(facts), load_sources(sources, cache_dir=None), templates=templates)
+
+
+def _verdict(verification: Verification, document: str, field: str) -> Any:
+    (found,) = [v for v in verification.verdicts if v.claim.document == document and v.claim.field == field]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("document", "field", "status", "found_in"),
+    [
+        ("acme__alpha", "uin_code", "found", "acme__alpha"),
+        ("acme__alpha", "grace_period", "found", "acme__alpha"),
+        ("acme__alpha", "initial_waiting_period_days", "found", "acme__alpha"),  # across a line break
+        ("acme__alpha", "ayush_coverage", "found", "acme__alpha"),
+        ("acme__alpha", "maternity_waiting_months", "sentinel", None),
+        ("acme__alpha", "network_hospital_count", "url", None),
+        ("acme__alpha", "deductible_amount", "missing", None),
+        ("acme__alpha", "min_entry_age", "source_missing", None),
+        ("acme__alpha", "free_look_period", "other_document", "acme__beta"),  # cites alpha, is in beta
+        ("acme__beta", "free_look_period", "found", "acme__beta"),
+        ("acme__gamma", "free_look_period", "other_document", "acme__beta"),
+        ("acme__delta-facts", "ambulance_cover", "found", "acme__delta"),  # named as its own
+    ],
+)
+def test_each_claim_gets_its_status(
+    verification: Verification, document: str, field: str, status: str, found_in: str | None
+) -> None:
+    verdict = _verdict(verification, document, field)
+    assert (verdict.status, verdict.document) == (status, found_in)
+
+
+def test_an_exact_quote_has_its_page_and_span_in_the_extracted_text(verification: Verification) -> None:
+    match = _verdict(verification, "acme__alpha", "grace_period").match
+    start = ALPHA_PAGES[0].index("The Grace Period of 30 days")
+    assert (match.level, match.page, match.end_page, match.span) == ("exact", 1, 1, (start, start + 27))
+
+
+def test_a_trailing_curator_note_is_stripped_and_reported(verification: Verification) -> None:
+    verdict = _verdict(verification, "acme__alpha", "ayush_coverage")
+    assert verdict.quote == "AYUSH treatment is covered"
+    assert verdict.note is not None and "p.2" in verdict.note
+
+
+def test_a_file_without_a_document_of_its_own_is_flagged_cross_document(verification: Verification) -> None:
+    (flag,) = verification.flags
+    assert (flag.facts_file, flag.code, flag.documents) == ("gamma.json", "cross_document", ("acme__beta",))
+    assert "beta.json" in flag.message  # names the facts file that owns the document
+
+
+def test_own_documents_follow_the_rule(verification: Verification) -> None:
+    # gamma names beta.txt as its primary source, but beta.json owns it by id: gamma owns nothing.
+    assert dict(verification.own) == {
+        "alpha.json": ("acme__alpha",),
+        "beta.json": ("acme__beta",),
+        "delta.json": ("acme__delta",),
+        "gamma.json": (),
+    }
+
+
+@pytest.mark.parametrize(
+    ("field", "codes"),
+    [
+        ("co_payment_pct", ["value_not_in_quote"]),  # 25 claimed, the quote says 20%
+        ("pre_hospitalization_days", ["unit_mismatch"]),  # months, the field name says days
+        ("ayush_coverage", ["low_confidence"]),
+        ("grace_period", []),
+        ("initial_waiting_period_days", []),
+    ],
+)
+def test_consistency_checks_warn(verification: Verification, field: str, codes: list[str]) -> None:
+    assert [check.code for check in _verdict(verification, "acme__alpha", field).warnings] == codes
+
+
+def test_a_claim_found_in_another_document_gets_no_warning_and_no_item(verification: Verification) -> None:
+    assert _verdict(verification, "acme__gamma", "free_look_period").warnings == ()
+
+
+@pytest.fixture(scope="module")
+def build(verification: Verification, templates: Templates) -> GoldBuild:
+    return build_gold(verification, templates, refusals=True)
+
+
+def test_items_are_made_per_found_claim_and_question_variant(build: GoldBuild) -> None:
+    made = sorted((item["scope"], item["field"] or "", item["question"]) for item in build.items)
+    assert made == [
+        ("acme__alpha", "", "What premium does Acme Alpha cost?"),
+        ("acme__alpha", "ayush_coverage", "Does Acme Alpha cover AYUSH?"),
+        ("acme__alpha", "co_payment_pct", "What is the co-payment under Acme Alpha?"),
+        ("acme__alpha", "grace_period", "How long is the grace period under Acme Alpha?"),
+        ("acme__alpha", "grace_period", "What is the grace period of Acme Alpha?"),
+        ("acme__alpha", "initial_waiting_period_days", "What is the initial waiting period of Acme Alpha?"),
+        ("acme__alpha", "uin_code", "What is the UIN of Acme Alpha?"),
+        ("acme__beta", "", "What premium does Acme Beta cost?"),
+        ("acme__beta", "free_look_period", "What is the free look period of Acme Beta?"),
+        ("acme__delta-facts", "", "What premium does Acme Delta cost?"),
+        ("acme__delta-facts", "ambulance_cover", "Does Acme Delta cover ambulances?"),
+    ]
+
+
+def test_an_item_carries_its_typed_value_answer_and_source(build: GoldBuild) -> None:
+    (item,) = [i for i in build.items if i["field"] == "grace_period" and i["question"].startswith("What")]
+    assert item["expected_value"] == {"value": 30, "unit": "day"}
+    assert item["answer_type"] == "number_unit" and item["category"] == "renewal"
+    assert item["expected_refusal"] is False
+    source = item["source"]
+    assert (source["document"], source["path"], source["page"], source["match_level"]) == (
+        "acme__alpha",
+        "acme/alpha.txt",
+        1,
+        "exact",
+    )
+    assert source["quote"] == "The Grace Period of 30 days" and len(source["sha256"]) == 64
+
+
+def test_refusal_items_have_no_source_value_or_pattern(build: GoldBuild) -> None:
+    refusals = [item for item in build.items if item["expected_refusal"]]
+    assert {item["scope"] for item in refusals} == {"acme__alpha", "acme__beta", "acme__delta-facts"}
+    for item in refusals:
+        assert (item["source"], item["expected_value"], item["expected_regex"]) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("field", "reason_starts"),
+    [
+        ("deductible_amount", "status missing"),
+        ("maternity_waiting_months", "status sentinel"),
+        ("network_hospital_count", "status url"),
+        ("min_entry_age", "status source_missing"),
+        ("free_look_period", "status other_document"),
+        ("pre_hospitalization_days", "no template for the field"),
+    ],
+)
+def test_every_claim_without_an_item_says_why(build: GoldBuild, field: str, reason_starts: str) -> None:
+    reasons = [
+        skip.reason for skip in build.skipped if skip.document == "acme__alpha" and skip.field == field
+    ]
+    assert len(reasons) == 1 and reasons[0].startswith(reason_starts)
+
+
+def hard_fact_passes(pattern: str, reply: str) -> bool:
+    """The real hard_fact scorer on one reply: its folded view, its boundaries, its outcome."""
+    scores = HARD_FACT.score_rows([HARD_FACT.view(reply)], [()], [pattern], ["row"])
+    return scores.outcome(0).name == "PASS"
+
+
+def check_patterns(items: tuple[dict[str, Any], ...]) -> int:
+    """Every pattern matches its item's answer and none of its near misses; returns how many were checked."""
+    checked = 0
+    for item in items:
+        if item["expected_regex"] is None:
+            continue
+        value = typed_value(
+            item["expected_value"]["value"],
+            answer_type=item["answer_type"],
+            unit=item["expected_value"]["unit"],
+        )
+        assert hard_fact_passes(item["expected_regex"], item["expected_answer"]), item
+        for miss in near_misses(value):
+            assert not hard_fact_passes(item["expected_regex"], miss), (item, miss)
+        checked += 1
+    return checked
+
+
+def test_every_pattern_matches_its_answer_and_no_near_miss(build: GoldBuild) -> None:
+    assert check_patterns(build.items) >= 5
+
+
+def test_ids_are_stable_and_items_sorted_without_timestamps(
+    corpus: tuple[Path, Path], templates: Templates, build: GoldBuild
+) -> None:
+    facts, sources = corpus
+    again = build_gold(
+        verify_claims(load_facts(facts), load_sources(sources, cache_dir=None), templates=templates),
+        templates,
+        refusals=True,
+    )
+    assert gold_jsonl(again) == gold_jsonl(build)
+    ids = [item["id"] for item in build.items]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert not any("time" in key or "date" in key for item in build.items for key in item)
+
+
+def test_the_report_has_one_entry_per_claim_and_counts(build: GoldBuild) -> None:
+    report = gold_report(build)
+    assert len(report["claims"]) == 14
+    total = report["counts"]["total"]
+    assert total["by_status"] == {
+        "found": 8,
+        "missing": 1,
+        "sentinel": 1,
+        "source_missing": 1,
+        "other_document": 2,
+        "url": 1,
+    }
+    assert report["counts"]["by_document"]["acme__gamma"]["by_status"]["other_document"] == 1
+    assert [d["id"] for d in report["documents"]] == ["acme__alpha", "acme__beta", "acme__delta"]
+    assert report["documents"][0]["chars_per_page"] == [len(page) for page in ALPHA_PAGES]
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"policy_id": "x",\n "f": {"value": 1,}}', "bad.json:2:"),  # the JSON's line and column
+        ('{"policy_id": "x", "f": {"unit": "days"}}', "has no 'value'"),
+        ('{"document": "x", "claims": [{"value": 1}]}', "claims[0]"),
+        ('{"document": "x", "claims": [{"field": "f", "confidence": "sure"}]}', "'confidence'"),
+        ('["not", "facts"]', "matches no facts layout"),
+    ],
+)
+def test_malformed_facts_name_the_file_and_the_fix(tmp_path: Path, content: str, expected: str) -> None:
+    (tmp_path / "bad.json").write_text(content, encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        load_facts(tmp_path)
+    assert expected in raised.value.message and "bad.json" in raised.value.message and raised.value.fix
+
+
+def test_an_unknown_adapter_is_a_usage_error(corpus: tuple[Path, Path]) -> None:
+    with pytest.raises(UsageError, match="no facts adapter named 'csv'"):
+        load_facts(corpus[0], adapter="csv")
+
+
+# --- the command line ----------------------------------------------------------------------------------
+
+
+def _templates_file(root: Path) -> Path:
+    lines = [
+        "[fields.grace_period]",
+        'questions = ["What is the grace period of {title}?"]',
+        'answer_type = "number_unit"',
+        'unit = "day"',
+    ]
+    path = root / "templates.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_command_writes_gold_report_and_markdown(
+    corpus: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, sources = corpus
+    out, report, markdown = tmp_path / "gold.jsonl", tmp_path / "report.json", tmp_path / "report.md"
+    command = ["gold", "build", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
+    command += ["--templates", str(_templates_file(tmp_path)), "--out", str(out)]
+    assert main([*command, "--report", str(report), "--markdown", str(markdown)]) == 0
+    printed = capsys.readouterr().out
+    assert "flagged: gamma.json: cross_document" in printed and "gold items: 1 (0 refusals)" in printed
+    (line,) = out.read_text(encoding="utf-8").splitlines()
+    assert json.loads(line)["field"] == "grace_period"
+    assert json.loads(report.read_text(encoding="utf-8"))["items"]["total"] == 1
+    assert "## Facts files flagged" in markdown.read_text(encoding="utf-8")
+    assert main([*command, "--strict"]) == 1  # its warnings (and the flagged file) are errors
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--refusals"], "--refusals needs refusal templates"),
+        (["--min-confidence", "sure"], "is not a confidence"),
+        (["--templates", "missing.toml"], "cannot read the template file"),
+    ],
+)
+def test_the_command_refuses_bad_input_with_exit_2(
+    corpus: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    facts, sources = corpus
+    command = ["gold", "build", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
+    assert main([*command, "--out", str(tmp_path / "gold.jsonl"), *extra]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "gold.jsonl").exists()
+
+
+# --- the real insurance facts and PDFs -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GoldBuild]:
+    if not (SHARED / "facts").is_dir() or not (SHARED / "pdfs").is_dir():
+        skip_or_fail(f"the shared insurance data is missing: {SHARED}")
+    from assay.harness.templates import load_templates
+
+    templates = load_templates(EXAMPLE_TEMPLATES)
+    sources = load_sources(SHARED / "pdfs", cache_dir=tmp_path_factory.mktemp("pages"))
+    verification = verify_claims(load_facts(SHARED / "facts"), sources, templates=templates)
+    yield build_gold(verification, templates, refusals=True)
