@@ -1,0 +1,137 @@
+"""The claim-to-source map: claim -> source (document and page, or URL) -> verdict, with honest counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.errors import InputError
+from assay.harness.claims import source_map, url_classes, verify_claims
+from assay.harness.documents import load_sources
+from assay.harness.facts import load_facts
+from assay.harness.gold import map_markdown
+from conftest import skip_or_fail
+from test_gold_build import SHARED, write_corpus
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return write_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+def _map(corpus: tuple[Path, Path], classes: dict[str, str] | None = None) -> dict[str, Any]:
+    facts, sources = corpus
+    return source_map(verify_claims(load_facts(facts), load_sources(sources, cache_dir=None)), classes)
+
+
+def _entry(mapped: dict[str, Any], document: str, field: str) -> dict[str, Any]:
+    (entry,) = [
+        e for e in mapped["claims"] if e["claim"] == {**e["claim"], "document": document, "field": field}
+    ]
+    return entry
+
+
+@pytest.mark.parametrize(
+    ("field", "verdict", "words"),
+    [
+        ("grace_period", "verified", "quote verified at level exact"),
+        ("deductible_amount", "quote_missing", "source present but quote missing"),
+        ("min_entry_age", "source_missing", "source missing"),
+        ("maternity_waiting_months", "sentinel", "sentinel ("),
+        ("network_hospital_count", "url_unchecked", "URL not yet checked"),
+        ("free_look_period", "other_document", "quote found only in another document (acme__beta)"),
+    ],
+)
+def test_each_claim_maps_to_its_verdict(
+    corpus: tuple[Path, Path], field: str, verdict: str, words: str
+) -> None:
+    entry = _entry(_map(corpus), "acme__alpha", field)
+    assert entry["verdict"] == verdict and entry["verdict_text"].startswith(words)
+
+
+def test_a_verified_claim_names_its_document_and_page(corpus: tuple[Path, Path]) -> None:
+    source = _entry(_map(corpus), "acme__alpha", "ayush_coverage")["source"]
+    assert (source["kind"], source["document"], source["page"], source["path"]) == (
+        "document",
+        "acme__alpha",
+        2,
+        "acme/alpha.txt",
+    )
+
+
+def test_a_url_check_gives_url_claims_their_class(corpus: tuple[Path, Path]) -> None:
+    mapped = _map(corpus, {"https://example.com/network": "ok"})
+    entry = _entry(mapped, "acme__alpha", "network_hospital_count")
+    assert (entry["verdict"], entry["source"]) == (
+        "url:ok",
+        {"kind": "url", "url": "https://example.com/network"},
+    )
+    assert mapped["counts"]["total"]["url:ok"] == 1 and mapped["counts"]["total"]["url_unchecked"] == 0
+
+
+def test_counts_per_document_and_overall(corpus: tuple[Path, Path]) -> None:
+    counts = _map(corpus)["counts"]
+    assert counts["total"] == {
+        "verified": 8,
+        "quote_missing": 1,
+        "source_missing": 1,
+        "other_document": 2,
+        "sentinel": 1,
+        "url_unchecked": 1,
+    }
+    assert counts["by_document"]["acme__gamma"]["other_document"] == 1
+    assert sum(sum(tally.values()) for tally in counts["by_document"].values()) == 14
+
+
+def test_the_markdown_shows_the_symbols_and_the_flag(corpus: tuple[Path, Path]) -> None:
+    text = map_markdown(_map(corpus))
+    assert (
+        "✅ verified" in text and "⏳ URL not yet checked" in text and "**cross_document** gamma.json" in text
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [({"url": "x"}, "urls.json"), ([{"url": "x"}], "urls.json: [0]"), ([{"url": 1, "class": "ok"}], "[0]")],
+)
+def test_a_malformed_url_file_is_an_input_error(data: object, where: str) -> None:
+    with pytest.raises(InputError) as raised:
+        url_classes(data, where="urls.json")
+    assert where in raised.value.message
+
+
+def test_the_command_writes_json_and_markdown(
+    corpus: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, sources = corpus
+    urls = tmp_path / "urls.json"
+    urls.write_text(
+        json.dumps([{"url": "https://example.com/network", "class": "ok", "status": 200}]), "utf-8"
+    )
+    out, markdown = tmp_path / "map.json", tmp_path / "map.md"
+    command = ["sources", "map", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
+    assert main([*command, "--urls", str(urls), "--out", str(out), "--markdown", str(markdown)]) == 0
+    printed = capsys.readouterr().out
+    assert "assay sources map: 14 claims" in printed and "url:ok" in printed
+    assert json.loads(out.read_text(encoding="utf-8"))["counts"]["total"]["url:ok"] == 1
+    assert markdown.read_text(encoding="utf-8").startswith("# Claim-to-source map")
+    urls.write_text("[{]", encoding="utf-8")
+    assert main([*command, "--urls", str(urls)]) == 2
+    assert "urls.json:1:" in capsys.readouterr().err
+
+
+def test_the_real_map_counts(tmp_path: Path) -> None:
+    if not (SHARED / "facts").is_dir():
+        skip_or_fail(f"the shared insurance data is missing: {SHARED}")
+    verification = verify_claims(
+        load_facts(SHARED / "facts"), load_sources(SHARED / "pdfs", cache_dir=tmp_path)
+    )
+    counts = source_map(verification)["counts"]
+    assert counts["total"] == REAL_MAP_TOTAL
+
+
+REAL_MAP_TOTAL: dict[str, int] = {}  # pinned after the real modules land
