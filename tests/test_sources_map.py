@@ -134,4 +134,12 @@ def test_the_real_map_counts(tmp_path: Path) -> None:
     assert counts["total"] == REAL_MAP_TOTAL
 
 
-REAL_MAP_TOTAL: dict[str, int] = {}  # pinned after the real modules land
+# The seed's ✅/⚠️/❌/⏳, computed honestly: whole quotes found, URLs not yet checked.
+REAL_MAP_TOTAL = {
+    "verified": 68,
+    "quote_missing": 0,
+    "source_missing": 3,
+    "other_document": 14,
+    "sentinel": 74,
+    "url_unchecked": 9,
+}

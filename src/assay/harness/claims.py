@@ -37,18 +37,13 @@ from ..errors import InputError
 from .documents import Document, Sources
 from .facts import Claim, FactsFile, confidence_score
 from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
-from .templates import MONEY_UNITS, PERCENT_UNITS, FieldTemplate, Templates, name_unit, template_for
-from .values import Value, typed_value, value_in_text
+from .templates import FieldTemplate, Templates, template_for
+from .values import Value, canonical_unit, typed_value, unit_from_field, value_in_text
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
 WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
 CROSS_DOCUMENT, NO_DOCUMENT = "cross_document", "no_own_document"
 DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
-NUMERIC_TYPES = frozenset({"number_unit", "money", "percent"})
-# Units as facts and templates write them, folded to one name each (the type tags too: boolean, enum).
-UNIT_NAMES = {"days": "day", "months": "month", "years": "year", "hours": "hour", "procedures": "count"}
-UNIT_NAMES |= {"number": "count", "boolean": "bool"}
-TYPE_TAGS = frozenset({"bool", "enum", "text"})  # "units" that name an answer type, not a unit
 
 
 @dataclass(frozen=True)
@@ -239,7 +234,8 @@ def _status(
 
 
 def _with_checks(verdict: Verdict, templates: Templates | None, options: VerifyOptions) -> Verdict:
-    if verdict.status != "found":
+    """Check every claim with a quote that was searched (whatever was found), not sentinels or URLs."""
+    if verdict.quote is None:
         return verdict
     template = template_for(verdict.claim, templates)
     checks = [*_value_check(verdict, template), *_unit_check(verdict.claim, template)]
@@ -248,54 +244,42 @@ def _with_checks(verdict: Verdict, templates: Templates | None, options: VerifyO
 
 
 def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
-    """The claim's value, typed by its template (ValueError, with the reason, when it cannot be)."""
+    """The claim's value, typed by its template, in the claim's own unit (else the template's, else the
+    field name's); ValueError, with the reason, when it cannot be typed."""
     if template is None:
         raise ValueError(f"no template for the field {claim.field!r}")
-    unit = unit_name(template.unit) or unit_name(claim.unit) or unit_name(name_unit(claim.field))
-    return typed_value(
-        claim.value, answer_type=template.answer_type, unit=None if unit in TYPE_TAGS else unit
-    )
+    unit = canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
+    return typed_value(claim.value, answer_type=template.answer_type, unit=unit)
 
 
 def _value_check(verdict: Verdict, template: FieldTemplate | None) -> list[Check]:
-    """Only numbers, amounts and percents: a yes/no, an enum's name or a text is not written as such."""
-    if template is None or template.answer_type not in NUMERIC_TYPES or verdict.quote is None:
+    """values.value_in_text says False only where the text could show the value and does not (a yes/no
+    or an enum is a curator's reading, not words of the quote: None)."""
+    if template is None or verdict.quote is None:
         return []
     try:
         value = claim_value(verdict.claim, template)
     except ValueError:
         return []
-    if value_in_text(value, verdict.quote):
+    if value_in_text(value, verdict.quote) is not False:
         return []
-    return [Check("value_not_in_quote", f"the value {verdict.claim.value!r} is not asserted in its quote")]
-
-
-def unit_name(unit: str | None) -> str | None:
-    """A unit folded to one name: days -> day, percent -> %, Rs -> INR, boolean -> bool."""
-    if unit is None or not unit.strip() or unit.strip().casefold() == "none":
-        return None
-    folded = unit.strip().casefold()
-    if folded in PERCENT_UNITS:
-        return "%"
-    if folded in MONEY_UNITS:
-        return "INR"
-    return UNIT_NAMES.get(folded, folded)
+    return [Check("value_not_in_quote", f"the value {verdict.claim.value!r} is not stated in its quote")]
 
 
 def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
-    """The unit the field should have: the template's (its answer type's for yes/no, enum, text,
-    percent, money), else the field name's."""
+    """The unit the field's values should have: the template's (percent and money imply theirs), else
+    the one the field's name ends in (``_days``); None for a yes/no, an enum, a text."""
     if template is not None:
-        by_type = {"bool": "bool", "enum": "enum", "text": "text", "percent": "%", "money": "INR"}
-        if template.answer_type in by_type:
-            return by_type[template.answer_type]
-        if template.unit:
-            return unit_name(template.unit)
-    return unit_name(name_unit(claim.field))
+        if template.answer_type in ("bool", "enum", "text"):
+            return None
+        implied = {"percent": "%", "money": "INR"}.get(template.answer_type) or canonical_unit(template.unit)
+        if implied:
+            return implied
+    return unit_from_field(claim.field)
 
 
 def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
-    stated, implied = unit_name(claim.unit), implied_unit(claim, template)
+    stated, implied = canonical_unit(claim.unit), implied_unit(claim, template)
     if stated is None or implied is None or stated == implied:
         return []
     return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
@@ -312,9 +296,10 @@ def _confidence_check(claim: Claim, minimum: str | float) -> list[Check]:
 
 
 def tally(verdicts: Sequence[Verdict]) -> dict[str, Any]:
-    """Counts of claims by status and, of found quotes, by match level (all levels listed, zeros too)."""
+    """Counts of claims by status and, of every quote found (in its own or another document), by match
+    level; every status and level is listed, zeros too."""
     statuses = Counter(v.status for v in verdicts)
-    levels = Counter(v.match.level for v in verdicts if v.match is not None and v.status == "found")
+    levels = Counter(v.match.level for v in verdicts if v.match is not None)
     warnings = Counter(check.code for v in verdicts for check in v.warnings)
     return {
         "claims": len(verdicts),

@@ -47,25 +47,13 @@ import yaml
 
 from ..errors import InputError
 from .facts import Claim
-from .values import ANSWER_TYPES
+from .values import ANSWER_TYPES, canonical_unit, unit_from_field
 
 PLACEHOLDERS = frozenset({"title", "document"})
 DEFAULT_CATEGORY = "general"
 REFUSAL_ANSWER = "The documents do not state this."
 FIELD_KEYS = frozenset({"questions", "answer_type", "unit", "category", "aliases", "yes", "no", "labels"})
 REFUSAL_KEYS = frozenset({"question", "documents", "answer", "category"})
-# A field name's last word that says its unit (waiting_period_days, co_payment_pct, ...).
-NAME_UNITS = {
-    "days": "day",
-    "months": "month",
-    "years": "year",
-    "hours": "hour",
-    "pct": "%",
-    "count": "count",
-}
-NAME_UNITS |= {"amount": "INR", "inr": "INR"}
-PERCENT_UNITS = frozenset({"%", "percent", "pct"})
-MONEY_UNITS = frozenset({"inr", "rs", "rupees", "₹"})
 
 
 @dataclass(frozen=True)
@@ -274,18 +262,13 @@ def _strings(raw: Any, where: str, key: str) -> tuple[str, ...]:
 # --- templates inferred from a claim ------------------------------------------------------------------
 
 
-def name_unit(field_name: str) -> str | None:
-    """The unit a field's name ends in: ``_days`` -> day, ``_pct`` -> %, ``_amount`` -> INR, ..."""
-    return NAME_UNITS.get(field_name.rsplit("_", 1)[-1].casefold())
-
-
 def field_words(field_name: str) -> str:
     """A field's name as words, without a trailing unit: ``initial_waiting_period_days`` -> ``initial
     waiting period``."""
-    words = regex.split(r"[_\W]+", field_name)
-    if len(words) > 1 and name_unit(field_name):
+    words = [word for word in regex.split(r"[_\W]+", field_name) if word]
+    if len(words) > 1 and unit_from_field(words[-1]):
         words = words[:-1]
-    return " ".join(word for word in words if word)
+    return " ".join(words)
 
 
 def inferred_template(claim: Claim) -> FieldTemplate:
@@ -300,15 +283,14 @@ def inferred_template(claim: Claim) -> FieldTemplate:
 
 
 def _inferred_type(claim: Claim) -> str:
-    value, unit = claim.value, (claim.unit or name_unit(claim.field) or "").casefold()
-    if isinstance(value, bool) or unit == "boolean":
+    value, written = claim.value, (claim.unit or "").strip().casefold()
+    if isinstance(value, bool) or written == "boolean":
         return "bool"
-    if unit == "enum" and isinstance(value, str):
+    if written == "enum" and isinstance(value, str):
         return "enum"
     if isinstance(value, int | float):
-        if unit in PERCENT_UNITS:
-            return "percent"
-        return "money" if unit in MONEY_UNITS else "number_unit"
+        unit = canonical_unit(claim.unit) or unit_from_field(claim.field)
+        return {"%": "percent", "INR": "money"}.get(unit or "", "number_unit")
     return "text"
 
 
