@@ -249,6 +249,14 @@ def _counts_table(counts: dict[str, Any]) -> list[str]:
     return _table(["document", "claims", *statuses, *levels], rows)
 
 
+def _section(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    return [f"## {title}", "", *(_table(header, rows) if rows else ["None.", ""])]
+
+
+def _picked(entries: Sequence[dict[str, Any]], keys: Sequence[str]) -> list[list[Any]]:
+    return [[entry[key] for key in keys] for entry in entries]
+
+
 def report_markdown(report: dict[str, Any]) -> str:
     """The gold report (``gold_report``) or the verification report as Markdown."""
     lines = ["# Gold build report", "", "## Claims by status and by match level", ""]
@@ -257,52 +265,24 @@ def report_markdown(report: dict[str, Any]) -> str:
         items = report["items"]
         lines += [f"Gold items: {items['total']} ({items['refusals']} refusals).", ""]
         lines += _table(["document", "items"], list(items["by_document"].items()))
-    lines += ["## Facts files flagged", ""]
-    flags = [[flag["facts_file"], flag["code"], flag["message"]] for flag in report["file_flags"]]
-    lines += _table(["facts file", "flag", "what"], flags) if flags else ["None.", ""]
-    lines += ["## Source documents", ""]
-    lines += _table(
-        ["document", "pages", "characters", "encryption", "pages with no text (need OCR)", "extractor"],
-        [
-            [
-                d["id"],
-                d["pages"],
-                sum(d["chars_per_page"]),
-                d["encryption"] or "none",
-                d["empty_pages"] or "none",
-                d["extractor"],
-            ]
-            for d in report["documents"]
-        ],
-    )
+    flags = [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}" for flag in report["file_flags"]]
+    lines += ["## Facts files flagged", "", *(flags or ["None."]), ""]
+    documents = [
+        [d["id"], d["pages"], sum(d["chars_per_page"]), d["encryption"] or "none", d["empty_pages"] or "none",
+         d["extractor"]]
+        for d in report["documents"]
+    ]  # fmt: skip
+    header = ["document", "pages", "characters", "encryption", "pages with no text (need OCR)", "extractor"]
+    lines += _section("Source documents", header, documents)
     warned = [
         [c["document"], c["field"], w["code"], w["message"]] for c in report["claims"] for w in c["warnings"]
     ]
-    lines += ["## Warnings", ""]
-    lines += _table(["document", "field", "warning", "what"], warned) if warned else ["None.", ""]
-    lines += ["## Every claim", ""]
-    lines += _table(
-        ["document", "field", "value", "status", "level", "page", "note", "reason"],
-        [
-            [
-                c["document"],
-                c["field"],
-                c["value"],
-                c["status"],
-                c["match_level"],
-                c["page"],
-                c["note"],
-                c["reason"],
-            ]
-            for c in report["claims"]
-        ],
-    )
+    lines += _section("Warnings", ["document", "field", "warning", "what"], warned)
+    keys = ["document", "field", "value", "status", "match_level", "page", "note", "reason"]
+    lines += _section("Every claim", keys, _picked(report["claims"], keys))
     if "skipped" in report:
-        lines += ["## Not in the gold set", ""]
-        lines += _table(
-            ["document", "field", "why"],
-            [[s["document"], s["field"], s["reason"]] for s in report["skipped"]],
-        )
+        keys = ["document", "field", "reason"]
+        lines += _section("Not in the gold set", keys, _picked(report["skipped"], keys))
     return "\n".join(lines)
 
 
