@@ -38,7 +38,9 @@ ALPHA_PAGES = [
     "Co-payment of 20% applies on every claim.\nPre-hospitalisation expenses are covered for 60 days.",
 ]
 BETA_TEXT = "Acme Beta Plan. The free look period is fifteen days from receipt of the policy."
-DELTA_TEXT = "Delta wording. Ambulance charges are covered up to the sum insured."
+# Page 2 has no text: a scanned page, which needs OCR.
+DELTA_PAGES = ["Delta wording. Ambulance charges are covered up to the sum insured.", "", "Delta, the end."]
+EPSILON_TEXT = "Epsilon wording. Ambulance charges are covered up to Rs 2,000. The grace period is 30 days."
 
 
 def _claim(field: str, value: Any, quote: str | None = None, **more: Any) -> dict[str, Any]:
@@ -72,13 +74,16 @@ ALPHA_CLAIMS = [
 def write_corpus(root: Path) -> tuple[Path, Path]:
     """A facts folder and a sources folder: alpha (default schema), beta (flat, owns beta.txt), gamma (flat,
     no document of its own, names beta.txt as its primary source), delta (default schema, its id is not a
-    document's, but it names delta.txt as its own)."""
+    document's, but it names delta.txt as its own), epsilon (flat, no top-level source: its claims cite
+    epsilon-wordings.txt, which no one owns by id, beta.txt, and a PDF that cannot be read)."""
     facts, sources = root / "facts", root / "sources"
     (sources / "acme").mkdir(parents=True)
     facts.mkdir()
     (sources / "acme" / "alpha.txt").write_text("\f".join(ALPHA_PAGES), encoding="utf-8")
     (sources / "acme" / "beta.txt").write_text(BETA_TEXT, encoding="utf-8")
-    (sources / "acme" / "delta.txt").write_text(DELTA_TEXT, encoding="utf-8")
+    (sources / "acme" / "delta.txt").write_text("\f".join(DELTA_PAGES), encoding="utf-8")
+    (sources / "acme" / "epsilon-wordings.txt").write_text(EPSILON_TEXT, encoding="utf-8")
+    (sources / "acme" / "broken.pdf").write_bytes(b"%PDF-1.7 not really")
     alpha = {"document": "acme__alpha", "title": "Acme Alpha", "claims": ALPHA_CLAIMS}
     beta = {
         "policy_id": "acme__beta",
@@ -107,9 +112,34 @@ def write_corpus(root: Path) -> tuple[Path, Path]:
         "document": "acme__delta-facts",
         "title": "Acme Delta",
         "sources": ["acme/delta.txt"],
-        "claims": [_claim("ambulance_cover", True, "Ambulance charges are covered", path="acme/delta.txt")],
+        "claims": [
+            _claim("ambulance_cover", True, "Ambulance charges are covered", path="acme/delta.txt"),
+            _claim("deductible_amount", 5000, "A deductible of Rs 5,000 applies", path="acme/delta.txt"),
+        ],
     }
-    for name, data in {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta}.items():
+    epsilon = {
+        "policy_id": "acme__epsilon",
+        "policy_name": "Acme Epsilon",
+        "ambulance_cover": {
+            "value": True,
+            "source_pdf_path": "corpus/acme/epsilon-wordings.txt",
+            "source_quote": "Ambulance charges are covered up to Rs 2,000",
+        },
+        "grace_period": {  # cites beta's document, but the quote is in epsilon's own: found there
+            "value": 30,
+            "unit": "days",
+            "source_pdf_path": "corpus/acme/beta.txt",
+            "source_quote": "The grace period is 30 days",
+        },
+        "min_entry_age": {
+            "value": 18,
+            "unit": "years",
+            "source_pdf_path": "corpus/acme/broken.pdf",
+            "source_quote": "The minimum entry age is 18 years",
+        },
+    }
+    files = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta, "epsilon": epsilon}
+    for name, data in files.items():
         (facts / f"{name}.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
     return facts, sources
 
@@ -185,6 +215,10 @@ def _verdict(verification: Verification, document: str, field: str) -> Any:
         ("acme__beta", "free_look_period", "found", "acme__beta"),
         ("acme__gamma", "free_look_period", "other_document", "acme__beta"),
         ("acme__delta-facts", "ambulance_cover", "found", "acme__delta"),  # named as its own
+        ("acme__delta-facts", "deductible_amount", "missing", None),
+        ("acme__epsilon", "ambulance_cover", "found", "acme__epsilon-wordings"),  # cited, owned by no one
+        ("acme__epsilon", "grace_period", "found", "acme__epsilon-wordings"),  # own before the cited
+        ("acme__epsilon", "min_entry_age", "source_missing", None),  # the cited PDF is unreadable
     ],
 )
 def test_each_claim_gets_its_status(
@@ -218,6 +252,7 @@ def test_own_documents_follow_the_rule(verification: Verification) -> None:
         "alpha.json": ("acme__alpha",),
         "beta.json": ("acme__beta",),
         "delta.json": ("acme__delta",),
+        "epsilon.json": ("acme__epsilon-wordings",),
         "gamma.json": (),
     }
 
@@ -259,11 +294,19 @@ def test_items_are_made_per_found_claim_and_question_variant(build: GoldBuild) -
         ("acme__beta", "free_look_period", "What is the free look period of Acme Beta?"),
         ("acme__delta-facts", "", "What premium does Acme Delta cost?"),
         ("acme__delta-facts", "ambulance_cover", "Does Acme Delta cover ambulances?"),
+        ("acme__epsilon", "", "What premium does Acme Epsilon cost?"),
+        ("acme__epsilon", "ambulance_cover", "Does Acme Epsilon cover ambulances?"),
+        ("acme__epsilon", "grace_period", "How long is the grace period under Acme Epsilon?"),
+        ("acme__epsilon", "grace_period", "What is the grace period of Acme Epsilon?"),
     ]
 
 
 def test_an_item_carries_its_typed_value_answer_and_source(build: GoldBuild) -> None:
-    (item,) = [i for i in build.items if i["field"] == "grace_period" and i["question"].startswith("What")]
+    (item,) = [
+        i
+        for i in build.items
+        if (i["scope"], i["field"]) == ("acme__alpha", "grace_period") and i["question"].startswith("What")
+    ]
     assert item["expected_value"] == {"value": 30, "unit": "day"}
     assert item["answer_type"] == "number_unit" and item["category"] == "renewal"
     assert item["expected_refusal"] is False
@@ -279,7 +322,12 @@ def test_an_item_carries_its_typed_value_answer_and_source(build: GoldBuild) -> 
 
 def test_refusal_items_have_no_source_value_or_pattern(build: GoldBuild) -> None:
     refusals = [item for item in build.items if item["expected_refusal"]]
-    assert {item["scope"] for item in refusals} == {"acme__alpha", "acme__beta", "acme__delta-facts"}
+    assert {item["scope"] for item in refusals} == {
+        "acme__alpha",
+        "acme__beta",
+        "acme__delta-facts",
+        "acme__epsilon",
+    }
     for item in refusals:
         assert (item["source"], item["expected_value"], item["expected_regex"]) == (None, None, None)
 
@@ -347,19 +395,45 @@ def test_ids_are_stable_and_items_sorted_without_timestamps(
 
 def test_the_report_has_one_entry_per_claim_and_counts(build: GoldBuild) -> None:
     report = gold_report(build)
-    assert len(report["claims"]) == 14
+    assert len(report["claims"]) == 18
     total = report["counts"]["total"]
     assert total["by_status"] == {
-        "found": 8,
-        "missing": 1,
+        "found": 10,
+        "missing": 2,
         "sentinel": 1,
-        "source_missing": 1,
+        "source_missing": 2,
         "other_document": 2,
         "url": 1,
     }
     assert report["counts"]["by_document"]["acme__gamma"]["by_status"]["other_document"] == 1
-    assert [d["id"] for d in report["documents"]] == ["acme__alpha", "acme__beta", "acme__delta"]
-    assert report["documents"][0]["chars_per_page"] == [len(page) for page in ALPHA_PAGES]
+    documents = {d["id"]: d for d in report["documents"]}
+    assert list(documents) == ["acme__alpha", "acme__beta", "acme__delta", "acme__epsilon-wordings"]
+    assert documents["acme__alpha"]["chars_per_page"] == [len(page) for page in ALPHA_PAGES]
+    assert (documents["acme__delta"]["empty_pages"], documents["acme__delta"]["needs_ocr"]) == ([2], True)
+    assert [problem["path"] for problem in report["source_problems"]] == ["acme/broken.pdf"]
+
+
+@pytest.mark.parametrize(
+    ("document", "field", "words"),
+    [
+        ("acme__epsilon", "min_entry_age", "the cited file corpus/acme/broken.pdf could not be read"),
+        ("acme__alpha", "min_entry_age", "the cited file acme/alpha-brochure.pdf is not in the sources"),
+        (
+            "acme__delta-facts",
+            "deductible_amount",
+            "acme__delta has pages with no text (scans that need OCR): 2",
+        ),
+        (
+            "acme__gamma",
+            "free_look_period",
+            "found only in acme__beta, not in the facts' own documents (none)",
+        ),
+    ],
+)
+def test_reasons_say_what_was_searched_and_why_it_failed(
+    verification: Verification, document: str, field: str, words: str
+) -> None:
+    assert words in _verdict(verification, document, field).reason
 
 
 # --- bad input ---------------------------------------------------------------------------------------
@@ -411,10 +485,13 @@ def test_the_command_writes_gold_report_and_markdown(
     command += ["--templates", str(_templates_file(tmp_path)), "--out", str(out)]
     assert main([*command, "--report", str(report), "--markdown", str(markdown)]) == 0
     printed = capsys.readouterr().out
-    assert "flagged: gamma.json: cross_document" in printed and "gold items: 1 (0 refusals)" in printed
-    (line,) = out.read_text(encoding="utf-8").splitlines()
-    assert json.loads(line)["field"] == "grace_period"
-    assert json.loads(report.read_text(encoding="utf-8"))["items"]["total"] == 1
+    assert "flagged: gamma.json: cross_document" in printed and "gold items: 2 (0 refusals)" in printed
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert sorted((item["scope"], item["field"]) for item in items) == [
+        ("acme__alpha", "grace_period"),
+        ("acme__epsilon", "grace_period"),
+    ]
+    assert json.loads(report.read_text(encoding="utf-8"))["items"]["total"] == 2
     assert "## Facts files flagged" in markdown.read_text(encoding="utf-8")
     assert main([*command, "--strict"]) == 1  # its warnings (and the flagged file) are errors
 

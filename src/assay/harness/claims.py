@@ -1,9 +1,10 @@
 """Verifying curated claims against their source documents: one verdict per claim, and the counts.
 
 Each claim's quote is searched (``quotes.find_quote``: the cascade exact -> normalised -> alnum -> pieces
--> fuzzy, page by page and then across page breaks) first in the document it cites, then in the facts'
-own documents, then, exactly (no fuzzy level: an approximate match in a document nobody cited is no
-evidence), in every other document. A claim's status is one of ``STATUSES``:
+-> fuzzy, page by page and then across page breaks) in the document it cites when that is the facts'
+own, then in the facts' own documents, then in the cited document when it is not their own, then,
+without the fuzzy level (an approximate match in a document nobody cited is no evidence), in every
+other document. A claim's status is one of ``STATUSES``:
 
 - ``found``: the quote is in the facts' own document (or one the facts cite as theirs).
 - ``missing``: the cited document is present, and the quote is in no document.
@@ -15,8 +16,8 @@ evidence), in every other document. A claim's status is one of ``STATUSES``:
   shows it as "URL not yet checked", or as the class a URL checker gave it.
 
 **Own documents.** A facts file owns the source document whose id is its document id. It also owns the
-documents it names as its own (a top-level source path, a primary or supporting source) unless another
-facts file owns that document by id. So a facts file whose id matches no document, and whose quotes lie
+documents it names (a top-level source path, a primary or supporting source, the files its claims cite)
+unless another facts file owns that document by id. So a facts file whose id matches no document, and whose quotes lie
 in a document that another facts file is about, is flagged ``cross_document`` at the file level, and
 each of its found quotes is ``other_document``: its gold would test one product with another's text.
 
@@ -120,16 +121,25 @@ def verify_claims(
 
 def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tuple[str, ...]]:
     """Each facts file's own documents, by its path (see the module docstring for the rule)."""
-    owner_by_id = {file.document: file.path for file in facts if file.document in sources}
+    owned_by_id = {file.document for file in facts if file.document in sources}
     own: dict[str, tuple[str, ...]] = {}
     for file in facts:
         found = [file.document] if file.document in sources else []
-        for reference in (*file.own_sources, *file.supporting_sources):
-            document = sources.resolve(reference)
-            if document is not None and owner_by_id.get(document.id, file.path) == file.path:
+        cited = [claim.source_path for claim in file.claims if claim.source_path]
+        for reference in dict.fromkeys([*file.own_sources, *file.supporting_sources, *cited]):
+            document = resolve(sources, reference, file.path)
+            if document is not None and (document.id not in owned_by_id or document.id == file.document):
                 found.append(document.id)
         own[file.path] = tuple(dict.fromkeys(found))
     return own
+
+
+def resolve(sources: Sources, reference: str, where: str) -> Document | None:
+    """The document a facts file's reference names; an ambiguous one is an error naming the facts file."""
+    try:
+        return sources.resolve(reference)
+    except InputError as exc:
+        raise InputError(exc.what, where=f"{where}: {reference}", fix=exc.fix) from None
 
 
 def file_flags(
@@ -179,12 +189,12 @@ def verify_claim(claim: Claim, own: Sequence[str], sources: Sources, *, fuzzy: b
             reason="nothing is left of the quote once its note is stripped",
             note=cleaned.note,
         )
-    cited = sources.resolve(claim.source_path) if claim.source_path else None
+    cited = resolve(sources, claim.source_path, claim.facts_file) if claim.source_path else None
     trusted = {cited.id} if cited else set()
     found = _search(
         cleaned.text, _search_order(cited, own, sources), trusted | set(own), sources, fuzzy=fuzzy
     )
-    status, reason = _status(claim, cited, own, found)
+    status, reason = _status(claim, cited, own, found, sources)
     document, match = found if found else (None, None)
     return Verdict(
         claim, status, reason, cited.id if cited else None, document, match, cleaned.text, cleaned.note
@@ -192,8 +202,11 @@ def verify_claim(claim: Claim, own: Sequence[str], sources: Sources, *, fuzzy: b
 
 
 def _search_order(cited: Document | None, own: Sequence[str], sources: Sources) -> list[str]:
-    first = [cited.id] if cited else []
-    return list(dict.fromkeys([*first, *own, *sources]))
+    """The cited document first when it is the facts' own; the own ones; the cited one when it is not
+    (a quote that is also in an own document is found there); then every other document."""
+    cited_ids = [cited.id] if cited else []
+    first = cited_ids if cited and cited.id in own else []
+    return list(dict.fromkeys([*first, *own, *cited_ids, *sources]))
 
 
 def _search(
@@ -209,25 +222,47 @@ def _search(
 
 
 def _status(
-    claim: Claim, cited: Document | None, own: Sequence[str], found: tuple[str, QuoteMatch] | None
+    claim: Claim,
+    cited: Document | None,
+    own: Sequence[str],
+    found: tuple[str, QuoteMatch] | None,
+    sources: Sources,
 ) -> tuple[str, str | None]:
+    absent = _absent_reason(claim.source_path, sources) if claim.source_path and cited is None else None
     if found is not None:
         document = found[0]
-        if document in own:
-            if claim.source_path and cited is None:
-                return (
-                    "found",
-                    f"the cited file {claim.source_path} is not in the sources; the quote is in {document}",
-                )
-            return "found", None
-        own_words = ", ".join(own) if own else "none"
-        return "other_document", f"found only in {document}, not in the facts' own documents ({own_words})"
-    if claim.source_path and cited is None:
-        return "source_missing", f"the cited file {claim.source_path} is not in the sources"
+        if document not in own:
+            own_words = ", ".join(own) if own else "none"
+            return (
+                "other_document",
+                f"found only in {document}, not in the facts' own documents ({own_words})",
+            )
+        return "found", f"{absent}; the quote is in {document}" if absent else None
+    if absent:
+        return "source_missing", absent
     if cited is None and not own:
         return "source_missing", "the claim cites no file and the facts have no document of their own"
-    searched = cited.id if cited else ", ".join(own)
-    return "missing", f"the quote is not in {searched}, nor in any other document"
+    searched = [cited.id] if cited else list(own)
+    return "missing", f"the quote is not in {', '.join(searched)}, nor in any other document" + "".join(
+        _scan_words(sources[document]) for document in searched
+    )
+
+
+def _absent_reason(reference: str, sources: Sources) -> str:
+    """Why a cited file is not among the documents: not there, or there and unreadable."""
+    written = reference.replace("\\", "/")
+    for path, reason in sources.problems:
+        if written == path or written.endswith("/" + path):
+            return f"the cited file {reference} could not be read ({reason})"
+    return f"the cited file {reference} is not in the sources"
+
+
+def _scan_words(document: Document) -> str:
+    """A quote missing from a document with pages of no text may be on one of them: say so."""
+    if not document.empty_pages:
+        return ""
+    pages = ", ".join(map(str, document.empty_pages))
+    return f"; {document.id} has pages with no text (scans that need OCR): {pages}"
 
 
 # --- consistency checks ----------------------------------------------------------------------------
