@@ -17,9 +17,10 @@ other document. A claim's status is one of ``STATUSES``:
 
 **Own documents.** A facts file owns the source document whose id is its document id. It also owns the
 documents it names (a top-level source path, a primary or supporting source, the files its claims cite)
-unless another facts file owns that document by id. So a facts file whose id matches no document, and whose quotes lie
-in a document that another facts file is about, is flagged ``cross_document`` at the file level, and
-each of its found quotes is ``other_document``: its gold would test one product with another's text.
+unless another facts file owns that document by id. So a facts file whose id matches no document,
+and whose quotes lie in a document that another facts file is about, is flagged ``cross_document`` at
+the file level, and each of its found quotes is ``other_document``: its gold would test one product
+with another's text.
 
 **Consistency checks** on found claims, warnings (errors under ``--strict``): ``value_not_in_quote`` (a
 number, amount or percent that its own quote does not assert: ``values.value_in_text``),
