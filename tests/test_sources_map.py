@@ -143,3 +143,29 @@ REAL_MAP_TOTAL = {
     "sentinel": 74,
     "url_unchecked": 9,
 }
+
+
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [
+        (
+            ["gold", "build"],
+            ["--facts", "--sources", "--templates", "--refusals", "--strict", "--out", "--no-cache"],
+        ),
+        (["sources", "map"], ["--facts", "--sources", "--urls", "--out", "--markdown", "--min-confidence"]),
+    ],
+)
+def test_help_lists_the_flags(
+    command: list[str], flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert all(flag in text for flag in flags)
+
+
+def test_a_command_without_its_action_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["sources"])
+    assert exited.value.code == 2 and "ACTION" in capsys.readouterr().err
