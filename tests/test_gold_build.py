@@ -436,6 +436,55 @@ def test_reasons_say_what_was_searched_and_why_it_failed(
     assert words in _verdict(verification, document, field).reason
 
 
+# --- synthetic PDFs: the layouts that break naive matching ---------------------------------------------
+
+# Case -> (status, level, page, end page) when each facts file cites its own PDF with the case's quote.
+# The interleaved columns run the quote's lines together with the other column's: it is not in its own
+# document, but word for word in the two-column PDF, so it is found there, as another document's.
+PDF_CASES = {
+    "plain": ("found", "exact", 2, 2),
+    "two_columns": ("found", "normalised", 1, 1),
+    "interleaved_columns": ("other_document", "normalised", 1, 1),
+    "hyphenated": ("found", "normalised", 1, 1),
+    "ligature": ("found", "normalised", 1, 1),
+    "table": ("found", "exact", 1, 1),
+    "across_pages": ("found", "normalised", 1, 2),
+    "blank_pages": ("found", "exact", 1, 1),
+    "aes128": ("found", "normalised", 1, 1),
+    "aes256": ("found", "normalised", 1, 1),
+}
+
+
+@pytest.fixture(scope="module")
+def pdf_verification(tmp_path_factory: pytest.TempPathFactory) -> Verification:
+    import pdfgen
+
+    root = tmp_path_factory.mktemp("pdfs")
+    (root / "sources" / "acme").mkdir(parents=True)
+    (root / "facts").mkdir()
+    for name, built in pdfgen.build_all(root / "sources" / "acme").items():
+        claim = _claim("clause", name, built.quote, path=f"acme/{built.path.name}")
+        facts = {"document": f"acme__{built.path.stem}", "title": name, "claims": [claim]}
+        (root / "facts" / f"{name}.json").write_text(json.dumps(facts), encoding="utf-8")
+    return verify_claims(load_facts(root / "facts"), load_sources(root / "sources", cache_dir=None))
+
+
+@pytest.mark.parametrize(("case", "expected"), PDF_CASES.items())
+def test_synthetic_pdf_quotes_are_found_where_they_are(
+    pdf_verification: Verification, case: str, expected: tuple[str, str, int, int]
+) -> None:
+    (verdict,) = [v for v in pdf_verification.verdicts if v.claim.value == case]
+    match = verdict.match
+    assert (verdict.status, match.level, match.page, match.end_page) == expected
+
+
+def test_synthetic_encrypted_pdfs_report_their_encryption(pdf_verification: Verification) -> None:
+    sources = pdf_verification.sources
+    encryption = {doc.id: doc.encryption for doc in sources.values() if doc.encryption}
+    assert encryption == {"acme__two-columns.aes-128": "AES-128", "acme__two-columns.aes-256": "AES-256"}
+    assert sources["acme__blank-pages"].empty_pages == (2, 3)
+
+
 # --- bad input ---------------------------------------------------------------------------------------
 
 
