@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,18 +122,21 @@ def _no_item_reason(verdict: Verdict, template: FieldTemplate | None) -> str | N
     return None
 
 
-def hard_fact_matches(pattern: str, text: str) -> bool:
-    """The pattern matches the text as the hard_fact scorer matches it (its folding and boundaries)."""
-    return search(pattern_of(pattern, "a generated expected_regex"), HARD_FACT.view(text)) is not None
+def hard_fact_matcher(pattern: str) -> Callable[[str], bool]:
+    """Whether a text matches `pattern` as the hard_fact scorer matches it: its folding of the text, its
+    whole-word and whole-number boundaries, its size limit (compiled and checked once)."""
+    compiled = pattern_of(pattern, "a generated expected_regex")
+    return lambda text: search(compiled, HARD_FACT.view(text)) is not None
 
 
 def pattern_problem(pattern: str, value: Value, answer: str) -> str | None:
     """Why a generated pattern is unsafe: it misses its own answer (or a variant), or hits a near miss."""
+    matches = hard_fact_matcher(pattern)
     for wanted in dict.fromkeys([answer, *answer_variants(value)]):
-        if not hard_fact_matches(pattern, wanted):
+        if not matches(wanted):
             return f"the expected_regex {pattern!r} does not match its own answer {wanted!r}"
     for miss in near_misses(value):
-        if hard_fact_matches(pattern, miss):
+        if matches(miss):
             return f"the expected_regex {pattern!r} matches the near miss {miss!r}"
     return None
 
