@@ -75,7 +75,8 @@ def write_corpus(root: Path) -> tuple[Path, Path]:
     """A facts folder and a sources folder: alpha (default schema), beta (flat, owns beta.txt), gamma (flat,
     no document of its own, names beta.txt as its primary source), delta (default schema, its id is not a
     document's, but it names delta.txt as its own), epsilon (flat, no top-level source: its claims cite
-    epsilon-wordings.txt, which no one owns by id, beta.txt, and a PDF that cannot be read)."""
+    epsilon-wordings.txt, which no one owns by id, beta.txt, and a PDF that cannot be read), zeta (default
+    schema, no sources named: it owns zeta__wordings.txt, whose id is its id and a part's name)."""
     facts, sources = root / "facts", root / "sources"
     (sources / "acme").mkdir(parents=True)
     facts.mkdir()
@@ -84,6 +85,9 @@ def write_corpus(root: Path) -> tuple[Path, Path]:
     (sources / "acme" / "delta.txt").write_text("\f".join(DELTA_PAGES), encoding="utf-8")
     (sources / "acme" / "epsilon-wordings.txt").write_text(EPSILON_TEXT, encoding="utf-8")
     (sources / "acme" / "broken.pdf").write_bytes(b"%PDF-1.7 not really")
+    (sources / "acme" / "zeta__wordings.txt").write_text(
+        "Zeta. Ambulance charges are covered.", encoding="utf-8"
+    )
     alpha = {"document": "acme__alpha", "title": "Acme Alpha", "claims": ALPHA_CLAIMS}
     beta = {
         "policy_id": "acme__beta",
@@ -138,7 +142,12 @@ def write_corpus(root: Path) -> tuple[Path, Path]:
             "source_quote": "The minimum entry age is 18 years",
         },
     }
-    files = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta, "epsilon": epsilon}
+    zeta = {
+        "document": "acme__zeta",
+        "title": "Acme Zeta",
+        "claims": [_claim("ambulance_cover", True, "Ambulance", path=None)],
+    }
+    files = {"alpha": alpha, "beta": beta, "gamma": gamma, "delta": delta, "epsilon": epsilon, "zeta": zeta}
     for name, data in files.items():
         (facts / f"{name}.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
     return facts, sources
@@ -219,6 +228,7 @@ def _verdict(verification: Verification, document: str, field: str) -> Any:
         ("acme__epsilon", "ambulance_cover", "found", "acme__epsilon-wordings"),  # cited, owned by no one
         ("acme__epsilon", "grace_period", "found", "acme__epsilon-wordings"),  # own before the cited
         ("acme__epsilon", "min_entry_age", "source_missing", None),  # the cited PDF is unreadable
+        ("acme__zeta", "ambulance_cover", "found", "acme__zeta__wordings"),  # a part of its document
     ],
 )
 def test_each_claim_gets_its_status(
@@ -253,6 +263,7 @@ def test_own_documents_follow_the_rule(verification: Verification) -> None:
         "beta.json": ("acme__beta",),
         "delta.json": ("acme__delta",),
         "epsilon.json": ("acme__epsilon-wordings",),
+        "zeta.json": ("acme__zeta__wordings",),
         "gamma.json": (),
     }
 
@@ -298,6 +309,8 @@ def test_items_are_made_per_found_claim_and_question_variant(build: GoldBuild) -
         ("acme__epsilon", "ambulance_cover", "Does Acme Epsilon cover ambulances?"),
         ("acme__epsilon", "grace_period", "How long is the grace period under Acme Epsilon?"),
         ("acme__epsilon", "grace_period", "What is the grace period of Acme Epsilon?"),
+        ("acme__zeta", "", "What premium does Acme Zeta cost?"),
+        ("acme__zeta", "ambulance_cover", "Does Acme Zeta cover ambulances?"),
     ]
 
 
@@ -327,6 +340,7 @@ def test_refusal_items_have_no_source_value_or_pattern(build: GoldBuild) -> None
         "acme__beta",
         "acme__delta-facts",
         "acme__epsilon",
+        "acme__zeta",
     }
     for item in refusals:
         assert (item["source"], item["expected_value"], item["expected_regex"]) == (None, None, None)
@@ -395,10 +409,10 @@ def test_ids_are_stable_and_items_sorted_without_timestamps(
 
 def test_the_report_has_one_entry_per_claim_and_counts(build: GoldBuild) -> None:
     report = gold_report(build)
-    assert len(report["claims"]) == 18
+    assert len(report["claims"]) == 19
     total = report["counts"]["total"]
     assert total["by_status"] == {
-        "found": 10,
+        "found": 11,
         "missing": 2,
         "sentinel": 1,
         "source_missing": 2,
@@ -407,7 +421,13 @@ def test_the_report_has_one_entry_per_claim_and_counts(build: GoldBuild) -> None
     }
     assert report["counts"]["by_document"]["acme__gamma"]["by_status"]["other_document"] == 1
     documents = {d["id"]: d for d in report["documents"]}
-    assert list(documents) == ["acme__alpha", "acme__beta", "acme__delta", "acme__epsilon-wordings"]
+    assert list(documents) == [
+        "acme__alpha",
+        "acme__beta",
+        "acme__delta",
+        "acme__epsilon-wordings",
+        "acme__zeta__wordings",
+    ]
     assert documents["acme__alpha"]["chars_per_page"] == [len(page) for page in ALPHA_PAGES]
     assert (documents["acme__delta"]["empty_pages"], documents["acme__delta"]["needs_ocr"]) == ([2], True)
     assert [problem["path"] for problem in report["source_problems"]] == ["acme/broken.pdf"]

@@ -76,7 +76,7 @@ def test_a_url_check_gives_url_claims_their_class(corpus: tuple[Path, Path]) -> 
 def test_counts_per_document_and_overall(corpus: tuple[Path, Path]) -> None:
     counts = _map(corpus)["counts"]
     assert counts["total"] == {
-        "verified": 10,
+        "verified": 11,
         "quote_missing": 2,
         "source_missing": 2,
         "other_document": 2,
@@ -84,7 +84,7 @@ def test_counts_per_document_and_overall(corpus: tuple[Path, Path]) -> None:
         "url_unchecked": 1,
     }
     assert counts["by_document"]["acme__gamma"]["other_document"] == 1
-    assert sum(sum(tally.values()) for tally in counts["by_document"].values()) == 18
+    assert sum(sum(tally.values()) for tally in counts["by_document"].values()) == 19
 
 
 def test_the_markdown_shows_the_symbols_and_the_flag(corpus: tuple[Path, Path]) -> None:
@@ -116,7 +116,7 @@ def test_the_command_writes_json_and_markdown(
     command = ["sources", "map", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
     assert main([*command, "--urls", str(urls), "--out", str(out), "--markdown", str(markdown)]) == 0
     printed = capsys.readouterr().out
-    assert "assay sources map: 18 claims" in printed and "url:ok" in printed
+    assert "assay sources map: 19 claims" in printed and "url:ok" in printed
     assert json.loads(out.read_text(encoding="utf-8"))["counts"]["total"]["url:ok"] == 1
     assert markdown.read_text(encoding="utf-8").startswith("# Claim-to-source map")
     urls.write_text("[{]", encoding="utf-8")

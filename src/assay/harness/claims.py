@@ -15,17 +15,18 @@ other document. A claim's status is one of ``STATUSES``:
   it, and calling it a missing source or a sentinel would hide what it is; the claim-to-source map
   shows it as "URL not yet checked", or as the class a URL checker gave it.
 
-**Own documents.** A facts file owns the source document whose id is its document id. It also owns the
-documents it names (a top-level source path, a primary or supporting source, the files its claims cite)
-unless another facts file owns that document by id. So a facts file whose id matches no document,
-and whose quotes lie in a document that another facts file is about, is flagged ``cross_document`` at
-the file level, and each of its found quotes is ``other_document``: its gold would test one product
-with another's text.
+**Own documents.** A facts file owns the source document whose id is its document id, and those whose
+id is its id and a part's name (``acme__plan`` owns ``acme__plan__wordings``). It also owns the
+documents it names (a top-level source path, a primary or supporting source, the files its claims
+cite). None of these is its own when another facts file owns that document by id. So a facts file
+whose id matches no document, and whose quotes lie in a document that another facts file is about, is
+flagged ``cross_document`` at the file level, and each of its found quotes is ``other_document``: its
+gold would test one product with another's text.
 
-**Consistency checks** on found claims, warnings (errors under ``--strict``): ``value_not_in_quote`` (a
-number, amount or percent that its own quote does not assert: ``values.value_in_text``),
-``unit_mismatch`` (the claim's unit against the template's or the field name's), ``low_confidence``
-(the curator's confidence below ``min_confidence``).
+**Consistency checks** on every claim with a quote that was searched (warnings; errors under
+``--strict``): ``value_not_in_quote`` (a number, amount or percentage its own quote does not state:
+``values.value_in_text`` is False), ``unit_mismatch`` (the claim's unit against the template's or the
+field name's), ``low_confidence`` (the curator's confidence below ``min_confidence``).
 """
 
 from __future__ import annotations
@@ -125,13 +126,15 @@ def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tup
     owned_by_id = {file.document for file in facts if file.document in sources}
     own: dict[str, tuple[str, ...]] = {}
     for file in facts:
-        found = [file.document] if file.document in sources else []
+        # The document named as the facts are, and its parts: "acme__plan" owns "acme__plan__wordings".
+        found = [doc for doc in sources if doc == file.document or doc.startswith(f"{file.document}__")]
         cited = [claim.source_path for claim in file.claims if claim.source_path]
         for reference in dict.fromkeys([*file.own_sources, *file.supporting_sources, *cited]):
             document = resolve(sources, reference, file.path)
-            if document is not None and (document.id not in owned_by_id or document.id == file.document):
+            if document is not None:
                 found.append(document.id)
-        own[file.path] = tuple(dict.fromkeys(found))
+        kept = [doc for doc in found if doc not in owned_by_id or doc == file.document]
+        own[file.path] = tuple(dict.fromkeys(kept))
     return own
 
 
