@@ -54,8 +54,8 @@ fields:
   ayush_coverage:
     questions: ["Does {title} cover AYUSH?"]
     answer_type: bool
-    "yes": "Yes, covered"
-    "no": "No, not covered"
+    yes: "Yes, covered"
+    no: "No, not covered"
   region:
     questions: ["Where does {title} cover treatment?"]
     answer_type: enum
@@ -122,6 +122,11 @@ def test_toml_and_yaml_read_alike(tmp_path: Path, name: str, text: str) -> None:
         ({"refusals": [{"answer": "no"}]}, "refusals[0]", "'question'"),
         ({"field": {}}, "t.toml", "'fields' and 'refusals'"),
         (["a list"], "t.toml", "table"),
+        (
+            {"fields": {"f": {"questions": ["Q?"], "answer_type": "bool", "yes": True}}},
+            "fields.f",
+            "quote it",
+        ),
     ],
 )
 def test_mistakes_name_the_file_the_key_and_the_fix(data: object, where: str, fix_words: str) -> None:

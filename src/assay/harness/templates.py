@@ -54,6 +54,7 @@ DEFAULT_CATEGORY = "general"
 REFUSAL_ANSWER = "The documents do not state this."
 FIELD_KEYS = frozenset({"questions", "answer_type", "unit", "category", "aliases", "yes", "no", "labels"})
 REFUSAL_KEYS = frozenset({"question", "documents", "answer", "category"})
+YAML_BOOLEAN_KEYS: dict[Any, str] = {True: "yes", False: "no"}
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,11 @@ def parse_templates(data: Any, *, where: str) -> Templates:
 
 
 def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
-    item = _mapping(raw, where, "the field's template")
+    # YAML 1.1 reads a bare `yes:` or `no:` key as a boolean: take it for the key it was written as.
+    item = {
+        YAML_BOOLEAN_KEYS.get(key, key): value
+        for key, value in _mapping(raw, where, "the field's template").items()
+    }
     _no_unknown_keys(item, FIELD_KEYS, where)
     answer_type = item.get("answer_type")
     if answer_type not in ANSWER_TYPES:
@@ -248,7 +253,8 @@ def _no_unknown_keys(item: Mapping[str, Any], known: frozenset[str], where: str)
 def _string(raw: Any, where: str, key: str) -> str | None:
     if raw is None or isinstance(raw, str):
         return raw
-    raise InputError(f"'{key}' is {raw!r}, not text", where=where, fix=f"write '{key}' as a string")
+    quote = " (in YAML, quote it: a bare yes/no is a boolean)" if isinstance(raw, bool) else ""
+    raise InputError(f"'{key}' is {raw!r}, not text", where=where, fix=f"write '{key}' as a string{quote}")
 
 
 def _strings(raw: Any, where: str, key: str) -> tuple[str, ...]:
