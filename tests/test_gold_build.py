@@ -428,7 +428,7 @@ def test_the_report_has_one_entry_per_claim_and_counts(build: GoldBuild) -> None
         "acme__epsilon-wordings",
         "acme__zeta__wordings",
     ]
-    assert documents["acme__alpha"]["chars_per_page"] == [len(page) for page in ALPHA_PAGES]
+    assert documents["acme__alpha"]["characters_per_page"] == [len(page) for page in ALPHA_PAGES]
     assert (documents["acme__delta"]["empty_pages"], documents["acme__delta"]["needs_ocr"]) == ([2], True)
     assert [problem["path"] for problem in report["source_problems"]] == ["acme/broken.pdf"]
 

@@ -384,18 +384,8 @@ def verdict_entry(verdict: Verdict) -> dict[str, Any]:
 
 
 def document_summary(document: Document) -> dict[str, Any]:
-    """What extraction found in one source document (a page with no text needs OCR: it is listed)."""
-    return {
-        "id": document.id,
-        "path": document.path,
-        "sha256": document.sha256,
-        "extractor": document.extractor,
-        "encryption": document.encryption,
-        "pages": len(document.pages),
-        "chars_per_page": [len(page) for page in document.pages],
-        "empty_pages": list(document.empty_pages),
-        "needs_ocr": bool(document.empty_pages),
-    }
+    """What extraction found in one source document; a page with no text is a scan that needs OCR."""
+    return document.summary() | {"needs_ocr": bool(document.empty_pages)}
 
 
 def flag_entry(flag: FileFlag) -> dict[str, Any]:
@@ -414,6 +404,7 @@ def verification_report(verification: Verification) -> dict[str, Any]:
     return {
         "documents": [document_summary(document) for document in sources.values()],
         "source_problems": [{"path": path, "reason": reason} for path, reason in sources.problems],
+        "ignored_files": list(sources.ignored),  # in the sources folder, of no kind that is read
         "facts_files": [
             {
                 "file": file.path,

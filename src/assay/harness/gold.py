@@ -271,8 +271,8 @@ def report_markdown(report: dict[str, Any]) -> str:
     flags = [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}" for flag in report["file_flags"]]
     lines += ["## Facts files flagged", "", *(flags or ["None."]), ""]
     documents = [
-        [d["id"], d["pages"], sum(d["chars_per_page"]), d["encryption"] or "none", d["empty_pages"] or "none",
-         d["extractor"]]
+        [d["id"], d["pages"], sum(d["characters_per_page"]), d["encryption"] or "none",
+         d["empty_pages"] or "none", d["extractor"]]
         for d in report["documents"]
     ]  # fmt: skip
     header = ["document", "pages", "characters", "encryption", "pages with no text (need OCR)", "extractor"]
