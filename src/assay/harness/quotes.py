@@ -145,11 +145,11 @@ _TOKEN = regex.compile(
     rf"(?P<hyphen>(?<=[\p{{L}}\p{{M}}\p{{N}}])[{_DASHES}][{_DROP}]*\s[\s{_DROP}]*)"
     # Any run of whitespace and dropped characters other than one plain space.
     rf"|(?P<space>[ ]*[^\S ][\s{_DROP}]*|[ ]*[{_DROP}][\s{_DROP}]*|[ ]{{2,}})"
-    # A grapheme cluster that is not plain ASCII: folded as a unit so NFC and NFD agree.
-    r"|(?P<cluster>(?=[^\x00-\x7f]|.\p{M})\X)"
 )
+# A grapheme cluster that is not plain ASCII: folded as a unit so NFC and NFD agree.
+_CLUSTER = regex.compile(r"(?=[^\x00-\x7f]|.\p{M})\X")
 _DROP_CHARS = regex.compile(rf"[{_DROP}]+")
-_PUNCT = str.maketrans(
+_QUOTE_FOLDS = (
     {
         "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u2035": "'",
         "\u2039": "'", "\u203a": "'", "\u00b4": "'", "`": "'",
@@ -157,6 +157,9 @@ _PUNCT = str.maketrans(
         "\u00ab": '"', "\u00bb": '"',
     }
 )  # fmt: skip
+_PUNCT = str.maketrans(_QUOTE_FOLDS)
+# A stretch without these, already NFKC and casefolded, folds to itself (and most of a page does).
+_UNSTABLE = regex.compile(rf"(?!-)[{''.join(_QUOTE_FOLDS)}{_DASHES}]")
 _DASH_CHARS = regex.compile(rf"[{_DASHES}]")
 
 
@@ -207,19 +210,43 @@ def _fold_run(text: str, start: int, end: int, built: _Builder) -> int:
     done = start
     for token in _TOKEN.finditer(text, start, end):
         token_start, token_end = token.span()
-        if token_start > done:
-            built.add(text[done:token_start].lower(), done, token_start, linear=True)
+        _fold_stretch(text, done, token_start, built)
         if token.group("hyphen") is not None:
             built.add("-", token_start, token_start + 1, linear=True)
-        elif token.group("space") is not None:
-            built.add(_fold_space(token.group()), token_start, token_end, linear=False)
         else:
-            folded = _fold_cluster(token.group())
-            built.add(folded, token_start, token_end, linear=folded == token.group())
+            built.add(_fold_space(token.group()), token_start, token_end, linear=False)
         done = token_end
+    _fold_stretch(text, done, end, built)
+    return end
+
+
+def _fold_stretch(text: str, start: int, end: int, built: _Builder) -> None:
+    """Fold text between line breaks: whole when it is stable (Devanagari prose), else by cluster."""
+    stretch = text[start:end]
+    folded = stretch.casefold()
+    if len(folded) == len(stretch) and _is_stable(stretch, folded):
+        built.add(folded, start, end, linear=True)
+        return
+    done = start
+    for cluster in _CLUSTER.finditer(text, start, end):
+        cluster_start, cluster_end = cluster.span()
+        if cluster_start > done:
+            built.add(text[done:cluster_start].lower(), done, cluster_start, linear=True)
+        folded = _fold_cluster(cluster.group())
+        built.add(folded, cluster_start, cluster_end, linear=folded == cluster.group())
+        done = cluster_end
     if done < end:
         built.add(text[done:end].lower(), done, end, linear=True)
-    return end
+
+
+def _is_stable(stretch: str, folded: str) -> bool:
+    if stretch.isascii():
+        return True
+    return (
+        _UNSTABLE.search(stretch) is None
+        and unicodedata.is_normalized("NFKC", stretch)
+        and unicodedata.is_normalized("NFKC", folded)
+    )
 
 
 _NOT_ALNUM = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
