@@ -143,6 +143,8 @@ _TOKEN = regex.compile(
     # A dash after a letter or digit, then a line break or spaces: one hyphen ("pre-\nexisting",
     # and the curator's "pre- existing" alike, so both sides fold to "pre-existing").
     rf"(?P<hyphen>(?<=[\p{{L}}\p{{M}}\p{{N}}])[{_DASHES}][{_DROP}]*\s[\s{_DROP}]*)"
+    # A soft hyphen is a break point INSIDE a word: the line break after it is no word break.
+    rf"|(?P<soft>\u00ad[\s{_DROP}]*)"
     # Any run of whitespace and dropped characters other than one plain space.
     rf"|(?P<space>[ ]*[^\S ][\s{_DROP}]*|[ ]*[{_DROP}][\s{_DROP}]*|[ ]{{2,}})"
 )
@@ -213,7 +215,7 @@ def _fold_run(text: str, start: int, end: int, built: _Builder) -> int:
         _fold_stretch(text, done, token_start, built)
         if token.group("hyphen") is not None:
             built.add("-", token_start, token_start + 1, linear=True)
-        else:
+        elif token.group("soft") is None:
             built.add(_fold_space(token.group()), token_start, token_end, linear=False)
         done = token_end
     _fold_stretch(text, done, end, built)
@@ -557,7 +559,7 @@ def clean_quote(raw: str) -> CleanQuote:
     found = _TRAILING_NOTE.search(text)
     note = None
     if found is not None and found.start() > 0:
-        note = found.group("note").strip()
+        note = found.group("note").strip(" ,;\u2013\u2014-")
         text = text[: found.start()].rstrip()
     return CleanQuote(_unwrapped(text), note)
 
@@ -580,7 +582,13 @@ _NOT_STATED = regex.compile(
 )
 _ONLY_WHERE = regex.compile(r"\s*in\s+[^;,]*")  # "not stated in X.pdf": the phrase alone, no elaboration
 _CONDITION = regex.compile(
-    r"\b(?:unless|if|shall|will|would|may|must|be|is|are|was|were|otherwise|except)\b", regex.I
+    r"\b(?:unless|if|shall|will|would|may|must|can|be|is|are|was|were|otherwise|except|as|per|under|where|when)\b",
+    regex.I,
+)
+# "see source_url", "refer to the brochure, p. 4": pointing elsewhere instead of quoting.
+_SEE_ELSEWHERE = regex.compile(
+    r"(?:see|refer\s+to|cf\.?)\s+(?:the\s+)?(?:source|url|brochure|wordings?|document|pdf|cis|p\.|pp\.|page)",
+    regex.I,
 )
 _PLACEHOLDER = regex.compile(
     r"(?:n/?a|none|null|nil|unknown|tbd|todo|missing|not applicable|not available|[-\u2013\u2014?.]+)",
@@ -605,6 +613,8 @@ def sentinel_reason(raw: str | None) -> str | None:
     text = " ".join(raw.split())
     if _BACKFILLED.search(text):
         return "backfilled from another source (see source_url), not a quote of the document"
+    if _TRAILING_NOTE.fullmatch(text) or _SEE_ELSEWHERE.match(text):
+        return "curator note, not a quote"
     if _PLACEHOLDER.fullmatch(text):
         return f"placeholder {text!r}, not a quote"
     stated = _NOT_STATED.match(text)
