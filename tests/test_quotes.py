@@ -331,6 +331,11 @@ def test_fuzzy_widens_a_window_that_partial_ratio_cut_short() -> None:
     assert found is not None and found.text.startswith("Expenses") and found.text.endswith("excluded")
 
 
+def test_fuzzy_prefers_the_earliest_of_equal_pages() -> None:
+    found = find_quote(SLIP, ["Nothing here that looks like it.", FUZZY_PAGE, FUZZY_PAGE])
+    assert found is not None and (found.level, found.page) == ("fuzzy", 2)
+
+
 def test_fuzzy_is_off_when_strict() -> None:
     assert find_quote(SLIP, [FUZZY_PAGE], fuzzy=False) is None
 
@@ -408,6 +413,9 @@ def test_a_pathological_quote_or_page_is_bounded() -> None:
     started = time.perf_counter()
     assert find_quote(quote, [page, page[:5_000]]) is None
     assert find_quote("a quote with a slip that is long enough to be fuzzy-matched", [page]) is None
+    assert find_quote("(" * 100_000, [page]) is None
+    assert clean_quote("(p" * 50_000).note is None
+    assert sentinel_reason("no " * 30_000 + "stated") is None
     assert time.perf_counter() - started < 10  # a hang would be minutes; this takes about one second
 
 
