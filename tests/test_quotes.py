@@ -456,6 +456,10 @@ def test_clean_quote_strips_a_trailing_curator_note(raw: str, expected: CleanQuo
         ("Not stated", "not stated in the document"),
         ("not mentioned in the policy wording", "not stated in the document"),
         ("Nothing specified.", "not stated in the document"),
+        ("Information not available", "not stated in the document"),
+        ("Entry age is not explicitly mentioned in the wording", "not stated in the document"),
+        ("N.A.", "placeholder 'N.A.', not a quote"),
+        ("value taken from the insurer's website", "curator note about the document, not a quote of it"),
         (
             "no product-wide co-payment stated in policy wording; only a Tier-based conditional rule "
             "is present",
@@ -504,6 +508,9 @@ def test_sentinel_reason_names_what_is_not_a_quote(raw: str | None, reason: str)
         "Expenses related to the treatment of any illness within 30 days from the first policy commencement",
         "None of the following expenses are covered: cosmetic surgery",
         "Sum Insured options range from Rs",
+        "Premium not paid within the Grace Period",
+        "the benefit will not be available in respect of any claim",
+        "list of network hospitals available on our website",
         "Room rent is covered (see p. 4)",  # a real quote with a trailing note: clean_quote's job
     ],
 )

@@ -580,6 +580,12 @@ _NOT_STATED = regex.compile(
     rf"^(?:not|no|nothing|none)\b(?P<what>[^.;:()]{{0,80}}?)\s*\b{_STATED}\b(?P<rest>.*)$",
     regex.IGNORECASE | regex.DOTALL,
 )
+# "Information not available", "Age not specified in wording": a short text that ENDS in the phrase.
+_ENDS_NOT_STATED = regex.compile(
+    rf"(?P<what>(?:[\w/-]+\s+){{1,3}}?)(?:is\s+|are\s+)?not\s+(?:\w+\s+)?{_STATED}(?:\s+in\s+[^;,.]*)?\.?",
+    regex.IGNORECASE,
+)
+_SHORT = 80
 _ONLY_WHERE = regex.compile(r"\s*in\s+[^;,]*")  # "not stated in X.pdf": the phrase alone, no elaboration
 _CONDITION = regex.compile(
     r"\b(?:unless|if|shall|will|would|may|must|can|be|is|are|was|were|otherwise|except|as|per|under|where|when)\b",
@@ -591,7 +597,8 @@ _SEE_ELSEWHERE = regex.compile(
     regex.I,
 )
 _PLACEHOLDER = regex.compile(
-    r"(?:n/?a|none|null|nil|unknown|tbd|todo|missing|not applicable|not available|[-\u2013\u2014?.]+)",
+    r"(?:n\.?\s*/?\s*a\.?|none|null|nil|unknown|tbd|todo|missing|not applicable|not available"
+    r"|[-\u2013\u2014?.]+)",
     regex.I,
 )
 _BACKFILLED = regex.compile(
@@ -601,7 +608,8 @@ _BACKFILLED = regex.compile(
 _ABOUT_DOCUMENT = regex.compile(
     r"\b(?:indexed\s+chunks?|chunks?\s+(?:checked|indexed)|checked\s+all|does\s+not\s+appear|do\s+not\s+appear"
     r"|not\s+(?:found|present|stated|mentioned)\s+in\s+(?:the\s+)?(?:document|pdf|wordings?|brochure|cis)"
-    r"|curator|[\w.-]+\.pdf)\b",
+    r"|(?:taken|sourced|copied|obtained)\s+from\s+(?:the\s+)?(?:insurer'?s?\s+)?(?:website|web|url|internet|public)"
+    r"|inferred\s+from|paraphrased?|curator|[\w.-]+\.pdf)\b",
     regex.IGNORECASE,
 )
 
@@ -622,6 +630,9 @@ def sentinel_reason(raw: str | None) -> str | None:
         rest = stated.group("rest")
         plain = not rest.strip(" .") or _ONLY_WHERE.fullmatch(rest)
         return "not stated in the document" if plain else "curator note: not stated in the document"
+    ends = _ENDS_NOT_STATED.fullmatch(text) if len(text) <= _SHORT else None
+    if ends is not None and not _CONDITION.search(ends.group("what")):
+        return "not stated in the document"
     if _ABOUT_DOCUMENT.search(text):
         return "curator note about the document, not a quote of it"
     return None
