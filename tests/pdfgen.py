@@ -205,6 +205,14 @@ def truncated(source: Built, folder: Path) -> Path:
     return path
 
 
+def junk_prefixed(source: Built, folder: Path) -> Built:
+    """`source` behind 2,000 bytes of junk (a saved HTTP response, a mail gateway's banner): pdfium
+    looks for the header only in the first 1,024 bytes and rejects the file; pypdf finds its objects."""
+    path = folder / f"{source.path.stem}.junk.pdf"
+    path.write_bytes(b"\0" * 2000 + source.path.read_bytes())
+    return Built(path, source.pages, source.quote, source.page, source.end_page)
+
+
 CASES: dict[str, Callable[[Path], Built]] = {
     "plain": plain,
     "two_columns": two_columns,

@@ -149,16 +149,17 @@ def _by_whole_path(wanted: tuple[str, ...], documents: list[Document]) -> list[D
 
 
 def _by_path_suffix(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
-    """The documents sharing the most trailing path parts with the reference: a folder and the file
-    name at least, or the document's whole path (a file at the top of the sources folder)."""
-    scored = []
+    """The documents sharing the most trailing path parts with the reference (a folder and the file
+    name at least, or the document's whole path); of equals, those whose whole path the reference
+    ends with, as no folder of theirs contradicts it."""
+    scored: list[tuple[tuple[int, bool], Document]] = []
     for document in documents:
         parts = reference_parts(document.path)
         common = _common_suffix(parts, wanted)
         if common >= 2 or (common == len(parts) and common > 0):
-            scored.append((common, document))
-    best = max((common for common, _ in scored), default=0)
-    return [document for common, document in scored if common == best]
+            scored.append(((common, common == len(parts)), document))
+    best = max((score for score, _ in scored), default=None)
+    return [document for score, document in scored if score == best]
 
 
 def _by_id(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
