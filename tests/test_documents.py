@@ -252,10 +252,10 @@ def test_the_first_load_writes_a_cache_entry_and_the_second_reads_it(
     )
 
 
-def test_no_cache_dir_writes_nothing(built: dict[str, pdfgen.Built], tmp_path: Path) -> None:
+def test_no_cache_dir_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pdfs").mkdir()
     pdfgen.plain(tmp_path / "pdfs")
-    os.chdir(tmp_path)  # the default cache folder is relative: it would appear here
+    monkeypatch.chdir(tmp_path)  # the default cache folder is relative: it would appear here
     load_sources(tmp_path / "pdfs", cache_dir=None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pdfs"]
 
