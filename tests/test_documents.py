@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdf
@@ -141,26 +142,41 @@ def test_without_the_fallback_that_pdf_is_a_problem(built: dict[str, pdfgen.Buil
     assert "pypdfium2" in reason and "Data format error" in reason
 
 
+def _locked(folder: Path) -> Path:
+    return pdfgen.password_protected(pdfgen.plain(folder), folder).path
+
+
+def _truncated(folder: Path) -> Path:
+    return pdfgen.truncated(pdfgen.plain(folder), folder)
+
+
+def _empty(folder: Path) -> Path:
+    pdfgen.plain(folder)
+    (folder / "empty.pdf").write_bytes(b"")
+    return folder / "empty.pdf"
+
+
 @pytest.mark.parametrize(
-    ("make", "reason_has"),
+    ("make", "pdfium_says", "pypdf_says"),
     [
-        (pdfgen.password_protected, "needs a password"),
-        (pdfgen.truncated, "no extractor could read this PDF"),
+        (_locked, "needs a password", "needs a password"),
+        (_truncated, "Data format error", "Stream has ended unexpectedly"),
+        (_empty, "Data format error", "empty file"),
     ],
 )
-def test_an_unreadable_pdf_is_a_problem_with_its_reason_and_the_rest_load(
-    built: dict[str, pdfgen.Built], tmp_path: Path, make: object, reason_has: str
+def test_an_unreadable_pdf_is_a_problem_with_its_reasons_and_the_rest_load(
+    tmp_path: Path, make: Callable[[Path], Path], pdfium_says: str, pypdf_says: str
 ) -> None:
-    broken = make(built["plain"], tmp_path)  # type: ignore[operator]
-    path = broken if isinstance(broken, Path) else broken.path
-    pdfgen.plain(tmp_path)
+    broken = make(tmp_path)
     sources = load_sources(tmp_path, cache_dir=None)
     assert list(sources) == ["plain"]
     [(problem, reason)] = sources.problems
-    assert problem == path.name
-    assert reason_has in reason and "pypdfium2" in reason and "pypdf" in reason
-    with pytest.raises(InputError, match=reason_has):
-        load_document(path, root=tmp_path, cache_dir=None)
+    assert problem == broken.name
+    pdfium_reason, pypdf_reason = reason.split("; pypdf ")
+    assert reason.startswith("no extractor could read this PDF (pypdfium2 ")
+    assert pdfium_says in pdfium_reason and pypdf_says in pypdf_reason
+    with pytest.raises(InputError, match="no extractor could read this PDF"):
+        load_document(broken, root=tmp_path, cache_dir=None)
 
 
 def test_other_kinds_of_file_are_ignored_and_listed_not_problems(tmp_path: Path) -> None:
