@@ -211,7 +211,7 @@ def test_text_files_are_pages_split_on_form_feeds(
 def test_a_text_file_that_is_not_utf8_is_a_problem(tmp_path: Path) -> None:
     (tmp_path / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
     sources = load_sources(tmp_path, cache_dir=None)
-    assert sources.problems == (("latin1.txt", "not UTF-8 text (byte 3)"),)
+    assert sources.problems == (("latin1.txt", "not UTF-8 text (byte 3): save the file as UTF-8"),)
 
 
 def test_two_files_with_one_document_id_keep_the_first_and_report_the_second(tmp_path: Path) -> None:
@@ -238,11 +238,16 @@ def test_document_ids_and_paths_come_from_the_relative_path(tmp_path: Path) -> N
         (lambda root: load_sources(root / "missing"), "the sources folder does not exist"),
         (lambda root: load_document(root / "x.docx", root=root), "not a PDF or text file"),
         (lambda root: load_document(Path(os.devnull), root=root), "not inside the sources folder"),
-        (lambda root: load_sources(root, extractors=("pdfminer",)), "unknown PDF extractor 'pdfminer'"),
+        (
+            lambda root: load_sources(root / "empty", extractors=("pdfminer",)),
+            "unknown PDF extractor 'pdfminer'",
+        ),
+        (lambda root: load_sources(root / "empty", extractors=()), "no PDF extractor given"),
     ],
 )
 def test_usage_errors_say_what_and_the_fix(tmp_path: Path, call: object, error: str) -> None:
     pdfgen.plain(tmp_path)
+    (tmp_path / "empty").mkdir()  # no PDF in it: a wrong extractor is refused before any is needed
     with pytest.raises(UsageError, match=error) as raised:
         call(tmp_path)  # type: ignore[operator]
     assert raised.value.fix

@@ -200,6 +200,7 @@ def load_sources(
 ) -> Sources:
     """Every PDF and text file under `root` (hidden folders and files skipped), as a `Sources`."""
     _check_root(root)
+    _check_extractors(extractors)
     documents: dict[str, Document] = {}
     problems: list[tuple[str, str]] = []
     ignored: list[str] = []
@@ -212,7 +213,7 @@ def load_sources(
         try:
             document = load_document(path, root=root, cache_dir=cache_dir, extractors=extractors)
         except InputError as exc:
-            problems.append((relative, exc.what))
+            problems.append((relative, f"{exc.what}: {exc.fix}" if exc.fix else exc.what))
             continue
         if document.id in documents:
             taken = documents[document.id].path
@@ -228,6 +229,13 @@ def _check_root(root: Path) -> None:
         raise UsageError(
             f"the sources folder {kind}", where=str(root), fix="give the folder holding the documents"
         )
+
+
+def _check_extractors(extractors: Sequence[str]) -> None:
+    if not extractors:
+        raise UsageError("no PDF extractor given", fix=f"give one or more of {', '.join(EXTRACTOR_ORDER)}")
+    for name in extractors:
+        _extractor(name)
 
 
 def _files_under(root: Path) -> list[Path]:
@@ -247,6 +255,7 @@ def load_document(
 ) -> Document:
     """One file under `root` as a `Document`. InputError when no extractor can read it."""
     relative = _relative(path, root)
+    _check_extractors(extractors)
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
         return _text_document(path, relative)
