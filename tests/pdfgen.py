@@ -91,6 +91,18 @@ def two_columns(folder: Path) -> Built:
     return Built(_write(pdf, folder, "two-columns.pdf"), (LEFT_COLUMN + RIGHT_COLUMN,), quote, 1, 1)
 
 
+def interleaved_columns(folder: Path) -> Built:
+    """(2b) The same two columns written line by line across the page, as some producers do: every
+    extractor then runs the columns together, and the right column's sentence is not in the text."""
+    pdf = _pdf()
+    pdf.add_page()
+    for index, (left, right) in enumerate(zip(LEFT_COLUMN, RIGHT_COLUMN)):
+        _lines(pdf, (left,), y=30.0 + index * LINE)
+        _lines(pdf, (right,), x=115.0, y=30.0 + index * LINE)
+    written = tuple(line for pair in zip(LEFT_COLUMN, RIGHT_COLUMN) for line in pair)
+    return Built(_write(pdf, folder, "interleaved-columns.pdf"), (written,), " ".join(RIGHT_COLUMN), 1, 1)
+
+
 HYPHENATED_LINES = (
     "Expenses for any pre-",
     "existing disease are covered after 36 months",
@@ -216,6 +228,7 @@ def junk_prefixed(source: Built, folder: Path) -> Built:
 CASES: dict[str, Callable[[Path], Built]] = {
     "plain": plain,
     "two_columns": two_columns,
+    "interleaved_columns": interleaved_columns,
     "hyphenated": hyphenated,
     "ligature": ligature,
     "table": table,

@@ -47,6 +47,10 @@ def load(case: pdfgen.Built, extractors: tuple[str, ...] = PDFIUM) -> Document:
 PDFIUM_TEXT = {
     "plain": tuple("\n".join(lines) for lines in pdfgen.PLAIN_PAGES),
     "two_columns": ("\n".join(pdfgen.LEFT_COLUMN + pdfgen.RIGHT_COLUMN),),
+    # written across the page line by line: each text line holds both columns' lines
+    "interleaved_columns": (
+        "\n".join(f"{left} {right}" for left, right in zip(pdfgen.LEFT_COLUMN, pdfgen.RIGHT_COLUMN)),
+    ),
     # pdfium marks a hyphen ending a line with U+FFFE in place of "-\r\n"
     "hyphenated": (
         "Expenses for any pre\ufffeexisting disease are covered after 36 months\nof continuous cover.",
