@@ -109,20 +109,23 @@ def facts_quotes(facts: Path) -> Iterator[tuple[str, str]]:
                     yield source, fact["source_quote"]
 
 
-def verify_quotes(sources: Sources, quotes: list[tuple[str, str]]) -> int | None:
+def verify_quotes(sources: Sources, quotes: list[tuple[str, str]]) -> dict[str, int] | None:
     """The hook for the verification time: every quote searched in its own document by
-    `assay.harness.quotes.find_quote`. None when that module is not there yet; else how many found."""
+    `assay.harness.quotes.find_quote`. None when that module is not there yet; else a tally."""
     try:
         from assay.harness.quotes import clean_quote, find_quote, sentinel_reason
     except ImportError:
         return None
-    found = 0
+    tally = {"found": 0, "not found": 0, "sentinel": 0, "document not in the folder": 0}
     for reference, raw in quotes:
         document = sources.resolve(reference)
-        if document is None or sentinel_reason(raw) is not None:
-            continue
-        found += find_quote(clean_quote(raw).text, document.pages) is not None
-    return found
+        if sentinel_reason(raw) is not None:
+            tally["sentinel"] += 1
+        elif document is None:
+            tally["document not in the folder"] += 1
+        else:
+            tally["found" if find_quote(clean_quote(raw).text, document.pages) else "not found"] += 1
+    return tally
 
 
 def report(seconds: dict[str, float]) -> bool:
@@ -153,12 +156,12 @@ def main() -> int:
         print(f"{len(sources)} shared PDFs, {pages} pages, problems: {list(sources.problems) or 'none'}")
         quotes = list(facts_quotes(args.facts)) if args.facts.is_dir() else []
         start = time.perf_counter()
-        found = verify_quotes(sources, quotes)
+        tally = verify_quotes(sources, quotes)
         verification = time.perf_counter() - start
-        if found is None:
+        if tally is None:
             print("verification: assay.harness.quotes is not in this tree yet; not timed")
         else:
-            print(f"verification: {found} of {len(quotes)} quotes found in {verification:.3f} s")
+            print(f"verification of {len(quotes)} facts' quotes in {verification:.3f} s: {tally}")
             seconds["shared PDFs cold + verification"] = cold + verification
             seconds["shared PDFs cached + verification"] = cached + verification
         made = build_corpus(args.sources, work / "corpus", args.corpus)
