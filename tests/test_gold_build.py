@@ -697,3 +697,7 @@ def test_real_command_end_to_end(real: GoldBuild, tmp_path: Path, capsys: pytest
     assert out.read_text(encoding="utf-8") == gold_jsonl(real)
     assert json.loads(report.read_text(encoding="utf-8"))["items"]["total"] == len(real.items)
     assert main([*command, "--out", str(out), "--strict"]) == 1  # the flag and the warnings are errors
+    capsys.readouterr()
+    # The gold set loads as gold records, and every quote is found again where the item says.
+    assert main(["lint", str(out), "--sources", str(SHARED / "pdfs")]) == 0
+    assert f"0 errors, 0 warnings in {len(real.items)} rows" in capsys.readouterr().out

@@ -171,7 +171,9 @@ def _item(
             "page": match.page,
             "end_page": match.end_page,
             "span": list(match.span),
-            "quote": match.text,  # the passage as extracted, so that a later check finds it exactly
+            # The quote as verified (its note stripped): searched again, it is found where `span` says,
+            # at `match_level` (assay lint --sources does that); the span shows the extracted text.
+            "quote": verdict.quote,
             "match_level": match.level,
         },
     }
