@@ -512,7 +512,7 @@ def test_synthetic_encrypted_pdfs_report_their_encryption(pdf_verification: Veri
     ("content", "expected"),
     [
         ('{"policy_id": "x",\n "f": {"value": 1,}}', "bad.json:2:"),  # the JSON's line and column
-        ('{"policy_id": "x", "f": {"unit": "days"}}', "has no 'value'"),
+        ('{"policy_id": "x",\n "f": {"unit": "days"}}', "bad.json:2: f: the field's mapping has no 'value'"),
         ('{"document": "x", "claims": [{"value": 1}]}', "claims[0]"),
         ('{"document": "x", "claims": [{"field": "f", "confidence": "sure"}]}', "'confidence'"),
         ('["not", "facts"]', "matches no facts layout"),

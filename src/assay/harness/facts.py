@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import regex
+
 from ..errors import InputError, UsageError
 
 CONFIDENCE_LABELS = {"low": 1 / 3, "medium": 2 / 3, "high": 1.0}
@@ -119,18 +121,26 @@ def load_facts(folder: Path, *, adapter: str | None = None) -> tuple[FactsFile, 
 def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None = None) -> FactsFile:
     """One facts file, through the named adapter or the first that detects its shape. `name` is how
     claims and reports name the file (``load_facts``: its name in the folder, no machine path)."""
-    data = _parsed_json(path)
+    text = _text(path)
+    data = _parsed_json(text, path)
     chosen = _adapter_for(data, path, adapter)
-    return chosen.read(data, path=name or str(path))
-
-
-def _parsed_json(path: Path) -> Any:
+    shown = name or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return chosen.read(data, path=shown)
+    except InputError as exc:
+        raise _located(exc, shown, path, text) from None
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read the facts file ({exc})", where=str(path), fix="give a UTF-8 JSON file"
         ) from None
+
+
+def _parsed_json(text: str, path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -139,6 +149,21 @@ def _parsed_json(path: Path) -> Any:
             where=f"{path}:{exc.lineno}:{exc.colno}",
             fix="correct the JSON at that line and column",
         ) from None
+
+
+def _located(exc: InputError, shown: str, path: Path, text: str) -> InputError:
+    """An adapter's error, with the file's whole path and the line of the top-level key it is about."""
+    if not exc.where.startswith(shown):
+        return exc
+    rest = exc.where[len(shown) :]  # ": grace_period", ": claims[2]", ""
+    key = regex.match(r": ([^.\[:]+)", rest)
+    line = _line_of(text, key.group(1)) if key else None
+    return InputError(exc.what, where=f"{path}:{line}{rest}" if line else f"{path}{rest}", fix=exc.fix)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    found = regex.search(regex.escape(json.dumps(key)) + r"\s*:", text)
+    return text.count("\n", 0, found.start()) + 1 if found else None
 
 
 def _adapter_for(data: Any, path: Path, name: str | None) -> FactsAdapter:
