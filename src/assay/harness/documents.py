@@ -19,39 +19,23 @@ fails its checks (unreadable, another key, a checksum that does not match its pa
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
-import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import pypdf
-import pypdfium2
-import pypdfium2.raw as pdfium_c
-import pypdfium2.version as pdfium_version
-
-from ..errors import AssayError, InputError, UsageError
-from ..outputs import write_text
+from ..errors import InputError, UsageError
+from .extractors import EXTRACTOR_ORDER, ExtractionError, extractor
+from .page_cache import PageCacheWarning, cache_path, read_cache, write_cache
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PAGE_CACHE = Path(".assay-cache") / "pages"
 PDF_SUFFIXES = frozenset({".pdf"})
 TEXT_SUFFIXES = frozenset({".txt", ".md"})
-EXTRACTOR_ORDER = ("pypdfium2", "pypdf")  # the first that reads a PDF wins
-CACHE_FORMAT = 1
 FORM_FEED = "\f"
-
-
-class PageCacheWarning(UserWarning):
-    """A page cache file could not be used; the pages were extracted again."""
-
-
-class ExtractionError(Exception):
-    """One extractor could not read one file; the reason is the message."""
 
 
 @dataclass(frozen=True)
@@ -235,7 +219,7 @@ def _check_extractors(extractors: Sequence[str]) -> None:
     if not extractors:
         raise UsageError("no PDF extractor given", fix=f"give one or more of {', '.join(EXTRACTOR_ORDER)}")
     for name in extractors:
-        _extractor(name)
+        extractor(name)
 
 
 def _files_under(root: Path) -> list[Path]:
@@ -323,7 +307,7 @@ def _pdf_pages(
     """The pages from the first extractor that reads the file (its cached pages when there are)."""
     failures = []
     for name in extractors:
-        extract, label = _extractor(name)
+        extract, label = extractor(name)
         cached = read_cache(cache_dir, sha256, label) if cache_dir is not None else None
         if cached is not None:
             return cached[0], cached[1], label
@@ -338,177 +322,15 @@ def _pdf_pages(
     raise InputError(f"no extractor could read this PDF ({'; '.join(failures)})", where=relative)
 
 
-# --- extractors ------------------------------------------------------------------------------------
-
-Extract = Callable[[Path], tuple[tuple[str, ...], str | None]]
-
-
-def _extractor(name: str) -> tuple[Extract, str]:
-    """An extractor's function and label (its name and version: part of the cache key)."""
-    if name == "pypdfium2":
-        return extract_pypdfium2, f"pypdfium2 {pdfium_version.PYPDFIUM_INFO}"
-    if name == "pypdf":
-        return extract_pypdf, f"pypdf {pypdf.__version__}"
-    raise UsageError(f"unknown PDF extractor {name!r}", fix=f"use one of {', '.join(EXTRACTOR_ORDER)}")
-
-
-def extract_pypdfium2(path: Path) -> tuple[tuple[str, ...], str | None]:
-    """Pages and encryption by pdfium; ExtractionError when it cannot open or read the file."""
-    try:
-        document = pypdfium2.PdfDocument(path)
-    except pypdfium2.PdfiumError as exc:
-        raise ExtractionError(_pdfium_reason(str(exc))) from None
-    try:
-        pages = tuple(_pdfium_page_text(document, index) for index in range(len(document)))
-        revision = pdfium_c.FPDF_GetSecurityHandlerRevision(document)
-    except Exception as exc:  # any failure inside pdfium means: try the next extractor
-        raise ExtractionError(f"{type(exc).__name__}: {exc}") from None
-    finally:
-        document.close()
-    return pages, (None if revision < 0 else encryption_of(path, revision))
-
-
-def _pdfium_page_text(document: Any, index: int) -> str:
-    page = document[index]
-    textpage = page.get_textpage()
-    try:
-        return str(textpage.get_text_range())
-    finally:
-        textpage.close()
-        page.close()
-
-
-def _pdfium_reason(message: str) -> str:
-    if "password" in message.lower():
-        return f"it needs a password to open ({message.rstrip('.')}): ask for a copy without one"
-    return message.rstrip(".")
-
-
-def extract_pypdf(path: Path) -> tuple[tuple[str, ...], str | None]:
-    """Pages and encryption by pypdf; ExtractionError when it cannot open or read the file."""
-    try:
-        with path.open("rb") as handle:
-            reader = pypdf.PdfReader(handle)
-            encryption = None
-            if reader.is_encrypted:
-                encryption = encryption_name(_encrypt_dictionary(reader))
-                if reader.decrypt("") == pypdf.PasswordType.NOT_DECRYPTED:
-                    raise ExtractionError("it needs a password to open: ask for a copy without one")
-            return tuple(page.extract_text() for page in reader.pages), encryption
-    except ExtractionError:
-        raise
-    except Exception as exc:  # pypdf raises many kinds for a broken file; all mean unreadable
-        raise ExtractionError(f"{type(exc).__name__}: {exc}") from None
-
-
-# pdfium gives the standard security handler's revision only; these are the algorithms each implies
-# (ISO 32000-2, 7.6.4: R4 may be RC4-128 or AES-128, so pypdf reads the /Encrypt dictionary to tell).
-REVISION_ALGORITHMS = {2: "RC4-40", 3: "RC4-128", 5: "AES-256", 6: "AES-256"}
-
-
-def encryption_of(path: Path, revision: int) -> str:
-    """The encryption algorithm of an encrypted PDF, read from its /Encrypt dictionary by pypdf (which
-    reads the trailer only, from the open file, not the whole file into memory)."""
-    try:
-        with path.open("rb") as handle:
-            return encryption_name(_encrypt_dictionary(pypdf.PdfReader(handle)))
-    except Exception:  # pypdf cannot parse what pdfium read: name it by revision alone
-        return REVISION_ALGORITHMS.get(revision, f"standard security handler revision {revision}")
-
-
-def _encrypt_dictionary(reader: pypdf.PdfReader) -> Mapping[str, Any]:
-    found = reader.trailer["/Encrypt"].get_object()
-    if not isinstance(found, Mapping):
-        raise ExtractionError("its /Encrypt entry is not a dictionary")
-    return found
-
-
-def encryption_name(encrypt: Mapping[str, Any]) -> str:
-    """ "AES-256", "AES-128", "RC4-128", "RC4-40" from an /Encrypt dictionary (ISO 32000-2, 7.6)."""
-    version = int(encrypt.get("/V", 0))
-    if version >= 5:
-        name = "AES-256"
-    elif version == 4:
-        name = _crypt_filter_name(encrypt)
-    else:
-        name = f"RC4-{int(encrypt.get('/Length', 40))}"
-    handler = str(encrypt.get("/Filter", "/Standard")).lstrip("/")
-    return name if handler == "Standard" else f"{name} ({handler})"
-
-
-def _crypt_filter_name(encrypt: Mapping[str, Any]) -> str:
-    """V4 names its algorithm in the crypt filter that streams (else strings) use."""
-    filters = encrypt.get("/CF", {})
-    chosen = str(encrypt.get("/StmF", "/Identity"))
-    if chosen == "/Identity":
-        chosen = str(encrypt.get("/StrF", "/Identity"))
-    method = str(filters.get(chosen, {}).get("/CFM", "/None")) if chosen != "/Identity" else "/None"
-    return {"/AESV2": "AES-128", "/AESV3": "AES-256", "/V2": "RC4-128"}.get(method, f"none ({method})")
-
-
-# --- the page cache --------------------------------------------------------------------------------
-
-
-def cache_path(cache_dir: Path, sha256: str, extractor: str) -> Path:
-    return cache_dir / f"{sha256}.{extractor.replace(' ', '-')}.json"
-
-
-def _checksum(pages: Sequence[str], encryption: str | None) -> str:
-    return hashlib.sha256(json.dumps([encryption, list(pages)]).encode("ascii")).hexdigest()
-
-
-def write_cache(
-    cache_dir: Path, sha256: str, extractor: str, pages: Sequence[str], encryption: str | None
-) -> None:
-    """Store the pages; a cache that cannot be written costs only speed, so it warns."""
-    entry = {
-        "format": CACHE_FORMAT,
-        "sha256": sha256,
-        "extractor": extractor,
-        "encryption": encryption,
-        "pages": list(pages),
-        "checksum": _checksum(pages, encryption),
-    }
-    target = cache_path(cache_dir, sha256, extractor)
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        write_text(target, json.dumps(entry))  # ASCII-escaped: a lone surrogate from pypdf stays writable
-    except (AssayError, OSError) as exc:
-        warnings.warn(
-            f"{target}: the page cache could not be written ({exc})", PageCacheWarning, stacklevel=2
-        )
-
-
-def read_cache(cache_dir: Path, sha256: str, extractor: str) -> tuple[tuple[str, ...], str | None] | None:
-    """The cached (pages, encryption), or None: absent, or unusable (with a PageCacheWarning)."""
-    target = cache_path(cache_dir, sha256, extractor)
-    try:
-        entry = json.loads(target.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        problem: str | None = f"unreadable: {exc}"
-    else:
-        problem = _cache_problem(entry, sha256, extractor)
-    if problem is None:
-        return tuple(entry["pages"]), entry["encryption"]
-    warnings.warn(
-        f"{target}: page cache entry {problem}; the pages are extracted again", PageCacheWarning, stacklevel=3
-    )
-    return None
-
-
-def _cache_problem(entry: Any, sha256: str, extractor: str) -> str | None:
-    if not isinstance(entry, dict):
-        return "not a JSON object"
-    key = (entry.get("format"), entry.get("sha256"), entry.get("extractor"))
-    if key != (CACHE_FORMAT, sha256, extractor):
-        return "written for another file, extractor or cache format"
-    pages, encryption = entry.get("pages"), entry.get("encryption")
-    if not isinstance(pages, list) or not all(isinstance(page, str) for page in pages):
-        return "its pages are not a list of texts"
-    if encryption is not None and not isinstance(encryption, str):
-        return "its encryption is not a text"
-    if entry.get("checksum") != _checksum(pages, encryption):
-        return "its checksum does not match its pages (edited or damaged)"
-    return None
+__all__ = [
+    "DEFAULT_PAGE_CACHE",
+    "Document",
+    "PageCacheWarning",
+    "Sources",
+    "cache_path",
+    "document_id",
+    "file_sha256",
+    "load_document",
+    "load_sources",
+    "write_cache",
+]
