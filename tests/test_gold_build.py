@@ -571,6 +571,7 @@ def test_the_command_writes_gold_report_and_markdown(
         (["--refusals"], "--refusals needs refusal templates"),
         (["--min-confidence", "sure"], "is not a confidence"),
         (["--templates", "missing.toml"], "cannot read the template file"),
+        (["--sources", "EMPTY"], "the sources folder holds no PDF or text file"),
     ],
 )
 def test_the_command_refuses_bad_input_with_exit_2(
@@ -581,6 +582,8 @@ def test_the_command_refuses_bad_input_with_exit_2(
     message: str,
 ) -> None:
     facts, sources = corpus
+    (tmp_path / "empty").mkdir()
+    extra = [str(tmp_path / "empty") if flag == "EMPTY" else flag for flag in extra]
     command = ["gold", "build", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
     assert main([*command, "--out", str(tmp_path / "gold.jsonl"), *extra]) == 2
     assert message in capsys.readouterr().err

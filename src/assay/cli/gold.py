@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
 from ..harness.claims import DEFAULT_MIN_CONFIDENCE, Verification, VerifyOptions, has_errors, verify_claims
 from ..harness.documents import DEFAULT_PAGE_CACHE, load_sources
 from ..harness.facts import ADAPTERS, load_facts
@@ -81,6 +81,12 @@ def verify(args: argparse.Namespace) -> tuple[Verification, Templates | None]:
     templates = load_templates(args.templates) if args.templates else None
     facts = load_facts(args.facts, adapter=args.adapter)
     sources = load_sources(args.sources, cache_dir=None if args.no_cache else args.cache)
+    if not sources and not sources.problems:  # a mistyped folder, not a corpus with nothing in it
+        raise InputError(
+            "the sources folder holds no PDF or text file",
+            where=str(args.sources),
+            fix="give --sources the folder of the documents the facts quote",
+        )
     options = VerifyOptions(fuzzy=not args.strict, min_confidence=_confidence(args.min_confidence))
     return verify_claims(facts, sources, templates=templates, options=options), templates
 
