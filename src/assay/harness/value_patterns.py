@@ -1,0 +1,396 @@
+"""Patterns for ``hard_fact`` built from typed values, with the answers each must and must not match.
+
+A pattern is matched by ``hard_fact`` on the response folded by the unicode profile (case, NFKC, Indic
+digits to ASCII, punctuation kept, whitespace collapsed), which adds the whole-word and whole-number
+boundaries itself: ``24`` never matches inside ``2024`` or ``2.24``. So a pattern here only names the
+forms people write for the value, and adds what those boundaries cannot see:
+
+- not the tail of a hyphenated word or range (``twenty-four days`` for 4 days, ``20-30 days`` for 30,
+  ``non-indemnity`` for ``indemnity``);
+- for a yes, and every label, no negation in the words just before it in its clause (``not covered``,
+  ``isn't covered``, ``no cover``), and a bare ``No`` only as a sentence's whole first word;
+- a count is not followed by a unit (``586 days`` is not the count 586).
+
+Numbers: digits (``500000``, ``5,00,000``, ``500,000``), English words up to 100 (``thirty``,
+``twenty-four``, ``thirty (30)``), ``a``/``an``/``one`` for one unit. Units: every spelling the unit
+has in ``value_types.UNIT_ALIASES`` (``days``, ``30-day``, ``hrs``, Hindi ``दिन``), a neutral qualifier
+between (``4 consecutive years``), and the exact equivalences of ``value_types`` (48 months = 4 years;
+1 month = 30 days). Money: digits, lakh, crore, million, thousand. Text: the words as a literal when
+short; a long text gets no pattern (None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+import regex
+
+from ..text import unicode
+from .value_reading import _ONES, _TENS, HYPHENS, QUALIFIERS, SCALES, read_values
+from .value_types import (
+    BOOL,
+    COUNT,
+    DATE,
+    DAY,
+    ENUM,
+    MONEY,
+    MONTHS,
+    NUMBER_UNIT,
+    PERCENT,
+    TEXT,
+    UNIT_ALIASES,
+    UNIT_WORDS,
+    Value,
+    equivalents,
+    indian_grouping,
+    number_text,
+    plain_number,
+    quantity_text,
+    render_answer,
+    rupees_text,
+    same_value,
+)
+
+NOT_A_TAIL = rf"(?<!\w[{HYPHENS}])"  # not the second half of a hyphenated word or a range
+# No negation in the same clause within this many characters before: "not covered", "is not
+# currently covered", "no cover"; a clause ends at . ; : ! ? (a comma does not end it: "No, covered").
+NEGATION_REACH = 24
+NEGATIONS = ("not", "no", "never", "cannot", "without", "nor", "neither", "except", "excluding", "nahi")
+_NOT_NEGATED = rf"(?<!(?<!\w)(?:{'|'.join(NEGATIONS)}|\w+n't)(?!\w)[^.;:!?]{{0,{NEGATION_REACH}}})"
+TRUE_TERMS = ("yes", "covered", "covers", "included", "available", "payable", "offered", "supported",
+              "हाँ", "हां")  # fmt: skip
+FALSE_TERMS = ("not covered", "excluded", "exclusion", "not included", "no cover", "no coverage",
+               "not available", "not payable", "not offered", "does not cover", "doesn't cover",
+               "नहीं")  # fmt: skip
+# is not currently covered, isn't covered
+_NEGATED_TRUE = rf"(?:not|\w*n't|never)\s(?:\w+\s){{0,2}}?(?:{'|'.join(TRUE_TERMS[1:8])})"
+_SENTENCE_NO = r"(?:^|(?<=[.!?;:]\s?))no(?=\s?[.,;:!]|\s?$)"  # "No." "No, ..." as the answer's first word
+MAX_TEXT_WORDS, MAX_TEXT_CHARACTERS = 12, 120  # a text longer than this gets no pattern
+
+
+def _alternatives(forms: Iterable[str]) -> str:
+    unique = list(dict.fromkeys(forms))
+    return unique[0] if len(unique) == 1 else f"(?:{'|'.join(unique)})"
+
+
+def number_words(number: int) -> str | None:
+    """The English words for a whole number up to 100, as a pattern (``twenty[ -]four``), or None."""
+    if number < 20:
+        return _ONES[number]
+    if number < 100:
+        tens, ones = divmod(number, 10)
+        return _TENS[tens - 2] + (f"[ {HYPHENS}]{_ONES[ones]}" if ones else "")
+    return "(?:a |one )?hundred" if number == 100 else None
+
+
+def grouped(number: int) -> list[str]:
+    """A whole number's digits as written: plain, Western grouping, Indian grouping (lakh, crore)."""
+    plain = str(number)
+    western = f"{number:,}"
+    head, tail = plain[:-3], plain[-3:]
+    indian = ",".join([*regex.findall(r"\d{1,2}(?=(?:\d{2})*$)", head), tail]) if head else tail
+    return list(dict.fromkeys((plain, western, indian)))
+
+
+def number_pattern(number: int | float, *, one_as_article: bool = False) -> str:
+    """Every way to write `number`: digits (grouped or not), words, ``thirty (30)``."""
+    if isinstance(number, float):
+        return str(regex.escape(number_text(number)))
+    forms = [regex.escape(form) for form in grouped(number)]
+    words = number_words(number) if number >= 0 else None
+    if words is not None:
+        forms.append(f"{words}(?: ?\\({number}\\))?")
+    if one_as_article and number == 1:
+        forms.append("an?")
+    return _alternatives(forms)
+
+
+def _unit_pattern(unit: str) -> str:
+    spellings = sorted((alias for alias, canonical in UNIT_ALIASES.items() if canonical == unit), key=len)
+    found = _alternatives(regex.escape(spelling) for spelling in reversed(spellings))
+    return found + (rf"(?![ {HYPHENS}]?care)" if unit == DAY else "")  # day care is not days
+
+
+def _quantity(number: int | float, unit: str) -> str:
+    qualifier = f"(?:[ {HYPHENS}](?:{'|'.join(QUALIFIERS)}))?"
+    return f"{number_pattern(number, one_as_article=True)}{qualifier}[ {HYPHENS}]?{_unit_pattern(unit)}"
+
+
+def _number_unit(value: Value) -> str:
+    if value.unit is None or value.unit == COUNT:
+        units = _alternatives(regex.escape(alias) for alias in UNIT_ALIASES if UNIT_ALIASES[alias] != COUNT)
+        return f"{NOT_A_TAIL}{number_pattern(value.value)}(?![ {HYPHENS}]?{units}(?!\\w))"
+    if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
+        unit = regex.escape(value.unit)
+        return f"{NOT_A_TAIL}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
+    forms = [_quantity(number, unit) for number, unit in equivalents(value.value, value.unit)]
+    return f"{NOT_A_TAIL}{_alternatives(forms)}"
+
+
+def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
+    """`amount` rupees in a scale (lakh: 100000) when it is at most two decimals of it."""
+    if amount < size or (amount * 100) % size:
+        return None
+    number = amount // size if amount % size == 0 else amount / size
+    spelt = _alternatives(regex.escape(word) for word in sorted(words, key=len, reverse=True))
+    return f"{number_pattern(number, one_as_article=True)}[ {HYPHENS}]?{spelt}"
+
+
+def _money(value: Value) -> str:
+    amount = value.value
+    if not isinstance(amount, int):
+        return f"{NOT_A_TAIL}{regex.escape(number_text(amount))}"
+    forms = [f"{number_pattern(amount)}(?:\\.0{{1,2}})?"]
+    for size in sorted(set(SCALES.values()), reverse=True):
+        if size == 1000 and amount >= 100_000:
+            continue  # 500 thousand is no way to write 5 lakh
+        scaled = _scaled(amount, size, [word for word, of in SCALES.items() if of == size])
+        if scaled is not None:
+            forms.append(scaled)
+    return f"{NOT_A_TAIL}{_alternatives(forms)}"
+
+
+def _percent(value: Value) -> str:
+    signs = _alternatives(
+        regex.escape(alias) for alias in ("per cent", "per-cent", "percent", "pct", "प्रतिशत", "%")
+    )
+    return f"{NOT_A_TAIL}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}"
+
+
+def _bool(value: Value) -> str:
+    if value.value:
+        return f"{_NOT_NEGATED}{_alternatives(TRUE_TERMS)}"
+    negative = [_SENTENCE_NO, _NEGATED_TRUE, *(regex.escape(term) for term in FALSE_TERMS[2:]), "not covered"]
+    return f"(?:{_NOT_NEGATED}(?:excluded|exclusion)|{'|'.join(negative)})"
+
+
+def _words(text: str) -> str | None:
+    folded = unicode.fold(text.replace("_", " "))
+    pieces = folded.split()
+    if not pieces or len(pieces) > MAX_TEXT_WORDS or len(folded) > MAX_TEXT_CHARACTERS:
+        return None
+    if not regex.search(r"\w", folded):
+        return None
+    return f"{NOT_A_TAIL}{_NOT_NEGATED}" + rf"[\s_{HYPHENS}]?".join(map(regex.escape, pieces))
+
+
+def _date(value: Value) -> str:
+    year, month, day = (int(part) for part in value.value.split("-"))
+    full = MONTHS[month - 1]
+    name = _alternatives([full, *(["sept\\.?"] if month == 9 else []), full[:3] + "\\.?"])
+    nth = r"(?:st|nd|rd|th)?"
+    d, m = (f"0?{part}" if part < 10 else str(part) for part in (day, month))
+    return _alternatives(
+        [
+            f"{d}{nth}[ {HYPHENS}](?:of )?{name},?[ {HYPHENS}]{year}",
+            f"{name} {d}{nth},? {year}",
+            f"{year}-{m}-{d}",
+            f"{d}[/.{HYPHENS}]{m}[/.{HYPHENS}]{year}",
+        ]
+    )
+
+
+def expected_regex(value: Value) -> str | None:
+    """The ``hard_fact`` pattern for `value` (see the module's note), None for a text too long to be
+    safe as a literal."""
+    if value.type == NUMBER_UNIT:
+        return _number_unit(value)
+    if value.type == MONEY:
+        return _money(value)
+    if value.type == PERCENT:
+        return _percent(value)
+    if value.type == BOOL:
+        return _bool(value)
+    if value.type == DATE:
+        return _date(value)
+    if value.type in (ENUM, TEXT):
+        return _words(str(value.value))
+    raise ValueError(f"unknown value type {value.type!r}")
+
+
+# --- the answers a pattern must match, and the near misses it must not -------------------------------
+
+_DEVANAGARI_DIGITS = str.maketrans("0123456789", "०१२३४५६७८९")
+# A unit's first Hindi spelling, for the Devanagari variant of an answer (३० दिन).
+_HINDI_UNIT = {
+    unit: alias
+    for alias, unit in reversed(list(UNIT_ALIASES.items()))
+    if regex.match(r"\p{Devanagari}", alias)
+}
+
+
+def _spelt(number: int | float) -> str | None:
+    if not isinstance(number, int) or number < 0:
+        return None
+    words = number_words(number)
+    return None if words is None else words.replace(f"[ {HYPHENS}]", "-").replace("(?:a |one )?", "one ")
+
+
+def _quantity_variants(number: int | float, unit: str) -> list[str]:
+    singular, plural = UNIT_WORDS[unit]
+    word = singular if number == 1 else plural
+    written = number_text(number)
+    found = [f"{written} {word}", f"{written}-{singular}", f"{written} {singular}", f"{written}{word}",
+             f"{written} {word}".upper(), f"within {written} {word}.",
+             f"{written} consecutive {word}"]  # fmt: skip
+    spelt = _spelt(number)
+    if spelt is not None:
+        found += [f"{spelt} {word}", f"{spelt}-{singular}", f"{spelt} ({written}) {word}"]
+    if number == 1:
+        found += [f"a {singular}", f"one {singular}", f"an {singular}" if singular[0] in "aeiouh" else ""]
+    if unit in _HINDI_UNIT:
+        found.append(f"{written.translate(_DEVANAGARI_DIGITS)} {_HINDI_UNIT[unit]}")
+    return [text for text in found if text]
+
+
+def _number_variants(value: Value) -> list[str]:
+    number, unit = value.value, value.unit
+    if unit is not None and unit in UNIT_WORDS:
+        return [text for n, other in equivalents(number, unit) for text in _quantity_variants(n, other)]
+    forms = grouped(number) if isinstance(number, int) else [number_text(number)]
+    spelt = _spelt(number)
+    found = [*forms, f"there are {forms[-1]} of them.", *([spelt] if spelt else [])]
+    if isinstance(number, int):
+        found.append(str(number).translate(_DEVANAGARI_DIGITS))
+    if value.unit is not None and value.unit not in UNIT_WORDS and value.unit != COUNT:
+        found = [f"{form} {value.unit}" for form in forms]
+    return found
+
+
+def _money_variants(amount: int | float) -> list[str]:
+    if not isinstance(amount, int):
+        return [f"₹{number_text(amount)}", f"Rs. {number_text(amount)}"]
+    indian, western = indian_grouping(amount), f"{amount:,}"
+    found = [rupees_text(amount), f"Rs. {indian}", f"INR {amount}", indian, str(amount), western,
+             f"₹ {indian}/-", f"Rs.{indian}.00", f"{indian} rupees"]  # fmt: skip
+    for size, words in ((100_000, ("lakh", "lakhs", "lac")), (10_000_000, ("crore", "cr")),
+                        (1_000_000, ("million",))):  # fmt: skip
+        if amount >= size and (amount * 100) % size == 0:
+            scaled = number_text(plain_number(Fraction(amount, size)))
+            found += [f"₹{scaled} {word}" for word in words] + [f"Rs {scaled} {words[0]}"]
+            spelt = _spelt(amount // size) if amount % size == 0 else None
+            found += [f"{spelt} {words[0]}"] if spelt else []
+    if 1000 <= amount < 100_000 and amount % 1000 == 0:
+        found += [f"₹{amount // 1000}k", f"{amount // 1000} thousand rupees"]
+    return found
+
+
+def _bool_variants(truth: bool) -> list[str]:
+    if truth:
+        return ["Yes", "yes", "Yes, it is covered.", "covered", "is covered",
+                "It is covered under the policy.", "Yes, maternity expenses are included.",
+                "The policy covers it.", "हाँ"]  # fmt: skip
+    return ["No", "No.", "No, it is not covered.", "not covered", "isn't covered", "is not covered",
+            "It is excluded.", "excluded", "not included", "The policy does not cover it.",
+            "नहीं"]  # fmt: skip
+
+
+def answer_variants(value: Value) -> list[str]:
+    """The answers `value`'s pattern must match: its rendered answer first, then the forms people write."""
+    found = [render_answer(value)]
+    if value.type == NUMBER_UNIT:
+        found += _number_variants(value)
+    elif value.type == MONEY:
+        found += _money_variants(value.value)
+    elif value.type == PERCENT:
+        written = number_text(value.value)
+        found += [f"{written} %", f"{written} percent", f"{written} per cent", f"{written} pct",
+                  f"a co-payment of {written}%."]  # fmt: skip
+        spelt = _spelt(value.value)
+        found += [f"{spelt} percent"] if spelt else []
+    elif value.type == BOOL:
+        found += _bool_variants(bool(value.value))
+    elif value.type == DATE:
+        found += _date_variants(value.value)
+    elif _words(str(value.value)) is not None:
+        words = str(value.value).replace("_", " ")
+        found += [words, words.upper(), f"It is {words}.", "  ".join(words.split()), words.replace(" ", "-")]
+    return list(dict.fromkeys(found))
+
+
+def _date_variants(iso: str) -> list[str]:
+    year, month, day = (int(part) for part in iso.split("-"))
+    name = MONTHS[month - 1].title()
+    nth = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return [f"{name} {day}, {year}", f"{day}{nth} {name} {year}", iso, f"{day:02d}/{month:02d}/{year}",
+            f"{day} {name[:3]} {year}", f"{day}-{month:02d}-{year}",
+            f"the {day}{nth} of {name}, {year}"]  # fmt: skip
+
+
+_OTHER_UNIT = {DAY: "month", "week": "day", "month": "day", "year": "month", "hour": "day", "minute": "hour"}
+
+
+def _number_misses(value: Value) -> list[str]:
+    number = value.value
+    if not isinstance(number, int):
+        return [f"{number_text(number)}5", f"1{number_text(number)}"]
+    unit = UNIT_WORDS.get(value.unit or "", ("", ""))[1]
+    tail = f" {unit}" if unit else ""
+    found = [f"{number * 10}{tail}", f"{number + 1}{tail}", f"20{number}{tail}", f"1{number}{tail}",
+             f"{number}.5{tail}", f"{max(number - 10, 1)}-{number}{tail}",
+             f"1,{number:03d}{tail}"]  # fmt: skip
+    if number >= 10 and number % 10 == 0:
+        found.append(f"{number // 10}{tail}")
+    if 0 < number < 10:
+        found.append(f"twenty-{_ONES[number]}{tail}")
+    if value.unit in _OTHER_UNIT:
+        found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
+    if value.unit in (None, COUNT):
+        found += [f"{number} days", f"{number}%"]
+    return found
+
+
+def _money_misses(amount: int | float) -> list[str]:
+    if not isinstance(amount, int):
+        return [f"₹{number_text(amount * 10)}"]
+    found = [rupees_text(amount * 10), rupees_text(amount + 1), indian_grouping(amount * 10),
+             str(amount * 10), f"1{amount}", rupees_text(amount + amount // 10 or 1)]  # fmt: skip
+    if amount >= 10:
+        found.append(rupees_text(amount // 10))
+    if amount >= 100_000 and amount % 100_000 == 0:
+        found += [f"₹{amount // 100_000} crore", f"₹{amount // 100_000 + 10} lakh"]
+    return found
+
+
+def _date_misses(iso: str) -> list[str]:
+    year, month, day = (int(part) for part in iso.split("-"))
+    name = MONTHS[month - 1].title()
+    other = MONTHS[month % 12].title()
+    return [f"{day % 28 + 1} {name} {year}", f"{day} {name} {year + 1}", f"{day} {other} {year}", str(year)]
+
+
+def _miss_candidates(value: Value) -> list[str]:
+    if value.type == NUMBER_UNIT:
+        return _number_misses(value)
+    if value.type == MONEY:
+        return _money_misses(value.value)
+    if value.type == PERCENT:
+        written, number = number_text(value.value), value.value
+        found = [f"{number_text(number * 10)}%", f"{number_text(number + 1)}%", f"1{written}%",
+                 f"{written}.5%",
+                 f"{written} days"]  # fmt: skip
+        return found + ([f"{number_text(number // 10)}%"] if number >= 10 and number % 10 == 0 else [])
+    if value.type == BOOL:
+        return _bool_variants(not value.value) + (
+            ["not excluded", "uncovered", "No claim is payable", "never covered"]
+            if value.value
+            else ["not excluded"]
+        )
+    if value.type == DATE:
+        return _date_misses(value.value)
+    words = str(value.value).replace("_", " ")
+    return [f"not {words}", f"non-{words}", f"{words}s", f"isn't {words}"]
+
+
+def near_misses(value: Value) -> list[str]:
+    """Answers close to `value`'s that its pattern must NOT match (a different value, a longer number,
+    another unit, a negation); none of them states the value itself."""
+    found = []
+    for text in dict.fromkeys(_miss_candidates(value)):
+        if value.type not in (BOOL, ENUM, TEXT) and any(
+            same_value(value, m.value) for m in read_values(text)
+        ):
+            continue  # an equivalent (2 years for 24 months) is no miss
+        found.append(text)
+    return found

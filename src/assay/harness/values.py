@@ -1,0 +1,188 @@
+"""Typed values for gold sets: a curated fact's value typed, its answer rendered, its ``hard_fact``
+pattern, and whether a text states it.
+
+The pieces live in three modules, each with its own note: ``value_types`` (the value, units and the
+equivalences kept between them, rendering), ``value_reading`` (the values a text states; a golden
+answer's value), ``value_patterns`` (patterns, the answers they must match and the near misses they
+must not). This module is the one to import.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import regex
+
+from ..text import unicode
+from .value_patterns import answer_variants, expected_regex, near_misses
+from .value_reading import FALSE_WORDS, TRUE_WORDS, Mention, parse_answer, read_folded, read_values
+from .value_types import (
+    ANSWER_TYPES,
+    BOOL,
+    COUNT,
+    DATE,
+    DAY,
+    ENUM,
+    HOUR,
+    MINUTE,
+    MONEY,
+    MONTH,
+    NUMBER_UNIT,
+    NUMERIC_TYPES,
+    PERCENT,
+    PERCENT_SIGN,
+    RUPEES,
+    TEXT,
+    WEEK,
+    YEAR,
+    Value,
+    canonical_unit,
+    convert,
+    equivalents,
+    plain_number,
+    render_answer,
+    same_value,
+)
+
+# A field name's last word -> the unit its values are in (initial_waiting_period_days -> day). A word
+# anywhere in the name decides only for percentages (room_rent_capped_at_pct_of_si).
+FIELD_SUFFIXES: Mapping[str, str] = {
+    **dict.fromkeys(("days", "day"), DAY), **dict.fromkeys(("weeks", "week"), WEEK),
+    **dict.fromkeys(("months", "month"), MONTH), **dict.fromkeys(("years", "year", "yrs"), YEAR),
+    **dict.fromkeys(("hours", "hour", "hrs"), HOUR), **dict.fromkeys(("minutes", "mins"), MINUTE),
+    **dict.fromkeys(("pct", "percent", "percentage"), PERCENT_SIGN),
+    **dict.fromkeys(("count", "number", "num"), COUNT),
+    **dict.fromkeys(("amount", "inr", "rupees", "premium", "deductible"), RUPEES),
+}  # fmt: skip
+_PERCENT_WORDS = frozenset(("pct", "percent", "percentage"))
+
+
+def unit_from_field(field_name: str) -> str | None:
+    """The canonical unit a field's name gives its values, or None: ``..._days`` -> ``day``,
+    ``..._months`` -> ``month``, ``co_payment_pct`` -> ``%``, ``day_care_treatments_count`` ->
+    ``count``, ``deductible_amount`` -> ``INR``; ``min_entry_age`` says no unit (days or years)."""
+    words = [word for word in regex.split(r"[\W_]+", field_name.casefold()) if word]
+    if not words:
+        return None
+    if words[-1] in FIELD_SUFFIXES:
+        return FIELD_SUFFIXES[words[-1]]
+    if not _PERCENT_WORDS.isdisjoint(words):
+        return PERCENT_SIGN
+    return None
+
+
+def _unit_for(answer_type: str, unit: str | None) -> str | None:
+    canonical = canonical_unit(unit)
+    if answer_type == MONEY:
+        if canonical not in (None, RUPEES):
+            raise ValueError(f"money is in rupees (INR, ₹, Rs), not {unit!r}")
+        return RUPEES
+    if answer_type == PERCENT:
+        if canonical not in (None, PERCENT_SIGN):
+            raise ValueError(f"a percentage has no unit {unit!r}")
+        return PERCENT_SIGN
+    if answer_type == NUMBER_UNIT and canonical in (RUPEES, PERCENT_SIGN):
+        raise ValueError(f"the unit {unit!r} makes it {'money' if canonical == RUPEES else 'a percent'}")
+    return canonical if answer_type == NUMBER_UNIT else None
+
+
+def _number_of(raw: Any, answer_type: str, unit: str | None) -> Value:
+    if isinstance(raw, str):
+        parsed = parse_answer(raw)
+        if parsed is None:
+            try:
+                parsed = Value(answer_type, plain_number(Decimal(raw.replace(",", "").strip())), unit)
+            except (InvalidOperation, ValueError):
+                raise ValueError(f"{raw!r} is not a number or an amount") from None
+        if parsed.type == NUMBER_UNIT and parsed.unit is None:
+            return Value(answer_type, parsed.value, unit)
+        if parsed.type != answer_type or (unit is not None and parsed.unit != unit):
+            raise ValueError(f"{raw!r} reads as {render_answer(parsed)!r}, not a {answer_type} in {unit}")
+        return parsed
+    return Value(answer_type, plain_number(raw), unit)
+
+
+def typed_value(raw: Any, *, answer_type: str, unit: str | None = None) -> Value:
+    """`raw` (a fact's value) as a Value of `answer_type`; ValueError with the reason when it cannot be
+    one: null, a list (sum-insured options), a text where a number is due, an unknown type or unit."""
+    if answer_type not in ANSWER_TYPES:
+        raise ValueError(f"unknown answer type {answer_type!r} (known: {', '.join(ANSWER_TYPES)})")
+    if raw is None:
+        raise ValueError("the value is null")
+    if isinstance(raw, (list, tuple, set, dict)):
+        raise ValueError(f"the value is a {type(raw).__name__} of {len(raw)} items, not one value")
+    canonical = _unit_for(answer_type, unit)
+    if answer_type in NUMERIC_TYPES:
+        return _number_of(raw, answer_type, canonical)
+    if answer_type == BOOL:
+        return Value(BOOL, _truth(raw))
+    if answer_type == DATE:
+        return Value(DATE, _date_of(raw))
+    if not isinstance(raw, str) or not raw.strip():
+        raise ValueError(f"{answer_type} needs a non-empty text, found {raw!r}")
+    return Value(answer_type, raw.strip())
+
+
+def _truth(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    folded = unicode.fold(str(raw)).strip(" .!")
+    if folded in TRUE_WORDS or folded in FALSE_WORDS:
+        return folded in TRUE_WORDS
+    raise ValueError(f"{raw!r} is not true or false (yes/no)")
+
+
+def _date_of(raw: Any) -> str:
+    if isinstance(raw, datetime.date):
+        return raw.isoformat()[:10]
+    parsed = parse_answer(str(raw))
+    if parsed is None or parsed.type != DATE:
+        raise ValueError(f"{raw!r} is not a date (15 August 1947, 1947-08-15)")
+    return str(parsed.value)
+
+
+def value_in_text(value: Value, text: str) -> bool | None:
+    """Whether `text` (a curated quote) states `value`: a number, amount, percentage or date in any of
+    its written forms, through the unit equivalences (``4 consecutive years`` states 48 months); a
+    number with a unit must be stated with one (a bare ``30`` is not 30 days), an amount may be bare
+    digits. Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
+
+    None where a text cannot show it: a boolean or an enum label is a curator's reading of the quote,
+    not words in it; a text value is True when its words occur in order, else None (a paraphrase)."""
+    if value.type in (BOOL, ENUM):
+        return None
+    folded = unicode.fold(text)
+    if value.type == TEXT:
+        words = unicode.fold(str(value.value)).split()
+        return True if words and " ".join(words) in folded else None
+    return any(_states(value, mention) for mention in read_folded(folded))
+
+
+def _states(value: Value, mention: Mention) -> bool:
+    found = mention.value
+    if value.type == MONEY and found.type == NUMBER_UNIT and found.unit is None:
+        found = Value(MONEY, found.value, RUPEES)  # 5,00,000 with no currency is the amount
+    return same_value(value, found)
+
+
+__all__ = [
+    "ANSWER_TYPES",
+    "Mention",
+    "Value",
+    "answer_variants",
+    "canonical_unit",
+    "convert",
+    "equivalents",
+    "expected_regex",
+    "near_misses",
+    "parse_answer",
+    "read_values",
+    "render_answer",
+    "same_value",
+    "typed_value",
+    "unit_from_field",
+    "value_in_text",
+]
