@@ -22,6 +22,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+# The reading and comparing rules' version: change a unit, an equivalence or a reading rule, bump it (it
+# is in value_match's signature: two runs with one signature read values alike).
+VALUES_VERSION = 1
 NUMBER_UNIT, MONEY, PERCENT, BOOL, ENUM, TEXT, DATE = (
     "number_unit", "money", "percent", "bool", "enum", "text", "date"
 )  # fmt: skip
