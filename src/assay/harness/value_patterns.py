@@ -34,13 +34,18 @@ from .value_types import (
     DATE,
     DAY,
     ENUM,
+    HOUR,
+    MINUTE,
     MONEY,
+    MONTH,
     MONTHS,
     NUMBER_UNIT,
     PERCENT,
     TEXT,
     UNIT_ALIASES,
     UNIT_WORDS,
+    WEEK,
+    YEAR,
     Value,
     equivalents,
     indian_grouping,
@@ -106,26 +111,37 @@ def number_pattern(number: int | float, *, one_as_article: bool = False) -> str:
     return _alternatives(forms)
 
 
-def _unit_pattern(unit: str) -> str:
-    spellings = sorted((alias for alias, canonical in UNIT_ALIASES.items() if canonical == unit), key=len)
-    found = _alternatives(regex.escape(spelling) for spelling in reversed(spellings))
-    return found + (rf"(?![ {HYPHENS}]?care)" if unit == DAY else "")  # day care is not days
+# Each unit's spellings (every alias in value_types.UNIT_ALIASES, which a test holds them to), written
+# compactly: a pattern compiles in about a millisecond per alternative, and a gold set has thousands.
+UNIT_PATTERNS = {
+    DAY: rf"(?:calendar )?days?(?![ {HYPHENS}]?care)|दिन(?:ों)?",  # day care is not days
+    WEEK: "weeks?|wks?|सप्ताह|हफ़?्त(?:े|ा)",
+    MONTH: "months?|mths?|महीन(?:े|ा|ों)|माह",
+    YEAR: "years?|yrs?|वर्ष(?:ों)?|साल(?:ों)?",
+    HOUR: "hours?|hrs?|घंट(?:े|ा|ों)",
+    MINUTE: "minutes?|mins?|मिनट",
+}
+_ANY_UNIT = "|".join(UNIT_PATTERNS.values())
 
 
 def _quantity(number: int | float, unit: str) -> str:
     qualifier = f"(?:[ {HYPHENS}](?:{'|'.join(QUALIFIERS)}))?"
-    return f"{number_pattern(number, one_as_article=True)}{qualifier}[ {HYPHENS}]?{_unit_pattern(unit)}"
+    return f"{number_pattern(number, one_as_article=True)}{qualifier}[ {HYPHENS}]?(?:{UNIT_PATTERNS[unit]})"
 
 
 def _number_unit(value: Value) -> str:
     if value.unit is None or value.unit == COUNT:
-        units = _alternatives(regex.escape(alias) for alias in UNIT_ALIASES if UNIT_ALIASES[alias] != COUNT)
-        return f"{NOT_A_TAIL}{number_pattern(value.value)}(?![ {HYPHENS}]?{units}(?!\\w))"
+        # a count is not followed by a unit of time, money or percent (586 days is not the count 586)
+        unit_after = rf"(?![ {HYPHENS}]?(?:{_ANY_UNIT}|{_MONEY_WORDS})(?!\w)|\s?%)"
+        return f"{NOT_A_TAIL}{number_pattern(value.value)}{unit_after}"
     if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         unit = regex.escape(value.unit)
         return f"{NOT_A_TAIL}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
     forms = [_quantity(number, unit) for number, unit in equivalents(value.value, value.unit)]
     return f"{NOT_A_TAIL}{_alternatives(forms)}"
+
+
+_MONEY_WORDS = "rupees?|inr|rs|lakhs?|lacs?|crores?"
 
 
 def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
