@@ -23,6 +23,7 @@ from assay.harness.values import (
     expected_regex,
     near_misses,
     parse_answer,
+    read_values,
     render_answer,
     typed_value,
     unit_from_field,
@@ -242,6 +243,26 @@ def test_an_answer_is_rendered(value: Value, options: dict[str, Any], answer: st
 )
 def test_a_golden_answer_is_parsed(text: str, expected: Value | None) -> None:
     assert parse_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("usually Rs 5,00,000, but some offer 10 lakh", ["₹5 lakh", "₹10 lakh"]),
+        ("waiting periods of 10, 15, 30 days", ["10 days", "15 days", "30 days"]),
+        ("waiting periods of 10,15,30 days", []),  # no grouping, no list: as hard_fact, inside a number
+        ("30 or 60 days", ["30 days", "60 days"]),  # the bare 30 takes the unit after it
+        ("5 to 10 lakh", ["₹5 lakh", "₹10 lakh"]),
+        ("586 day care treatments", ["586"]),  # day care is no unit of days
+        ("a 24x7 helpline, in the 3rd year", []),  # 24x7 is a code; the 3rd year is not 3 years
+        ("covid-19 cover for 4 consecutive years", ["4 years"]),  # 19 is the tail of a word
+        ("twenty-four hours, a month, 16 thousand hospitals", ["24 hours", "1 month", "16000"]),
+        ("on 15 August 1947 and 1947-08-15", ["15 August 1947", "15 August 1947"]),
+        ("15 August 1947 (31 February 2020 does not exist)", ["15 August 1947", "31", "2020"]),
+    ],
+)
+def test_the_values_a_text_states_are_read(text: str, read: list[str]) -> None:
+    assert [render_answer(mention.value) for mention in read_values(text)] == read
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,9 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(regex.escape(word) for word in sorted(words, key=len, reverse=True))
 
 
-_DIGITS = r"\d{1,3}(?:,\d{3})+(?![,\d])|\d{1,2}(?:,\d{2})*,\d{3}(?![,\d])|\d+"  # Western, Indian, plain
+# Western grouping, Indian grouping, plain; a grouped number ends where no digit follows (nor a comma
+# and a digit: "5,00,000, but" ends at the second comma, "10,15,30" is three numbers).
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?!,?\d)|\d{1,2}(?:,\d{2})*,\d{3}(?!,?\d)|\d+"
 _WORD_NUMBER = (
     rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{_alternation(NUMBER_WORDS)}"
 )

@@ -188,8 +188,8 @@ def _negated(text: str, mention: Mention) -> bool:
         words += 1
         if words > NEGATION_WORDS:
             break
-        if not _is_negation(tokens[at], negations):
-            continue
+        if not _is_negation(tokens[at], negations) or tokens[at + 1 : at + 2] == ["claim"]:
+            continue  # "No Claim Bonus" is the name of a benefit, not a negation
         rest = tokens[at + 1 :]
         if rest[:1] != [","] and not any(word in COMPARISONS for word in rest):
             return True
