@@ -61,6 +61,11 @@ def one(answer: str, response: str) -> Outcome:
         ("15 August 1947", "It was August 15, 1947.", PASS),
         ("15 August 1947", "It was 15/08/1947.", PASS),
         ("15 August 1947", "It was 16 August 1947.", FAIL),
+        # a bare number is read in the expected unit only when no value has a unit of its kind
+        ("30 days", "It is 30.", PASS),
+        ("30 days", "Clause 4: it is 30 days.", PASS),  # 4 has no unit, and 30 days has
+        ("₹5 lakh", "₹5 lakh, at any of 1000 network hospitals.", PASS),
+        ("Two", "Two claims are allowed a year.", PASS),  # "a year" is no count
     ],
 )
 def test_values_are_compared_as_values(answer: str, response: str, expected: Outcome) -> None:
@@ -138,6 +143,11 @@ GOLD_ROWS = [
     # a gold value that cannot be typed falls back to the golden answer
     gold_row("e", "₹5 lakh", "₹5 lakh", value=[500000, 750000]),
     gold_row("f", "the options", "₹5 lakh", value=[500000, 750000]),
+    # a short text is compared as its words; a long one is left to phrase_match or the judge
+    gold_row("g", "UIN", "Its UIN is HDFHLIP25041V062425.", value="HDFHLIP25041V062425"),
+    gold_row(
+        "h", "cap", "No cap.", value="No cap; choose any room category up to the Sum Insured you choose"
+    ),
 ]
 
 
@@ -146,8 +156,18 @@ def test_a_gold_value_is_the_expected_value(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(row) + "\n" for row in GOLD_ROWS), encoding="utf-8")
     run_ = score(path, ["value_match"])
     scores = run_.metrics["value_match"]
-    assert [scores.outcome(row) for row in range(len(GOLD_ROWS))] == [PASS, PASS, PASS, PASS, PASS, UNSCORED]
+    assert [scores.outcome(row) for row in range(len(GOLD_ROWS))] == [
+        PASS,
+        PASS,
+        PASS,
+        PASS,
+        PASS,
+        UNSCORED,
+        PASS,
+        UNSCORED,
+    ]
     assert "cannot be typed" in scores.reasons[5]
+    assert "too long" in scores.reasons[7]
     rule = trace(run_, "value_match", 0).rule
     assert (
         "expected '48 months'" in rule

@@ -235,6 +235,7 @@ def test_an_answer_is_rendered(value: Value, options: dict[str, Any], answer: st
         ("15 August 1947", Value("date", "1947-08-15")),
         ("August 15, 1947", Value("date", "1947-08-15")),
         ("a month", Value("number_unit", 1, "month")),
+        ("One", Value("number_unit", 1, None)),  # alone, a word is a number
         ("Mahatma Gandhi", None),
         ("World War 2", None),  # a name holding a number is not a number
         ("30 days or 60 days", None),
@@ -399,6 +400,10 @@ def test_booleans_labels_texts_and_dates_match_their_variants_and_no_near_miss()
     dates = [Value("date", (start + datetime.timedelta(days=step)).isoformat()) for step in range(0, 800, 11)]
     words = [Value("enum", label) for label in ("pan_india", "family_floater", "indemnity", "hospital_cash")]
     texts = [Value("text", "Single Private A/C Room"), Value("text", "HDFHLIP25041V062425")]
+    texts += [
+        Value("number_unit", 5, "kg"),
+        Value("number_unit", 12, "sessions"),
+    ]  # units assay does not know
     _, failures = pattern_failures([Value("bool", True), Value("bool", False), *dates, *words, *texts])
     assert not failures, failures[:20]
 

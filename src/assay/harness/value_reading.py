@@ -222,6 +222,8 @@ def parse_answer(text: str) -> Value | None:
     folded = _EDGES.sub("", unicode.fold(text))
     if folded in TRUE_WORDS or folded in FALSE_WORDS:
         return Value(BOOL, folded in TRUE_WORDS)
+    if folded in NUMBER_WORDS and folded not in ("a", "an"):
+        return Value(NUMBER_UNIT, NUMBER_WORDS[folded])  # "One": read alone, a word is a number
     mentions = read_folded(folded)
     if len(mentions) == 1 and (mentions[0].start, mentions[0].end) == (0, len(folded)):
         return mentions[0].value

@@ -1,10 +1,10 @@
 """Typed values for gold sets: a curated fact's value typed, its answer rendered, its ``hard_fact``
 pattern, and whether a text states it.
 
-The pieces live in three modules, each with its own note: ``value_types`` (the value, units and the
+The pieces live in four modules, each with its own note: ``value_types`` (the value, units and the
 equivalences kept between them, rendering), ``value_reading`` (the values a text states; a golden
-answer's value), ``value_patterns`` (patterns, the answers they must match and the near misses they
-must not). This module is the one to import.
+answer's value), ``value_patterns`` (hard_fact patterns) and ``value_variants`` (the answers a pattern
+must match and the near misses it must not). This module is the one to import.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import regex
 
 from ..text import unicode
-from .value_patterns import answer_variants, expected_regex, near_misses
+from .value_patterns import expected_regex
 from .value_reading import FALSE_WORDS, TRUE_WORDS, Mention, parse_answer, read_folded, read_values
 from .value_types import (
     ANSWER_TYPES,
@@ -46,6 +46,7 @@ from .value_types import (
     render_answer,
     same_value,
 )
+from .value_variants import answer_variants, near_misses
 
 # A field name's last word -> the unit its values are in (initial_waiting_period_days -> day). A word
 # anywhere in the name decides only for percentages (room_rent_capped_at_pct_of_si).

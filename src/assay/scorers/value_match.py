@@ -36,6 +36,7 @@ from typing import Any
 
 import regex
 
+from ..harness.value_patterns import MAX_TEXT_WORDS, words_pattern
 from ..harness.value_reading import Mention, parse_answer, read_folded
 from ..harness.value_types import (
     ANSWER_TYPES,
@@ -65,6 +66,10 @@ VALUE, UNIT, VALUE_TYPE = "gold.value?", "gold.unit?", "gold.value_type?"  # opt
 NO_VALUE = (
     "the golden answer is not a typed value (a number with its unit, an amount, a percentage, a date or "
     "yes/no)"
+)
+LONG_TEXT = (
+    "the gold value is a text too long to compare as a value (at most "
+    f"{MAX_TEXT_WORDS} words): phrase_match or the judge reads it"
 )
 # Type names other files use for a gold value, as this scorer's answer types.
 TYPE_ALIASES: Mapping[str, str] = {
@@ -121,9 +126,12 @@ def expected_of(raw: Any, unit: Any, value_type: Any, answers: Sequence[str]) ->
     if raw is not None:
         try:
             value = _gold_value(raw, unit, value_type)
-            return Expected(value, f"the gold value {raw!r}")
         except ValueError as exc:
             problem = f"; its gold value {raw!r} cannot be typed ({exc})"
+        else:
+            if value.type == TEXT and words_pattern(str(value.value)) is None:
+                return Expected(None, LONG_TEXT)
+            return Expected(value, f"the gold value {raw!r}")
     for index, answer in enumerate(answers):
         parsed = parse_answer(answer)
         if parsed is not None:
@@ -132,26 +140,34 @@ def expected_of(raw: Any, unit: Any, value_type: Any, answers: Sequence[str]) ->
 
 
 def _comparable(expected: Value, found: Value) -> bool:
+    """Whether `found` is a value of the kind `expected` is: a candidate answer."""
     if expected.type == NUMBER_UNIT:
-        if found.type == DATE:
+        if found.type == DATE:  # the year of a date, for a year asked
             return expected.unit in (None, COUNT) and 1000 <= expected.value < 3000
         return found.type == NUMBER_UNIT and found.unit in comparable_units(expected.unit)
-    if expected.type == MONEY and found.type == NUMBER_UNIT and found.unit is None:
-        return bool(found.value >= 1000)  # 5,00,000 with no currency; not the 2 of "2 adults"
     return found.type == expected.type
 
 
-def _as_expected(expected: Value, found: Value) -> Value:
-    if expected.type == MONEY and found.type == NUMBER_UNIT:
-        return Value(MONEY, found.value, RUPEES)
-    return found
+def _bare(expected: Value, found: Value) -> Value | None:
+    """A bare number as a value of `expected`'s kind, when the response states none with a unit:
+    "It is 30." for 30 days, "5,00,000" for ₹5 lakh."""
+    if found.type != NUMBER_UNIT or found.unit is not None:
+        return None
+    if expected.type == NUMBER_UNIT and expected.unit not in (None, COUNT):
+        return Value(NUMBER_UNIT, found.value, expected.unit)
+    if expected.type in (MONEY, PERCENT):
+        return Value(expected.type, found.value, expected.unit)
+    return None
 
 
-def _bare_fallback(expected: Value, mentions: Iterable[Mention]) -> list[Mention]:
-    """Bare numbers, when the response states no value in a unit comparable to the expected one's."""
-    if expected.type != NUMBER_UNIT or expected.unit in (None, COUNT):
-        return []
-    return [m for m in mentions if m.value.type == NUMBER_UNIT and m.value.unit is None]
+def candidates(expected: Value, mentions: Sequence[Mention]) -> list[Mention]:
+    """The mentions a reader could take for the answer: those of `expected`'s kind, else bare numbers
+    read in its unit."""
+    found = [m for m in mentions if _comparable(expected, m.value)]
+    if found:
+        return found
+    bare = ((m, _bare(expected, m.value)) for m in mentions)
+    return [Mention(value, m.start, m.end) for m, value in bare if value is not None]
 
 
 @functools.cache
@@ -224,11 +240,11 @@ def _shown(mentions: Iterable[Mention]) -> str:
 def _decide_quantity(expected: Value, text: str) -> Decision:
     mentions = read_folded(text)
     read = f"read from the response: {_shown(mentions)}"
-    candidates = [m for m in mentions if _comparable(expected, m.value)] or _bare_fallback(expected, mentions)
-    equal = [m for m in candidates if same_value(expected, _as_expected(expected, m.value))]
+    found = candidates(expected, mentions)
+    equal = [m for m in found if same_value(expected, m.value)]
     if not equal:
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")
-    others = [m for m in candidates if m not in equal and not _negated(text, m)]
+    others = [m for m in found if m not in equal and not _negated(text, m)]
     if others:
         names = ", ".join(dict.fromkeys(render_answer(m.value) for m in [equal[0], *others]))
         return Decision(False, f"the response names several candidate values ({names}); {read}")
