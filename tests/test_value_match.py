@@ -244,3 +244,19 @@ def test_the_command_line_scores_a_file_with_or_without_a_gold_column(
     assert "value_match" in stdout
     written = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [row["value_match"] for row in written] == ["True", "", "False"]  # "" is unscored
+
+
+def test_the_trace_decides_as_the_score_on_a_row_of_several_golden_answers(tmp_path: Path) -> None:
+    rows = [
+        {"id": "1", "question": "Where?", "answers": ["everywhere", "all of India"],
+         "response": "All of India.", "gold": {"value": "pan_india", "value_type": "enum"}},
+        {"id": "2", "question": "Who?", "answers": ["Gandhi", "30 days"], "response": "thirty days"},
+    ]  # fmt: skip
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    run_ = score(path, ["value_match"])
+    for row in range(2):
+        found = trace(run_, "value_match", row)
+        assert found.outcome == "pass", found.rule
+    assert "states 'all of india'" in trace(run_, "value_match", 0).rule
+    assert "from the golden answer '30 days'" in trace(run_, "value_match", 1).rule

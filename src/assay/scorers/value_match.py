@@ -96,9 +96,13 @@ class Expected:
 
 @dataclass(frozen=True)
 class Decision:
+    """A row's verdict, the rule in words, the deciding span in the seen response, and the golden
+    answer whose words decided (a label's), or -1."""
+
     passed: bool
     rule: str
     span: Span | None = None
+    answer_index: int = -1
 
 
 def _gold_value(raw: Any, unit: Any, value_type: Any) -> Value:
@@ -298,14 +302,15 @@ def _decide_bool(expected: Value, text: str) -> Decision:
 
 
 def _decide_words(expected: Value, text: str, answers: Sequence[str]) -> Decision:
+    """A label or short text: its words, or a golden answer's, whole and not negated."""
     phrases = [str(expected.value).replace("_", " "), *answers]
-    for phrase in dict.fromkeys(unicode.fold(p).strip() for p in phrases if p.strip()):
+    for index, phrase in enumerate(unicode.fold(p).strip() for p in phrases):
+        if not phrase:
+            continue
         joined = _BETWEEN_WORDS.join(regex.escape(word) for word in phrase.split())
-        pattern = rf"(?<!\w)(?<!\w[\-\u2010-\u2014]){joined}(?!\w)"
-        for match in regex.finditer(pattern, text):
-            mention = Mention(expected, match.start(), match.end())
-            if not _negated(text, mention):
-                return Decision(True, f"states {phrase!r}", match.span())
+        for match in regex.finditer(rf"(?<!\w)(?<!\w[\-\u2010-\u2014]){joined}(?!\w)", text):
+            if not _negated(text, Mention(expected, match.start(), match.end())):
+                return Decision(True, f"states {phrase!r}", match.span(), index - 1)
     return Decision(False, f"no whole, non-negated mention of {render_answer(expected)!r}")
 
 
@@ -331,8 +336,10 @@ def _value_match(
         if expected.value is None:
             scores.outcomes[row], scores.reasons[row] = UNSCORED, expected.source
             continue
-        scores.answer_index[row] = expected.answer_index
-        if decide(expected.value, response, answers).passed:
+        decision = decide(expected.value, response, answers)
+        # the golden answer that decided, so that a trace (which sees that one answer) decides alike
+        scores.answer_index[row] = max(expected.answer_index, decision.answer_index)
+        if decision.passed:
             scores.outcomes[row] = PASS
     return scores
 
