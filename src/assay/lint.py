@@ -68,7 +68,9 @@ def lint(dataset: Dataset, regex_column: str = "expected_regex") -> list[Finding
     findings: list[Finding] = []
     for index, record in enumerate(dataset.records):
         where = f"{dataset.source} {dataset.location_kind} {record.row} (id {record.id})"
-        problems = [*_row(record), *_own_pattern(record, record.meta.get(regex_column))]
+        pattern = record.gold.expected_regex if record.gold else record.meta.get(regex_column)
+        refusal = bool(record.gold and record.gold.expected_refusal)
+        problems = [*(_refusal(record) if refusal else _row(record)), *_own_pattern(record, pattern)]
         if index in unsupported:
             problems.append(_unsupported(record, str(source_column)))
         findings += [Finding(severity, check, where, message) for severity, check, message in problems]
@@ -119,6 +121,24 @@ def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, st
                 f"the expected_regex {pattern!r} finds none of the golden answers {list(record.answers)!r}, "
                 "so hard_fact would fail even a perfect response. Fix: correct the pattern or the answer"
             ),
+        )
+
+
+def _refusal(record: Record) -> Iterable[tuple[str, str, str]]:
+    """A refusal item (the documents cannot answer it) has no answer to find: a source, a value or a
+    pattern on it means the item is not the refusal it says it is."""
+    gold = record.gold
+    assert gold is not None
+    held = (("a source", gold.source_document or gold.quote), ("an expected value", gold.value))
+    named = [name for name, value in held if value is not None]
+    if gold.expected_regex:
+        named.append("an expected_regex")
+    if named:
+        yield (
+            ERROR,
+            "refusal-with-source",
+            f"the item expects a refusal but has {' and '.join(named)}, so a system that answers from the "
+            "source would count as wrong. Fix: drop them, or make it an answerable item",
         )
 
 
@@ -174,15 +194,18 @@ def _conflicting_answers(dataset: Dataset) -> list[Finding]:
     first: dict[str, tuple[Record, set[str]]] = {}  # question -> its first row, and that row's goldens
     findings = []
     for record in dataset.records:
-        key = unicode.normalise(record.question)
-        if not key:
+        question = unicode.normalise(record.question)
+        if not question:
             continue
+        key = f"{record.scope}\n{question}"  # one question may ask of several documents (scopes)
         golden = {unicode.normalise(answer) for answer in record.answers}
         earlier, earlier_golden = first.setdefault(key, (record, golden))
         if earlier is not record and golden != earlier_golden:
+            # In a gold set the same question with two answers is a contradiction: one of them is wrong.
+            severity = ERROR if record.gold is not None and earlier.gold is not None else WARNING
             findings.append(
                 Finding(
-                    WARNING,
+                    severity,
                     "conflicting-answers",
                     f"{dataset.source} {dataset.location_kind} {record.row} (id {record.id})",
                     f"the question {record.question!r} also stands at {dataset.location_kind} {earlier.row} "

@@ -132,6 +132,72 @@ def _field(kind: type, key: str, item: Any) -> Any:
     return item
 
 
+# A gold set's item (``assay gold build``) names its parts flat; these keys become its Gold.
+GOLD_ITEM_KEYS = (
+    "expected_answer",
+    "expected_value",
+    "expected_regex",
+    "answer_type",
+    "category",
+    "expected_refusal",
+    "source",
+)
+_SOURCE_KEYS = {
+    "document": "source_document",
+    "path": "source_path",
+    "sha256": "source_sha256",
+    "page": "page",
+    "end_page": "end_page",
+    "span": "quote_span",
+    "quote": "quote",
+    "match_level": "match_level",
+}
+
+
+def gold_of_item(item: Mapping[str, Any]) -> Gold:
+    """The Gold of a gold set's item: its flat keys (``GOLD_ITEM_KEYS``) as Gold's fields, the typed
+    ``expected_value`` ({"value", "unit"}) as value and unit, ``source`` as the source fields."""
+    fields: dict[str, Any] = {
+        "expected_regex": item.get("expected_regex"),
+        "value_type": item.get("answer_type"),
+        "category": item.get("category"),
+        "expected_refusal": _flag(item.get("expected_refusal")),
+    }
+    expected = _object(item.get("expected_value"), "expected_value")
+    if expected is not None:
+        unknown = sorted(set(expected) - {"value", "unit"})
+        if unknown:
+            raise PartError(f"field 'expected_value' has no key {unknown[0]!r} (its keys: value, unit)")
+        fields |= {"value": expected.get("value"), "unit": expected.get("unit")}
+    source = _object(item.get("source"), "source")
+    if source is not None:
+        unknown = sorted(set(source) - set(_SOURCE_KEYS))
+        if unknown:
+            raise PartError(f"field 'source' has no key {unknown[0]!r} (its keys: {', '.join(_SOURCE_KEYS)})")
+        fields |= {_SOURCE_KEYS[key]: value for key, value in source.items()}
+    return parse_part(Gold, {key: value for key, value in fields.items() if value is not None})
+
+
+def _flag(value: Any) -> Any:
+    """A CSV cell's "true"/"false" as the boolean it stands for (anything else is checked as it is)."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
+
+
+def _object(value: Any, name: str) -> Mapping[str, Any] | None:
+    if isinstance(value, str) and value.strip():  # a CSV cell
+        try:
+            value = json.loads(value)
+        except ValueError as exc:
+            raise PartError(f"field {name!r} is not JSON ({exc})") from None
+    if value is None or value == "":
+        return None
+    if not isinstance(value, Mapping):
+        raise PartError(f"field {name!r} must be an object, found a {type(value).__name__}")
+    return value
+
+
 def part_dict(part: Gold | Reply | Citation | Context) -> dict[str, Any]:
     """The part as a JSON-ready mapping of its set fields (what --out writes back)."""
     found: dict[str, Any] = {}
@@ -147,4 +213,14 @@ def part_dict(part: Gold | Reply | Citation | Context) -> dict[str, Any]:
     return found
 
 
-__all__ = ["Citation", "Context", "Gold", "PartError", "Reply", "parse_part", "part_dict"]
+__all__ = [
+    "GOLD_ITEM_KEYS",
+    "Citation",
+    "Context",
+    "Gold",
+    "PartError",
+    "Reply",
+    "gold_of_item",
+    "parse_part",
+    "part_dict",
+]

@@ -20,8 +20,8 @@ from typing import Any
 from ._gc import collection_paused
 from .csvfile import RawLines
 from .errors import InputError
-from .parts import Gold, PartError, Reply, parse_part
-from .readers import Row, Table, read_dataframe, read_table
+from .parts import GOLD_ITEM_KEYS, Gold, PartError, Reply, gold_of_item, parse_part
+from .readers import Block, Row, Table, read_dataframe, read_table
 from .values import has_invisible, visible
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
@@ -146,6 +146,8 @@ def load_table(
 ) -> Dataset:
     """Records from a table already opened; a `part` of a file (one span of it) may hold no rows."""
     _check_visible_names(table)
+    if is_gold_set(table, columns or ColumnMap()):
+        table = _gold_set_view(table)
     resolved = _resolve_columns(table, columns or ColumnMap(), need_responses)
     named_parts = {name for name in PART_FIELDS if getattr(columns or ColumnMap(), name) is not None}
     builder = _RecordBuilder(table, resolved, named_parts)
@@ -168,6 +170,50 @@ def load_table(
         limit=limit,
         raw=table.raw if builder.cells_as_read and table.raw is not None else None,
     )
+
+
+# --- gold sets -----------------------------------------------------------------------------------------
+
+
+def is_gold_set(table: Table, wanted: ColumnMap) -> bool:
+    """A gold set (``assay gold build``'s items): `expected_answer` and no other source of golden
+    answers or Gold, named or found."""
+    named = {wanted.answer, wanted.answers, wanted.gold} - {None}
+    others = {"answer", "answers", "gold"} & set(table.columns)
+    return "expected_answer" in table.columns and not named and not others
+
+
+def _gold_set_view(table: Table) -> Table:
+    """The table with each item's flat gold keys made one `gold` object and its `answer`: the records
+    it gives are gold records (``Record.gold``), and its other keys (`field`, ...) their meta."""
+    kept = tuple(name for name in table.columns if name not in GOLD_ITEM_KEYS)
+
+    def rows(block: Block) -> Block:
+        locations, items = block
+        return locations, [_gold_set_row(table, location, item) for location, item in zip(locations, items)]
+
+    return Table(
+        source=table.source,
+        columns=(*kept, "answer", "gold"),
+        blocks=map(rows, table.blocks),
+        location_kind=table.location_kind,
+    )
+
+
+def _gold_set_row(table: Table, location: int, item: Row) -> dict[str, Any]:
+    row = item if isinstance(item, dict) else dict(zip(table.columns, item))
+    found = {key: value for key, value in row.items() if key not in GOLD_ITEM_KEYS}
+    answer = row.get("expected_answer")
+    found["answer"] = "" if _is_missing(answer) else answer
+    try:
+        found["gold"] = gold_of_item(row)
+    except PartError as exc:
+        raise InputError(
+            f"the gold item {exc}",
+            where=f"{table.source} {table.location_kind} {location} (id {row.get('id')})",
+            fix="write the item as `assay gold build` does (docs/gold.md)",
+        ) from None
+    return found
 
 
 # --- columns -------------------------------------------------------------------------------------------
@@ -395,6 +441,9 @@ class _RecordBuilder:
         value = row[at]
         if _is_missing(value) or (isinstance(value, str) and not value.strip()):
             return None
+        if isinstance(value, (Gold, Reply)):  # a gold set's item, made a Gold already (_gold_set_view)
+            self.part_mode[name] = True
+            return value
         mode = self.part_mode.get(name)
         if mode is None:  # the first value decides what a column found by its name holds
             mode = isinstance(value, Mapping) or (isinstance(value, str) and value.lstrip().startswith("{"))

@@ -1,0 +1,336 @@
+"""Source documents as text, page by page: what the quote search reads and what a gold item cites.
+
+A sources folder holds PDFs and text files (.txt, .md). A PDF's text comes from pypdfium2, which is
+fast and opens AES-encrypted files with an empty password; when pypdfium2 cannot open a file or fails
+on it, pypdf (with `cryptography`, for AES) is tried. A text file is one page, or pages split on form
+feeds. Other kinds of file are skipped and listed in `Sources.ignored`; a file no extractor can read
+is listed in `Sources.problems` with the reason. Neither is an error, and nothing is dropped silently.
+
+The page text is the extractor's text with "\\r\\n" and "\\r" folded to "\\n", and nothing else changed
+(pdfium's U+FFFE for a hyphen at a line's end, C0 bullets and private-use characters stay): a quote's
+span is an offset into exactly this text, so a reader can show the characters the extractor gave.
+
+Extracted pages are cached as one JSON file per (file sha256, extractor name and version) under
+`cache_dir`, so a new extractor release or a changed file is a miss by construction. A cache file that
+fails its checks (unreadable, another key, a checksum that does not match its pages) is a miss with a
+`PageCacheWarning`, and is written again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..errors import InputError, UsageError
+from .extractors import EXTRACTOR_ORDER, ExtractionError, extractor
+from .page_cache import PageCacheWarning, cache_path, read_cache, write_cache
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PAGE_CACHE = Path(".assay-cache") / "pages"
+PDF_SUFFIXES = frozenset({".pdf"})
+TEXT_SUFFIXES = frozenset({".txt", ".md"})
+FORM_FEED = "\f"
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str  # the relative path, suffix dropped, "/" -> "__"
+    path: str  # the relative posix path under the sources folder
+    sha256: str  # of the file's bytes
+    pages: tuple[str, ...]  # text per page; pages[0] is page 1
+    extractor: str  # "pypdfium2 <version>", "pypdf <version>", "text"
+    encryption: str | None  # "AES-256", "AES-128", "RC4-128", ... or None
+    empty_pages: tuple[int, ...]  # 1-based pages with no text: a scan, which needs OCR
+
+    def summary(self) -> dict[str, Any]:
+        """What a report says about the document."""
+        return {
+            "id": self.id,
+            "path": self.path,
+            "sha256": self.sha256,
+            "pages": len(self.pages),
+            "characters_per_page": [len(page) for page in self.pages],
+            "encryption": self.encryption,
+            "empty_pages": list(self.empty_pages),
+            "extractor": self.extractor,
+        }
+
+
+class Sources(Mapping[str, Document]):
+    """The documents of a sources folder by `Document.id`, sorted, with the files that could not be
+    read (`problems`: relative path and reason) and those of other kinds (`ignored`)."""
+
+    def __init__(
+        self,
+        root: Path,
+        documents: Iterable[Document],
+        *,
+        problems: Iterable[tuple[str, str]] = (),
+        ignored: Iterable[str] = (),
+    ) -> None:
+        self.root = root
+        self._documents = {document.id: document for document in sorted(documents, key=lambda d: d.id)}
+        self.problems: tuple[tuple[str, str], ...] = tuple(sorted(problems))
+        self.ignored: tuple[str, ...] = tuple(sorted(ignored))
+
+    def __getitem__(self, document_id: str) -> Document:
+        return self._documents[document_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._documents)
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def resolve(self, reference: str) -> Document | None:
+        """The document a reference names: a path as a facts file writes it (its longest matching path
+        suffix: "rag/corpus/hdfc-ergo/x.pdf" finds "hdfc-ergo/x.pdf"), a document id, a file name, a
+        file name without its suffix; tried in that order. None when nothing matches; InputError when
+        the first kind that matches matches more than one document."""
+        wanted = reference_parts(reference)
+        if not wanted:
+            return None
+        documents = list(self._documents.values())
+        for stage in (_by_whole_path, _by_path_suffix, _by_id, _by_name, _by_stem):
+            found = stage(wanted, documents)
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise _ambiguous(reference, found)
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "documents": [document.summary() for document in self.values()],
+            "problems": [{"path": path, "reason": reason} for path, reason in self.problems],
+            "ignored": list(self.ignored),
+        }
+
+
+# --- resolving references --------------------------------------------------------------------------
+
+
+def reference_parts(reference: str) -> tuple[str, ...]:
+    """A reference's path parts: backslashes read as slashes, empty and "." parts dropped."""
+    return tuple(part for part in reference.strip().replace("\\", "/").split("/") if part not in ("", "."))
+
+
+def _common_suffix(a: Sequence[str], b: Sequence[str]) -> int:
+    count = 0
+    while count < min(len(a), len(b)) and a[-1 - count] == b[-1 - count]:
+        count += 1
+    return count
+
+
+def _by_whole_path(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
+    return [document for document in documents if reference_parts(document.path) == wanted]
+
+
+def _by_path_suffix(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
+    """The documents sharing the most trailing path parts with the reference (a folder and the file
+    name at least, or the document's whole path); of equals, those whose whole path the reference
+    ends with, as no folder of theirs contradicts it."""
+    scored: list[tuple[tuple[int, bool], Document]] = []
+    for document in documents:
+        parts = reference_parts(document.path)
+        common = _common_suffix(parts, wanted)
+        if common >= 2 or (common == len(parts) and common > 0):
+            scored.append(((common, common == len(parts)), document))
+    best = max((score for score, _ in scored), default=None)
+    return [document for score, document in scored if score == best]
+
+
+def _by_id(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
+    return [document for document in documents if document.id == "/".join(wanted)]
+
+
+def _by_name(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
+    return [document for document in documents if PurePosixPath(document.path).name == wanted[-1]]
+
+
+def _by_stem(wanted: tuple[str, ...], documents: list[Document]) -> list[Document]:
+    stem = PurePosixPath(wanted[-1]).stem
+    return [document for document in documents if PurePosixPath(document.path).stem in (stem, wanted[-1])]
+
+
+def _ambiguous(reference: str, found: list[Document]) -> InputError:
+    names = ", ".join(document.path for document in found)
+    return InputError(
+        f"the source reference matches {len(found)} documents ({names})",
+        where=repr(reference),
+        fix=f"write more of its path, such as {found[0].path!r}, or its document id, such as {found[0].id!r}",
+    )
+
+
+# --- loading --------------------------------------------------------------------------------------
+
+
+def document_id(relative_path: str) -> str:
+    """ "hdfc-ergo/my-optima-secure__wordings.pdf" -> "hdfc-ergo__my-optima-secure__wordings"."""
+    return str(PurePosixPath(relative_path).with_suffix("")).replace("/", "__")
+
+
+def load_sources(
+    root: Path,
+    *,
+    cache_dir: Path | None = DEFAULT_PAGE_CACHE,
+    extractors: Sequence[str] = EXTRACTOR_ORDER,
+) -> Sources:
+    """Every PDF and text file under `root` (hidden folders and files skipped), as a `Sources`."""
+    _check_root(root)
+    _check_extractors(extractors)
+    documents: dict[str, Document] = {}
+    problems: list[tuple[str, str]] = []
+    ignored: list[str] = []
+    for path in _files_under(root):
+        relative = path.relative_to(root).as_posix()
+        if path.suffix.lower() not in PDF_SUFFIXES | TEXT_SUFFIXES:
+            log.debug("sources: %s is neither a PDF nor a text file; skipped", relative)
+            ignored.append(relative)
+            continue
+        try:
+            document = load_document(path, root=root, cache_dir=cache_dir, extractors=extractors)
+        except InputError as exc:
+            problems.append((relative, f"{exc.what}: {exc.fix}" if exc.fix else exc.what))
+            continue
+        if document.id in documents:
+            taken = documents[document.id].path
+            problems.append((relative, f"its document id {document.id!r} is taken by {taken}: rename one"))
+            continue
+        documents[document.id] = document
+    return Sources(root, documents.values(), problems=problems, ignored=ignored)
+
+
+def _check_root(root: Path) -> None:
+    if not root.is_dir():
+        kind = "is not a folder" if root.exists() else "does not exist"
+        raise UsageError(
+            f"the sources folder {kind}", where=str(root), fix="give the folder holding the documents"
+        )
+
+
+def _check_extractors(extractors: Sequence[str]) -> None:
+    if not extractors:
+        raise UsageError("no PDF extractor given", fix=f"give one or more of {', '.join(EXTRACTOR_ORDER)}")
+    for name in extractors:
+        extractor(name)
+
+
+def _files_under(root: Path) -> list[Path]:
+    found: list[Path] = []
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]  # .git, caches
+        found.extend(Path(folder) / name for name in files if not name.startswith("."))
+    return sorted(found)
+
+
+def load_document(
+    path: Path,
+    *,
+    root: Path,
+    cache_dir: Path | None = DEFAULT_PAGE_CACHE,
+    extractors: Sequence[str] = EXTRACTOR_ORDER,
+) -> Document:
+    """One file under `root` as a `Document`. InputError when no extractor can read it."""
+    relative = _relative(path, root)
+    _check_extractors(extractors)
+    suffix = path.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        return _text_document(path, relative)
+    if suffix not in PDF_SUFFIXES:
+        raise UsageError(
+            "not a PDF or text file",
+            where=relative,
+            fix="give a .pdf, .txt or .md file, or convert it to one",
+        )
+    try:
+        sha256 = file_sha256(path)
+    except OSError as exc:
+        raise InputError(f"could not be read ({exc.strerror or exc})", where=relative) from None
+    pages, encryption, extractor = _pdf_pages(path, relative, sha256, cache_dir, extractors)
+    return _document(relative, sha256, pages, extractor, encryption)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(
+            "the file is not inside the sources folder", where=str(path), fix=f"move it into {root}"
+        ) from None
+
+
+def _document(
+    relative: str, sha256: str, pages: Sequence[str], extractor: str, encryption: str | None
+) -> Document:
+    folded = tuple(fold_line_endings(page) for page in pages)
+    empty = tuple(number for number, page in enumerate(folded, 1) if not page.strip())
+    return Document(document_id(relative), relative, sha256, folded, extractor, encryption, empty)
+
+
+def fold_line_endings(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def file_sha256(path: Path) -> str:
+    """The file's sha256, read in chunks (a large PDF is never held in memory for this)."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _text_document(path: Path, relative: str) -> Document:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"could not be read ({exc.strerror or exc})", where=relative) from None
+    try:
+        text = fold_line_endings(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"not UTF-8 text (byte {exc.start})", where=relative, fix="save the file as UTF-8"
+        ) from None
+    pages = text.split(FORM_FEED)
+    if len(pages) > 1 and text.endswith(FORM_FEED):
+        pages.pop()  # pdftotext ends every page, the last too, with a form feed: no page follows it
+    return _document(relative, hashlib.sha256(data).hexdigest(), pages, "text", None)
+
+
+def _pdf_pages(
+    path: Path, relative: str, sha256: str, cache_dir: Path | None, extractors: Sequence[str]
+) -> tuple[tuple[str, ...], str | None, str]:
+    """The pages from the first extractor that reads the file (its cached pages when there are)."""
+    failures = []
+    for name in extractors:
+        extract, label = extractor(name)
+        cached = read_cache(cache_dir, sha256, label) if cache_dir is not None else None
+        if cached is not None:
+            return cached[0], cached[1], label
+        try:
+            pages, encryption = extract(path)
+        except ExtractionError as exc:
+            failures.append(f"{label}: {exc}")
+            continue
+        if cache_dir is not None:
+            write_cache(cache_dir, sha256, label, pages, encryption)
+        return pages, encryption, label
+    raise InputError(f"no extractor could read this PDF ({'; '.join(failures)})", where=relative)
+
+
+__all__ = [
+    "DEFAULT_PAGE_CACHE",
+    "Document",
+    "PageCacheWarning",
+    "Sources",
+    "cache_path",
+    "document_id",
+    "file_sha256",
+    "load_document",
+    "load_sources",
+    "write_cache",
+]
