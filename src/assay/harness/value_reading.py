@@ -32,16 +32,19 @@ from ..text import unicode
 from .value_types import (
     BOOL,
     DATE,
+    ENUM,
     MONEY,
     MONTHS,
     NUMBER_UNIT,
     PERCENT,
     PERCENT_SIGN,
     RUPEES,
+    TEXT,
     UNIT_ALIASES,
     Value,
     iso_date,
     plain_number,
+    same_value,
 )
 
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -228,3 +231,27 @@ def parse_answer(text: str) -> Value | None:
     if len(mentions) == 1 and (mentions[0].start, mentions[0].end) == (0, len(folded)):
         return mentions[0].value
     return None
+
+
+def value_in_text(value: Value, text: str) -> bool | None:
+    """Whether `text` (a curated quote) states `value`: a number, amount, percentage or date in any of
+    its written forms, through the unit equivalences (``4 consecutive years`` states 48 months); a
+    number with a unit must be stated with one (a bare ``30`` is not 30 days), an amount may be bare
+    digits. Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
+
+    None where a text cannot show it: a boolean or an enum label is a curator's reading of the quote,
+    not words in it; a text value is True when its words occur in order, else None (a paraphrase)."""
+    if value.type in (BOOL, ENUM):
+        return None
+    folded = unicode.fold(text)
+    if value.type == TEXT:
+        words = unicode.fold(str(value.value)).split()
+        return True if words and " ".join(words) in folded else None
+    return any(_states(value, mention) for mention in read_folded(folded))
+
+
+def _states(value: Value, mention: Mention) -> bool:
+    found = mention.value
+    if value.type == MONEY and found.type == NUMBER_UNIT and found.unit is None:
+        found = Value(MONEY, found.value, RUPEES)  # 5,00,000 with no currency is the amount
+    return same_value(value, found)

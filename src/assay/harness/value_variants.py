@@ -16,7 +16,7 @@ from fractions import Fraction
 import regex
 
 from .value_patterns import grouped, number_words, words_pattern
-from .value_reading import _ONES, HYPHENS, read_values
+from .value_reading import _ONES, HYPHENS, value_in_text
 from .value_types import (
     BOOL,
     COUNT,
@@ -38,7 +38,6 @@ from .value_types import (
     quantity_text,
     render_answer,
     rupees_text,
-    same_value,
 )
 
 _DEVANAGARI_DIGITS = str.maketrans("0123456789", "०१२३४५६७८९")
@@ -153,10 +152,15 @@ _OTHER_UNIT = {DAY: "month", "week": "day", "month": "day", "year": "month", "ho
 
 def _number_misses(value: Value) -> list[str]:
     number = value.value
-    if not isinstance(number, int):
-        return [f"{number_text(number)}5", f"1{number_text(number)}"]
     unit = UNIT_WORDS.get(value.unit or "", ("", ""))[1]
     tail = f" {unit}" if unit else ""
+    if not isinstance(number, int):
+        written = number_text(number)
+        found = [f"{written}5{tail}", f"1{written}{tail}", f"{number_text(number * 10)}{tail}",
+                 f"{number_text(number + 1)}{tail}"]  # fmt: skip
+        if value.unit in _OTHER_UNIT:
+            found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
+        return found
     found = [f"{number * 10}{tail}", f"{number + 1}{tail}", f"20{number}{tail}", f"1{number}{tail}",
              f"{number}.5{tail}", f"{max(number - 10, 1)}-{number}{tail}",
              f"1,{number:03d}{tail}"]  # fmt: skip
@@ -218,9 +222,7 @@ def near_misses(value: Value) -> list[str]:
     another unit, a negation); none of them states the value itself."""
     found = []
     for text in dict.fromkeys(_miss_candidates(value)):
-        if value.type not in (BOOL, ENUM, TEXT) and any(
-            same_value(value, m.value) for m in read_values(text)
-        ):
+        if value.type not in (BOOL, ENUM, TEXT) and value_in_text(value, text):
             continue  # an equivalent (2 years for 24 months) is no miss
         found.append(text)
     return found

@@ -18,14 +18,13 @@ import regex
 
 from ..text import unicode
 from .value_patterns import expected_regex
-from .value_reading import FALSE_WORDS, TRUE_WORDS, Mention, parse_answer, read_folded, read_values
+from .value_reading import FALSE_WORDS, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
 from .value_types import (
     ANSWER_TYPES,
     BOOL,
     COUNT,
     DATE,
     DAY,
-    ENUM,
     HOUR,
     MINUTE,
     MONEY,
@@ -35,7 +34,6 @@ from .value_types import (
     PERCENT,
     PERCENT_SIGN,
     RUPEES,
-    TEXT,
     WEEK,
     YEAR,
     Value,
@@ -143,30 +141,6 @@ def _date_of(raw: Any) -> str:
     if parsed is None or parsed.type != DATE:
         raise ValueError(f"{raw!r} is not a date (15 August 1947, 1947-08-15)")
     return str(parsed.value)
-
-
-def value_in_text(value: Value, text: str) -> bool | None:
-    """Whether `text` (a curated quote) states `value`: a number, amount, percentage or date in any of
-    its written forms, through the unit equivalences (``4 consecutive years`` states 48 months); a
-    number with a unit must be stated with one (a bare ``30`` is not 30 days), an amount may be bare
-    digits. Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
-
-    None where a text cannot show it: a boolean or an enum label is a curator's reading of the quote,
-    not words in it; a text value is True when its words occur in order, else None (a paraphrase)."""
-    if value.type in (BOOL, ENUM):
-        return None
-    folded = unicode.fold(text)
-    if value.type == TEXT:
-        words = unicode.fold(str(value.value)).split()
-        return True if words and " ".join(words) in folded else None
-    return any(_states(value, mention) for mention in read_folded(folded))
-
-
-def _states(value: Value, mention: Mention) -> bool:
-    found = mention.value
-    if value.type == MONEY and found.type == NUMBER_UNIT and found.unit is None:
-        found = Value(MONEY, found.value, RUPEES)  # 5,00,000 with no currency is the amount
-    return same_value(value, found)
 
 
 __all__ = [
