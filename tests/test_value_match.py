@@ -49,6 +49,8 @@ def one(answer: str, response: str) -> Outcome:
         ("₹5 lakh", "Sum insured: 5 lakhs", PASS),
         ("₹5 lakh", "Sum insured: 5,00,000", PASS),  # bare digits are the amount
         ("₹5 lakh", "The sum insured is ₹50 lakh.", FAIL),
+        ("₹5 lakh", "A ₹5L cover.", PASS),  # L for lakh, after a currency
+        ("₹5 lakh", "Sum insured 5 l.", FAIL),  # without one, l may be litres
         ("₹1 crore", "Cover up to 100 lakh rupees.", PASS),
         ("20%", "A co-payment of 20 per cent applies.", PASS),
         ("20%", "A co-payment of 20 percent applies.", PASS),

@@ -153,9 +153,12 @@ def _money(value: Value) -> str:
     for size in sorted(set(SCALES.values()), reverse=True):
         if size == 1000 and amount >= 100_000:
             continue  # 500 thousand is no way to write 5 lakh
-        scaled = _scaled(amount, size, [word for word, of in SCALES.items() if of == size])
+        scaled = _scaled(amount, size, [word for word, of in SCALES.items() if of == size and word != "l"])
         if scaled is not None:
             forms.append(scaled)
+    short = _scaled(amount, 100_000, ["l"])
+    if short is not None:  # ₹5L: the letter alone is lakh only after a currency (5 l may be litres)
+        forms.append(f"(?<=(?:₹|rs\\.?|inr)\\s?){short}")
     return f"{NOT_A_TAIL}{_alternatives(forms)}"
 
 

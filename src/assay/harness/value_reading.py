@@ -57,7 +57,7 @@ NUMBER_WORDS: Mapping[str, int] = {
     "hundred": 100, "a hundred": 100, "one hundred": 100, "a": 1, "an": 1,
 }  # fmt: skip
 SCALES: Mapping[str, int] = {
-    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs", "लाख"), 100_000),
+    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs", "लाख", "l"), 100_000),  # "l" only after a currency
     **dict.fromkeys(("crore", "crores", "cr", "करोड़"), 10_000_000),
     "million": 1_000_000, "thousand": 1_000, "k": 1_000, "हजार": 1_000, "हज़ार": 1_000,
 }  # fmt: skip
@@ -151,6 +151,8 @@ def _mention(found: regex.Match[str], text: str) -> Mention | None:
         return None  # 30th, 3rd: an ordinal, or a code like 24x7
     if found.group("currency") and found.group("currency").startswith("rs") and words:
         return None  # "rs one" is no amount anyone writes; "rs" alone may be a word
+    if scale == "l" and not found.group("currency"):
+        return None  # ₹5L is 5 lakh; 5 l may be litres
     return Mention(_typed(found, _number(found)), found.start(), found.end())
 
 

@@ -98,6 +98,7 @@ def _money_variants(amount: int | float) -> list[str]:
         if amount >= size and (amount * 100) % size == 0:
             scaled = number_text(plain_number(Fraction(amount, size)))
             found += [f"₹{scaled} {word}" for word in words] + [f"Rs {scaled} {words[0]}"]
+            found += [f"₹{scaled}L", f"Rs.{scaled}L"] if size == 100_000 else []
             spelt = _spelt(amount // size) if amount % size == 0 else None
             found += [f"{spelt} {words[0]}"] if spelt else []
     if 1000 <= amount < 100_000 and amount % 1000 == 0:
