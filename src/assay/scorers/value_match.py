@@ -8,8 +8,11 @@ Gandhi" has no value to compare, which is not a wrong answer.
 
 The response is read for values (``harness.value_reading``) after the unicode profile's folding, so
 ``thirty days`` = ``30 days`` = ``1 month`` (the exact equivalences of ``harness.value_types``), ``₹5
-lakh`` = ``Rs 5,00,000`` = ``500000``, and Indic digits read as ASCII. It passes when a stated value
-equals the expected one and none of these holds:
+lakh`` = ``Rs 5,00,000`` = ``₹5L``, and Indic digits read as ASCII. The candidates are the stated
+values of the expected one's kind (a duration in a unit it converts with, an amount, a percentage, a
+date; for a bare number or a count, bare numbers and a date's year); when the response states none,
+its bare numbers are read in the expected unit ("It is 30." for 30 days). It passes when a candidate
+equals the expected value and none of these holds:
 
 - the response names another value of the same kind too (``30 or 60 days``; ``₹5 lakh or ₹10 lakh``):
   several candidates, of which a reader cannot tell which is the answer;
@@ -23,8 +26,12 @@ equals the expected one and none of these holds:
 
 A yes/no value passes when the response says it (``yes``, ``covered``, ``included``; ``no`` as the
 first word of a sentence, ``not covered``, ``excluded``, ``isn't covered``) and never the opposite.
-An enum label or a text passes when its words, or the golden answer's, occur as a whole and not
-negated. Traces show the expected value, where it came from, and every value read from the response.
+An enum label or a short text (``harness.value_patterns.MAX_TEXT_WORDS`` words) passes when its
+words, or a golden answer's, occur as a whole and not negated; a longer text is unscored (it is for
+phrase_match or the judge). Traces show the expected value, where it came from, and every value read
+from the response. The rules' lists are versioned: a change to the reading or comparing of values
+bumps ``value_types.VALUES_VERSION``, one to this module's lists the scorer's ``version``; both are in
+the signature.
 """
 
 from __future__ import annotations
