@@ -476,6 +476,25 @@ def test_the_real_facts_numbers_are_stated_in_their_quotes() -> None:
     assert len(verdicts[True]) == 35  # the six files' numbers with a quote
 
 
+@pytest.mark.parametrize(
+    ("label", "response", "passes"),
+    [
+        ("India only", "Treatment is covered in India only.", True),
+        ("India only", "Cover is pan-India.", True),  # the value's own words still match
+        ("India only", "Not India only: worldwide.", False),
+        ("Pan India: treatment within India only", "Pan India: treatment within India only", True),
+    ],
+)
+def test_an_enum_label_is_matched_as_well_as_its_value(label: str, response: str, passes: bool) -> None:
+    value, labels = Value("enum", "pan_india"), {"pan_india": label}
+    pattern = expected_regex(value, labels=labels)
+    assert pattern is not None
+    variants = answer_variants(value, labels=labels)
+    assert variants[0] == label
+    assert all(hard_fact_passes([(pattern, variant) for variant in variants]))
+    assert hard_fact_passes([(pattern, response)]) == [passes]
+
+
 def test_a_long_text_gets_no_pattern() -> None:
     assert (
         expected_regex(Value("text", "No cap; choose any room category up to the Sum Insured " * 3)) is None

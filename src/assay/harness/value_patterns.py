@@ -21,7 +21,7 @@ short; a long text gets no pattern (None).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import regex
 
@@ -204,9 +204,10 @@ def _date(value: Value) -> str:
     )
 
 
-def expected_regex(value: Value) -> str | None:
+def expected_regex(value: Value, *, labels: Mapping[str, str] | None = None) -> str | None:
     """The ``hard_fact`` pattern for `value` (see the module's note), None for a text too long to be
-    safe as a literal."""
+    safe as a literal. An enum's label in `labels` (the answer written for it: "India only" for
+    ``pan_india``) is matched as well as the value's own words."""
     if value.type == NUMBER_UNIT:
         return _number_unit(value)
     if value.type == MONEY:
@@ -217,6 +218,9 @@ def expected_regex(value: Value) -> str | None:
         return _bool(value)
     if value.type == DATE:
         return _date(value)
+    if value.type == ENUM and (labels or {}).get(value.value):
+        forms = [words_pattern(str(value.value)), words_pattern((labels or {})[value.value])]
+        return _alternatives(form for form in forms if form is not None) if any(forms) else None
     if value.type in (ENUM, TEXT):
         return words_pattern(str(value.value))
     raise ValueError(f"unknown value type {value.type!r}")

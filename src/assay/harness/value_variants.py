@@ -11,6 +11,7 @@ all (``2 years`` for 24 months) is dropped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 import regex
@@ -116,9 +117,10 @@ def _bool_variants(truth: bool) -> list[str]:
             "नहीं"]  # fmt: skip
 
 
-def answer_variants(value: Value) -> list[str]:
-    """The answers `value`'s pattern must match: its rendered answer first, then the forms people write."""
-    found = [render_answer(value)]
+def answer_variants(value: Value, *, labels: Mapping[str, str] | None = None) -> list[str]:
+    """The answers `value`'s pattern must match: its rendered answer first (an enum's label from
+    `labels`, as ``expected_regex`` is given them), then the forms people write."""
+    found = [render_answer(value, labels=labels)]
     if value.type == NUMBER_UNIT:
         found += _number_variants(value)
     elif value.type == MONEY:
@@ -133,9 +135,18 @@ def answer_variants(value: Value) -> list[str]:
         found += _bool_variants(bool(value.value))
     elif value.type == DATE:
         found += _date_variants(value.value)
-    elif words_pattern(str(value.value)) is not None:
-        words = str(value.value).replace("_", " ")
-        found += [words, words.upper(), f"It is {words}.", "  ".join(words.split()), words.replace(" ", "-")]
+    else:
+        label = (labels or {}).get(value.value) if value.type == ENUM else None
+        for text in (str(value.value), label or ""):
+            if text and words_pattern(text) is not None:
+                words = text.replace("_", " ")
+                found += [
+                    words,
+                    words.upper(),
+                    f"It is {words}.",
+                    "  ".join(words.split()),
+                    words.replace(" ", "-"),
+                ]
     return list(dict.fromkeys(found))
 
 
