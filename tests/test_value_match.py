@@ -262,3 +262,19 @@ def test_the_trace_decides_as_the_score_on_a_row_of_several_golden_answers(tmp_p
         assert found.outcome == "pass", found.rule
     assert "states 'all of india'" in trace(run_, "value_match", 0).rule
     assert "from the golden answer '30 days'" in trace(run_, "value_match", 1).rule
+
+
+def test_an_optional_input_is_there_for_every_file_and_none_where_a_row_has_none() -> None:
+    from assay.scoring import check_inputs, has_input, row_inputs
+
+    frame = pd.DataFrame([{"question": "q", "answer": "30 days", "response": "30 days"}])
+    dataset = score(frame, ["value_match"]).dataset
+    options = ScoreOptions()
+    assert has_input(dataset, "gold.value?", options)
+    assert not has_input(dataset, "gold.value", options)  # the same input, required: missing
+    check_inputs(dataset, SCORERS["value_match"], options)  # no error
+    assert row_inputs(dataset.records, "gold.value?", options) == [None]
+    with_column = pd.DataFrame([{"question": "q", "answer": "a", "response": "r", "value": "30 days"}])
+    assert row_inputs(score(with_column, ["value_match"]).dataset.records, "gold.value?", options) == [
+        "30 days"
+    ]
