@@ -112,6 +112,9 @@ def test_negated_hedged_or_several_candidates_do_not_pass(answer: str, response:
         ("No", "Maternity is not covered."),
         ("No", "Maternity is excluded."),
         ("No", "नहीं"),
+        ("No", "The policy excludes maternity."),
+        ("No", "It does not include maternity."),
+        ("Yes", "The plan includes AYUSH treatment."),
         ("Yes", "हाँ"),
     ],
 )

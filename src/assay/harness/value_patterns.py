@@ -55,14 +55,15 @@ NOT_A_TAIL = rf"(?<!\w[{HYPHENS}])"  # not the second half of a hyphenated word 
 NEGATION_REACH = 24
 NEGATIONS = ("not", "no", "never", "cannot", "without", "nor", "neither", "except", "excluding", "nahi")
 _NOT_NEGATED = rf"(?<!(?<!\w)(?:{'|'.join(NEGATIONS)}|\w+n't)(?!\w)[^.;:!?]{{0,{NEGATION_REACH}}})"
-TRUE_TERMS = ("yes", "covered", "covers", "included", "available", "payable", "offered", "supported",
-              "हाँ", "हां")  # fmt: skip
-FALSE_TERMS = ("not covered", "excluded", "exclusion", "not included", "no cover", "no coverage",
-               "not available", "not payable", "not offered", "does not cover", "doesn't cover",
-               "नहीं")  # fmt: skip
-# is not currently covered, isn't covered
-_NEGATED_TRUE = rf"(?:not|\w*n't|never)\s(?:\w+\s){{0,2}}?(?:{'|'.join(TRUE_TERMS[1:8])})"
-_SENTENCE_NO = r"(?:^|(?<=[.!?;:]\s?))no(?=\s?[.,;:!]|\s?$)"  # "No." "No, ..." as the answer's first word
+# Yes and no, as answers say them. A yes-word negated ("isn't covered", "does not cover") says no, as
+# does an exclusion unless negated ("not excluded"); "No" says no as a sentence's whole first word.
+POSITIVE = ("yes", "covered", "covers", "included", "includes", "available", "payable", "offered",
+            "supported", "हाँ", "हां")  # fmt: skip
+NEGATABLE = (*POSITIVE[1:9], "cover", "include")
+EXCLUSIONS = ("excluded", "excludes", "exclusion")
+NEGATIVE = ("no cover", "no coverage", "नहीं")
+NEGATED_POSITIVE = rf"(?:not|\w*n't|never)\s(?:\w+\s){{0,2}}?(?:{'|'.join(NEGATABLE)})(?!\w)"
+SENTENCE_NO = r"(?:^|(?<=[.!?;:]\s?))no(?=\s?[.,;:!]|\s?$)"  # "No." "No, ..." as the answer's first word
 MAX_TEXT_WORDS, MAX_TEXT_CHARACTERS = 12, 120  # a text longer than this gets no pattern
 
 
@@ -171,9 +172,9 @@ def _percent(value: Value) -> str:
 
 def _bool(value: Value) -> str:
     if value.value:
-        return f"{_NOT_NEGATED}{_alternatives(TRUE_TERMS)}"
-    negative = [_SENTENCE_NO, _NEGATED_TRUE, *(regex.escape(term) for term in FALSE_TERMS[2:]), "not covered"]
-    return f"(?:{_NOT_NEGATED}(?:excluded|exclusion)|{'|'.join(negative)})"
+        return f"{_NOT_NEGATED}{_alternatives(POSITIVE)}"
+    exclusion = f"{_NOT_NEGATED}{_alternatives(EXCLUSIONS)}"
+    return _alternatives([exclusion, SENTENCE_NO, NEGATED_POSITIVE, *map(regex.escape, NEGATIVE)])
 
 
 def words_pattern(text: str) -> str | None:

@@ -114,7 +114,7 @@ def _bool_variants(truth: bool) -> list[str]:
                 "The policy covers it.", "हाँ"]  # fmt: skip
     return ["No", "No.", "No, it is not covered.", "not covered", "isn't covered", "is not covered",
             "It is excluded.", "excluded", "not included", "The policy does not cover it.",
-            "नहीं"]  # fmt: skip
+            "The policy excludes it.", "नहीं"]  # fmt: skip
 
 
 def answer_variants(value: Value, *, labels: Mapping[str, str] | None = None) -> list[str]:

@@ -43,7 +43,15 @@ from typing import Any
 
 import regex
 
-from ..harness.value_patterns import MAX_TEXT_WORDS, words_pattern
+from ..harness.value_patterns import (
+    EXCLUSIONS,
+    MAX_TEXT_WORDS,
+    NEGATED_POSITIVE,
+    NEGATIVE,
+    POSITIVE,
+    SENTENCE_NO,
+    words_pattern,
+)
 from ..harness.value_reading import Mention, parse_answer, read_folded
 from ..harness.value_types import (
     ANSWER_TYPES,
@@ -268,14 +276,11 @@ def _decide_quantity(expected: Value, text: str) -> Decision:
     return Decision(False, f"{render_answer(expected)!r} is stated under {problems[0]}; {read}")
 
 
-_POSITIVE = ("yes", "covered", "covers", "included", "includes", "available", "payable", "offered",
-             "supported", "हाँ", "हां")  # fmt: skip
 _NEGATIVE_PHRASE = regex.compile(
-    rf"(?<!\w)(?:(?:not|never|\w*n't)\s(?:\w+\s){{0,2}}?(?:{'|'.join(_POSITIVE[1:9])}|cover)"
-    r"|no\s(?:cover|coverage)|excluded|exclusion|नहीं)(?!\w)"
+    rf"(?<!\w)(?:{NEGATED_POSITIVE}|(?:{'|'.join(EXCLUSIONS)}|{'|'.join(NEGATIVE)})(?!\w))"
 )
-_POSITIVE_TERM = regex.compile(rf"(?<!\w)(?:{'|'.join(_POSITIVE)})(?!\w)")
-_SENTENCE_NO = regex.compile(r"(?:^|(?<=[.!?;:\n]\s?))no(?=\s?[.,;:!]|\s?$)")
+_POSITIVE_TERM = regex.compile(rf"(?<!\w)(?:{'|'.join(POSITIVE)})(?!\w)")
+_SENTENCE_NO = regex.compile(SENTENCE_NO)
 _BETWEEN_WORDS = r"[\s_\-\u2010-\u2014]?"  # pan india, pan-india, pan_india
 _NOT_BEFORE = regex.compile(r"(?<!\w)not\s$")
 
@@ -284,7 +289,7 @@ def _polarities(text: str) -> list[tuple[bool, int, int]]:
     """Each yes or no the response says, as (truth, start, end), in order."""
     found, taken = [], []
     for match in [*_NEGATIVE_PHRASE.finditer(text), *_SENTENCE_NO.finditer(text)]:
-        flipped = match.group() in ("excluded", "exclusion") and _NOT_BEFORE.search(text, 0, match.start())
+        flipped = match.group() in EXCLUSIONS and _NOT_BEFORE.search(text, 0, match.start())
         found.append((bool(flipped), match.start(), match.end()))
         taken.append(match.span())
     for match in _POSITIVE_TERM.finditer(text):
