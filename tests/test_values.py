@@ -97,6 +97,10 @@ def pattern_failures(values: Sequence[Value]) -> tuple[int, list[tuple[Value, st
         (500000, "money", "₹", Value("money", 500000, "INR")),
         ("₹5 lakh", "money", None, Value("money", 500000, "INR")),
         ("Rs. 5,00,000", "money", "Rs", Value("money", 500000, "INR")),
+        (5, "money", "lakh", Value("money", 500000, "INR")),  # an amount in a scale of rupees
+        (1.5, "money", "INR crore", Value("money", 15000000, "INR")),
+        ("7.5", "money", "Rs lakhs", Value("money", 750000, "INR")),
+        ("₹5 lakh", "money", "lakh", Value("money", 500000, "INR")),  # it says its own scale
         (20, "percent", "percent", Value("percent", 20, "%")),
         (20, "percent", "%", Value("percent", 20, "%")),
         (12.5, "percent", None, Value("percent", 12.5, "%")),
@@ -120,6 +124,8 @@ def test_a_fact_value_is_typed(raw: Any, answer_type: str, unit: str | None, exp
         ("about a month or so", "number_unit", "day", "not a number"),
         ("30 days", "number_unit", "months", "reads as '30 days'"),  # unit mismatch
         (30, "money", "USD", "rupees"),
+        ("5 days", "money", "lakh", "not a number of lakh"),
+        (5, "number_unit", "lakh", "makes it money"),
         (30, "number_unit", "%", "percent"),
         (True, "number_unit", "day", "not a number"),  # a bool is no number
         ("maybe", "bool", None, "not true or false"),

@@ -18,7 +18,7 @@ import regex
 
 from ..text import unicode
 from .value_patterns import expected_regex
-from .value_reading import FALSE_WORDS, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
+from .value_reading import FALSE_WORDS, SCALES, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
 from .value_types import (
     ANSWER_TYPES,
     BOOL,
@@ -57,6 +57,7 @@ FIELD_SUFFIXES: Mapping[str, str] = {
     **dict.fromkeys(("amount", "inr", "rupees", "premium", "deductible"), RUPEES),
 }  # fmt: skip
 _PERCENT_WORDS = frozenset(("pct", "percent", "percentage"))
+_CURRENCY = frozenset(("inr", "rs", "₹", "rupee", "rupees", "of"))
 
 
 def unit_from_field(field_name: str) -> str | None:
@@ -73,18 +74,27 @@ def unit_from_field(field_name: str) -> str | None:
     return None
 
 
+def money_scale(unit: str | None) -> int | None:
+    """How many rupees one of `unit` is when it names a scale of rupees (``lakh``, ``INR crore``, ``Rs
+    lakhs``, ``thousand``), else None."""
+    words = [word for word in (unit or "").casefold().replace(".", " ").split() if word not in _CURRENCY]
+    return SCALES.get(words[0]) if len(words) == 1 and words[0] != "l" else None
+
+
 def _unit_for(answer_type: str, unit: str | None) -> str | None:
     canonical = canonical_unit(unit)
     if answer_type == MONEY:
-        if canonical not in (None, RUPEES):
-            raise ValueError(f"money is in rupees (INR, ₹, Rs), not {unit!r}")
+        if canonical not in (None, RUPEES) and money_scale(unit) is None:
+            raise ValueError(f"money is in rupees (INR, ₹, Rs, or lakh/crore of them), not {unit!r}")
         return RUPEES
     if answer_type == PERCENT:
         if canonical not in (None, PERCENT_SIGN):
             raise ValueError(f"a percentage has no unit {unit!r}")
         return PERCENT_SIGN
-    if answer_type == NUMBER_UNIT and canonical in (RUPEES, PERCENT_SIGN):
-        raise ValueError(f"the unit {unit!r} makes it {'money' if canonical == RUPEES else 'a percent'}")
+    if answer_type == NUMBER_UNIT and (canonical == RUPEES or money_scale(unit)):
+        raise ValueError(f"the unit {unit!r} makes it money")
+    if answer_type == NUMBER_UNIT and canonical == PERCENT_SIGN:
+        raise ValueError(f"the unit {unit!r} makes it a percent")
     return canonical if answer_type == NUMBER_UNIT else None
 
 
@@ -104,6 +114,18 @@ def _number_of(raw: Any, answer_type: str, unit: str | None) -> Value:
     return Value(answer_type, plain_number(raw), unit)
 
 
+def _scaled_money(raw: Any, scale: int) -> Value:
+    """An amount given in lakh or crore (``5`` with the unit ``lakh``), in rupees."""
+    if not isinstance(raw, str):
+        return Value(MONEY, plain_number(Decimal(str(plain_number(raw))) * scale), RUPEES)
+    parsed = parse_answer(raw)
+    if parsed is not None and parsed.type == MONEY:
+        return parsed  # "₹5 lakh" says its own scale
+    if parsed is None or parsed.type != NUMBER_UNIT or parsed.unit is not None:
+        raise ValueError(f"{raw!r} is not a number of lakh or crore")
+    return _scaled_money(parsed.value, scale)
+
+
 def typed_value(raw: Any, *, answer_type: str, unit: str | None = None) -> Value:
     """`raw` (a fact's value) as a Value of `answer_type`; ValueError with the reason when it cannot be
     one: null, a list (sum-insured options), a text where a number is due, an unknown type or unit."""
@@ -114,6 +136,9 @@ def typed_value(raw: Any, *, answer_type: str, unit: str | None = None) -> Value
     if isinstance(raw, (list, tuple, set, dict)):
         raise ValueError(f"the value is a {type(raw).__name__} of {len(raw)} items, not one value")
     canonical = _unit_for(answer_type, unit)
+    scale = money_scale(unit) if answer_type == MONEY else None
+    if scale is not None:
+        return _scaled_money(raw, scale)
     if answer_type in NUMERIC_TYPES:
         return _number_of(raw, answer_type, canonical)
     if answer_type == BOOL:
@@ -152,6 +177,7 @@ __all__ = [
     "convert",
     "equivalents",
     "expected_regex",
+    "money_scale",
     "near_misses",
     "parse_answer",
     "read_values",

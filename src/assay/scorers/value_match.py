@@ -72,7 +72,7 @@ from ..harness.value_types import (
     render_answer,
     same_value,
 )
-from ..harness.values import typed_value
+from ..harness.values import money_scale, typed_value
 from ..text import cues, unicode
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
 from .hard_fact import HARD_FACT
@@ -129,7 +129,7 @@ def _gold_value(raw: Any, unit: Any, value_type: Any) -> Value:
         if isinstance(raw, bool):
             kind = BOOL
         elif isinstance(raw, (int, float)):
-            canonical = canonical_unit(unit)
+            canonical = RUPEES if money_scale(unit) else canonical_unit(unit)  # 5 in "lakh"
             kind = {RUPEES: MONEY, PERCENT_SIGN: PERCENT}.get(canonical or "", NUMBER_UNIT)
         else:
             parsed = parse_answer(str(raw))
