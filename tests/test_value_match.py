@@ -85,6 +85,7 @@ def test_values_are_compared_as_values(answer: str, response: str, expected: Out
         ("30 days", "३० दिन नहीं"),  # a Hindi negation comes after the value
         ("₹5 lakh", "Either ₹5 lakh or ₹10 lakh."),
         ("₹5 lakh", "From 5 to 10 lakh."),
+        ("₹5 lakh", "Usually ₹5 lakh, but some plans offer 10."),
         ("20%", "20% inside the network, 10% outside."),
         ("20%", "There is no 20% co-payment."),
         ("Yes", "No, it is not covered."),
@@ -106,6 +107,7 @@ def test_negated_hedged_or_several_candidates_do_not_pass(answer: str, response:
         ("30 days", "No, it is 30 days."),  # "No," answers the question; it does not negate the value
         ("30 days", "It is 30 days, not 60."),  # the other value is the one denied
         ("30 days", "Not later than 30 days from the due date."),
+        ("30 days", "It is 30 days, but premiums paid after 15 August 2024 lapse."),  # a date is no rival
         ("Yes", "Yes, it is covered."),
         ("Yes", "AYUSH treatment is included."),
         ("No", "No."),

@@ -232,6 +232,19 @@ def _negated(text: str, mention: Mention) -> bool:
     return any(word in after_negations for word in following)
 
 
+def _rival(mention: Mention, other: Mention) -> bool:
+    """Whether `other` is another value that could be the answer in `mention`'s place: of its kind,
+    in a unit it converts with or none ("usually 30 days but some plans use 60")."""
+    found, rival = mention.value, other.value
+    if other is mention or rival.value == found.value:
+        return False
+    if rival.type == NUMBER_UNIT and rival.unit is None:
+        return True  # a bare number
+    if rival.type != found.type:
+        return False
+    return found.type != NUMBER_UNIT or rival.unit in comparable_units(found.unit)
+
+
 def _hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | None:
     _, _, hedges, contrasts = _cue_sets()
     first, last = _sentence(text, mention.start, mention.end)
@@ -240,11 +253,7 @@ def _hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | N
     if hedge:
         return f"the hedge {hedge!r}"
     contrast = next(iter(sorted(words & contrasts)), None)
-    others = [
-        m for m in mentions
-        if first <= m.start < last and m is not mention and not _negated(text, m)
-        and m.value.value != mention.value.value
-    ]  # fmt: skip
+    others = [m for m in mentions if first <= m.start < last and _rival(mention, m) and not _negated(text, m)]
     if contrast and others:
         return f"the contrast {contrast!r} with {render_answer(others[0].value)!r} in the same sentence"
     return None
