@@ -85,7 +85,7 @@ def test_values_are_compared_as_values(answer: str, response: str, expected: Out
         ("30 days", "३० दिन नहीं"),  # a Hindi negation comes after the value
         ("₹5 lakh", "Either ₹5 lakh or ₹10 lakh."),
         ("₹5 lakh", "From 5 to 10 lakh."),
-        ("₹5 lakh", "Usually ₹5 lakh, but some plans offer 10."),
+        ("₹5 lakh", "It is ₹5 lakh, but some plans offer 10."),  # a contrast with a bare number
         ("20%", "20% inside the network, 10% outside."),
         ("20%", "There is no 20% co-payment."),
         ("Yes", "No, it is not covered."),
