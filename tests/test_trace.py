@@ -241,6 +241,7 @@ def test_trace_file_has_a_line_per_row_in_input_order(
         "squad_f1",
         "mlqa_em",
         "mlqa_f1",
+        "value_match",
     }
     assert not list(tmp_path.glob(".*part*"))
 

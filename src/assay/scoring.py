@@ -192,9 +192,13 @@ def gold_column(field_name: str, options: ScoreOptions) -> str:
     return options.regex_column if field_name == "expected_regex" else field_name
 
 
+OPTIONAL = "?"  # an input named with this suffix ("gold.value?") may be absent: its rows then read None
+
+
 def has_input(dataset: Dataset, name: str, options: ScoreOptions) -> bool:
-    """Whether the dataset can give every row a value for the input `name` (see ``Scorer.inputs``)."""
-    if name in ("id", "question"):
+    """Whether the dataset can give every row a value for the input `name` (see ``Scorer.inputs``); an
+    optional input (``gold.value?``) always can, as None where the dataset lacks it."""
+    if name.endswith(OPTIONAL) or name in ("id", "question"):
         return True
     if name in RECORD_INPUTS:
         return name in dataset.fields
@@ -253,6 +257,7 @@ def _missing_input(name: str, options: ScoreOptions) -> tuple[str, str, str]:
 
 def row_inputs(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
     """Each row's value of the input `name` (None where a row has none): the one resolver of inputs."""
+    name = name.removesuffix(OPTIONAL)
     if name in RECORD_INPUTS:
         return list(map(operator.attrgetter(name), batch))
     part, _, rest = name.partition(".")

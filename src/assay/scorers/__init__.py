@@ -23,6 +23,7 @@ from .hard_fact import HARD_FACT
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
 from .unicode import PHRASE_MATCH, TOKEN_EM, TOKEN_F1
+from .value_match import VALUE_MATCH
 
 JUDGE = "judge"  # the LLM judge's metric: not a Scorer (see assay.judges), scored from score() all the same
 PLUGIN_GROUP = "assay.scorers"
@@ -41,6 +42,7 @@ BUILT_IN: Mapping[str, Scorer] = MappingProxyType(
             MLQA_EM,
             MLQA_F1,
             HARD_FACT,
+            VALUE_MATCH,
         )
     }
 )

@@ -247,7 +247,8 @@ class Scorer:
     - `inputs`: more per-row values ``score_rows`` takes after responses and answers, one sequence per
       name, resolved by the core: a record field (``id``, ``lang``, ``question``, ``domain``,
       ``scope``), ``gold.<field>`` or ``reply.<field>`` (``assay.parts``), or ``column:<name>`` (an
-      input column kept in ``Record.meta``). Which metrics a file can run follows from them.
+      input column kept in ``Record.meta``). Which metrics a file can run follows from them; a name
+      ending in ``?`` (``gold.value?``) is optional: a file without it still runs, its rows read None.
     - `explain`: the rule and span of one decided row, for traces and evidence; without it a trace
       says the outcome, the score and the deciding answer, under the scorer's description.
       `explain_rows`, its batch form (the same answers, for speed), is used in its place when given.

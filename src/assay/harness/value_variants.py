@@ -1,0 +1,240 @@
+"""The answers a ``hard_fact`` pattern of ``value_patterns`` must match, and the near misses it must not.
+
+Variants are the forms people write for a value: its rendered answer first, then digits and words,
+hyphenated and run-together units, upper case, the equivalent quantities, Devanagari digits with a
+Hindi unit; amounts with ₹/Rs./INR, in lakh, crore, million, Indian and Western grouping; yes and no
+in their common phrasings. Near misses are the answers a loose pattern would pass: the number ten
+times larger, one more, inside a longer number (``2024`` for ``24``), with a decimal, as a range's
+end, in another unit, the opposite yes/no, a negated label. A near miss that states the value after
+all (``2 years`` for 24 months) is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+import regex
+
+from .value_patterns import grouped, number_words, words_pattern
+from .value_reading import _ONES, HYPHENS, value_in_text
+from .value_types import (
+    BOOL,
+    COUNT,
+    DATE,
+    DAY,
+    ENUM,
+    MONEY,
+    MONTHS,
+    NUMBER_UNIT,
+    PERCENT,
+    TEXT,
+    UNIT_ALIASES,
+    UNIT_WORDS,
+    Value,
+    equivalents,
+    indian_grouping,
+    number_text,
+    plain_number,
+    quantity_text,
+    render_answer,
+    rupees_text,
+)
+
+_DEVANAGARI_DIGITS = str.maketrans("0123456789", "०१२३४५६७८९")
+# A unit's first Hindi spelling, for the Devanagari variant of an answer (३० दिन).
+_HINDI_UNIT = {
+    unit: alias
+    for alias, unit in reversed(list(UNIT_ALIASES.items()))
+    if regex.match(r"\p{Devanagari}", alias)
+}
+
+
+def _spelt(number: int | float) -> str | None:
+    if not isinstance(number, int) or number < 0:
+        return None
+    words = number_words(number)
+    return None if words is None else words.replace(f"[ {HYPHENS}]", "-").replace("(?:a |one )?", "one ")
+
+
+def _quantity_variants(number: int | float, unit: str) -> list[str]:
+    singular, plural = UNIT_WORDS[unit]
+    word = singular if number == 1 else plural
+    written = number_text(number)
+    found = [f"{written} {word}", f"{written}-{singular}", f"{written} {singular}", f"{written}{word}",
+             f"{written} {word}".upper(), f"within {written} {word}.",
+             f"{written} consecutive {word}"]  # fmt: skip
+    spelt = _spelt(number)
+    if spelt is not None:
+        found += [f"{spelt} {word}", f"{spelt}-{singular}", f"{spelt} ({written}) {word}"]
+    if number == 1:
+        found += [f"a {singular}", f"one {singular}", f"an {singular}" if singular[0] in "aeiouh" else ""]
+    if unit in _HINDI_UNIT:
+        found.append(f"{written.translate(_DEVANAGARI_DIGITS)} {_HINDI_UNIT[unit]}")
+    return [text for text in found if text]
+
+
+def _number_variants(value: Value) -> list[str]:
+    number, unit = value.value, value.unit
+    if unit is not None and unit in UNIT_WORDS:
+        return [text for n, other in equivalents(number, unit) for text in _quantity_variants(n, other)]
+    forms = grouped(number) if isinstance(number, int) else [number_text(number)]
+    spelt = _spelt(number)
+    found = [*forms, f"there are {forms[-1]} of them.", *([spelt] if spelt else [])]
+    if isinstance(number, int):
+        found.append(str(number).translate(_DEVANAGARI_DIGITS))
+    if value.unit is not None and value.unit not in UNIT_WORDS and value.unit != COUNT:
+        found = [f"{form} {value.unit}" for form in forms]
+    return found
+
+
+def _money_variants(amount: int | float) -> list[str]:
+    if not isinstance(amount, int):
+        return [f"₹{number_text(amount)}", f"Rs. {number_text(amount)}"]
+    indian, western = indian_grouping(amount), f"{amount:,}"
+    found = [rupees_text(amount), f"Rs. {indian}", f"INR {amount}", indian, str(amount), western,
+             f"₹ {indian}/-", f"Rs.{indian}.00", f"{indian} rupees"]  # fmt: skip
+    for size, words in ((100_000, ("lakh", "lakhs", "lac")), (10_000_000, ("crore", "cr")),
+                        (1_000_000, ("million",))):  # fmt: skip
+        if amount >= size and (amount * 100) % size == 0:
+            scaled = number_text(plain_number(Fraction(amount, size)))
+            found += [f"₹{scaled} {word}" for word in words] + [f"Rs {scaled} {words[0]}"]
+            found += [f"₹{scaled}L", f"Rs.{scaled}L"] if size == 100_000 else []
+            spelt = _spelt(amount // size) if amount % size == 0 else None
+            found += [f"{spelt} {words[0]}"] if spelt else []
+    if 1000 <= amount < 100_000 and amount % 1000 == 0:
+        found += [f"₹{amount // 1000}k", f"{amount // 1000} thousand rupees"]
+    return found
+
+
+def _bool_variants(truth: bool) -> list[str]:
+    if truth:
+        return ["Yes", "yes", "Yes, it is covered.", "covered", "is covered",
+                "It is covered under the policy.", "Yes, maternity expenses are included.",
+                "The policy covers it.", "हाँ"]  # fmt: skip
+    return ["No", "No.", "No, it is not covered.", "not covered", "isn't covered", "is not covered",
+            "It is excluded.", "excluded", "not included", "The policy does not cover it.",
+            "The policy excludes it.", "नहीं"]  # fmt: skip
+
+
+def answer_variants(value: Value, *, labels: Mapping[str, str] | None = None) -> list[str]:
+    """The answers `value`'s pattern must match: its rendered answer first (an enum's label from
+    `labels`, as ``expected_regex`` is given them), then the forms people write."""
+    found = [render_answer(value, labels=labels)]
+    if value.type == NUMBER_UNIT:
+        found += _number_variants(value)
+    elif value.type == MONEY:
+        found += _money_variants(value.value)
+    elif value.type == PERCENT:
+        written = number_text(value.value)
+        found += [f"{written} %", f"{written} percent", f"{written} per cent", f"{written} pct",
+                  f"a co-payment of {written}%."]  # fmt: skip
+        spelt = _spelt(value.value)
+        found += [f"{spelt} percent"] if spelt else []
+    elif value.type == BOOL:
+        found += _bool_variants(bool(value.value))
+    elif value.type == DATE:
+        found += _date_variants(value.value)
+    else:
+        label = (labels or {}).get(value.value) if value.type == ENUM else None
+        for text in (str(value.value), label or ""):
+            if text and words_pattern(text) is not None:
+                words = text.replace("_", " ")
+                found += [
+                    words,
+                    words.upper(),
+                    f"It is {words}.",
+                    "  ".join(words.split()),
+                    words.replace(" ", "-"),
+                ]
+    return list(dict.fromkeys(found))
+
+
+def _date_variants(iso: str) -> list[str]:
+    year, month, day = (int(part) for part in iso.split("-"))
+    name = MONTHS[month - 1].title()
+    nth = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return [f"{name} {day}, {year}", f"{day}{nth} {name} {year}", iso, f"{day:02d}/{month:02d}/{year}",
+            f"{day} {name[:3]} {year}", f"{day}-{month:02d}-{year}",
+            f"the {day}{nth} of {name}, {year}"]  # fmt: skip
+
+
+_OTHER_UNIT = {DAY: "month", "week": "day", "month": "day", "year": "month", "hour": "day", "minute": "hour"}
+
+
+def _number_misses(value: Value) -> list[str]:
+    number = value.value
+    unit = UNIT_WORDS.get(value.unit or "", ("", ""))[1]
+    tail = f" {unit}" if unit else ""
+    if not isinstance(number, int):
+        written = number_text(number)
+        found = [f"{written}5{tail}", f"1{written}{tail}", f"{number_text(number * 10)}{tail}",
+                 f"{number_text(number + 1)}{tail}"]  # fmt: skip
+        if value.unit in _OTHER_UNIT:
+            found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
+        return found
+    found = [f"{number * 10}{tail}", f"{number + 1}{tail}", f"20{number}{tail}", f"1{number}{tail}",
+             f"{number}.5{tail}", f"{max(number - 10, 1)}-{number}{tail}",
+             f"1,{number:03d}{tail}"]  # fmt: skip
+    if number >= 10 and number % 10 == 0:
+        found.append(f"{number // 10}{tail}")
+    if 0 < number < 10:
+        found.append(f"twenty-{_ONES[number]}{tail}")
+    if value.unit in _OTHER_UNIT:
+        found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
+    if value.unit in (None, COUNT):
+        found += [f"{number} days", f"{number}%"]
+    return found
+
+
+def _money_misses(amount: int | float) -> list[str]:
+    if not isinstance(amount, int):
+        return [f"₹{number_text(amount * 10)}"]
+    found = [rupees_text(amount * 10), rupees_text(amount + 1), indian_grouping(amount * 10),
+             str(amount * 10), f"1{amount}", rupees_text(amount + amount // 10 or 1)]  # fmt: skip
+    if amount >= 10:
+        found.append(rupees_text(amount // 10))
+    if amount >= 100_000 and amount % 100_000 == 0:
+        found += [f"₹{amount // 100_000} crore", f"₹{amount // 100_000 + 10} lakh"]
+    return found
+
+
+def _date_misses(iso: str) -> list[str]:
+    year, month, day = (int(part) for part in iso.split("-"))
+    name = MONTHS[month - 1].title()
+    other = MONTHS[month % 12].title()
+    return [f"{day % 28 + 1} {name} {year}", f"{day} {name} {year + 1}", f"{day} {other} {year}", str(year)]
+
+
+def _miss_candidates(value: Value) -> list[str]:
+    if value.type == NUMBER_UNIT:
+        return _number_misses(value)
+    if value.type == MONEY:
+        return _money_misses(value.value)
+    if value.type == PERCENT:
+        written, number = number_text(value.value), value.value
+        found = [f"{number_text(number * 10)}%", f"{number_text(number + 1)}%", f"1{written}%",
+                 f"{written}.5%",
+                 f"{written} days"]  # fmt: skip
+        return found + ([f"{number_text(number // 10)}%"] if number >= 10 and number % 10 == 0 else [])
+    if value.type == BOOL:
+        return _bool_variants(not value.value) + (
+            ["not excluded", "uncovered", "No claim is payable", "never covered"]
+            if value.value
+            else ["not excluded"]
+        )
+    if value.type == DATE:
+        return _date_misses(value.value)
+    words = str(value.value).replace("_", " ")
+    return [f"not {words}", f"non-{words}", f"{words}s", f"isn't {words}"]
+
+
+def near_misses(value: Value) -> list[str]:
+    """Answers close to `value`'s that its pattern must NOT match (a different value, a longer number,
+    another unit, a negation); none of them states the value itself."""
+    found = []
+    for text in dict.fromkeys(_miss_candidates(value)):
+        if value.type not in (BOOL, ENUM, TEXT) and value_in_text(value, text):
+            continue  # an equivalent (2 years for 24 months) is no miss
+        found.append(text)
+    return found

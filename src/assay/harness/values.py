@@ -1,0 +1,189 @@
+"""Typed values for gold sets: a curated fact's value typed, its answer rendered, its ``hard_fact``
+pattern, and whether a text states it.
+
+The pieces live in four modules, each with its own note: ``value_types`` (the value, units and the
+equivalences kept between them, rendering), ``value_reading`` (the values a text states; a golden
+answer's value), ``value_patterns`` (hard_fact patterns) and ``value_variants`` (the answers a pattern
+must match and the near misses it must not). This module is the one to import.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import regex
+
+from ..text import unicode
+from .value_patterns import expected_regex
+from .value_reading import FALSE_WORDS, SCALES, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
+from .value_types import (
+    ANSWER_TYPES,
+    BOOL,
+    COUNT,
+    DATE,
+    DAY,
+    HOUR,
+    MINUTE,
+    MONEY,
+    MONTH,
+    NUMBER_UNIT,
+    NUMERIC_TYPES,
+    PERCENT,
+    PERCENT_SIGN,
+    RUPEES,
+    WEEK,
+    YEAR,
+    Value,
+    canonical_unit,
+    convert,
+    equivalents,
+    plain_number,
+    render_answer,
+    same_value,
+)
+from .value_variants import answer_variants, near_misses
+
+# A field name's last word -> the unit its values are in (initial_waiting_period_days -> day). A word
+# anywhere in the name decides only for percentages (room_rent_capped_at_pct_of_si).
+FIELD_SUFFIXES: Mapping[str, str] = {
+    **dict.fromkeys(("days", "day"), DAY), **dict.fromkeys(("weeks", "week"), WEEK),
+    **dict.fromkeys(("months", "month"), MONTH), **dict.fromkeys(("years", "year", "yrs"), YEAR),
+    **dict.fromkeys(("hours", "hour", "hrs"), HOUR), **dict.fromkeys(("minutes", "mins"), MINUTE),
+    **dict.fromkeys(("pct", "percent", "percentage"), PERCENT_SIGN),
+    **dict.fromkeys(("count", "number", "num"), COUNT),
+    **dict.fromkeys(("amount", "inr", "rupees", "premium", "deductible"), RUPEES),
+}  # fmt: skip
+_PERCENT_WORDS = frozenset(("pct", "percent", "percentage"))
+_CURRENCY = frozenset(("inr", "rs", "₹", "rupee", "rupees", "of"))
+
+
+def unit_from_field(field_name: str) -> str | None:
+    """The canonical unit a field's name gives its values, or None: ``..._days`` -> ``day``,
+    ``..._months`` -> ``month``, ``co_payment_pct`` -> ``%``, ``day_care_treatments_count`` ->
+    ``count``, ``deductible_amount`` -> ``INR``; ``min_entry_age`` says no unit (days or years)."""
+    words = [word for word in regex.split(r"[\W_]+", field_name.casefold()) if word]
+    if not words:
+        return None
+    if words[-1] in FIELD_SUFFIXES:
+        return FIELD_SUFFIXES[words[-1]]
+    if not _PERCENT_WORDS.isdisjoint(words):
+        return PERCENT_SIGN
+    return None
+
+
+def money_scale(unit: str | None) -> int | None:
+    """How many rupees one of `unit` is when it names a scale of rupees (``lakh``, ``INR crore``, ``Rs
+    lakhs``, ``thousand``), else None."""
+    words = [word for word in (unit or "").casefold().replace(".", " ").split() if word not in _CURRENCY]
+    return SCALES.get(words[0]) if len(words) == 1 and words[0] != "l" else None
+
+
+def _unit_for(answer_type: str, unit: str | None) -> str | None:
+    canonical = canonical_unit(unit)
+    if answer_type == MONEY:
+        if canonical not in (None, RUPEES) and money_scale(unit) is None:
+            raise ValueError(f"money is in rupees (INR, ₹, Rs, or lakh/crore of them), not {unit!r}")
+        return RUPEES
+    if answer_type == PERCENT:
+        if canonical not in (None, PERCENT_SIGN):
+            raise ValueError(f"a percentage has no unit {unit!r}")
+        return PERCENT_SIGN
+    if answer_type == NUMBER_UNIT and (canonical == RUPEES or money_scale(unit)):
+        raise ValueError(f"the unit {unit!r} makes it money")
+    if answer_type == NUMBER_UNIT and canonical == PERCENT_SIGN:
+        raise ValueError(f"the unit {unit!r} makes it a percent")
+    return canonical if answer_type == NUMBER_UNIT else None
+
+
+def _number_of(raw: Any, answer_type: str, unit: str | None) -> Value:
+    if isinstance(raw, str):
+        parsed = parse_answer(raw)
+        if parsed is None:
+            try:
+                parsed = Value(answer_type, plain_number(Decimal(raw.replace(",", "").strip())), unit)
+            except (InvalidOperation, ValueError):
+                raise ValueError(f"{raw!r} is not a number or an amount") from None
+        if parsed.type == NUMBER_UNIT and parsed.unit is None:
+            return Value(answer_type, parsed.value, unit)
+        if parsed.type != answer_type or (unit is not None and parsed.unit != unit):
+            raise ValueError(f"{raw!r} reads as {render_answer(parsed)!r}, not a {answer_type} in {unit}")
+        return parsed
+    return Value(answer_type, plain_number(raw), unit)
+
+
+def _scaled_money(raw: Any, scale: int) -> Value:
+    """An amount given in lakh or crore (``5`` with the unit ``lakh``), in rupees."""
+    if not isinstance(raw, str):
+        return Value(MONEY, plain_number(Decimal(str(plain_number(raw))) * scale), RUPEES)
+    parsed = parse_answer(raw)
+    if parsed is not None and parsed.type == MONEY:
+        return parsed  # "₹5 lakh" says its own scale
+    if parsed is None or parsed.type != NUMBER_UNIT or parsed.unit is not None:
+        raise ValueError(f"{raw!r} is not a number of lakh or crore")
+    return _scaled_money(parsed.value, scale)
+
+
+def typed_value(raw: Any, *, answer_type: str, unit: str | None = None) -> Value:
+    """`raw` (a fact's value) as a Value of `answer_type`; ValueError with the reason when it cannot be
+    one: null, a list (sum-insured options), a text where a number is due, an unknown type or unit."""
+    if answer_type not in ANSWER_TYPES:
+        raise ValueError(f"unknown answer type {answer_type!r} (known: {', '.join(ANSWER_TYPES)})")
+    if raw is None:
+        raise ValueError("the value is null")
+    if isinstance(raw, (list, tuple, set, dict)):
+        raise ValueError(f"the value is a {type(raw).__name__} of {len(raw)} items, not one value")
+    canonical = _unit_for(answer_type, unit)
+    scale = money_scale(unit) if answer_type == MONEY else None
+    if scale is not None:
+        return _scaled_money(raw, scale)
+    if answer_type in NUMERIC_TYPES:
+        return _number_of(raw, answer_type, canonical)
+    if answer_type == BOOL:
+        return Value(BOOL, _truth(raw))
+    if answer_type == DATE:
+        return Value(DATE, _date_of(raw))
+    if not isinstance(raw, str) or not raw.strip():
+        raise ValueError(f"{answer_type} needs a non-empty text, found {raw!r}")
+    return Value(answer_type, raw.strip())
+
+
+def _truth(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    folded = unicode.fold(str(raw)).strip(" .!")
+    if folded in TRUE_WORDS or folded in FALSE_WORDS:
+        return folded in TRUE_WORDS
+    raise ValueError(f"{raw!r} is not true or false (yes/no)")
+
+
+def _date_of(raw: Any) -> str:
+    if isinstance(raw, datetime.date):
+        return raw.isoformat()[:10]
+    parsed = parse_answer(str(raw))
+    if parsed is None or parsed.type != DATE:
+        raise ValueError(f"{raw!r} is not a date (15 August 1947, 1947-08-15)")
+    return str(parsed.value)
+
+
+__all__ = [
+    "ANSWER_TYPES",
+    "Mention",
+    "Value",
+    "answer_variants",
+    "canonical_unit",
+    "convert",
+    "equivalents",
+    "expected_regex",
+    "money_scale",
+    "near_misses",
+    "parse_answer",
+    "read_values",
+    "render_answer",
+    "same_value",
+    "typed_value",
+    "unit_from_field",
+    "value_in_text",
+]
