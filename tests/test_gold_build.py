@@ -704,3 +704,20 @@ def test_real_command_end_to_end(real: GoldBuild, tmp_path: Path, capsys: pytest
     # The gold set loads as gold records, and every quote is found again where the item says.
     assert main(["lint", str(out), "--sources", str(SHARED / "pdfs")]) == 0
     assert f"0 errors, 0 warnings in {len(real.items)} rows" in capsys.readouterr().out
+
+
+def test_real_items_answered_with_their_own_answer_pass_value_match_and_hard_fact(
+    real: GoldBuild, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answered = tmp_path / "answered.jsonl"
+    items = [
+        item | {"response": item["expected_answer"]} for item in real.items if not item["expected_refusal"]
+    ]
+    answered.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+    summary = tmp_path / "summary.json"
+    command = ["score", "--responses", str(answered), "--metric", "value_match", "--metric", "hard_fact"]
+    assert main([*command, "--json", str(summary)]) == 0
+    metrics = json.loads(summary.read_text(encoding="utf-8"))["metrics"]
+    for metric in ("value_match", "hard_fact"):
+        combined = metrics[metric]["combined"]
+        assert (combined["n"], combined["passed"]) == (len(items), len(items)), metric
