@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InputError
@@ -279,7 +279,7 @@ def _with_checks(verdict: Verdict, templates: Templates | None, options: VerifyO
     template = template_for(verdict.claim, templates)
     checks = [*_value_check(verdict, template), *_unit_check(verdict.claim, template)]
     checks += _confidence_check(verdict.claim, options.min_confidence)
-    return Verdict(**{**verdict.__dict__, "warnings": tuple(checks)})
+    return replace(verdict, warnings=tuple(checks))
 
 
 def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
