@@ -40,8 +40,8 @@ from ..errors import InputError
 from .documents import Document, Sources
 from .facts import Claim, FactsFile, confidence_score
 from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
-from .templates import FieldTemplate, Templates, template_for
-from .values import Value, canonical_unit, typed_value, unit_from_field, value_in_text
+from .templates import FieldTemplate, Templates, inferred_template, template_for
+from .values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
 WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
@@ -293,16 +293,46 @@ def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
 
 def _value_check(verdict: Verdict, template: FieldTemplate | None) -> list[Check]:
     """values.value_in_text says False only where the text could show the value and does not (a yes/no
-    or an enum is a curator's reading, not words of the quote: None)."""
-    if template is None or verdict.quote is None:
+    or an enum is a curator's reading, not words of the quote: None). The check does not need a template
+    file: a field it does not cover is typed from its value and unit. A list is checked item by item
+    (options a quote should list); a text value by the numbers it states."""
+    quote, claim = verdict.quote, verdict.claim
+    if quote is None:
         return []
+    template = template or inferred_template(claim)
+    if isinstance(claim.value, list):
+        items = [replace(claim, value=item) for item in claim.value]
+        missing = [item.value for item in items if _stated(item, template, quote) is False]
+    elif template.answer_type == "text" and isinstance(claim.value, str):
+        stated = [mention.value for mention in read_values(claim.value)]
+        missing = [value.value for value in stated if value_in_text(value, quote) is False]
+    else:
+        missing = [claim.value] if _stated(claim, template, quote) is False else []
+    if not missing:
+        return []
+    if missing == [claim.value]:
+        what = f"the value {claim.value!r} is"
+    elif missing == claim.value:
+        what = f"none of the values {missing!r} is"
+    else:
+        what = f"{missing!r} of the value {claim.value!r} are"
+    return [Check("value_not_in_quote", f"{what} not stated in its quote")]
+
+
+def _stated(claim: Claim, template: FieldTemplate, quote: str) -> bool | None:
+    """Whether the quote states the claim's value (None: it cannot tell, or the value cannot be typed)."""
+    answer_type = template.answer_type
+    if answer_type == "text":  # a list's item, or a field the template file writes as text: by its value
+        answer_type = inferred_template(claim).answer_type
     try:
-        value = claim_value(verdict.claim, template)
+        value = typed_value(claim.value, answer_type=answer_type, unit=_unit_of(claim, template))
     except ValueError:
-        return []
-    if value_in_text(value, verdict.quote) is not False:
-        return []
-    return [Check("value_not_in_quote", f"the value {verdict.claim.value!r} is not stated in its quote")]
+        return None
+    return value_in_text(value, quote)
+
+
+def _unit_of(claim: Claim, template: FieldTemplate) -> str | None:
+    return canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
 
 
 def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
