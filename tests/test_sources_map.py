@@ -10,10 +10,10 @@ import pytest
 
 from assay.cli import main
 from assay.errors import InputError
-from assay.harness.claims import source_map, url_classes, verify_claims
+from assay.harness.claims import verify_claims
 from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
-from assay.harness.gold import map_markdown
+from assay.harness.source_map import map_markdown, source_map, url_classes
 from conftest import skip_or_fail
 from test_gold_build import SHARED, write_corpus
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
-from ..harness.claims import has_errors, source_map, url_classes
-from ..harness.gold import map_markdown
+from ..harness.claims import has_errors
+from ..harness.source_map import map_markdown, source_map, url_classes
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags

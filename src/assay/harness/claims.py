@@ -37,24 +37,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InputError
+from .checks import WARNING_CODES, Check, consistency_checks
 from .documents import Document, Sources
-from .facts import Claim, FactsFile, confidence_score
+from .facts import Claim, FactsFile
 from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
-from .templates import FieldTemplate, Templates, inferred_template, template_for
-from .values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
+from .templates import Templates, template_for
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
-WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
 CROSS_DOCUMENT, NO_DOCUMENT = "cross_document", "no_own_document"
 DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
-
-
-@dataclass(frozen=True)
-class Check:
-    """One consistency finding about a claim."""
-
-    code: str  # one of WARNING_CODES
-    message: str
 
 
 @dataclass(frozen=True)
@@ -110,7 +101,7 @@ def verify_claims(
     """Verify every claim of every facts file (in file order, then claim order)."""
     own = own_documents(facts, sources)
     verdicts = tuple(
-        _with_checks(verify_claim(claim, own[file.path], sources, fuzzy=options.fuzzy), templates, options)
+        with_checks(verify_claim(claim, own[file.path], sources, fuzzy=options.fuzzy), templates, options)
         for file in facts
         for claim in file.claims
     )
@@ -269,96 +260,13 @@ def _scan_words(document: Document) -> str:
     return f"; {document.id} has pages with no text (scans that need OCR): {pages}"
 
 
-# --- consistency checks ----------------------------------------------------------------------------
-
-
-def _with_checks(verdict: Verdict, templates: Templates | None, options: VerifyOptions) -> Verdict:
+def with_checks(verdict: Verdict, templates: Templates | None, options: VerifyOptions) -> Verdict:
     """Check every claim with a quote that was searched (whatever was found), not sentinels or URLs."""
     if verdict.quote is None:
         return verdict
     template = template_for(verdict.claim, templates)
-    checks = [*_value_check(verdict, template), *_unit_check(verdict.claim, template)]
-    checks += _confidence_check(verdict.claim, options.min_confidence)
-    return replace(verdict, warnings=tuple(checks))
-
-
-def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
-    """The claim's value, typed by its template, in the claim's own unit (else the template's, else the
-    field name's); ValueError, with the reason, when it cannot be typed."""
-    if template is None:
-        raise ValueError(f"no template for the field {claim.field!r}")
-    unit = canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
-    return typed_value(claim.value, answer_type=template.answer_type, unit=unit)
-
-
-def _value_check(verdict: Verdict, template: FieldTemplate | None) -> list[Check]:
-    """values.value_in_text says False only where the text could show the value and does not (a yes/no
-    or an enum is a curator's reading, not words of the quote: None). The check does not need a template
-    file: a field it does not cover is typed from its value and unit. A list is checked item by item
-    (options a quote should list); a text value by the numbers it states."""
-    quote, claim = verdict.quote, verdict.claim
-    if quote is None:
-        return []
-    template = template or inferred_template(claim)
-    if isinstance(claim.value, list):
-        items = [replace(claim, value=item) for item in claim.value]
-        missing = [item.value for item in items if _stated(item, template, quote) is False]
-    elif template.answer_type == "text" and isinstance(claim.value, str):
-        stated = [mention.value for mention in read_values(claim.value)]
-        missing = [value.value for value in stated if value_in_text(value, quote) is False]
-    else:
-        missing = [claim.value] if _stated(claim, template, quote) is False else []
-    if not missing:
-        return []
-    if missing == [claim.value]:
-        what = f"the value {claim.value!r} is"
-    elif missing == claim.value:
-        what = f"none of the values {missing!r} is"
-    else:
-        what = f"{missing!r} of the value {claim.value!r} are"
-    return [Check("value_not_in_quote", f"{what} not stated in its quote")]
-
-
-def _stated(claim: Claim, template: FieldTemplate, quote: str) -> bool | None:
-    """Whether the quote states the claim's value (None: it cannot tell, or the value cannot be typed)."""
-    answer_type = template.answer_type
-    if answer_type == "text":  # a list's item, or a field the template file writes as text: by its value
-        answer_type = inferred_template(claim).answer_type
-    try:
-        value = typed_value(claim.value, answer_type=answer_type, unit=_unit_of(claim, template))
-    except ValueError:
-        return None
-    return value_in_text(value, quote)
-
-
-def _unit_of(claim: Claim, template: FieldTemplate) -> str | None:
-    return canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
-
-
-def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
-    """The unit the field's values should have: the template's (percent and money imply theirs), else
-    the one the field's name ends in (``_days``); None for a yes/no, an enum, a text."""
-    if template is not None:
-        if template.answer_type in ("bool", "enum", "text"):
-            return None
-        implied = {"percent": "%", "money": "INR"}.get(template.answer_type) or canonical_unit(template.unit)
-        if implied:
-            return implied
-    return unit_from_field(claim.field)
-
-
-def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
-    stated, implied = canonical_unit(claim.unit), implied_unit(claim, template)
-    if stated is None or implied is None or stated == implied:
-        return []
-    return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
-
-
-def _confidence_check(claim: Claim, minimum: str | float) -> list[Check]:
-    score, threshold = confidence_score(claim.confidence), confidence_score(minimum)
-    if score is None or threshold is None or score >= threshold:
-        return []
-    return [Check("low_confidence", f"the curator's confidence {claim.confidence!r} is below {minimum!r}")]
+    checks = consistency_checks(verdict.claim, verdict.quote, template, min_confidence=options.min_confidence)
+    return replace(verdict, warnings=checks)
 
 
 # --- counts and the report -------------------------------------------------------------------------
@@ -455,98 +363,3 @@ def verification_report(verification: Verification) -> dict[str, Any]:
 def has_errors(verification: Verification, *, strict: bool) -> bool:
     """Under --strict, any warning is an error (and so is a file flag)."""
     return strict and (any(v.warnings for v in verification.verdicts) or bool(verification.flags))
-
-
-# --- the claim-to-source map -------------------------------------------------------------------------
-
-VERDICTS = ("verified", "quote_missing", "source_missing", "other_document", "sentinel", "url_unchecked")
-MAP_STATUS = {"found": "verified", "missing": "quote_missing", "source_missing": "source_missing"}
-MAP_STATUS |= {"other_document": "other_document", "sentinel": "sentinel", "url": "url_unchecked"}
-
-
-def map_verdict(verdict: Verdict, url_classes: Mapping[str, str]) -> tuple[str, str]:
-    """A claim's verdict in the map: a code and its words. A URL claim takes its URL's class when a URL
-    check gave one (``url:<class>``)."""
-    match = verdict.match
-    if verdict.status == "url":
-        url = verdict.claim.source_url or ""
-        if url in url_classes:
-            return f"url:{url_classes[url]}", f"URL checked: {url_classes[url]}"
-        return "url_unchecked", "URL not yet checked"
-    words = {
-        "verified": f"quote verified at level {match.level if match else '?'}",
-        "quote_missing": "source present but quote missing",
-        "source_missing": "source missing",
-        "other_document": f"quote found only in another document ({verdict.document})",
-        "sentinel": f"sentinel ({verdict.reason})",
-    }
-    code = MAP_STATUS[verdict.status]
-    return code, words[code]
-
-
-def map_entry(verdict: Verdict, url_classes: Mapping[str, str]) -> dict[str, Any]:
-    """claim -> source (file and page, or URL) -> verdict."""
-    claim, match = verdict.claim, verdict.match
-    code, words = map_verdict(verdict, url_classes)
-    if verdict.status == "url":
-        source: dict[str, Any] = {"kind": "url", "url": claim.source_url}
-    else:
-        source = {
-            "kind": "document" if claim.source_path or verdict.document else "none",
-            "path": claim.source_path,
-            "document": verdict.document or verdict.cited,
-            "page": match.page if match else None,
-            "end_page": match.end_page if match else None,
-            "url": claim.source_url,
-        }
-    return {
-        "claim": {"document": claim.document, "field": claim.field, "value": claim.value},
-        "source": source,
-        "verdict": code,
-        "verdict_text": words,
-        "match_level": match.level if match else None,
-    }
-
-
-def _map_tally(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    found = Counter(str(entry["verdict"]) for entry in entries)
-    tally = {code: found.pop(code, 0) for code in VERDICTS}
-    return tally | dict(sorted(found.items()))  # the URL classes a check gave
-
-
-def source_map(verification: Verification, url_classes: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The claim-to-source map: one entry per claim, and counts of verdicts per document and overall."""
-    entries = [map_entry(verdict, url_classes or {}) for verdict in verification.verdicts]
-    documents = sorted({entry["claim"]["document"] for entry in entries})
-    return {
-        "claims": entries,
-        "file_flags": [flag_entry(flag) for flag in verification.flags],
-        "counts": {
-            "total": _map_tally(entries),
-            "by_document": {
-                doc: _map_tally([e for e in entries if e["claim"]["document"] == doc]) for doc in documents
-            },
-        },
-    }
-
-
-def url_classes(data: Any, *, where: str) -> dict[str, str]:
-    """The classes a URL check gave (``assay urls check``'s output: a JSON list of {"url", "class", ...})."""
-    if not isinstance(data, list):
-        raise InputError(
-            "not a JSON list", where=where, fix='give a list of {"url": ..., "class": ...} objects'
-        )
-    classes: dict[str, str] = {}
-    for index, entry in enumerate(data):
-        if (
-            not isinstance(entry, dict)
-            or not isinstance(entry.get("url"), str)
-            or not isinstance(entry.get("class"), str)
-        ):
-            raise InputError(
-                f"entry {index} is {entry!r}",
-                where=f"{where}: [{index}]",
-                fix='give each entry a "url" and a "class" string',
-            )
-        classes[entry["url"]] = entry["class"]
-    return classes

@@ -25,8 +25,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..report.markdown import cell
 from ..scorers.hard_fact import HARD_FACT, pattern_of, search
-from .claims import Verdict, Verification, claim_value, verification_report
+from .checks import claim_value
+from .claims import Verdict, Verification, verification_report
 from .documents import Document
 from .facts import FactsFile
 from .templates import FieldTemplate, Templates, ask, template_for
@@ -227,18 +229,14 @@ def gold_report(build: GoldBuild) -> dict[str, Any]:
 
 # --- Markdown ----------------------------------------------------------------------------------------
 
-SYMBOLS = {"verified": "✅", "quote_missing": "⚠️", "other_document": "⚠️", "source_missing": "❌"}
-SYMBOLS |= {"url_unchecked": "⏳", "sentinel": "·"}
-
-
 def _cell(value: Any) -> str:
-    """A table cell: one line, pipes escaped, long text cut."""
+    """A table cell: one line, long text cut, and text from the facts made inert (Markdown escaped)."""
     text = "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = " ".join(text.split()).replace("|", "\\|")
-    return text if len(text) <= 80 else text[:79] + "…"
+    text = " ".join(text.split())
+    return cell(text if len(text) <= 80 else text[:79] + "…")
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in rows]
     return [*lines, ""]
@@ -251,11 +249,11 @@ def _counts_table(counts: dict[str, Any]) -> list[str]:
         [name, tally["claims"], *tally["by_status"].values(), *tally["by_level"].values()]
         for name, tally in [*counts["by_document"].items(), ("**total**", first)]
     ]
-    return _table(["document", "claims", *statuses, *levels], rows)
+    return markdown_table(["document", "claims", *statuses, *levels], rows)
 
 
 def _section(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    return [f"## {title}", "", *(_table(header, rows) if rows else ["None.", ""])]
+    return [f"## {title}", "", *(markdown_table(header, rows) if rows else ["None.", ""])]
 
 
 def _picked(entries: Sequence[dict[str, Any]], keys: Sequence[str]) -> list[list[Any]]:
@@ -269,7 +267,7 @@ def report_markdown(report: dict[str, Any]) -> str:
     if "items" in report:
         items = report["items"]
         lines += [f"Gold items: {items['total']} ({items['refusals']} refusals).", ""]
-        lines += _table(["document", "items"], list(items["by_document"].items()))
+        lines += markdown_table(["document", "items"], list(items["by_document"].items()))
     flags = [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}" for flag in report["file_flags"]]
     lines += ["## Facts files flagged", "", *(flags or ["None."]), ""]
     documents = [
@@ -289,39 +287,3 @@ def report_markdown(report: dict[str, Any]) -> str:
         keys = ["document", "field", "reason"]
         lines += _section("Not in the gold set", keys, _picked(report["skipped"], keys))
     return "\n".join(lines)
-
-
-def map_markdown(source_map: dict[str, Any]) -> str:
-    """The claim-to-source map (``claims.source_map``) as Markdown."""
-    counts = source_map["counts"]
-    codes = list(counts["total"])
-    header = ["document", *(f"{SYMBOLS.get(code, '🔗')} {code}" for code in codes)]
-    rows = [
-        [name, *tally.values()]
-        for name, tally in [*counts["by_document"].items(), ("**total**", counts["total"])]
-    ]
-    lines = ["# Claim-to-source map", "", *_table(header, rows)]
-    for flag in source_map["file_flags"]:
-        lines += [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}"]
-    lines += ["", "## Claims", ""]
-    entries = [
-        [
-            e["claim"]["document"],
-            e["claim"]["field"],
-            e["claim"]["value"],
-            _source_words(e["source"]),
-            f"{SYMBOLS.get(e['verdict'], '🔗')} {e['verdict_text']}",
-        ]
-        for e in source_map["claims"]
-    ]
-    return "\n".join([*lines, *_table(["document", "field", "value", "source", "verdict"], entries)])
-
-
-def _source_words(source: dict[str, Any]) -> str:
-    if source["kind"] == "url":
-        return str(source["url"])
-    where = source.get("document") or source.get("path") or "none"
-    pages = source.get("page")
-    if pages and source.get("end_page") not in (None, pages):
-        pages = f"{pages}-{source['end_page']}"
-    return f"{where} p.{pages}" if pages else str(where)

@@ -1,0 +1,110 @@
+"""Consistency checks on a curated claim and its quote: warnings of the gold build (errors under
+``--strict``).
+
+- ``value_not_in_quote``: a number, amount or percentage its own quote does not state
+  (``values.value_in_text`` is False); a list item by item, a text by the numbers it states.
+- ``unit_mismatch``: the claim's unit against the template's, or the one the field's name ends in.
+- ``low_confidence``: the curator's confidence below the minimum asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .facts import Claim, confidence_score
+from .templates import FieldTemplate, inferred_template
+from .values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
+
+WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One consistency finding about a claim."""
+
+    code: str  # one of WARNING_CODES
+    message: str
+
+
+def consistency_checks(
+    claim: Claim, quote: str, template: FieldTemplate | None, *, min_confidence: str | float
+) -> tuple[Check, ...]:
+    """Every finding about a claim whose quote was searched (whatever was found)."""
+    checks = [*_value_check(claim, quote, template), *_unit_check(claim, template)]
+    return (*checks, *_confidence_check(claim, min_confidence))
+
+
+def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
+    """The claim's value, typed by its template, in the claim's own unit (else the template's, else the
+    field name's); ValueError, with the reason, when it cannot be typed."""
+    if template is None:
+        raise ValueError(f"no template for the field {claim.field!r}")
+    unit = canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
+    return typed_value(claim.value, answer_type=template.answer_type, unit=unit)
+
+
+def _value_check(claim: Claim, quote: str, template: FieldTemplate | None) -> list[Check]:
+    """values.value_in_text says False only where the text could show the value and does not (a yes/no
+    or an enum is a curator's reading, not words of the quote: None). The check does not need a template
+    file: a field it does not cover is typed from its value and unit. A list is checked item by item
+    (options a quote should list); a text value by the numbers it states."""
+    template = template or inferred_template(claim)
+    if isinstance(claim.value, list):
+        items = [replace(claim, value=item) for item in claim.value]
+        missing = [item.value for item in items if _stated(item, template, quote) is False]
+    elif template.answer_type == "text" and isinstance(claim.value, str):
+        stated = [mention.value for mention in read_values(claim.value)]
+        missing = [value.value for value in stated if value_in_text(value, quote) is False]
+    else:
+        missing = [claim.value] if _stated(claim, template, quote) is False else []
+    if not missing:
+        return []
+    if missing == [claim.value]:
+        what = f"the value {claim.value!r} is"
+    elif missing == claim.value:
+        what = f"none of the values {missing!r} is"
+    else:
+        what = f"{missing!r} of the value {claim.value!r} are"
+    return [Check("value_not_in_quote", f"{what} not stated in its quote")]
+
+
+def _stated(claim: Claim, template: FieldTemplate, quote: str) -> bool | None:
+    """Whether the quote states the claim's value (None: it cannot tell, or the value cannot be typed)."""
+    answer_type = template.answer_type
+    if answer_type == "text":  # a list's item, or a field the template file writes as text: by its value
+        answer_type = inferred_template(claim).answer_type
+    try:
+        value = typed_value(claim.value, answer_type=answer_type, unit=_unit_of(claim, template))
+    except ValueError:
+        return None
+    return value_in_text(value, quote)
+
+
+def _unit_of(claim: Claim, template: FieldTemplate) -> str | None:
+    return canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
+
+
+def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
+    """The unit the field's values should have: the template's (percent and money imply theirs), else
+    the one the field's name ends in (``_days``); None for a yes/no, an enum, a text."""
+    if template is not None:
+        if template.answer_type in ("bool", "enum", "text"):
+            return None
+        implied = {"percent": "%", "money": "INR"}.get(template.answer_type) or canonical_unit(template.unit)
+        if implied:
+            return implied
+    return unit_from_field(claim.field)
+
+
+def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
+    stated, implied = canonical_unit(claim.unit), implied_unit(claim, template)
+    if stated is None or implied is None or stated == implied:
+        return []
+    return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
+
+
+def _confidence_check(claim: Claim, minimum: str | float) -> list[Check]:
+    score, threshold = confidence_score(claim.confidence), confidence_score(minimum)
+    if score is None or threshold is None or score >= threshold:
+        return []
+    return [Check("low_confidence", f"the curator's confidence {claim.confidence!r} is below {minimum!r}")]

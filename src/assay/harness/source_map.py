@@ -1,0 +1,152 @@
+"""The claim-to-source map: every claim (document, field, value) -> its source (a document's page, or a
+URL) -> a verdict, with counts per document and overall; the seed's "source-grounding KPI", computed
+honestly: a quote is verified when the whole of it is found (``quotes.find_quote``), never a window of it.
+
+Verdicts: ``verified`` (at a level of the cascade), ``quote_missing`` (the source is there, the quote
+is not), ``source_missing``, ``other_document``, ``sentinel``, and for a claim whose source is a web
+page ``url_unchecked``, or ``url:<class>`` once a URL check (``--urls``) gave its class.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import InputError
+from .claims import Verdict, Verification, flag_entry
+from .gold import markdown_table
+
+VERDICTS = ("verified", "quote_missing", "source_missing", "other_document", "sentinel", "url_unchecked")
+MAP_STATUS = {"found": "verified", "missing": "quote_missing", "source_missing": "source_missing"}
+MAP_STATUS |= {"other_document": "other_document", "sentinel": "sentinel", "url": "url_unchecked"}
+
+
+def map_verdict(verdict: Verdict, url_classes: Mapping[str, str]) -> tuple[str, str]:
+    """A claim's verdict in the map: a code and its words. A URL claim takes its URL's class when a URL
+    check gave one (``url:<class>``)."""
+    match = verdict.match
+    if verdict.status == "url":
+        url = verdict.claim.source_url or ""
+        if url in url_classes:
+            return f"url:{url_classes[url]}", f"URL checked: {url_classes[url]}"
+        return "url_unchecked", "URL not yet checked"
+    words = {
+        "verified": f"quote verified at level {match.level if match else '?'}",
+        "quote_missing": "source present but quote missing",
+        "source_missing": "source missing",
+        "other_document": f"quote found only in another document ({verdict.document})",
+        "sentinel": f"sentinel ({verdict.reason})",
+    }
+    code = MAP_STATUS[verdict.status]
+    return code, words[code]
+
+
+def map_entry(verdict: Verdict, url_classes: Mapping[str, str]) -> dict[str, Any]:
+    """claim -> source (file and page, or URL) -> verdict."""
+    claim, match = verdict.claim, verdict.match
+    code, words = map_verdict(verdict, url_classes)
+    if verdict.status == "url":
+        source: dict[str, Any] = {"kind": "url", "url": claim.source_url}
+    else:
+        source = {
+            "kind": "document" if claim.source_path or verdict.document else "none",
+            "path": claim.source_path,
+            "document": verdict.document or verdict.cited,
+            "page": match.page if match else None,
+            "end_page": match.end_page if match else None,
+            "url": claim.source_url,
+        }
+    return {
+        "claim": {"document": claim.document, "field": claim.field, "value": claim.value},
+        "source": source,
+        "verdict": code,
+        "verdict_text": words,
+        "match_level": match.level if match else None,
+    }
+
+
+def _map_tally(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    found = Counter(str(entry["verdict"]) for entry in entries)
+    tally = {code: found.pop(code, 0) for code in VERDICTS}
+    return tally | dict(sorted(found.items()))  # the URL classes a check gave
+
+
+def source_map(verification: Verification, url_classes: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The claim-to-source map: one entry per claim, and counts of verdicts per document and overall."""
+    entries = [map_entry(verdict, url_classes or {}) for verdict in verification.verdicts]
+    documents = sorted({entry["claim"]["document"] for entry in entries})
+    return {
+        "claims": entries,
+        "file_flags": [flag_entry(flag) for flag in verification.flags],
+        "counts": {
+            "total": _map_tally(entries),
+            "by_document": {
+                doc: _map_tally([e for e in entries if e["claim"]["document"] == doc]) for doc in documents
+            },
+        },
+    }
+
+
+def url_classes(data: Any, *, where: str) -> dict[str, str]:
+    """The classes a URL check gave (``assay urls check``'s output: a JSON list of {"url", "class", ...})."""
+    if not isinstance(data, list):
+        raise InputError(
+            "not a JSON list", where=where, fix='give a list of {"url": ..., "class": ...} objects'
+        )
+    classes: dict[str, str] = {}
+    for index, entry in enumerate(data):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("url"), str)
+            or not isinstance(entry.get("class"), str)
+        ):
+            raise InputError(
+                f"entry {index} is {entry!r}",
+                where=f"{where}: [{index}]",
+                fix='give each entry a "url" and a "class" string',
+            )
+        classes[entry["url"]] = entry["class"]
+    return classes
+
+
+# --- Markdown ----------------------------------------------------------------------------------------
+
+SYMBOLS = {"verified": "✅", "quote_missing": "⚠️", "other_document": "⚠️", "source_missing": "❌"}
+SYMBOLS |= {"url_unchecked": "⏳", "sentinel": "·"}
+
+
+def map_markdown(source_map: dict[str, Any]) -> str:
+    """The claim-to-source map (``source_map``) as Markdown."""
+    counts = source_map["counts"]
+    codes = list(counts["total"])
+    header = ["document", *(f"{SYMBOLS.get(code, '🔗')} {code}" for code in codes)]
+    rows = [
+        [name, *tally.values()]
+        for name, tally in [*counts["by_document"].items(), ("**total**", counts["total"])]
+    ]
+    lines = ["# Claim-to-source map", "", *markdown_table(header, rows)]
+    for flag in source_map["file_flags"]:
+        lines += [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}"]
+    lines += ["", "## Claims", ""]
+    entries = [
+        [
+            e["claim"]["document"],
+            e["claim"]["field"],
+            e["claim"]["value"],
+            _source_words(e["source"]),
+            f"{SYMBOLS.get(e['verdict'], '🔗')} {e['verdict_text']}",
+        ]
+        for e in source_map["claims"]
+    ]
+    return "\n".join([*lines, *markdown_table(["document", "field", "value", "source", "verdict"], entries)])
+
+
+def _source_words(source: dict[str, Any]) -> str:
+    if source["kind"] == "url":
+        return str(source["url"])
+    where = source.get("document") or source.get("path") or "none"
+    pages = source.get("page")
+    if pages and source.get("end_page") not in (None, pages):
+        pages = f"{pages}-{source['end_page']}"
+    return f"{where} p.{pages}" if pages else str(where)
