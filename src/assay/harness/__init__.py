@@ -1,0 +1,184 @@
+"""The gold-QA harness for teams shipping a retrieval-augmented assistant: gold sets built from curated
+facts whose quotes are verified in their source documents, and the claim-to-source map.
+
+The flow (each step a pure function; ``assay gold build`` and ``assay sources map`` only call them):
+
+    load_facts(folder)  +  load_sources(folder)          claims, and documents as text per page (cached)
+        -> verify_claims(facts, sources, templates=...)  every claim's quote found (find_quote) or not
+        -> build_gold(verification, templates)           gold items: question, typed value, pattern, source
+        -> gold_jsonl / gold_report / source_map         the gold set, the report, the map
+
+It is its own public surface (``assay.harness``), apart from ``assay``'s, and each name loads its module
+on first use: the ``value_match`` scorer reads the value modules, and scoring a file of responses must
+not load the PDF libraries with them. A gold set's items load with ``assay.load_records`` as records
+with a ``Gold``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .checks import WARNING_CODES, Check
+    from .claims import (
+        STATUSES,
+        FileFlag,
+        Verdict,
+        Verification,
+        VerifyOptions,
+        verification_report,
+        verify_claims,
+    )
+    from .curation import CleanQuote, clean_quote, sentinel_reason
+    from .documents import (
+        DEFAULT_PAGE_CACHE,
+        Document,
+        PageCacheWarning,
+        Sources,
+        load_document,
+        load_sources,
+    )
+    from .facts import ADAPTERS, Claim, FactsAdapter, FactsFile, load_facts, read_facts_file, register_adapter
+    from .gold import GoldBuild, Skip, build_gold, gold_jsonl, gold_report, report_markdown
+    from .quotes import FUZZY_THRESHOLD, LEVELS, PreparedPages, QuoteMatch, find_quote
+    from .source_map import map_markdown, source_map, url_classes
+    from .templates import FieldTemplate, RefusalTemplate, Templates, load_templates, parse_templates
+    from .values import (
+        ANSWER_TYPES,
+        Value,
+        answer_variants,
+        expected_regex,
+        near_misses,
+        parse_answer,
+        render_answer,
+        typed_value,
+        value_in_text,
+    )
+
+# Each public name -> the module that defines it (loaded by __getattr__ on first use).
+_MODULES = {
+    "ADAPTERS": "facts",
+    "ANSWER_TYPES": "values",
+    "Check": "checks",
+    "Claim": "facts",
+    "CleanQuote": "curation",
+    "DEFAULT_PAGE_CACHE": "documents",
+    "Document": "documents",
+    "FUZZY_THRESHOLD": "quotes",
+    "FactsAdapter": "facts",
+    "FactsFile": "facts",
+    "FieldTemplate": "templates",
+    "FileFlag": "claims",
+    "GoldBuild": "gold",
+    "LEVELS": "quotes",
+    "PageCacheWarning": "documents",
+    "PreparedPages": "quotes",
+    "QuoteMatch": "quotes",
+    "RefusalTemplate": "templates",
+    "STATUSES": "claims",
+    "Skip": "gold",
+    "Sources": "documents",
+    "Templates": "templates",
+    "Value": "values",
+    "Verdict": "claims",
+    "Verification": "claims",
+    "VerifyOptions": "claims",
+    "WARNING_CODES": "checks",
+    "answer_variants": "values",
+    "build_gold": "gold",
+    "clean_quote": "curation",
+    "expected_regex": "values",
+    "find_quote": "quotes",
+    "gold_jsonl": "gold",
+    "gold_report": "gold",
+    "load_document": "documents",
+    "load_facts": "facts",
+    "load_sources": "documents",
+    "load_templates": "templates",
+    "map_markdown": "source_map",
+    "near_misses": "values",
+    "parse_answer": "values",
+    "parse_templates": "templates",
+    "read_facts_file": "facts",
+    "register_adapter": "facts",
+    "render_answer": "values",
+    "report_markdown": "gold",
+    "sentinel_reason": "curation",
+    "source_map": "source_map",
+    "typed_value": "values",
+    "url_classes": "source_map",
+    "value_in_text": "values",
+    "verification_report": "claims",
+    "verify_claims": "claims",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # found once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+__all__ = [
+    "ADAPTERS",
+    "ANSWER_TYPES",
+    "DEFAULT_PAGE_CACHE",
+    "FUZZY_THRESHOLD",
+    "LEVELS",
+    "STATUSES",
+    "WARNING_CODES",
+    "Check",
+    "Claim",
+    "CleanQuote",
+    "Document",
+    "FactsAdapter",
+    "FactsFile",
+    "FieldTemplate",
+    "FileFlag",
+    "GoldBuild",
+    "PageCacheWarning",
+    "PreparedPages",
+    "QuoteMatch",
+    "RefusalTemplate",
+    "Skip",
+    "Sources",
+    "Templates",
+    "Value",
+    "Verdict",
+    "Verification",
+    "VerifyOptions",
+    "answer_variants",
+    "build_gold",
+    "clean_quote",
+    "expected_regex",
+    "find_quote",
+    "gold_jsonl",
+    "gold_report",
+    "load_document",
+    "load_facts",
+    "load_sources",
+    "load_templates",
+    "map_markdown",
+    "near_misses",
+    "parse_answer",
+    "parse_templates",
+    "read_facts_file",
+    "register_adapter",
+    "render_answer",
+    "report_markdown",
+    "sentinel_reason",
+    "source_map",
+    "typed_value",
+    "url_classes",
+    "value_in_text",
+    "verification_report",
+    "verify_claims",
+]
