@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,3 +31,17 @@ def test_importing_assay_and_scoring_does_not_load_the_pdf_libraries() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_command_line_scoring_a_file_loads_no_gold_library(tmp_path: Path) -> None:
+    # Every command's parser is built on each run: the gold commands must not load their libraries then.
+    responses = tmp_path / "r.csv"
+    responses.write_text("id,question,answer,response\n1,q,Delhi,in Delhi\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from assay.cli import main\n"
+        f"main(['score', '--responses', {str(responses)!r}])\n"
+        "print(sorted(m for m in ('pypdf', 'pypdfium2', 'rapidfuzz', 'yaml') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -8,17 +8,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
-from ..harness.claims import DEFAULT_MIN_CONFIDENCE, Verification, VerifyOptions, has_errors, verify_claims
-from ..harness.documents import DEFAULT_PAGE_CACHE, load_sources
-from ..harness.facts import ADAPTERS, load_facts
-from ..harness.gold import build_gold, gold_jsonl, gold_report, report_markdown
-from ..harness.templates import Templates, load_templates
+from ..harness.checks import DEFAULT_MIN_CONFIDENCE
+from ..harness.facts import ADAPTERS
+from ..harness.page_cache import DEFAULT_PAGE_CACHE
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
+
+if TYPE_CHECKING:  # the PDF libraries load when a command runs, not for every command's --help
+    from ..harness.claims import Verification
+    from ..harness.templates import Templates
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -78,6 +80,11 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
 
 def verify(args: argparse.Namespace) -> tuple[Verification, Templates | None]:
     """Read the facts, sources and templates the flags name, and verify every claim."""
+    from ..harness.claims import VerifyOptions, verify_claims
+    from ..harness.documents import load_sources
+    from ..harness.facts import load_facts
+    from ..harness.templates import load_templates
+
     templates = load_templates(args.templates) if args.templates else None
     facts = load_facts(args.facts, adapter=args.adapter)
     sources = load_sources(args.sources, cache_dir=None if args.no_cache else args.cache)
@@ -104,6 +111,9 @@ def _confidence(text: str) -> str | float:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from ..harness.claims import has_errors
+    from ..harness.gold import build_gold, gold_jsonl, gold_report, report_markdown
+
     outputs = {"--out": args.out, "--report": args.report, "--markdown": args.markdown}
     check_outputs(outputs, {"--templates": args.templates})
     if args.refusals and not args.templates:

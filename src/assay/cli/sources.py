@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
-from ..harness.claims import has_errors
-from ..harness.source_map import map_markdown, source_map, url_classes
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
@@ -41,6 +39,8 @@ def add_parsers(commands: flags.Commands) -> None:
 
 
 def read_url_classes(path: Path) -> dict[str, str]:
+    from ..harness.source_map import url_classes
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -57,6 +57,9 @@ def read_url_classes(path: Path) -> dict[str, str]:
 
 
 def run_map(args: argparse.Namespace) -> int:
+    from ..harness.claims import has_errors
+    from ..harness.source_map import map_markdown, source_map
+
     check_outputs(
         {"--out": args.out, "--markdown": args.markdown}, {"--urls": args.urls, "--templates": args.templates}
     )

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InputError
-from .checks import WARNING_CODES, Check, consistency_checks
+from .checks import DEFAULT_MIN_CONFIDENCE, WARNING_CODES, Check, consistency_checks
 from .documents import Document, Sources
 from .facts import Claim, FactsFile
 from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
@@ -45,7 +45,6 @@ from .templates import Templates, template_for
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
 CROSS_DOCUMENT, NO_DOCUMENT = "cross_document", "no_own_document"
-DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
 
 
 @dataclass(frozen=True)

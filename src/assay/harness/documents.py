@@ -28,11 +28,10 @@ from typing import Any
 
 from ..errors import InputError, UsageError
 from .extractors import EXTRACTOR_ORDER, ExtractionError, extractor
-from .page_cache import PageCacheWarning, cache_path, read_cache, write_cache
+from .page_cache import DEFAULT_PAGE_CACHE, PageCacheWarning, cache_path, read_cache, write_cache
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PAGE_CACHE = Path(".assay-cache") / "pages"
 PDF_SUFFIXES = frozenset({".pdf"})
 TEXT_SUFFIXES = frozenset({".txt", ".md"})
 FORM_FEED = "\f"

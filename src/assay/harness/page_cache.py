@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import AssayError
 from ..outputs import write_text
 
+DEFAULT_PAGE_CACHE = Path(".assay-cache") / "pages"
 CACHE_FORMAT = 1
 
 

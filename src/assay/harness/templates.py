@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 import regex
-import yaml
 
 from ..errors import InputError
 from .facts import Claim
@@ -120,6 +119,8 @@ def _read(path: Path) -> Any:
                 f"not valid TOML ({exc})", where=str(path), fix="correct the TOML there"
             ) from None
     if suffix in (".yaml", ".yml"):
+        import yaml  # only for YAML templates: every command line imports this module
+
         try:
             return yaml.safe_load(text)
         except yaml.YAMLError as exc:
