@@ -35,3 +35,19 @@ def test_the_bundled_example_builds_as_documented(tmp_path: Path) -> None:
     lint = run("lint", "gold.jsonl", "--sources", str(EXAMPLE / "sources"), "--no-cache", cwd=tmp_path)
     assert lint.returncode == 0, lint.stdout
     assert "0 errors, 0 warnings in 19 rows" in lint.stdout
+
+
+def test_sources_that_give_no_text_are_named_on_the_terminal(tmp_path: Path) -> None:
+    import shutil
+
+    sources = tmp_path / "sources"
+    shutil.copytree(EXAMPLE / "sources", sources)
+    (sources / "suraksha" / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    (sources / "notes.docx").write_bytes(b"not a PDF")
+    for command in (("gold", "build", "--out", "gold.jsonl"), ("sources", "map")):
+        inputs = ("--facts", str(EXAMPLE / "facts"), "--sources", str(sources), "--no-cache")
+        done = run(*command, *inputs, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "unreadable: suraksha/broken.pdf: no extractor could read this PDF" in done.stdout
+        assert "ignored (not a PDF or text file): 1: notes.docx" in done.stdout
+        assert done.stderr == ""  # nothing of the PDF libraries' own logging

@@ -154,6 +154,7 @@ def print_counts(command: str, report: dict[str, Any]) -> None:
             for h, n in zip(header, [*tally["by_status"].values(), *tally["by_level"].values()])
         ]
         print(f"  {one_line(name):<{width}}  " + " ".join(cells))
+    print_sources(report)
     for flag in report["file_flags"]:
         print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
     for claim in report["claims"]:
@@ -162,3 +163,17 @@ def print_counts(command: str, report: dict[str, Any]) -> None:
             print(f"warning: {one_line(where)}: {warning['code']}: {one_line(warning['message'])}")
     warnings = ", ".join(f"{code} {n}" for code, n in total["warnings"].items())
     print(f"warnings: {warnings}")
+
+
+def print_sources(report: dict[str, Any]) -> None:
+    """The source files that gave no text: unreadable, pages without text (scans), other kinds of file."""
+    for problem in report["source_problems"]:
+        print(f"unreadable: {one_line(problem['path'])}: {one_line(problem['reason'])}")
+    for document in report["documents"]:
+        if document["empty_pages"]:
+            pages = ", ".join(map(str, document["empty_pages"]))
+            print(f"no text (a scan? OCR it): {one_line(document['path'])}: pages {pages}")
+    if report["ignored_files"]:
+        ignored = report["ignored_files"]
+        shown = ", ".join(one_line(name) for name in ignored[:5]) + (", ..." if len(ignored) > 5 else "")
+        print(f"ignored (not a PDF or text file): {len(ignored)}: {shown}")

@@ -11,7 +11,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
-from .gold import add_inputs, verify
+from .gold import add_inputs, print_sources, verify
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -57,7 +57,7 @@ def read_url_classes(path: Path) -> dict[str, str]:
 
 
 def run_map(args: argparse.Namespace) -> int:
-    from ..harness.claims import has_errors
+    from ..harness.claims import has_errors, verification_report
     from ..harness.source_map import map_markdown, source_map
 
     check_outputs(
@@ -67,6 +67,7 @@ def run_map(args: argparse.Namespace) -> int:
     verification, _ = verify(args)
     mapped = source_map(verification, classes)
     print_map_counts(mapped)
+    print_sources(verification_report(verification))
     written = []
     if args.out:
         write_text(args.out, json.dumps(mapped, ensure_ascii=False, indent=2) + "\n")

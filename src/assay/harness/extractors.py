@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,9 @@ import pypdfium2.version as pdfium_version
 from ..errors import UsageError
 
 EXTRACTOR_ORDER = ("pypdfium2", "pypdf")  # the first that reads a PDF wins
+# pypdf logs what it finds wrong in a file ("EOF marker not found") as bare lines on stderr, in the
+# middle of the command's output; a file it cannot read is reported in Sources.problems with the reason.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
 class ExtractionError(Exception):
