@@ -132,8 +132,8 @@ def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None 
 
 
 def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
+    try:  # utf-8-sig: a byte-order mark (what Windows editors write first) is not part of the JSON
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read the facts file ({exc})", where=str(path), fix="give a UTF-8 JSON file"

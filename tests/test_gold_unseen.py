@@ -1,0 +1,65 @@
+"""Gold builds on inputs unlike the shared insurance set: another domain, other file layouts, other
+scripts, and the slips and breakages real facts folders have. Each case writes its own facts and real
+source files (text files, and PDFs by fpdf2) and runs the library or the command on them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.errors import InputError
+from assay.harness.facts import load_facts
+
+
+def _facts(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def _default(document: str, *claims: dict[str, Any]) -> str:
+    return json.dumps({"document": document, "claims": list(claims)}, ensure_ascii=False)
+
+
+# --- reading facts files ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "line"),
+    [
+        # the flat layout: the first grace_period mapping (a whole claim) would vanish
+        (
+            '{"policy_id": "p",\n "grace_period": {"value": 30},\n "grace_period": {"value": 45}}',
+            "grace_period",
+            3,
+        ),
+        # a claim's value written twice: the key is in other claims too, so no line is named
+        (
+            '{"document": "d", "claims": [{"field": "a", "value": 1},\n'
+            ' {"field": "b", "value": 2, "value": 3}]}',
+            "value",
+            None,
+        ),
+    ],
+)
+def test_a_key_written_twice_is_an_error_not_a_lost_claim(
+    tmp_path: Path, text: str, key: str, line: int | None
+) -> None:
+    path = _facts(tmp_path / "facts", "a.json", text)
+    with pytest.raises(InputError) as caught:
+        load_facts(tmp_path / "facts")
+    assert repr(key) in caught.value.what
+    assert caught.value.where == (f"{path}:{line}" if line else str(path))
+
+
+def test_a_byte_order_mark_is_not_part_of_the_json(tmp_path: Path) -> None:
+    (tmp_path / "facts").mkdir()
+    (tmp_path / "facts" / "a.json").write_bytes(
+        b"\xef\xbb\xbf" + _default("d", {"field": "x", "value": 1}).encode()
+    )
+    (read,) = load_facts(tmp_path / "facts")
+    assert (read.document, [claim.field for claim in read.claims]) == ("d", ["x"])
