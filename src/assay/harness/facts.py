@@ -188,7 +188,7 @@ def _located(exc: InputError, shown: str, path: Path, text: str) -> InputError:
 
 
 def _key_pattern(key: str) -> str:
-    return regex.escape(json.dumps(key)) + r"\s*:"
+    return str(regex.escape(json.dumps(key))) + r"\s*:"
 
 
 def _key_count(text: str, key: str) -> int:
