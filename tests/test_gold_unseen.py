@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from assay.errors import InputError
+from assay.harness.claims import verify_claims
+from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
 
 
@@ -63,3 +65,50 @@ def test_a_byte_order_mark_is_not_part_of_the_json(tmp_path: Path) -> None:
     )
     (read,) = load_facts(tmp_path / "facts")
     assert (read.document, [claim.field for claim in read.claims]) == ("d", ["x"])
+
+
+# --- document ids and references --------------------------------------------------------------------
+
+
+def _two_terms(root: Path) -> Path:
+    """Two documents with the same file name in different folders."""
+    for year, days in (("2023", 30), ("2024", 60)):
+        folder = root / "sources" / "acme" / year
+        folder.mkdir(parents=True)
+        (folder / "terms.txt").write_text(f"The notice period is {days} days.\n", encoding="utf-8")
+    return root / "sources"
+
+
+def _notice(path: str, days: int) -> dict[str, Any]:
+    quote = f"The notice period is {days} days."
+    return {"field": "notice_period_days", "value": days, "source": {"path": path, "quote": quote}}
+
+
+def test_a_file_name_two_documents_share_means_the_one_the_facts_name_as_theirs(tmp_path: Path) -> None:
+    sources = load_sources(_two_terms(tmp_path), cache_dir=None)
+    facts = json.loads(_default("acme-2024", _notice("terms.txt", 60)))
+    facts["sources"] = ["2024/terms.txt"]  # not the document's id, but a path that names one document
+    _facts(tmp_path / "facts", "acme.json", json.dumps(facts))
+    (verdict,) = verify_claims(load_facts(tmp_path / "facts"), sources).verdicts
+    assert (verdict.status, verdict.cited, verdict.document) == (
+        "found",
+        "acme__2024__terms",
+        "acme__2024__terms",
+    )
+
+
+def test_an_ambiguous_reference_names_the_claim_that_writes_it(tmp_path: Path) -> None:
+    sources = load_sources(_two_terms(tmp_path), cache_dir=None)
+    _facts(
+        tmp_path / "facts",
+        "acme.json",
+        _default("acme-2024", _notice("acme/2024/terms.txt", 60), _notice("terms.txt", 60)),
+    )
+    # the first claim names its document: the second's "terms.txt" is that one
+    verdicts = verify_claims(load_facts(tmp_path / "facts"), sources).verdicts
+    assert [verdict.cited for verdict in verdicts] == ["acme__2024__terms"] * 2
+    _facts(tmp_path / "facts", "acme.json", _default("acme-2024", _notice("terms.txt", 60)))
+    with pytest.raises(InputError) as caught:
+        verify_claims(load_facts(tmp_path / "facts"), sources)
+    assert caught.value.where == "acme.json: claims[0] (notice_period_days)"
+    assert "acme/2023/terms.txt, acme/2024/terms.txt" in caught.value.what

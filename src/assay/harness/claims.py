@@ -119,9 +119,12 @@ def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tup
     for file in facts:
         # The document named as the facts are, and its parts: "acme__plan" owns "acme__plan__wordings".
         found = [doc for doc in sources if doc == file.document or doc.startswith(f"{file.document}__")]
-        cited = [claim.source_path for claim in file.claims if claim.source_path]
-        for reference in dict.fromkeys([*file.own_sources, *file.supporting_sources, *cited]):
-            document = resolve(sources, reference, file.path)
+        references = _references(file)
+        # The references that name one document first: they tell which of an ambiguous one's matches
+        # is meant ("terms.pdf" next to "2024/terms.pdf" is the 2024 one).
+        ordered = sorted(references, key=lambda reference: len(sources.candidates(reference)) > 1)
+        for reference in ordered:
+            document = resolve(sources, reference, references[reference], prefer=found)
             if document is not None:
                 found.append(document.id)
         kept = [doc for doc in found if doc not in owned_by_id or doc == file.document]
@@ -129,12 +132,37 @@ def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tup
     return own
 
 
-def resolve(sources: Sources, reference: str, where: str) -> Document | None:
-    """The document a facts file's reference names; an ambiguous one is an error naming the facts file."""
-    try:
-        return sources.resolve(reference)
-    except InputError as exc:
-        raise InputError(exc.what, where=f"{where}: {reference}", fix=exc.fix) from None
+def _references(file: FactsFile) -> dict[str, str]:
+    """The source references a facts file writes, each with where it is first written."""
+    where: dict[str, str] = {}
+    for reference in (*file.own_sources, *file.supporting_sources):
+        where.setdefault(reference, file.path)
+    for claim in file.claims:
+        if claim.source_path:
+            where.setdefault(claim.source_path, _claim_place(claim))
+    return where
+
+
+def _claim_place(claim: Claim) -> str:
+    return f"{claim.facts_file}: {claim.where} ({claim.field})"
+
+
+def resolve(sources: Sources, reference: str, where: str, *, prefer: Sequence[str] = ()) -> Document | None:
+    """The document a facts file's reference names. A reference that matches several documents means
+    the one of them that is already the facts' own (`prefer`, by id), when exactly one is; else it is
+    an error naming where the reference is written and the documents it matches."""
+    found = sources.candidates(reference)
+    if len(found) <= 1:
+        return found[0] if found else None
+    preferred = [document for document in found if document.id in prefer]
+    if len(preferred) == 1:
+        return preferred[0]
+    paths = ", ".join(document.path for document in found)
+    raise InputError(
+        f"the source reference {reference!r} matches {len(found)} documents ({paths})",
+        where=where,
+        fix=f"write more of its path, such as {found[0].path!r}, or its document id, such as {found[0].id!r}",
+    )
 
 
 def file_flags(
@@ -184,7 +212,9 @@ def verify_claim(claim: Claim, own: Sequence[str], sources: Sources, *, fuzzy: b
             reason="nothing is left of the quote once its note is stripped",
             note=cleaned.note,
         )
-    cited = resolve(sources, claim.source_path, claim.facts_file) if claim.source_path else None
+    cited = (
+        resolve(sources, claim.source_path, _claim_place(claim), prefer=own) if claim.source_path else None
+    )
     trusted = {cited.id} if cited else set()
     found = _search(
         cleaned.text, _search_order(cited, own, sources), trusted | set(own), sources, fuzzy=fuzzy
