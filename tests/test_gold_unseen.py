@@ -14,6 +14,7 @@ from assay.errors import InputError
 from assay.harness.claims import verify_claims
 from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
+from assay.harness.gold import build_gold, gold_jsonl, hard_fact_matcher
 
 
 def _facts(folder: Path, name: str, text: str) -> Path:
@@ -112,3 +113,39 @@ def test_an_ambiguous_reference_names_the_claim_that_writes_it(tmp_path: Path) -
         verify_claims(load_facts(tmp_path / "facts"), sources)
     assert caught.value.where == "acme.json: claims[0] (notice_period_days)"
     assert "acme/2023/terms.txt, acme/2024/terms.txt" in caught.value.what
+
+
+# --- templates inferred from values written as text ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "answer_type", "expected"),
+    [
+        ("₹2.5 lakh", "money", {"value": 250000, "unit": "INR"}),
+        ("Rs. 1,50,000", "money", {"value": 150000, "unit": "INR"}),
+        ("15 days", "number_unit", {"value": 15, "unit": "day"}),
+        ("40%", "percent", {"value": 40, "unit": "%"}),
+        ("Yes", "bool", {"value": True, "unit": None}),
+        ("hybrid work, three office days", "text", None),  # not one value: a text, as before
+    ],
+)
+def test_a_value_written_as_text_is_typed_when_it_reads_as_one_value(
+    tmp_path: Path, value: str, answer_type: str, expected: dict[str, Any] | None
+) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "hb.txt").write_text(f"The benefit is {value} for everyone.", encoding="utf-8")
+    claim = {
+        "field": "benefit",
+        "value": value,
+        "source": {"path": "hb.txt", "quote": f"The benefit is {value}"},
+    }
+    _facts(tmp_path / "facts", "hb.json", _default("hb", claim))
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    build = build_gold(verification, None)
+    (item,) = [json.loads(line) for line in gold_jsonl(build).splitlines()]
+    assert item["answer_type"] == answer_type
+    if expected is not None:
+        assert item["expected_value"] == expected
+        assert hard_fact_matcher(item["expected_regex"])(item["expected_answer"])

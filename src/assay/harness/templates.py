@@ -28,7 +28,8 @@ A template file is TOML or YAML (by its suffix: .toml; .yaml or .yml)::
 
 Questions may use ``{title}`` (the facts' title) and ``{document}`` (the document id), nothing else.
 Without a template file every field gets an inferred template (``inferred_template``): its answer type
-from the value (a boolean, a number with a percent, rupee or time unit, a text), one question from the
+from the value (a boolean, a number with a percent, rupee or time unit, a text that reads as one of
+these, a text), one question from the
 field's name. Errors name the file, the key and the fix.
 """
 
@@ -47,7 +48,14 @@ import yaml
 
 from ..errors import InputError
 from .facts import Claim
-from .values import ANSWER_TYPES, canonical_unit, unit_from_field
+from .values import ANSWER_TYPES, canonical_unit, parse_answer, unit_from_field
+
+TYPED_FROM_TEXT = (
+    "number_unit",
+    "money",
+    "percent",
+    "bool",
+)  # what an inferred template reads a text value as
 
 PLACEHOLDERS = frozenset({"title", "document"})
 DEFAULT_CATEGORY = "general"
@@ -297,6 +305,12 @@ def _inferred_type(claim: Claim) -> str:
     if isinstance(value, int | float):
         unit = canonical_unit(claim.unit) or unit_from_field(claim.field)
         return {"%": "percent", "INR": "money"}.get(unit or "", "number_unit")
+    if isinstance(value, str):
+        # A value written as text that reads as one value ("₹2.5 lakh", "30 days", "12%", "Yes") is
+        # that value: typed as text it would get no pattern and no value check at all.
+        read = parse_answer(value)
+        if read is not None and read.type in TYPED_FROM_TEXT:
+            return read.type
     return "text"
 
 
