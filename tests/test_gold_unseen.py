@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from assay.cli import main
 from assay.errors import InputError
 from assay.harness.claims import verify_claims
 from assay.harness.documents import load_sources
@@ -149,3 +150,41 @@ def test_a_value_written_as_text_is_typed_when_it_reads_as_one_value(
     if expected is not None:
         assert item["expected_value"] == expected
         assert hard_fact_matcher(item["expected_regex"])(item["expected_answer"])
+
+
+# --- unreadable sources, and the Markdown reports ----------------------------------------------------
+
+
+def _unreadable_corpus(root: Path) -> tuple[Path, Path]:
+    """A sources folder of one readable text file and PDFs no extractor can read."""
+    sources = root / "sources"
+    sources.mkdir()
+    (sources / "terms.txt").write_text("The notice period is 30 days.", encoding="utf-8")
+    (sources / "truncated.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog")
+    (sources / "empty.pdf").write_bytes(b"")
+    quote = {"path": "truncated.pdf", "quote": "The grace period is 30 days."}
+    claims = [_notice("terms.txt", 30), {"field": "grace_period_days", "value": 30, "source": quote}]
+    _facts(root / "facts", "terms.json", _default("terms", *claims))
+    return root / "facts", sources
+
+
+@pytest.mark.parametrize("command", [["gold", "build"], ["sources", "map"]])
+def test_unreadable_source_files_are_printed_and_in_the_markdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    facts, sources = _unreadable_corpus(tmp_path)
+    markdown = tmp_path / "report.md"
+    out = ["--out", str(tmp_path / ("gold.jsonl" if command[0] == "gold" else "map.json"))]
+    argv = [*command, "--facts", str(facts), "--sources", str(sources), "--no-cache", *out]
+    assert main([*argv, "--markdown", str(markdown)]) == 0
+    printed = capsys.readouterr().out
+    assert [
+        line.split(":")[1].strip() for line in printed.splitlines() if line.startswith("unreadable:")
+    ] == [
+        "empty.pdf",
+        "truncated.pdf",
+    ]
+    text = markdown.read_text(encoding="utf-8")
+    assert "## Source files that could not be read" in text
+    assert "| **total** |" in text  # bold, not escaped into literal asterisks
+    assert "\\*\\*total" not in text

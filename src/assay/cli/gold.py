@@ -144,11 +144,19 @@ def print_counts(command: str, report: dict[str, Any]) -> None:
             for h, n in zip(header, [*tally["by_status"].values(), *tally["by_level"].values()])
         ]
         print(f"  {one_line(name):<{width}}  " + " ".join(cells))
-    for flag in report["file_flags"]:
-        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
+    print_flags(report)
     for claim in report["claims"]:
         for warning in claim["warnings"]:
             where = f"{claim['document']}: {claim['field']}"
             print(f"warning: {one_line(where)}: {warning['code']}: {one_line(warning['message'])}")
     warnings = ", ".join(f"{code} {n}" for code, n in total["warnings"].items())
     print(f"warnings: {warnings}")
+
+
+def print_flags(report: dict[str, Any]) -> None:
+    """The flagged facts files, and the source files no extractor could read (a folder of only those
+    would otherwise show as "0 source documents" with no word why)."""
+    for flag in report["file_flags"]:
+        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
+    for problem in report["source_problems"]:
+        print(f"unreadable: {one_line(problem['path'])}: {one_line(problem['reason'])}")

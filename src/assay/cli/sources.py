@@ -13,7 +13,7 @@ from ..harness.source_map import map_markdown, source_map, url_classes
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
-from .gold import add_inputs, verify
+from .gold import add_inputs, print_flags, verify
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -85,5 +85,4 @@ def print_map_counts(mapped: dict[str, Any]) -> None:
     for name, tally in [*counts["by_document"].items(), ("total", counts["total"])]:
         cells = [f"{tally.get(code, 0):>{len(code)}}" for code in header]
         print(f"  {one_line(name):<{width}}  " + " ".join(cells))
-    for flag in mapped["file_flags"]:
-        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
+    print_flags(mapped)

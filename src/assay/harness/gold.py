@@ -229,11 +229,23 @@ def gold_report(build: GoldBuild) -> dict[str, Any]:
 
 # --- Markdown ----------------------------------------------------------------------------------------
 
+
+class Strong(str):
+    """A cell the report itself writes in bold (the total row): its text escaped, then made bold; the
+    asterisks escaped with it would show literally."""
+
+
 def _cell(value: Any) -> str:
     """A table cell: one line, long text cut, and text from the facts made inert (Markdown escaped)."""
     text = "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = " ".join(text.split())
-    return cell(text if len(text) <= 80 else text[:79] + "…")
+    escaped = cell(text if len(text) <= 80 else text[:79] + "…")
+    return f"**{escaped}**" if isinstance(value, Strong) else escaped
+
+
+def flag_lines(flags: Sequence[dict[str, Any]]) -> list[str]:
+    """The flagged facts files as a Markdown list, their names and messages escaped like cells."""
+    return [f"- **{flag['code']}** {cell(flag['facts_file'])}: {cell(flag['message'])}" for flag in flags]
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
@@ -247,7 +259,7 @@ def _counts_table(counts: dict[str, Any]) -> list[str]:
     statuses, levels = list(first["by_status"]), list(first["by_level"])
     rows = [
         [name, tally["claims"], *tally["by_status"].values(), *tally["by_level"].values()]
-        for name, tally in [*counts["by_document"].items(), ("**total**", first)]
+        for name, tally in [*counts["by_document"].items(), (Strong("total"), first)]
     ]
     return markdown_table(["document", "claims", *statuses, *levels], rows)
 
@@ -268,8 +280,10 @@ def report_markdown(report: dict[str, Any]) -> str:
         items = report["items"]
         lines += [f"Gold items: {items['total']} ({items['refusals']} refusals).", ""]
         lines += markdown_table(["document", "items"], list(items["by_document"].items()))
-    flags = [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}" for flag in report["file_flags"]]
+    flags = flag_lines(report["file_flags"])
     lines += ["## Facts files flagged", "", *(flags or ["None."]), ""]
+    problems = _picked(report["source_problems"], ["path", "reason"])
+    lines += _section("Source files that could not be read", ["file", "why"], problems)
     documents = [
         [d["id"], d["pages"], sum(d["characters_per_page"]), d["encryption"] or "none",
          d["empty_pages"] or "none", d["extractor"]]
