@@ -5,6 +5,7 @@ source files (text files, and PDFs by fpdf2) and runs the library or the command
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +189,13 @@ def test_unreadable_source_files_are_printed_and_in_the_markdown(
     assert "## Source files that could not be read" in text
     assert "| **total** |" in text  # bold, not escaped into literal asterisks
     assert "\\*\\*total" not in text
+
+
+def test_reading_broken_pdfs_logs_nothing_the_problems_do_not_say(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _, folder = _unreadable_corpus(tmp_path)
+    with caplog.at_level(logging.WARNING):
+        sources = load_sources(folder, cache_dir=None)
+    assert [path for path, _ in sources.problems] == ["empty.pdf", "truncated.pdf"]
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("pypdf")] == []
