@@ -199,3 +199,32 @@ def test_reading_broken_pdfs_logs_nothing_the_problems_do_not_say(
         sources = load_sources(folder, cache_dir=None)
     assert [path for path, _ in sources.problems] == ["empty.pdf", "truncated.pdf"]
     assert [record.getMessage() for record in caplog.records if record.name.startswith("pypdf")] == []
+
+
+# --- consistency checks ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ([45, 60], "none of the values [45, 60] is stated in its quote"),
+        ([30, 60], "[60] of the value [30, 60] are not stated in its quote"),
+        (45, "the value 45 is not stated in its quote"),
+    ],
+)
+def test_value_not_in_quote_says_what_is_missing_without_a_double_negative(
+    tmp_path: Path, value: Any, message: str
+) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "terms.txt").write_text("The notice period is 30 days.", encoding="utf-8")
+    claim = {
+        "field": "notice_period_days",
+        "value": value,
+        "source": {"path": "terms.txt", "quote": "is 30 days"},
+    }
+    _facts(tmp_path / "facts", "terms.json", _default("terms", claim))
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    (verdict,) = verification.verdicts
+    assert [(check.code, check.message) for check in verdict.warnings] == [("value_not_in_quote", message)]
