@@ -228,3 +228,38 @@ def test_value_not_in_quote_says_what_is_missing_without_a_double_negative(
     )
     (verdict,) = verification.verdicts
     assert [(check.code, check.message) for check in verdict.warnings] == [("value_not_in_quote", message)]
+
+
+# --- a field written twice ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("second", "files", "reason"),
+    [
+        (30, 1, "the same question twice (first from a.json: claims[0], with the same answer)"),
+        (
+            45,
+            1,
+            "the same question twice, with another answer: '45 days' here, '30 days' from a.json: claims[0]; "
+            "the facts contradict each other",
+        ),
+        (30, 2, "the same question twice (first from a.json: claims[0], with the same answer)"),
+    ],
+)
+def test_a_field_written_twice_for_one_document_says_whether_the_claims_agree(
+    tmp_path: Path, second: int, files: int, reason: str
+) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "terms.txt").write_text("The notice period is 30 days.", encoding="utf-8")
+    first, again = _notice("terms.txt", 30), _notice("terms.txt", 30) | {"value": second}
+    if files == 1:
+        _facts(tmp_path / "facts", "a.json", _default("terms", first, again))
+    else:  # two facts files about the same document
+        _facts(tmp_path / "facts", "a.json", _default("terms", first))
+        _facts(tmp_path / "facts", "b.json", _default("terms", again))
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    build = build_gold(verification, None)
+    assert [item["expected_answer"] for item in build.items] == ["30 days"]
+    assert [skip.reason for skip in build.skipped] == [reason]

@@ -68,6 +68,7 @@ def build_gold(
     """The gold set from a verification: items for found claims, refusal items on request."""
     files = {file.path: file for file in verification.facts}
     items: dict[str, dict[str, Any]] = {}
+    asked_by: dict[str, Verdict] = {}  # the claim each item was made from
     skipped: list[Skip] = []
     for verdict in verification.verdicts:
         template = template_for(verdict.claim, templates)
@@ -75,11 +76,11 @@ def build_gold(
         skipped += missed
         for item in made:
             if item["id"] in items:
-                skipped.append(
-                    Skip(item["scope"], item["field"], "the same question twice", item["question"])
-                )
+                reason = _asked_twice(items[item["id"]], asked_by[item["id"]], item)
+                skipped.append(Skip(item["scope"], item["field"], reason, item["question"]))
             else:
                 items[item["id"]] = item
+                asked_by[item["id"]] = verdict
     if refusals and templates is not None:
         # A facts file with no document of its own has nothing to refuse from: its scope is not asked.
         flagged = {flag.facts_file for flag in verification.flags}
@@ -88,6 +89,21 @@ def build_gold(
             items.setdefault(item["id"], item)
     ordered = tuple(items[key] for key in sorted(items))
     return GoldBuild(verification, ordered, tuple(skipped), templates.path if templates else None)
+
+
+def _asked_twice(kept: dict[str, Any], first: Verdict, item: dict[str, Any]) -> str:
+    """Why a second claim's item is dropped: which claim asked it first, and whether the two agree (a
+    field written twice for one document, in one facts file or two, is either a copy or a contradiction)."""
+    place = f"{first.claim.facts_file}: {first.claim.where}"
+    if (
+        kept["expected_value"] == item["expected_value"]
+        and kept["expected_answer"] == item["expected_answer"]
+    ):
+        return f"the same question twice (first from {place}, with the same answer)"
+    return (
+        f"the same question twice, with another answer: {item['expected_answer']!r} here, "
+        f"{kept['expected_answer']!r} from {place}; the facts contradict each other"
+    )
 
 
 def claim_items(
