@@ -17,6 +17,7 @@ from assay.harness.claims import verify_claims
 from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
 from assay.harness.gold import build_gold, gold_jsonl, hard_fact_matcher
+from assay.harness.templates import parse_templates
 
 
 def _facts(folder: Path, name: str, text: str) -> Path:
@@ -263,3 +264,17 @@ def test_a_field_written_twice_for_one_document_says_whether_the_claims_agree(
     build = build_gold(verification, None)
     assert [item["expected_answer"] for item in build.items] == ["30 days"]
     assert [skip.reason for skip in build.skipped] == [reason]
+
+
+# --- template files ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("yes", "no"), [("Yes", "Yes"), ("Covered", "covered "), (None, "yes")])
+def test_a_bool_template_whose_yes_and_no_are_one_answer_is_an_error(yes: str | None, no: str) -> None:
+    field: dict[str, Any] = {"questions": ["Does {title} cover it?"], "answer_type": "bool", "no": no}
+    if yes is not None:
+        field["yes"] = yes
+    with pytest.raises(InputError) as caught:
+        parse_templates({"fields": {"cover": field}}, where="t.toml")
+    assert caught.value.where == "t.toml: fields.cover"
+    assert "yes and no answers" in caught.value.what

@@ -187,14 +187,22 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
     for question in questions:
         check_question(question, where)
     labels = _mapping(item.get("labels") or {}, where, "'labels'")
+    yes, no = _string(item.get("yes"), where, "yes") or "Yes", _string(item.get("no"), where, "no") or "No"
+    if " ".join(yes.casefold().split()) == " ".join(no.casefold().split()):
+        # Every item of the field would be dropped for a pattern that cannot tell its answers apart.
+        raise InputError(
+            f"the yes and no answers are both {yes!r}",
+            where=where,
+            fix="write 'yes' and 'no' as different answers",
+        )
     return FieldTemplate(
         field=name,
         questions=questions,
         answer_type=answer_type,
         unit=_string(item.get("unit"), where, "unit"),
         category=_string(item.get("category"), where, "category") or DEFAULT_CATEGORY,
-        yes=_string(item.get("yes"), where, "yes") or "Yes",
-        no=_string(item.get("no"), where, "no") or "No",
+        yes=yes,
+        no=no,
         labels={str(key): _string(value, where, f"labels.{key}") or "" for key, value in labels.items()},
         aliases=_strings(item.get("aliases"), where, "aliases"),
     )
