@@ -278,3 +278,28 @@ def test_a_bool_template_whose_yes_and_no_are_one_answer_is_an_error(yes: str | 
         parse_templates({"fields": {"cover": field}}, where="t.toml")
     assert caught.value.where == "t.toml: fields.cover"
     assert "yes and no answers" in caught.value.what
+
+
+# --- own documents by name ---------------------------------------------------------------------------
+
+
+def test_a_part_belongs_to_the_longest_facts_id_it_is_named_after(tmp_path: Path) -> None:
+    folder = tmp_path / "sources" / "acme"
+    folder.mkdir(parents=True)
+    (folder / "plan__wordings.txt").write_text("Plan A grace period is 15 days.", encoding="utf-8")
+    (folder / "plan__2024__wordings.txt").write_text("Plan 2024 grace period is 30 days.", encoding="utf-8")
+    claim = {
+        "field": "grace_period_days",
+        "value": 30,
+        "source": {"quote": "Plan 2024 grace period is 30 days."},
+    }
+    _facts(tmp_path / "facts", "a.json", _default("acme__plan", claim))
+    _facts(tmp_path / "facts", "b.json", _default("acme__plan__2024", claim))
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    assert verification.own == {
+        "a.json": ("acme__plan__wordings",),
+        "b.json": ("acme__plan__2024__wordings",),
+    }
+    assert [verdict.status for verdict in verification.verdicts] == ["other_document", "found"]

@@ -16,9 +16,10 @@ other document. A claim's status is one of ``STATUSES``:
   shows it as "URL not yet checked", or as the class a URL checker gave it.
 
 **Own documents.** A facts file owns the source document whose id is its document id, and those whose
-id is its id and a part's name (``acme__plan`` owns ``acme__plan__wordings``). It also owns the
+id is its id and a part's name (``acme__plan`` owns ``acme__plan__wordings``), unless a longer facts id
+is a part of that name (``acme__plan__2024__wordings`` is ``acme__plan__2024``'s). It also owns the
 documents it names (a top-level source path, a primary or supporting source, the files its claims
-cite). None of these is its own when another facts file owns that document by id. So a facts file
+cite). None of these is its own when another facts file owns that document by id or by name. So a facts file
 whose id matches no document, and whose quotes lie in a document that another facts file is about, is
 flagged ``cross_document`` at the file level, and each of its found quotes is ``other_document``: its
 gold would test one product with another's text.
@@ -114,11 +115,11 @@ def verify_claims(
 
 def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tuple[str, ...]]:
     """Each facts file's own documents, by its path (see the module docstring for the rule)."""
-    owned_by_id = {file.document for file in facts if file.document in sources}
+    owner = _owners_by_name(sources, {file.document for file in facts})
     own: dict[str, tuple[str, ...]] = {}
     for file in facts:
         # The document named as the facts are, and its parts: "acme__plan" owns "acme__plan__wordings".
-        found = [doc for doc in sources if doc == file.document or doc.startswith(f"{file.document}__")]
+        found = [doc for doc in sources if owner.get(doc) == file.document]
         references = _references(file)
         # The references that name one document first: they tell which of an ambiguous one's matches
         # is meant ("terms.pdf" next to "2024/terms.pdf" is the 2024 one).
@@ -127,9 +128,21 @@ def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tup
             document = resolve(sources, reference, references[reference], prefer=found)
             if document is not None:
                 found.append(document.id)
-        kept = [doc for doc in found if doc not in owned_by_id or doc == file.document]
+        kept = [doc for doc in found if owner.get(doc) in (None, file.document)]
         own[file.path] = tuple(dict.fromkeys(kept))
     return own
+
+
+def _owners_by_name(sources: Sources, ids: set[str]) -> dict[str, str]:
+    """Each document's owner by name: the facts id it is, or the longest facts id it is a part of.
+    "acme__plan__2024__wordings" is the part of "acme__plan__2024", not of "acme__plan", when facts
+    about both exist: the shorter id's facts would otherwise own the other product's wording."""
+    owners: dict[str, str] = {}
+    for doc in sources:
+        named = [i for i in ids if doc == i or doc.startswith(f"{i}__")]
+        if named:
+            owners[doc] = max(named, key=len)
+    return owners
 
 
 def _references(file: FactsFile) -> dict[str, str]:
