@@ -129,6 +129,7 @@ def test_an_ambiguous_reference_names_the_claim_that_writes_it(tmp_path: Path) -
         ("15 days", "number_unit", {"value": 15, "unit": "day"}),
         ("40%", "percent", {"value": 40, "unit": "%"}),
         ("Yes", "bool", {"value": True, "unit": None}),
+        ("1 April 2024", "date", {"value": "2024-04-01", "unit": None}),
         ("hybrid work, three office days", "text", None),  # not one value: a text, as before
     ],
 )

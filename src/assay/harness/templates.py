@@ -50,12 +50,8 @@ from ..errors import InputError
 from .facts import Claim
 from .values import ANSWER_TYPES, canonical_unit, parse_answer, unit_from_field
 
-TYPED_FROM_TEXT = (
-    "number_unit",
-    "money",
-    "percent",
-    "bool",
-)  # what an inferred template reads a text value as
+# The types an inferred template gives a value written as text that reads as one value.
+TYPED_FROM_TEXT = ("number_unit", "money", "percent", "bool", "date")
 
 PLACEHOLDERS = frozenset({"title", "document"})
 DEFAULT_CATEGORY = "general"
