@@ -304,3 +304,13 @@ def test_a_part_belongs_to_the_longest_facts_id_it_is_named_after(tmp_path: Path
         "b.json": ("acme__plan__2024__wordings",),
     }
     assert [verdict.status for verdict in verification.verdicts] == ["other_document", "found"]
+
+
+def test_facts_files_are_found_by_suffix_in_any_case_and_hidden_files_are_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "facts"
+    _facts(folder, "B.JSON", _default("b", {"field": "x", "value": 1}))
+    _facts(folder, "a.json", _default("a", {"field": "x", "value": 1}))
+    (folder / "._a.json").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X")  # a macOS resource fork
+    (folder / "notes.txt").write_text("not facts", encoding="utf-8")
+    (folder / "old.json").mkdir()  # a folder, whatever its name
+    assert [(read.path, read.document) for read in load_facts(folder)] == [("B.JSON", "b"), ("a.json", "a")]

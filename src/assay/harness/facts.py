@@ -110,12 +110,18 @@ def load_facts(folder: Path, *, adapter: str | None = None) -> tuple[FactsFile, 
     """Every ``*.json`` facts file in `folder` (not its subfolders), sorted by file name."""
     if not folder.is_dir():
         raise InputError("the facts folder does not exist", where=str(folder), fix="give --facts a folder")
-    paths = sorted(folder.glob("*.json"))
+    paths = sorted(path for path in folder.iterdir() if _is_facts_file(path))
     if not paths:
         raise InputError(
             "the facts folder holds no .json files", where=str(folder), fix="give the folder of facts files"
         )
     return tuple(read_facts_file(path, adapter=adapter, name=path.name) for path in paths)
+
+
+def _is_facts_file(path: Path) -> bool:
+    """A JSON file by its suffix in any case (``A.JSON``), not hidden: the sources skip hidden files
+    too, and a copy from macOS leaves ``._name.json`` resource forks (binary) beside every file."""
+    return path.suffix.casefold() == ".json" and not path.name.startswith(".") and path.is_file()
 
 
 def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None = None) -> FactsFile:
