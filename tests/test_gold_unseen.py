@@ -314,3 +314,30 @@ def test_facts_files_are_found_by_suffix_in_any_case_and_hidden_files_are_skippe
     (folder / "notes.txt").write_text("not facts", encoding="utf-8")
     (folder / "old.json").mkdir()  # a folder, whatever its name
     assert [(read.path, read.document) for read in load_facts(folder)] == [("B.JSON", "b"), ("a.json", "a")]
+
+
+@pytest.mark.parametrize(
+    ("documents", "asked", "unasked"),
+    [
+        (["*"], ["hr__handbook", "hr__policy"], []),
+        (["hr__*"], ["hr__handbook", "hr__policy"], []),
+        (["hr__policy"], ["hr__policy"], []),
+        (["hr__hanbook"], [], ["refusals[0]"]),  # a typo: said, not silently no item
+    ],
+)
+def test_refusals_are_asked_of_the_documents_their_patterns_match(
+    tmp_path: Path, documents: list[str], asked: list[str], unasked: list[str]
+) -> None:
+    (tmp_path / "sources").mkdir()
+    for name in ("handbook", "policy"):
+        (tmp_path / "sources" / f"hr__{name}.txt").write_text("Leave is 20 days.", encoding="utf-8")
+        _facts(tmp_path / "facts", f"{name}.json", _default(f"hr__{name}", _notice(f"hr__{name}.txt", 20)))
+    templates = parse_templates(
+        {"refusals": [{"question": "Who founded {title}?", "documents": documents}]}, where="t.toml"
+    )
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    build = build_gold(verification, templates, refusals=True)
+    assert sorted(item["scope"] for item in build.items if item["expected_refusal"]) == asked
+    assert [skip.field for skip in build.skipped if skip.field.startswith("refusals")] == unasked

@@ -87,6 +87,7 @@ def build_gold(
         answerable = [file for file in verification.facts if file.path not in flagged]
         for item in refusal_items(answerable, templates):
             items.setdefault(item["id"], item)
+        skipped += unasked_refusals(verification.facts, templates)
     ordered = tuple(items[key] for key in sorted(items))
     return GoldBuild(verification, ordered, tuple(skipped), templates.path if templates else None)
 
@@ -216,6 +217,23 @@ def refusal_items(facts: Sequence[FactsFile], templates: Templates) -> list[dict
         for file in facts
         for refusal in templates.refusals
         if refusal.applies_to(file.document)
+    ]
+
+
+def unasked_refusals(facts: Sequence[FactsFile], templates: Templates) -> list[Skip]:
+    """The refusal templates that apply to no facts document: a mistyped id or pattern would otherwise
+    make no item without a word."""
+    documents = sorted({file.document for file in facts})
+    return [
+        Skip(
+            "",
+            refusal.name,
+            f"the refusal's documents {list(refusal.documents)} match no facts document "
+            f"(the facts are about: {', '.join(documents)})",
+            refusal.question,
+        )
+        for refusal in templates.refusals
+        if not any(refusal.applies_to(document) for document in documents)
     ]
 
 

@@ -36,6 +36,7 @@ field's name. Errors name the file, the key and the fix.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import string
 import tomllib
 from collections.abc import Mapping
@@ -88,7 +89,8 @@ class RefusalTemplate:
     category: str = "refusal"
 
     def applies_to(self, document: str) -> bool:
-        return "*" in self.documents or document in self.documents
+        """Whether the refusal is asked of `document`: an id listed, or a pattern ("*", "acme__*")."""
+        return any(fnmatch.fnmatchcase(document, pattern) for pattern in self.documents)
 
 
 @dataclass(frozen=True)
