@@ -341,3 +341,38 @@ def test_refusals_are_asked_of_the_documents_their_patterns_match(
     build = build_gold(verification, templates, refusals=True)
     assert sorted(item["scope"] for item in build.items if item["expected_refusal"]) == asked
     assert [skip.field for skip in build.skipped if skip.field.startswith("refusals")] == unasked
+
+
+# --- inferred questions ------------------------------------------------------------------------------
+
+
+def test_fields_that_differ_only_in_their_unit_ask_different_questions_and_lint_clean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "sources").mkdir()
+    text = "Probation lasts 6 months. Managers serve a probation of 90 days. Co-payment is 10% or Rs 5,000."
+    (tmp_path / "sources" / "hb.txt").write_text(text, encoding="utf-8")
+    claims = [
+        {"field": field, "value": value, "source": {"path": "hb.txt", "quote": quote}}
+        for field, value, quote in [
+            ("probation", "6 months", "Probation lasts 6 months."),
+            ("probation_months", 6, "Probation lasts 6 months."),
+            ("probation_days", 90, "Managers serve a probation of 90 days."),
+            ("co_payment_pct", 10, "Co-payment is 10%"),
+            ("co_payment_amount", 5000, "Co-payment is 10% or Rs 5,000."),
+        ]
+    ]
+    _facts(tmp_path / "facts", "hb.json", _default("hb", *claims))
+    gold = tmp_path / "gold.jsonl"
+    inputs = ["--facts", str(tmp_path / "facts"), "--sources", str(tmp_path / "sources"), "--no-cache"]
+    assert main(["gold", "build", *inputs, "--out", str(gold)]) == 0
+    questions = sorted(json.loads(line)["question"] for line in gold.read_text(encoding="utf-8").splitlines())
+    assert questions == [
+        "What is the co payment of hb, as a percentage?",
+        "What is the co payment of hb, in rupees?",
+        "What is the probation of hb, in days?",
+        "What is the probation of hb, in months?",
+        "What is the probation of hb?",
+    ]
+    capsys.readouterr()
+    assert main(["lint", str(gold), "--sources", str(tmp_path / "sources"), "--no-cache"]) == 0

@@ -291,6 +291,21 @@ def field_words(field_name: str) -> str:
     return " ".join(words)
 
 
+# How an inferred question says the unit its field's name ends in (the name's unit word dropped).
+UNIT_PHRASES = {"%": "as a percentage", "INR": "in rupees", "count": "as a number"}
+
+
+def _unit_phrase(field_name: str) -> str:
+    """", in days" for ``probation_days``, "" for a name with no unit at its end: a question keeps what
+    its field's name said, or ``probation_days`` and ``probation_months`` (or ``co_payment_pct`` and
+    ``co_payment_amount``) would ask one question with two answers."""
+    words = [word for word in regex.split(r"[_\W]+", field_name) if word]
+    unit = unit_from_field(words[-1]) if len(words) > 1 else None
+    if unit is None:
+        return ""
+    return f", {UNIT_PHRASES.get(unit, f'in {unit}s')}"
+
+
 def inferred_template(claim: Claim) -> FieldTemplate:
     """A template for a field no template file covers, typed by the claim's value and unit."""
     words = field_words(claim.field)
@@ -298,7 +313,7 @@ def inferred_template(claim: Claim) -> FieldTemplate:
     if answer_type == "bool":
         question = f"Does {{title}} include {words}?"
     else:
-        question = f"What is the {words} of {{title}}?"
+        question = f"What is the {words} of {{title}}{_unit_phrase(claim.field)}?"
     return FieldTemplate(field=claim.field, questions=(question,), answer_type=answer_type, inferred=True)
 
 
