@@ -376,3 +376,33 @@ def test_fields_that_differ_only_in_their_unit_ask_different_questions_and_lint_
     ]
     capsys.readouterr()
     assert main(["lint", str(gold), "--sources", str(tmp_path / "sources"), "--no-cache"]) == 0
+
+
+# --- outputs ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "where", "refused"),
+    [
+        (["gold", "build"], "--out", "facts/terms.json", True),  # the facts file itself
+        (["gold", "build"], "--report", "facts/report.json", True),  # read as facts next time
+        (["gold", "build"], "--markdown", "sources/report.md", True),  # read as a document next time
+        (["sources", "map"], "--out", "sources/sub/map.txt", True),
+        (["sources", "map"], "--markdown", "sources/map.md", True),
+        (["gold", "build"], "--report", "sources/report.json", False),  # not a kind of document
+        (["gold", "build"], "--report", "facts/sub/report.json", False),  # facts are not read from subfolders
+    ],
+)
+def test_an_output_that_would_be_read_back_as_an_input_is_refused(
+    tmp_path: Path, command: list[str], flag: str, where: str, refused: bool
+) -> None:
+    facts, sources = _unreadable_corpus(tmp_path)
+    (sources / "sub").mkdir()
+    (facts / "sub").mkdir()
+    before = (facts / "terms.json").read_bytes()
+    out = [] if flag == "--out" else ["--out", str(tmp_path / "out.jsonl")]
+    argv = [*command, "--facts", str(facts), "--sources", str(sources), "--no-cache", *out]
+    assert main([*argv, flag, str(tmp_path / where)]) == (2 if refused else 0)
+    assert (facts / "terms.json").read_bytes() == before
+    if where != "facts/terms.json":
+        assert (tmp_path / where).exists() == (not refused)

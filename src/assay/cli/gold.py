@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
 from ..harness.claims import DEFAULT_MIN_CONFIDENCE, Verification, VerifyOptions, has_errors, verify_claims
-from ..harness.documents import DEFAULT_PAGE_CACHE, load_sources
+from ..harness.documents import DEFAULT_PAGE_CACHE, PDF_SUFFIXES, TEXT_SUFFIXES, load_sources
 from ..harness.facts import ADAPTERS, load_facts
 from ..harness.gold import build_gold, gold_jsonl, gold_report, report_markdown
 from ..harness.templates import Templates, load_templates
@@ -103,9 +104,33 @@ def _confidence(text: str) -> str | float:
         ) from None
 
 
+def check_outside_inputs(outputs: dict[str, str | Path | None], args: argparse.Namespace) -> None:
+    """Refuse an output that would be read back as an input: a .json file in the facts folder (a
+    facts file, or a report read as one on the next run), a PDF or text file under the sources folder
+    (a document). Other outputs there (gold.jsonl next to the facts) are harmless."""
+    facts, sources = Path(os.path.realpath(args.facts)), Path(os.path.realpath(args.sources))
+    for flag, path in outputs.items():
+        if not path:
+            continue
+        written = Path(os.path.realpath(path))
+        suffix = written.suffix.casefold()
+        if written.parent == facts and suffix == ".json":
+            folder_flag, folder, kind = "--facts", args.facts, "a facts file"
+        elif written.is_relative_to(sources) and suffix in PDF_SUFFIXES | TEXT_SUFFIXES:
+            folder_flag, folder, kind = "--sources", args.sources, "a source document"
+        else:
+            continue
+        raise UsageError(
+            f"{flag} would write into the {folder_flag} folder, where the file is read as {kind}",
+            where=f"{flag} {path}",
+            fix=f"write {flag} outside {folder}",
+        )
+
+
 def run_build(args: argparse.Namespace) -> int:
     outputs = {"--out": args.out, "--report": args.report, "--markdown": args.markdown}
     check_outputs(outputs, {"--templates": args.templates})
+    check_outside_inputs(outputs, args)
     if args.refusals and not args.templates:
         raise UsageError(
             "--refusals needs refusal templates", fix="give --templates a file with [[refusals]]"

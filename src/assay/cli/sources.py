@@ -13,7 +13,7 @@ from ..harness.source_map import map_markdown, source_map, url_classes
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
-from .gold import add_inputs, print_flags, verify
+from .gold import add_inputs, check_outside_inputs, print_flags, verify
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -57,9 +57,9 @@ def read_url_classes(path: Path) -> dict[str, str]:
 
 
 def run_map(args: argparse.Namespace) -> int:
-    check_outputs(
-        {"--out": args.out, "--markdown": args.markdown}, {"--urls": args.urls, "--templates": args.templates}
-    )
+    outputs: dict[str, str | Path | None] = {"--out": args.out, "--markdown": args.markdown}
+    check_outputs(outputs, {"--urls": args.urls, "--templates": args.templates})
+    check_outside_inputs(outputs, args)
     classes = read_url_classes(args.urls) if args.urls else {}
     verification, _ = verify(args)
     mapped = source_map(verification, classes)
