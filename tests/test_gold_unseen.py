@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fpdf import FPDF
 
 from assay.cli import main
 from assay.errors import InputError
 from assay.harness.claims import verify_claims
 from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
+from assay.harness.folding import running_lines
 from assay.harness.gold import build_gold, gold_jsonl, hard_fact_matcher
+from assay.harness.quotes import find_quote
 from assay.harness.templates import parse_templates
 
 
@@ -406,3 +409,77 @@ def test_an_output_that_would_be_read_back_as_an_input_is_refused(
     assert (facts / "terms.json").read_bytes() == before
     if where != "facts/terms.json":
         assert (tmp_path / where).exists() == (not refused)
+
+
+# --- quotes across a page break with running headers and footers --------------------------------------
+
+
+def _handbook_with_running_lines(folder: Path) -> Path:
+    """Two pages, each with a running header and a "Page n of 2" footer; a sentence crosses the break."""
+    pdf = FPDF(format="A4", unit="mm")
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    bodies = (
+        ((270, "Intro line."), (277, "All employees must serve a notice period of")),
+        ((30, "two months before leaving the company."), (37, "Other text.")),
+    )
+    for number, lines in enumerate(bodies, 1):
+        pdf.add_page()
+        pdf.text(20, 12, "Acme Employee Handbook 2024")
+        for y, line in lines:
+            pdf.text(20, y, line)
+        pdf.text(90, 290, f"Page {number} of 2")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "handbook.pdf"
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("quote", "level", "ends_with"),
+    [
+        # the curator copied the sentence, not the footer and header between its halves
+        (
+            "All employees must serve a notice period of two months before leaving the company.",
+            "normalised",
+            "company.",
+        ),
+        ("notice period of two months", "normalised", "two months"),
+        # ... and a curator who copied them too is still found, at the same level
+        (
+            "a notice period of Page 1 of 2 Acme Employee Handbook 2024 two months",
+            "normalised",
+            "two months",
+        ),
+        ("All employees must serve ... before leaving the company.", "pieces", "company."),
+    ],
+)
+def test_a_quote_across_a_page_break_reads_past_the_running_header_and_footer(
+    tmp_path: Path, quote: str, level: str, ends_with: str
+) -> None:
+    path = _handbook_with_running_lines(tmp_path / "sources")
+    (document,) = load_sources(tmp_path / "sources", cache_dir=None).values()
+    found = find_quote(quote, document.pages)
+    assert found is not None
+    assert (found.level, found.page, found.end_page) == (level, 1, 2)
+    start, end = found.span
+    assert found.text == document.pages[0][start:] + "\n" + document.pages[1][:end]
+    assert found.text.endswith(ends_with) and "Page 1 of 2" in found.text
+    assert path.name == document.path
+
+
+@pytest.mark.parametrize(
+    ("pages", "bounds"),
+    [
+        # a header and a footer on every page, the page number's digits aside
+        (["Title\nBody one.\nPage 1 of 2", "Title\nBody two.\nPage 2 of 2"], [(6, 15), (6, 15)]),
+        # a bare page number is a footer even on one page of two
+        (["Body one.\n7", "Body two."], [(0, 9), (0, 9)]),
+        # nothing repeats: whole pages
+        (["Alpha.\nBeta.", "Gamma.\nDelta."], [(0, 12), (0, 13)]),
+        # a page of running lines only is left whole
+        (["Title\nPage 1", "Title\nPage 2"], [(0, 12), (0, 12)]),
+    ],
+)
+def test_running_lines_are_the_repeated_page_edges(pages: list[str], bounds: list[tuple[int, int]]) -> None:
+    assert running_lines(pages) == bounds
