@@ -14,7 +14,7 @@ from fpdf import FPDF
 
 from assay.cli import main
 from assay.errors import InputError
-from assay.harness.claims import verify_claims
+from assay.harness.claims import VerifyOptions, verify_claims
 from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
 from assay.harness.folding import running_lines
@@ -483,3 +483,25 @@ def test_a_quote_across_a_page_break_reads_past_the_running_header_and_footer(
 )
 def test_running_lines_are_the_repeated_page_edges(pages: list[str], bounds: list[tuple[int, int]]) -> None:
     assert running_lines(pages) == bounds
+
+
+@pytest.mark.parametrize(
+    ("quote", "strict", "says"),
+    [
+        ("The office follows a hybrid model.", False, "under 40 characters is not fuzzy-matched"),
+        ("The office follows a hybrid model. " * 16, False, "over 500 characters is not fuzzy-matched"),
+        ("The office always follows a fully hybrid work model for all of its staff.", True, "(--strict)"),
+    ],
+)
+def test_a_missing_quote_says_why_no_slip_was_forgiven(
+    tmp_path: Path, quote: str, strict: bool, says: str
+) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "hb.txt").write_text("The office follows a hybrid work model.", encoding="utf-8")
+    claim = {"field": "work_model", "value": "hybrid", "source": {"path": "hb.txt", "quote": quote}}
+    _facts(tmp_path / "facts", "hb.json", _default("hb", claim))
+    options = VerifyOptions(fuzzy=not strict)
+    facts, sources = load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    (verdict,) = verify_claims(facts, sources, options=options).verdicts
+    assert verdict.status == "missing"
+    assert verdict.reason is not None and says in verdict.reason

@@ -41,7 +41,16 @@ from ..errors import InputError
 from .checks import WARNING_CODES, Check, consistency_checks
 from .documents import Document, Sources
 from .facts import Claim, FactsFile
-from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
+from .folding import fold
+from .quotes import (
+    FUZZY_MAX_CHARS,
+    FUZZY_MIN_CHARS,
+    LEVELS,
+    QuoteMatch,
+    clean_quote,
+    find_quote,
+    sentinel_reason,
+)
 from .templates import Templates, template_for
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
@@ -233,6 +242,8 @@ def verify_claim(claim: Claim, own: Sequence[str], sources: Sources, *, fuzzy: b
         cleaned.text, _search_order(cited, own, sources), trusted | set(own), sources, fuzzy=fuzzy
     )
     status, reason = _status(claim, cited, own, found, sources)
+    if status == "missing":
+        reason = f"{reason}{_unfuzzy_words(cleaned.text, fuzzy)}"
     document, match = found if found else (None, None)
     return Verdict(
         claim, status, reason, cited.id if cited else None, document, match, cleaned.text, cleaned.note
@@ -284,6 +295,24 @@ def _status(
     return "missing", f"the quote is not in {', '.join(searched)}, nor in any other document" + "".join(
         _scan_words(sources[document]) for document in searched
     )
+
+
+def _unfuzzy_words(quote: str, fuzzy: bool) -> str:
+    """Why a missing quote had no approximate search, so the curator knows a slip was not forgiven."""
+    size = len(fold(quote.strip()).text.strip(" "))
+    if not fuzzy:
+        return "; the fuzzy level is off (--strict): the quote must be found as written, folded"
+    if size < FUZZY_MIN_CHARS:
+        return (
+            f"; a quote under {FUZZY_MIN_CHARS} characters is not fuzzy-matched (it would match unrelated "
+            "text): copy it exactly, or quote more of the sentence"
+        )
+    if size > FUZZY_MAX_CHARS:
+        return (
+            f"; a quote over {FUZZY_MAX_CHARS} characters is not fuzzy-matched: copy it exactly, or cut it "
+            "into pieces joined by '...'"
+        )
+    return ""
 
 
 def _absent_reason(reference: str, sources: Sources) -> str:
