@@ -505,3 +505,16 @@ def test_a_missing_quote_says_why_no_slip_was_forgiven(
     (verdict,) = verify_claims(facts, sources, options=options).verdicts
     assert verdict.status == "missing"
     assert verdict.reason is not None and says in verdict.reason
+
+
+@pytest.mark.parametrize("document", ["hr__handbook", "hr/handbook.txt", "handbook.txt", "hr/handbook"])
+def test_facts_may_name_their_document_by_id_or_as_a_path(tmp_path: Path, document: str) -> None:
+    (tmp_path / "sources" / "hr").mkdir(parents=True)
+    (tmp_path / "sources" / "hr" / "handbook.txt").write_text("Leave is 20 days per year.", encoding="utf-8")
+    claim = {"field": "leave_days", "value": 20, "source": {"quote": "Leave is 20 days per year."}}
+    _facts(tmp_path / "facts", "hb.json", _default(document, claim))
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    assert verification.own == {"hb.json": ("hr__handbook",)}
+    assert ([verdict.status for verdict in verification.verdicts], verification.flags) == (["found"], ())

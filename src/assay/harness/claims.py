@@ -124,11 +124,12 @@ def verify_claims(
 
 def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tuple[str, ...]]:
     """Each facts file's own documents, by its path (see the module docstring for the rule)."""
-    owner = _owners_by_name(sources, {file.document for file in facts})
+    named = {file.path: facts_document_id(file, sources) for file in facts}
+    owner = _owners_by_name(sources, set(named.values()))
     own: dict[str, tuple[str, ...]] = {}
     for file in facts:
         # The document named as the facts are, and its parts: "acme__plan" owns "acme__plan__wordings".
-        found = [doc for doc in sources if owner.get(doc) == file.document]
+        found = [doc for doc in sources if owner.get(doc) == named[file.path]]
         references = _references(file)
         # The references that name one document first: they tell which of an ambiguous one's matches
         # is meant ("terms.pdf" next to "2024/terms.pdf" is the 2024 one).
@@ -137,9 +138,18 @@ def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tup
             document = resolve(sources, reference, references[reference], prefer=found)
             if document is not None:
                 found.append(document.id)
-        kept = [doc for doc in found if owner.get(doc) in (None, file.document)]
+        kept = [doc for doc in found if owner.get(doc) in (None, named[file.path])]
         own[file.path] = tuple(dict.fromkeys(kept))
     return own
+
+
+def facts_document_id(file: FactsFile, sources: Sources) -> str:
+    """The id of the document the facts are about: their document id, or the one document it names
+    as a path or file name would ("hr/handbook.pdf" for hr__handbook), which curators write too."""
+    if file.document in sources:
+        return file.document
+    found = sources.candidates(file.document)
+    return found[0].id if len(found) == 1 else file.document
 
 
 def _owners_by_name(sources: Sources, ids: set[str]) -> dict[str, str]:
