@@ -20,7 +20,7 @@ from assay.harness.facts import load_facts
 from assay.harness.folding import running_lines
 from assay.harness.gold import build_gold, gold_jsonl, hard_fact_matcher
 from assay.harness.quotes import find_quote
-from assay.harness.templates import parse_templates
+from assay.harness.templates import load_templates, parse_templates
 
 
 def _facts(folder: Path, name: str, text: str) -> Path:
@@ -518,3 +518,22 @@ def test_facts_may_name_their_document_by_id_or_as_a_path(tmp_path: Path, docume
     )
     assert verification.own == {"hb.json": ("hr__handbook",)}
     assert ([verdict.status for verdict in verification.verdicts], verification.flags) == (["found"], ())
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (
+            "t.toml",
+            '[fields.leave_days]\nquestions = ["Leave in {title}?"]\nanswer_type = "number_unit"\n',
+        ),
+        (
+            "t.yaml",
+            'fields:\n  leave_days:\n    questions: ["Leave in {title}?"]\n    answer_type: number_unit\n',
+        ),
+    ],
+)
+def test_a_template_file_with_a_byte_order_mark_is_read(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert list(load_templates(path).fields) == ["leave_days"]

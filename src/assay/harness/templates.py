@@ -111,8 +111,8 @@ def load_templates(path: Path) -> Templates:
 
 
 def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # utf-8-sig: a leading byte-order mark is not TOML (tomllib refuses it at line 1)
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read the template file ({exc})", where=str(path), fix="give a UTF-8 file"
@@ -296,7 +296,7 @@ UNIT_PHRASES = {"%": "as a percentage", "INR": "in rupees", "count": "as a numbe
 
 
 def _unit_phrase(field_name: str) -> str:
-    """", in days" for ``probation_days``, "" for a name with no unit at its end: a question keeps what
+    """ ", in days" for ``probation_days``, "" for a name with no unit at its end: a question keeps what
     its field's name said, or ``probation_days`` and ``probation_months`` (or ``co_payment_pct`` and
     ``co_payment_amount``) would ask one question with two answers."""
     words = [word for word in regex.split(r"[_\W]+", field_name) if word]
