@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,12 +111,38 @@ def _confidence(text: str) -> str | float:
         ) from None
 
 
+def check_outside_inputs(outputs: dict[str, str | Path | None], args: argparse.Namespace) -> None:
+    """Refuse an output that would be read back as an input: a .json file in the facts folder (a
+    facts file, or a report read as one on the next run), a PDF or text file under the sources folder
+    (a document). Other outputs there (gold.jsonl next to the facts) are harmless."""
+    from ..harness.documents import PDF_SUFFIXES, TEXT_SUFFIXES
+
+    facts, sources = Path(os.path.realpath(args.facts)), Path(os.path.realpath(args.sources))
+    for flag, path in outputs.items():
+        if not path:
+            continue
+        written = Path(os.path.realpath(path))
+        suffix = written.suffix.casefold()
+        if written.parent == facts and suffix == ".json":
+            folder_flag, folder, kind = "--facts", args.facts, "a facts file"
+        elif written.is_relative_to(sources) and suffix in PDF_SUFFIXES | TEXT_SUFFIXES:
+            folder_flag, folder, kind = "--sources", args.sources, "a source document"
+        else:
+            continue
+        raise UsageError(
+            f"{flag} would write into the {folder_flag} folder, where the file is read as {kind}",
+            where=f"{flag} {path}",
+            fix=f"write {flag} outside {folder}",
+        )
+
+
 def run_build(args: argparse.Namespace) -> int:
     from ..harness.claims import has_errors
     from ..harness.gold import build_gold, gold_jsonl, gold_report, report_markdown
 
     outputs = {"--out": args.out, "--report": args.report, "--markdown": args.markdown}
     check_outputs(outputs, {"--templates": args.templates})
+    check_outside_inputs(outputs, args)
     if args.refusals and not args.templates:
         raise UsageError(
             "--refusals needs refusal templates", fix="give --templates a file with [[refusals]]"
@@ -155,8 +182,7 @@ def print_counts(command: str, report: dict[str, Any]) -> None:
         ]
         print(f"  {one_line(name):<{width}}  " + " ".join(cells))
     print_sources(report)
-    for flag in report["file_flags"]:
-        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
+    print_flags(report)
     for claim in report["claims"]:
         for warning in claim["warnings"]:
             where = f"{claim['document']}: {claim['field']}"
@@ -166,7 +192,8 @@ def print_counts(command: str, report: dict[str, Any]) -> None:
 
 
 def print_sources(report: dict[str, Any]) -> None:
-    """The source files that gave no text: unreadable, pages without text (scans), other kinds of file."""
+    """The source files that gave no text: unreadable, pages without text (scans), other kinds of file
+    (a folder of only unreadable files would otherwise show as "0 source documents", and no word why)."""
     for problem in report["source_problems"]:
         print(f"unreadable: {one_line(problem['path'])}: {one_line(problem['reason'])}")
     for document in report["documents"]:
@@ -177,3 +204,9 @@ def print_sources(report: dict[str, Any]) -> None:
         ignored = report["ignored_files"]
         shown = ", ".join(one_line(name) for name in ignored[:5]) + (", ..." if len(ignored) > 5 else "")
         print(f"ignored (not a PDF or text file): {len(ignored)}: {shown}")
+
+
+def print_flags(report: dict[str, Any]) -> None:
+    """The flagged facts files."""
+    for flag in report["file_flags"]:
+        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")

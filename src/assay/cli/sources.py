@@ -11,7 +11,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
-from .gold import add_inputs, print_sources, verify
+from .gold import add_inputs, check_outside_inputs, print_flags, print_sources, verify
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -60,9 +60,9 @@ def run_map(args: argparse.Namespace) -> int:
     from ..harness.claims import has_errors, verification_report
     from ..harness.source_map import map_markdown, source_map
 
-    check_outputs(
-        {"--out": args.out, "--markdown": args.markdown}, {"--urls": args.urls, "--templates": args.templates}
-    )
+    outputs: dict[str, str | Path | None] = {"--out": args.out, "--markdown": args.markdown}
+    check_outputs(outputs, {"--urls": args.urls, "--templates": args.templates})
+    check_outside_inputs(outputs, args)
     classes = read_url_classes(args.urls) if args.urls else {}
     verification, _ = verify(args)
     mapped = source_map(verification, classes)
@@ -89,5 +89,4 @@ def print_map_counts(mapped: dict[str, Any]) -> None:
     for name, tally in [*counts["by_document"].items(), ("total", counts["total"])]:
         cells = [f"{tally.get(code, 0):>{len(code)}}" for code in header]
         print(f"  {one_line(name):<{width}}  " + " ".join(cells))
-    for flag in mapped["file_flags"]:
-        print(f"flagged: {one_line(flag['facts_file'])}: {flag['code']}: {one_line(flag['message'])}")
+    print_flags(mapped)

@@ -61,12 +61,12 @@ def _value_check(claim: Claim, quote: str, template: FieldTemplate | None) -> li
     if not missing:
         return []
     if missing == [claim.value]:
-        what = f"the value {claim.value!r} is"
+        what = f"the value {claim.value!r} is not stated in its quote"
     elif missing == claim.value:
-        what = f"none of the values {missing!r} is"
+        what = f"none of the values {missing!r} is stated in its quote"
     else:
-        what = f"{missing!r} of the value {claim.value!r} are"
-    return [Check("value_not_in_quote", f"{what} not stated in its quote")]
+        what = f"{missing!r} of the value {claim.value!r} are not stated in its quote"
+    return [Check("value_not_in_quote", what)]
 
 
 def _stated(claim: Claim, template: FieldTemplate, quote: str) -> bool | None:

@@ -16,9 +16,10 @@ other document. A claim's status is one of ``STATUSES``:
   shows it as "URL not yet checked", or as the class a URL checker gave it.
 
 **Own documents.** A facts file owns the source document whose id is its document id, and those whose
-id is its id and a part's name (``acme__plan`` owns ``acme__plan__wordings``). It also owns the
+id is its id and a part's name (``acme__plan`` owns ``acme__plan__wordings``), unless a longer facts id
+is a part of that name (``acme__plan__2024__wordings`` is ``acme__plan__2024``'s). It also owns the
 documents it names (a top-level source path, a primary or supporting source, the files its claims
-cite). None of these is its own when another facts file owns that document by id. So a facts file
+cite). None of these is its own when another facts file owns that document by id or by name. So a facts file
 whose id matches no document, and whose quotes lie in a document that another facts file is about, is
 flagged ``cross_document`` at the file level, and each of its found quotes is ``other_document``: its
 gold would test one product with another's text.
@@ -40,7 +41,16 @@ from ..errors import InputError
 from .checks import DEFAULT_MIN_CONFIDENCE, WARNING_CODES, Check, consistency_checks
 from .documents import Document, Sources
 from .facts import Claim, FactsFile
-from .quotes import LEVELS, QuoteMatch, clean_quote, find_quote, sentinel_reason
+from .folding import fold
+from .quotes import (
+    FUZZY_MAX_CHARS,
+    FUZZY_MIN_CHARS,
+    LEVELS,
+    QuoteMatch,
+    clean_quote,
+    find_quote,
+    sentinel_reason,
+)
 from .templates import Templates, template_for
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
@@ -113,27 +123,77 @@ def verify_claims(
 
 def own_documents(facts: Sequence[FactsFile], sources: Sources) -> dict[str, tuple[str, ...]]:
     """Each facts file's own documents, by its path (see the module docstring for the rule)."""
-    owned_by_id = {file.document for file in facts if file.document in sources}
+    named = {file.path: facts_document_id(file, sources) for file in facts}
+    owner = _owners_by_name(sources, set(named.values()))
     own: dict[str, tuple[str, ...]] = {}
     for file in facts:
         # The document named as the facts are, and its parts: "acme__plan" owns "acme__plan__wordings".
-        found = [doc for doc in sources if doc == file.document or doc.startswith(f"{file.document}__")]
-        cited = [claim.source_path for claim in file.claims if claim.source_path]
-        for reference in dict.fromkeys([*file.own_sources, *file.supporting_sources, *cited]):
-            document = resolve(sources, reference, file.path)
+        found = [doc for doc in sources if owner.get(doc) == named[file.path]]
+        references = _references(file)
+        # The references that name one document first: they tell which of an ambiguous one's matches
+        # is meant ("terms.pdf" next to "2024/terms.pdf" is the 2024 one).
+        ordered = sorted(references, key=lambda reference: len(sources.candidates(reference)) > 1)
+        for reference in ordered:
+            document = resolve(sources, reference, references[reference], prefer=found)
             if document is not None:
                 found.append(document.id)
-        kept = [doc for doc in found if doc not in owned_by_id or doc == file.document]
+        kept = [doc for doc in found if owner.get(doc) in (None, named[file.path])]
         own[file.path] = tuple(dict.fromkeys(kept))
     return own
 
 
-def resolve(sources: Sources, reference: str, where: str) -> Document | None:
-    """The document a facts file's reference names; an ambiguous one is an error naming the facts file."""
-    try:
-        return sources.resolve(reference)
-    except InputError as exc:
-        raise InputError(exc.what, where=f"{where}: {reference}", fix=exc.fix) from None
+def facts_document_id(file: FactsFile, sources: Sources) -> str:
+    """The id of the document the facts are about: their document id, or the one document it names
+    as a path or file name would ("hr/handbook.pdf" for hr__handbook), which curators write too."""
+    if file.document in sources:
+        return file.document
+    found = sources.candidates(file.document)
+    return found[0].id if len(found) == 1 else file.document
+
+
+def _owners_by_name(sources: Sources, ids: set[str]) -> dict[str, str]:
+    """Each document's owner by name: the facts id it is, or the longest facts id it is a part of.
+    "acme__plan__2024__wordings" is the part of "acme__plan__2024", not of "acme__plan", when facts
+    about both exist: the shorter id's facts would otherwise own the other product's wording."""
+    owners: dict[str, str] = {}
+    for doc in sources:
+        named = [i for i in ids if doc == i or doc.startswith(f"{i}__")]
+        if named:
+            owners[doc] = max(named, key=len)
+    return owners
+
+
+def _references(file: FactsFile) -> dict[str, str]:
+    """The source references a facts file writes, each with where it is first written."""
+    where: dict[str, str] = {}
+    for reference in (*file.own_sources, *file.supporting_sources):
+        where.setdefault(reference, file.path)
+    for claim in file.claims:
+        if claim.source_path:
+            where.setdefault(claim.source_path, _claim_place(claim))
+    return where
+
+
+def _claim_place(claim: Claim) -> str:
+    return f"{claim.facts_file}: {claim.where} ({claim.field})"
+
+
+def resolve(sources: Sources, reference: str, where: str, *, prefer: Sequence[str] = ()) -> Document | None:
+    """The document a facts file's reference names. A reference that matches several documents means
+    the one of them that is already the facts' own (`prefer`, by id), when exactly one is; else it is
+    an error naming where the reference is written and the documents it matches."""
+    found = sources.candidates(reference)
+    if len(found) <= 1:
+        return found[0] if found else None
+    preferred = [document for document in found if document.id in prefer]
+    if len(preferred) == 1:
+        return preferred[0]
+    paths = ", ".join(document.path for document in found)
+    raise InputError(
+        f"the source reference {reference!r} matches {len(found)} documents ({paths})",
+        where=where,
+        fix=f"write more of its path, such as {found[0].path!r}, or its document id, such as {found[0].id!r}",
+    )
 
 
 def file_flags(
@@ -183,12 +243,16 @@ def verify_claim(claim: Claim, own: Sequence[str], sources: Sources, *, fuzzy: b
             reason="nothing is left of the quote once its note is stripped",
             note=cleaned.note,
         )
-    cited = resolve(sources, claim.source_path, claim.facts_file) if claim.source_path else None
+    cited = (
+        resolve(sources, claim.source_path, _claim_place(claim), prefer=own) if claim.source_path else None
+    )
     trusted = {cited.id} if cited else set()
     found = _search(
         cleaned.text, _search_order(cited, own, sources), trusted | set(own), sources, fuzzy=fuzzy
     )
     status, reason = _status(claim, cited, own, found, sources)
+    if status == "missing":
+        reason = f"{reason}{_unfuzzy_words(cleaned.text, fuzzy)}"
     document, match = found if found else (None, None)
     return Verdict(
         claim, status, reason, cited.id if cited else None, document, match, cleaned.text, cleaned.note
@@ -240,6 +304,24 @@ def _status(
     return "missing", f"the quote is not in {', '.join(searched)}, nor in any other document" + "".join(
         _scan_words(sources[document]) for document in searched
     )
+
+
+def _unfuzzy_words(quote: str, fuzzy: bool) -> str:
+    """Why a missing quote had no approximate search, so the curator knows a slip was not forgiven."""
+    size = len(fold(quote.strip()).text.strip(" "))
+    if not fuzzy:
+        return "; the fuzzy level is off (--strict): the quote must be found as written, folded"
+    if size < FUZZY_MIN_CHARS:
+        return (
+            f"; a quote under {FUZZY_MIN_CHARS} characters is not fuzzy-matched (it would match unrelated "
+            "text): copy it exactly, or quote more of the sentence"
+        )
+    if size > FUZZY_MAX_CHARS:
+        return (
+            f"; a quote over {FUZZY_MAX_CHARS} characters is not fuzzy-matched: copy it exactly, or cut it "
+            "into pieces joined by '...'"
+        )
+    return ""
 
 
 def _absent_reason(reference: str, sources: Sources) -> str:

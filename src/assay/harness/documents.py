@@ -92,17 +92,21 @@ class Sources(Mapping[str, Document]):
         suffix: "rag/corpus/hdfc-ergo/x.pdf" finds "hdfc-ergo/x.pdf"), a document id, a file name, a
         file name without its suffix; tried in that order. None when nothing matches; InputError when
         the first kind that matches matches more than one document."""
+        found = self.candidates(reference)
+        if len(found) > 1:
+            raise _ambiguous(reference, list(found))
+        return found[0] if found else None
+
+    def candidates(self, reference: str) -> tuple[Document, ...]:
+        """The documents the first kind of match that matches at all finds for `reference` (see
+        ``resolve``): one, several (ambiguous: a caller may know which it means), or none."""
         wanted = reference_parts(reference)
-        if not wanted:
-            return None
         documents = list(self._documents.values())
         for stage in (_by_whole_path, _by_path_suffix, _by_id, _by_name, _by_stem):
-            found = stage(wanted, documents)
-            if len(found) == 1:
-                return found[0]
+            found = stage(wanted, documents) if wanted else []
             if found:
-                raise _ambiguous(reference, found)
-        return None
+                return tuple(found)
+        return ()
 
     def summary(self) -> dict[str, Any]:
         return {

@@ -4,8 +4,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,6 @@ import pypdfium2.version as pdfium_version
 from ..errors import UsageError
 
 EXTRACTOR_ORDER = ("pypdfium2", "pypdf")  # the first that reads a PDF wins
-# pypdf logs what it finds wrong in a file ("EOF marker not found") as bare lines on stderr, in the
-# middle of the command's output; a file it cannot read is reported in Sources.problems with the reason.
-logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
 class ExtractionError(Exception):
@@ -70,10 +68,24 @@ def _pdfium_reason(message: str) -> str:
     return message.rstrip(".")
 
 
+@contextlib.contextmanager
+def _quiet_pypdf() -> Iterator[None]:
+    """pypdf logs what it repairs or cannot read ("EOF marker not found") as warnings, which Python
+    prints to stderr when nothing configured logging: for a broken file the reason is already in the
+    ExtractionError and the report, so the log lines would only repeat it, out of place."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def extract_pypdf(path: Path) -> tuple[tuple[str, ...], str | None]:
     """Pages and encryption by pypdf; ExtractionError when it cannot open or read the file."""
     try:
-        with path.open("rb") as handle:
+        with _quiet_pypdf(), path.open("rb") as handle:
             reader = pypdf.PdfReader(handle)
             encryption = None
             if reader.is_encrypted:
@@ -96,7 +108,7 @@ def encryption_of(path: Path, revision: int) -> str:
     """The encryption algorithm of an encrypted PDF, read from its /Encrypt dictionary by pypdf (which
     reads the trailer only, from the open file, not the whole file into memory)."""
     try:
-        with path.open("rb") as handle:
+        with _quiet_pypdf(), path.open("rb") as handle:
             return encryption_name(_encrypt_dictionary(pypdf.PdfReader(handle)))
     except Exception:  # pypdf cannot parse what pdfium read: name it by revision alone
         return REVISION_ALGORITHMS.get(revision, f"standard security handler revision {revision}")

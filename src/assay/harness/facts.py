@@ -110,12 +110,18 @@ def load_facts(folder: Path, *, adapter: str | None = None) -> tuple[FactsFile, 
     """Every ``*.json`` facts file in `folder` (not its subfolders), sorted by file name."""
     if not folder.is_dir():
         raise InputError("the facts folder does not exist", where=str(folder), fix="give --facts a folder")
-    paths = sorted(folder.glob("*.json"))
+    paths = sorted(path for path in folder.iterdir() if _is_facts_file(path))
     if not paths:
         raise InputError(
             "the facts folder holds no .json files", where=str(folder), fix="give the folder of facts files"
         )
     return tuple(read_facts_file(path, adapter=adapter, name=path.name) for path in paths)
+
+
+def _is_facts_file(path: Path) -> bool:
+    """A JSON file by its suffix in any case (``A.JSON``), not hidden: the sources skip hidden files
+    too, and a copy from macOS leaves ``._name.json`` resource forks (binary) beside every file."""
+    return path.suffix.casefold() == ".json" and not path.name.startswith(".") and path.is_file()
 
 
 def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None = None) -> FactsFile:
@@ -132,8 +138,8 @@ def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None 
 
 
 def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
+    try:  # utf-8-sig: a byte-order mark (what Windows editors write first) is not part of the JSON
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read the facts file ({exc})", where=str(path), fix="give a UTF-8 JSON file"
@@ -142,13 +148,39 @@ def _text(path: Path) -> str:
 
 def _parsed_json(text: str, path: Path) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"not valid JSON ({exc.msg})",
             where=f"{path}:{exc.lineno}:{exc.colno}",
             fix="correct the JSON at that line and column",
         ) from None
+    except _DuplicateKey as exc:
+        # The hook is not told where the object is: name the line only when the key is written just twice.
+        line = _line_of(text, exc.key, occurrence=2) if _key_count(text, exc.key) == 2 else None
+        raise InputError(
+            f"the key {exc.key!r} is written twice in one object "
+            "(JSON would keep the last and lose the first)",
+            where=f"{path}:{line}" if line else str(path),
+            fix="keep one of them, or rename one",
+        ) from None
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's keys, refusing one written twice: json.loads would keep the last silently, and in the
+    flat layout a field's first mapping (a whole claim) would vanish from the report."""
+    mapping: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in mapping:
+            raise _DuplicateKey(key)
+        mapping[key] = value
+    return mapping
 
 
 def _located(exc: InputError, shown: str, path: Path, text: str) -> InputError:
@@ -161,8 +193,18 @@ def _located(exc: InputError, shown: str, path: Path, text: str) -> InputError:
     return InputError(exc.what, where=f"{path}:{line}{rest}" if line else f"{path}{rest}", fix=exc.fix)
 
 
-def _line_of(text: str, key: str) -> int | None:
-    found = regex.search(regex.escape(json.dumps(key)) + r"\s*:", text)
+def _key_pattern(key: str) -> str:
+    return str(regex.escape(json.dumps(key))) + r"\s*:"
+
+
+def _key_count(text: str, key: str) -> int:
+    return sum(1 for _ in regex.finditer(_key_pattern(key), text))
+
+
+def _line_of(text: str, key: str, *, occurrence: int = 1) -> int | None:
+    """The line of the `occurrence`-th place `key` is written as a key (1-based), or None."""
+    written = regex.finditer(_key_pattern(key), text)
+    found = next((match for count, match in enumerate(written, 1) if count == occurrence), None)
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 

@@ -4,12 +4,15 @@ The normalised level compares texts folded by `fold`: NFKC, dashes and quotes to
 collapsed, soft hyphens, control and private-use characters dropped, "hyphen + line break" joined,
 casefolded. The alnum level keeps letters, marks and digits only (`alnum_text`, `alnum_of`). A match
 found in folded text is mapped back through `Folded` to the extracted characters it covers.
+`running_lines` finds a page's running header and footer, which a join of two pages can leave out.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -204,3 +207,37 @@ def alnum_of(normal: Folded) -> Folded:
     for run in _ALNUM_RUN.finditer(normal.text):
         built.add(run.group(), run.start(), run.end(), linear=True)
     return built.build()
+
+
+# Running headers and footers: among the first and last EDGE_LINES lines of a page, a line that
+# stands (digits aside: "Page 3 of 12") at the edge of at least half the pages (two at least), or
+# is a bare page number. Only joins of two pages leave them out; a page searched alone keeps them.
+EDGE_LINES = 3
+_PAGE_NUMBER = regex.compile(r"\W*(?:page|p\.?)?\s*#(?:\s*(?:of|/)\s*#)?\W*", regex.IGNORECASE)
+_LINE = regex.compile(r"[^\n]+")
+
+
+def _line_key(line: str) -> str:
+    return " ".join(regex.sub(r"\d+", "#", line).casefold().split())
+
+
+def running_lines(pages: Sequence[str]) -> list[tuple[int, int]]:
+    """Per page, where its running header ends and its running footer starts (original offsets)."""
+    edges = []
+    for text in pages:
+        lines = [
+            (m.start(), m.end(), _line_key(m.group())) for m in _LINE.finditer(text) if m.group().strip()
+        ]
+        edges.append((lines[:EDGE_LINES], lines[-EDGE_LINES:][::-1]))
+    seen = Counter(key for top, bottom in edges for key in {key for *_, key in top + bottom})
+    need = max(2, (len(pages) + 1) // 2)
+
+    def running(key: str) -> bool:
+        return seen[key] >= need or _PAGE_NUMBER.fullmatch(key) is not None
+
+    bounds = []
+    for text, (top, bottom) in zip(pages, edges):
+        head = next((start for start, _, key in top if not running(key)), len(text))
+        foot = next((end for _, end, key in bottom if not running(key)), 0)
+        bounds.append((head, foot) if head < foot else (0, len(text)))  # all running: leave it whole
+    return bounds

@@ -68,6 +68,7 @@ def build_gold(
     """The gold set from a verification: items for found claims, refusal items on request."""
     files = {file.path: file for file in verification.facts}
     items: dict[str, dict[str, Any]] = {}
+    asked_by: dict[str, Verdict] = {}  # the claim each item was made from
     skipped: list[Skip] = []
     for verdict in verification.verdicts:
         template = template_for(verdict.claim, templates)
@@ -75,19 +76,35 @@ def build_gold(
         skipped += missed
         for item in made:
             if item["id"] in items:
-                skipped.append(
-                    Skip(item["scope"], item["field"], "the same question twice", item["question"])
-                )
+                reason = _asked_twice(items[item["id"]], asked_by[item["id"]], item)
+                skipped.append(Skip(item["scope"], item["field"], reason, item["question"]))
             else:
                 items[item["id"]] = item
+                asked_by[item["id"]] = verdict
     if refusals and templates is not None:
         # A facts file with no document of its own has nothing to refuse from: its scope is not asked.
         flagged = {flag.facts_file for flag in verification.flags}
         answerable = [file for file in verification.facts if file.path not in flagged]
         for item in refusal_items(answerable, templates):
             items.setdefault(item["id"], item)
+        skipped += unasked_refusals(verification.facts, templates)
     ordered = tuple(items[key] for key in sorted(items))
     return GoldBuild(verification, ordered, tuple(skipped), templates.path if templates else None)
+
+
+def _asked_twice(kept: dict[str, Any], first: Verdict, item: dict[str, Any]) -> str:
+    """Why a second claim's item is dropped: which claim asked it first, and whether the two agree (a
+    field written twice for one document, in one facts file or two, is either a copy or a contradiction)."""
+    place = f"{first.claim.facts_file}: {first.claim.where}"
+    if (
+        kept["expected_value"] == item["expected_value"]
+        and kept["expected_answer"] == item["expected_answer"]
+    ):
+        return f"the same question twice (first from {place}, with the same answer)"
+    return (
+        f"the same question twice, with another answer: {item['expected_answer']!r} here, "
+        f"{kept['expected_answer']!r} from {place}; the facts contradict each other"
+    )
 
 
 def claim_items(
@@ -203,6 +220,23 @@ def refusal_items(facts: Sequence[FactsFile], templates: Templates) -> list[dict
     ]
 
 
+def unasked_refusals(facts: Sequence[FactsFile], templates: Templates) -> list[Skip]:
+    """The refusal templates that apply to no facts document: a mistyped id or pattern would otherwise
+    make no item without a word."""
+    documents = sorted({file.document for file in facts})
+    return [
+        Skip(
+            "",
+            refusal.name,
+            f"the refusal's documents {list(refusal.documents)} match no facts document "
+            f"(the facts are about: {', '.join(documents)})",
+            refusal.question,
+        )
+        for refusal in templates.refusals
+        if not any(refusal.applies_to(document) for document in documents)
+    ]
+
+
 def gold_jsonl(build: GoldBuild) -> str:
     """The gold file's text: one item per line, sorted by id, keys in a fixed order."""
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in build.items)
@@ -229,11 +263,23 @@ def gold_report(build: GoldBuild) -> dict[str, Any]:
 
 # --- Markdown ----------------------------------------------------------------------------------------
 
+
+class Strong(str):
+    """A cell the report itself writes in bold (the total row): its text escaped, then made bold; the
+    asterisks escaped with it would show literally."""
+
+
 def _cell(value: Any) -> str:
     """A table cell: one line, long text cut, and text from the facts made inert (Markdown escaped)."""
     text = "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = " ".join(text.split())
-    return cell(text if len(text) <= 80 else text[:79] + "…")
+    escaped = cell(text if len(text) <= 80 else text[:79] + "…")
+    return f"**{escaped}**" if isinstance(value, Strong) else escaped
+
+
+def flag_lines(flags: Sequence[dict[str, Any]]) -> list[str]:
+    """The flagged facts files as a Markdown list, their names and messages escaped like cells."""
+    return [f"- **{flag['code']}** {cell(flag['facts_file'])}: {cell(flag['message'])}" for flag in flags]
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
@@ -247,7 +293,7 @@ def _counts_table(counts: dict[str, Any]) -> list[str]:
     statuses, levels = list(first["by_status"]), list(first["by_level"])
     rows = [
         [name, tally["claims"], *tally["by_status"].values(), *tally["by_level"].values()]
-        for name, tally in [*counts["by_document"].items(), ("**total**", first)]
+        for name, tally in [*counts["by_document"].items(), (Strong("total"), first)]
     ]
     return markdown_table(["document", "claims", *statuses, *levels], rows)
 
@@ -268,8 +314,10 @@ def report_markdown(report: dict[str, Any]) -> str:
         items = report["items"]
         lines += [f"Gold items: {items['total']} ({items['refusals']} refusals).", ""]
         lines += markdown_table(["document", "items"], list(items["by_document"].items()))
-    flags = [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}" for flag in report["file_flags"]]
+    flags = flag_lines(report["file_flags"])
     lines += ["## Facts files flagged", "", *(flags or ["None."]), ""]
+    problems = _picked(report["source_problems"], ["path", "reason"])
+    lines += _section("Source files that could not be read", ["file", "why"], problems)
     documents = [
         [d["id"], d["pages"], sum(d["characters_per_page"]), d["encryption"] or "none",
          d["empty_pages"] or "none", d["extractor"]]

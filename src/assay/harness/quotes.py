@@ -13,11 +13,15 @@ none. `find_quote` runs a cascade of ever looser comparisons and records the fir
 
 Whatever the level, the match is mapped back through the folding to the ORIGINAL page text, so the
 span and text of a `QuoteMatch` are the extracted characters, not the folded ones. Each level searches
-every page alone, then each pair of adjacent pages joined (a quote crossing a page break).
+every page alone, then each pair of adjacent pages joined (a quote crossing a page break): whole, and
+then, when the break has them, without the running footer of the first and the running header of the
+second (``running_lines``: "Page 3 of 12", the document's title), which a curator copying a sentence
+across the break leaves out.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,7 +31,7 @@ import regex
 from rapidfuzz import fuzz
 
 from .curation import CleanQuote, clean_quote, sentinel_reason
-from .folding import Folded, alnum_of, alnum_text, fold
+from .folding import Folded, alnum_of, alnum_text, fold, running_lines
 
 LEVELS = ("exact", "normalised", "alnum", "pieces", "fuzzy")
 
@@ -108,6 +112,7 @@ class _Hit:
     start: int
     end: int
     score: float | None = None
+    bare: bool = False  # joined without the running header and footer at the break
 
 
 class PreparedPages:
@@ -115,7 +120,27 @@ class PreparedPages:
 
     def __init__(self, pages: Sequence[str]) -> None:
         self.pages = tuple(_prepare_page(text) for text in pages)
-        self._joined: dict[tuple[str, int], tuple[str, int]] = {}
+        self._joined: dict[tuple[str, int, bool], tuple[str, int]] = {}
+        self._running: list[tuple[int, int]] | None = None
+        self._cuts: dict[tuple[str, int], tuple[int, int]] = {}
+
+    def body(self, level: str, index: int) -> tuple[int, int]:
+        """Where page `index`'s body starts and ends in its level text: after its running header, before
+        its running footer (``running_lines``). A bare join leaves them out: a quote crossing a page
+        break reads on past "Page 3 of 12" and the document's title, which curators rarely copy (but
+        some do: the whole join is tried first)."""
+        key = (level, index)
+        if key not in self._cuts:
+            if self._running is None:
+                self._running = running_lines([page.original for page in self.pages])
+            head, foot = self._running[index]
+            self._cuts[key] = (self._level_offset(level, index, head), self._level_offset(level, index, foot))
+        return self._cuts[key]
+
+    def _level_offset(self, level: str, index: int, original: int) -> int:
+        """The first level character of page `index` at or past `original` (an original offset)."""
+        size = len(self.level_text(level, index))
+        return bisect_left(range(size), original, key=lambda k: self._original(level, index, k, end=False))
 
     def __len__(self) -> int:
         return len(self.pages)
@@ -126,28 +151,48 @@ class PreparedPages:
             return page.original
         return page.alnum_text if level == "alnum" else page.normal.text
 
-    def joiner(self, level: str, index: int) -> str:
+    def _first(self, level: str, index: int, bare: bool) -> str:
+        """The first page of a join: up to its running footer when `bare`."""
+        text = self.level_text(level, index)
+        return text[: self.body(level, index)[1]] if bare else text
+
+    def _head(self, level: str, index: int, bare: bool) -> int:
+        """Where the second page of a join starts in its level text: past its running header when `bare`."""
+        return self.body(level, index)[0] if bare else 0
+
+    def joiner(self, level: str, index: int, bare: bool = False) -> str:
         """What stands between page `index` and the next in a joined text, per level."""
         if level == "exact":
             return "\n"
         if level == "alnum":
             return ""
-        before = self.pages[index].normal.text.rstrip(" ")
+        before = self._first("normalised", index, bare).rstrip(" ")
         return "" if _HYPHEN_END.search(before) else " "
 
-    def joined(self, level: str, index: int) -> tuple[str, int]:
+    def joined(self, level: str, index: int, bare: bool = False) -> tuple[str, int]:
         """Pages index and index+1 joined at this level, and where the second page starts."""
-        key = (level, index)
+        key = (level, index, bare)
         if key not in self._joined:
-            self._joined[key] = self._join(level, index)
+            self._joined[key] = self._join(level, index, bare)
         return self._joined[key]
 
-    def _join(self, level: str, index: int) -> tuple[str, int]:
-        first = self.level_text(level, index)
-        second = self.level_text(level, index + 1)
+    def joins(self, level: str) -> list[tuple[int, bool, str]]:
+        """Every adjacent pair's joined text, (first page, bare, text): whole, then bare when the break
+        has a running header or footer to leave out."""
+        found = []
+        for index in range(len(self) - 1):
+            found.append((index, False, self.joined(level, index)[0]))
+            exact = self.level_text("exact", index)
+            if self.body("exact", index)[1] < len(exact) or self.body("exact", index + 1)[0] > 0:
+                found.append((index, True, self.joined(level, index, bare=True)[0]))
+        return found
+
+    def _join(self, level: str, index: int, bare: bool) -> tuple[str, int]:
+        first = self._first(level, index, bare)
+        second = self.level_text(level, index + 1)[self._head(level, index + 1, bare) :]
         if level not in ("exact", "alnum"):
             first, second = first.rstrip(" "), second.lstrip(" ")
-        joiner = self.joiner(level, index)
+        joiner = self.joiner(level, index, bare)
         return first + joiner + second, len(first) + len(joiner)
 
     def match(self, level: str, hit: _Hit, *, reported: str | None = None) -> QuoteMatch:
@@ -167,14 +212,15 @@ class PreparedPages:
         """The page (0-based) and offset in that page's level text of a hit's character."""
         if not hit.joined:
             return hit.page, offset
-        first = self.level_text(level, hit.page)
+        first = self._first(level, hit.page, hit.bare)
         first_len = len(first) if level in ("exact", "alnum") else len(first.rstrip(" "))
-        second_start = first_len + len(self.joiner(level, hit.page))
+        second_start = first_len + len(self.joiner(level, hit.page, hit.bare))
         if offset < second_start:
             return hit.page, min(offset, first_len - 1)
-        second = self.level_text(level, hit.page + 1)
+        head = self._head(level, hit.page + 1, hit.bare)
+        second = self.level_text(level, hit.page + 1)[head:]
         lead = 0 if level in ("exact", "alnum") else len(second) - len(second.lstrip(" "))
-        return hit.page + 1, offset - second_start + lead
+        return hit.page + 1, offset - second_start + lead + head
 
     def _original(self, level: str, page: int, offset: int, *, end: bool) -> int:
         """The original offset where level character `offset` starts, or just past it (`end`)."""
@@ -193,13 +239,21 @@ _HYPHEN_END = regex.compile(r"[\p{L}\p{M}\p{N}]-$")
 # The cascade
 
 
+@lru_cache(maxsize=1024)
+def prepared_pages(pages: tuple[str, ...]) -> PreparedPages:
+    """A document's pages prepared once, however many quotes are searched in it: the joins of its
+    pages and its running headers and footers are worked out once, not per quote (a claim that is
+    found nowhere is searched in every document)."""
+    return PreparedPages(pages)
+
+
 def find_quote(quote: str, pages: Sequence[str] | PreparedPages, *, fuzzy: bool = True) -> QuoteMatch | None:
     """The first level of LEVELS at which `quote` is found in `pages` (pages[0] is page 1), or None.
 
     Each level searches every page alone, then adjacent pages joined; the earliest page wins.
     `fuzzy=False` stops after the pieces level (the CLI's --strict).
     """
-    prepared = pages if isinstance(pages, PreparedPages) else PreparedPages(pages)
+    prepared = pages if isinstance(pages, PreparedPages) else prepared_pages(tuple(pages))
     raw = quote.strip()
     normal = fold(raw).text.strip(" ")
     alnum = alnum_text(normal)
@@ -222,11 +276,10 @@ def _substring(needle: str, level: str, prepared: PreparedPages) -> _Hit | None:
         at = prepared.level_text(level, index).find(needle)
         if at >= 0:
             return _Hit(index, False, at, at + len(needle))
-    for index in range(len(prepared) - 1):
-        text, _ = prepared.joined(level, index)
+    for index, bare, text in prepared.joins(level):
         at = text.find(needle)
         if at >= 0:
-            return _Hit(index, True, at, at + len(needle))
+            return _Hit(index, True, at, at + len(needle), bare=bare)
     return None
 
 
@@ -255,10 +308,10 @@ def _pieces_in(needles: list[str], level: str, prepared: PreparedPages) -> _Hit 
         span = _in_order(needles, prepared.level_text(level, index))
         if span is not None:
             return _Hit(index, False, *span)
-    for index in range(len(prepared) - 1):
-        span = _in_order(needles, prepared.joined(level, index)[0])
+    for index, bare, text in prepared.joins(level):
+        span = _in_order(needles, text)
         if span is not None:
-            return _Hit(index, True, *span)
+            return _Hit(index, True, *span, bare=bare)
     return None
 
 
@@ -279,18 +332,19 @@ def _in_order(needles: list[str], text: str) -> tuple[int, int] | None:
 
 
 def _fuzzy(needle: str, prepared: PreparedPages) -> _Hit | None:
-    best = _best_alignment(
-        needle, [(index, False, prepared.level_text("normalised", index)) for index in range(len(prepared))]
-    )
+    pages = [
+        (index, False, False, prepared.level_text("normalised", index)) for index in range(len(prepared))
+    ]
+    best = _best_alignment(needle, pages)
     if best is None:
-        pairs = [(index, True, prepared.joined("normalised", index)[0]) for index in range(len(prepared) - 1)]
+        pairs = [(index, True, bare, text) for index, bare, text in prepared.joins("normalised")]
         best = _best_alignment(needle, pairs)
     return best
 
 
-def _best_alignment(needle: str, texts: list[tuple[int, bool, str]]) -> _Hit | None:
+def _best_alignment(needle: str, texts: list[tuple[int, bool, bool, str]]) -> _Hit | None:
     best: _Hit | None = None
-    for index, joined, text in texts:
+    for index, joined, bare, text in texts:
         # A page shorter than the quote would align wholly inside it and score 100: skip it (the
         # joined pairs still see it).
         if len(text) < len(needle):
@@ -301,7 +355,7 @@ def _best_alignment(needle: str, texts: list[tuple[int, bool, str]]) -> _Hit | N
             continue  # the earliest page keeps an equal score
         start, end = _widened(needle, text, *_trimmed(text, found.dest_start, found.dest_end))
         if _numbers_agree(needle, text[start:end]):
-            best = _Hit(index, joined, start, end, found.score)
+            best = _Hit(index, joined, start, end, found.score, bare)
     return best
 
 

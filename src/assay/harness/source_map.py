@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InputError
 from .claims import Verdict, Verification, flag_entry
-from .gold import markdown_table
+from .gold import Strong, flag_lines, markdown_table
 
 VERDICTS = ("verified", "quote_missing", "source_missing", "other_document", "sentinel", "url_unchecked")
 MAP_STATUS = {"found": "verified", "missing": "quote_missing", "source_missing": "source_missing"}
@@ -79,6 +79,7 @@ def source_map(verification: Verification, url_classes: Mapping[str, str] | None
     return {
         "claims": entries,
         "file_flags": [flag_entry(flag) for flag in verification.flags],
+        "source_problems": [{"path": path, "reason": why} for path, why in verification.sources.problems],
         "counts": {
             "total": _map_tally(entries),
             "by_document": {
@@ -123,11 +124,18 @@ def map_markdown(source_map: dict[str, Any]) -> str:
     header = ["document", *(f"{SYMBOLS.get(code, '🔗')} {code}" for code in codes)]
     rows = [
         [name, *tally.values()]
-        for name, tally in [*counts["by_document"].items(), ("**total**", counts["total"])]
+        for name, tally in [*counts["by_document"].items(), (Strong("total"), counts["total"])]
     ]
     lines = ["# Claim-to-source map", "", *markdown_table(header, rows)]
-    for flag in source_map["file_flags"]:
-        lines += [f"- **{flag['code']}** {flag['facts_file']}: {flag['message']}"]
+    lines += flag_lines(source_map["file_flags"])
+    problems = [[entry["path"], entry["reason"]] for entry in source_map["source_problems"]]
+    if problems:
+        lines += [
+            "",
+            "## Source files that could not be read",
+            "",
+            *markdown_table(["file", "why"], problems),
+        ]
     lines += ["", "## Claims", ""]
     entries = [
         [

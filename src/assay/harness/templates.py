@@ -28,13 +28,15 @@ A template file is TOML or YAML (by its suffix: .toml; .yaml or .yml)::
 
 Questions may use ``{title}`` (the facts' title) and ``{document}`` (the document id), nothing else.
 Without a template file every field gets an inferred template (``inferred_template``): its answer type
-from the value (a boolean, a number with a percent, rupee or time unit, a text), one question from the
+from the value (a boolean, a number with a percent, rupee or time unit, a text that reads as one of
+these, a text), one question from the
 field's name. Errors name the file, the key and the fix.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import string
 import tomllib
 from collections.abc import Mapping
@@ -46,7 +48,10 @@ import regex
 
 from ..errors import InputError
 from .facts import Claim
-from .values import ANSWER_TYPES, canonical_unit, unit_from_field
+from .values import ANSWER_TYPES, canonical_unit, parse_answer, unit_from_field
+
+# The types an inferred template gives a value written as text that reads as one value.
+TYPED_FROM_TEXT = ("number_unit", "money", "percent", "bool", "date")
 
 PLACEHOLDERS = frozenset({"title", "document"})
 DEFAULT_CATEGORY = "general"
@@ -83,7 +88,8 @@ class RefusalTemplate:
     category: str = "refusal"
 
     def applies_to(self, document: str) -> bool:
-        return "*" in self.documents or document in self.documents
+        """Whether the refusal is asked of `document`: an id listed, or a pattern ("*", "acme__*")."""
+        return any(fnmatch.fnmatchcase(document, pattern) for pattern in self.documents)
 
 
 @dataclass(frozen=True)
@@ -104,8 +110,8 @@ def load_templates(path: Path) -> Templates:
 
 
 def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # utf-8-sig: a leading byte-order mark is not TOML (tomllib refuses it at line 1)
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read the template file ({exc})", where=str(path), fix="give a UTF-8 file"
@@ -180,14 +186,22 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
     for question in questions:
         check_question(question, where)
     labels = _mapping(item.get("labels") or {}, where, "'labels'")
+    yes, no = _string(item.get("yes"), where, "yes") or "Yes", _string(item.get("no"), where, "no") or "No"
+    if " ".join(yes.casefold().split()) == " ".join(no.casefold().split()):
+        # Every item of the field would be dropped for a pattern that cannot tell its answers apart.
+        raise InputError(
+            f"the yes and no answers are both {yes!r}",
+            where=where,
+            fix="write 'yes' and 'no' as different answers",
+        )
     return FieldTemplate(
         field=name,
         questions=questions,
         answer_type=answer_type,
         unit=_string(item.get("unit"), where, "unit"),
         category=_string(item.get("category"), where, "category") or DEFAULT_CATEGORY,
-        yes=_string(item.get("yes"), where, "yes") or "Yes",
-        no=_string(item.get("no"), where, "no") or "No",
+        yes=yes,
+        no=no,
         labels={str(key): _string(value, where, f"labels.{key}") or "" for key, value in labels.items()},
         aliases=_strings(item.get("aliases"), where, "aliases"),
     )
@@ -278,6 +292,21 @@ def field_words(field_name: str) -> str:
     return " ".join(words)
 
 
+# How an inferred question says the unit its field's name ends in (the name's unit word dropped).
+UNIT_PHRASES = {"%": "as a percentage", "INR": "in rupees", "count": "as a number"}
+
+
+def _unit_phrase(field_name: str) -> str:
+    """ ", in days" for ``probation_days``, "" for a name with no unit at its end: a question keeps what
+    its field's name said, or ``probation_days`` and ``probation_months`` (or ``co_payment_pct`` and
+    ``co_payment_amount``) would ask one question with two answers."""
+    words = [word for word in regex.split(r"[_\W]+", field_name) if word]
+    unit = unit_from_field(words[-1]) if len(words) > 1 else None
+    if unit is None:
+        return ""
+    return f", {UNIT_PHRASES.get(unit, f'in {unit}s')}"
+
+
 def inferred_template(claim: Claim) -> FieldTemplate:
     """A template for a field no template file covers, typed by the claim's value and unit."""
     words = field_words(claim.field)
@@ -285,7 +314,7 @@ def inferred_template(claim: Claim) -> FieldTemplate:
     if answer_type == "bool":
         question = f"Does {{title}} include {words}?"
     else:
-        question = f"What is the {words} of {{title}}?"
+        question = f"What is the {words} of {{title}}{_unit_phrase(claim.field)}?"
     return FieldTemplate(field=claim.field, questions=(question,), answer_type=answer_type, inferred=True)
 
 
@@ -298,6 +327,12 @@ def _inferred_type(claim: Claim) -> str:
     if isinstance(value, int | float):
         unit = canonical_unit(claim.unit) or unit_from_field(claim.field)
         return {"%": "percent", "INR": "money"}.get(unit or "", "number_unit")
+    if isinstance(value, str):
+        # A value written as text that reads as one value ("₹2.5 lakh", "30 days", "12%", "Yes") is
+        # that value: typed as text it would get no pattern and no value check at all.
+        read = parse_answer(value)
+        if read is not None and read.type in TYPED_FROM_TEXT:
+            return read.type
     return "text"
 
 
