@@ -6,12 +6,14 @@ the flags several commands share are added and read in flags.py."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import NoReturn
 
 from .._version import __version__
-from ..errors import EXIT_INTERNAL, EXIT_USAGE, AssayError
+from ..errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, AssayError
 from ..terminal import EscapingStream, one_line
 from . import agree, compare, explain, gold, lint, plot, score, sources
 
@@ -29,8 +31,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     terminal = sys.stdout, sys.stderr
     # Text from the data reaches the terminal through escaping streams: it can show, never drive it.
     sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # `assay ... | head`: the reader has gone, which is no error of anyone's
+        _silence_stdout()
+        return EXIT_OK
     except AssayError as exc:
         if args.debug:
             raise
@@ -46,9 +53,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"assay: internal error: {what}; {BUG_REPORT}", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
-        sys.stdout.flush()
+        warnings.showwarning = shown
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _silence_stdout()
         sys.stderr.flush()
         sys.stdout, sys.stderr = terminal
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    """A warning from the library (a page cache entry that could not be used, ...) on one line, as the
+    command's own: not Python's file, line number and source line, which say nothing to a user."""
+    print(f"assay: warning: {one_line(str(message))}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device: the pipe's reader is gone, and Python would otherwise complain
+    once more on its way out when it flushes stdout again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ else 1)
 
 
 class _Parser(argparse.ArgumentParser):
