@@ -9,7 +9,8 @@ forms people write for the value, and adds what those boundaries cannot see:
   ``non-indemnity`` for ``indemnity``);
 - for a yes, and every label, no negation in the words just before it in its clause (``not covered``,
   ``isn't covered``, ``no cover``), and a bare ``No`` only as a sentence's whole first word;
-- a count is not followed by a unit (``586 days`` is not the count 586).
+- a count is not followed by a unit (``586 days`` is not the count 586), nor is it a page, section or
+  clause number (``p. 30``, ``Section 30``: ``value_reading.REFERENCES``).
 
 Numbers: digits (``500000``, ``5,00,000``, ``500,000``), English words up to 100 (``thirty``,
 ``twenty-four``, ``thirty (30)``), ``a``/``an``/``one`` for one unit. Units: every spelling the unit
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Mapping
 import regex
 
 from ..text import unicode
-from .value_reading import _ONES, _TENS, HYPHENS, QUALIFIERS, SCALES
+from .value_reading import _ONES, _TENS, HYPHENS, NOT_A_REFERENCE, QUALIFIERS, SCALES
 from .value_types import (
     BOOL,
     COUNT,
@@ -126,7 +127,7 @@ def _number_unit(value: Value) -> str:
     if value.unit is None or value.unit == COUNT:
         # a count is not followed by a unit of time, money or percent (586 days is not the count 586)
         unit_after = rf"(?![ {HYPHENS}]?(?:{_ANY_UNIT}|{_MONEY_WORDS})(?!\w)|\s?%)"
-        return f"{NOT_A_TAIL}{number_pattern(value.value)}{unit_after}"
+        return f"{NOT_A_TAIL}{NOT_A_REFERENCE}{number_pattern(value.value)}{unit_after}"
     if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         unit = regex.escape(value.unit)
         return f"{NOT_A_TAIL}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"

@@ -105,6 +105,14 @@ _DATE = regex.compile(
     regex.VERBOSE,
 )
 _JOINER = regex.compile(rf"\s?(?:or|to|and|,|/|[{HYPHENS}])\s?")
+# Words that make the number after them a reference, not a value: "page 30", "(p. 30)", "Section 30",
+# "Clause 4.2", "§ 30", "No. 30". A page or section number is the commonest number in a cited reply.
+REFERENCES = ("page", "pages", "p", "pp", "pg", "section", "sections", "sec", "subsection", "clause",
+              "clauses", "chapter", "article", "art", "para", "paragraph", "schedule", "annexure", "annex",
+              "appendix", "table", "figure", "fig", "rule", "item", "no", "nos", "ref", "line", "step",
+              "§")  # fmt: skip
+NOT_A_REFERENCE = rf"(?<!(?<!\w)(?:{'|'.join(map(regex.escape, REFERENCES))})\.?\s?)"
+_REFERENCE = regex.compile(rf"(?<!\w)(?:{'|'.join(map(regex.escape, REFERENCES))})\.?\s?$")
 
 
 @dataclass(frozen=True)
@@ -203,6 +211,11 @@ def _rescaled(number: int | float, written: str) -> int | float:
         if regex.search(rf"(?<!\w){regex.escape(scale)}(?!\w)", written):
             return plain_number(Decimal(str(number)) * size)
     return number
+
+
+def is_reference(text: str, start: int) -> bool:
+    """Whether the number at `start` in folded `text` is a page, section or clause number."""
+    return _REFERENCE.search(text, max(0, start - 16), start) is not None
 
 
 def read_values(text: str) -> tuple[Mention, ...]:

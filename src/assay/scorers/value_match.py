@@ -52,7 +52,7 @@ from ..harness.value_patterns import (
     SENTENCE_NO,
     words_pattern,
 )
-from ..harness.value_reading import Mention, parse_answer, read_folded
+from ..harness.value_reading import Mention, is_reference, parse_answer, read_folded
 from ..harness.value_types import (
     ANSWER_TYPES,
     BOOL,
@@ -167,11 +167,14 @@ def _comparable(expected: Value, found: Value) -> bool:
     return found.type == expected.type
 
 
-def _bare(expected: Value, found: Value) -> Value | None:
+def _bare(expected: Value, found: Value, alone: bool) -> Value | None:
     """A bare number as a value of `expected`'s kind, when the response states none with a unit:
-    "It is 30." for 30 days, "5,00,000" for ₹5 lakh."""
+    "It is 30." for 30 days, "5,00,000" for ₹5 lakh. One that does not stand alone ("30 working
+    days", "24/7") is a count: a candidate that never equals the expected value."""
     if found.type != NUMBER_UNIT or found.unit is not None:
         return None
+    if not alone:
+        return Value(NUMBER_UNIT, found.value, COUNT)
     if expected.type == NUMBER_UNIT and expected.unit not in (None, COUNT):
         return Value(NUMBER_UNIT, found.value, expected.unit)
     if expected.type in (MONEY, PERCENT):
@@ -179,14 +182,26 @@ def _bare(expected: Value, found: Value) -> Value | None:
     return None
 
 
-def candidates(expected: Value, mentions: Sequence[Mention]) -> list[Mention]:
+def candidates(expected: Value, mentions: Sequence[Mention], text: str) -> list[Mention]:
     """The mentions a reader could take for the answer: those of `expected`'s kind, else bare numbers
-    read in its unit."""
+    standing alone read in its unit; never a page, section or clause number ("see p. 30")."""
+    mentions = [m for m in mentions if not (_unitless(m.value) and is_reference(text, m.start))]
     found = [m for m in mentions if _comparable(expected, m.value)]
     if found:
         return found
-    bare = ((m, _bare(expected, m.value)) for m in mentions)
+    bare = ((m, _bare(expected, m.value, _ALONE.match(text, m.end) is not None)) for m in mentions)
     return [Mention(value, m.start, m.end) for m, value in bare if value is not None]
+
+
+def _unitless(value: Value) -> bool:
+    return value.type == NUMBER_UNIT and value.unit is None
+
+
+# A bare number stands alone when no word follows it but a function word: "It is 30.", "5,00,000 for
+# a family"; "30 working days" or "30 hospitals" count something else, not the expected unit.
+_ALONE = regex.compile(
+    r"\s?(?:$|[^\w\s](?!\s?\d)|(?:and|or|for|per|in|on|at|from|of|is|are|was|only|each|under|with|as|if|to|the)(?!\w))"
+)
 
 
 @functools.cache
@@ -268,7 +283,7 @@ def _shown(mentions: Iterable[Mention]) -> str:
 def _decide_quantity(expected: Value, text: str) -> Decision:
     mentions = read_folded(text)
     read = f"read from the response: {_shown(mentions)}"
-    found = candidates(expected, mentions)
+    found = candidates(expected, mentions, text)
     equal = [m for m in found if same_value(expected, m.value)]
     if not equal:
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")

@@ -1,0 +1,62 @@
+"""value_match and the generated hard_fact patterns on replies a RAG assistant writes: the value in
+markdown, tables and citations passes; page and section numbers, counts of something else, hedged,
+approximate and strictly compared values do not. Both scorers are run on each reply, and must agree."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from assay import score
+from assay.harness.values import Value, expected_regex
+from assay.scorers import Outcome
+
+DAYS_30 = Value("number_unit", 30, "day")
+COUNT_30 = Value("number_unit", 30, "count")
+LAKH_5 = Value("money", 500_000, "INR")
+PERCENT_20 = Value("percent", 20, "%")
+
+
+def verdicts(value: Value, response: str) -> tuple[bool, bool]:
+    """(value_match passed, hard_fact with the generated pattern passed) on one reply."""
+    row = {"question": "q", "answer": "a", "response": response, "value": value.value, "unit": value.unit,
+           "value_type": value.type, "expected_regex": expected_regex(value)}  # fmt: skip
+    metrics = score(pd.DataFrame([row]), ["value_match", "hard_fact"]).metrics
+    return tuple(metrics[name].outcome(0) is Outcome.PASS for name in ("value_match", "hard_fact"))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    ("value", "response"),
+    [
+        (DAYS_30, "**30 days**"),
+        (DAYS_30, "| Grace period | 30 days |"),
+        (DAYS_30, "30 days [Source: policy.pdf, p.4]"),
+        (DAYS_30, "The grace period is 30 days (Section 4.2, p. 12)."),
+        (DAYS_30, "- Grace period: **30 days**\n- Waiting period: 2 years"),
+        (DAYS_30, "It's thirty (30) days"),
+        (COUNT_30, "There are 30 network hospitals."),
+        (LAKH_5, "| Sum insured | ₹5,00,000 |"),
+        (LAKH_5, "Rs.500000/-"),
+        (PERCENT_20, "A 20 per cent co-payment applies [p. 7]."),
+    ],
+)
+def test_a_value_around_markup_and_citations_passes_both(value: Value, response: str) -> None:
+    assert verdicts(value, response) == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("value", "response"),
+    [
+        (DAYS_30, "See page 30."),
+        (DAYS_30, "The policy does not specify it (see p. 30)."),
+        (DAYS_30, "Refer to Section 30 of the policy."),
+        (DAYS_30, "The waiting period is 30 working days."),
+        (DAYS_30, "The waiting period is 30 business days."),
+        (COUNT_30, "Section 30"),
+        (COUNT_30, "(p. 30)"),
+        (COUNT_30, "Clause 30 applies."),
+        (COUNT_30, "§ 30"),
+    ],
+)
+def test_a_reference_or_a_count_of_something_else_is_no_value(value: Value, response: str) -> None:
+    assert verdicts(value, response) == (False, False)
