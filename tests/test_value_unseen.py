@@ -60,3 +60,41 @@ def test_a_value_around_markup_and_citations_passes_both(value: Value, response:
 )
 def test_a_reference_or_a_count_of_something_else_is_no_value(value: Value, response: str) -> None:
     assert verdicts(value, response) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("value", "response"),
+    [
+        (DAYS_30, "about 30 days"),
+        (DAYS_30, "It takes around thirty days."),
+        (DAYS_30, "nearly 30 days"),
+        (DAYS_30, "more than 30 days"),
+        (DAYS_30, "less than 30 days"),
+        (DAYS_30, "The grace period is not 30 days but 60 days."),
+        (LAKH_5, "The sum insured is over ₹5 lakh."),
+        (LAKH_5, "not ₹5 lakh"),
+        (PERCENT_20, "about 20%"),
+        (PERCENT_20, "below 20 per cent"),
+    ],
+)
+def test_an_approximate_strictly_bounded_or_negated_value_fails_both(value: Value, response: str) -> None:
+    assert verdicts(value, response) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("value", "response"),
+    [
+        (DAYS_30, "Claims must be filed within 30 days."),
+        (DAYS_30, "The grace period is up to 30 days."),
+        (DAYS_30, "It shall be not more than 30 days."),
+        (DAYS_30, "You need at least 30 days of continuous cover."),
+        (LAKH_5, "Cover up to ₹5 lakh."),
+        (PERCENT_20, "The co-payment shall not exceed 20%."),
+    ],
+)
+def test_an_inclusive_bound_states_the_value_in_both(value: Value, response: str) -> None:
+    assert verdicts(value, response) == (True, True)
+
+
+def test_an_upper_bound_with_an_open_end_commits_to_nothing() -> None:
+    assert verdicts(DAYS_30, "up to 30 days or more")[0] is False

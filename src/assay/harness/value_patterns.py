@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 import regex
 
 from ..text import unicode
-from .value_reading import _ONES, _TENS, HYPHENS, NOT_A_REFERENCE, QUALIFIERS, SCALES
+from .value_reading import _ONES, _TENS, HYPHENS, NOT_A_REFERENCE, NOT_QUALIFIED, QUALIFIERS, SCALES
 from .value_types import (
     BOOL,
     COUNT,
@@ -51,6 +51,10 @@ from .value_types import (
 )
 
 NOT_A_TAIL = rf"(?<!\w[{HYPHENS}])"  # not the second half of a hyphenated word or a range
+# Before a quantity: not a range's tail, not approximate or strictly bounded ("about 30 days", "more
+# than 30 days"; value_reading.APPROXIMATIONS), not negated right before it ("not 30 days", "no ₹5 lakh").
+NOT_NEGATED_QUANTITY = r"(?<!(?<!\w)(?:not|no|never)\s(?:(?:₹|rs\.?|inr)\s?)?)"
+QUANTITY_BEFORE = f"{NOT_A_TAIL}{NOT_QUALIFIED}{NOT_NEGATED_QUANTITY}"
 # No negation in the same clause within this many characters before: "not covered", "is not
 # currently covered", "no cover"; a clause ends at . ; : ! ? (a comma does not end it: "No, covered").
 NEGATION_REACH = 24
@@ -127,12 +131,12 @@ def _number_unit(value: Value) -> str:
     if value.unit is None or value.unit == COUNT:
         # a count is not followed by a unit of time, money or percent (586 days is not the count 586)
         unit_after = rf"(?![ {HYPHENS}]?(?:{_ANY_UNIT}|{_MONEY_WORDS})(?!\w)|\s?%)"
-        return f"{NOT_A_TAIL}{NOT_A_REFERENCE}{number_pattern(value.value)}{unit_after}"
+        return f"{QUANTITY_BEFORE}{NOT_A_REFERENCE}{number_pattern(value.value)}{unit_after}"
     if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         unit = regex.escape(value.unit)
-        return f"{NOT_A_TAIL}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
+        return f"{QUANTITY_BEFORE}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
     forms = [_quantity(number, unit) for number, unit in equivalents(value.value, value.unit)]
-    return f"{NOT_A_TAIL}{_alternatives(forms)}"
+    return f"{QUANTITY_BEFORE}{_alternatives(forms)}"
 
 
 _MONEY_WORDS = "rupees?|inr|rs|lakhs?|lacs?|crores?"
@@ -150,7 +154,7 @@ def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
 def _money(value: Value) -> str:
     amount = value.value
     if not isinstance(amount, int):
-        return f"{NOT_A_TAIL}{regex.escape(number_text(amount))}"
+        return f"{QUANTITY_BEFORE}{regex.escape(number_text(amount))}"
     forms = [f"{number_pattern(amount)}(?:\\.0{{1,2}})?"]
     for size in sorted(set(SCALES.values()), reverse=True):
         if size == 1000 and amount >= 100_000:
@@ -161,14 +165,14 @@ def _money(value: Value) -> str:
     short = _scaled(amount, 100_000, ["l"])
     if short is not None:  # ₹5L: the letter alone is lakh only after a currency (5 l may be litres)
         forms.append(f"(?<=(?:₹|rs\\.?|inr)\\s?){short}")
-    return f"{NOT_A_TAIL}{_alternatives(forms)}"
+    return f"{QUANTITY_BEFORE}{_alternatives(forms)}"
 
 
 def _percent(value: Value) -> str:
     signs = _alternatives(
         regex.escape(alias) for alias in ("per cent", "per-cent", "percent", "pct", "प्रतिशत", "%")
     )
-    return f"{NOT_A_TAIL}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}"
+    return f"{QUANTITY_BEFORE}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}"
 
 
 def _bool(value: Value) -> str:

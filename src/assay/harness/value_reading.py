@@ -213,6 +213,46 @@ def _rescaled(number: int | float, written: str) -> int | float:
     return number
 
 
+# What a reply writes around a value that makes it some other quantity (folded text). Approximations
+# ("about 30 days") and strict bounds ("more than 30 days", "under ₹5 lakh") do not state the value; a
+# negated strict bound is an inclusive one and does ("not more than 30 days", "shall not exceed"), as do
+# inclusive bounds alone ("up to 30 days", "within 30 days", "at least 18 years", "30 days or more"),
+# because policy wordings state limits so. An upper bound with an open end ("up to 30 days or more")
+# commits to nothing and does not state it.
+APPROXIMATIONS = ("about", "around", "approximately", "approx", "approx.", "roughly", "nearly", "almost",
+                  "circa", "close to", "ca.")  # fmt: skip
+STRICT_BOUNDS = ("more than", "less than", "fewer than", "greater than", "over", "under", "above", "below",
+                 "beyond", "exceeding", "in excess of")  # fmt: skip
+UPPER_BOUNDS = ("up to", "upto", "within", "at most", "at the most", "maximum", "max", "maximum of")
+OPEN_ENDS = ("or more", "or above", "and above", "or longer", "or over", "onwards", "+", "plus")
+_CURRENCY_BEFORE = r"(?:(?:₹|rs\.?|inr)\s?)?"
+_NEGATED_BOUND = r"(?:not|no)\s"
+NOT_QUALIFIED = (
+    rf"(?<!(?<!\w)(?:{_alternation(APPROXIMATIONS)})\s?{_CURRENCY_BEFORE})"
+    rf"(?<!(?<!(?<!\w){_NEGATED_BOUND})(?<!\w)(?:{_alternation(STRICT_BOUNDS)})\s{_CURRENCY_BEFORE})"
+)
+_QUALIFIER_BEFORE = regex.compile(
+    rf"(?<!\w)(?P<negation>{_NEGATED_BOUND})?(?P<word>{_alternation(APPROXIMATIONS)}"
+    rf"|{_alternation(STRICT_BOUNDS)}|{_alternation(UPPER_BOUNDS)})\s?$"
+)
+_OPEN_END = regex.compile(rf"\s?(?:{_alternation(OPEN_ENDS)})(?!\w)")
+
+
+def qualifier(text: str, start: int, end: int) -> str | None:
+    """What makes the value at [start, end) of folded `text` another quantity (see the note above
+    ``APPROXIMATIONS``), in words, or None when it is stated as it is."""
+    before = _QUALIFIER_BEFORE.search(text, max(0, start - 24), start)
+    word = before.group("word") if before else None
+    if word in APPROXIMATIONS:
+        return f"the approximation {word!r}"
+    if word in STRICT_BOUNDS and not before.group("negation"):
+        return f"the strict bound {word!r}"
+    open_end = _OPEN_END.match(text, end)
+    if word in UPPER_BOUNDS and open_end:
+        return f"both {word!r} and {open_end.group().strip()!r}"
+    return None
+
+
 def is_reference(text: str, start: int) -> bool:
     """Whether the number at `start` in folded `text` is a page, section or clause number."""
     return _REFERENCE.search(text, max(0, start - 16), start) is not None

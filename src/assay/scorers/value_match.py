@@ -20,6 +20,11 @@ equals the expected value and none of these holds:
   its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
   word comes between ("not more than 50%", "shall not exceed 50%", "not later than 30 days" state a
   bound); for Indian languages, which put it after, a negation right after the value;
+- the equal value is approximate or strictly bounded ("about 30 days", "more than 30 days", "under
+  ₹5 lakh"), or bounded above with an open end ("up to 30 days or more"): see
+  ``value_reading.APPROXIMATIONS``. An inclusive bound states the value, as policy wordings state
+  limits: "up to 30 days", "within 30 days", "not more than 30 days", "at least 18 years", "30 days or
+  more";
 - the equal value is hedged: a hedge word in its sentence (the cues' hedges, and ``usually``,
   ``typically``, ``generally``, ...), or a contrast word with another, non-negated number in the
   sentence ("usually 30 days but some plans use 60").
@@ -52,7 +57,7 @@ from ..harness.value_patterns import (
     SENTENCE_NO,
     words_pattern,
 )
-from ..harness.value_reading import Mention, is_reference, parse_answer, read_folded
+from ..harness.value_reading import Mention, is_reference, parse_answer, qualifier, read_folded
 from ..harness.value_types import (
     ANSWER_TYPES,
     BOOL,
@@ -293,7 +298,11 @@ def _decide_quantity(expected: Value, text: str) -> Decision:
         return Decision(False, f"the response names several candidate values ({names}); {read}")
     problems = []
     for mention in equal:
-        problem = "a negation before it" if _negated(text, mention) else _hedged(text, mention, mentions)
+        problem = (
+            "a negation before it"
+            if _negated(text, mention)
+            else qualifier(text, mention.start, mention.end) or _hedged(text, mention, mentions)
+        )
         if problem is None:
             return Decision(True, f"states {render_answer(expected)!r}; {read}", (mention.start, mention.end))
         problems.append(problem)
