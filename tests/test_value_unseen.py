@@ -98,3 +98,39 @@ def test_an_inclusive_bound_states_the_value_in_both(value: Value, response: str
 
 def test_an_upper_bound_with_an_open_end_commits_to_nothing() -> None:
     assert verdicts(DAYS_30, "up to 30 days or more")[0] is False
+
+
+@pytest.mark.parametrize(
+    ("value", "response", "passes"),
+    [
+        # answer first: a later sentence's value is context
+        (
+            DAYS_30,
+            "The grace period is 30 days. The waiting period for pre-existing diseases is 36 months.",
+            True,
+        ),
+        (DAYS_30, "Grace: 30 days. Free look: 15 days.", True),
+        (DAYS_30, "| Grace period | 30 days |\n| Free-look period | 15 days |", True),
+        # another value before it, in its sentence, or later with a contrast, denial or correction
+        (DAYS_30, "The grace period is 15 days. (Some say 30 days, but that is incorrect.)", False),
+        (DAYS_30, "The grace period is 60 days; 30 days applies only to monthly mode.", False),
+        (DAYS_30, "Grace period: 15 days (monthly), 30 days (annual)", False),
+        (DAYS_30, "The grace period is 30 days. However, monthly mode has 15 days.", False),
+        (DAYS_30, "The grace period is 30 days? No, it is 15 days.", False),
+        (DAYS_30, "The grace period is 30 days. Actually, it is 15 days.", False),
+    ],
+)
+def test_a_reply_is_read_answer_first(value: Value, response: str, passes: bool) -> None:
+    assert verdicts(value, response)[0] is passes
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["I believe it is 30 days.", "I think the grace period is 30 days.", "It seems to be 30 days."],
+)
+def test_a_belief_is_a_hedge(response: str) -> None:
+    assert verdicts(DAYS_30, response)[0] is False
+
+
+def test_may_be_states_a_rule_not_a_doubt() -> None:
+    assert verdicts(DAYS_30, "Claims may be filed within 30 days of discharge.") == (True, True)

@@ -15,7 +15,12 @@ its bare numbers are read in the expected unit ("It is 30." for 30 days). It pas
 equals the expected value and none of these holds:
 
 - the response names another value of the same kind too (``30 or 60 days``; ``₹5 lakh or ₹10 lakh``):
-  several candidates, of which a reader cannot tell which is the answer;
+  several candidates, of which a reader cannot tell which is the answer. A reply is read answer
+  first: another value counts in the equal value's sentence or before it ("The grace period is 15
+  days. Some say 30 days."), and in a later sentence only with a contrast, negation or correction
+  word ("However, monthly mode has 15 days", "No, it is 15 days"); a later sentence's value (or a
+  later table cell's) is context: "The grace period is 30 days. The waiting period is 36 months."
+  passes for 30 days, and fails for 36 months, where a reader cannot tell without the question;
 - the equal value is negated: a negation cue (``assay.text.cues``) among the three words before it in
   its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
   word comes between ("not more than 50%", "shall not exceed 50%", "not later than 30 days" state a
@@ -97,11 +102,16 @@ TYPE_ALIASES: Mapping[str, str] = {
     "boolean": BOOL, "string": TEXT, "amount": MONEY, "currency": MONEY,
 }  # fmt: skip
 NEGATION_WORDS = 3  # a negation this many words before a value negates it
+# "may be" and "could be" are left out: "claims may be filed within 30 days" states the period.
 HEDGES = ("usually", "typically", "generally", "normally", "often", "sometimes", "approximately",
-          "roughly", "varies", "vary", "depends", "depending")  # fmt: skip
+          "roughly", "varies", "vary", "depends", "depending", "think", "believe", "guess", "suppose",
+          "presumably", "apparently", "seems", "assume")  # fmt: skip
+CORRECTIONS = frozenset(("actually", "correction", "sorry", "wait"))
 COMPARISONS = ("exceed", "exceeding", "exceeds", "more", "less", "later", "earlier", "beyond", "over", "than",
                "above", "below", "fewer")  # fmt: skip
-_SENTENCE_END = regex.compile(r"[.!?;\n\u0964\u0965](?!\d)")
+# A sentence ends at . ! ? ; and the danda, and so does a table's cell or a bullet ("|", "•"): the
+# folded response has no line breaks left.
+_SENTENCE_END = regex.compile(r"[.!?;|•\n\u0964\u0965](?!\d)")
 _TOKEN = regex.compile(r"\w+(?:'\w+)?|[,:]")
 
 
@@ -265,6 +275,18 @@ def _rival(mention: Mention, other: Mention) -> bool:
     return found.type != NUMBER_UNIT or rival.unit in comparable_units(found.unit)
 
 
+def _in_play(text: str, answer: Mention, other: Mention) -> bool:
+    """Whether `other` competes with `answer` for the answer: stated in its sentence or before it, or
+    in a later sentence that contrasts, denies or corrects ("However, ...", "No, it is 15 days"); a later
+    sentence's value is otherwise context."""
+    if other.start < _sentence(text, answer.start, answer.end)[1]:
+        return True
+    negations, _, _, contrasts = _cue_sets()
+    first, last = _sentence(text, other.start, other.end)
+    words = unicode.words(unicode.normalise(text[first:last]))
+    return not (contrasts | negations | CORRECTIONS).isdisjoint(words)
+
+
 def _hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | None:
     _, _, hedges, contrasts = _cue_sets()
     first, last = _sentence(text, mention.start, mention.end)
@@ -292,7 +314,7 @@ def _decide_quantity(expected: Value, text: str) -> Decision:
     equal = [m for m in found if same_value(expected, m.value)]
     if not equal:
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")
-    others = [m for m in found if m not in equal and not _negated(text, m)]
+    others = [m for m in found if m not in equal and _in_play(text, equal[0], m) and not _negated(text, m)]
     if others:
         names = ", ".join(dict.fromkeys(render_answer(m.value) for m in [equal[0], *others]))
         return Decision(False, f"the response names several candidate values ({names}); {read}")
