@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from assay import score
-from assay.harness.values import Value, expected_regex
+from assay.harness.values import Value, expected_regex, parse_answer
 from assay.scorers import Outcome
 
 DAYS_30 = Value("number_unit", 30, "day")
@@ -134,3 +134,27 @@ def test_a_belief_is_a_hedge(response: str) -> None:
 
 def test_may_be_states_a_rule_not_a_doubt() -> None:
     assert verdicts(DAYS_30, "Claims may be filed within 30 days of discharge.") == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("answer", "value"),
+    [
+        ("1947", Value("number_unit", 1947)),
+        ("15 August 1947", Value("date", "1947-08-15")),
+        ("August 15, 1947", Value("date", "1947-08-15")),
+        ("1947-08-15", Value("date", "1947-08-15")),
+        ("₹ 5,00,000", LAKH_5),
+        ("Rs.500000/-", LAKH_5),
+        ("20 per cent", PERCENT_20),
+        ("Thirty days", DAYS_30),
+        ("Yes.", Value("bool", True)),
+        # not one value: the row is unscored, never failed
+        ("-3", None),  # a sign is not read, and -3 is not 3
+        ("Mahatma Gandhi", None),
+        ("World War 2", None),
+        ("about 30 days", None),
+        ("30 or 60 days", None),
+    ],
+)
+def test_a_golden_answer_is_read_as_one_value_or_none(answer: str, value: Value | None) -> None:
+    assert parse_answer(answer) == value

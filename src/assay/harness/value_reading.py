@@ -269,6 +269,7 @@ TRUE_WORDS = frozenset(("yes", "true", "covered", "included", "available", "ह�
 FALSE_WORDS = frozenset(("no", "false", "not covered", "excluded", "not included", "not available", "नहीं",
                          "नही"))  # fmt: skip
 _EDGES = regex.compile(r"^[\s\p{P}]+|[\s\p{P}--[%]]+$", regex.V1)
+_NEGATIVE_NUMBER = regex.compile(rf"[{HYPHENS}\u2212]\d")
 
 
 def parse_answer(text: str) -> Value | None:
@@ -277,7 +278,10 @@ def parse_answer(text: str) -> Value | None:
     ``15 August 1947``); "Mahatma Gandhi" or "World War 2" are not values."""
     if not isinstance(text, str):
         return None
-    folded = _EDGES.sub("", unicode.fold(text))
+    folded = unicode.fold(text).strip()
+    if _NEGATIVE_NUMBER.match(folded):
+        return None  # -3 is not 3, and values are read without a sign: unscored, never wrong
+    folded = _EDGES.sub("", folded)
     if folded in TRUE_WORDS or folded in FALSE_WORDS:
         return Value(BOOL, folded in TRUE_WORDS)
     if folded in NUMBER_WORDS and folded not in ("a", "an"):
