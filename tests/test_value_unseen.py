@@ -4,6 +4,8 @@ approximate and strictly compared values do not. Both scorers are run on each re
 
 from __future__ import annotations
 
+import time
+
 import pandas as pd
 import pytest
 
@@ -158,3 +160,47 @@ def test_may_be_states_a_rule_not_a_doubt() -> None:
 )
 def test_a_golden_answer_is_read_as_one_value_or_none(answer: str, value: Value | None) -> None:
     assert parse_answer(answer) == value
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "30" * 5000,  # a 10,000-digit run: no int too long to print
+        "1" + ",00" * 3000,
+        "0." + "1" * 5000,
+        "(" * 5000 + "30 days",
+        "not " * 10000 + "30 days",
+        "₹" * 10000,
+    ],
+)
+def test_a_pathological_reply_is_scored_without_a_crash(response: str) -> None:
+    verdicts(DAYS_30, response)
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        ("The grace period is 30 days. " * 40_000)[:1_000_000],
+        "usually 30 days " * 60_000,  # every mention hedged, in one sentence
+        "30 days or 60 days, " * 50_000,  # every mention with a rival
+    ],
+)
+def test_a_megabyte_reply_takes_seconds_not_minutes(response: str) -> None:
+    # each took from 20 s to 4 minutes when every value's sentence and rivals were found by a scan
+    started = time.perf_counter()
+    verdicts(DAYS_30, response)
+    assert time.perf_counter() - started < 15
+
+
+@pytest.mark.parametrize(
+    ("value", "response"),
+    [
+        (DAYS_30, "３０ days"),  # full-width digits
+        (DAYS_30, "٣٠ days"),  # Arabic-Indic digits
+        (DAYS_30, "३०\u00a0दिन"),  # a no-break space
+        (DAYS_30, "\ufeff30 days"),
+        (LAKH_5, "₹\u00a05,00,000"),
+    ],
+)
+def test_other_digits_and_spaces_read_alike(value: Value, response: str) -> None:
+    assert verdicts(value, response) == (True, True)

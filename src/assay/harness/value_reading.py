@@ -76,9 +76,15 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(regex.escape(word) for word in sorted(words, key=len, reverse=True))
 
 
+# A run of more digits than this is an identifier or noise, not a value (and Python refuses to print
+# an int of over 4300 digits).
+MAX_DIGITS = 30
 # Western grouping, Indian grouping, plain; a grouped number ends where no digit follows (nor a comma
 # and a digit: "5,00,000, but" ends at the second comma, "10,15,30" is three numbers).
-_DIGITS = r"\d{1,3}(?:,\d{3})+(?!,?\d)|\d{1,2}(?:,\d{2})*,\d{3}(?!,?\d)|\d+"
+_DIGITS = (
+    rf"\d{{1,3}}(?:,\d{{3}}){{1,9}}(?!,?\d)|\d{{1,2}}(?:,\d{{2}}){{0,13}},\d{{3}}(?!,?\d)"
+    rf"|\d{{1,{MAX_DIGITS}}}(?!\d)"
+)
 _WORD_NUMBER = (
     rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{_alternation(NUMBER_WORDS)}"
 )
@@ -86,7 +92,7 @@ _UNIT_WORDS = _alternation(set(UNIT_ALIASES) - {"number", "count", "counts"})
 _MENTION = regex.compile(
     rf"""(?<!\w)(?<!\d[.,])(?<![^\W\d][{HYPHENS}])
     (?:(?P<currency>{_alternation(_CURRENCIES)})\s?)?
-    (?:(?P<digits>(?:{_DIGITS})(?:\.\d+)?)(?!\d)|(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
+    (?:(?P<digits>(?:{_DIGITS})(?:\.\d{{1,12}})?)(?!\d)|(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
     (?:[ {HYPHENS}]?(?P<scale>{_alternation(SCALES)})(?!\w))?
     (?:(?:[ {HYPHENS}](?P<qualifier>{"|".join(QUALIFIERS)}))?[ {HYPHENS}]?
        (?P<unit>{_UNIT_WORDS})(?!\w)(?!\s?[{HYPHENS}]?\s?care))?

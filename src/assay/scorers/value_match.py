@@ -46,7 +46,9 @@ the signature.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -231,10 +233,28 @@ def _cue_sets() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozens
     return words(cues.NEGATION, every), words(cues.NEGATION, indian), hedges, words(cues.CONTRAST, every)
 
 
+# A sentence is read at most this many characters either side of a value: a megabyte without a full
+# stop is not one sentence to a reader, and reading it whole for each of its values would be quadratic.
+SENTENCE_REACH = 1000
+# A reply that states the value this many times, each hedged or negated, does not state it; and this
+# many other candidates are shown in a trace. Both bound a row's time on a megabyte of repeats.
+MAX_EXAMINED, SHOWN_RIVALS = 20, 3
+
+
+@functools.lru_cache(maxsize=64)
+def _sentence_ends(text: str) -> tuple[list[int], list[int]]:
+    """The (start, end) offsets of every sentence end in `text`, found once per response."""
+    found = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+    return [start for start, _ in found], [end for _, end in found]
+
+
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    after = _SENTENCE_END.search(text, end)
-    return (before[-1] if before else 0), (after.start() if after else len(text))
+    starts, ends = _sentence_ends(text)
+    before = bisect.bisect_right(ends, start) - 1
+    after = bisect.bisect_left(starts, end)
+    first = ends[before] if before >= 0 else 0
+    last = starts[after] if after < len(starts) else len(text)
+    return max(first, start - SENTENCE_REACH), min(last, end + SENTENCE_REACH)
 
 
 def _is_negation(token: str, negations: frozenset[str]) -> bool:
@@ -301,25 +321,31 @@ def _hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | N
     return None
 
 
-def _shown(mentions: Iterable[Mention]) -> str:
+SHOWN_VALUES = 30  # values a trace lists; a reply of thousands of numbers is summed up after these
+
+
+def _shown(mentions: Sequence[Mention]) -> str:
     shown = [render_answer(m.value) + ("" if m.value.unit or m.value.type != NUMBER_UNIT else " (no unit)")
-             for m in mentions]  # fmt: skip
-    return ", ".join(shown) if shown else "no values"
+             for m in mentions[:SHOWN_VALUES]]  # fmt: skip
+    more = f" and {len(mentions) - SHOWN_VALUES:,} more" if len(mentions) > SHOWN_VALUES else ""
+    return ", ".join(shown) + more if shown else "no values"
 
 
 def _decide_quantity(expected: Value, text: str) -> Decision:
     mentions = read_folded(text)
     read = f"read from the response: {_shown(mentions)}"
     found = candidates(expected, mentions, text)
-    equal = [m for m in found if same_value(expected, m.value)]
+    is_equal = [same_value(expected, m.value) for m in found]  # by position: no Mention equality, O(n)
+    equal = [m for m, same in zip(found, is_equal) if same]
     if not equal:
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")
-    others = [m for m in found if m not in equal and _in_play(text, equal[0], m) and not _negated(text, m)]
+    rivals = (m for m, same in zip(found, is_equal) if not same and _in_play(text, equal[0], m))
+    others = list(itertools.islice((m for m in rivals if not _negated(text, m)), SHOWN_RIVALS))
     if others:
         names = ", ".join(dict.fromkeys(render_answer(m.value) for m in [equal[0], *others]))
         return Decision(False, f"the response names several candidate values ({names}); {read}")
     problems = []
-    for mention in equal:
+    for mention in equal[:MAX_EXAMINED]:
         problem = (
             "a negation before it"
             if _negated(text, mention)
