@@ -282,8 +282,11 @@ def parse_answer(text: str) -> Value | None:
     """The typed value a golden answer is, or None when it is not one value: the whole answer must be
     the value (``30 days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``Yes``, ``1947``, ``३० दिन``,
     ``15 August 1947``); "Mahatma Gandhi" or "World War 2" are not values."""
-    if not isinstance(text, str):
-        return None
+    return _parsed(text) if isinstance(text, str) else None
+
+
+@functools.lru_cache(maxsize=4096)  # a dataset repeats its golden answers, row after row
+def _parsed(text: str) -> Value | None:
     folded = unicode.fold(text).strip()
     if _NEGATIVE_NUMBER.match(folded):
         return None  # -3 is not 3, and values are read without a sign: unscored, never wrong
