@@ -204,3 +204,19 @@ def test_a_megabyte_reply_takes_seconds_not_minutes(response: str) -> None:
 )
 def test_other_digits_and_spaces_read_alike(value: Value, response: str) -> None:
     assert verdicts(value, response) == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("value", "response", "passes"),
+    [
+        # a rate is no rival to a total, nor to another rate: the word after "per" tells them apart
+        (LAKH_5, "The sum insured is ₹5 lakh, and the room rent cap is ₹5,000 per day.", True),
+        (Value("money", 5000, "INR"), "Room rent ₹5,000 per day within a sum insured of ₹5 lakh.", True),
+        (Value("money", 5000, "INR"), "Room rent: ₹5,000 per day, ICU ₹10,000 per day.", False),
+        # joined alternatives share the rate
+        (DAYS_30, "15 or 30 days per claim", False),
+        (LAKH_5, "₹5 lakh per annum or ₹10 lakh per annum", False),
+    ],
+)
+def test_a_rate_competes_only_with_a_rate_of_its_kind(value: Value, response: str, passes: bool) -> None:
+    assert verdicts(value, response)[0] is passes

@@ -110,7 +110,7 @@ _DATE = regex.compile(
     )(?!\w)(?![.,]\d)""",
     regex.VERBOSE,
 )
-_JOINER = regex.compile(rf"\s?(?:or|to|and|,|/|[{HYPHENS}])\s?")
+JOINER = regex.compile(rf"\s?(?:or|to|and|,|/|[{HYPHENS}])\s?")
 # Words that make the number after them a reference, not a value: "page 30", "(p. 30)", "Section 30",
 # "Clause 4.2", "§ 30", "No. 30". A page or section number is the commonest number in a cited reply.
 REFERENCES = ("page", "pages", "p", "pp", "pg", "section", "sections", "sec", "subsection", "clause",
@@ -203,7 +203,7 @@ def _inherit_units(found: list[Mention], text: str) -> list[Mention]:
         bare, after = result[index], result[index + 1]
         if bare.value.type != NUMBER_UNIT or bare.value.unit is not None or after.value.unit is None:
             continue
-        if not _JOINER.fullmatch(text[bare.end : after.start]):
+        if not JOINER.fullmatch(text[bare.end : after.start]):
             continue
         number = bare.value.value
         if after.value.type == MONEY and number < 1000:

@@ -64,7 +64,7 @@ from ..harness.value_patterns import (
     SENTENCE_NO,
     words_pattern,
 )
-from ..harness.value_reading import Mention, is_reference, parse_answer, qualifier, read_folded
+from ..harness.value_reading import JOINER, Mention, is_reference, parse_answer, qualifier, read_folded
 from ..harness.value_types import (
     ANSWER_TYPES,
     BOOL,
@@ -295,10 +295,25 @@ def _rival(mention: Mention, other: Mention) -> bool:
     return found.type != NUMBER_UNIT or rival.unit in comparable_units(found.unit)
 
 
+# A value per something is a rate: "₹5,000 per day" is no rival to a sum insured of "₹5 lakh" (nor to
+# one "per annum"), but is to "₹4,000 per day". The word after "per" names the rate; these say one.
+_RATE = regex.compile(r"\s?(?:/-)?\s?(?:per|/|a|each|every)\s(?:policy\s)?(\w+)")
+_RATE_WORDS: Mapping[str, str] = {"annum": "year", "yr": "year", "night": "day", "days": "day"}
+
+
+def _rate(text: str, mention: Mention) -> str | None:
+    found = _RATE.match(text, mention.end)
+    return None if found is None else _RATE_WORDS.get(found.group(1), found.group(1))
+
+
 def _in_play(text: str, answer: Mention, other: Mention) -> bool:
-    """Whether `other` competes with `answer` for the answer: stated in its sentence or before it, or
-    in a later sentence that contrasts, denies or corrects ("However, ...", "No, it is 15 days"); a later
-    sentence's value is otherwise context."""
+    """Whether `other` competes with `answer` for the answer: a value at the same rate (or none),
+    stated in its sentence or before it, or in a later sentence that contrasts, denies or corrects
+    ("However, ...", "No, it is 15 days"); a later sentence's value is otherwise context."""
+    earlier, later = sorted((answer, other), key=lambda m: m.start)
+    joined = JOINER.fullmatch(text, earlier.end, max(earlier.end, later.start)) is not None
+    if not joined and _rate(text, answer) != _rate(text, other):  # "15 or 30 days per claim" is one rate
+        return False
     if other.start < _sentence(text, answer.start, answer.end)[1]:
         return True
     negations, _, _, contrasts = _cue_sets()
