@@ -9,8 +9,12 @@ forms people write for the value, and adds what those boundaries cannot see:
   ``non-indemnity`` for ``indemnity``);
 - for a yes, and every label, no negation in the words just before it in its clause (``not covered``,
   ``isn't covered``, ``no cover``), and a bare ``No`` only as a sentence's whole first word;
-- a count is not followed by a unit (``586 days`` is not the count 586), nor is it a page, section or
-  clause number (``p. 30``, ``Section 30``: ``value_reading.REFERENCES``).
+- a count is not followed by a unit (``586 days`` is not the count 586) nor after a currency (``Rs
+  1947``), nor is it a page, section or clause number (``p. 30``, ``Section 30``:
+  ``value_reading.REFERENCES``);
+- a quantity is not approximate, strictly bounded or negated right before it (``about 30 days``,
+  ``more than 30 days``, ``not ₹5 lakh``; ``value_reading.APPROXIMATIONS``). Hedges and rival values
+  elsewhere in the reply are beyond a pattern: ``value_match`` reads them.
 
 Numbers: digits (``500000``, ``5,00,000``, ``500,000``), English words up to 100 (``thirty``,
 ``twenty-four``, ``thirty (30)``), ``a``/``an``/``one`` for one unit. Units: every spelling the unit
@@ -131,7 +135,7 @@ def _number_unit(value: Value) -> str:
     if value.unit is None or value.unit == COUNT:
         # a count is not followed by a unit of time, money or percent (586 days is not the count 586)
         unit_after = rf"(?![ {HYPHENS}]?(?:{_ANY_UNIT}|{_MONEY_WORDS})(?!\w)|\s?%)"
-        return f"{QUANTITY_BEFORE}{NOT_A_REFERENCE}{number_pattern(value.value)}{unit_after}"
+        return f"{QUANTITY_BEFORE}{NOT_A_REFERENCE}{_NOT_AN_AMOUNT}{number_pattern(value.value)}{unit_after}"
     if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         unit = regex.escape(value.unit)
         return f"{QUANTITY_BEFORE}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
@@ -140,6 +144,7 @@ def _number_unit(value: Value) -> str:
 
 
 _MONEY_WORDS = "rupees?|inr|rs|lakhs?|lacs?|crores?"
+_NOT_AN_AMOUNT = r"(?<!(?:₹|(?<!\w)(?:rs\.?|inr))\s?)"  # Rs 1947 is an amount, not the year or count 1947
 
 
 def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
