@@ -77,6 +77,8 @@ def test_a_reference_or_a_count_of_something_else_is_no_value(value: Value, resp
         (LAKH_5, "not ₹5 lakh"),
         (PERCENT_20, "about 20%"),
         (PERCENT_20, "below 20 per cent"),
+        (DAYS_30, "प्रतीक्षा अवधि 30 दिन नहीं है।"),  # Hindi negates after the value
+        (LAKH_5, "₹5 लाख नहीं"),
     ],
 )
 def test_an_approximate_strictly_bounded_or_negated_value_fails_both(value: Value, response: str) -> None:

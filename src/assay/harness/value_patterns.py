@@ -59,6 +59,8 @@ NOT_A_TAIL = rf"(?<!\w[{HYPHENS}])"  # not the second half of a hyphenated word 
 # than 30 days"; value_reading.APPROXIMATIONS), not negated right before it ("not 30 days", "no ₹5 lakh").
 NOT_NEGATED_QUANTITY = r"(?<!(?<!\w)(?:not|no|never)\s(?:(?:₹|rs\.?|inr)\s?)?)"
 QUANTITY_BEFORE = f"{NOT_A_TAIL}{NOT_QUALIFIED}{NOT_NEGATED_QUANTITY}"
+# Hindi puts the negation after: "30 दिन नहीं" ("not 30 days").
+QUANTITY_AFTER = r"(?!\s?(?:नहीं|नही)(?!\w))"
 # No negation in the same clause within this many characters before: "not covered", "is not
 # currently covered", "no cover"; a clause ends at . ; : ! ? (a comma does not end it: "No, covered").
 NEGATION_REACH = 24
@@ -138,9 +140,9 @@ def _number_unit(value: Value) -> str:
         return f"{QUANTITY_BEFORE}{NOT_A_REFERENCE}{_NOT_AN_AMOUNT}{number_pattern(value.value)}{unit_after}"
     if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         unit = regex.escape(value.unit)
-        return f"{QUANTITY_BEFORE}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
+        return f"{QUANTITY_BEFORE}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?{QUANTITY_AFTER}"
     forms = [_quantity(number, unit) for number, unit in equivalents(value.value, value.unit)]
-    return f"{QUANTITY_BEFORE}{_alternatives(forms)}"
+    return f"{QUANTITY_BEFORE}{_alternatives(forms)}{QUANTITY_AFTER}"
 
 
 _MONEY_WORDS = "rupees?|inr|rs|lakhs?|lacs?|crores?"
@@ -159,7 +161,7 @@ def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
 def _money(value: Value) -> str:
     amount = value.value
     if not isinstance(amount, int):
-        return f"{QUANTITY_BEFORE}{regex.escape(number_text(amount))}"
+        return f"{QUANTITY_BEFORE}{regex.escape(number_text(amount))}{QUANTITY_AFTER}"
     forms = [f"{number_pattern(amount)}(?:\\.0{{1,2}})?"]
     for size in sorted(set(SCALES.values()), reverse=True):
         if size == 1000 and amount >= 100_000:
@@ -170,14 +172,14 @@ def _money(value: Value) -> str:
     short = _scaled(amount, 100_000, ["l"])
     if short is not None:  # ₹5L: the letter alone is lakh only after a currency (5 l may be litres)
         forms.append(f"(?<=(?:₹|rs\\.?|inr)\\s?){short}")
-    return f"{QUANTITY_BEFORE}{_alternatives(forms)}"
+    return f"{QUANTITY_BEFORE}{_alternatives(forms)}{QUANTITY_AFTER}"
 
 
 def _percent(value: Value) -> str:
     signs = _alternatives(
         regex.escape(alias) for alias in ("per cent", "per-cent", "percent", "pct", "प्रतिशत", "%")
     )
-    return f"{QUANTITY_BEFORE}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}"
+    return f"{QUANTITY_BEFORE}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}{QUANTITY_AFTER}"
 
 
 def _bool(value: Value) -> str:
