@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from assay import ScoreOptions, score
+from assay.harness.value_types import VALUES_VERSION
 from assay.scorers import DEFAULT_METRICS, SCORERS, Outcome
 from assay.scoring import available_metrics, signature
 from assay.trace import trace
@@ -219,7 +220,7 @@ def test_it_runs_when_named_and_not_by_default() -> None:
 def test_its_signature_names_the_profile_the_cues_and_the_values_rules() -> None:
     text = str(signature("value_match", ScoreOptions()))
     assert "value_match@1" in text
-    assert "values:1" in text and "cues:" in text and "profile:unicode-fold" in text
+    assert f"values:{VALUES_VERSION}" in text and "cues:" in text and "profile:unicode-fold" in text
 
 
 @pytest.mark.parametrize("with_gold", [False, True])

@@ -9,7 +9,12 @@ forms people write for the value, and adds what those boundaries cannot see:
   ``non-indemnity`` for ``indemnity``);
 - for a yes, and every label, no negation in the words just before it in its clause (``not covered``,
   ``isn't covered``, ``no cover``), and a bare ``No`` only as a sentence's whole first word;
-- a count is not followed by a unit (``586 days`` is not the count 586).
+- a count is not followed by a unit (``586 days`` is not the count 586) nor after a currency (``Rs
+  1947``), nor is it a page, section or clause number (``p. 30``, ``Section 30``:
+  ``value_reading.REFERENCES``);
+- a quantity is not approximate, strictly bounded or negated right before it (``about 30 days``,
+  ``more than 30 days``, ``not ₹5 lakh``; ``value_reading.APPROXIMATIONS``). Hedges and rival values
+  elsewhere in the reply are beyond a pattern: ``value_match`` reads them.
 
 Numbers: digits (``500000``, ``5,00,000``, ``500,000``), English words up to 100 (``thirty``,
 ``twenty-four``, ``thirty (30)``), ``a``/``an``/``one`` for one unit. Units: every spelling the unit
@@ -26,7 +31,7 @@ from collections.abc import Iterable, Mapping
 import regex
 
 from ..text import unicode
-from .value_reading import _ONES, _TENS, HYPHENS, QUALIFIERS, SCALES
+from .value_reading import _ONES, _TENS, HYPHENS, NOT_A_REFERENCE, NOT_QUALIFIED, QUALIFIERS, SCALES
 from .value_types import (
     BOOL,
     COUNT,
@@ -50,6 +55,12 @@ from .value_types import (
 )
 
 NOT_A_TAIL = rf"(?<!\w[{HYPHENS}])"  # not the second half of a hyphenated word or a range
+# Before a quantity: not a range's tail, not approximate or strictly bounded ("about 30 days", "more
+# than 30 days"; value_reading.APPROXIMATIONS), not negated right before it ("not 30 days", "no ₹5 lakh").
+NOT_NEGATED_QUANTITY = r"(?<!(?<!\w)(?:not|no|never)\s(?:(?:₹|rs\.?|inr)\s?)?)"
+QUANTITY_BEFORE = f"{NOT_A_TAIL}{NOT_QUALIFIED}{NOT_NEGATED_QUANTITY}"
+# Hindi puts the negation after: "30 दिन नहीं" ("not 30 days").
+QUANTITY_AFTER = r"(?!\s?(?:नहीं|नही)(?!\w))"
 # No negation in the same clause within this many characters before: "not covered", "is not
 # currently covered", "no cover"; a clause ends at . ; : ! ? (a comma does not end it: "No, covered").
 NEGATION_REACH = 24
@@ -126,15 +137,16 @@ def _number_unit(value: Value) -> str:
     if value.unit is None or value.unit == COUNT:
         # a count is not followed by a unit of time, money or percent (586 days is not the count 586)
         unit_after = rf"(?![ {HYPHENS}]?(?:{_ANY_UNIT}|{_MONEY_WORDS})(?!\w)|\s?%)"
-        return f"{NOT_A_TAIL}{number_pattern(value.value)}{unit_after}"
+        return f"{QUANTITY_BEFORE}{NOT_A_REFERENCE}{_NOT_AN_AMOUNT}{number_pattern(value.value)}{unit_after}"
     if value.unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         unit = regex.escape(value.unit)
-        return f"{NOT_A_TAIL}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?"
+        return f"{QUANTITY_BEFORE}{number_pattern(value.value)}[ {HYPHENS}]?{unit}s?{QUANTITY_AFTER}"
     forms = [_quantity(number, unit) for number, unit in equivalents(value.value, value.unit)]
-    return f"{NOT_A_TAIL}{_alternatives(forms)}"
+    return f"{QUANTITY_BEFORE}{_alternatives(forms)}{QUANTITY_AFTER}"
 
 
 _MONEY_WORDS = "rupees?|inr|rs|lakhs?|lacs?|crores?"
+_NOT_AN_AMOUNT = r"(?<!(?:₹|(?<!\w)(?:rs\.?|inr))\s?)"  # Rs 1947 is an amount, not the year or count 1947
 
 
 def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
@@ -149,7 +161,7 @@ def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
 def _money(value: Value) -> str:
     amount = value.value
     if not isinstance(amount, int):
-        return f"{NOT_A_TAIL}{regex.escape(number_text(amount))}"
+        return f"{QUANTITY_BEFORE}{regex.escape(number_text(amount))}{QUANTITY_AFTER}"
     forms = [f"{number_pattern(amount)}(?:\\.0{{1,2}})?"]
     for size in sorted(set(SCALES.values()), reverse=True):
         if size == 1000 and amount >= 100_000:
@@ -160,14 +172,14 @@ def _money(value: Value) -> str:
     short = _scaled(amount, 100_000, ["l"])
     if short is not None:  # ₹5L: the letter alone is lakh only after a currency (5 l may be litres)
         forms.append(f"(?<=(?:₹|rs\\.?|inr)\\s?){short}")
-    return f"{NOT_A_TAIL}{_alternatives(forms)}"
+    return f"{QUANTITY_BEFORE}{_alternatives(forms)}{QUANTITY_AFTER}"
 
 
 def _percent(value: Value) -> str:
     signs = _alternatives(
         regex.escape(alias) for alias in ("per cent", "per-cent", "percent", "pct", "प्रतिशत", "%")
     )
-    return f"{NOT_A_TAIL}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}"
+    return f"{QUANTITY_BEFORE}{number_pattern(value.value)}(?:\\.0{{1,2}})?\\s?{signs}{QUANTITY_AFTER}"
 
 
 def _bool(value: Value) -> str:

@@ -76,9 +76,15 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(regex.escape(word) for word in sorted(words, key=len, reverse=True))
 
 
+# A run of more digits than this is an identifier or noise, not a value (and Python refuses to print
+# an int of over 4300 digits).
+MAX_DIGITS = 30
 # Western grouping, Indian grouping, plain; a grouped number ends where no digit follows (nor a comma
 # and a digit: "5,00,000, but" ends at the second comma, "10,15,30" is three numbers).
-_DIGITS = r"\d{1,3}(?:,\d{3})+(?!,?\d)|\d{1,2}(?:,\d{2})*,\d{3}(?!,?\d)|\d+"
+_DIGITS = (
+    rf"\d{{1,3}}(?:,\d{{3}}){{1,9}}(?!,?\d)|\d{{1,2}}(?:,\d{{2}}){{0,13}},\d{{3}}(?!,?\d)"
+    rf"|\d{{1,{MAX_DIGITS}}}(?!\d)"
+)
 _WORD_NUMBER = (
     rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{_alternation(NUMBER_WORDS)}"
 )
@@ -86,7 +92,7 @@ _UNIT_WORDS = _alternation(set(UNIT_ALIASES) - {"number", "count", "counts"})
 _MENTION = regex.compile(
     rf"""(?<!\w)(?<!\d[.,])(?<![^\W\d][{HYPHENS}])
     (?:(?P<currency>{_alternation(_CURRENCIES)})\s?)?
-    (?:(?P<digits>(?:{_DIGITS})(?:\.\d+)?)(?!\d)|(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
+    (?:(?P<digits>(?:{_DIGITS})(?:\.\d{{1,12}})?)(?!\d)|(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
     (?:[ {HYPHENS}]?(?P<scale>{_alternation(SCALES)})(?!\w))?
     (?:(?:[ {HYPHENS}](?P<qualifier>{"|".join(QUALIFIERS)}))?[ {HYPHENS}]?
        (?P<unit>{_UNIT_WORDS})(?!\w)(?!\s?[{HYPHENS}]?\s?care))?
@@ -104,7 +110,15 @@ _DATE = regex.compile(
     )(?!\w)(?![.,]\d)""",
     regex.VERBOSE,
 )
-_JOINER = regex.compile(rf"\s?(?:or|to|and|,|/|[{HYPHENS}])\s?")
+JOINER = regex.compile(rf"\s?(?:or|to|and|,|/|[{HYPHENS}])\s?")
+# Words that make the number after them a reference, not a value: "page 30", "(p. 30)", "Section 30",
+# "Clause 4.2", "§ 30", "No. 30". A page or section number is the commonest number in a cited reply.
+REFERENCES = ("page", "pages", "p", "pp", "pg", "section", "sections", "sec", "subsection", "clause",
+              "clauses", "chapter", "article", "art", "para", "paragraph", "schedule", "annexure", "annex",
+              "appendix", "table", "figure", "fig", "rule", "item", "no", "nos", "ref", "line", "step",
+              "§")  # fmt: skip
+NOT_A_REFERENCE = rf"(?<!(?<!\w)(?:{'|'.join(map(regex.escape, REFERENCES))})\.?\s?)"
+_REFERENCE = regex.compile(rf"(?<!\w)(?:{'|'.join(map(regex.escape, REFERENCES))})\.?\s?$")
 
 
 @dataclass(frozen=True)
@@ -189,7 +203,7 @@ def _inherit_units(found: list[Mention], text: str) -> list[Mention]:
         bare, after = result[index], result[index + 1]
         if bare.value.type != NUMBER_UNIT or bare.value.unit is not None or after.value.unit is None:
             continue
-        if not _JOINER.fullmatch(text[bare.end : after.start]):
+        if not JOINER.fullmatch(text[bare.end : after.start]):
             continue
         number = bare.value.value
         if after.value.type == MONEY and number < 1000:
@@ -205,6 +219,51 @@ def _rescaled(number: int | float, written: str) -> int | float:
     return number
 
 
+# What a reply writes around a value that makes it some other quantity (folded text). Approximations
+# ("about 30 days") and strict bounds ("more than 30 days", "under ₹5 lakh") do not state the value; a
+# negated strict bound is an inclusive one and does ("not more than 30 days", "shall not exceed"), as do
+# inclusive bounds alone ("up to 30 days", "within 30 days", "at least 18 years", "30 days or more"),
+# because policy wordings state limits so. An upper bound with an open end ("up to 30 days or more")
+# commits to nothing and does not state it.
+APPROXIMATIONS = ("about", "around", "approximately", "approx", "approx.", "roughly", "nearly", "almost",
+                  "circa", "close to", "ca.")  # fmt: skip
+STRICT_BOUNDS = ("more than", "less than", "fewer than", "greater than", "over", "under", "above", "below",
+                 "beyond", "exceeding", "in excess of")  # fmt: skip
+UPPER_BOUNDS = ("up to", "upto", "within", "at most", "at the most", "maximum", "max", "maximum of")
+OPEN_ENDS = ("or more", "or above", "and above", "or longer", "or over", "onwards", "+", "plus")
+_CURRENCY_BEFORE = r"(?:(?:₹|rs\.?|inr)\s?)?"
+_NEGATED_BOUND = r"(?:not|no)\s"
+NOT_QUALIFIED = (
+    rf"(?<!(?<!\w)(?:{_alternation(APPROXIMATIONS)})\s?{_CURRENCY_BEFORE})"
+    rf"(?<!(?<!(?<!\w){_NEGATED_BOUND})(?<!\w)(?:{_alternation(STRICT_BOUNDS)})\s{_CURRENCY_BEFORE})"
+)
+_QUALIFIER_BEFORE = regex.compile(
+    rf"(?<!\w)(?P<negation>{_NEGATED_BOUND})?(?P<word>{_alternation(APPROXIMATIONS)}"
+    rf"|{_alternation(STRICT_BOUNDS)}|{_alternation(UPPER_BOUNDS)})\s?$"
+)
+_OPEN_END = regex.compile(rf"\s?(?:{_alternation(OPEN_ENDS)})(?!\w)")
+
+
+def qualifier(text: str, start: int, end: int) -> str | None:
+    """What makes the value at [start, end) of folded `text` another quantity (see the note above
+    ``APPROXIMATIONS``), in words, or None when it is stated as it is."""
+    before = _QUALIFIER_BEFORE.search(text, max(0, start - 24), start)
+    word = before.group("word") if before else None
+    if word in APPROXIMATIONS:
+        return f"the approximation {word!r}"
+    if word in STRICT_BOUNDS and not before.group("negation"):
+        return f"the strict bound {word!r}"
+    open_end = _OPEN_END.match(text, end)
+    if word in UPPER_BOUNDS and open_end:
+        return f"both {word!r} and {open_end.group().strip()!r}"
+    return None
+
+
+def is_reference(text: str, start: int) -> bool:
+    """Whether the number at `start` in folded `text` is a page, section or clause number."""
+    return _REFERENCE.search(text, max(0, start - 16), start) is not None
+
+
 def read_values(text: str) -> tuple[Mention, ...]:
     """Every value stated in `text`, spans in its folded form (``unicode.fold``)."""
     return read_folded(unicode.fold(text))
@@ -216,15 +275,22 @@ TRUE_WORDS = frozenset(("yes", "true", "covered", "included", "available", "ह�
 FALSE_WORDS = frozenset(("no", "false", "not covered", "excluded", "not included", "not available", "नहीं",
                          "नही"))  # fmt: skip
 _EDGES = regex.compile(r"^[\s\p{P}]+|[\s\p{P}--[%]]+$", regex.V1)
+_NEGATIVE_NUMBER = regex.compile(rf"[{HYPHENS}\u2212]\d")
 
 
 def parse_answer(text: str) -> Value | None:
     """The typed value a golden answer is, or None when it is not one value: the whole answer must be
     the value (``30 days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``Yes``, ``1947``, ``३० दिन``,
     ``15 August 1947``); "Mahatma Gandhi" or "World War 2" are not values."""
-    if not isinstance(text, str):
-        return None
-    folded = _EDGES.sub("", unicode.fold(text))
+    return _parsed(text) if isinstance(text, str) else None
+
+
+@functools.lru_cache(maxsize=4096)  # a dataset repeats its golden answers, row after row
+def _parsed(text: str) -> Value | None:
+    folded = unicode.fold(text).strip()
+    if _NEGATIVE_NUMBER.match(folded):
+        return None  # -3 is not 3, and values are read without a sign: unscored, never wrong
+    folded = _EDGES.sub("", folded)
     if folded in TRUE_WORDS or folded in FALSE_WORDS:
         return Value(BOOL, folded in TRUE_WORDS)
     if folded in NUMBER_WORDS and folded not in ("a", "an"):

@@ -24,7 +24,7 @@ from typing import Any
 
 # The reading and comparing rules' version: change a unit, an equivalence or a reading rule, bump it (it
 # is in value_match's signature: two runs with one signature read values alike).
-VALUES_VERSION = 1
+VALUES_VERSION = 2
 NUMBER_UNIT, MONEY, PERCENT, BOOL, ENUM, TEXT, DATE = (
     "number_unit", "money", "percent", "bool", "enum", "text", "date"
 )  # fmt: skip

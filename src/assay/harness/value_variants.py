@@ -183,7 +183,8 @@ def _number_misses(value: Value) -> list[str]:
     if value.unit in _OTHER_UNIT:
         found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
     if value.unit in (None, COUNT):
-        found += [f"{number} days", f"{number}%"]
+        found += [f"{number} days", f"{number}%", f"See page {number}.", f"(p. {number})"]
+        found += [f"Section {number}", f"Clause {number} applies.", f"Rs {number}", f"₹{number}"]
     return found
 
 

@@ -15,11 +15,21 @@ its bare numbers are read in the expected unit ("It is 30." for 30 days). It pas
 equals the expected value and none of these holds:
 
 - the response names another value of the same kind too (``30 or 60 days``; ``₹5 lakh or ₹10 lakh``):
-  several candidates, of which a reader cannot tell which is the answer;
+  several candidates, of which a reader cannot tell which is the answer. A reply is read answer
+  first: another value counts in the equal value's sentence or before it ("The grace period is 15
+  days. Some say 30 days."), and in a later sentence only with a contrast, negation or correction
+  word ("However, monthly mode has 15 days", "No, it is 15 days"); a later sentence's value (or a
+  later table cell's) is context: "The grace period is 30 days. The waiting period is 36 months."
+  passes for 30 days, and fails for 36 months, where a reader cannot tell without the question;
 - the equal value is negated: a negation cue (``assay.text.cues``) among the three words before it in
   its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
   word comes between ("not more than 50%", "shall not exceed 50%", "not later than 30 days" state a
   bound); for Indian languages, which put it after, a negation right after the value;
+- the equal value is approximate or strictly bounded ("about 30 days", "more than 30 days", "under
+  ₹5 lakh"), or bounded above with an open end ("up to 30 days or more"): see
+  ``value_reading.APPROXIMATIONS``. An inclusive bound states the value, as policy wordings state
+  limits: "up to 30 days", "within 30 days", "not more than 30 days", "at least 18 years", "30 days or
+  more";
 - the equal value is hedged: a hedge word in its sentence (the cues' hedges, and ``usually``,
   ``typically``, ``generally``, ...), or a contrast word with another, non-negated number in the
   sentence ("usually 30 days but some plans use 60").
@@ -36,7 +46,9 @@ the signature.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +64,7 @@ from ..harness.value_patterns import (
     SENTENCE_NO,
     words_pattern,
 )
-from ..harness.value_reading import Mention, parse_answer, read_folded
+from ..harness.value_reading import JOINER, Mention, is_reference, parse_answer, qualifier, read_folded
 from ..harness.value_types import (
     ANSWER_TYPES,
     BOOL,
@@ -92,11 +104,16 @@ TYPE_ALIASES: Mapping[str, str] = {
     "boolean": BOOL, "string": TEXT, "amount": MONEY, "currency": MONEY,
 }  # fmt: skip
 NEGATION_WORDS = 3  # a negation this many words before a value negates it
+# "may be" and "could be" are left out: "claims may be filed within 30 days" states the period.
 HEDGES = ("usually", "typically", "generally", "normally", "often", "sometimes", "approximately",
-          "roughly", "varies", "vary", "depends", "depending")  # fmt: skip
+          "roughly", "varies", "vary", "depends", "depending", "think", "believe", "guess", "suppose",
+          "presumably", "apparently", "seems", "assume")  # fmt: skip
+CORRECTIONS = frozenset(("actually", "correction", "sorry", "wait"))
 COMPARISONS = ("exceed", "exceeding", "exceeds", "more", "less", "later", "earlier", "beyond", "over", "than",
                "above", "below", "fewer")  # fmt: skip
-_SENTENCE_END = regex.compile(r"[.!?;\n\u0964\u0965](?!\d)")
+# A sentence ends at . ! ? ; and the danda, and so does a table's cell or a bullet ("|", "•"): the
+# folded response has no line breaks left.
+_SENTENCE_END = regex.compile(r"[.!?;|•\n\u0964\u0965](?!\d)")
 _TOKEN = regex.compile(r"\w+(?:'\w+)?|[,:]")
 
 
@@ -167,11 +184,14 @@ def _comparable(expected: Value, found: Value) -> bool:
     return found.type == expected.type
 
 
-def _bare(expected: Value, found: Value) -> Value | None:
+def _bare(expected: Value, found: Value, alone: bool) -> Value | None:
     """A bare number as a value of `expected`'s kind, when the response states none with a unit:
-    "It is 30." for 30 days, "5,00,000" for ₹5 lakh."""
+    "It is 30." for 30 days, "5,00,000" for ₹5 lakh. One that does not stand alone ("30 working
+    days", "24/7") is a count: a candidate that never equals the expected value."""
     if found.type != NUMBER_UNIT or found.unit is not None:
         return None
+    if not alone:
+        return Value(NUMBER_UNIT, found.value, COUNT)
     if expected.type == NUMBER_UNIT and expected.unit not in (None, COUNT):
         return Value(NUMBER_UNIT, found.value, expected.unit)
     if expected.type in (MONEY, PERCENT):
@@ -179,14 +199,26 @@ def _bare(expected: Value, found: Value) -> Value | None:
     return None
 
 
-def candidates(expected: Value, mentions: Sequence[Mention]) -> list[Mention]:
+def candidates(expected: Value, mentions: Sequence[Mention], text: str) -> list[Mention]:
     """The mentions a reader could take for the answer: those of `expected`'s kind, else bare numbers
-    read in its unit."""
+    standing alone read in its unit; never a page, section or clause number ("see p. 30")."""
+    mentions = [m for m in mentions if not (_unitless(m.value) and is_reference(text, m.start))]
     found = [m for m in mentions if _comparable(expected, m.value)]
     if found:
         return found
-    bare = ((m, _bare(expected, m.value)) for m in mentions)
+    bare = ((m, _bare(expected, m.value, _ALONE.match(text, m.end) is not None)) for m in mentions)
     return [Mention(value, m.start, m.end) for m, value in bare if value is not None]
+
+
+def _unitless(value: Value) -> bool:
+    return value.type == NUMBER_UNIT and value.unit is None
+
+
+# A bare number stands alone when no word follows it but a function word: "It is 30.", "5,00,000 for
+# a family"; "30 working days" or "30 hospitals" count something else, not the expected unit.
+_ALONE = regex.compile(
+    r"\s?(?:$|[^\w\s](?!\s?\d)|(?:and|or|for|per|in|on|at|from|of|is|are|was|only|each|under|with|as|if|to|the)(?!\w))"
+)
 
 
 @functools.cache
@@ -201,10 +233,28 @@ def _cue_sets() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozens
     return words(cues.NEGATION, every), words(cues.NEGATION, indian), hedges, words(cues.CONTRAST, every)
 
 
+# A sentence is read at most this many characters either side of a value: a megabyte without a full
+# stop is not one sentence to a reader, and reading it whole for each of its values would be quadratic.
+SENTENCE_REACH = 1000
+# A reply that states the value this many times, each hedged or negated, does not state it; and this
+# many other candidates are shown in a trace. Both bound a row's time on a megabyte of repeats.
+MAX_EXAMINED, SHOWN_RIVALS = 20, 3
+
+
+@functools.lru_cache(maxsize=64)
+def _sentence_ends(text: str) -> tuple[list[int], list[int]]:
+    """The (start, end) offsets of every sentence end in `text`, found once per response."""
+    found = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+    return [start for start, _ in found], [end for _, end in found]
+
+
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    after = _SENTENCE_END.search(text, end)
-    return (before[-1] if before else 0), (after.start() if after else len(text))
+    starts, ends = _sentence_ends(text)
+    before = bisect.bisect_right(ends, start) - 1
+    after = bisect.bisect_left(starts, end)
+    first = ends[before] if before >= 0 else 0
+    last = starts[after] if after < len(starts) else len(text)
+    return max(first, start - SENTENCE_REACH), min(last, end + SENTENCE_REACH)
 
 
 def _is_negation(token: str, negations: frozenset[str]) -> bool:
@@ -245,6 +295,33 @@ def _rival(mention: Mention, other: Mention) -> bool:
     return found.type != NUMBER_UNIT or rival.unit in comparable_units(found.unit)
 
 
+# A value per something is a rate: "₹5,000 per day" is no rival to a sum insured of "₹5 lakh" (nor to
+# one "per annum"), but is to "₹4,000 per day". The word after "per" names the rate; these say one.
+_RATE = regex.compile(r"\s?(?:/-)?\s?(?:per|/|a|each|every)\s(?:policy\s)?(\w+)")
+_RATE_WORDS: Mapping[str, str] = {"annum": "year", "yr": "year", "night": "day", "days": "day"}
+
+
+def _rate(text: str, mention: Mention) -> str | None:
+    found = _RATE.match(text, mention.end)
+    return None if found is None else _RATE_WORDS.get(found.group(1), found.group(1))
+
+
+def _in_play(text: str, answer: Mention, other: Mention) -> bool:
+    """Whether `other` competes with `answer` for the answer: a value at the same rate (or none),
+    stated in its sentence or before it, or in a later sentence that contrasts, denies or corrects
+    ("However, ...", "No, it is 15 days"); a later sentence's value is otherwise context."""
+    earlier, later = sorted((answer, other), key=lambda m: m.start)
+    joined = JOINER.fullmatch(text, earlier.end, max(earlier.end, later.start)) is not None
+    if not joined and _rate(text, answer) != _rate(text, other):  # "15 or 30 days per claim" is one rate
+        return False
+    if other.start < _sentence(text, answer.start, answer.end)[1]:
+        return True
+    negations, _, _, contrasts = _cue_sets()
+    first, last = _sentence(text, other.start, other.end)
+    words = unicode.words(unicode.normalise(text[first:last]))
+    return not (contrasts | negations | CORRECTIONS).isdisjoint(words)
+
+
 def _hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | None:
     _, _, hedges, contrasts = _cue_sets()
     first, last = _sentence(text, mention.start, mention.end)
@@ -259,26 +336,36 @@ def _hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | N
     return None
 
 
-def _shown(mentions: Iterable[Mention]) -> str:
+SHOWN_VALUES = 30  # values a trace lists; a reply of thousands of numbers is summed up after these
+
+
+def _shown(mentions: Sequence[Mention]) -> str:
     shown = [render_answer(m.value) + ("" if m.value.unit or m.value.type != NUMBER_UNIT else " (no unit)")
-             for m in mentions]  # fmt: skip
-    return ", ".join(shown) if shown else "no values"
+             for m in mentions[:SHOWN_VALUES]]  # fmt: skip
+    more = f" and {len(mentions) - SHOWN_VALUES:,} more" if len(mentions) > SHOWN_VALUES else ""
+    return ", ".join(shown) + more if shown else "no values"
 
 
 def _decide_quantity(expected: Value, text: str) -> Decision:
     mentions = read_folded(text)
     read = f"read from the response: {_shown(mentions)}"
-    found = candidates(expected, mentions)
-    equal = [m for m in found if same_value(expected, m.value)]
+    found = candidates(expected, mentions, text)
+    is_equal = [same_value(expected, m.value) for m in found]  # by position: no Mention equality, O(n)
+    equal = [m for m, same in zip(found, is_equal) if same]
     if not equal:
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")
-    others = [m for m in found if m not in equal and not _negated(text, m)]
+    rivals = (m for m, same in zip(found, is_equal) if not same and _in_play(text, equal[0], m))
+    others = list(itertools.islice((m for m in rivals if not _negated(text, m)), SHOWN_RIVALS))
     if others:
         names = ", ".join(dict.fromkeys(render_answer(m.value) for m in [equal[0], *others]))
         return Decision(False, f"the response names several candidate values ({names}); {read}")
     problems = []
-    for mention in equal:
-        problem = "a negation before it" if _negated(text, mention) else _hedged(text, mention, mentions)
+    for mention in equal[:MAX_EXAMINED]:
+        problem = (
+            "a negation before it"
+            if _negated(text, mention)
+            else qualifier(text, mention.start, mention.end) or _hedged(text, mention, mentions)
+        )
         if problem is None:
             return Decision(True, f"states {render_answer(expected)!r}; {read}", (mention.start, mention.end))
         problems.append(problem)
