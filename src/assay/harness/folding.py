@@ -217,18 +217,27 @@ _PAGE_NUMBER = regex.compile(r"\W*(?:page|p\.?)?\s*#(?:\s*(?:of|/)\s*#)?\W*", re
 _LINE = regex.compile(r"[^\n]+")
 
 
+_DIGITS = regex.compile(r"\d+")
+
+
 def _line_key(line: str) -> str:
-    return " ".join(regex.sub(r"\d+", "#", line).casefold().split())
+    return " ".join(_DIGITS.sub("#", line).casefold().split())
+
+
+def _edge_lines(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """A page's first and last EDGE_LINES non-blank lines (the last ones last first), with their keys:
+    only these are keyed, not every line of the page."""
+    lines = [m for m in _LINE.finditer(text) if not m.group().isspace()]
+    top, bottom = lines[:EDGE_LINES], lines[-EDGE_LINES:][::-1]
+    return (
+        [(m.start(), m.end(), _line_key(m.group())) for m in top],
+        [(m.start(), m.end(), _line_key(m.group())) for m in bottom],
+    )
 
 
 def running_lines(pages: Sequence[str]) -> list[tuple[int, int]]:
     """Per page, where its running header ends and its running footer starts (original offsets)."""
-    edges = []
-    for text in pages:
-        lines = [
-            (m.start(), m.end(), _line_key(m.group())) for m in _LINE.finditer(text) if m.group().strip()
-        ]
-        edges.append((lines[:EDGE_LINES], lines[-EDGE_LINES:][::-1]))
+    edges = [_edge_lines(text) for text in pages]
     seen = Counter(key for top, bottom in edges for key in {key for *_, key in top + bottom})
     need = max(2, (len(pages) + 1) // 2)
 

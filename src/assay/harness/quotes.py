@@ -139,8 +139,15 @@ class PreparedPages:
 
     def _level_offset(self, level: str, index: int, original: int) -> int:
         """The first level character of page `index` at or past `original` (an original offset)."""
-        size = len(self.level_text(level, index))
-        return bisect_left(range(size), original, key=lambda k: self._original(level, index, k, end=False))
+        if level == "exact":
+            return original
+        page = self.pages[index]
+        normal = bisect_left(range(len(page.normal.text)), original, key=page.normal.first)
+        if level == "normalised":
+            return normal
+        # alnum_text filters characters one by one, so the alnum text of the normalised text's first
+        # `normal` characters is as long as the offset wanted: no alnum offset map needs building.
+        return len(alnum_text(page.normal.text[:normal]))
 
     def __len__(self) -> int:
         return len(self.pages)
