@@ -270,6 +270,20 @@ def test_a_field_written_twice_for_one_document_says_whether_the_claims_agree(
     assert [skip.reason for skip in build.skipped] == [reason]
 
 
+def test_a_second_facts_file_about_one_document_is_flagged(tmp_path: Path) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "terms.txt").write_text("The notice period is 30 days.", encoding="utf-8")
+    _facts(tmp_path / "facts", "a.json", _default("terms", _notice("terms.txt", 30)))
+    _facts(tmp_path / "facts", "b.json", _default("terms", _notice("terms.txt", 30)))
+    verification = verify_claims(
+        load_facts(tmp_path / "facts"), load_sources(tmp_path / "sources", cache_dir=None)
+    )
+    (flag,) = verification.flags
+    assert (flag.facts_file, flag.code, flag.documents) == ("b.json", "duplicate_document", ("terms",))
+    assert "a.json is about 'terms' too" in flag.message
+    assert [v.status for v in verification.verdicts] == ["found", "found"]  # both files' claims verified
+
+
 # --- template files ----------------------------------------------------------------------------------
 
 

@@ -54,7 +54,7 @@ from .quotes import (
 from .templates import Templates, template_for
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")
-CROSS_DOCUMENT, NO_DOCUMENT = "cross_document", "no_own_document"
+CROSS_DOCUMENT, NO_DOCUMENT, DUPLICATE = "cross_document", "no_own_document", "duplicate_document"
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class FileFlag:
 
     facts_file: str
     document: str
-    code: str  # CROSS_DOCUMENT or NO_DOCUMENT
+    code: str  # CROSS_DOCUMENT, NO_DOCUMENT or DUPLICATE
     message: str
     documents: tuple[str, ...] = ()  # the documents its quotes were found in
 
@@ -202,16 +202,18 @@ def file_flags(
     verdicts: Sequence[Verdict],
     facts: Sequence[FactsFile],
 ) -> list[FileFlag]:
-    """A facts file with no document of its own: cross-document when its quotes are found in others."""
+    """A facts file with no document of its own: cross-document when its quotes are found in others;
+    and one about a document an earlier facts file is about too."""
+    flags = _duplicate(file, facts)
     if own[file.path]:
-        return []
+        return flags
     found_in = sorted({v.document for v in verdicts if v.claim.facts_file == file.path and v.document})
     if not found_in:
         message = (
             f"no source document is {file.document!r} or named by the file as its own, "
             "and none of its quotes is found"
         )
-        return [FileFlag(file.path, file.document, NO_DOCUMENT, message)]
+        return [*flags, FileFlag(file.path, file.document, NO_DOCUMENT, message)]
     owners = {other.document: other.path for other in facts if other.path != file.path}
     where = "; ".join(
         f"{document} (the document of the facts file {owners[document]})" if document in owners else document
@@ -221,7 +223,20 @@ def file_flags(
         f"cross-document facts: no source document is {file.document!r}, and its quotes are found in "
         f"another document: {where}. Its claims are not gold for {file.document!r}"
     )
-    return [FileFlag(file.path, file.document, CROSS_DOCUMENT, message, tuple(found_in))]
+    return [*flags, FileFlag(file.path, file.document, CROSS_DOCUMENT, message, tuple(found_in))]
+
+
+def _duplicate(file: FactsFile, facts: Sequence[FactsFile]) -> list[FileFlag]:
+    """Two facts files about one document ask the same questions of it, and only the first one's
+    items are kept: say so of the second, rather than let its claims fall out one by one."""
+    earlier = next((other for other in facts if other.document == file.document), file)
+    if earlier is file:
+        return []
+    message = (
+        f"the facts file {earlier.path} is about {file.document!r} too: where both hold a field, the "
+        f"gold set keeps {earlier.path}'s. Merge the two files into one"
+    )
+    return [FileFlag(file.path, file.document, DUPLICATE, message, (file.document,))]
 
 
 # --- one claim -------------------------------------------------------------------------------------
