@@ -432,6 +432,11 @@ def test_a_pathological_quote_or_page_is_bounded() -> None:
         ("Room rent is covered (brochure.pdf)", CleanQuote("Room rent is covered", "(brochure.pdf)")),
         ("Room rent is covered, p. 13", CleanQuote("Room rent is covered", "p. 13")),
         ("Room rent is covered \u2014 see page 2", CleanQuote("Room rent is covered", "see page 2")),
+        ("Room rent is covered \u2014 handbook p.3", CleanQuote("Room rent is covered", "handbook p.3")),
+        ("Room rent is covered - wordings, p. 13", CleanQuote("Room rent is covered", "wordings, p. 13")),
+        # a hyphen inside a word is no dash before a note; nor is policy text naming a page
+        ("the pre-existing p. 3", CleanQuote("the pre-existing p. 3", None)),
+        ("as listed in Annexure I on page 4", CleanQuote("as listed in Annexure I on page 4", None)),
         (
             "of 36 months (Unless specified otherwise in the Policy Schedule)",
             CleanQuote("of 36 months (Unless specified otherwise in the Policy Schedule)", None),

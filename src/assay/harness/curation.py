@@ -23,11 +23,13 @@ class CleanQuote:
 
 _PAGE_REF = r"(?:p|pp|pg|page|pages)\.?\s*\d+(?:\s*[-\u2013\u2014,&]\s*\d+)*"
 # A trailing bracketed note that cites a page or a file: "(wordings p.13-14)", "(see p. 4)",
-# "[p.12]", "(brochure.pdf)". A trailing parenthesis without one is kept: policy text itself ends
+# "[p.12]", "(brochure.pdf)", "-- handbook p.3". A trailing parenthesis without one is kept: policy text itself ends
 # with "(Unless specified otherwise in the Policy Schedule)".
 _TRAILING_NOTE = regex.compile(
     rf"\s*(?P<note>\((?:[^()]*\b{_PAGE_REF}|[^()]*\.pdf\b)[^()]*\)|\[(?:[^\[\]]*\b{_PAGE_REF}|[^\[\]]*\.pdf\b)[^\[\]]*\]"
-    rf"|[,;\u2013\u2014-]\s*(?:see\s+)?{_PAGE_REF})\s*$",
+    rf"|[,;\u2013\u2014-]\s*(?:see\s+)?{_PAGE_REF}"
+    # after a dash, a source's name may stand before the page: "-- handbook p.3", "- wordings, p. 13"
+    rf"|(?<=\s)[\u2013\u2014-]\s*(?:see\s+)?(?:\w[\w.'-]*,?\s+){{1,3}}{_PAGE_REF})\s*$",
     regex.IGNORECASE,
 )
 _OPEN_CLOSE = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "\u00ab": "\u00bb"}
