@@ -23,8 +23,8 @@ class CleanQuote:
 
 _PAGE_REF = r"(?:p|pp|pg|page|pages)\.?\s*\d+(?:\s*[-\u2013\u2014,&]\s*\d+)*"
 # A trailing bracketed note that cites a page or a file: "(wordings p.13-14)", "(see p. 4)",
-# "[p.12]", "(brochure.pdf)", "-- handbook p.3". A trailing parenthesis without one is kept: policy text itself ends
-# with "(Unless specified otherwise in the Policy Schedule)".
+# "[p.12]", "(brochure.pdf)", "-- handbook p.3". A trailing parenthesis without one is kept: policy
+# text itself ends with "(Unless specified otherwise in the Policy Schedule)".
 _TRAILING_NOTE = regex.compile(
     rf"\s*(?P<note>\((?:[^()]*\b{_PAGE_REF}|[^()]*\.pdf\b)[^()]*\)|\[(?:[^\[\]]*\b{_PAGE_REF}|[^\[\]]*\.pdf\b)[^\[\]]*\]"
     rf"|[,;\u2013\u2014-]\s*(?:see\s+)?{_PAGE_REF}"
