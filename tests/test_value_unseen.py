@@ -222,3 +222,27 @@ def test_other_digits_and_spaces_read_alike(value: Value, response: str) -> None
 )
 def test_a_rate_competes_only_with_a_rate_of_its_kind(value: Value, response: str, passes: bool) -> None:
     assert verdicts(value, response)[0] is passes
+
+
+def value_match_passes(value: Value, response: str) -> bool:
+    return verdicts(value, response)[0]
+
+
+@pytest.mark.parametrize(
+    ("response", "passes"),
+    [
+        # another fact, with its own subject, in a clause of the answer's sentence: no rival
+        ("The grace period is 30 days, and the free-look period is 15 days.", True),
+        ("The free-look period is 15 days, and the grace period is 30 days.", True),
+        ("The grace period is 30 days, but the waiting period is 36 months.", True),
+        # the same subject twice, or none named before the first value: still two candidates
+        ("The grace period is 30 days, and the grace period is 60 days for monthly premiums.", False),
+        ("30 days, but the period is 60 days for some plans.", False),
+        ("It is 30 days, but the period is 60 days for some plans.", False),
+        ("It is 30 or 60 days.", False),
+    ],
+)
+def test_a_second_fact_in_the_answers_sentence_is_no_rival_when_said_of_something_else(
+    response: str, passes: bool
+) -> None:
+    assert value_match_passes(DAYS_30, response) is passes

@@ -178,11 +178,42 @@ def in_play(text: str, answer: Mention, other: Mention) -> bool:
     if not joined and _rate(text, answer) != _rate(text, other):  # "15 or 30 days per claim" is one rate
         return False
     if other.start < _sentence(text, answer.start, answer.end)[1]:
-        return True
+        return not _own_subjects(text, earlier, later)
     negations, _, _, contrasts = _cue_sets()
     first, last = _sentence(text, other.start, other.end)
     words = unicode.words(unicode.normalise(text[first:last]))
     return not (contrasts | negations | CORRECTIONS).isdisjoint(words)
+
+
+# A clause of its own after a comma: "..., and the free-look period is 15 days" states another fact,
+# with its own subject, and is no rival to the grace period's "30 days" before it.
+_OWN_CLAUSE = regex.compile(
+    r",\s*(?:(?:and|while|whereas|but)\s+)?(?:the|its|their|this|that)\s+"
+    r"(?P<subject>(?:[\w'-]+\s+){0,5}?[\w'-]+)\s+(?:is|are|was|were|lasts|last)\s"
+)
+
+
+_NO_SUBJECT = frozenset(("it", "is", "are", "was", "were", "the", "a", "an", "this", "that", "its", "their",
+                         "of", "for", "in", "under", "yes", "no"))  # fmt: skip
+
+
+def _own_subjects(text: str, earlier: Mention, later: Mention) -> bool:
+    """Whether the two values of one sentence are said of different subjects: a comma, then a clause
+    whose subject the earlier value's part of the sentence does not name. The same subject twice ("the
+    grace period is 30 days, and the grace period is 60 days for ...") stays two candidates."""
+    found = _OWN_CLAUSE.search(text, earlier.end, max(earlier.end, later.start))
+    if found is None:
+        return False
+    first, _ = _sentence(text, earlier.start, earlier.end)
+    named_before = set(unicode.words(text[first : earlier.start])) - _NO_SUBJECT
+    # "30 days, but the period is 60 days for some plans" names no subject before its first value:
+    # nothing says the second is of something else.
+    return bool(named_before) and not set(unicode.words(found.group("subject"))) <= named_before
+
+
+def _apart(text: str, one: Mention, other: Mention) -> bool:
+    earlier, later = sorted((one, other), key=lambda m: m.start)
+    return _own_subjects(text, earlier, later)
 
 
 def hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | None:
@@ -193,7 +224,14 @@ def hedged(text: str, mention: Mention, mentions: Sequence[Mention]) -> str | No
     if hedge:
         return f"the hedge {hedge!r}"
     contrast = next(iter(sorted(words & contrasts)), None)
-    others = [m for m in mentions if first <= m.start < last and _rival(mention, m) and not negated(text, m)]
+    others = [
+        m
+        for m in mentions
+        if first <= m.start < last
+        and _rival(mention, m)
+        and not negated(text, m)
+        and not _apart(text, mention, m)
+    ]
     if contrast and others:
         return f"the contrast {contrast!r} with {render_answer(others[0].value)!r} in the same sentence"
     return None
