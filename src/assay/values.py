@@ -74,10 +74,12 @@ def parse_json(text: str) -> Any:
         ) from None
     except json.JSONDecodeError:
         raise
-    except _RepeatedKey as exc:  # the second time the key stands (keys are strings: not blanked here)
+    except _RepeatedKey as exc:
+        # The hook is not told where its object stands: the place is named only when the key is spelled
+        # just twice in the text (a key that other objects share too would be named at the wrong one).
         spelled = regex.compile(regex.escape(json.dumps(exc.key, ensure_ascii=False)) + r"\s*+:")
-        spots = list(itertools.islice(spelled.finditer(text), 2))
-        raise ValueProblem(exc.what, exc.fix, spots[-1].start() if spots else None) from None
+        spots = list(itertools.islice(spelled.finditer(text), 3))
+        raise ValueProblem(exc.what, exc.fix, spots[1].start() if len(spots) == 2 else None) from None
     except ValueProblem as exc:  # parse_constant's or parse_float's refusal: find where it stands
         found = regex.search(exc.pattern, _STRINGS.sub(_blank, text))
         raise ValueProblem(exc.what, exc.fix, found.start() if found else None) from None

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..errors import EXIT_FINDINGS, EXIT_OK
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
@@ -39,21 +39,10 @@ def add_parsers(commands: flags.Commands) -> None:
 
 
 def read_url_classes(path: Path) -> dict[str, str]:
+    from ..harness.facts import read_json
     from ..harness.source_map import url_classes
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"cannot read the URL file ({exc})", where=str(path), fix="give a UTF-8 JSON file"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"not valid JSON ({exc.msg})",
-            where=f"{path}:{exc.lineno}:{exc.colno}",
-            fix="correct the JSON there",
-        ) from None
-    return url_classes(data, where=str(path))
+    return url_classes(read_json(path, "URL file")[1], where=str(path))
 
 
 def run_map(args: argparse.Namespace) -> int:

@@ -42,6 +42,7 @@ from typing import Any, Protocol
 import regex
 
 from ..errors import InputError, UsageError
+from ..values import ValueProblem, parse_json, position
 
 CONFIDENCE_LABELS = {"low": 1 / 3, "medium": 2 / 3, "high": 1.0}
 
@@ -127,8 +128,7 @@ def _is_facts_file(path: Path) -> bool:
 def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None = None) -> FactsFile:
     """One facts file, through the named adapter or the first that detects its shape. `name` is how
     claims and reports name the file (``load_facts``: its name in the folder, no machine path)."""
-    text = _text(path)
-    data = _parsed_json(text, path)
+    text, data = read_json(path, "facts file")
     chosen = _adapter_for(data, path, adapter)
     shown = name or str(path)
     try:
@@ -137,50 +137,28 @@ def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None 
         raise _located(exc, shown, path, text) from None
 
 
-def _text(path: Path) -> str:
-    try:  # utf-8-sig: a byte-order mark (what Windows editors write first) is not part of the JSON
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"cannot read the facts file ({exc})", where=str(path), fix="give a UTF-8 JSON file"
-        ) from None
-
-
-def _parsed_json(text: str, path: Path) -> Any:
+def read_json(path: Path, what: str) -> tuple[str, Any]:
+    """A JSON file's text and value, read as every input is (``values.parse_json``: a key written twice,
+    nesting too deep, a number too long are refused, not lost or crashed on); an InputError naming the
+    file, the line and column where it can, and the fix. A byte-order mark is not part of the JSON."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        fix = "give a UTF-8 JSON file"
+        raise InputError(f"cannot read the {what} ({exc})", where=str(path), fix=fix) from None
+    try:
+        return text, parse_json(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"not valid JSON ({exc.msg})",
             where=f"{path}:{exc.lineno}:{exc.colno}",
             fix="correct the JSON at that line and column",
         ) from None
-    except _DuplicateKey as exc:
-        # The hook is not told where the object is: name the line only when the key is written just twice.
-        line = _line_of(text, exc.key, occurrence=2) if _key_count(text, exc.key) == 2 else None
-        raise InputError(
-            f"the key {exc.key!r} is written twice in one object "
-            "(JSON would keep the last and lose the first)",
-            where=f"{path}:{line}" if line else str(path),
-            fix="keep one of them, or rename one",
-        ) from None
-
-
-class _DuplicateKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object's keys, refusing one written twice: json.loads would keep the last silently, and in the
-    flat layout a field's first mapping (a whole claim) would vanish from the report."""
-    mapping: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in mapping:
-            raise _DuplicateKey(key)
-        mapping[key] = value
-    return mapping
+    except ValueProblem as exc:
+        found = position(text, exc.offset)
+        at = f" (at {exc.path})" if exc.path else ""
+        where = f"{path}:{found[0]}" if found else str(path)
+        raise InputError(f"{exc.what}{at}", where=where, fix=exc.fix) from None
 
 
 def _located(exc: InputError, shown: str, path: Path, text: str) -> InputError:
@@ -197,14 +175,9 @@ def _key_pattern(key: str) -> str:
     return str(regex.escape(json.dumps(key))) + r"\s*:"
 
 
-def _key_count(text: str, key: str) -> int:
-    return sum(1 for _ in regex.finditer(_key_pattern(key), text))
-
-
-def _line_of(text: str, key: str, *, occurrence: int = 1) -> int | None:
-    """The line of the `occurrence`-th place `key` is written as a key (1-based), or None."""
-    written = regex.finditer(_key_pattern(key), text)
-    found = next((match for count, match in enumerate(written, 1) if count == occurrence), None)
+def _line_of(text: str, key: str) -> int | None:
+    """The line of the first place `key` is written as a key (1-based), or None."""
+    found = regex.search(_key_pattern(key), text)
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
