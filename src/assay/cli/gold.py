@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,16 +153,28 @@ def run_build(args: argparse.Namespace) -> int:
     report = gold_report(build)
     print_counts("assay gold build", report)
     print(f"gold items: {report['items']['total']} ({report['items']['refusals']} refusals)")
-    write_text(args.out, gold_jsonl(build))
-    written = [f"{args.out}"]
-    if args.report:
-        write_text(args.report, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
-        written.append(args.report)
-    if args.markdown:
-        write_text(args.markdown, report_markdown(report) + "\n")
-        written.append(args.markdown)
-    print("wrote " + ", ".join(one_line(str(path)) for path in written))
+    write_outputs(
+        [
+            (args.out, lambda: gold_jsonl(build)),
+            (args.report, lambda: json_text(report)),
+            (args.markdown, lambda: report_markdown(report) + "\n"),
+        ]
+    )
     return EXIT_FINDINGS if has_errors(verification, strict=args.strict) else EXIT_OK
+
+
+def write_outputs(outputs: Sequence[tuple[str | None, Callable[[], str]]]) -> None:
+    """Each output asked for (its path given), its text made only then; then one line naming them."""
+    written = [path for path, _ in outputs if path]
+    for path, text in outputs:
+        if path:
+            write_text(path, text())
+    if written:
+        print("wrote " + ", ".join(one_line(str(path)) for path in written))
+
+
+def json_text(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def print_counts(command: str, report: dict[str, Any]) -> None:

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK
-from ..outputs import check_outputs, write_text
+from ..outputs import check_outputs
 from ..terminal import one_line
 from . import flags
-from .gold import add_inputs, check_outside_inputs, print_flags, print_sources, verify
+from .gold import (
+    add_inputs,
+    check_outside_inputs,
+    json_text,
+    print_flags,
+    print_sources,
+    verify,
+    write_outputs,
+)
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -57,15 +64,9 @@ def run_map(args: argparse.Namespace) -> int:
     mapped = source_map(verification, classes)
     print_map_counts(mapped)
     print_sources(verification_report(verification))
-    written = []
-    if args.out:
-        write_text(args.out, json.dumps(mapped, ensure_ascii=False, indent=2) + "\n")
-        written.append(args.out)
-    if args.markdown:
-        write_text(args.markdown, map_markdown(mapped) + "\n")
-        written.append(args.markdown)
-    if written:
-        print("wrote " + ", ".join(one_line(str(path)) for path in written))
+    write_outputs(
+        [(args.out, lambda: json_text(mapped)), (args.markdown, lambda: map_markdown(mapped) + "\n")]
+    )
     return EXIT_FINDINGS if has_errors(verification, strict=args.strict) else EXIT_OK
 
 

@@ -40,8 +40,7 @@ def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
     field name's); ValueError, with the reason, when it cannot be typed."""
     if template is None:
         raise ValueError(f"no template for the field {claim.field!r}")
-    unit = canonical_unit(claim.unit) or canonical_unit(template.unit) or unit_from_field(claim.field)
-    return typed_value(claim.value, answer_type=template.answer_type, unit=unit)
+    return typed_value(claim.value, answer_type=template.answer_type, unit=_unit_of(claim, template))
 
 
 def _value_check(claim: Claim, quote: str, template: FieldTemplate | None) -> list[Check]:
