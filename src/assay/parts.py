@@ -50,6 +50,7 @@ class Gold:
     unit: str | None = None  # the value's unit ("day", "INR", "%")
     expected_regex: str | None = None  # hard_fact's pattern for the row
     source_document: str | None = None  # the source's document id
+    source_title: str | None = None  # the source document's title (how a citation may name it)
     source_path: str | None = None  # the source file, relative to the sources folder
     source_sha256: str | None = None  # the source file's hash when the gold set was built
     page: int | None = None  # 1-based page the quote starts on
@@ -144,6 +145,7 @@ GOLD_ITEM_KEYS = (
 )
 _SOURCE_KEYS = {
     "document": "source_document",
+    "title": "source_title",
     "path": "source_path",
     "sha256": "source_sha256",
     "page": "page",

@@ -185,6 +185,7 @@ def _item(
         "expected_refusal": False,
         "source": {
             "document": document.id,
+            "title": facts.title,  # how a reply may name the document in a citation
             "path": document.path,
             "sha256": document.sha256,
             "page": match.page,
