@@ -197,8 +197,8 @@ def run_to_end(main: Coroutine[Any, Any, T]) -> T:
     """Run `main` in a new event loop whose default executor (``asyncio.to_thread``'s) starts a daemon
     thread per call, and close the loop without waiting for calls abandoned at their timeout."""
     loop = asyncio.new_event_loop()
-    loop.set_default_executor(DaemonThreads())
     try:
+        loop.set_default_executor(DaemonThreads())
         return loop.run_until_complete(main)
     finally:
         try:
@@ -206,6 +206,7 @@ def run_to_end(main: Coroutine[Any, Any, T]) -> T:
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
+            main.close()  # when it never ran (a no-op when it did)
 
 
 def _cancel_leftovers(loop: asyncio.AbstractEventLoop, grace: float = 1.0) -> None:
@@ -221,10 +222,12 @@ def _cancel_leftovers(loop: asyncio.AbstractEventLoop, grace: float = 1.0) -> No
             _forget(task)
 
 
-class DaemonThreads(concurrent.futures.Executor):
+class DaemonThreads(concurrent.futures.ThreadPoolExecutor):
     """Each call in a daemon thread of its own: a call that never returns holds neither the loop's
     shutdown (``shutdown`` does not wait) nor the interpreter's exit (daemon threads are not joined).
-    The run's concurrency bounds the threads (plus the calls abandoned at their timeout)."""
+    The run's concurrency bounds the threads (plus the calls abandoned at their timeout). A
+    ThreadPoolExecutor only in name, which asyncio requires of a default executor: none of its
+    workers is ever started."""
 
     def submit(
         self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
