@@ -34,11 +34,10 @@ def add_parsers(commands: flags.Commands) -> None:
     parser.add_argument("--gold", required=True, metavar="FILE", help="the gold set (of assay gold build)")
     parser.add_argument(
         "--system",
-        required=True,
         metavar="SPEC",
         help="the system under test: pkg.module:function or path/to/file.py:function (in process), "
         "openai:BASE_URL (an OpenAI-compatible chat endpoint) or http:URL (JSON over HTTP, mapped by "
-        "[system] in the config file)",
+        "[system] in the config file, whose spec it may also be given as)",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="the run's folder (made when missing)")
     parser.add_argument(
@@ -171,7 +170,7 @@ def _say_done(done: Any, args: argparse.Namespace) -> None:
     summary = done.run.summary
     for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
-    sys.stdout.write(render_text(summary))
+    sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))
     if not args.judge and done.run.summary.judge is None:
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
@@ -181,6 +180,14 @@ def _say_done(done: Any, args: argparse.Namespace) -> None:
     if done.gate is not None:
         for line in done.gate.lines():
             print(f"assay: {one_line(line)}", file=sys.stderr)
+
+
+def _headline(markdown: Path | None) -> str:
+    """The run's headline: results.md up to its first section (questions run, accuracies, elapsed)."""
+    if markdown is None:
+        return ""
+    text = markdown.read_text(encoding="utf-8")
+    return text.split("\n## ", 1)[0].rstrip() + "\n"
 
 
 def _derived(sources: str | None) -> list[str]:
@@ -243,9 +250,15 @@ def _table(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
 
 
 def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> Any:
+    """The system of --system (else the config's [system] spec), with --system-option's options."""
     from ..harness.systems import load_system  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-    return load_system(args.system, dict(args.system_option or ()), config or None)
+    spec = args.system if args.system is not None else config.get("spec")
+    if not isinstance(spec, str):
+        raise UsageError(
+            "no system to ask", fix="give --system SPEC, or spec = \"...\" under [system] in the config file"
+        )
+    return load_system(spec, dict(args.system_option or ()), config or None)
 
 
 def _beneath(stream: TextIO) -> TextIO:

@@ -83,15 +83,19 @@ def run_gold(
 
     `metrics` default to ``run_metrics``; `rubric` replaces the judge's (None keeps the setup's);
     `sources` is the documents' folder, for grounded. The system is closed (``aclose``) when asked."""
-    out = _out_folder(out_dir)
-    rows_path = out / RUN_NAME
-    check_outputs({"run.jsonl": rows_path, JOURNAL_NAME: out / JOURNAL_NAME}, {"--gold": gold_path})
-    names = tuple(metrics) if metrics is not None else run_metrics(sources=sources, judge=judge is not None)
-    judge = _with_rubric(judge, rubric) if JUDGE in names else None
-    score_options = _with_sources(score_options or ScoreOptions(), sources)
-    options = options or RunOptions()
-    items = select_items(gold_path, scopes=scopes, limit=limit)
-    header = JournalHeader(system.signature(), file_sha256(gold_path))
+    try:  # everything that can be wrong with the call, before the system is asked anything
+        out = _out_folder(out_dir)
+        rows_path = out / RUN_NAME
+        check_outputs({"run.jsonl": rows_path, JOURNAL_NAME: out / JOURNAL_NAME}, {"--gold": gold_path})
+        names = tuple(metrics) if metrics is not None else run_metrics(sources=sources, judge=bool(judge))
+        judge = _with_rubric(judge, rubric) if JUDGE in names else None
+        score_options = _with_sources(score_options or ScoreOptions(), sources)
+        options = options or RunOptions()
+        items = select_items(gold_path, scopes=scopes, limit=limit)
+        header = JournalHeader(system.signature(), file_sha256(gold_path))
+    except BaseException:
+        run_to_end(system.aclose())  # asked nothing, and is closed all the same
+        raise
     started, clock = datetime.now(UTC), time.monotonic()
     rows, resumed = run_to_end(_ask(items, system, out, header, options, fresh, progress))
     elapsed = time.monotonic() - clock
