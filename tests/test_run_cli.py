@@ -5,6 +5,7 @@ SIGKILL and started again asking no finished item twice, and the usage errors.""
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import signal
@@ -355,3 +356,33 @@ def test_with_a_judge_its_verdicts_are_in_the_rows(
     assert code == 0, stderr
     assert all("judge" in row for row in rows_of(out))
     assert "no judge" not in stderr
+
+
+# --- help and progress ---------------------------------------------------------------------------------
+
+RUN_FLAGS = ["--gold", "--system", "--out", "--scope", "--policy", "--limit", "--concurrency", "--timeout",
+             "--retries", "--system-option", "--sources", "--judge", "--judge-rubric", "--config", "--gate",
+             "--gate-on", "--gate-scope", "--fresh"]  # fmt: skip
+
+
+def test_help_mentions_every_flag_in_a_runs_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["run", "--help"], capsys)
+    assert code == 0
+    assert [flag for flag in RUN_FLAGS if flag not in out] == []
+    text = " ".join(out.split())
+    assert "--concurrency N questions in flight (default: 4)" in text  # the system's, not the judge's
+    assert "(default rag-answer:" in text and "--metric judge" not in text
+
+
+def test_progress_off_a_terminal_says_items_done_of_all_and_what_came_from_the_journal() -> None:
+    from assay.cli.run import RunProgress
+
+    stream = io.StringIO()
+    progress = RunProgress(stream)
+    for done in range(3, 9):
+        progress(done, 8)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "assay: 3 of 8 items answered before (the journal): not asked again"
+    assert lines[-1].startswith("assay: 8/8 items, 0 s left")
+    assert len(lines) == 2  # the rest comes every PROGRESS_EVERY seconds, not once an item

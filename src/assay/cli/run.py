@@ -18,6 +18,7 @@ from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
 
 RAG_RUBRIC = "rag-answer"  # harness.run.RAG_RUBRIC (not imported here: `assay --help` loads no harness)
+JUDGE_GROUP = "the judge metric (--metric judge)"  # flags.add_judge's, retitled for a run
 PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
 
 
@@ -49,11 +50,19 @@ def add_parsers(commands: flags.Commands) -> None:
         help="ask only the items of this scope (the policy's document id); repeatable",
     )
     parser.add_argument("--limit", type=flags.positive, metavar="N", help="ask only the first N items")
-    flags.add_judge(parser)
+    _add_judge(parser)
     _add_asking(parser)
     _add_sources(parser)
     gates = parser.add_argument_group("the CI gate")
     flags.add_gates(gates)
+    gates.add_argument(  # a run's own words for assay score's --gate, which speaks of domains
+        "--gate",
+        action="append",
+        metavar="EXPR",
+        help="fail (exit 1) unless the metric's accuracy meets the bar, e.g. 'factual>=0.90' (factual: the "
+        "outcome correct or correct_ungrounded); any metric of the run: hard_fact, value_match, refusal, "
+        "grounded, citation, judge; repeatable",
+    )
     gates.add_argument(
         "--gate-scope",
         choices=("overall", "scopes", "all"),
@@ -62,6 +71,26 @@ def add_parsers(commands: flags.Commands) -> None:
     )
     flags.add_debug(parser)
     parser.set_defaults(run=run_run, concurrency=None)  # the judge's concurrency: its config's, or 8
+
+
+def _add_judge(parser: argparse.ArgumentParser) -> None:
+    """assay score's judge flags, in a run's words: the judge is optional, its rubric rag-answer."""
+    flags.add_judge(parser)
+    groups = [group for group in parser._action_groups if group.title == JUDGE_GROUP]
+    judging = groups[0] if groups else parser.add_argument_group()
+    judging.title = "the judge (optional: without one, the grading is deterministic only)"
+    judging.add_argument(
+        "--config",
+        metavar="FILE",
+        help="an assay.toml: [system] (the system's spec, options, HTTP mapping) and [judge] (a chain and "
+        "its settings) (default ./assay.toml, when there); --judge replaces its chain",
+    )
+    judging.add_argument(
+        "--judge-rubric",
+        metavar="NAME",
+        help=f"what the judges are asked: a rubric by name (default {RAG_RUBRIC}: does the reply answer "
+        "with the expected value and cite the expected source; a refusal item is correct only declined)",
+    )
 
 
 def _add_asking(parser: argparse.ArgumentParser) -> None:
