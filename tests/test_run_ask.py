@@ -125,6 +125,29 @@ def test_transport_errors_past_the_retries_are_the_items_system_error(tmp_path: 
     assert row["reply"]["error"] == "transport error, 2 attempts: connection refused"
 
 
+def test_a_wait_the_server_asks_for_is_kept_before_the_retry(tmp_path: Path) -> None:
+    async def too_many_requests(question: str, attempt: int) -> Answer:
+        if attempt == 1:
+            busy = TransportError("HTTP 429")
+            busy.retry_after = 0.4  # the server's Retry-After (systems.base.TransportError carries it)
+            raise busy
+        return Answer("30 days", Reply())
+
+    started = time.monotonic()
+    (row,) = ask(tmp_path, Scripted(too_many_requests), items(1), backoff=0.01)
+    assert row["response"] == "30 days" and time.monotonic() - started >= 0.4
+
+
+def test_the_reply_a_failing_system_sent_is_kept_in_the_row(tmp_path: Path) -> None:
+    async def server_error(question: str, attempt: int) -> Answer:
+        failure = SystemFailure("HTTP 500")
+        failure.raw = "<html>Internal Server Error</html>"  # as systems.base.SystemFailure carries it
+        raise failure
+
+    (row,) = ask(tmp_path, Scripted(server_error), items(1))
+    assert row["reply"]["error"] == "HTTP 500" and row["reply"]["raw"] == "<html>Internal Server Error</html>"
+
+
 async def raises(question: str, attempt: int) -> Answer:
     raise ValueError("the index is not loaded")
 

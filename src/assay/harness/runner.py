@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from .systems.base import System  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 Progress = Callable[[int, int], None]  # (items done, items in all): resumed items count as done
+MAX_RETRY_AFTER = 60.0  # seconds: a server asking for longer is waited for no longer than this
 MAX_REASON_CHARS = 1000  # an error's text kept in reply.error (an HTML error page says nothing more)
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -117,10 +118,12 @@ async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions)
             if attempt > options.retries:
                 tries = f"{attempt} attempt{'s' if attempt > 1 else ''}"
                 return _Asked(_failed(item, f"transport error, {tries}: {_said(exc)}", started), True)
-            await asyncio.sleep(options.backoff * 2 ** (attempt - 1))
+            await asyncio.sleep(_pause(options, attempt, exc))
             continue
-        except SystemFailure as exc:
-            return _Asked(_failed(item, _said(exc), started), False)
+        except SystemFailure as exc:  # its reply as it came, when there was one: the row's trace
+            raw = getattr(exc, "raw", None)
+            reply = Reply(raw=raw if isinstance(raw, str) else None)
+            return _Asked(_failed(item, _said(exc), started, reply), False)
         except CallTimedOut:
             reason = f"no reply within {options.timeout:g} s (the timeout)"
             return _Asked(_failed(item, reason, started), False)
@@ -129,6 +132,14 @@ async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions)
             return _Asked(_failed(item, reason, started), False)
         return _Asked(_answered(item, answer, started), False)
     raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
+    """The wait before the next attempt: the backoff, doubled each time; longer when the server asked
+    for longer (HTTP 429's Retry-After), up to MAX_RETRY_AFTER."""
+    asked = getattr(exc, "retry_after", None)
+    wanted = min(float(asked), MAX_RETRY_AFTER) if isinstance(asked, (int, float)) and asked > 0 else 0.0
+    return max(float(options.backoff * 2 ** (attempt - 1)), wanted)
 
 
 class CallTimedOut(Exception):
