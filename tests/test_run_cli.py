@@ -386,3 +386,21 @@ def test_progress_off_a_terminal_says_items_done_of_all_and_what_came_from_the_j
     assert lines[0] == "assay: 3 of 8 items answered before (the journal): not asked again"
     assert lines[-1].startswith("assay: 8/8 items, 0 s left")
     assert len(lines) == 2  # the rest comes every PROGRESS_EVERY seconds, not once an item
+
+
+def test_a_sync_system_hung_in_its_thread_holds_neither_the_run_nor_the_process(tmp_path: Path) -> None:
+    hung = tmp_path / "hung.py"
+    hung.write_text(
+        "import time\n\ndef answer(question, scope=None):\n"
+        "    if question.endswith(' 1?'):\n        time.sleep(60)\n    return {'text': 'It is 10 days.'}\n",
+        encoding="utf-8",
+    )
+    gold, out = write_gold(tmp_path / "gold.jsonl", 3), tmp_path / "run"
+    command = [*assay_command(tmp_path), "run", "--gold", str(gold), "--system", f"{hung}:answer"]
+    started = time.monotonic()
+    done = subprocess.run([*command, "--out", str(out), "--timeout", "0.5"], capture_output=True, text=True)
+    assert time.monotonic() - started < 20  # not the 60 s of the hung call
+    assert done.returncode == 0, done.stderr
+    errors = [row["reply"].get("error") for row in rows_of(out)]
+    assert errors == [None, "no reply within 0.5 s (the timeout)", None]
+    assert "Task was destroyed" not in done.stderr and "Traceback" not in done.stderr
