@@ -50,6 +50,12 @@ def test_reopened_it_gives_back_the_finished_rows(tmp_path: Path) -> None:
         assert journal.finished_row("q3") is None
 
 
+def test_an_item_numbered_by_an_integer_id_is_found_by_its_text(tmp_path: Path) -> None:
+    journal_of(tmp_path, {**row("q7"), "id": 7})
+    with open_journal(tmp_path, HEADER) as journal:
+        assert journal.finished_row("7") == {**row("q7"), "id": 7}
+
+
 def test_a_failed_transport_is_asked_again_and_the_systems_own_failure_is_kept(tmp_path: Path) -> None:
     refused = row("q1", "", "transport error, 3 attempts: connection refused")
     raised = row("q2", "", "the system raised ValueError: boom")

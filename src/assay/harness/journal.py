@@ -76,7 +76,8 @@ class Journal:
         self.retried = retried  # items journaled with a failed transport: asked again
 
     def finished_row(self, item_id: str) -> dict[str, Any] | None:
-        """The item's row from an earlier run, None when it is to be asked (never asked, or its
+        """The item's row from an earlier run (one finished before the journal was opened: the rows
+        recorded since are on the disk only), None when it is to be asked (never asked, or its
         transport failed)."""
         return self._finished.get(item_id)
 
@@ -88,8 +89,6 @@ class Journal:
         resumed run asks again (its transport failed)."""
         line = dict(row) | ({RETRY_KEY: True} if retry else {})
         self._append(json.dumps(line, ensure_ascii=False).encode("utf-8") + b"\n")
-        if not retry:
-            self._finished[str(row["id"])] = dict(row)
 
     def _append(self, data: bytes) -> None:
         try:
@@ -209,7 +208,8 @@ def _parse(line: bytes) -> Any:
 def _is_row(row: Any) -> bool:
     return (
         isinstance(row, dict)
-        and isinstance(row.get("id"), str)
+        and isinstance(row.get("id"), (str, int))
+        and not isinstance(row.get("id"), bool)
         and isinstance(row.get("response"), str)
         and isinstance(row.get("reply"), dict)
     )
