@@ -200,7 +200,7 @@ def _say_done(done: Any, args: argparse.Namespace) -> None:
     for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))
-    if not args.judge and done.run.summary.judge is None:
+    if done.run.summary.judge is None and not done.reports:  # else results.md's headline says so
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
     print(f"assay: {asked}, {done.resumed} answered before (the journal)", file=sys.stderr)
