@@ -227,7 +227,8 @@ def _grounding_problem(run: ScoreRun, index: int) -> str | None:
 
 def _declined(run: ScoreRun, index: int) -> bool:
     scores = run.metrics.get(REFUSAL)
-    return scores is not None and DECLINED_COLUMN in scores.extras and scores.extras[DECLINED_COLUMN][index] == 1
+    declined = None if scores is None else scores.extras.get(DECLINED_COLUMN)
+    return declined is not None and declined[index] == 1
 
 
 def _text(texts: Mapping[str, list[str | None]], column: str, index: int) -> str | None:
