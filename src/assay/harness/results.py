@@ -30,6 +30,7 @@ from ..outputs import write_text
 from ..records import Record
 from ..scorers import MetricScores, Outcome
 from ..scoring import ScoreRun
+from ..signature import info_of
 from ..summary import Tally
 from .outcomes import (
     CITATION,
@@ -121,6 +122,7 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
         "signatures": {
             **info.as_dict(),
             "metrics": {name: str(m.signature) for name, m in run.summary.metrics.items()},
+            "metric_info": {name: _info(m.signature) for name, m in run.summary.metrics.items()},
         },
         "items": _items(run),
     }
@@ -237,6 +239,11 @@ def _verdict(scores: MetricScores, index: int) -> bool | None:
 
 def _citation(citation: Any) -> dict[str, Any]:
     return {key: value for key, value in dataclasses.asdict(citation).items() if value is not None}
+
+
+def _info(signature: str) -> dict[str, str] | None:
+    found = info_of(signature)
+    return None if found is None else dict(found)
 
 
 def _settings_dict(settings: GateSettings) -> dict[str, Any]:
