@@ -30,7 +30,8 @@ def render_run_comparison(comparison: Mapping[str, Any]) -> str:
         "",
     ]
     factual = dict(comparison["factual"], warnings=[])  # its warnings are in this report's, above
-    return "\n".join(lines) + render_comparison(factual)
+    paired = render_comparison(factual).split("\n", 1)[1]  # its title line names the run files again
+    return "\n".join(lines) + "factual accuracy, paired\n" + paired
 
 
 def render_run_comparison_markdown(comparison: Mapping[str, Any]) -> str:
@@ -48,7 +49,7 @@ def render_run_comparison_markdown(comparison: Mapping[str, Any]) -> str:
     lines += markdown_table([cell(h) for h in header], [[code(r[0]), *r[1:]] for r in matrix])
     factual = render_comparison_markdown(dict(comparison["factual"], warnings=[]))
     body = factual.split("\n", 2)[2] if factual.startswith("# ") else factual  # its own title dropped
-    return "\n".join(lines) + "\n## Factual accuracy, paired\n" + body
+    return "\n".join(lines) + "\n## Factual accuracy, paired\n\n" + body
 
 
 def _count_rows(comparison: Mapping[str, Any]) -> list[list[str]]:
