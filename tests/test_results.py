@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from assay import stats
+from assay.errors import UsageError
 from assay.gate import Gate
 from assay.harness.outcomes import OUTCOMES, with_outcomes
 from assay.harness.results import RESULTS_FILES, RunInfo, results_dict, write_results
@@ -223,6 +224,12 @@ def test_the_gate_is_in_the_reports(tmp_path: Path) -> None:
     assert "factual&gt;=0.90 needs 2 more correct (18 of 20)" in markdown
     found = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert found["gate"]["passed"] is False and found["gate"]["needed"][0]["more"] == 2
+
+
+@pytest.mark.parametrize("settings", [{"on": "upper"}, {"scope": "domains"}])
+def test_unknown_gate_settings_are_refused(settings: dict[str, str]) -> None:
+    with pytest.raises(UsageError):
+        GateSettings.parse(["factual>=0.9"], **settings)  # type: ignore[arg-type]
 
 
 def test_more_needed_for_a_ceiling_is_not_a_count() -> None:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..gate import COMPARED, MAX_UNSCORED, TOO_MANY_UNSCORED, Check, Gate, check_gates
+from ..gate import COMPARED, MAX_UNSCORED, ON, TOO_MANY_UNSCORED, Check, Gate, check_gates
 from ..report.gate import gate_lines
 from ..scoring import ScoreRun
 from ..stats import Interval
@@ -42,12 +42,22 @@ class GateSettings:
     scope: str = "overall"
 
     def __post_init__(self) -> None:
+        if self.on not in ON:
+            raise UsageError(f"unknown --gate-on {self.on!r}", fix=f"use one of: {', '.join(ON)}")
         if self.scope not in RUN_SCOPES:
             raise UsageError(f"unknown gate scope {self.scope!r}", fix=f"use one of: {', '.join(RUN_SCOPES)}")
 
     @classmethod
-    def parse(cls, texts: Sequence[str], **settings: object) -> GateSettings:
-        return cls(tuple(Gate.parse(text) for text in texts), **settings)  # type: ignore[arg-type]
+    def parse(
+        cls,
+        texts: Sequence[str],
+        on: str = "point",
+        min_n: int = 1,
+        max_unscored: float = MAX_UNSCORED,
+        scope: str = "overall",
+    ) -> GateSettings:
+        """The settings of gates given as text (``--gate EXPR``, repeatable); a UsageError for a typo."""
+        return cls(tuple(Gate.parse(text) for text in texts), on, min_n, max_unscored, scope)
 
 
 @dataclass(frozen=True)
