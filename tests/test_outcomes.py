@@ -230,3 +230,14 @@ def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None
     signature = run.summary.metrics[FACTUAL].signature
     assert signature.startswith("factual@1|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
     assert with_outcomes(run) is run  # once is enough
+
+
+def test_a_trace_of_factual_gives_the_outcome_and_its_reason(tmp_path: Path) -> None:
+    from assay.trace import traces, traces_json
+
+    cases = [row[0] for row in TABLE]
+    run = with_outcomes(scored_run(tmp_path, cases, ["refusal", "grounded"]))
+    for index, row in enumerate(TABLE):
+        expected = f"{row[2]}: {outcomes(run)[index][1]}"
+        assert traces(run, index)[FACTUAL].rule == expected
+        assert json.loads(traces_json(run, index, index + 1)[0])[FACTUAL]["rule"] == expected
