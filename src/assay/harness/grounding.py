@@ -268,17 +268,18 @@ def shown(text: str) -> str:
 def _loaded(root: str, state: tuple[tuple[str, int, int], ...]) -> Sources:
     from .documents import load_sources
 
-    return load_sources(Path(root))
+    # No page cache: scoring writes nothing but its outputs, and the pages of a folder of policies
+    # extract in a second or two, once per run.
+    return load_sources(Path(root), cache_dir=None)
 
 
 def load_run_sources(folder: str | Path) -> Sources:
-    """The documents of a sources folder, loaded once per state of its files (the extracted pages are
-    cached on disk as ``assay gold build`` caches them)."""
+    """The documents of a sources folder, loaded once per state of its files (paths, sizes, times)."""
     from .documents import load_sources
 
     root = Path(folder)
     if not root.is_dir():
-        return load_sources(root)  # which says what is wrong with the folder
+        return load_sources(root, cache_dir=None)  # which says what is wrong with the folder
     return _loaded(str(root.resolve()), _folder_state(root))
 
 
@@ -365,8 +366,11 @@ def ground(
     for citation in dict.fromkeys(citations):
         _check_citation(row, citation, numbers, other_titles)
     _gather_contexts(row, contexts)
-    _check_quoted(row, quoted_spans(_MARKER.sub(" ", text)))
-    _check_numbers(row, numbers)
+    if row.texts:
+        _check_quoted(row, quoted_spans(_MARKER.sub(" ", text)))
+        _check_numbers(row, numbers)
+    else:  # the citations' problems say why: no text of the scope to look in
+        row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
     return Grounding(tuple(dict.fromkeys(row.problems)), tuple(dict.fromkeys(row.checked)))
 
 
