@@ -26,6 +26,7 @@ A row is grounded when it cites something and every check below finds no problem
   found in "124 months" nor "2024", the unit must be there, and equal forms count (``5,00,000`` = ``5
   lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts for an amount).
 
+What a reply's text is read for, and how a number is found in a text, is ``harness.grounding_text``.
 The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
 scored with it. Titles other rows carry (``other_titles``) only name, in a problem, the document a
 citation outside the scope means ("cites hdfc-ergo__optima-secure, outside the item's scope").
@@ -33,29 +34,32 @@ citation outside the scope means ("cites hdfc-ergo__optima-secure, outside the i
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import regex
 
 from ..parts import Citation, Context
-from .value_reading import Mention, is_reference, read_folded
-from .value_types import DATE, MONEY, NUMBER_UNIT, RUPEES, Value, render_answer, same_value
+from .grounding_text import (
+    MARKER,
+    QUOTED_MIN_CHARS,
+    Stated,
+    find_in_pages,
+    load_run_sources,
+    quote_on_page,
+    quoted_spans,
+    shown,
+    sources_signature,
+    stated_numbers,
+    states,
+)
 
 if TYPE_CHECKING:
     from .documents import Document, Sources
-    from .quotes import QuoteMatch
 
-QUOTED_MIN_CHARS = 20  # a shorter quoted span is a term ("Sum Insured"), not a quotation
-SHOWN_CHARS = 60  # a quote shown in a problem is cut to this many characters
 _NOT_NAME = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
-_QUOTED = regex.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
-_MARKER = regex.compile(r"\[[^\[\]]*\]")  # [Source: doc, p.3], [2], [doc:chunk]: citations, not values
 
 
 def name_key(text: str) -> str:
@@ -169,139 +173,6 @@ def _named(key: str, library: Library, item: Item) -> dict[str, str]:
     return found
 
 
-# --- text searches ----------------------------------------------------------------------------------
-
-
-def find_in_pages(quote: str, pages: Sequence[str]) -> QuoteMatch | None:
-    """The quote cascade's match of `quote` in a document's pages (prepared once per document)."""
-    from .quotes import find_quote, prepared_pages
-
-    return find_quote(quote, prepared_pages(tuple(pages)))
-
-
-def quote_on_page(quote: str, pages: Sequence[str], page: int) -> QuoteMatch | None:
-    """The match of `quote` that holds 1-based `page`: on the page alone, else across a break with the
-    page before or after it."""
-    from .quotes import find_quote, prepared_pages
-
-    found = find_quote(quote, prepared_pages((pages[page - 1],)))
-    if found is not None:
-        return _shifted(found, page - 1)
-    first = max(page - 2, 0)
-    found = find_quote(quote, prepared_pages(tuple(pages[first : page + 1])))
-    if found is not None and found.page + first <= page <= found.end_page + first:
-        return _shifted(found, first)
-    return None
-
-
-def _shifted(found: QuoteMatch, offset: int) -> QuoteMatch:
-    import dataclasses
-
-    return dataclasses.replace(found, page=found.page + offset, end_page=found.end_page + offset)
-
-
-@dataclass(frozen=True)
-class Stated:
-    """A number with a unit the reply states, as the reader read it."""
-
-    value: Value
-    written: str
-
-    def shown(self) -> str:
-        return render_answer(self.value)
-
-
-def stated_numbers(text: str) -> list[Stated]:
-    """Every number with a unit (a duration, a count of things, an amount, a percentage) the reply
-    states, once per value; bracketed citation markers are not read, nor bare numbers or dates."""
-    from ..text import unicode
-
-    folded = unicode.fold(_MARKER.sub(" ", text))
-    found: dict[Value, Stated] = {}
-    for mention in read_folded(folded):
-        if _has_unit(mention):
-            found.setdefault(mention.value, Stated(mention.value, folded[mention.start : mention.end]))
-    return list(found.values())
-
-
-def _has_unit(mention: Mention) -> bool:
-    value = mention.value
-    return value.type != DATE and (value.type != NUMBER_UNIT or value.unit is not None)
-
-
-@functools.lru_cache(maxsize=1024)  # keyed by a page's text: each page is read once per run
-def text_values(text: str) -> tuple[Value, ...]:
-    """The values `text` states, and each bare number that is not a page or clause number again as an
-    amount in rupees: policy wordings write "5,00,000" for the sum insured."""
-    from ..text import unicode
-
-    folded = unicode.fold(text)
-    values: list[Value] = []
-    for mention in read_folded(folded):
-        values.append(mention.value)
-        bare = mention.value.type == NUMBER_UNIT and mention.value.unit is None
-        if bare and not is_reference(folded, mention.start):
-            values.append(Value(MONEY, mention.value.value, RUPEES))
-    return tuple(values)
-
-
-def states(text: str, number: Stated) -> bool:
-    """Whether `text` states the number as a value (number + unit, through the exact equivalences)."""
-    return any(same_value(number.value, value) for value in text_values(text))
-
-
-def quoted_spans(text: str) -> list[str]:
-    """The spans the reply quotes: in straight or curly double quotes, of QUOTED_MIN_CHARS or more."""
-    spans = (next(group for group in match.groups() if group is not None) for match in _QUOTED.finditer(text))
-    return [span.strip() for span in spans if len(span.strip()) >= QUOTED_MIN_CHARS]
-
-
-def shown(text: str) -> str:
-    text = " ".join(text.split())
-    return repr(text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…")
-
-
-# --- the documents of a run -------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _loaded(root: str, state: tuple[tuple[str, int, int], ...]) -> Sources:
-    from .documents import load_sources
-
-    # No page cache: scoring writes nothing but its outputs, and the pages of a folder of policies
-    # extract in a second or two, once per run.
-    return load_sources(Path(root), cache_dir=None)
-
-
-def load_run_sources(folder: str | Path) -> Sources:
-    """The documents of a sources folder, loaded once per state of its files (paths, sizes, times)."""
-    from .documents import load_sources
-
-    root = Path(folder)
-    if not root.is_dir():
-        return load_sources(root, cache_dir=None)  # which says what is wrong with the folder
-    return _loaded(str(root.resolve()), _folder_state(root))
-
-
-def _folder_state(root: Path) -> tuple[tuple[str, int, int], ...]:
-    """Each file's path, size and modification time: a changed file is a new state."""
-    found = []
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            status = path.stat()
-            found.append((path.relative_to(root).as_posix(), status.st_size, status.st_mtime_ns))
-    return tuple(found)
-
-
-def sources_signature(sources: Sources) -> str:
-    """What the numbers depend on in a sources folder: every document's id, content hash and the
-    extractor that read it (and the files no extractor could read), as a digest; not the folder's path."""
-    lines = [f"{d.id}\t{d.sha256}\t{d.extractor}" for d in sources.values()]
-    lines += [f"unreadable\t{path}" for path, _ in sources.problems]
-    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
-    return f"sources:{len(sources)}docs:{digest}"
-
-
 # --- one row ------------------------------------------------------------------------------------------
 
 
@@ -367,7 +238,7 @@ def ground(
         _check_citation(row, citation, numbers, other_titles)
     _gather_contexts(row, contexts)
     if row.texts:
-        _check_quoted(row, quoted_spans(_MARKER.sub(" ", text)))
+        _check_quoted(row, quoted_spans(MARKER.sub(" ", text)))
         _check_numbers(row, numbers)
     else:  # the citations' problems say why: no text of the scope to look in
         row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
