@@ -242,6 +242,18 @@ def test_a_number_only_the_retrieved_context_holds_passes(library: Library) -> N
     assert by_page.passed
 
 
+def test_a_document_cited_without_a_page_is_read_whole(library: Library) -> None:
+    text = "The grace period is 30 days; the waiting period 36 months."
+    found = _ground(library, text, [Citation("Basic Shield")])
+    assert found.passed and "'36 months' is in acme__basic-plan p.3" in found.checked
+
+
+def test_a_context_naming_no_document_is_not_read(library: Library) -> None:
+    text, cited = "The waiting period is 36 months.", [Citation("acme__basic-plan", 2)]
+    found = _ground(library, text, cited, [Context("chunk-7", text="covered after 36 months")])
+    assert found.problems == ("'36 months' is not in the cited or retrieved text",)
+
+
 def test_a_context_of_another_policy_does_not_ground_a_number(library: Library) -> None:
     text, cited = "The waiting period is 24 months.", [Citation("acme__basic-plan", 3)]
     context = Context("acme__basic-plan-plus", 3, text="Pre-existing diseases are covered after 24 months.")
@@ -304,9 +316,9 @@ def test_quoted_spans(text: str, spans: list[str]) -> None:
 
 
 def test_stated_numbers_read_units_not_bare_numbers_dates_or_markers() -> None:
-    text = "In 2024, on 1 April 2024, it was 30 days, ₹5 lakh and 20% [Source: x-36 months, p.3]."
-    found = stated_numbers(text)
-    assert [number.shown() for number in found] == ["30 days", "₹5 lakh", "20%"]
+    text = "In 2024, on 1 April 2024, it was 30 days, ₹5 lakh, 20% and one week [Source: x-36 months, p.3]."
+    assert [number.shown() for number in stated_numbers(text)] == ["30 days", "₹5 lakh", "20%", "1 week"]
+    assert stated_numbers("Check-ups once a year, claims within an hour, see page 30.") == []
 
 
 @pytest.mark.parametrize(

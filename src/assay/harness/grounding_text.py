@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 QUOTED_MIN_CHARS = 20  # a shorter quoted span is a term ("Sum Insured"), not a quotation
 SHOWN_CHARS = 60  # a quote shown in a problem is cut to this many characters
 _QUOTED = regex.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
+_ARTICLE = regex.compile(r"an?\s")
 MARKER = regex.compile(r"\[[^\[\]]*\]")  # [Source: doc, p.3], [2], [doc:chunk]: citations, not values
 
 
@@ -71,14 +72,16 @@ class Stated:
 
 def stated_numbers(text: str) -> list[Stated]:
     """Every number with a unit (a duration, a count of things, an amount, a percentage) the reply
-    states, once per value; bracketed citation markers are not read, nor bare numbers or dates."""
+    states, once per value; bracketed citation markers are not read, nor bare numbers or dates, nor an
+    article before a unit ("once a year", "within an hour": the reader's 1 year, 1 hour)."""
     from ..text import unicode
 
     folded = unicode.fold(MARKER.sub(" ", text))
     found: dict[Value, Stated] = {}
     for mention in read_folded(folded):
-        if _has_unit(mention):
-            found.setdefault(mention.value, Stated(mention.value, folded[mention.start : mention.end]))
+        written = folded[mention.start : mention.end]
+        if _has_unit(mention) and not _ARTICLE.match(written):
+            found.setdefault(mention.value, Stated(mention.value, written))
     return list(found.values())
 
 
