@@ -377,6 +377,13 @@ def test_scoring_a_run_gives_verdicts_and_problems(run_file: Path, sources_dir: 
     assert passed.startswith("grounded; checked: 'Acme Basic Plan' is acme__basic-plan (by id)")
 
 
+def test_the_signature_names_the_quote_cascade_s_threshold() -> None:
+    from assay.harness.quotes import FUZZY_THRESHOLD
+    from assay.scorers.grounded import QUOTES_SIGNATURE
+
+    assert QUOTES_SIGNATURE == f"quotes:fuzzy{FUZZY_THRESHOLD:g}"
+
+
 def test_grounded_without_sources_stops_with_the_fix(run_file: Path) -> None:
     with pytest.raises(InputError) as raised:
         score(run_file, ["grounded"])

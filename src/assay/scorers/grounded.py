@@ -39,6 +39,9 @@ INPUTS = (
 # The rules' version: a change to what a citation may name, what supports a page or how a number is
 # found bumps it (the value reader's own version is in the signature too).
 VERSION = 1
+# The quote cascade's fuzzy threshold (``harness.quotes.FUZZY_THRESHOLD``, which a test holds equal):
+# written here because reading it would load rapidfuzz with every scorer.
+QUOTES_SIGNATURE = "quotes:fuzzy90"
 
 
 def _library(sources: Sources, cache: dict[int, Library]) -> Library:
@@ -118,7 +121,7 @@ GROUNDED = Scorer(
     score_rows=_grounded,
     extra_columns=(),
     version=VERSION,
-    signature_parts=(f"values:{VALUES_VERSION}",),
+    signature_parts=(f"values:{VALUES_VERSION}", QUOTES_SIGNATURE),
     inputs=INPUTS,
     explain_rows=_explain_rows,
     # Not by default: it needs the documents (--sources); assay run asks for it.
