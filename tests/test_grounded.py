@@ -381,7 +381,7 @@ def test_the_signature_names_the_quote_cascade_s_threshold() -> None:
     from assay.harness.quotes import FUZZY_THRESHOLD
     from assay.scorers.grounded import QUOTES_SIGNATURE
 
-    assert QUOTES_SIGNATURE == f"quotes:fuzzy{FUZZY_THRESHOLD:g}"
+    assert f"quotes:fuzzy{FUZZY_THRESHOLD:g}" == QUOTES_SIGNATURE
 
 
 def test_grounded_without_sources_stops_with_the_fix(run_file: Path) -> None:
