@@ -201,6 +201,21 @@ def test_the_gold_quote_s_page_is_reported_with_its_level(library: Library) -> N
     assert wrong.problems == ("acme__basic-plan p.3 holds neither the gold quote (the gold quote is on p.2)",)
 
 
+ACROSS = (("Acme Travel policy wording.",), pdfgen.ACROSS_FIRST, pdfgen.ACROSS_SECOND)
+ACROSS_QUOTE = f"{pdfgen.ACROSS_FIRST[1]} {pdfgen.ACROSS_SECOND[0]}"
+
+
+@pytest.mark.parametrize(("page", "holds"), [(1, False), (2, True), (3, True)])
+def test_a_gold_quote_across_a_page_break_is_on_both_pages(tmp_path: Path, page: int, holds: bool) -> None:
+    _policy(tmp_path / "acme", "travel.pdf", ACROSS)
+    library = Library(load_sources(tmp_path, cache_dir=None))
+    item = Item(scope="acme__travel", source_document="acme__travel", quote=ACROSS_QUOTE, page=2)
+    found = ground("Yes, ambulance charges are paid.", [Citation("acme__travel", page)], [], item, library)
+    assert found.passed is holds, found.problems
+    if holds:
+        assert any(line.startswith(f"acme__travel p.{page} holds the gold quote (") for line in found.checked)
+
+
 # --- numbers -----------------------------------------------------------------------------------------
 
 
@@ -382,6 +397,14 @@ def test_the_signature_names_the_quote_cascade_s_threshold() -> None:
     from assay.scorers.grounded import QUOTES_SIGNATURE
 
     assert f"quotes:fuzzy{FUZZY_THRESHOLD:g}" == QUOTES_SIGNATURE
+
+
+def test_every_trace_says_what_the_problems_column_says(run_file: Path, sources_dir: Path) -> None:
+    run = score(run_file, ["grounded"], options=ScoreOptions(sources=str(sources_dir)))
+    problems = run.metrics["grounded"].texts["grounded_problems"]
+    for index, written in enumerate(problems):
+        rule = trace(run, "grounded", index).rule
+        assert (written or "") in rule and (written is None) == (" problem(s): " not in rule)
 
 
 def test_grounded_without_sources_stops_with_the_fix(run_file: Path) -> None:
