@@ -145,10 +145,12 @@ def load_run_sources(folder: str | Path) -> Sources:
 
 
 def _folder_state(root: Path) -> tuple[tuple[str, int, int], ...]:
-    """Each file's path, size and modification time: a changed file is a new state."""
+    """Each file's path, size and modification time: a changed file is a new state. Hidden files and
+    folders are left out, as ``load_sources`` leaves them out (a .git folder changes often)."""
     found = []
     for path in sorted(root.rglob("*")):
-        if path.is_file():
+        hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
+        if path.is_file() and not hidden:
             status = path.stat()
             found.append((path.relative_to(root).as_posix(), status.st_size, status.st_mtime_ns))
     return tuple(found)
