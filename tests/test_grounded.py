@@ -413,6 +413,14 @@ def test_grounded_without_sources_stops_with_the_fix(run_file: Path) -> None:
     assert "--sources DIR" in (raised.value.fix or "")
 
 
+def test_a_sources_folder_that_is_not_there_stops_with_the_reason(
+    run_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["score", "--responses", str(run_file), "--metric", "grounded", "--sources", str(tmp_path / "gone")]
+    assert main(argv) == 2
+    assert "the sources folder does not exist" in capsys.readouterr().err
+
+
 def test_the_signature_holds_the_documents_not_the_folder(sources_dir: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(sources_dir, copy)
