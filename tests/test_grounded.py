@@ -416,7 +416,8 @@ def test_grounded_without_sources_stops_with_the_fix(run_file: Path) -> None:
 def test_a_sources_folder_that_is_not_there_stops_with_the_reason(
     run_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["score", "--responses", str(run_file), "--metric", "grounded", "--sources", str(tmp_path / "gone")]
+    gone = str(tmp_path / "gone")
+    argv = ["score", "--responses", str(run_file), "--metric", "grounded", "--sources", gone]
     assert main(argv) == 2
     assert "the sources folder does not exist" in capsys.readouterr().err
 
