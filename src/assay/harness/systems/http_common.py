@@ -131,7 +131,8 @@ def number_setting(
     if value is None:
         return default
     try:
-        number = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else math.nan
+        readable = isinstance(value, (int, float, str)) and not isinstance(value, bool)
+        number = float(value) if readable else math.nan  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
         number = math.nan
     if not math.isfinite(number) or number < least or (key == "timeout" and number <= 0):
