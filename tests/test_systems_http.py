@@ -12,12 +12,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from assay.errors import UsageError
-from assay.harness.systems import Answer, SystemFailure, TransportError, load_system
+from assay.harness.systems import Answer, SystemFailure, TransportError, load_system, load_system_config
 from assay.harness.systems.base import System
 from assay.parts import Citation
 from conftest import Server, free_port
@@ -491,3 +492,23 @@ def test_a_real_openai_compatible_server_answers(llama_server: Server) -> None:
     assert answer.reply.raw is not None
     assert answer.reply.model == json.loads(answer.reply.raw)["model"]  # the completion's model
     assert answer.reply.model
+
+
+def test_the_documented_assay_toml_makes_a_working_system(
+    endpoint: Endpoint, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/systems.md's example, pointed at the test server: it loads, sends what it says, reads back."""
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "systems.md").read_text(encoding="utf-8")
+    example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "assay.toml").write_text(example, encoding="utf-8")
+    monkeypatch.setenv("BOT_TOKEN", "tok-docs-123456")
+    config = load_system_config(tmp_path / "assay.toml")
+    endpoint.answer = lambda request: Scripted(body={
+        "answer": "30 days [1]", "retrieval": {"chunks": [{"document": POLICY, "page": 13}]},
+        "guard": {"blocked": False}, "brain_used": "bm25", "meta": {"model": "extractive"},
+    })  # fmt: skip
+    answer = ask(load_system(f"http:{endpoint.url}/ask", {}, config))
+    request = endpoint.requests[-1]
+    assert request["body"] == {"question": QUESTION, "policy_filter_ids": [POLICY], "top_k": 5}
+    assert request["headers"]["Authorization"] == "Bearer tok-docs-123456"
+    assert answer.reply.citations == (Citation(POLICY, 13),) and answer.reply.route == "bm25"

@@ -4,10 +4,12 @@ attribute).
 
 It is called as ``function(question, scope=scope, **options)`` and returns a text or a mapping
 (base.answer_from). An ``async def`` function is awaited; a plain one runs in a worker thread
-(``asyncio.to_thread``), so the runner's timeout and concurrency hold for it too. Python cannot stop a
-thread: a sync call past the timeout is abandoned, not killed, and finishes in the background. A sync
-function that returns an awaitable has it awaited. Whatever the call raises is the item's SystemFailure
-("raised ValueError: ..."), never the run's crash.
+(as ``asyncio.to_thread`` would, on a pool of the system's own of up to MAX_THREADS threads: the
+default pool has only ``cpu_count + 4``, which would cap the runner's concurrency unseen), so the
+runner's timeout and concurrency hold for it too. Python cannot stop a thread: a sync call past the
+timeout is abandoned, not killed, and finishes in the background. A sync
+function that returns an awaitable has it awaited. Whatever the call raises (``sys.exit()`` too) is the
+item's SystemFailure ("raised ValueError: ..."), never the run's crash.
 
 A module is imported as ``import`` would, with one addition: when its top-level package is not found and
 the working folder is not on ``sys.path`` (the ``assay`` command does not put it there, ``python -m``
@@ -18,6 +20,8 @@ with its folder on ``sys.path``, so that it can import the modules beside it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -25,6 +29,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +39,7 @@ from ...errors import UsageError
 from .base import Answer, SystemFailure, answer_from
 
 SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
+MAX_THREADS = 64  # sync calls at once: threads are made as calls need them, up to this many
 
 
 @dataclass
@@ -41,6 +47,7 @@ class InProcessSystem:
     spec: str
     function: Callable[..., Any] = field(repr=False)
     options: Mapping[str, object] = field(default_factory=dict)
+    _pool: ThreadPoolExecutor | None = field(default=None, repr=False)
 
     def signature(self) -> str:
         return "|".join([self.spec, *(f"{key}={self.options[key]}" for key in sorted(self.options))])
@@ -50,15 +57,25 @@ class InProcessSystem:
             if inspect.iscoroutinefunction(self.function):
                 value = await self.function(question, scope=scope, **self.options)
             else:
-                value = await asyncio.to_thread(self.function, question, scope=scope, **self.options)
+                value = await self._in_thread(question, scope)
                 if inspect.isawaitable(value):
                     value = await value
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise SystemFailure(_raised(exc)) from exc
         return answer_from(value)
 
+    async def _in_thread(self, question: str, scope: str | None) -> object:
+        """The sync call in a worker thread, with this task's context variables (as asyncio.to_thread)."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="assay-system")
+        call = functools.partial(self.function, question, scope=scope, **self.options)
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self._pool, context.run, call)
+
     async def aclose(self) -> None:
-        return None
+        if self._pool is not None:  # abandoned calls finish in the background; none is waited for
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 def inprocess_system(spec: str, options: Mapping[str, object]) -> InProcessSystem:
