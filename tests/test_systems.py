@@ -20,6 +20,7 @@ from assay.harness.systems import (
     answer_from,
     load_system,
     load_system_config,
+    system_options,
 )
 from assay.harness.systems.base import System
 from assay.harness.systems.inprocess import InProcessSystem
@@ -331,7 +332,8 @@ def test_config_options_reach_the_function_and_the_command_line_wins(bot_file: P
 @pytest.mark.parametrize(
     ("spec", "options", "message"),
     [
-        ("", {}, "the system spec is empty"),
+        ("", {}, "no system to ask"),
+        ("  ", {}, "no system to ask"),
         ("bot", {}, "cannot read the system spec 'bot'"),
         ("no_such_module_xyz:answer", {}, "cannot import the module 'no_such_module_xyz'"),
         ("{dir}/missing.py:answer", {}, "does not exist"),
@@ -376,6 +378,32 @@ def test_a_config_key_another_system_reads_is_refused(
     with pytest.raises(UsageError) as error:
         load_system(f"{bot_file}:answer", {}, config)
     assert message in error.value.what
+
+
+def test_without_a_spec_the_configs_is_used(bot_file: Path) -> None:
+    assert ask(load_system("", {}, {"spec": f"{bot_file}:bot.answer"})).text == "method"
+
+
+@pytest.mark.parametrize(
+    ("pairs", "expected"),
+    [
+        ([], {}),
+        (["top_k=5", "mode=strict"], {"top_k": "5", "mode": "strict"}),
+        (["filter=a=b"], {"filter": "a=b"}),  # the value may hold '='
+        (["empty="], {"empty": ""}),
+    ],
+)
+def test_system_options_are_key_value_pairs(pairs: list[str], expected: dict[str, str]) -> None:
+    assert system_options(pairs) == expected
+
+
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [(["top_k"], "is not KEY=VALUE"), (["=5"], "is not KEY=VALUE"), (["a=1", "a=2"], "a is given twice")],
+)
+def test_a_bad_system_option_is_a_usage_error(pairs: list[str], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        system_options(pairs)
 
 
 # --- the [system] table of an assay.toml -------------------------------------------------------------

@@ -485,7 +485,7 @@ def test_concurrent_questions_are_asked_at_once(endpoint: Endpoint) -> None:
 
 
 def test_a_real_openai_compatible_server_answers(llama_server: Server) -> None:
-    options = {"model": llama_server.model, "max_tokens": "24", "scope_as": "both"}
+    options = {"model": llama_server.model, "max_tokens": "8", "scope_as": "both"}
     system = load_system(f"openai:{llama_server.base_url}", options)
     answer = ask(system, question="Say: 30 days [1].")
     assert isinstance(answer.text, str) and answer.text.strip()

@@ -19,7 +19,7 @@ The HTTP adapters, and httpx with them, load only when such a system is asked fo
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +36,18 @@ def load_system(
     spec: str, options: Mapping[str, str] | None = None, config: Mapping[str, object] | None = None
 ) -> System:
     """The system a spec names, with its options (the command line's) and the [system] table of an
-    assay.toml (`config`, as load_system_config returns it); UsageError with the fix for a bad one."""
+    assay.toml (`config`, as load_system_config returns it); UsageError with the fix for a bad one.
+    An empty spec is the config's ``spec``, when it has one."""
     table = dict(config or {})
     unknown = sorted(set(table) - set(CONFIG_KEYS))
     if unknown:
         raise UsageError(f"[system] has no key {unknown[0]!r}", fix=f"use: {', '.join(CONFIG_KEYS)}")
     settings = {**_options_table(table.get("options")), **dict(options or {})}
-    spec = spec.strip()
+    spec = spec.strip() or str(table.get("spec") or "").strip()
     if not spec:
-        raise UsageError("the system spec is empty", fix=f"give --system as {SPEC_FORMS}")
+        raise UsageError(
+            "no system to ask", fix=f"give --system as {SPEC_FORMS}, or spec = ... in assay.toml's [system]"
+        )
     if spec.startswith("openai:"):
         from .openai_chat import openai_system
 
@@ -61,6 +64,21 @@ def load_system(
 
     _refuse_keys(table, ("request", "response", "headers"), "in-process")
     return inprocess_system(spec, settings)
+
+
+def system_options(pairs: Sequence[str]) -> dict[str, str]:
+    """The options of repeated ``--system-option KEY=VALUE`` flags; UsageError for a pair without '=',
+    an empty key, or a key given twice (the second would silently win)."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise UsageError(f"--system-option {pair!r} is not KEY=VALUE", fix="write it as top_k=5")
+        if key in options:
+            raise UsageError(f"--system-option {key} is given twice", fix="give each option once")
+        options[key] = value
+    return options
 
 
 def _http_url(spec: str) -> str | None:
@@ -138,4 +156,5 @@ __all__ = [
     "citations_in_text",
     "load_system",
     "load_system_config",
+    "system_options",
 ]
