@@ -8,6 +8,7 @@ import asyncio
 import sys
 import textwrap
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,58 @@ def test_the_text_may_be_spelled_as_bots_spell_it(key: str) -> None:
     assert answer_from({key: "30 days"}).text == "30 days"
 
 
+def test_the_text_is_the_key_that_holds_a_text() -> None:
+    """A bot's `response` may be the model's raw reply, beside the answer."""
+    assert answer_from({"answer": "30 days", "response": {"choices": []}}).text == "30 days"
+    assert answer_from({"answer": "30 days", "text": "30 days"}).text == "30 days"  # the same text twice
+
+
+def test_sources_are_citations_and_the_first_document_key_wins() -> None:
+    answer = answer_from({"answer": "x", "sources": [{"document": POLICY, "source": "a.pdf", "page": 2}]})
+    assert answer.reply.citations == (Citation(POLICY, 2),)
+    both = answer_from({"answer": "x", "citations": ["a"], "sources": ["b"]})
+    assert both.reply.citations == (Citation("a"),)
+
+
+def test_a_serialised_document_is_a_context() -> None:
+    context = {"page_content": "30 days", "source": POLICY, "page": 4}
+    answer = answer_from({"result": "x", "contexts": [context]})
+    assert answer.reply.contexts == (Context(POLICY, 4, text="30 days"),)
+
+
+@dataclass
+class BotReply:
+    text: str
+    citations: list[dict[str, object]] = field(default_factory=list)
+    route: str | None = None
+
+
+class PydanticLike:
+    """What a pydantic model offers: model_dump()."""
+
+    def __init__(self, **fields: object) -> None:
+        self.fields = fields
+
+    def model_dump(self) -> dict[str, object]:
+        return dict(self.fields)
+
+
+class BrokenDump:
+    def model_dump(self) -> dict[str, object]:
+        raise RuntimeError("boom")
+
+
+def test_a_dataclass_or_a_pydantic_model_is_read_as_its_mapping() -> None:
+    answer = answer_from(BotReply("30 days", [{"document": POLICY, "page": 13}], "bm25"))
+    assert answer.text == "30 days" and answer.reply.route == "bm25"
+    assert answer.reply.citations == (Citation(POLICY, 13),)
+    assert answer_from(PydanticLike(answer="30 days [Source: a, p.2]")).reply.citations == (Citation("a", 2),)
+    with pytest.raises(SystemFailure, match=r"a BrokenDump whose model_dump\(\) raised RuntimeError"):
+        answer_from(BrokenDump())
+    with pytest.raises(SystemFailure, match="a type, not a text"):
+        answer_from(BotReply)  # the class, not a reply
+
+
 def test_brain_used_is_the_route() -> None:
     answer = answer_from({"text": "x", "brain_used": "sales_brain::continue"})
     assert answer.reply.route == "sales_brain::continue"
@@ -133,7 +186,8 @@ def test_a_lone_surrogate_becomes_the_replacement_character() -> None:
         ({"answer_text": "30 days"}, "a mapping without 'text' (its keys: answer_text)"),
         ({"text": None}, "a mapping without 'text'"),
         ({"text": 30}, "field 'text' must be a text, found a int 30"),
-        ({"text": "x", "answer": "y"}, "both 'text' and 'answer' given"),
+        ({"text": "x", "answer": "y"}, "both 'text' and 'answer' given, with different texts"),
+        ({"answer": {"value": "x"}}, "field 'answer' must be a text, found a dict"),
         ({"text": "x", "blocked": "yes"}, "field 'blocked' must be true or false"),
         ({"text": "x", "blocked": 1}, "field 'blocked' must be true or false"),
         ({"text": "x", "route": 7}, "field 'route' must be a text"),

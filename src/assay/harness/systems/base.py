@@ -7,14 +7,16 @@ a SystemFailure (the system raised, answered HTTP 4xx/500, returned something th
 the system's own answer to that item, and asking again would only repeat it.
 
 The mapping a system may return (unknown keys are ignored: a bot's reply carries extras of its own, such
-as timings or debug traces):
+as timings or debug traces; a dataclass, or a pydantic model's ``model_dump()``, is read as its mapping):
 
-    text       the reply's text; also spelled ``answer``, ``response`` or ``reply_text`` (one of them)
-    citations  a list: strings ("doc p.3", "[Source: doc, p.3]") or mappings {document, page, quote,
-               start, end} (``document`` may be spelled ``doc``, ``source`` or ``title``); when absent or
-               empty, the citations written in the text are read (citations.py)
+    text       the reply's text; also spelled ``answer``, ``response``, ``reply_text`` or ``result``
+               (the one of them that is a text: two different texts are ambiguous)
+    citations  (or ``sources``) a list: strings ("doc p.3", "[Source: doc, p.3]") or mappings {document,
+               page, quote, start, end} (``document`` may be spelled ``doc``, ``source`` or ``title``,
+               the first given wins); when absent or empty, the citations written in the text are read
+               (citations.py)
     contexts   a list: strings (the passage; its document unknown, "") or mappings {document, page,
-               text, start, end} (``text`` may be spelled ``content``)
+               text, start, end} (``text`` may be spelled ``content`` or ``page_content``)
     blocked    true when a guard stopped the reply (then the text may be missing: "")
     route      which path of the system answered; also spelled ``brain_used`` (the seed's name)
     model      the model that wrote the reply
@@ -25,6 +27,7 @@ whole number, NaN) is a SystemFailure whose reason names the field.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,10 +37,11 @@ from ...judges._clean import clean
 from ...parts import Citation, Context, Reply
 from .citations import citation_of_text, citations_in_text
 
-TEXT_KEYS = ("text", "answer", "response", "reply_text")
+TEXT_KEYS = ("text", "answer", "response", "reply_text", "result")
+CITATION_KEYS = ("citations", "sources")
 ROUTE_KEYS = ("route", "brain_used")
 DOCUMENT_KEYS = ("document", "doc", "source", "title")
-CONTEXT_TEXT_KEYS = ("text", "content")
+CONTEXT_TEXT_KEYS = ("text", "content", "page_content")
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ def answer_from(value: object, *, raw: str | None = None) -> Answer:
     SystemFailure("malformed reply: ...") for anything else. `raw` is kept as the Reply's raw."""
     if isinstance(value, Answer):
         return value
+    value = _as_mapping(value)
     if isinstance(value, str):
         text = clean(value)
         return Answer(text, Reply(citations=citations_in_text(text), raw=raw))
@@ -102,6 +107,20 @@ def answer_from(value: object, *, raw: str | None = None) -> Answer:
         return _answer_of_mapping(value, raw)
     except _Malformed as exc:
         raise _malformed(str(exc), raw) from None
+
+
+def _as_mapping(value: object) -> object:
+    """A dataclass instance, or a pydantic model, as its mapping; anything else as it is."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        try:
+            return dump()
+        except Exception as exc:
+            reason = f"a {type(value).__name__} whose model_dump() raised {type(exc).__name__}"
+            raise _malformed(reason, None) from None
+    return value
 
 
 class _Malformed(ValueError):
@@ -114,16 +133,17 @@ def _malformed(reason: str, raw: str | None) -> SystemFailure:
 
 def _answer_of_mapping(value: Mapping[Any, Any], raw: str | None) -> Answer:
     blocked = _optional_bool(value, "blocked")
-    text_key = _one_key(value, TEXT_KEYS)
+    text_key = _text_key(value)
     if text_key is None and not blocked:
         keys = ", ".join(sorted(map(str, value))[:10]) or "none"
         raise _Malformed(f"a mapping without 'text' (its keys: {keys})")
     text = "" if text_key is None else _optional_text(value, text_key, blank_ok=True) or ""
     contexts = _contexts(value.get("contexts"))
-    citations = _citations(value.get("citations"), contexts)
+    citations_key = _first_key(value, CITATION_KEYS)
+    citations = _citations(None if citations_key is None else value[citations_key], citations_key, contexts)
     if not citations:  # none given: the ones written in the text, [N] read against the contexts
         citations = citations_in_text(text, contexts)
-    route_key = _one_key(value, ROUTE_KEYS)
+    route_key = _first_key(value, ROUTE_KEYS)
     reply = Reply(
         citations=citations,
         contexts=contexts,
@@ -135,12 +155,20 @@ def _answer_of_mapping(value: Mapping[Any, Any], raw: str | None) -> Answer:
     return Answer(text, reply)
 
 
-def _one_key(value: Mapping[Any, Any], keys: Sequence[str]) -> str | None:
-    """The one of `keys` the mapping has (None when it has none); two of them is ambiguous."""
-    present = [key for key in keys if value.get(key) is not None]
-    if len(present) > 1:
-        raise _Malformed(f"both {present[0]!r} and {present[1]!r} given (give one)")
-    return present[0] if present else None
+def _text_key(value: Mapping[Any, Any]) -> str | None:
+    """The key of the reply's text: the one of TEXT_KEYS that holds a text ({"answer": "...",
+    "response": {...the model's raw reply...}} is a reply); two different texts are ambiguous; a key
+    that holds no text, when none does, is returned for its type to be named."""
+    present = [key for key in TEXT_KEYS if value.get(key) is not None]
+    texts = [key for key in present if isinstance(value[key], str)]
+    if len({value[key] for key in texts}) > 1:
+        raise _Malformed(f"both {texts[0]!r} and {texts[1]!r} given, with different texts (give one)")
+    return texts[0] if texts else present[0] if present else None
+
+
+def _first_key(value: Mapping[Any, Any], keys: Sequence[str]) -> str | None:
+    """The first of `keys` the mapping gives a value (None when it gives none)."""
+    return next((key for key in keys if value.get(key) is not None), None)
 
 
 def _optional_text(value: Mapping[Any, Any], key: str, *, blank_ok: bool = False) -> str | None:
@@ -170,10 +198,10 @@ def _items(item: object, field: str) -> Sequence[object]:
     return item
 
 
-def _citations(item: object, contexts: Sequence[Context]) -> tuple[Citation, ...]:
+def _citations(item: object, key: str | None, contexts: Sequence[Context]) -> tuple[Citation, ...]:
     found: list[Citation] = []
-    for at, element in enumerate(_items(item, "citations")):
-        where = f"field 'citations' item {at}"
+    for at, element in enumerate(_items(item, key or "citations")):
+        where = f"field {key!r} item {at}"
         if isinstance(element, str):
             text = clean(element).strip()
             if not text:
@@ -200,7 +228,7 @@ def _contexts(item: object) -> tuple[Context, ...]:
             found.append(Context(document="", text=clean(element)))  # a passage of no known document
         elif isinstance(element, Mapping):
             start, end = _span(element, where)
-            text_key = _one_key(element, CONTEXT_TEXT_KEYS)
+            text_key = _first_key(element, CONTEXT_TEXT_KEYS)
             text = None if text_key is None else _optional_text(element, text_key, blank_ok=True)
             found.append(Context(_document(element, where), _page(element, where), start, end, text))
         else:
@@ -209,7 +237,7 @@ def _contexts(item: object) -> tuple[Context, ...]:
 
 
 def _document(element: Mapping[Any, Any], where: str) -> str:
-    key = _one_key(element, DOCUMENT_KEYS)
+    key = _first_key(element, DOCUMENT_KEYS)
     document = None if key is None else element[key]
     if not isinstance(document, str) or not document.strip():
         shown = "none" if document is None else _shown(document)
