@@ -30,6 +30,12 @@ POLICY = "hdfc-ergo__my-optima-secure__wordings"
         ("[Source: doc, pp. 14-13]", [Citation("doc", 13), Citation("doc", 14)]),
         ("[Source: doc, pages 3, 5 and 7]", [Citation("doc", 3), Citation("doc", 5), Citation("doc", 7)]),
         ("[Source: doc (Wordings), p.2]", [Citation("doc (Wordings)", 2)]),
+        ("[Source: doc, p.13, p.14]", [Citation("doc", 13), Citation("doc", 14)]),
+        ("[Source: doc, Section 4.2, p.13]", [Citation("doc", 13)]),
+        ("[Source: doc, Clause 5(b), Table 2, page 7]", [Citation("doc", 7)]),
+        ("[Source: doc, §4]", [Citation("doc")]),
+        ("[Source: Optima Part A, p.1]", [Citation("Optima Part A", 1)]),  # no comma: part of the name
+        ("[Source: p.3]", [Citation("", 3)]),  # a page of no document: grounding fails it
         ("[Sources: a, p.1; b, p.2]", [Citation("a", 1), Citation("b", 2)]),
         ("[Source: a, p.1] and again [Source: a, p.1]", [Citation("a", 1)]),  # each citation once
         ("[Ref: a, p.4]", [Citation("a", 4)]),

@@ -5,7 +5,9 @@ Three forms, read left to right, each citation once:
     [Source: <document>, p.N]   also (Source: ...), "pp. N-M", "page N", "pages 3, 5", "pg. N", no page at
                                 all, "Sources:", "Ref:", "Citation:", and several sources in one bracket
                                 separated by ';' ([Source: a, p.1; b, p.2]); a document name may hold
-                                commas (the page is read off its end); "[Source: 2]" is the 2nd context
+                                commas (the pages are read off its end: "doc, p.3, p.4"; then a place
+                                in it after a comma, "doc, Section 4.2", is dropped); "[Source: 2]" is
+                                the 2nd context
     [N], [1, 2], [1-3], [^1]    the Nth retrieved context (1-based): its document, page and offsets
     [doc:chunk]                 the document `doc`; the chunk gives the page when it is one (p3, page-3)
 
@@ -46,6 +48,12 @@ _PAGE_TAIL = regex.compile(
     regex.IGNORECASE,
 )
 _PAGE_PIECE = regex.compile(rf"(\d+)(?:\s*(?:{_DASH}|to)\s*(\d+))?", regex.IGNORECASE)
+# A place inside the document written after its name and a comma: not part of the name.
+_LOCATOR = regex.compile(
+    r"\s*,\s*(?:section|sec\.|clause|para(?:graph)?|article|art\.|chapter|ch\.|table|annexure|annex|"
+    r"schedule|appendix|part|§)\s*[\p{L}\p{N}.()\-]*\s*$",
+    regex.IGNORECASE,
+)
 _CHUNK_PAGE = regex.compile(r"(?:p|pg|page)[.\-_]?(\d+)", regex.IGNORECASE)
 
 
@@ -86,16 +94,17 @@ def _entry(entry: str, contexts: Sequence[Context]) -> Iterator[Citation]:
     if entry.isdecimal():
         yield _context_citation(int(entry), contexts)
         return
-    tail = _PAGE_TAIL.search(entry)
-    if tail is None:
-        if entry:
-            yield Citation(entry)
-        return
-    document = entry[: tail.start()].strip(" ,").strip()
-    pages = _pages(tail.group("pages"))
+    document, pages = entry, list[int]()
+    while (tail := _PAGE_TAIL.search(document)) is not None:  # "doc, p.13, p.14": each page
+        pages = _pages(tail.group("pages")) + pages
+        document = document[: tail.start()].strip(" ,").strip()
+    while (locator := _LOCATOR.search(document)) is not None:  # "doc, Section 4.2, p.13": the document
+        document = document[: locator.start()].strip()
     if not pages:
-        yield Citation(document)
-    for page in pages:
+        if document:
+            yield Citation(document)
+        return
+    for page in dict.fromkeys(pages):
         yield Citation(document, page)
 
 
