@@ -128,6 +128,9 @@ def test_without_contexts_every_number_is_unresolved() -> None:
         ("[Source: doc, p.3]", [Citation("doc", 3)]),
         ("doc", [Citation("doc")]),
         ("2", [SECOND]),
+        ("wordings:p13", [Citation("wordings", 13)]),  # doc:chunk without its brackets
+        ("Source: wordings, p.4", [Citation("wordings", 4)]),
+        ("HDFC ERGO: Optima, p.2", [Citation("HDFC ERGO: Optima", 2)]),  # a colon in a name with spaces
         ("[1]", [FIRST]),
         ("HDFC ERGO, My Optima Secure", [Citation("HDFC ERGO, My Optima Secure")]),
     ],

@@ -66,9 +66,12 @@ def citations_in_text(text: str, contexts: Sequence[Context] = ()) -> tuple[Cita
 
 
 def citation_of_text(text: str, contexts: Sequence[Context] = ()) -> tuple[Citation, ...]:
-    """The citations of one citation string a system gave apart from its text: the forms above, or,
-    when it has none of them, the string as one source ("doc p.3", "doc, page 3", "3": a context)."""
+    """The citations of one citation string a system gave apart from its text: the forms above (with
+    or without their brackets: "doc:p13"), or else the string as one source ("doc p.3", "doc, page 3",
+    "3": a context)."""
     found = citations_in_text(text, contexts)
+    if not found and "[" not in text and "]" not in text:  # "doc:p13" is [doc:p13] without its brackets
+        found = citations_in_text(f"[{text.strip()}]", contexts)
     return found if found else tuple(dict.fromkeys(_entry(text, contexts)))
 
 
