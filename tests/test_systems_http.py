@@ -210,6 +210,14 @@ def test_a_refusal_or_a_content_filter_is_blocked(
     assert answer.reply.blocked is True and answer.text == text
 
 
+def test_content_parts_are_joined(endpoint: Endpoint) -> None:
+    parts = [{"type": "text", "text": "30 days "}, {"type": "text", "text": "[Source: a, p.2]"}]
+    body = {"model": "m", "choices": [{"message": {"content": parts}}]}
+    endpoint.answer = lambda request: Scripted(body=body)
+    answer = ask(openai(endpoint))
+    assert answer.text == "30 days [Source: a, p.2]" and answer.reply.citations == (Citation("a", 2),)
+
+
 def test_a_gateways_contexts_beside_the_completion_are_read(endpoint: Endpoint) -> None:
     endpoint.answer = lambda request: Scripted(body={
         "model": "m", "choices": [{"message": {"content": "30 days [1]"}}],
@@ -286,7 +294,8 @@ def test_the_systems_own_errors_are_system_failures(
         ({"object": "error"}, "not a chat completion"),
         ([1, 2], "not a chat completion"),
         ({"choices": [{"message": {"content": None}}]}, "the completion has no text content"),
-        ({"choices": [{"message": {"content": [{"type": "text"}]}}]}, "the completion's content is a list"),
+        ({"choices": [{"message": {"content": [{"type": "image"}]}}]}, "content part 0 is not a text part"),
+        ({"choices": [{"message": {"content": 30}}]}, "the completion's content is a int"),
         ({"choices": [{"message": {"content": "x"}}], "contexts": "oops"}, "field 'contexts' must be a list"),
     ],
 )

@@ -14,7 +14,8 @@ Options (``--system-option KEY=VALUE`` or ``[system.options]``):
     metadata_key   the key of the scope in ``metadata`` (default ``scope``)
     timeout        seconds for the whole request (default 60)
 
-The reply's text is the first choice's message content; its model is the completion's ``model``; a
+The reply's text is the first choice's message content (its text parts joined, when it is a list of
+parts); its model is the completion's ``model``; a
 ``refusal`` in the message (OpenAI's structured refusal) or ``finish_reason: content_filter`` is
 ``blocked``. A gateway that returns its retrieval beside the completion (top-level ``contexts`` and
 ``citations``, as answer_from reads them) has them read; otherwise the citations are parsed from the text.
@@ -104,6 +105,8 @@ def _completion(body: Any, raw: str) -> dict[str, Any]:
     blocked = bool(refusal) or finish == "content_filter"
     if content is None and not blocked:
         raise SystemFailure("malformed reply: the completion has no text content", raw)
+    if isinstance(content, list):  # content parts, as some servers send them: their texts, joined
+        content = _joined_parts(content, raw)
     if content is not None and not isinstance(content, str):
         raise SystemFailure(f"malformed reply: the completion's content is a {type(content).__name__}", raw)
     model = body.get("model")
@@ -113,6 +116,16 @@ def _completion(body: Any, raw: str) -> dict[str, Any]:
         "model": model if isinstance(model, str) else None,
     }
     return found | {key: body[key] for key in ("citations", "contexts") if body.get(key) is not None}
+
+
+def _joined_parts(parts: list[Any], raw: str) -> str:
+    texts = []
+    for at, part in enumerate(parts):
+        if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
+            reason = f"malformed reply: the completion's content part {at} is not a text part"
+            raise SystemFailure(reason, raw)
+        texts.append(part["text"])
+    return "".join(texts)
 
 
 def openai_system(
