@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from ..errors import UsageError
 from ._base import Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows
+from .grounded import GROUNDED
 from .hard_fact import HARD_FACT
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
@@ -43,6 +44,7 @@ BUILT_IN: Mapping[str, Scorer] = MappingProxyType(
             MLQA_F1,
             HARD_FACT,
             VALUE_MATCH,
+            GROUNDED,
         )
     }
 )
