@@ -9,13 +9,19 @@ import time
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..harness.runner import RunOptions
 from ..terminal import EscapingStream, one_line
 from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
+
+if TYPE_CHECKING:
+    from ..gate import Gate
+    from ..harness.run import HarnessRun
+    from ..harness.run_gate import GateSettings
+    from ..harness.systems import System
 
 RAG_RUBRIC = "rag-answer"  # harness.run.RAG_RUBRIC (not imported here: `assay --help` loads no harness)
 JUDGE_GROUP = "the judge metric (--metric judge)"  # flags.add_judge's, retitled for a run
@@ -52,7 +58,7 @@ def add_parsers(commands: flags.Commands) -> None:
     parser.add_argument("--limit", type=flags.positive, metavar="N", help="ask only the first N items")
     _add_judge(parser)
     _add_asking(parser)
-    _add_sources(parser)
+    flags.add_sources(parser)
     gates = parser.add_argument_group("the CI gate")
     flags.add_gates(gates)
     gates.add_argument(  # a run's own words for assay score's --gate, which speaks of domains
@@ -132,14 +138,6 @@ def _add_asking(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_sources(parser: argparse.ArgumentParser) -> None:
-    add_sources = getattr(flags, "add_sources", None)  # TODO(issue 12, runner): grounded's; until it merges
-    if add_sources is not None:
-        add_sources(parser)
-        return
-    parser.add_argument("--sources", metavar="DIR", help="the source documents, for the grounded metric")
-
-
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -193,7 +191,7 @@ def run_run(args: argparse.Namespace) -> int:
     return EXIT_OK if done.passed else EXIT_FINDINGS
 
 
-def _say_done(done: Any, args: argparse.Namespace) -> None:
+def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
     from ..report.text import render_text, warnings
 
     summary = done.run.summary
@@ -221,26 +219,22 @@ def _headline(markdown: Path | None) -> str:
 
 def _derived(sources: str | None) -> list[str]:
     """The derived metrics a gate may name: factual, and citation when grounded runs."""
-    try:
-        from ..harness.outcomes import CITATION, FACTUAL  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    except ImportError:  # TODO(issue 12, runner): the outcomes come with the results branch
-        return []
+    from ..harness.outcomes import CITATION, FACTUAL
+
     return [FACTUAL, *([CITATION] if sources is not None else [])]
 
 
-def _gate_settings(args: argparse.Namespace, found: list[Any]) -> Any:
-    """The run's gate (harness.run_gate.GateSettings), None without --gate."""
+def _gate_settings(args: argparse.Namespace, found: list[Gate]) -> GateSettings | None:
+    """The run's gate, None without --gate."""
     if not found:
         return None
     from ..gate import parse_share
+    from ..harness.run_gate import GateSettings
 
-    try:
-        from ..harness.run_gate import GateSettings  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    except ImportError:  # TODO(issue 12, runner): the run's gate comes with the results branch
-        raise UsageError("this build of assay cannot gate a run yet", fix="leave out --gate") from None
     share = parse_share(args.max_unscored)
-    settings = {"on": args.gate_on, "min_n": args.min_n, "max_unscored": share, "scope": args.gate_scope}
-    return GateSettings(tuple(found), **settings)
+    return GateSettings(
+        tuple(found), on=args.gate_on, min_n=args.min_n, max_unscored=share, scope=args.gate_scope
+    )
 
 
 def _no_judge_flags(args: argparse.Namespace) -> None:
@@ -278,9 +272,9 @@ def _table(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return found
 
 
-def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> Any:
+def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
     """The system of --system (else the config's [system] spec), with --system-option's options."""
-    from ..harness.systems import load_system  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from ..harness.systems import load_system
 
     spec = args.system if args.system is not None else config.get("spec")
     if not isinstance(spec, str):

@@ -30,7 +30,8 @@ from .runner import Progress, RunOptions, ask_all, run_to_end
 
 if TYPE_CHECKING:
     from ..judges.metric import JudgeSetup
-    from .systems.base import System  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from .run_gate import GateSettings, RunGate
+    from .systems.base import System
 
 RUN_NAME = "run.jsonl"
 RAG_RUBRIC = "rag-answer"  # the judge's rubric in a harness run unless another is named
@@ -49,7 +50,7 @@ class HarnessRun:
     run: ScoreRun
     rows_path: Path
     reports: Mapping[str, Path]  # results.json/.md/.html by name
-    gate: Any  # harness.run_gate.RunGate, None without gates
+    gate: RunGate | None  # None without gates
     asked: int  # items the system was asked in this run
     resumed: int  # items whose answers came from the journal
     elapsed: float  # seconds spent asking
@@ -57,7 +58,7 @@ class HarnessRun:
     @property
     def passed(self) -> bool:
         """The gate passed (or there was none)."""
-        return self.gate is None or bool(self.gate.passed)
+        return self.gate is None or self.gate.passed
 
 
 def run_gold(
@@ -73,7 +74,7 @@ def run_gold(
     sources: str | Path | None = None,
     metrics: Sequence[str] | None = None,
     score_options: ScoreOptions | None = None,
-    gate: Any = None,
+    gate: GateSettings | None = None,
     fresh: bool = False,
     progress: Progress | None = None,
 ) -> HarnessRun:
@@ -119,13 +120,13 @@ def run_gold(
     return HarnessRun(scored, rows_path, reports, checked, len(rows) - resumed, resumed, elapsed)
 
 
-def _reports(run: ScoreRun, out: Path, info: Mapping[str, Any]) -> tuple[Mapping[str, Path], Any]:
+def _reports(
+    run: ScoreRun, out: Path, info: Mapping[str, Any]
+) -> tuple[Mapping[str, Path], RunGate | None]:
     """results.json/.md/.html of the run, and its gate's checks (None without gates)."""
-    try:
-        from .results import RunInfo, write_results  # type: ignore[import-not-found, import-untyped, unused-ignore]
-        from .run_gate import check_run  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    except ImportError:  # TODO(issue 12, runner): the reports and the run's gate come with the results branch
-        return {}, None
+    from .results import RunInfo, write_results
+    from .run_gate import check_run
+
     written = write_results(run, out, RunInfo(**info))
     gate = info["gate"]
     return written, None if gate is None or not gate.gates else check_run(run, gate)
@@ -135,8 +136,8 @@ def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tu
     """The metrics of a run: hard_fact, value_match and refusal; grounded with `sources`; the judge with
     a chain."""
     names = [*RUN_METRICS, *([GROUNDED] if sources is not None else []), *([JUDGE] if judge else [])]
-    # TODO(issue 12, runner): refusal and grounded come with the metrics and grounded branches; until
-    # they have merged, a run scores without them. Drop this filter then (every name is built in).
+    # TODO(issue 12, runner): refusal comes with the metrics branch; until it has merged, a run scores
+    # without it. Drop this filter then (every name is built in).
     return tuple(name for name in names if name in SCORERS or name == JUDGE)
 
 
@@ -244,23 +245,14 @@ def _with_rubric(judge: JudgeSetup | None, rubric: str | None) -> JudgeSetup | N
 
 
 def _with_sources(options: ScoreOptions, sources: str | Path | None) -> ScoreOptions:
-    if sources is None:
-        return options
-    if "sources" not in {field.name for field in dataclasses.fields(ScoreOptions)}:
-        # TODO(issue 12, runner): ScoreOptions.sources comes with the grounded branch.
-        raise UsageError("this build of assay has no grounded metric to read --sources", fix="leave it out")
-    given: dict[str, Any] = {"sources": str(sources)}
-    return dataclasses.replace(options, **given)
+    return options if sources is None else dataclasses.replace(options, sources=str(sources))
 
 
 def _with_outcomes(run: ScoreRun) -> ScoreRun:
     """The run with each row's outcome (the derived metrics factual and citation)."""
-    try:
-        from .outcomes import with_outcomes  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    except ImportError:  # TODO(issue 12, runner): outcomes come with the results branch
-        return run
-    found: ScoreRun = with_outcomes(run)
-    return found
+    from .outcomes import with_outcomes
+
+    return with_outcomes(run)
 
 
 __all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "run_gold", "run_metrics", "select_items", "write_rows"]

@@ -26,21 +26,11 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ..errors import UsageError
 from ..parts import Reply, part_dict
-
-try:  # TODO(issue 12, runner): the systems branch defines these; drop the fallback once it has merged
-    from .systems.base import SystemFailure, TransportError  # type: ignore[import-not-found, import-untyped, unused-ignore]
-except ImportError:  # pragma: no cover - until then a system cannot raise them, only these stand-ins
-
-    class TransportError(Exception):  # type: ignore[no-redef]
-        """Retryable: the request did not get through (stand-in for systems.base.TransportError)."""
-
-    class SystemFailure(Exception):  # type: ignore[no-redef]
-        """The system's own failure, not retried (stand-in for systems.base.SystemFailure)."""
-
+from .systems.base import SystemFailure, TransportError
 
 if TYPE_CHECKING:
     from .journal import Journal
-    from .systems.base import System  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from .systems.base import System
 
 Progress = Callable[[int, int], None]  # (items done, items in all): resumed items count as done
 MAX_RETRY_AFTER = 60.0  # seconds: a server asking for longer is waited for no longer than this
