@@ -26,6 +26,9 @@ from ..records import Dataset, load_records, load_table
 from ..scorers import JUDGE, SCORERS
 from ..scoring import ScoreOptions, ScoreRun, score
 from .journal import JOURNAL_NAME, JournalHeader, file_sha256, open_journal
+from .outcomes import with_outcomes
+from .results import RunInfo, write_results
+from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
 
 if TYPE_CHECKING:
@@ -101,35 +104,24 @@ def run_gold(
     rows, resumed = run_to_end(_ask(items, system, out, header, options, fresh, progress))
     elapsed = time.monotonic() - clock
     write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal too
-    scored = _with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
+    scored = with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
     write_rows(rows_path, rows, scored)
-    info = {
-        "system": system.spec,
-        "system_signature": header.system,
-        "gold_path": str(gold_path),
-        "gold_sha256": header.gold_sha256,
-        "judges": tuple(one.label for one in judge.chain) if judge else (),
-        "rubric": judge.rubric.name if judge else None,
-        "options": {**dataclasses.asdict(options), "scopes": list(scopes), "limit": limit},
-        "started": started.isoformat(timespec="seconds"),
-        "elapsed": round(elapsed, 3),
-        "sources": None if sources is None else str(sources),
-        "gate": gate,
-    }
-    reports, checked = _reports(scored, out, info)
+    info = RunInfo(
+        system=system.spec,
+        system_signature=header.system,
+        gold_path=str(gold_path),
+        gold_sha256=header.gold_sha256,
+        judges=tuple(one.label for one in judge.chain) if judge else (),
+        rubric=judge.rubric.name if judge else None,
+        options={**dataclasses.asdict(options), "scopes": list(scopes), "limit": limit},
+        started=started.isoformat(timespec="seconds"),
+        elapsed=round(elapsed, 3),
+        sources=None if sources is None else str(sources),
+        gate=gate,
+    )
+    reports = write_results(scored, out, info)
+    checked = None if gate is None or not gate.gates else check_run(scored, gate)
     return HarnessRun(scored, rows_path, reports, checked, len(rows) - resumed, resumed, elapsed)
-
-
-def _reports(
-    run: ScoreRun, out: Path, info: Mapping[str, Any]
-) -> tuple[Mapping[str, Path], RunGate | None]:
-    """results.json/.md/.html of the run, and its gate's checks (None without gates)."""
-    from .results import RunInfo, write_results
-    from .run_gate import check_run
-
-    written = write_results(run, out, RunInfo(**info))
-    gate = info["gate"]
-    return written, None if gate is None or not gate.gates else check_run(run, gate)
 
 
 def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tuple[str, ...]:
@@ -246,13 +238,6 @@ def _with_rubric(judge: JudgeSetup | None, rubric: str | None) -> JudgeSetup | N
 
 def _with_sources(options: ScoreOptions, sources: str | Path | None) -> ScoreOptions:
     return options if sources is None else dataclasses.replace(options, sources=str(sources))
-
-
-def _with_outcomes(run: ScoreRun) -> ScoreRun:
-    """The run with each row's outcome (the derived metrics factual and citation)."""
-    from .outcomes import with_outcomes
-
-    return with_outcomes(run)
 
 
 __all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "run_gold", "run_metrics", "select_items", "write_rows"]
