@@ -19,7 +19,7 @@ import pytest
 
 from assay import score
 from assay.harness.outcomes import CITATION, FACTUAL, OUTCOMES, outcomes, with_outcomes
-from assay.scorers import MetricScores, Outcome
+from assay.scorers import Evidence, MetricScores, Outcome
 from assay.scoring import ScoreRun, finish
 
 SCOPE, OTHER_SCOPE = "acme__gold-plan__wordings", "zenith__basic__wordings"
@@ -99,6 +99,12 @@ def _given(name: str, cases: Sequence[Case]) -> MetricScores:
         if name == "refusal":
             scores.extras["declined"][index] = int(text or 0)
         texts.append(text if isinstance(text, str) else None)
+    # The evidence a trace reads, stored as scoring with evidence=True stores it: these verdicts are
+    # given, so no scorer could rebuild it (grounded would need its documents).
+    scores.evidence = [
+        Evidence(str(text or Outcome(verdict).name), None, None, case.response)
+        for case, verdict, text in zip(cases, scores.outcomes, texts)
+    ]
     if name == "grounded":
         scores.texts["grounded_problems"] = texts
     if name == "judge":

@@ -333,12 +333,6 @@ def test_progress_off_a_terminal_says_items_done_of_all_and_what_came_from_the_j
     assert len(lines) == 2  # the rest comes every PROGRESS_EVERY seconds, not once an item
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="systems/inprocess.py runs sync calls on a ThreadPoolExecutor of its own, whose workers the "
-    "interpreter joins at exit: a hung call holds the process until it returns. Fix: run them on "
-    "harness.runner.DaemonThreads (or the loop's default executor, which run_to_end makes of daemon threads)",
-)
 def test_a_sync_system_hung_in_its_thread_holds_neither_the_run_nor_the_process(tmp_path: Path) -> None:
     hung = tmp_path / "hung.py"
     hung.write_text(

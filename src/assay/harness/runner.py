@@ -16,17 +16,16 @@ exit, and ``asyncio.run`` waits for them and for every task it cancels).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
-import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import UsageError
 from ..parts import Reply, part_dict
 from .systems.base import SystemFailure, TransportError
+from .systems.threads import DaemonThreads
 
 if TYPE_CHECKING:
     from .journal import Journal
@@ -36,7 +35,6 @@ Progress = Callable[[int, int], None]  # (items done, items in all): resumed ite
 MAX_RETRY_AFTER = 60.0  # seconds: a server asking for longer is waited for no longer than this
 MAX_REASON_CHARS = 1000  # an error's text kept in reply.error (an HTML error page says nothing more)
 T = TypeVar("T")
-P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -221,35 +219,6 @@ def _cancel_leftovers(loop: asyncio.AbstractEventLoop, grace: float = 1.0) -> No
     for task in leftovers:
         if task.done():
             _forget(task)
-
-
-class DaemonThreads(concurrent.futures.ThreadPoolExecutor):
-    """Each call in a daemon thread of its own: a call that never returns holds neither the loop's
-    shutdown (``shutdown`` does not wait) nor the interpreter's exit (daemon threads are not joined).
-    The run's concurrency bounds the threads (plus the calls abandoned at their timeout). A
-    ThreadPoolExecutor only in name, which asyncio requires of a default executor: none of its
-    workers is ever started."""
-
-    def submit(
-        self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
-    ) -> concurrent.futures.Future[T]:
-        future: concurrent.futures.Future[T] = concurrent.futures.Future()
-
-        def work() -> None:
-            if not future.set_running_or_notify_cancel():
-                return
-            try:
-                result = fn(*args, **kwargs)
-            except BaseException as exc:  # the future carries it to the awaiting coroutine
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
-
-        threading.Thread(target=work, name="assay-system-call", daemon=True).start()
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Nothing to wait for: a call still running is one abandoned at its timeout."""
 
 
 __all__ = [

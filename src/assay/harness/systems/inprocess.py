@@ -4,10 +4,11 @@ attribute).
 
 It is called as ``function(question, scope=scope, **options)`` and returns a text or a mapping
 (base.answer_from). An ``async def`` function is awaited; a plain one runs in a worker thread
-(as ``asyncio.to_thread`` would, on a pool of the system's own of up to MAX_THREADS threads: the
-default pool has only ``cpu_count + 4``, which would cap the runner's concurrency unseen), so the
+(as ``asyncio.to_thread`` would, but a daemon thread per call, ``threads.DaemonThreads``: the default
+pool has only ``cpu_count + 4`` threads, which would cap the runner's concurrency unseen), so the
 runner's timeout and concurrency hold for it too. Python cannot stop a thread: a sync call past the
-timeout is abandoned, not killed, and finishes in the background. A sync
+timeout is abandoned, not killed, and finishes in the background, holding neither the run's end nor
+the process's exit. A sync
 function that returns an awaitable has it awaited. Whatever the call raises (``sys.exit()`` too) is the
 item's SystemFailure ("raised ValueError: ..."), never the run's crash.
 
@@ -29,7 +30,6 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -37,9 +37,9 @@ from typing import Any
 
 from ...errors import UsageError
 from .base import Answer, SystemFailure, answer_from
+from .threads import DaemonThreads
 
 SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
-MAX_THREADS = 64  # sync calls at once: threads are made as calls need them, up to this many
 
 
 @dataclass
@@ -47,7 +47,7 @@ class InProcessSystem:
     spec: str
     function: Callable[..., Any] = field(repr=False)
     options: Mapping[str, object] = field(default_factory=dict)
-    _pool: ThreadPoolExecutor | None = field(default=None, repr=False)
+    _pool: DaemonThreads | None = field(default=None, repr=False)
 
     def signature(self) -> str:
         return "|".join([self.spec, *(f"{key}={self.options[key]}" for key in sorted(self.options))])
@@ -67,7 +67,7 @@ class InProcessSystem:
     async def _in_thread(self, question: str, scope: str | None) -> object:
         """The sync call in a worker thread, with this task's context variables (as asyncio.to_thread)."""
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="assay-system")
+            self._pool = DaemonThreads()
         call = functools.partial(self.function, question, scope=scope, **self.options)
         context = contextvars.copy_context()
         return await asyncio.get_running_loop().run_in_executor(self._pool, context.run, call)
