@@ -59,7 +59,11 @@ WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 # British -ise/-isation spelt as -ize/-ization, so "hospitalisation" meets "hospitalization" (Snowball
 # stems the two apart).
 BRITISH_ISE = regex.compile(r"(?<=\p{L}{3})is(?=e|ed|es|ing|ation|ations)$")
-STOP = frozenset(STOPWORDS_EN)
+# Lucene's English stop words, and the words a question is asked with, which say nothing of its subject.
+QUESTION_WORDS = ("what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does", "do", "did",
+                  "can", "could", "would", "should", "may", "might", "shall", "has", "have", "had", "its",
+                  "under", "any", "i", "my", "me", "we", "our", "you", "your")  # fmt: skip
+STOP = frozenset(STOPWORDS_EN) | frozenset(QUESTION_WORDS)
 _stemmer = Stemmer.Stemmer("english")
 _stem_lock = threading.Lock()  # a PyStemmer object is not documented as safe across threads
 
@@ -289,11 +293,12 @@ NEGATION = regex.compile(
     r"|(?i)\bexclu(?:ded|des?|sions?)\b"
 )
 # A quantity as written: a number that is not part of a code or a clause number ("Excl03", "4.1.3."),
-# or a number word.
+# or a number word before a unit ("thirty days"; "the two waiting periods" is no quantity).
+UNITS = r"(?:days?|weeks?|months?|years?|hours?|minutes?|%|percent|per\s?cent|times|lakhs?|crores?)"
 QUANTITY_IN_TEXT = regex.compile(
     r"(?<![\p{L}\p{N}.])\d+(?:,\d{2,3})*(?:\.\d+)?(?![\p{L}\p{N}]|\.\d)"
     r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty"
-    r"|sixty|ninety|hundred|thousand|lakhs?|crores?|million)\b",
+    rf"|sixty|ninety|hundred|thousand)(?:\s*\(\d+\))?[\s-]+{UNITS}(?!\p{{L}})",
     regex.IGNORECASE,
 )
 # A sentence that holds what the question asks for (a quantity; a yes or a no) counts half as much again.
@@ -363,6 +368,40 @@ def says_yes_or_no(sentence: str) -> bool:
     return bool(NEGATION.search(sentence) or AFFIRMATION.search(sentence))
 
 
+CLAUSE_END = regex.compile(r"[,;:()\[\]]|\s(?:and|or|but|while|whereas)\s", regex.IGNORECASE)
+MONEY_BEFORE = regex.compile(r"(?:₹|rs\.?|inr|usd|\$|€|£)\s?$", regex.IGNORECASE)
+UNIT_AFTER = regex.compile(rf"\s?{UNITS}(?!\p{{L}})", regex.IGNORECASE)
+
+
+def asked_quantity(question: str, scope: str | None, sentence: str) -> str | None:
+    """For a question asking for a quantity, the quantity of the sentence it asks for, as written: of
+    the sentence's quantities, the one whose clause shares the most of the question's weight ("60 days
+    before the date of admission" for "how many days before admission"); the first of equals."""
+    if not QUANTITY.search(question):
+        return None
+    query = set(question_terms(question, scope))
+    best: tuple[float, str] | None = None
+    for found in QUANTITY_IN_TEXT.finditer(sentence):
+        clause = _clause(sentence, found.start(), found.end())
+        weight = float(len(query & set(terms(clause))))
+        if best is None or weight > best[0]:
+            best = (weight, _with_unit(sentence, found.start(), found.end()))
+    return None if best is None else as_written(best[1])
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    before = [m.end() for m in CLAUSE_END.finditer(text, 0, start)]
+    after = CLAUSE_END.search(text, end)
+    return text[before[-1] if before else 0 : after.start() if after else len(text)]
+
+
+def _with_unit(text: str, start: int, end: int) -> str:
+    """The number with its unit after it ("30 days", "20%") or its currency before it ("INR 50,000")."""
+    unit = UNIT_AFTER.match(text, end)
+    money = MONEY_BEFORE.search(text, 0, start)
+    return text[money.start() if money else start : unit.end() if unit else end]
+
+
 def source_tag(document: str, page: int) -> str:
     return f"[Source: {document}, p.{page}]"
 
@@ -398,8 +437,8 @@ def answer(question: str, scope: str | None = None, **options: Any) -> dict[str,
     if options.get("llm"):
         text, model = generated_answer(question, hits, citation, options)
         return reply(text, [citation], contexts, blocked=False, route="generative", model=model)
-    verdict = yes_or_no(question, sentence)
-    text = " ".join(part for part in (f"{verdict}." if verdict else "", as_written(sentence)) if part)
+    lead = yes_or_no(question, sentence) or asked_quantity(question, scope, sentence)
+    text = " ".join(part for part in (f"{lead}." if lead else "", as_written(sentence)) if part)
     text = f"{text} {source_tag(chosen.chunk.document, chosen.chunk.page)}"
     return reply(text, [citation], contexts, blocked=False, route="extractive", model=EXTRACTIVE_MODEL)
 
