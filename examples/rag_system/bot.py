@@ -303,13 +303,14 @@ QUANTITY_IN_TEXT = regex.compile(
 )
 # A sentence that holds what the question asks for (a quantity; a yes or a no) counts half as much again.
 CUE_BONUS = 1.5
+HEADING_WORDS = 4
 
 
 def wanted_cue(question: str) -> Callable[[str], bool] | None:
     """What a sentence answering the question should hold, as a test of the sentence; None for other
     questions."""
     if QUANTITY.search(question):
-        return lambda sentence: bool(QUANTITY_IN_TEXT.search(sentence))
+        return lambda sentence: bool(quantities(sentence))
     if YES_NO.search(question):
         return says_yes_or_no
     return None
@@ -320,6 +321,7 @@ class Sentence(NamedTuple):
     hit_rank: int
     span: Span
     chunk: Chunk
+    heading: bool
 
 
 def best_sentence(question: str, scope: str | None, hits: Sequence[Hit],
@@ -342,8 +344,14 @@ def best_sentence(question: str, scope: str | None, hits: Sequence[Hit],
             score = sentence_score(text, query, index)
             if wants is not None and not span.running and wants(text):
                 score *= CUE_BONUS
-            candidates.append(Sentence(score + 0.1 * hit.score, rank, span, hit.chunk))
-    return max(candidates, key=lambda s: (s.score, -s.hit_rank, -s.span.start))
+            candidates.append(Sentence(score + 0.1 * hit.score, rank, span, hit.chunk, is_heading(text)))
+    answers = [candidate for candidate in candidates if not candidate.heading] or candidates
+    return max(answers, key=lambda s: (s.score, -s.hit_rank, -s.span.start))
+
+
+def is_heading(sentence: str) -> bool:
+    """A title or a label ("Waiting periods"): too short to answer, though it tells what follows."""
+    return len(WORD.findall(sentence)) < HEADING_WORDS and not any(ch.isdigit() for ch in sentence)
 
 
 def sentence_score(sentence: str, query: set[str], index: DocumentIndex) -> float:
@@ -368,6 +376,19 @@ def says_yes_or_no(sentence: str) -> bool:
     return bool(NEGATION.search(sentence) or AFFIRMATION.search(sentence))
 
 
+def quantities(sentence: str) -> list[regex.Match[str]]:
+    """The sentence's quantities, less a bare number that opens it: a clause number ("2.1 Expenses ...")."""
+    found = list(QUANTITY_IN_TEXT.finditer(sentence))
+    opening = sentence[: found[0].start()].strip(" (") if found else "x"
+    if not opening and sentence[found[0].start()].isdigit() and not _has_unit(sentence, found[0]):
+        found.pop(0)
+    return found
+
+
+def _has_unit(text: str, number: regex.Match[str]) -> bool:
+    return bool(UNIT_AFTER.match(text, number.end()) or MONEY_BEFORE.search(text, 0, number.start()))
+
+
 CLAUSE_END = regex.compile(r"[,;:()\[\]]|\s(?:and|or|but|while|whereas)\s", regex.IGNORECASE)
 MONEY_BEFORE = regex.compile(r"(?:₹|rs\.?|inr|usd|\$|€|£)\s?$", regex.IGNORECASE)
 UNIT_AFTER = regex.compile(rf"\s?{UNITS}(?!\p{{L}})", regex.IGNORECASE)
@@ -381,7 +402,7 @@ def asked_quantity(question: str, scope: str | None, sentence: str) -> str | Non
         return None
     query = set(question_terms(question, scope))
     best: tuple[float, str] | None = None
-    for found in QUANTITY_IN_TEXT.finditer(sentence):
+    for found in quantities(sentence):
         clause = _clause(sentence, found.start(), found.end())
         weight = float(len(query & set(terms(clause))))
         if best is None or weight > best[0]:
