@@ -432,15 +432,7 @@ def source_tag(document: str, page: int) -> str:
 
 def answer(question: str, scope: str | None = None, **options: Any) -> dict[str, Any]:
     """The bot's reply to one question: text, citations, contexts, blocked, route, model."""
-    unknown = sorted(set(options) - OPTIONS)
-    if unknown:
-        known = ", ".join(sorted(OPTIONS))
-        raise ValueError(f"unknown option(s) {', '.join(unknown)}: the bot takes {known}")
-    found = indexes(
-        sources_folder(options.get("sources")),
-        int(options.get("chunk", CHUNK_CHARS)),
-        int(options.get("overlap", OVERLAP_CHARS)),
-    )
+    found = prepare(**options)
     hits = retrieve(question, scope, found, int(options.get("top", TOP_CHUNKS)))
     contexts = [context_of(hit.chunk) for hit in hits]
     if not hits or hits[0].score < float(options.get("floor", DEFAULT_FLOOR)):
@@ -462,6 +454,19 @@ def answer(question: str, scope: str | None = None, **options: Any) -> dict[str,
     text = " ".join(part for part in (f"{lead}." if lead else "", as_written(sentence)) if part)
     text = f"{text} {source_tag(chosen.chunk.document, chosen.chunk.page)}"
     return reply(text, [citation], contexts, blocked=False, route="extractive", model=EXTRACTIVE_MODEL)
+
+
+def prepare(**options: Any) -> dict[str, DocumentIndex]:
+    """The indexes the options name (built now, if not yet); ValueError for an option the bot lacks."""
+    unknown = sorted(set(options) - OPTIONS)
+    if unknown:
+        known = ", ".join(sorted(OPTIONS))
+        raise ValueError(f"unknown option(s) {', '.join(unknown)}: the bot takes {known}")
+    return indexes(
+        sources_folder(options.get("sources")),
+        int(options.get("chunk", CHUNK_CHARS)),
+        int(options.get("overlap", OVERLAP_CHARS)),
+    )
 
 
 def sources_folder(given: object) -> Path:
