@@ -1,0 +1,169 @@
+"""The answering half of the example bot: of the top chunks' sentences, the one that best answers the
+question, and what to say first ("Yes." / "No." / the quantity asked for) when the sentence plainly says it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
+
+import regex
+from retrieval import WORD, Chunk, DocumentIndex, Hit, Span, as_written, question_terms, terms
+
+# --- the extractive answer ---------------------------------------------------------------------------
+
+QUANTITY = regex.compile(
+    r"\b(?:how\s+(?:many|much|long|old|soon|often)|percent(?:age)?|proportion|period|duration|amount|limit"
+    r"|ratio|minimum|maximum|age|number\s+of|up\s+to\s+what)\b",
+    regex.IGNORECASE,
+)
+YES_NO = regex.compile(
+    r"^\s*(?:is|are|does|do|did|can|could|will|would|shall|should|may|has|have|was|were)\b", regex.IGNORECASE
+)
+# Words that grant cover, and the same words negated ("not covered", "shall not be liable", "we do NOT
+# pay") or an exclusion. A negation elsewhere in the sentence ("not result in recovery") says nothing
+# about the cover asked for, so it is no answer. "no" counts lower-case only: "No Claim Bonus" names a
+# benefit and negates nothing.
+GRANTING = (
+    r"(?:cover(?:s|ed|age)?|pays?|payable|paid|includ(?:es?|ed)|available|avail(?:s|ed)?|reimburs\w*"
+    r"|indemnif\w*|eligible|entitled|allowed|admissible|provided|offer(?:s|ed)?|liable)"
+)
+AFFIRMATION = regex.compile(rf"(?i)\b{GRANTING}\b")
+NEGATION = regex.compile(
+    rf"\b(?:(?i:not|never|cannot|nor|\w+n't)|no)\s+(?:\w+\s+){{0,3}}?(?i:{GRANTING})\b"
+    r"|(?i)\bexclu(?:ded|des?|sions?)\b"
+)
+# A quantity as written: a number that is not part of a code or a clause number ("Excl03", "4.1.3."),
+# or a number word before a unit ("thirty days"; "the two waiting periods" is no quantity).
+UNITS = r"(?:days?|weeks?|months?|years?|hours?|minutes?|%|percent|per\s?cent|times|lakhs?|crores?)"
+QUANTITY_IN_TEXT = regex.compile(
+    r"(?<![\p{L}\p{N}.])\d+(?:,\d{2,3})*(?:\.\d+)?(?![\p{L}\p{N}]|\.\d)"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty"
+    rf"|sixty|ninety|hundred|thousand)(?:\s*\(\d+\))?[\s-]+{UNITS}(?!\p{{L}})",
+    regex.IGNORECASE,
+)
+# A sentence that holds what the question asks for (a quantity; a yes or a no) counts half as much again.
+CUE_BONUS = 1.5
+HEADING_WORDS = 4
+
+
+def wanted_cue(question: str) -> Callable[[str], bool] | None:
+    """What a sentence answering the question should hold, as a test of the sentence; None for other
+    questions."""
+    if QUANTITY.search(question):
+        return lambda sentence: bool(quantities(sentence))
+    if YES_NO.search(question):
+        return says_yes_or_no
+    return None
+
+
+class Sentence(NamedTuple):
+    score: float
+    hit_rank: int
+    span: Span
+    chunk: Chunk
+    heading: bool
+
+
+def best_sentence(question: str, scope: str | None, hits: Sequence[Hit],
+                  index_of: Mapping[str, DocumentIndex]) -> Sentence:
+    """The best sentence of the pages of `hits` that overlaps one of them (see `sentence_score`); ties go
+    to the better chunk, then to the earlier sentence."""
+    query = set(question_terms(question, scope))
+    wants = wanted_cue(question)
+    candidates: list[Sentence] = []
+    seen: set[tuple[str, int, int]] = set()
+    for rank, hit in enumerate(hits):
+        index = index_of[hit.chunk.document]
+        page = index.pages[hit.chunk.page - 1]
+        for span in index.sentences[hit.chunk.page - 1]:
+            key = (hit.chunk.document, hit.chunk.page, span.start)
+            if span.end <= hit.chunk.start or span.start >= hit.chunk.end or key in seen:
+                continue
+            seen.add(key)
+            text = page[span.start : span.end]
+            score = sentence_score(text, query, index)
+            if wants is not None and not span.running and wants(text):
+                score *= CUE_BONUS
+            candidates.append(Sentence(score + 0.1 * hit.score, rank, span, hit.chunk, is_heading(text)))
+    answers = [candidate for candidate in candidates if not candidate.heading] or candidates
+    return max(answers, key=lambda s: (s.score, -s.hit_rank, -s.span.start))
+
+
+def is_heading(sentence: str) -> bool:
+    """A title or a label ("Waiting periods"): too short to answer, though it tells what follows."""
+    return len(WORD.findall(sentence)) < HEADING_WORDS and not any(ch.isdigit() for ch in sentence)
+
+
+def sentence_score(sentence: str, query: set[str], index: DocumentIndex) -> float:
+    """BM25 of the question's terms over the sentence, with the document's idf and its length against a
+    25-word sentence, as a share of the question's weight (0..1)."""
+    counts = Counter(terms(sentence))
+    norm = 1.5 * (0.25 + 0.75 * sum(counts.values()) / 25)
+    weight = sum(index.idf(term) for term in query) or 1.0
+    return sum(index.idf(t) * counts[t] / (counts[t] + norm) for t in query if counts[t]) / weight
+
+
+def yes_or_no(question: str, sentence: str) -> str | None:
+    """"Yes" or "No" when the question is a yes/no one and the sentence plainly says which, else None."""
+    if not YES_NO.search(question):
+        return None
+    if NEGATION.search(sentence):
+        return "No"
+    return "Yes" if AFFIRMATION.search(sentence) else None
+
+
+def says_yes_or_no(sentence: str) -> bool:
+    return bool(NEGATION.search(sentence) or AFFIRMATION.search(sentence))
+
+
+def quantities(sentence: str) -> list[regex.Match[str]]:
+    """The sentence's quantities, less a bare number that opens it: a clause number ("2.1 Expenses ...")."""
+    found = list(QUANTITY_IN_TEXT.finditer(sentence))
+    opening = sentence[: found[0].start()].strip(" (") if found else "x"
+    if not opening and sentence[found[0].start()].isdigit() and not _has_unit(sentence, found[0]):
+        found.pop(0)
+    return found
+
+
+def _has_unit(text: str, number: regex.Match[str]) -> bool:
+    return bool(UNIT_AFTER.match(text, number.end()) or MONEY_BEFORE.search(text, 0, number.start()))
+
+
+CLAUSE_END = regex.compile(r"[,;:()\[\]]|\s(?:and|or|but|while|whereas)\s", regex.IGNORECASE)
+MONEY_BEFORE = regex.compile(r"(?:₹|rs\.?|inr|usd|\$|€|£)\s?$", regex.IGNORECASE)
+UNIT_AFTER = regex.compile(rf"\s?{UNITS}(?!\p{{L}})", regex.IGNORECASE)
+
+
+def asked_quantity(question: str, scope: str | None, sentence: str) -> str | None:
+    """For a question asking for a quantity, the quantity of the sentence it asks for, as written: of
+    the sentence's quantities, the one whose clause shares the most of the question's weight ("60 days
+    before the date of admission" for "how many days before admission"); the first of equals."""
+    if not QUANTITY.search(question):
+        return None
+    query = set(question_terms(question, scope))
+    best: tuple[float, str] | None = None
+    for found in quantities(sentence):
+        clause = _clause(sentence, found.start(), found.end())
+        weight = float(len(query & set(terms(clause))))
+        if best is None or weight > best[0]:
+            best = (weight, _with_unit(sentence, found.start(), found.end()))
+    return None if best is None else as_written(best[1])
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    before = [m.end() for m in CLAUSE_END.finditer(text, 0, start)]
+    after = CLAUSE_END.search(text, end)
+    return text[before[-1] if before else 0 : after.start() if after else len(text)]
+
+
+def _with_unit(text: str, start: int, end: int) -> str:
+    """The number with its unit after it ("30 days", "20%") or its currency before it ("INR 50,000")."""
+    unit = UNIT_AFTER.match(text, end)
+    money = MONEY_BEFORE.search(text, 0, start)
+    return text[money.start() if money else start : unit.end() if unit else end]
+
+
+def source_tag(document: str, page: int) -> str:
+    return f"[Source: {document}, p.{page}]"
