@@ -47,7 +47,6 @@ if HERE not in sys.path:
 from extract import asked_quantity, best_sentence, source_tag, yes_or_no  # noqa: E402
 from retrieval import (  # noqa: E402
     CHUNK_CHARS,
-    DEFAULT_PAGE_CACHE,
     OVERLAP_CHARS,
     Chunk,
     DocumentIndex,
@@ -56,6 +55,8 @@ from retrieval import (  # noqa: E402
     indexes,
     retrieve,
 )
+
+from assay.harness import DEFAULT_PAGE_CACHE  # noqa: E402
 
 SOURCES_ENV = "ASSAY_EXAMPLE_SOURCES"
 BUNDLED_SOURCES = Path(__file__).resolve().parent.parent / "gold" / "sources"

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-import bm25s
+import bm25s  # type: ignore[import-untyped]
 import numpy as np
 import regex
 import Stemmer
-from bm25s.stopwords import STOPWORDS_EN
+from bm25s.stopwords import STOPWORDS_EN  # type: ignore[import-untyped]
 
 from assay.harness import DEFAULT_PAGE_CACHE, load_sources
 
