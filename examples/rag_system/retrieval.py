@@ -73,17 +73,20 @@ def terms(text: str) -> list[str]:
 
 
 def chunk_spans(text: str, size: int = CHUNK_CHARS, overlap: int = OVERLAP_CHARS) -> list[tuple[int, int]]:
-    """[start, end) spans of about `size` characters overlapping by about `overlap`, every end moved back
-    to whitespace (a word is never cut) and every start forward past it. The last span ends the text."""
+    """[start, end) spans of at most `size` characters overlapping by about `overlap`, cut at whitespace
+    (a word is cut only when it is longer than `size`) and trimmed of it."""
     spans: list[tuple[int, int]] = []
     start = _skip_space(text, 0)
     while start < len(text):
-        end = len(text) if len(text) - start <= size else _snap_back(text, start + size, start)
+        cut = len(text) if len(text) - start <= size else _snap_back(text, start + size, start)
+        end = cut
+        while text[end - 1].isspace():
+            end -= 1
         spans.append((start, end))
-        if end >= len(text):
+        if cut >= len(text):
             break
-        next_start = _skip_space(text, _snap_back(text, end - overlap, start))
-        start = next_start if next_start > start else end  # always move on
+        next_start = _skip_space(text, _snap_back(text, cut - overlap, start))
+        start = next_start if next_start > start else _skip_space(text, cut)  # always move on
     return spans
 
 
