@@ -110,6 +110,8 @@ SENTENCE_END = regex.compile(
     r"(?<=[.!?;])\s+|\n(?=\s*(?:[\u2022\u25cf\u25aa\u2013\-*]|\(?[0-9ivxIVX]{1,4}[.)]|\(?[a-z][.)]\s))"
 )
 LINE = regex.compile(r"[^\n]+")
+NEWLINE = regex.compile(r"\n")
+LONG_SENTENCE = 400
 RUNNING_SHARE = 0.5  # a line on half the pages or more (digits aside) is a running header or footer
 
 
@@ -150,9 +152,23 @@ def _body_sentences(text: str, start: int, end: int) -> list[Span]:
     spans, at = [], start
     for boundary in [*SENTENCE_END.finditer(text, start, end), None]:
         stop = boundary.start() if boundary else end
-        spans.append(Span(*_trimmed(text, at, stop), running=False))
+        spans += [Span(*_trimmed(text, *piece), running=False) for piece in _lines_of(text, at, stop)]
         at = boundary.end() if boundary else end
     return spans
+
+
+def _lines_of(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A "sentence" over LONG_SENTENCE characters (a table's rows run on without a full stop) as runs of
+    whole lines of up to that many (a longer line alone); a shorter one whole."""
+    if end - start <= LONG_SENTENCE:
+        return [(start, end)]
+    pieces, first, last = [], start, start
+    for line_end in [*(found.start() for found in NEWLINE.finditer(text, start, end)), end]:
+        if line_end - first > LONG_SENTENCE and last > first:
+            pieces.append((first, last))
+            first = last
+        last = line_end
+    return [*pieces, (first, end)]
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
