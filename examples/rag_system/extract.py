@@ -43,8 +43,6 @@ QUANTITY_IN_TEXT = regex.compile(
     rf"|sixty|ninety|hundred|thousand)(?:\s*\(\d+\))?[\s-]+{UNITS}(?!\p{{L}})",
     regex.IGNORECASE,
 )
-# A sentence that holds what the question asks for (a quantity; a yes or a no) counts half as much again.
-CUE_BONUS = 1.5
 HEADING_WORDS = 4
 
 
@@ -59,6 +57,7 @@ def wanted_cue(question: str) -> Callable[[str], bool] | None:
 
 
 class Sentence(NamedTuple):
+    fits: bool  # holds what the question asks for (see wanted_cue)
     score: float
     hit_rank: int
     span: Span
@@ -68,8 +67,9 @@ class Sentence(NamedTuple):
 
 def best_sentence(question: str, scope: str | None, hits: Sequence[Hit],
                   index_of: Mapping[str, DocumentIndex]) -> Sentence:
-    """The best sentence of the pages of `hits` that overlaps one of them (see `sentence_score`); ties go
-    to the better chunk, then to the earlier sentence."""
+    """The best sentence of the pages of `hits` that overlaps one of them: of those that hold what the
+    question asks for (a quantity, a yes or a no) when any does, the one `sentence_score` rates highest;
+    ties go to the better chunk, then to the earlier sentence. Headings answer only when nothing else can."""
     query = set(question_terms(question, scope))
     wants = wanted_cue(question)
     candidates: list[Sentence] = []
@@ -84,11 +84,10 @@ def best_sentence(question: str, scope: str | None, hits: Sequence[Hit],
             seen.add(key)
             text = page[span.start : span.end]
             score = sentence_score(text, query, index)
-            if wants is not None and not span.running and wants(text):
-                score *= CUE_BONUS
-            candidates.append(Sentence(score + 0.1 * hit.score, rank, span, hit.chunk, is_heading(text)))
+            fits = score > 0 and wants is not None and not span.running and wants(text)
+            candidates.append(Sentence(fits, score, rank, span, hit.chunk, is_heading(text)))
     answers = [candidate for candidate in candidates if not candidate.heading] or candidates
-    return max(answers, key=lambda s: (s.score, -s.hit_rank, -s.span.start))
+    return max(answers, key=lambda s: (s.fits, s.score, -s.hit_rank, -s.span.start))
 
 
 def is_heading(sentence: str) -> bool:
