@@ -50,7 +50,6 @@ from retrieval import (  # noqa: E402
     OVERLAP_CHARS,
     Chunk,
     DocumentIndex,
-    Hit,
     as_written,
     indexes,
     retrieve,
@@ -89,7 +88,8 @@ def answer(question: str, scope: str | None = None, **options: Any) -> dict[str,
         "quote": sentence,
     }
     if options.get("llm"):
-        text, model = generated_answer(question, hits, citation, options)
+        passages = [chosen.chunk, *(hit.chunk for hit in hits if hit.chunk != chosen.chunk)]
+        text, model = generated_answer(question, passages[:GENERATION_PASSAGES], citation, options)
         return reply(text, [citation], contexts, blocked=False, route="generative", model=model)
     lead = yes_or_no(question, sentence) or asked_quantity(question, scope, sentence)
     text = " ".join(part for part in (f"{lead}." if lead else "", as_written(sentence)) if part)
@@ -131,6 +131,7 @@ def reply(
 
 # --- optional generation -----------------------------------------------------------------------------
 
+GENERATION_PASSAGES = 3  # a small model's context holds three chunks and the answer
 GENERATION_PROMPT = (
     "Answer the question from the numbered passages only, in one or two sentences, keeping numbers as the "
     "passages write them. Say 'Yes' or 'No' first when the question asks for one. When the passages do "
@@ -138,19 +139,20 @@ GENERATION_PROMPT = (
 )
 
 
-def generated_answer(question: str, hits: Sequence[Hit], citation: Mapping[str, Any],
+def generated_answer(question: str, passages: Sequence[Chunk], citation: Mapping[str, Any],
                      options: Mapping[str, Any]) -> tuple[str, str]:
-    """The answer an OpenAI-compatible chat endpoint writes from the top passages, and its model; the
-    best sentence's source tag is added when the model wrote none, so the citation stays checkable."""
+    """The answer an OpenAI-compatible chat endpoint writes from the passages (the best sentence's chunk
+    first), and its model; the best sentence's source tag is added when the model wrote none, so the
+    citation stays checkable."""
     import httpx  # only a generating bot needs it
 
     base = str(options["llm"]).rstrip("/")
     timeout = float(options.get("llm_timeout", 60))
     with httpx.Client(timeout=timeout) as client:
         model = str(options.get("model") or client.get(f"{base}/models").json()["data"][0]["id"])
-        passages = "\n\n".join(
-            f"[{n}] {source_tag(hit.chunk.document, hit.chunk.page)} {as_written(hit.chunk.text)}"
-            for n, hit in enumerate(hits, 1)
+        numbered = "\n\n".join(
+            f"[{n}] {source_tag(chunk.document, chunk.page)} {as_written(chunk.text)}"
+            for n, chunk in enumerate(passages, 1)
         )
         body = {
             "model": model,
@@ -158,7 +160,7 @@ def generated_answer(question: str, hits: Sequence[Hit], citation: Mapping[str, 
             "max_tokens": 200,
             "messages": [
                 {"role": "system", "content": GENERATION_PROMPT},
-                {"role": "user", "content": f"Passages:\n{passages}\n\nQuestion: {question}"},
+                {"role": "user", "content": f"Passages:\n{numbered}\n\nQuestion: {question}"},
             ],
         }
         response = client.post(f"{base}/chat/completions", json=body)

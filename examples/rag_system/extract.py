@@ -36,7 +36,9 @@ NEGATION = regex.compile(
 )
 # A quantity as written: a number that is not part of a code or a clause number ("Excl03", "4.1.3."),
 # or a number word before a unit ("thirty days"; "the two waiting periods" is no quantity).
-UNITS = r"(?:days?|weeks?|months?|years?|hours?|minutes?|%|percent|per\s?cent|times|lakhs?|crores?)"
+DURATIONS = r"(?:days?|weeks?|months?|years?|hours?|minutes?)"
+PERCENTS = r"(?:%|percent|per\s?cent)"
+UNITS = rf"(?:{DURATIONS}|{PERCENTS}|times|lakhs?|crores?)"
 QUANTITY_IN_TEXT = regex.compile(
     r"(?<![\p{L}\p{N}.])\d+(?:,\d{2,3})*(?:\.\d+)?(?![\p{L}\p{N}]|\.\d)"
     r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty"
@@ -46,11 +48,26 @@ QUANTITY_IN_TEXT = regex.compile(
 HEADING_WORDS = 4
 
 
+# The kind of quantity a question asks for, when it says: a share, or a length of time.
+ASKS_PERCENT = regex.compile(r"\bpercent(?:age)?\b|%", regex.IGNORECASE)
+ASKS_DURATION = regex.compile(
+    r"\bhow\s+long\b|\bperiod\b|\bduration\b|\b(?:days|weeks|months|years|hours)\b", regex.IGNORECASE
+)
+
+
+def wanted_unit(question: str) -> str | None:
+    """The units a quantity answering the question is in (a pattern), or None when it may be any."""
+    if ASKS_PERCENT.search(question):
+        return PERCENTS
+    return DURATIONS if ASKS_DURATION.search(question) else None
+
+
 def wanted_cue(question: str) -> Callable[[str], bool] | None:
     """What a sentence answering the question should hold, as a test of the sentence; None for other
     questions."""
     if QUANTITY.search(question):
-        return lambda sentence: bool(quantities(sentence))
+        unit = wanted_unit(question)
+        return lambda sentence: bool(quantities(sentence, unit))
     if YES_NO.search(question):
         return says_yes_or_no
     return None
@@ -117,37 +134,49 @@ def says_yes_or_no(sentence: str) -> bool:
     return bool(NEGATION.search(sentence) or AFFIRMATION.search(sentence))
 
 
-def quantities(sentence: str) -> list[regex.Match[str]]:
-    """The sentence's quantities, less a bare number that opens it: a clause number ("2.1 Expenses ...")."""
+def quantities(sentence: str, unit: str | None = None) -> list[regex.Match[str]]:
+    """The sentence's quantities (in `unit`, a pattern, when given), less a bare number that opens it: a
+    clause number ("2.1 Expenses ...")."""
     found = list(QUANTITY_IN_TEXT.finditer(sentence))
     opening = sentence[: found[0].start()].strip(" (") if found else "x"
-    if not opening and sentence[found[0].start()].isdigit() and not _has_unit(sentence, found[0]):
+    if not opening and sentence[found[0].start()].isdigit() and not has_unit(sentence, found[0]):
         found.pop(0)
-    return found
+    if unit is None:
+        return found
+    in_unit = regex.compile(rf"(?i)(?:\s|-){{0,3}}{unit}(?!\p{{L}})$|(?i){unit}$")
+    return [m for m in found if in_unit.search(_with_unit(sentence, m.start(), m.end()))]
 
 
-def _has_unit(text: str, number: regex.Match[str]) -> bool:
+def has_unit(text: str, number: regex.Match[str]) -> bool:
+    """Whether the number has a unit after it or a currency before it (a number word always has)."""
+    if not number.group()[:1].isdigit():
+        return True
     return bool(UNIT_AFTER.match(text, number.end()) or MONEY_BEFORE.search(text, 0, number.start()))
 
 
 CLAUSE_END = regex.compile(r"[,;:()\[\]]|\s(?:and|or|but|while|whereas)\s", regex.IGNORECASE)
-MONEY_BEFORE = regex.compile(r"(?:₹|rs\.?|inr|usd|\$|€|£)\s?$", regex.IGNORECASE)
-UNIT_AFTER = regex.compile(rf"\s?{UNITS}(?!\p{{L}})", regex.IGNORECASE)
+MONEY_BEFORE = regex.compile(r"(?:₹|rs\.?|inr|usd|\$|€|£)\s{0,3}$", regex.IGNORECASE)
+UNIT_AFTER = regex.compile(rf"(?:\s{{0,3}}|-){UNITS}(?!\p{{L}})", regex.IGNORECASE)  # "30 days", "30-day"
+YEAR = regex.compile(r"(?:19|20)\d\d")
 
 
 def asked_quantity(question: str, scope: str | None, sentence: str) -> str | None:
     """For a question asking for a quantity, the quantity of the sentence it asks for, as written: of
-    the sentence's quantities, the one whose clause shares the most of the question's weight ("60 days
-    before the date of admission" for "how many days before admission"); the first of equals."""
+    the sentence's quantities in the unit asked for, one with a unit before a bare number (and never a
+    bare year), the one whose clause shares the most of the question's terms ("60 days before the date
+    of admission" for "how many days before admission"); the first of equals."""
     if not QUANTITY.search(question):
         return None
     query = set(question_terms(question, scope))
-    best: tuple[float, str] | None = None
-    for found in quantities(sentence):
+    best: tuple[tuple[bool, int], str] | None = None
+    for found in quantities(sentence, wanted_unit(question)):
+        with_unit = has_unit(sentence, found)
+        if not with_unit and YEAR.fullmatch(found.group()):
+            continue
         clause = _clause(sentence, found.start(), found.end())
-        weight = float(len(query & set(terms(clause))))
-        if best is None or weight > best[0]:
-            best = (weight, _with_unit(sentence, found.start(), found.end()))
+        rank = (with_unit, len(query & set(terms(clause))))
+        if best is None or rank > best[0]:
+            best = (rank, _with_unit(sentence, found.start(), found.end()))
     return None if best is None else as_written(best[1])
 
 
