@@ -157,24 +157,22 @@ def has_unit(text: str, number: regex.Match[str]) -> bool:
 CLAUSE_END = regex.compile(r"[,;:()\[\]]|\s(?:and|or|but|while|whereas)\s", regex.IGNORECASE)
 MONEY_BEFORE = regex.compile(r"(?:₹|rs\.?|inr|usd|\$|€|£)\s{0,3}$", regex.IGNORECASE)
 UNIT_AFTER = regex.compile(rf"(?:\s{{0,3}}|-){UNITS}(?!\p{{L}})", regex.IGNORECASE)  # "30 days", "30-day"
-YEAR = regex.compile(r"(?:19|20)\d\d")
 
 
 def asked_quantity(question: str, scope: str | None, sentence: str) -> str | None:
     """For a question asking for a quantity, the quantity of the sentence it asks for, as written: of
-    the sentence's quantities in the unit asked for, one with a unit before a bare number (and never a
-    bare year), the one whose clause shares the most of the question's terms ("60 days before the date
-    of admission" for "how many days before admission"); the first of equals."""
+    the sentence's quantities in the unit asked for that have a unit (or a currency), the one whose clause
+    shares the most of the question's terms ("60 days before the date of admission" for "how many days
+    before admission"); the first of equals. None when there is no such quantity."""
     if not QUANTITY.search(question):
         return None
     query = set(question_terms(question, scope))
-    best: tuple[tuple[bool, int], str] | None = None
+    best: tuple[int, str] | None = None
     for found in quantities(sentence, wanted_unit(question)):
-        with_unit = has_unit(sentence, found)
-        if not with_unit and YEAR.fullmatch(found.group()):
-            continue
+        if not has_unit(sentence, found):
+            continue  # a bare number may be a year, a clause or a list's count: the sentence says which
         clause = _clause(sentence, found.start(), found.end())
-        rank = (with_unit, len(query & set(terms(clause))))
+        rank = len(query & set(terms(clause)))
         if best is None or rank > best[0]:
             best = (rank, _with_unit(sentence, found.start(), found.end()))
     return None if best is None else as_written(best[1])

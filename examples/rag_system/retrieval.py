@@ -134,18 +134,22 @@ def line_key(line: str) -> str:
 
 
 def sentence_spans(text: str, running: frozenset[str] = frozenset()) -> list[Span]:
-    """The page's sentences, whitespace trimmed; a running line is a sentence of its own."""
+    """The page's sentences, whitespace trimmed; running lines one after another are a sentence of their
+    own (a footer's "UIN: ..." and the code on the line below it)."""
     spans: list[Span] = []
     body_start = 0
     for line in [*LINE.finditer(text), None]:
         if line is not None and line_key(line.group()) not in running:
             continue
         body_end = line.start() if line else len(text)
-        spans += _body_sentences(text, body_start, body_end)
+        spans += [span for span in _body_sentences(text, body_start, body_end) if span.end > span.start]
         if line is not None:
-            spans += [Span(*_trimmed(text, line.start(), line.end()), running=True)]
+            start, end = _trimmed(text, line.start(), line.end())
+            if spans and spans[-1].running and not text[spans[-1].end : start].strip():
+                start = spans.pop().start
+            spans.append(Span(start, end, running=True))
             body_start = line.end()
-    return [span for span in spans if span.end > span.start]
+    return spans
 
 
 def _body_sentences(text: str, start: int, end: int) -> list[Span]:
