@@ -286,3 +286,72 @@ def test_the_bot_answers_from_the_shared_wordings(
     assert reply["text"].startswith(says)
     assert cited(reply) == {(scope, page)}
     assert {context["document"] for context in reply["contexts"]} == {scope}
+
+
+# --- the answering sentence's lead -------------------------------------------------------------------
+
+PRE_POST = (
+    "We will pay expenses for 60 days before the date of admission and 180 days after date of discharge."
+)
+
+
+@pytest.fixture(scope="module")
+def extract(bot: ModuleType) -> ModuleType:
+    return sys.modules["extract"]  # loaded beside the bot
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "lead"),
+    [
+        ("For how many days before admission are expenses covered?", PRE_POST, "60 days"),
+        ("For how many days after discharge are expenses covered?", PRE_POST, "180 days"),
+        ("What is the grace period?", "The grace period is thirty days.", "thirty days"),
+        ("What is the waiting period?", "2.1 Claims within 30-day of the start are excluded.", "30-day"),
+        ("What is the waiting period?", "a waiting period of up to 48 \nmonths applies", "48 \nmonths"),
+        ("What co-payment percentage applies?", "A co-payment of 20% applies to each claim.", "20%"),
+        ("What co-payment percentage applies?", "Each claim is settled within 30 days.", None),
+        ("How many beds must a hospital have?", "Section 56(1) of the Act of 2010 applies.", None),
+        ("What is the room rent limit?", "Room rent is payable up to INR 5,000 per day.", "INR 5,000"),
+        ("Is maternity covered?", PRE_POST, None),
+    ],
+)
+def test_a_quantity_question_is_answered_first_with_the_quantity_its_clause_asks_for(
+    extract: ModuleType, question: str, sentence: str, lead: str | None
+) -> None:
+    assert extract.asked_quantity(question, None, sentence) == (lead and " ".join(lead.split()))
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "verdict"),
+    [
+        ("Is cataract surgery covered?", "Cataract surgery is covered after two years.", "Yes"),
+        ("Does the policy pay for an ambulance?", "We will pay for an ambulance up to INR 2,000.", "Yes"),
+        ("Is maternity covered?", "Maternity expenses are not covered.", "No"),
+        ("Is maternity covered?", "We shall not be liable for maternity expenses.", "No"),
+        ("Is maternity covered?", "Maternity expenses are excluded.", "No"),
+        ("Is the bonus payable?", "The No Claim Bonus is payable on renewal.", "Yes"),  # a name, no negation
+        ("Is life support covered?", "Treatment that will not result in recovery.", None),  # no cover negated
+        ("Is AYUSH covered?", "AYUSH treatment refers to Ayurveda, Yoga and Unani.", None),  # a definition
+        ("How long is the grace period?", "The grace period is not available monthly.", None),  # not yes/no
+    ],
+)
+def test_a_yes_no_answer_says_yes_or_no_only_when_the_sentence_plainly_does(
+    extract: ModuleType, question: str, sentence: str, verdict: str | None
+) -> None:
+    assert extract.yes_or_no(question, sentence) == verdict
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("2.1 Expenses within 30 days are excluded.", ["30"]),
+        ("Code- Excl03 under clause 4.1.3. of the policy", []),
+        ("4.1 The limit is 50% of the sum insured.", ["50"]),
+        ("the longer of the two waiting periods applies", []),
+        ("a period of fifteen days, or thirty days in other cases", ["fifteen days", "thirty days"]),
+    ],
+)
+def test_quantities_leave_out_codes_clause_numbers_and_bare_number_words(
+    extract: ModuleType, sentence: str, found: list[str]
+) -> None:
+    assert [match.group() for match in extract.quantities(sentence)] == found
