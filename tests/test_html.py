@@ -143,8 +143,9 @@ def hostile_csv(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> assay.ScoreRun:
-    # Every metric whose inputs the file has (hostile_csv has a lang column, no pattern column).
-    every = [name for name in assay.SCORERS if name != "hard_fact"]
+    # Every metric whose inputs the file has (hostile_csv has a lang column, no pattern column, no
+    # expected_refusal).
+    every = [name for name in assay.SCORERS if name not in ("hard_fact", "refusal")]
     return assay.score(hostile_csv(tmp_path_factory.mktemp("hostile")), every)
 
 

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], list[dict[str, Any]]]:
     folder = tmp_path_factory.mktemp("report")
-    every = [name for name in assay.SCORERS if name != "hard_fact"]  # the file's every metric
+    # the file's every metric (no pattern column, no expected_refusal)
+    every = [name for name in assay.SCORERS if name not in ("hard_fact", "refusal")]
     run = assay.score(hostile_csv(folder), every)
     summary, rows = assay.summary_dict(run.summary), list(assay.verdict_rows(run))
     path = write_html(folder / "report.html", summary, rows, COMPARISON, fields=run.dataset.fields)

@@ -19,8 +19,10 @@ from assay.trace import BLANK, traces
 from cli_run import run
 from test_unicode_profile import TEXT
 
-# Every metric whose inputs the example has (it has a lang column, no pattern column), named.
-EVERY_METRIC = [flag for name in SCORERS if name != "hard_fact" for flag in ("--metric", name)]
+# Every metric whose inputs the example has (it has a lang column, no pattern column, no expected_refusal),
+# named.
+UNRUNNABLE = ("hard_fact", "refusal")
+EVERY_METRIC = [flag for name in SCORERS if name not in UNRUNNABLE for flag in ("--metric", name)]
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
 
