@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import regex
 
 from assay import InputError, MetricScores, Outcome, Scorer, load_records, score
+from assay.harness.documents import load_sources
 from assay.scorers import SCORERS
 from assay.scorers.refusal import REFUSAL, Rate, RefusalCounts, refusal_rates
 from assay.scoring import ScoreOptions, available_metrics
@@ -19,6 +21,7 @@ from assay.stats import wilson
 from assay.text import refusals, unicode
 from assay.trace import traces
 from cli_run import run
+from conftest import skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,6 +33,7 @@ DECLINES = [
     ("en", "Unable to determine this from the sources.", "Unable to determine"),
     ("en", "The sum insured for dental is not mentioned in the policy document.", "is not mentioned"),
     ("en", "That detail is not specified in the provided documents.", "is not specified"),
+    ("en", "The claim settlement ratio isn't stated.", "isn't stated"),
     ("en", "It's not stated anywhere in the context given.", "not stated anywhere in the context"),
     ("en", "I don't have that information.", "I don't have that information"),
     ("en", "I do not have access to premium tables.", "I do not have access"),
@@ -121,6 +125,10 @@ ANSWERS = [  # replies that say "not" (or its word) and answer all the same
     "La police ne couvre pas la chirurgie esthétique.",
     "El tratamiento dental no está cubierto.",
     "Zahnbehandlungen sind nicht versichert.",
+    "If a loss is not mentioned in the table above, then we will assess the degree of disability.",
+    "Any kit with no details mentioned [delivery kit, orthokit]: not payable.",
+    "Where insufficient information is provided to the Company, the claim may be denied.",
+    "The room rent is mentioned in the schedule.",
     "The grace period is 30 days.",
     "",
 ]
@@ -129,6 +137,27 @@ ANSWERS = [  # replies that say "not" (or its word) and answer all the same
 @pytest.mark.parametrize("reply", ANSWERS)
 def test_a_negation_that_answers_is_no_refusal(reply: str) -> None:
     assert refusals.find_refusal(reply) is None
+
+
+SHARED_PDFS = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance" / "pdfs"
+SENTENCE_END = regex.compile(r"(?<=[.;:])\s+|\n\s*\n")
+
+
+def test_no_sentence_of_real_policy_wordings_reads_as_a_refusal() -> None:
+    """An extractive system answers with the policy's own sentences ("not payable", "shall not be
+    covered", "if a loss is not mentioned in the table above"): thousands of them, none a decline."""
+    if not SHARED_PDFS.is_dir():
+        skip_or_fail(f"the shared insurance PDFs are not at {SHARED_PDFS}")
+    sources = load_sources(SHARED_PDFS, cache_dir=None)
+    sentences = [
+        " ".join(piece.split())
+        for document in sources.values()
+        for page in document.pages
+        for piece in SENTENCE_END.split(page)
+    ]
+    assert len(sources) == 5 and len(sentences) > 3000
+    flagged = [(found.matched, text) for text in sentences if (found := refusals.find_refusal(text))]
+    assert flagged == []
 
 
 def test_a_gold_sets_own_refusal_answers_decline() -> None:
@@ -144,7 +173,7 @@ def test_a_phrase_typed_in_another_normal_form_still_matches() -> None:
     assert refusals.find_refusal("I CAN\u2019T FIND THAT") is not None  # a curly apostrophe, capitals
 
 
-@pytest.mark.parametrize("phrase", ["{a|b", "[a b", "a } b", "a ^ b", ""])
+@pytest.mark.parametrize("phrase", ["{a|b", "[a b", "a } b", "a ^ b", "a ! b", ""])
 def test_a_malformed_phrase_is_refused(phrase: str) -> None:
     with pytest.raises(ValueError, match="refusal phrase"):
         refusals.compile_phrase(phrase)

@@ -23,7 +23,9 @@ phrase is normalised the same way, so a phrase typed with a nukta or a legacy sp
 - ``*`` inside a word is any run of letters, for the Dravidian languages, which fuse the negation into
   the verb (Tamil ``குறிப்பிட*வில்லை``: குறிப்பிடவில்லை, குறிப்பிடப்படவில்லை, "is not mentioned");
 - ``^`` first: only at the start of the reply ("Unable to find ..." declines; "if you are unable to
-  find your policy number, ..." is advice).
+  find your policy number, ..." is advice);
+- ``!{a|b c}``: not followed by any of the alternatives ("is not mentioned" declines, "is not
+  mentioned in the table above" is a policy's own wording).
 
 What it cannot see: a reply that answers and adds a caveat ("30 days; the renewal bonus is not
 mentioned in the document") is read as declining, by its phrase; the ``refusal`` metric's trace names
@@ -54,6 +56,10 @@ _MATERIAL = (
     "{document|documents|context|text|texts|source|sources|passage|passages|excerpt|excerpts|material"
     "|materials|extract|extracts|snippets|content|information|data|records}"
 )
+_ELSEWHERE = (
+    "{in the table|in the schedule|in the list|in annexure|in the annexure|in clause|in section|in part"
+    "|in this clause|in this section|above|below|herein|hereunder|hereinafter|elsewhere|otherwise}"
+)
 _INFORMATION = "{information|details|detail|mention|data|answer|specifics|reference|figure|value|amount}"
 
 # language -> phrases in the notation above. Each phrase's comment-free text is what a trace names.
@@ -76,8 +82,10 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "|documented} {in|within|anywhere in} [the|this|these|any|your] …3 {policy|policies|wording"
         "|wordings|brochure|schedule|prospectus}",
         "not {in|within|among} [the|these|this|my|your|any] …2 " + _MATERIAL,
-        "{is|are|was|were} not {mentioned|specified|stated|disclosed|documented}",
-        "{isn t|aren t|wasn t|weren t|isnt|arent} {mentioned|specified|stated|disclosed|documented}",
+        # bare, but not where a policy's own wording points elsewhere ("if a loss is not mentioned in the
+        # table above, ...", "unless not specified otherwise")
+        "{{is|are|was|were} not|isn t|aren t|wasn t|weren t|isnt|arent} {mentioned|specified|stated"
+        "|disclosed|documented} !" + _ELSEWHERE,
         _NEGATED_DO + " {mention|specify|state|list|indicate|clarify|disclose|say anything|say how"
         "|say what|say whether|say if|say which}",
         _MATERIAL + " …3 " + _NEGATED_DO + " {address|discuss|detail|describe|define|say|cover this"
@@ -89,8 +97,11 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "{i|we} " + _NEGATED_DO + " have …3 {information|details|data|access|knowledge|context|answer"
         "|record|records}",
         "{i|we} have no …1 {information|details|data|record|records|knowledge|answer}",
-        "{no|not enough|insufficient} [relevant|specific|such|further|additional|clear|explicit|direct"
-        "|available] {information|mention|details}",
+        # not "no details" ("any kit with no details mentioned: not payable", the IRDAI list), nor
+        # "insufficient information provided to the Company"
+        "{no|not enough} [relevant|specific|such|further|additional|clear|explicit|direct|available]"
+        " {information|mention}",
+        "insufficient information {in|to answer|to determine|available|about|on|regarding}",
         "{i|we} {don t|do not|dont} know",
         "{sorry|apologize|apologise|apologies} …5 {cannot|can not|can t|cant|could not|couldn t|unable"
         "|not able|don t have|do not have|no information|don t know|do not know}",
@@ -259,7 +270,7 @@ def locate(original: str, seen: str, start: int, end: int) -> tuple[int, int] | 
 
 # --- the notation, compiled ---------------------------------------------------------------------------
 
-_TOKEN = regex.compile(r"[{}\[\]|^]|…\d?|[^\s{}\[\]|…^]+")
+_TOKEN = regex.compile(r"[{}\[\]|^!]|…\d?|[^\s{}\[\]|…^!]+")
 
 
 @functools.cache
@@ -295,6 +306,10 @@ def _sequence(tokens: Iterator[str], phrase: str) -> tuple[str, str | None]:
         if token in ("{", "["):
             options = _alternatives(tokens, phrase, "}" if token == "{" else "]")
             parts.append(options if token == "{" else f"{options}?")
+        elif token == "!":
+            if next(tokens, None) != "{":
+                raise ValueError(f"the refusal phrase {phrase!r} has ! without {{...}} after it")
+            parts.append(f"(?!{_alternatives(tokens, phrase, '}')})")
         elif token.startswith("…"):
             parts.append(rf"(?: \S+){{0,{int(token[1:] or GAP)}}}")
         elif token == "^":
