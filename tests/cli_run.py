@@ -20,6 +20,10 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
+# Registered metrics a plain responses file cannot run even when named: hard_fact needs each row's
+# pattern, grounded the source documents (--sources), refusal each item's expected_refusal.
+NEEDS_MORE_INPUTS = ("hard_fact", "grounded", "refusal")
+
 # Two rows of a responses file: one that every matcher passes, one that every matcher fails.
 ROWS = [
     {"id": "a", "question": "Capital of India?", "answer": "Delhi", "Domain": "Geo", "response": "Delhi"},

@@ -17,7 +17,7 @@ from assay.report.model import build_report
 from assay.report.text import render_text
 from assay.scorers import SCORERS, MetricScores
 from assay.summary import summarize
-from cli_run import run
+from cli_run import NEEDS_MORE_INPUTS, run
 from test_html import read_html_numbers
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
@@ -102,8 +102,7 @@ def test_every_format_gives_the_same_numbers_for_renamed_columns(
     check_same_numbers(tmp_path, capsys, metrics, renamed_copy(tmp_path), RENAMED_FLAGS)
 
 
-# (not hard_fact nor refusal: the example has no patterns nor expected_refusal)
-@pytest.mark.parametrize("metric", [name for name in SCORERS if name not in ("hard_fact", "refusal")])
+@pytest.mark.parametrize("metric", [name for name in SCORERS if name not in NEEDS_MORE_INPUTS])
 def test_every_format_gives_the_same_numbers_for_each_registered_metric(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], metric: str
 ) -> None:

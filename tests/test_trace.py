@@ -16,13 +16,11 @@ from assay import SCORERS, ScoreOptions, score
 from assay.scorers.hard_fact import pattern_of
 from assay.text import align, unicode
 from assay.trace import BLANK, traces
-from cli_run import run
+from cli_run import NEEDS_MORE_INPUTS, run
 from test_unicode_profile import TEXT
 
-# Every metric whose inputs the example has (it has a lang column, no pattern column, no expected_refusal),
-# named.
-UNRUNNABLE = ("hard_fact", "refusal")
-EVERY_METRIC = [flag for name in SCORERS if name not in UNRUNNABLE for flag in ("--metric", name)]
+# Every metric whose inputs the example has (it has a lang column, no pattern column), named.
+EVERY_METRIC = [flag for name in SCORERS if name not in NEEDS_MORE_INPUTS for flag in ("--metric", name)]
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
 

@@ -23,6 +23,7 @@ from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
 from .text import inflection
 
 if TYPE_CHECKING:
+    from .harness.documents import Sources
     from .judges.metric import JudgeSetup
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
@@ -42,6 +43,9 @@ class ScoreOptions:
     # The two metrics whose agreement the summary reports (--agree-pair); None: exact_substring and
     # word_overlap when both ran. Not in the signature: it changes no number, only what is reported.
     agree_pair: tuple[str, str] | None = None
+    # The folder of source documents (as `assay gold build --sources`) for the metrics that read them
+    # (an input named SOURCES: grounded). In their signatures as its documents' hashes, not its path.
+    sources: str | None = None
 
     def __post_init__(self) -> None:
         if self.on_conflict not in CONFLICT_POLICIES:
@@ -80,6 +84,8 @@ def signature(metric: str, options: ScoreOptions) -> Signature:
     parts = [*scorer.signature_parts]
     if scorer.soft_pass is not None:
         parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
+    if SOURCES in scorer.inputs and options.sources is not None:
+        parts.append(sources_signature(options))
     parts += [*options.signature_info(), f"assay:{__version__}"]
     return Signature.of(f"{metric}@{scorer.version}", parts)
 
@@ -227,6 +233,9 @@ def gold_column(field_name: str, options: ScoreOptions) -> str:
 
 
 OPTIONAL = "?"  # an input named with this suffix ("gold.value?") may be absent: its rows then read None
+# An input every row reads alike: the documents of ScoreOptions.sources (``harness.documents.Sources``),
+# loaded on first use, once per state of the folder (so pypdf loads only for a metric that reads them).
+SOURCES = "sources"
 
 
 def has_input(dataset: Dataset, name: str, options: ScoreOptions) -> bool:
@@ -234,6 +243,8 @@ def has_input(dataset: Dataset, name: str, options: ScoreOptions) -> bool:
     optional input (``gold.value?``) always can, as None where the dataset lacks it."""
     if name.endswith(OPTIONAL) or name in ("id", "question"):
         return True
+    if name == SOURCES:
+        return options.sources is not None
     if name in RECORD_INPUTS:
         return name in dataset.fields
     part, _, rest = name.partition(".")
@@ -252,6 +263,14 @@ def check_inputs(dataset: Dataset, scorer: Scorer, options: ScoreOptions) -> Non
     for need in scorer.inputs:
         if has_input(dataset, need, options):
             continue
+        if need == SOURCES:
+            raise InputError(
+                f"{scorer.name} needs the source documents the replies cite, and no sources folder "
+                "is given",
+                where=dataset.source,
+                fix="give --sources DIR, the folder of the documents (as for assay gold build --sources); "
+                "ScoreOptions(sources=...) in Python",
+            )
         what, column, fix = _missing_input(need, options)
         raise InputError(
             f"{scorer.name} needs each row's {what}, and there is no column '{column}' "
@@ -292,6 +311,8 @@ def _missing_input(name: str, options: ScoreOptions) -> tuple[str, str, str]:
 def row_inputs(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
     """Each row's value of the input `name` (None where a row has none): the one resolver of inputs."""
     name = name.removesuffix(OPTIONAL)
+    if name == SOURCES:
+        return [run_sources(options)] * len(batch)
     if name in RECORD_INPUTS:
         return list(map(operator.attrgetter(name), batch))
     part, _, rest = name.partition(".")
@@ -302,6 +323,22 @@ def row_inputs(batch: Sequence[Record], name: str, options: ScoreOptions) -> lis
         return [None if record.reply is None else getattr(record.reply, rest, None) for record in batch]
     column = name.removeprefix("column:")
     return [record.meta.get(column) for record in batch]
+
+
+def run_sources(options: ScoreOptions) -> Sources:
+    """The documents of ``options.sources``, loaded once per state of the folder."""
+    if options.sources is None:
+        raise UsageError("no sources folder is given", fix="give --sources DIR (ScoreOptions(sources=...))")
+    from .harness.grounding import load_run_sources  # the PDF libraries load only here
+
+    return load_run_sources(options.sources)
+
+
+def sources_signature(options: ScoreOptions) -> str:
+    """The signature part of the sources folder: its documents' ids, hashes and extractors."""
+    from .harness.grounding import sources_signature as signature_of
+
+    return signature_of(run_sources(options))
 
 
 def _gold_value(record: Record, field_name: str, column: str) -> Any:

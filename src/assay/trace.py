@@ -21,7 +21,7 @@ from typing import Any
 from .errors import InputError
 from .evidence import BLANK, CUT_MARK, TEXT_SHOWN, EvidenceRows, SeenResponses, evidence_rows, shown
 from .records import Dataset, Record
-from .scorers import SCORERS, MetricScores, Outcome
+from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scorers._base import EMPTY_GOLDEN
 from .scoring import ScoreOptions, ScoreRun, score
 
@@ -149,13 +149,25 @@ def _score_json(value: float) -> str:
 
 
 def _judge_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> Trace:
+    """The trace of a metric that is no registered scorer: the judge, in its own words, or a metric
+    derived from others (the harness's ``factual``), whose rule is the row's outcome and its reason."""
     from .judges.metric import JudgeMetric  # the judge's own words are the rule
 
-    outcome, rule = scores.outcome(index), JudgeMetric.evidence(scores, index)
+    outcome = scores.outcome(index)
+    if metric != JUDGE and _DERIVED_RULE in scores.texts:
+        rule = f"{scores.texts[_DERIVED_CLASS][index]}: {scores.texts[_DERIVED_RULE][index]}"
+    elif metric != JUDGE and outcome is Outcome.UNSCORED:
+        rule = scores.reasons.get(index, "unscored")
+    else:
+        rule = JudgeMetric.evidence(scores, index)
     record = run.records[index]
     return Trace(
         metric, OUTCOME_NAMES[outcome], rule, _shown(" | ".join(record.answers)), str(_shown(record.response))
     )
+
+
+# A derived metric's text columns holding each row's class and why (``harness.outcomes``).
+_DERIVED_CLASS, _DERIVED_RULE = "outcome", "outcome_reason"
 
 
 def explain(

@@ -8,7 +8,7 @@ import sys
 
 from .. import stats
 from ..compare import compare, load_scored
-from ..errors import EXIT_OK
+from ..errors import EXIT_OK, UsageError
 from ..outputs import check_outputs, write_text
 from ..report.html import write_html
 from ..report.json import summary_dict
@@ -22,7 +22,9 @@ from . import flags
 
 def add_parsers(commands: flags.Commands) -> None:
     comparer = commands.add_parser("compare", help="compare two scored runs (--out files) row by row")
-    comparer.add_argument("a", metavar="A", help="the first scored file (assay score --out)")
+    comparer.add_argument(
+        "a", metavar="A", help="the first scored file (assay score --out), or harness run (assay run --out)"
+    )
     comparer.add_argument("b", metavar="B", help="the second scored file, compared as B - A")
     comparer.add_argument("--json", metavar="FILE", help="write the comparison as JSON")
     comparer.add_argument("--markdown", metavar="FILE", help="write the comparison as Markdown")
@@ -43,6 +45,8 @@ def add_parsers(commands: flags.Commands) -> None:
 def run_compare(args: argparse.Namespace) -> int:
     outputs = {"--json": args.json, "--markdown": args.markdown, "--html": args.html}
     check_outputs(outputs, {"A": args.a, "B": args.b})
+    if harness_runs(args):
+        return compare_harness_runs(args)
     intervals, columns = IntervalMethod(seed=args.ci_seed), flags.column_map(args)
     a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
     comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
@@ -61,4 +65,37 @@ def run_compare(args: argparse.Namespace) -> int:
             comparison,
             fields=b.dataset.fields,
         )
+    return EXIT_OK
+
+
+def harness_runs(args: argparse.Namespace) -> bool:
+    """Whether A and B are two harness runs (assay run --out folders, or their run.jsonl); one of each is
+    a mistake, said as such rather than as the other kind's complaint."""
+    from ..harness.run_compare import run_file
+
+    found = [run_file(path) is not None for path in (args.a, args.b)]
+    if any(found) and not all(found):
+        run, other = ("A", "B") if found[0] else ("B", "A")
+        raise UsageError(
+            f"{run} is a harness run (assay run --out) and {other} is not",
+            fix="compare two harness runs, or two files written by assay score --out",
+        )
+    return all(found)
+
+
+def compare_harness_runs(args: argparse.Namespace) -> int:
+    """Two harness runs: outcome classes, transitions, factual accuracy per scope, signatures."""
+    from ..harness.run_compare import compare_runs
+    from ..report.run_comparison import render_run_comparison, render_run_comparison_markdown
+
+    if args.html:
+        raise UsageError("--html compares scored files only", fix="use --json or --markdown for two runs")
+    comparison = compare_runs(args.a, args.b, args.ci_seed, allow_changed=args.allow_changed_questions)
+    for warning in comparison["warnings"]:
+        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
+    sys.stdout.write(render_run_comparison(comparison))
+    if args.json:
+        write_text(args.json, json.dumps(comparison, ensure_ascii=False, indent=2) + "\n")
+    if args.markdown:
+        write_text(args.markdown, render_run_comparison_markdown(comparison))
     return EXIT_OK

@@ -117,6 +117,17 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
         help="phrase_match: count inflected forms (temple/temples, amalak/Amalaka, Hindi and Tamil "
         "stems) as soft passes, reported apart from passes",
     )
+    add_sources(parser)
+
+
+def add_sources(parser: argparse._ActionsContainer) -> None:
+    """--sources DIR: the documents the replies cite, for the metrics that read them (grounded)."""
+    parser.add_argument(
+        "--sources",
+        metavar="DIR",
+        help="the folder of source documents (PDF, .txt, .md; as for assay gold build --sources) that "
+        "grounded checks citations, pages, quotes and numbers against",
+    )
 
 
 def score_options(args: argparse.Namespace) -> ScoreOptions:
@@ -127,6 +138,7 @@ def score_options(args: argparse.Namespace) -> ScoreOptions:
         intervals=IntervalMethod(args.ci, args.ci_seed),
         on_conflict=getattr(args, "on_conflict", None) or "error",
         agree_pair=getattr(args, "agree_pair", None),
+        sources=getattr(args, "sources", None),
     )
 
 

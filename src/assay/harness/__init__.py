@@ -8,6 +8,11 @@ The flow (each step a pure function; ``assay gold build`` and ``assay sources ma
         -> build_gold(verification, templates)           gold items: question, typed value, pattern, source
         -> gold_jsonl / gold_report / source_map         the gold set, the report, the map
 
+A run of a system over a gold set is graded per item into one outcome class (``outcomes``, ``with_outcomes``:
+the hallucination breakdown, and the derived metrics ``factual`` and ``citation``), reported
+(``write_results``: results.json, .md and .html, with ``RunInfo``'s signatures), gated (``check_run``) and
+compared with another run (``compare_runs``).
+
 It is its own public surface (``assay.harness``), apart from ``assay``'s, and each name loads its module
 on first use: the ``value_match`` scorer reads the value modules, and scoring a file of responses must
 not load the PDF libraries with them. A gold set's items load with ``assay.load_records`` as records
@@ -41,7 +46,11 @@ if TYPE_CHECKING:
     )
     from .facts import ADAPTERS, Claim, FactsAdapter, FactsFile, load_facts, read_facts_file, register_adapter
     from .gold import GoldBuild, Skip, build_gold, gold_jsonl, gold_report, report_markdown
+    from .outcomes import OUTCOMES, outcomes, with_outcomes
     from .quotes import FUZZY_THRESHOLD, LEVELS, PreparedPages, QuoteMatch, find_quote
+    from .results import RunInfo, results_dict, write_results
+    from .run_compare import compare_runs, load_run
+    from .run_gate import GateSettings, RunGate, check_run
     from .source_map import map_markdown, source_map, url_classes
     from .templates import FieldTemplate, RefusalTemplate, Templates, load_templates, parse_templates
     from .values import (
@@ -70,12 +79,16 @@ _MODULES = {
     "FactsFile": "facts",
     "FieldTemplate": "templates",
     "FileFlag": "claims",
+    "GateSettings": "run_gate",
     "GoldBuild": "gold",
     "LEVELS": "quotes",
+    "OUTCOMES": "outcomes",
     "PageCacheWarning": "documents",
     "PreparedPages": "quotes",
     "QuoteMatch": "quotes",
     "RefusalTemplate": "templates",
+    "RunGate": "run_gate",
+    "RunInfo": "results",
     "STATUSES": "claims",
     "Skip": "gold",
     "Sources": "documents",
@@ -87,23 +100,28 @@ _MODULES = {
     "WARNING_CODES": "checks",
     "answer_variants": "values",
     "build_gold": "gold",
+    "check_run": "run_gate",
     "clean_quote": "curation",
+    "compare_runs": "run_compare",
     "expected_regex": "values",
     "find_quote": "quotes",
     "gold_jsonl": "gold",
     "gold_report": "gold",
     "load_document": "documents",
     "load_facts": "facts",
+    "load_run": "run_compare",
     "load_sources": "documents",
     "load_templates": "templates",
     "map_markdown": "source_map",
     "near_misses": "values",
+    "outcomes": "outcomes",
     "parse_answer": "values",
     "parse_templates": "templates",
     "read_facts_file": "facts",
     "register_adapter": "facts",
     "render_answer": "values",
     "report_markdown": "gold",
+    "results_dict": "results",
     "sentinel_reason": "curation",
     "source_map": "source_map",
     "typed_value": "values",
@@ -111,6 +129,8 @@ _MODULES = {
     "value_in_text": "values",
     "verification_report": "claims",
     "verify_claims": "claims",
+    "with_outcomes": "outcomes",
+    "write_results": "results",
 }
 
 
@@ -133,6 +153,7 @@ __all__ = [
     "DEFAULT_PAGE_CACHE",
     "FUZZY_THRESHOLD",
     "LEVELS",
+    "OUTCOMES",
     "STATUSES",
     "WARNING_CODES",
     "Check",
@@ -143,11 +164,14 @@ __all__ = [
     "FactsFile",
     "FieldTemplate",
     "FileFlag",
+    "GateSettings",
     "GoldBuild",
     "PageCacheWarning",
     "PreparedPages",
     "QuoteMatch",
     "RefusalTemplate",
+    "RunGate",
+    "RunInfo",
     "Skip",
     "Sources",
     "Templates",
@@ -157,23 +181,28 @@ __all__ = [
     "VerifyOptions",
     "answer_variants",
     "build_gold",
+    "check_run",
     "clean_quote",
+    "compare_runs",
     "expected_regex",
     "find_quote",
     "gold_jsonl",
     "gold_report",
     "load_document",
     "load_facts",
+    "load_run",
     "load_sources",
     "load_templates",
     "map_markdown",
     "near_misses",
+    "outcomes",
     "parse_answer",
     "parse_templates",
     "read_facts_file",
     "register_adapter",
     "render_answer",
     "report_markdown",
+    "results_dict",
     "sentinel_reason",
     "source_map",
     "typed_value",
@@ -181,4 +210,6 @@ __all__ = [
     "value_in_text",
     "verification_report",
     "verify_claims",
+    "with_outcomes",
+    "write_results",
 ]

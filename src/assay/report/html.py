@@ -43,29 +43,33 @@ def render_html(
     comparison: Mapping[str, Any] | None = None,
     *,
     fields: Mapping[str, str] | None = None,
+    sections: Sequence[tuple[str, str, str]] = (),
 ) -> str:
     """The report as one HTML page. `summary` is the report model (``build_report(run)``, whose rows
     fill the table of questions), or as before ``assay.summary_dict(...)`` with `rows` from
     ``assay.verdict_rows(run)``; `comparison` is what ``assay compare`` returns; `fields` names the
-    input columns (``run.dataset.fields``) of such rows where they are not the usual ones."""
+    input columns (``run.dataset.fields``) of such rows where they are not the usual ones; `sections`
+    are more sections, each (anchor, label in the navigation, its HTML), put after the overview (a
+    harness run's: ``report/run_html.py``)."""
     if isinstance(summary, Report):
         rows, fields = rows or [row_dict(row) for row in summary.rows], None if not rows else fields
         summary = summary.as_dict()
-    sections = [_overview(summary)]
+    parts = [_overview(summary), *(html for _, _, html in sections)]
     if comparison is not None:
-        sections.append(comparison_section(comparison))
-    sections += [_metric_section(name, metric) for name, metric in summary["metrics"].items()]
+        parts.append(comparison_section(comparison))
+    parts += [_metric_section(name, metric) for name, metric in summary["metrics"].items()]
     if summary.get("judge"):
-        sections.append(_judge_section(summary["judge"]))
+        parts.append(_judge_section(summary["judge"]))
     if summary.get("agreement"):
-        sections.append(_agreement_section(summary["agreement"]))
+        parts.append(_agreement_section(summary["agreement"]))
     if (summary.get("review") or {}).get("rows"):
-        sections.append(_review_section(summary["review"]))
-    sections.append(questions_section(summary, rows, fields))
+        parts.append(_review_section(summary["review"]))
+    parts.append(questions_section(summary, rows, fields))
     data = json_script("assay-summary", summary)
     if comparison is not None:
         data += json_script("assay-comparison", comparison)
-    body = _header(summary, comparison is not None) + "<main>" + "".join(sections) + "</main>" + data
+    links = [(anchor, label) for anchor, label, _ in sections]
+    body = _header(summary, comparison is not None, links) + "<main>" + "".join(parts) + "</main>" + data
     return _page(f"assay report: {summary.get('source', '')}", body)
 
 
@@ -76,8 +80,10 @@ def write_html(
     comparison: Mapping[str, Any] | None = None,
     *,
     fields: Mapping[str, str] | None = None,
+    sections: Sequence[tuple[str, str, str]] = (),
 ) -> Path:
-    return write_text(check_writable(path), render_html(summary, rows, comparison, fields=fields))
+    page = render_html(summary, rows, comparison, fields=fields, sections=sections)
+    return write_text(check_writable(path), page)
 
 
 def row_dict(row: Row) -> dict[str, Any]:
@@ -113,7 +119,7 @@ def _page(title: str, body: str) -> str:
     return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], _template("report.html"))
 
 
-def _header(summary: Mapping[str, Any], compared: bool) -> str:
+def _header(summary: Mapping[str, Any], compared: bool, more: Sequence[tuple[str, str]] = ()) -> str:
     counts = summary.get("rows", {})
     limit = summary["signature"].get("limit")
     facts = [
@@ -122,7 +128,7 @@ def _header(summary: Mapping[str, Any], compared: bool) -> str:
         f"intervals: {summary['signature'].get('intervals', '')}",
         f"assay {summary['signature'].get('assay', __version__)}",
     ]
-    links = [("overview", "Overview"), *((("comparison", "Comparison"),) if compared else ())]
+    links = [("overview", "Overview"), *more, *((("comparison", "Comparison"),) if compared else ())]
     links += [(f"metric-{name}", name) for name in summary["metrics"]]
     links += [("agreement", "Agreement")] if summary.get("agreement") else []
     links += [("review", "Rows to review")] if (summary.get("review") or {}).get("rows") else []

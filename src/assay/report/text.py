@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..records import Record
 from ..scorers import SCORERS
+from ..scoring import SOURCES
 from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
 from ..terminal import one_line
 from ..trace import Trace
@@ -114,6 +115,7 @@ def _hint(report: Report) -> list[str]:
         for name, scorer in SCORERS.items()
         if name not in report.metrics
         and (not scorer.default or (report.has_lang and "lang" in scorer.inputs))
+        and SOURCES not in scorer.inputs  # that one needs --sources DIR too
     ]
     lines = []
     if others:

@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from ..errors import UsageError
 from ._base import Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows
+from .grounded import GROUNDED
 from .hard_fact import HARD_FACT
 from .refusal import REFUSAL
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
@@ -44,6 +45,7 @@ BUILT_IN: Mapping[str, Scorer] = MappingProxyType(
             MLQA_F1,
             HARD_FACT,
             VALUE_MATCH,
+            GROUNDED,
             REFUSAL,
         )
     }

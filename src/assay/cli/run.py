@@ -1,0 +1,341 @@
+"""assay run: ask a system under test every item of a gold set (through the journal, so that a stopped
+run resumes), score the replies, write DIR/run.jsonl and the reports, and gate CI on the numbers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..harness.runner import RunOptions
+from ..terminal import EscapingStream, one_line
+from . import flags
+from .judging import DEFAULT_CONFIG, judge_setup
+
+if TYPE_CHECKING:
+    from ..gate import Gate
+    from ..harness.run import HarnessRun
+    from ..harness.run_gate import GateSettings
+    from ..harness.systems import System
+
+RAG_RUBRIC = "rag-answer"  # harness.run.RAG_RUBRIC (not imported here: `assay --help` loads no harness)
+JUDGE_GROUP = "the judge metric (--metric judge)"  # flags.add_judge's, retitled for a run
+PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
+
+
+def add_parsers(commands: flags.Commands) -> None:
+    # "resolve": the judge's flags come from flags.add_judge, but --concurrency here is the system's
+    parser = commands.add_parser(
+        "run",
+        help="ask a system every gold item, score the replies, report and gate",
+        description="Ask a system under test every item of a gold set, score its replies (hard_fact, "
+        "value_match, refusal; grounded with --sources; the judge with --judge), write DIR/run.jsonl and "
+        "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered.",
+        conflict_handler="resolve",
+    )
+    parser.add_argument("--gold", required=True, metavar="FILE", help="the gold set (of assay gold build)")
+    parser.add_argument(
+        "--system",
+        metavar="SPEC",
+        help="the system under test: pkg.module:function or path/to/file.py:function (in process), "
+        "openai:BASE_URL (an OpenAI-compatible chat endpoint) or http:URL (JSON over HTTP, mapped by "
+        "[system] in the config file, whose spec it may also be given as)",
+    )
+    parser.add_argument("--out", required=True, metavar="DIR", help="the run's folder (made when missing)")
+    parser.add_argument(
+        "--scope",
+        "--policy",
+        dest="scopes",
+        action="append",
+        metavar="ID",
+        help="ask only the items of this scope (the policy's document id); repeatable",
+    )
+    parser.add_argument("--limit", type=flags.positive, metavar="N", help="ask only the first N items")
+    _add_judge(parser)
+    _add_asking(parser)
+    flags.add_sources(parser)
+    gates = parser.add_argument_group("the CI gate")
+    flags.add_gates(gates)
+    gates.add_argument(  # a run's own words for assay score's --gate, which speaks of domains
+        "--gate",
+        action="append",
+        metavar="EXPR",
+        help="fail (exit 1) unless the metric's accuracy meets the bar, e.g. 'factual>=0.90' (factual: the "
+        "outcome correct or correct_ungrounded); any metric of the run: hard_fact, value_match, refusal, "
+        "grounded, citation, judge; repeatable",
+    )
+    gates.add_argument(
+        "--gate-scope",
+        choices=("overall", "scopes", "all"),
+        help="what each gate checks: the whole run (overall), every scope alone (scopes), or both (all) "
+        "(default: overall)",
+    )
+    flags.add_debug(parser)
+    parser.set_defaults(run=run_run, concurrency=None)  # the judge's concurrency: its config's, or 8
+
+
+def _add_judge(parser: argparse.ArgumentParser) -> None:
+    """assay score's judge flags, in a run's words: the judge is optional, its rubric rag-answer."""
+    flags.add_judge(parser)
+    groups = [group for group in parser._action_groups if group.title == JUDGE_GROUP]
+    judging = groups[0] if groups else parser.add_argument_group()
+    judging.title = "the judge (optional: without one, the grading is deterministic only)"
+    judging.add_argument(
+        "--config",
+        metavar="FILE",
+        help="an assay.toml: [system] (the system's spec, options, HTTP mapping) and [judge] (a chain and "
+        "its settings) (default ./assay.toml, when there); --judge replaces its chain",
+    )
+    judging.add_argument(
+        "--judge-rubric",
+        metavar="NAME",
+        help=f"what the judges are asked: a rubric by name (default {RAG_RUBRIC}: does the reply answer "
+        "with the expected value and cite the expected source; a refusal item is correct only declined)",
+    )
+
+
+def _add_asking(parser: argparse.ArgumentParser) -> None:
+    asking = parser.add_argument_group("asking the system")
+    asking.add_argument(
+        "--concurrency",
+        dest="system_concurrency",
+        type=flags.positive,
+        default=RunOptions.concurrency,
+        metavar="N",
+        help="questions in flight (default: %(default)s)",
+    )
+    asking.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=RunOptions.timeout,
+        metavar="S",
+        help="seconds each call may take; a call past it is that item's system_error (default: %(default)s)",
+    )
+    asking.add_argument(
+        "--retries",
+        type=flags.whole_number(0, "give 0 or more"),
+        default=RunOptions.retries,
+        metavar="N",
+        help="retries of a call whose transport failed (refused, reset, 429, 502-504), with backoff; the "
+        "system's own failures are never retried (default: %(default)s)",
+    )
+    asking.add_argument(
+        "--system-option",
+        action="append",
+        type=_option,
+        metavar="KEY=VALUE",
+        help="passed to the system (the callable's keyword arguments, the endpoint's model, ...); repeatable",
+    )
+    asking.add_argument(
+        "--fresh",
+        action="store_true",
+        help="discard the journal of an earlier run in DIR and ask every item again",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"give a number of seconds above 0, got {text}")
+    return value
+
+
+def _option(text: str) -> tuple[str, str]:
+    key, equals, value = text.partition("=")
+    if not equals or not key.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not KEY=VALUE")
+    return key.strip(), value
+
+
+def run_run(args: argparse.Namespace) -> int:
+    from ..harness.run import run_gold, run_metrics
+    from .score import gates
+
+    config = _config(args)
+    judged = bool(args.judge) or bool(_table(config, "judge").get("chain"))
+    args.metric = [*run_metrics(sources=args.sources, judge=judged), *_derived(args.sources)]
+    gate_scope = args.gate_scope  # before `gates` gives it assay score's default, which is not a run's
+    found_gates = gates(args)  # a typo in a gate fails before any work
+    args.gate_scope = gate_scope or "overall"
+    if not judged:
+        _no_judge_flags(args)
+    judge = judge_setup(args) if judged else None
+    system = _system(args, _table(config, "system"))
+    progress = RunProgress(_beneath(sys.stderr))
+    try:
+        done = run_gold(
+            args.gold,
+            system,
+            args.out,
+            scopes=tuple(args.scopes or ()),
+            limit=args.limit,
+            options=RunOptions(args.system_concurrency, args.timeout, args.retries),
+            judge=judge,
+            rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
+            sources=args.sources,
+            gate=_gate_settings(args, found_gates),
+            fresh=args.fresh,
+            progress=progress,
+        )
+    finally:
+        progress.close()
+    _say_done(done, args)
+    return EXIT_OK if done.passed else EXIT_FINDINGS
+
+
+def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
+    from ..report.text import render_text, warnings
+
+    summary = done.run.summary
+    for warning in warnings(summary):
+        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
+    sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))
+    if done.run.summary.judge is None and not done.reports:  # else results.md's headline says so
+        print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
+    asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
+    print(f"assay: {asked}, {done.resumed} answered before (the journal)", file=sys.stderr)
+    for path in [done.rows_path, *done.reports.values()]:
+        print(f"assay: wrote {one_line(str(path))}", file=sys.stderr)
+    if done.gate is not None:
+        for line in done.gate.lines():
+            print(f"assay: {one_line(line)}", file=sys.stderr)
+
+
+def _headline(markdown: Path | None) -> str:
+    """The run's headline: results.md up to its first section (questions run, accuracies, elapsed)."""
+    if markdown is None:
+        return ""
+    text = markdown.read_text(encoding="utf-8")
+    return text.split("\n## ", 1)[0].rstrip() + "\n"
+
+
+def _derived(sources: str | None) -> list[str]:
+    """The derived metrics a gate may name: factual, and citation when grounded runs."""
+    from ..harness.outcomes import CITATION, FACTUAL
+
+    return [FACTUAL, *([CITATION] if sources is not None else [])]
+
+
+def _gate_settings(args: argparse.Namespace, found: list[Gate]) -> GateSettings | None:
+    """The run's gate, None without --gate."""
+    if not found:
+        return None
+    from ..gate import parse_share
+    from ..harness.run_gate import GateSettings
+
+    share = parse_share(args.max_unscored)
+    return GateSettings(
+        tuple(found), on=args.gate_on, min_n=args.min_n, max_unscored=share, scope=args.gate_scope
+    )
+
+
+def _no_judge_flags(args: argparse.Namespace) -> None:
+    """Without a judge a judge's setting changes nothing: a mistake, not a no-op."""
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in flags.JUDGE_FLAGS
+        if name != "config" and getattr(args, name, None) not in (None, False)
+    ]
+    if given:
+        raise UsageError(f"{', '.join(given)} only apply to a judge", fix="add --judge SPEC, or drop them")
+
+
+def _config(args: argparse.Namespace) -> Mapping[str, Any]:
+    """The config file (--config, else ./assay.toml when there) as a mapping; {} without one."""
+    if args.config == "":
+        raise UsageError("an empty file name", where="--config", fix="give it a file name, or leave it out")
+    path = Path(args.config) if args.config else DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None
+    if path is None:
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        why = f"cannot read the config file ({exc.strerror})"
+        raise UsageError(why, where=str(path), fix="give an existing file") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        why = f"the config file is not TOML ({exc})"
+        raise UsageError(why, where=str(path), fix="write it as UTF-8 TOML") from None
+
+
+def _table(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    found = config.get(name, {})
+    if not isinstance(found, Mapping):
+        raise UsageError(f"{name} is not a [{name}] table", where="the config file", fix="write it as one")
+    return found
+
+
+def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
+    """The system of --system (else the config's [system] spec), with --system-option's options."""
+    from ..harness.systems import load_system
+
+    spec = args.system if args.system is not None else config.get("spec")
+    if not isinstance(spec, str):
+        raise UsageError(
+            "no system to ask", fix="give --system SPEC, or spec = \"...\" under [system] in the config file"
+        )
+    return load_system(spec, dict(args.system_option or ()), config or None)
+
+
+def _beneath(stream: TextIO) -> TextIO:
+    """The terminal beneath the escaping stream: a progress line rewrites itself with carriage returns,
+    which the escaping would show as text."""
+    return stream.stream if isinstance(stream, EscapingStream) else stream
+
+
+class RunProgress:
+    """Items done of all (resumed ones count as done), with the time left at the rate of this run's
+    items: a tqdm line on a terminal; elsewhere (a CI log) a line every PROGRESS_EVERY seconds."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._bar: Any = None
+        self._first: int | None = None
+        self._started = self._last_line = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._first is None:
+            self._first = done
+            self._start(done, total)
+        if self._bar is not None:
+            self._bar.update(done - self._bar.n)
+            return
+        now = time.monotonic()
+        if now - self._last_line >= PROGRESS_EVERY or done == total:
+            self._last_line = now
+            line = f"assay: {done}/{total} items, {self._left(done, total, now)}"
+            print(line, file=self._stream, flush=True)
+
+    def _start(self, done: int, total: int) -> None:
+        if done:
+            before = f"{done} of {total} items answered before (the journal): not asked again"
+            print(f"assay: {before}", file=self._stream)
+        if self._stream.isatty():
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=total,
+                initial=done,
+                file=self._stream,
+                bar_format="assay: asking [{bar:20}] {n}/{total} items, {remaining_s:.0f} s left",
+                ascii=" #",
+                dynamic_ncols=True,
+            )
+
+    def _left(self, done: int, total: int, now: float) -> str:
+        asked = done - (self._first or 0)
+        if not asked:
+            return "time left not known yet"
+        seconds = (now - self._started) / asked * (total - done)
+        return f"{seconds:.0f} s left"
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()

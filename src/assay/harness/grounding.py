@@ -1,0 +1,374 @@
+"""Whether a reply is grounded in its sources: what the ``grounded`` metric checks, as pure functions of
+one row's reply (text, citations, retrieved contexts), its gold item and the source documents.
+
+A row is grounded when it cites something and every check below finds no problem:
+
+- **resolution**: each citation's ``document`` names exactly one document, by equality of names, never
+  by substring or prefix: its id, its path (with or without the suffix), its file name, its title (the
+  gold item's ``source.title``), or its insurer and title ("HDFC ERGO My Optima Secure" for
+  ``hdfc-ergo__my-optima-secure__wordings`` titled "My Optima Secure"). Names are compared normalised
+  (``name_key``: NFKC, casefolded, every run of characters other than letters, marks and digits one
+  space). A name held by two documents is ambiguous; "HDFC ERGO" alone names no policy of that insurer.
+- **scope**: the document is one the item's scope allows: the document whose id is the scope, and the
+  item's gold source document (without either, any document of the sources).
+- **pages**: a cited page exists (1 to the document's page count) and holds the *supporting text*, one
+  of: the gold quote (when the document is the item's source), the citation's own quote, or one of the
+  numbers with units the reply states. A quote holds a page when the quote cascade
+  (``quotes.find_quote``, any level) finds it on that page alone, or across its break with the page
+  before or after. A page is only checked for range when there is none of these to look for.
+- **quotes**: every quoted span of the reply (straight or curly double quotes around at least
+  ``QUOTED_MIN_CHARS`` characters) is found by the cascade in one of the cited documents, and every
+  citation's quote in its document; the level is recorded.
+- **numbers**: every number with a unit the reply states (``value_reading``: ``30 days``, ``thirty
+  days``, ``₹5 lakh``, ``20%``, ``36 months``; citation markers in brackets are not read) is stated in
+  the cited text (a cited page, or every page of a document cited without one) or the retrieved
+  contexts' text of the allowed documents, as a value read by the same reader: so "24 months" is never
+  found in "124 months" nor "2024", the unit must be there, and equal forms count (``5,00,000`` = ``5
+  lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts for an amount).
+
+What a reply's text is read for, and how a number is found in a text, is ``harness.grounding_text``.
+The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
+scored with it. Titles other rows carry (``other_titles``) only name, in a problem, the document a
+citation outside the scope means ("cites hdfc-ergo__optima-secure, outside the item's scope").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import regex
+
+from ..parts import Citation, Context
+from .grounding_text import (
+    MARKER,
+    QUOTED_MIN_CHARS,
+    Stated,
+    find_in_pages,
+    load_run_sources,
+    quote_on_page,
+    quoted_spans,
+    shown,
+    sources_signature,
+    stated_numbers,
+    states,
+)
+
+if TYPE_CHECKING:
+    from .documents import Document, Sources
+
+_NOT_NAME = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
+
+
+def name_key(text: str) -> str:
+    """A name as compared: NFKC, casefolded, each run of other than letters, marks and digits a space."""
+    return " ".join(_NOT_NAME.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split())
+
+
+def insurer_of(document_id: str) -> str | None:
+    """The insurer slug of an id ``<insurer>__<product>...``, or None for an id of one part."""
+    head, separator, _ = document_id.partition("__")
+    return head if separator and head else None
+
+
+# --- the documents a citation may name ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Item:
+    """What a row's gold item says about where its answer is."""
+
+    scope: str = ""
+    source_document: str | None = None
+    source_title: str | None = None
+    quote: str | None = None
+    page: int | None = None
+    expected_refusal: bool | None = None
+
+    def allowed(self) -> frozenset[str]:
+        return frozenset(name for name in (self.scope, self.source_document) if name)
+
+
+class Library:
+    """The documents of a sources folder by every name a citation may give them (``name_key``)."""
+
+    def __init__(self, sources: Sources) -> None:
+        self.sources = sources
+        self.keys: dict[str, dict[str, str]] = {}  # key -> {document id: how the key names it}
+        for document in sources.values():
+            for key, how in document_names(document.id, document.path):
+                self.keys.setdefault(key, {}).setdefault(document.id, how)
+        self.insurers = {key for key in map(name_key, filter(None, map(insurer_of, sources))) if key}
+
+    def document(self, document_id: str) -> Document | None:
+        return self.sources.get(document_id)
+
+
+def document_names(document_id: str, path: str | None = None) -> list[tuple[str, str]]:
+    """(key, how) for each name of a document by its id and path: id, path with and without its
+    suffix, file name and file stem."""
+    names = [(document_id, "id")]
+    if path:
+        file_name = path.rsplit("/", 1)[-1]
+        names += [(path, "path"), (path.rsplit(".", 1)[0], "path"), (file_name, "file name")]
+        names.append((file_name.rsplit(".", 1)[0], "file name"))
+    return [(key, how) for key, how in ((name_key(name), how) for name, how in names) if key]
+
+
+def title_names(document_id: str, title: str) -> list[tuple[str, str]]:
+    """(key, how) for a document's title, alone and after its insurer's name."""
+    names = [(name_key(title), "title")]
+    insurer = insurer_of(document_id)
+    if insurer:
+        names.append((name_key(f"{insurer} {title}"), "insurer and title"))
+    return [(key, how) for key, how in names if key]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a citation's document names: one document (`document_id`), or why none (`problem`)."""
+
+    name: str
+    document_id: str | None
+    how: str = ""
+    problem: str = ""
+
+
+def resolve(name: str, library: Library, item: Item, other_titles: Mapping[str, str] = {}) -> Resolution:
+    """The one document `name` names, among the sources' documents and those the item names (its
+    scope and source, with its title); `other_titles` (document id -> title, from other rows) only
+    say, when nothing else does, which document outside the scope a name means."""
+    exact = name.strip()
+    if not exact:
+        return Resolution(name, None, problem="a citation names no document")
+    if exact in library.sources or exact in item.allowed():
+        return Resolution(name, exact, "id")
+    found = _named(name_key(exact), library, item)
+    if len(found) == 1:
+        ((document_id, how),) = found.items()
+        return Resolution(name, document_id, how)
+    if found:
+        return Resolution(name, None, problem=f"{name!r} is ambiguous: it names {', '.join(sorted(found))}")
+    key = name_key(exact)
+    if item.allowed():  # another row's title names a document outside the scope, never one in it
+        outside = {i: t for i, t in other_titles.items() if i not in item.allowed()}
+        meant = {i for i, t in outside.items() if key in dict(title_names(i, t))}
+        if len(meant) == 1:
+            return Resolution(name, meant.pop(), "title (of another item)")
+    if key in library.insurers or key in {name_key(insurer_of(i) or "") for i in item.allowed()}:
+        return Resolution(name, None, problem=f"{name!r} names only an insurer, none of its documents")
+    return Resolution(name, None, problem=f"{name!r} names no document of the sources")
+
+
+def _named(key: str, library: Library, item: Item) -> dict[str, str]:
+    found = dict(library.keys.get(key, {}))
+    own = [(i, n) for i in item.allowed() for n in document_names(i)]
+    if item.source_document and item.source_title:
+        own += [(item.source_document, n) for n in title_names(item.source_document, item.source_title)]
+    for document_id, (own_key, how) in own:
+        if own_key == key:
+            found.setdefault(document_id, how)
+    return found
+
+
+# --- one row ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """One row's result: `unscored` says why there was nothing to ground; else it passed when there
+    are no `problems`. `checked` says what was looked at (for the trace)."""
+
+    problems: tuple[str, ...] = ()
+    checked: tuple[str, ...] = ()
+    unscored: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.unscored is None and not self.problems
+
+    def rule(self) -> str:
+        """The verdict in words, for a trace."""
+        if self.unscored is not None:
+            return self.unscored
+        checked = f"checked: {'; '.join(self.checked)}" if self.checked else "nothing checked"
+        if not self.problems:
+            return f"grounded; {checked}"
+        return f"{len(self.problems)} problem(s): {'; '.join(self.problems)}; {checked}"
+
+
+@dataclass
+class _Row:
+    """What the checks of one row gather: cited documents and the texts that may state its numbers."""
+
+    library: Library
+    item: Item
+    problems: list[str] = field(default_factory=list)
+    checked: list[str] = field(default_factory=list)
+    cited: dict[str, Document] = field(default_factory=dict)  # in scope and in the sources
+    texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
+
+    def in_scope(self, document_id: str) -> bool:
+        allowed = self.item.allowed()
+        return document_id in allowed if allowed else True
+
+
+def ground(
+    text: str,
+    citations: Sequence[Citation],
+    contexts: Sequence[Context],
+    item: Item,
+    library: Library,
+    other_titles: Mapping[str, str] = {},
+) -> Grounding:
+    """Whether the reply `text` with its `citations` and `contexts` is grounded (see the module's note)."""
+    if item.expected_refusal:
+        return Grounding(unscored="a refusal item: nothing to ground")
+    if not text.strip():
+        return Grounding(unscored="a blank reply: nothing to ground")
+    missing = _missing_sources(item, library)
+    if missing:
+        return Grounding(unscored=missing)
+    if not citations:
+        return Grounding(problems=("cites nothing",))
+    row, numbers = _Row(library, item), stated_numbers(text)
+    for citation in dict.fromkeys(citations):
+        _check_citation(row, citation, numbers, other_titles)
+    _gather_contexts(row, contexts)
+    if row.texts:
+        _check_quoted(row, quoted_spans(MARKER.sub(" ", text)))
+        _check_numbers(row, numbers)
+    else:  # the citations' problems say why: no text of the scope to look in
+        row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
+    return Grounding(tuple(dict.fromkeys(row.problems)), tuple(dict.fromkeys(row.checked)))
+
+
+def _missing_sources(item: Item, library: Library) -> str | None:
+    """Why nothing can be checked: none of the documents the item allows is in the sources."""
+    allowed = sorted(item.allowed())
+    if not allowed or any(library.document(name) is not None for name in allowed):
+        return None
+    return f"nothing to check against: {', '.join(allowed)} is not among the sources"
+
+
+def _check_citation(
+    row: _Row, citation: Citation, numbers: Sequence[Stated], others: Mapping[str, str]
+) -> None:
+    resolved = resolve(citation.document, row.library, row.item, others)
+    if resolved.document_id is None:
+        row.problems.append(resolved.problem)
+        return
+    name = resolved.document_id
+    if not row.in_scope(name):
+        scope = row.item.scope or row.item.source_document
+        row.problems.append(f"cites {name}, outside the item's scope ({scope})")
+        return
+    document = row.library.document(name)
+    if document is None:
+        row.problems.append(f"cites {name}, which is not among the sources: its text cannot be checked")
+        return
+    row.cited[name] = document
+    row.checked.append(f"{citation.document!r} is {name} (by {resolved.how})")
+    if citation.quote:
+        _check_citation_quote(row, document, citation.quote)
+    if citation.page is None:
+        row.texts += [(f"{name} p.{number}", page) for number, page in enumerate(document.pages, 1)]
+        return
+    if not 1 <= citation.page <= len(document.pages):
+        row.problems.append(f"p.{citation.page} is beyond {name}'s {len(document.pages)} pages")
+        return
+    row.texts.append((f"{name} p.{citation.page}", document.pages[citation.page - 1]))
+    _check_page(row, document, citation, numbers)
+
+
+def _check_citation_quote(row: _Row, document: Document, quote: str) -> None:
+    found = find_in_pages(quote, document.pages)
+    if found is None:
+        row.problems.append(f"the citation's quote {shown(quote)} is not in {document.id}")
+    else:
+        row.checked.append(f"the citation's quote is in {document.id} p.{found.page} ({found.level})")
+
+
+def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequence[Stated]) -> None:
+    """The cited page holds the supporting text (see the module's note)."""
+    page, where = citation.page or 0, f"{document.id} p.{citation.page}"
+    quotes = [(q, who) for q, who in ((_gold_quote(row.item, document), "the gold quote"),
+                                      (citation.quote, "the citation's quote")) if q]  # fmt: skip
+    for quote, who in quotes:
+        found = quote_on_page(quote, document.pages, page)
+        if found is not None:
+            row.checked.append(f"{where} holds {who} ({found.level})")
+            return
+    held = [number for number in numbers if states(document.pages[page - 1], number)]
+    if held:
+        row.checked.append(f"{where} states {', '.join(n.shown() for n in held)}")
+        return
+    if not quotes and not numbers:
+        row.checked.append(f"{where} exists (the reply states no number and no quote to look for there)")
+        return
+    sought = [who for _, who in quotes] + (["any of the reply's numbers"] if numbers else [])
+    gold_page = row.item.page if _gold_quote(row.item, document) else None
+    hint = f" (the gold quote is on p.{gold_page})" if gold_page else ""
+    row.problems.append(f"{where} holds neither {' nor '.join(sought)}{hint}")
+
+
+def _gold_quote(item: Item, document: Document) -> str | None:
+    return item.quote if item.quote and document.id == item.source_document else None
+
+
+def _gather_contexts(row: _Row, contexts: Iterable[Context]) -> None:
+    """The retrieved passages of allowed documents join the texts that may state the reply's numbers."""
+    for index, context in enumerate(contexts, 1):
+        resolved = resolve(context.document, row.library, row.item)
+        name = resolved.document_id
+        if name is None or not row.in_scope(name):
+            row.checked.append(f"context {index} ({context.document!r}) is not of the scope: not read")
+            continue
+        text, document, page = context.text, row.library.document(name), context.page or 0
+        if text is None and document is not None and 1 <= page <= len(document.pages):
+            text = document.pages[page - 1]
+        if text:
+            row.texts.append((f"context {index}", text))
+
+
+def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
+    for span in spans:
+        found = next(
+            ((d.id, m) for d in row.cited.values() if (m := find_in_pages(span, d.pages)) is not None), None
+        )
+        if found is None:
+            row.problems.append(f"the quoted {shown(span)} is in none of the cited documents")
+        else:
+            name, match = found
+            row.checked.append(f"the quoted {shown(span)} is in {name} p.{match.page} ({match.level})")
+
+
+def _check_numbers(row: _Row, numbers: Sequence[Stated]) -> None:
+    for number in numbers:
+        where = next((where for where, text in row.texts if states(text, number)), None)
+        if where is None:
+            row.problems.append(f"{number.shown()!r} is not in the cited or retrieved text")
+        else:
+            row.checked.append(f"{number.shown()!r} is in {where}")
+
+
+__all__ = [
+    "QUOTED_MIN_CHARS",
+    "Grounding",
+    "Item",
+    "Library",
+    "Resolution",
+    "Stated",
+    "ground",
+    "insurer_of",
+    "load_run_sources",
+    "name_key",
+    "quote_on_page",
+    "quoted_spans",
+    "resolve",
+    "sources_signature",
+    "stated_numbers",
+    "states",
+]

@@ -1,0 +1,263 @@
+"""A harness run's reports in its folder: ``results.json`` (for machines), ``results.md`` (the seed's
+headline, the rollups, the hallucination breakdown, the misses with their traces) and ``results.html``
+(assay's HTML report with those sections), each written atomically.
+
+``results_dict`` is the one model of them: the Markdown and the HTML are renderings of it (and of the
+run, for the HTML's table of questions), so the three cannot disagree. Its numbers:
+
+- factual accuracy: the derived metric ``factual`` (``harness.outcomes``) over the items it scored, with
+  the run's 95% interval (Wilson's by default);
+- citation accuracy: ``citation``, grounded's verdict on the answerable items answered (when it ran);
+- refusal precision and recall: from the ``refusal`` metric's ``declined`` column over the items it
+  scored; precision = declined refusal items / declined items, recall = declined refusal items /
+  refusal items (the seed called its recall "precision");
+- rollups per category (``gold.category``), per scope (the item's ``scope``) and per route
+  (``reply.route``; "(none)" when the system named none), each n, correct, scored, accuracy, interval.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from ..outputs import write_text
+from ..records import Record
+from ..scorers import MetricScores, Outcome
+from ..scoring import ScoreRun
+from ..signature import info_of
+from ..summary import Tally
+from .outcomes import (
+    CITATION,
+    DECLINED_COLUMN,
+    DERIVED,
+    FACTUAL,
+    OUTCOME_COLUMN,
+    OUTCOMES,
+    REASON_COLUMN,
+    REFUSAL,
+    with_outcomes,
+)
+from .run_gate import GateSettings, check_run
+
+NO_VALUE = "(none)"  # a rollup's key for items without a category, scope or route
+RESULTS_FILES = ("results.json", "results.md", "results.html")
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What a run's numbers depend on besides its rows: written with them as its signatures."""
+
+    system: str  # the system's spec, as given
+    system_signature: str  # the spec with its options (System.signature())
+    gold_path: str
+    gold_sha256: str
+    judges: tuple[str, ...] = ()  # the judge chain's specs; none: graded deterministically only
+    rubric: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)  # concurrency, timeout, retries, scopes, limit
+    started: str | None = None  # ISO 8601, UTC
+    elapsed: float | None = None  # seconds
+    assay: str = __version__
+    sources: str | None = None  # the documents folder grounded read
+    gate: GateSettings | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        found = dataclasses.asdict(self)
+        found["judges"] = list(self.judges)
+        found["options"] = dict(self.options)
+        found["gate"] = None if self.gate is None else _settings_dict(self.gate)
+        return found
+
+
+def write_results(run: ScoreRun, out_dir: Path, info: RunInfo) -> dict[str, Path]:
+    """Write results.json, results.md and results.html of the run into `out_dir` (made if missing):
+    each complete or not at all. Returns the paths, by file name."""
+    from ..report.run_html import render_run_html
+    from ..report.run_markdown import render_run_markdown
+
+    run = with_outcomes(run)
+    found = results_dict(run, info)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    texts = {
+        "results.json": json.dumps(found, ensure_ascii=False, indent=2) + "\n",
+        "results.md": render_run_markdown(found),
+        "results.html": render_run_html(run, found),
+    }
+    return {name: write_text(out_dir / name, text) for name, text in texts.items()}
+
+
+def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
+    """The model of a run's reports (what results.json holds); `run` gets its outcomes if it lacks them."""
+    run = with_outcomes(run)
+    factual = run.metrics[FACTUAL]
+    classes = factual.texts[OUTCOME_COLUMN]
+    interval = run.summary.interval
+    gate = None if info.gate is None or not info.gate.gates else check_run(run, info.gate)
+    return {
+        "kind": "assay run results",
+        "headline": {
+            "questions": len(run.records),
+            "factual": tally_dict(run.summary.metrics[FACTUAL].combined, interval),
+            "citation": (
+                tally_dict(run.summary.metrics[CITATION].combined, interval)
+                if CITATION in run.metrics
+                else None
+            ),
+            "refusal": refusal_rates(run),
+            "blocked": sum(bool(r.reply is not None and r.reply.blocked) for r in run.records),
+            "system_errors": classes.count("system_error"),
+            "elapsed": info.elapsed,
+            "judged": bool(info.judges),
+        },
+        "outcomes": {name: classes.count(name) for name in OUTCOMES},
+        "rollups": {
+            by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()
+        },
+        "gate": None if gate is None else gate.as_dict(),
+        "signatures": {
+            **info.as_dict(),
+            "metrics": {name: str(m.signature) for name, m in run.summary.metrics.items()},
+            "metric_info": {name: _info(m.signature) for name, m in run.summary.metrics.items()},
+        },
+        "items": _items(run),
+    }
+
+
+def tally_dict(tally: Tally, interval_of: Callable[[Tally], Any]) -> dict[str, Any]:
+    found = interval_of(tally)
+    return {
+        "n": tally.n,
+        "correct": tally.passed,
+        "scored": tally.n - tally.unscored,
+        "unscored": tally.unscored,
+        "accuracy": tally.accuracy,
+        "interval": None if found is None else found.as_dict(),
+    }
+
+
+def _category(record: Record) -> str:
+    return (record.gold.category if record.gold is not None else None) or NO_VALUE
+
+
+def _route(record: Record) -> str:
+    return (record.reply.route if record.reply is not None else None) or NO_VALUE
+
+
+ROLLUP_KEYS: Mapping[str, Callable[[Record], str]] = {
+    "category": _category,
+    "scope": lambda record: record.scope or NO_VALUE,
+    "route": _route,
+}
+
+
+def rollup(
+    records: Sequence[Record],
+    scores: MetricScores,
+    key: Callable[[Record], str],
+    interval_of: Callable[[Tally], Any],
+) -> dict[str, dict[str, Any]]:
+    """A metric's tally per value of `key` (sorted by it), each as ``tally_dict`` writes it."""
+    counts: dict[str, Counter[int]] = {}
+    for record, outcome in zip(records, scores.outcomes):
+        counts.setdefault(key(record), Counter())[outcome] += 1
+    tallies = {
+        name: Tally(sum(found.values()), found[Outcome.PASS], unscored=found[Outcome.UNSCORED])
+        for name, found in counts.items()
+    }
+    return {name: tally_dict(tallies[name], interval_of) for name in sorted(tallies)}
+
+
+def refusal_rates(run: ScoreRun) -> dict[str, Any] | None:
+    """Refusal precision and recall, with their counts, over the items `refusal` scored; None when it did
+    not run."""
+    scores = run.metrics.get(REFUSAL)
+    declined = None if scores is None else scores.extras.get(DECLINED_COLUMN)
+    if scores is None or declined is None:
+        return None
+    cells: Counter[tuple[bool, bool]] = Counter()
+    for index, record in enumerate(run.records):
+        if scores.outcomes[index] == Outcome.UNSCORED:
+            continue
+        should = record.gold is not None and record.gold.expected_refusal is True
+        cells[should, declined[index] == 1] += 1
+    hits, false_alarms, missed = cells[True, True], cells[False, True], cells[True, False]
+    return {
+        "precision": hits / (hits + false_alarms) if hits + false_alarms else None,
+        "recall": hits / (hits + missed) if hits + missed else None,
+        "declined_refusal_items": hits,
+        "declined_answerable_items": false_alarms,
+        "answered_refusal_items": missed,
+        "declined": hits + false_alarms,
+        "refusal_items": hits + missed,
+        "scored": sum(cells.values()),
+    }
+
+
+def _items(run: ScoreRun) -> list[dict[str, Any]]:
+    """Every item's row; a miss (any outcome but correct) also has every scoring metric's trace."""
+    from ..trace import traces
+
+    traced = original_metrics(run)
+    found = [_item(run, index) for index in range(len(run.records))]
+    for index, item in enumerate(found):
+        if item["outcome"] != "correct":
+            item["traces"] = {name: t.as_dict() for name, t in traces(traced, index).items()}
+    return found
+
+
+def _item(run: ScoreRun, index: int) -> dict[str, Any]:
+    record, factual = run.records[index], run.metrics[FACTUAL]
+    reply = record.reply
+    return {
+        "id": record.id,
+        "scope": record.scope,
+        "category": None if record.gold is None else record.gold.category,
+        "question": record.question,
+        "expected_answer": " | ".join(record.answers),
+        "expected_refusal": None if record.gold is None else record.gold.expected_refusal,
+        "response": record.response,
+        "outcome": factual.texts[OUTCOME_COLUMN][index],
+        "reason": factual.texts[REASON_COLUMN][index],
+        "verdicts": {name: _verdict(scores, index) for name, scores in run.metrics.items()},
+        "route": None if reply is None else reply.route,
+        "blocked": None if reply is None else reply.blocked,
+        "error": None if reply is None else reply.error,
+        "latency": None if reply is None else reply.latency,
+        "citations": [] if reply is None else [_citation(c) for c in reply.citations],
+    }
+
+
+def _verdict(scores: MetricScores, index: int) -> bool | None:
+    outcome = scores.outcomes[index]
+    return None if outcome == Outcome.UNSCORED else outcome == Outcome.PASS
+
+
+def _citation(citation: Any) -> dict[str, Any]:
+    return {key: value for key, value in dataclasses.asdict(citation).items() if value is not None}
+
+
+def _info(signature: str) -> dict[str, str] | None:
+    found = info_of(signature)
+    return None if found is None else dict(found)
+
+
+def _settings_dict(settings: GateSettings) -> dict[str, Any]:
+    return {
+        "gates": [gate.text for gate in settings.gates],
+        "on": settings.on,
+        "min_n": settings.min_n,
+        "max_unscored": settings.max_unscored,
+        "scope": settings.scope,
+    }
+
+
+def original_metrics(run: ScoreRun) -> ScoreRun:
+    """The run without the derived metrics: what traces are made of (a derived metric has no trace of
+    its own; its reason is the outcome's)."""
+    metrics = {name: scores for name, scores in run.metrics.items() if name not in DERIVED}
+    return dataclasses.replace(run, metrics=metrics)

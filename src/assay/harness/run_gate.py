@@ -1,0 +1,187 @@
+"""The gate of a harness run (``assay run --gate 'factual>=0.90' --gate-on lower``): issue 5's gate with
+issue 6's unscored rule, on the run's summary, and how many more correct items each failed check needs.
+
+Its scope, by default, is the whole run only (``overall``): a gold set's items have no domain (their
+``domain`` is empty), and a per-scope bar on ~20 items cannot be met on the interval's lower end at all
+(20 of 20 correct has a Wilson lower end of 83.9%). ``scopes`` gates each scope (the item's ``scope``, the
+policy) alone, and ``all`` the whole and every scope, as ``assay score --gate-scope all`` does domains.
+
+"Needs k more": the smallest k such that k more of the scope's scored items correct, the count of scored
+items fixed, meets the bar (on the point, or on the interval's conservative end with ``--gate-on lower``);
+None when even every scored item correct would not. A check failed by the unscored rule needs items
+scored, not answered better: it has no k.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..errors import UsageError
+from ..gate import COMPARED, MAX_UNSCORED, ON, TOO_MANY_UNSCORED, Check, Gate, check_gates
+from ..report.gate import gate_lines
+from ..scoring import ScoreRun
+from ..stats import Interval
+from ..summary import Summary, Tally, summarize
+
+RUN_SCOPES = ("overall", "scopes", "all")
+_MEETS: dict[str, Callable[[float, float], bool]] = {">=": operator.ge, ">": operator.gt}
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """The gates of a run and how they are checked (``assay.gate.Rule``'s settings, and the scope)."""
+
+    gates: tuple[Gate, ...]
+    on: str = "point"
+    min_n: int = 1
+    max_unscored: float = MAX_UNSCORED
+    scope: str = "overall"
+
+    def __post_init__(self) -> None:
+        if self.on not in ON:
+            raise UsageError(f"unknown --gate-on {self.on!r}", fix=f"use one of: {', '.join(ON)}")
+        if self.scope not in RUN_SCOPES:
+            raise UsageError(f"unknown gate scope {self.scope!r}", fix=f"use one of: {', '.join(RUN_SCOPES)}")
+
+    @classmethod
+    def parse(
+        cls,
+        texts: Sequence[str],
+        on: str = "point",
+        min_n: int = 1,
+        max_unscored: float = MAX_UNSCORED,
+        scope: str = "overall",
+    ) -> GateSettings:
+        """The settings of gates given as text (``--gate EXPR``, repeatable); a UsageError for a typo."""
+        return cls(tuple(Gate.parse(text) for text in texts), on, min_n, max_unscored, scope)
+
+
+@dataclass(frozen=True)
+class Needed:
+    """What one failed check needs: `more` correct items of `scored`, or None when no number would do."""
+
+    check: Check
+    correct: int
+    scored: int
+    more: int | None
+
+    def words(self) -> str:
+        gate, scope = self.check.gate, self.check.scope
+        head = f"{gate.metric} {scope}: {self.correct} of {self.scored} scored items correct"
+        if self.more is None:
+            return f"{head}; even all {self.scored} correct would not meet {gate.text} (more items needed)"
+        return (
+            f"{head}; {gate.text} needs {self.more} more correct "
+            f"({self.correct + self.more} of {self.scored})"
+        )
+
+
+@dataclass(frozen=True)
+class RunGate:
+    checks: tuple[Check, ...]
+    needed: tuple[Needed, ...]  # for each failed floor check compared against its bar
+
+    @property
+    def passed(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+    def lines(self) -> list[str]:
+        """Each check in words, the verdict, then what each failed check needs."""
+        unscored = [_unscored_words(check) for check in self.checks if check.outcome == TOO_MANY_UNSCORED]
+        needs = [found.words() for found in self.needed]
+        return [*gate_lines(self.checks), *(f"gate: {line}" for line in [*unscored, *needs])]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "passed": self.passed,
+            "checks": [_check_dict(check) for check in self.checks],
+            "needed": [
+                {"gate": n.check.gate.text, "scope": n.check.scope, "correct": n.correct, "scored": n.scored}
+                | {"more": n.more}
+                for n in self.needed
+            ],
+            "lines": self.lines(),
+        }
+
+
+def check_run(run: ScoreRun, settings: GateSettings) -> RunGate:
+    """Every gate against the run (``with_outcomes``'s, for ``factual``) in the settings' scope."""
+    checks: list[Check] = []
+    rule = (settings.on, settings.min_n, settings.max_unscored)
+    if settings.scope in ("overall", "all"):
+        checks += check_gates(run.summary, settings.gates, *rule, scope="overall")
+    if settings.scope in ("scopes", "all"):
+        by_scope = scope_summary(run, [gate.metric for gate in settings.gates])
+        checks += check_gates(by_scope, settings.gates, *rule, scope="domains")
+    needed = [_needed(run.summary, check) for check in checks if not check.passed]
+    return RunGate(tuple(checks), tuple(found for found in needed if found is not None))
+
+
+def scope_summary(run: ScoreRun, metrics: Sequence[str]) -> Summary:
+    """The run's summary of `metrics` with each item's scope as its domain (a row without a scope keeps
+    its domain): what per-scope gating checks."""
+    missing = [name for name in metrics if name not in run.metrics]
+    if missing:
+        raise UsageError(
+            f"the gate names {missing[0]!r}, which this run did not score",
+            fix=f"gate on one of: {', '.join(run.metrics)}",
+        )
+    records = [dataclasses.replace(record, domain=record.scope or record.domain) for record in run.records]
+    dataset = dataclasses.replace(run.dataset, records=records)
+    chosen = {name: run.metrics[name] for name in dict.fromkeys(metrics)}
+    signatures = {name: run.summary.metrics[name].signature for name in chosen}
+    return summarize(dataset, chosen, run.blank, signatures, run.summary.options, run.summary.intervals)
+
+
+def more_needed(
+    tally: Tally, gate: Gate, on: str, interval_of: Callable[[Tally], Interval | None]
+) -> int | None:
+    """The fewest more correct items (scored items fixed) that meet a floor gate; None when none do."""
+    meets = _MEETS.get(gate.op)
+    if meets is None:
+        return None
+    scored = tally.n - tally.unscored
+    for more in range(0, scored - tally.passed + 1):
+        better = dataclasses.replace(tally, passed=tally.passed + more)
+        interval = None if on == "point" else interval_of(better)
+        value = better.accuracy if on == "point" else None if interval is None else interval.low
+        if value is not None and meets(value, gate.bar):
+            return more
+    return None
+
+
+def _needed(summary: Summary, check: Check) -> Needed | None:
+    if check.outcome != COMPARED or check.gate.ceiling:
+        return None
+    tally = check.tally
+    more = more_needed(tally, check.gate, check.rule.on, summary.interval)
+    return Needed(check, tally.passed, tally.n - tally.unscored, more)
+
+
+def _unscored_words(check: Check) -> str:
+    tally, allowed = check.tally, math.floor(check.rule.max_unscored * check.tally.n)
+    return (
+        f"{check.gate.metric} {check.scope}: {tally.unscored} of {tally.n} items unscored, at most {allowed} "
+        "may be: the unscored items need a verdict (see their reasons) before the bar can be checked"
+    )
+
+
+def _check_dict(check: Check) -> dict[str, object]:
+    tally = check.tally
+    return {
+        "gate": check.gate.text,
+        "scope": check.scope,
+        "passed": check.passed,
+        "outcome": check.outcome,
+        "on": check.rule.on,
+        "value": check.value,
+        "n": tally.n,
+        "correct": tally.passed,
+        "unscored": tally.unscored,
+        "accuracy": tally.accuracy,
+        "interval": None if check.interval is None else check.interval.as_dict(),
+    }

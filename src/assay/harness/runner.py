@@ -1,0 +1,235 @@
+"""Asking a system every gold item: at most `concurrency` questions in flight, a timeout per call, retries
+(with backoff) only for transport errors, and each finished item journaled before it counts as done.
+
+Whatever the system does, every item gets its row, in gold order: an exception, a ``SystemFailure``, a
+timeout, a reply that is not an ``Answer``, or transport errors past the retries each become that item's
+row with ``response: ""`` and ``reply.error`` saying why (the ``system_error`` outcome). Nothing the
+system does ends the run early or loses an item.
+
+A system that never returns is abandoned at its timeout, not waited for. An async call is cancelled and
+left to finish (or not) on its own; a sync system's call runs in a thread, and a thread cannot be stopped,
+so ``run_to_end`` gives the event loop a default executor of daemon threads, one per call: a hung call
+holds neither the run's end nor the interpreter's exit (``ThreadPoolExecutor``'s workers are joined at
+exit, and ``asyncio.run`` waits for them and for every task it cancels).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import UsageError
+from ..parts import Reply, part_dict
+from .systems.base import SystemFailure, TransportError
+from .systems.threads import DaemonThreads
+
+if TYPE_CHECKING:
+    from .journal import Journal
+    from .systems.base import System
+
+Progress = Callable[[int, int], None]  # (items done, items in all): resumed items count as done
+MAX_RETRY_AFTER = 60.0  # seconds: a server asking for longer is waited for no longer than this
+MAX_REASON_CHARS = 1000  # an error's text kept in reply.error (an HTML error page says nothing more)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How the system is asked. `timeout` is per call (each retry has its own), in seconds; a transport
+    error is retried `retries` times, after `backoff` seconds, doubling each time."""
+
+    concurrency: int = 4
+    timeout: float = 60.0
+    retries: int = 2
+    backoff: float = 0.5
+
+    def __post_init__(self) -> None:
+        for name, value, least in (("concurrency", self.concurrency, 1), ("retries", self.retries, 0)):
+            if type(value) is not int or value < least:
+                raise UsageError(f"{name} must be a whole number of at least {least}, got {value!r}")
+        for name, number in (("timeout", self.timeout), ("backoff", self.backoff)):
+            if not isinstance(number, (int, float)) or not number >= 0 or number == float("inf"):
+                raise UsageError(f"{name} must be a number of seconds, got {number!r}")
+        if self.timeout <= 0:
+            raise UsageError(f"timeout must be more than 0 seconds, got {self.timeout!r}")
+
+
+@dataclass(frozen=True)
+class _Asked:
+    row: dict[str, Any]
+    retry: bool  # transport failed on every attempt: a resumed run asks again
+
+
+async def ask_all(
+    items: Sequence[Mapping[str, Any]],
+    system: System,
+    journal: Journal,
+    options: RunOptions,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
+    """Every item's run row (the item's keys, `response` and `reply`; no verdicts), in the items' order.
+    Items the journal has finished are not asked again; each new row is journaled as it finishes."""
+    rows: list[dict[str, Any] | None] = [journal.finished_row(str(item["id"])) for item in items]
+    pending = iter([index for index, row in enumerate(rows) if row is None])
+    done = len(items) - sum(row is None for row in rows)
+    if progress is not None:
+        progress(done, len(items))
+
+    async def worker() -> None:
+        nonlocal done
+        for index in pending:  # one shared iterator: each item is taken by exactly one worker
+            asked = await ask_item(items[index], system, options)
+            journal.record(asked.row, retry=asked.retry)
+            rows[index] = asked.row
+            done += 1
+            if progress is not None:
+                progress(done, len(items))
+
+    async with asyncio.TaskGroup() as workers:  # an error of our own (a full disk) stops them all
+        for _ in range(options.concurrency):
+            workers.create_task(worker())
+    return [row for row in rows if row is not None]
+
+
+async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions) -> _Asked:
+    """One item asked until it has an answer, a failure of the system's, or no retries left."""
+    question, scope = str(item["question"]), item.get("scope") or None
+    for attempt in range(1, options.retries + 2):
+        started = time.monotonic()
+        try:
+            answer = await within(options.timeout, lambda: system.ask(question, scope))
+        except TransportError as exc:
+            if attempt > options.retries:
+                tries = f"{attempt} attempt{'s' if attempt > 1 else ''}"
+                return _Asked(_failed(item, f"transport error, {tries}: {_said(exc)}", started), True)
+            await asyncio.sleep(_pause(options, attempt, exc))
+            continue
+        except SystemFailure as exc:  # its reply as it came, when there was one: the row's trace
+            raw = getattr(exc, "raw", None)
+            reply = Reply(raw=raw if isinstance(raw, str) else None)
+            return _Asked(_failed(item, _said(exc), started, reply), False)
+        except CallTimedOut:
+            reason = f"no reply within {options.timeout:g} s (the timeout)"
+            return _Asked(_failed(item, reason, started), False)
+        except Exception as exc:  # the system's code raised: its failure on this item, not the run's
+            reason = f"the system raised {type(exc).__name__}: {_said(exc)}"
+            return _Asked(_failed(item, reason, started), False)
+        return _Asked(_answered(item, answer, started), False)
+    raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
+    """The wait before the next attempt: the backoff, doubled each time; longer when the server asked
+    for longer (HTTP 429's Retry-After), up to MAX_RETRY_AFTER."""
+    asked = getattr(exc, "retry_after", None)
+    wanted = min(float(asked), MAX_RETRY_AFTER) if isinstance(asked, (int, float)) and asked > 0 else 0.0
+    return max(float(options.backoff * 2 ** (attempt - 1)), wanted)
+
+
+class CallTimedOut(Exception):
+    """The system did not reply within the timeout (apart from a TimeoutError the system raises)."""
+
+
+async def within(seconds: float, call: Callable[[], Awaitable[T]]) -> T:
+    """The call's result, or CallTimedOut after `seconds`. Unlike ``asyncio.wait_for``, a call that
+    ignores its cancellation (it catches CancelledError, or waits on a thread) is abandoned, not
+    waited for: the timeout is a promise to the run, whatever the system does."""
+    task = asyncio.ensure_future(call())
+    try:
+        finished, _ = await asyncio.wait({task}, timeout=seconds)
+    finally:
+        if not task.done():
+            task.cancel()  # abandoned: it may still finish, and nobody waits for it
+    if not finished:
+        task.add_done_callback(_forget)
+        raise CallTimedOut
+    return task.result()
+
+
+def _forget(task: asyncio.Future[Any]) -> None:
+    """An abandoned call's late end: its result or error is nobody's (and not "never retrieved")."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _answered(item: Mapping[str, Any], answer: Any, started: float) -> dict[str, Any]:
+    """The row of an answer (its reply with the call's latency); a value that is not an Answer, or an
+    answer carrying an error, is a failed row."""
+    text, reply = getattr(answer, "text", None), getattr(answer, "reply", None)
+    if not isinstance(text, str) or not isinstance(reply, Reply):
+        return _failed(item, f"malformed reply: ask() returned {_kind(answer)}, not an Answer", started)
+    if reply.error:
+        return _failed(item, reply.error, started, reply)
+    reply = dataclasses.replace(reply, latency=_seconds(started))
+    return {**item, "response": text, "reply": part_dict(reply)}
+
+
+def _failed(
+    item: Mapping[str, Any], reason: str, started: float, reply: Reply | None = None
+) -> dict[str, Any]:
+    reply = dataclasses.replace(reply or Reply(), error=reason, latency=_seconds(started))
+    return {**item, "response": "", "reply": part_dict(reply)}
+
+
+def _seconds(started: float) -> float:
+    return round(time.monotonic() - started, 4)
+
+
+def _said(exc: BaseException) -> str:
+    """An exception's message, cut to MAX_REASON_CHARS; its type's name when it says nothing."""
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= MAX_REASON_CHARS else f"{text[:MAX_REASON_CHARS]}... (cut)"
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else f"a {type(value).__name__}"
+
+
+# --- the event loop of a run ------------------------------------------------------------------------------
+
+
+def run_to_end(main: Coroutine[Any, Any, T]) -> T:
+    """Run `main` in a new event loop whose default executor (``asyncio.to_thread``'s) starts a daemon
+    thread per call, and close the loop without waiting for calls abandoned at their timeout."""
+    loop = asyncio.new_event_loop()
+    try:
+        loop.set_default_executor(DaemonThreads())
+        return loop.run_until_complete(main)
+    finally:
+        try:
+            _cancel_leftovers(loop)
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+            main.close()  # when it never ran (a no-op when it did)
+
+
+def _cancel_leftovers(loop: asyncio.AbstractEventLoop, grace: float = 1.0) -> None:
+    """Cancel what is left (abandoned calls, or everything after Ctrl-C) and give it `grace` seconds
+    to end; a task that ignores its cancellation is left behind, as it would hold the run forever."""
+    leftovers = asyncio.all_tasks(loop)
+    for task in leftovers:
+        task.cancel()
+    if leftovers:
+        loop.run_until_complete(asyncio.wait(leftovers, timeout=grace))
+    for task in leftovers:
+        if task.done():
+            _forget(task)
+
+
+__all__ = [
+    "CallTimedOut",
+    "DaemonThreads",
+    "Progress",
+    "RunOptions",
+    "SystemFailure",
+    "TransportError",
+    "ask_all",
+    "ask_item",
+    "run_to_end",
+    "within",
+]

@@ -1,0 +1,184 @@
+"""A system under test that is a Python callable in this process: ``pkg.module:function`` or
+``path/to/file.py:function`` (``function`` may be dotted: ``bot:Bot.answer`` for an attribute of an
+attribute).
+
+It is called as ``function(question, scope=scope, **options)`` and returns a text or a mapping
+(base.answer_from). An ``async def`` function is awaited; a plain one runs in a worker thread
+(as ``asyncio.to_thread`` would, but a daemon thread per call, ``threads.DaemonThreads``: the default
+pool has only ``cpu_count + 4`` threads, which would cap the runner's concurrency unseen), so the
+runner's timeout and concurrency hold for it too. Python cannot stop a thread: a sync call past the
+timeout is abandoned, not killed, and finishes in the background, holding neither the run's end nor
+the process's exit. A sync
+function that returns an awaitable has it awaited. Whatever the call raises (``sys.exit()`` too) is the
+item's SystemFailure ("raised ValueError: ..."), never the run's crash.
+
+A module is imported as ``import`` would, with one addition: when its top-level package is not found and
+the working folder is not on ``sys.path`` (the ``assay`` command does not put it there, ``python -m``
+does), the working folder is added and the import tried again. A file is loaded under a name of its own,
+with its folder on ``sys.path``, so that it can import the modules beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ...errors import UsageError
+from .base import Answer, SystemFailure, answer_from
+from .threads import DaemonThreads
+
+SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
+
+
+@dataclass
+class InProcessSystem:
+    spec: str
+    function: Callable[..., Any] = field(repr=False)
+    options: Mapping[str, object] = field(default_factory=dict)
+    _pool: DaemonThreads | None = field(default=None, repr=False)
+
+    def signature(self) -> str:
+        return "|".join([self.spec, *(f"{key}={self.options[key]}" for key in sorted(self.options))])
+
+    async def ask(self, question: str, scope: str | None) -> Answer:
+        try:
+            if inspect.iscoroutinefunction(self.function):
+                value = await self.function(question, scope=scope, **self.options)
+            else:
+                value = await self._in_thread(question, scope)
+                if inspect.isawaitable(value):
+                    value = await value
+        except (Exception, SystemExit) as exc:
+            raise SystemFailure(_raised(exc)) from exc
+        return answer_from(value)
+
+    async def _in_thread(self, question: str, scope: str | None) -> object:
+        """The sync call in a worker thread, with this task's context variables (as asyncio.to_thread)."""
+        if self._pool is None:
+            self._pool = DaemonThreads()
+        call = functools.partial(self.function, question, scope=scope, **self.options)
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self._pool, context.run, call)
+
+    async def aclose(self) -> None:
+        if self._pool is not None:  # abandoned calls finish in the background; none is waited for
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def inprocess_system(spec: str, options: Mapping[str, object]) -> InProcessSystem:
+    """The callable a spec names, checked to take (question, scope=..., **options); UsageError with the
+    fix when it cannot be imported, is missing, is not callable or does not take them."""
+    target, colon, name = spec.strip().rpartition(":")
+    if not colon or not target or not name:
+        raise UsageError(f"cannot read the system spec {spec!r}", fix=SPEC_FIX)
+    module = _load_file(target, spec) if target.endswith(".py") else _import(target, spec)
+    function = _attribute(module, name, spec)
+    _check_call(function, options, spec)
+    return InProcessSystem(spec.strip(), function, dict(options))
+
+
+def _raised(exc: BaseException) -> str:
+    detail = str(exc).strip()
+    return f"raised {type(exc).__name__}: {detail}" if detail else f"raised {type(exc).__name__}"
+
+
+def _import(name: str, spec: str) -> ModuleType:
+    try:
+        return _import_here(name)
+    except ModuleNotFoundError as exc:
+        raise UsageError(
+            f"cannot import the module {name!r} of --system {spec!r} ({exc})",
+            fix="check the spelling, run from the folder that holds it (or set PYTHONPATH), "
+            "or give path/to/file.py:function",
+        ) from None
+    except Exception as exc:
+        raise UsageError(
+            f"importing {name!r} of --system {spec!r} {_raised(exc)}", fix="fix the module so it imports"
+        ) from None
+
+
+def _import_here(name: str) -> ModuleType:
+    """import `name`; when its top-level package is missing, again with the working folder on sys.path."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != name.split(".")[0] or here in sys.path or "" in sys.path:
+            raise
+        sys.path.insert(0, here)
+        return importlib.import_module(name)
+
+
+def _load_file(target: str, spec: str) -> ModuleType:
+    path = Path(target).expanduser().resolve()
+    if not path.is_file():
+        raise UsageError(f"the file {target!r} of --system {spec!r} does not exist", fix=SPEC_FIX)
+    # A name of its own (the path's hash): two bot.py files of two folders are two modules.
+    module_name = f"_assay_system_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    loader = importlib.util.spec_from_file_location(module_name, path)
+    if loader is None or loader.loader is None:
+        raise UsageError(f"cannot load {target!r} as a Python module", fix=SPEC_FIX)
+    module = importlib.util.module_from_spec(loader)
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))  # so that it imports its neighbours
+    sys.modules[module_name] = module  # dataclasses and pickling look a module up by its name
+    try:
+        loader.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise UsageError(
+            f"loading {target!r} of --system {spec!r} {_raised(exc)}", fix="fix the file so it imports"
+        ) from None
+    return module
+
+
+def _attribute(module: ModuleType, name: str, spec: str) -> Callable[..., Any]:
+    found: object = module
+    for part in name.split("."):
+        if not hasattr(found, part):
+            public = sorted(
+                key for key, value in vars(module).items() if callable(value) and not key.startswith("_")
+            )
+            shown = ", ".join(public[:8]) + (", ..." if len(public) > 8 else "") or "none"
+            raise UsageError(
+                f"{module.__name__!r} has no {name!r} (--system {spec!r})",
+                fix=f"name one of its callables: {shown}",
+            )
+        found = getattr(found, part)
+    if not callable(found):
+        raise UsageError(
+            f"{name!r} of --system {spec!r} is a {type(found).__name__}, not a function",
+            fix="name a function that takes (question, scope=None, **options)",
+        )
+    return found
+
+
+def _check_call(function: Callable[..., Any], options: Mapping[str, object], spec: str) -> None:
+    """Refuse at once a function that could never take the call, rather than failing every item."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # a builtin or an extension's function: its call will tell
+        return
+    try:
+        signature.bind("question", scope=None, **options)
+    except TypeError as exc:
+        given = "".join(f", {key}=..." for key in options)
+        raise UsageError(
+            f"--system {spec!r} cannot be called as function(question, scope=...{given}) ({exc})",
+            fix="give it the parameters (question, scope=None, **options), or leave out the --system-option",
+        ) from None
