@@ -342,3 +342,20 @@ def test_a_scorer_that_decides_blank_rows_keeps_its_verdicts(
     assert run.metrics["strict"].outcome(0) is Outcome.FAIL
     assert "blank" not in traces(run, 0)["lenient"].rule and "blank" in traces(run, 0)["strict"].rule
     assert REFUSAL.decides_blank
+
+
+def test_a_scored_run_is_scored_again_in_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run's rows already hold refusal and declined: --on-conflict replace writes fresh ones."""
+    rows = [{"id": "a", "response": "I don't know.", "gold": {"expected_refusal": False}}]
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    source = write_rows(tmp_path / "in.jsonl", rows)
+    assert run(["score", "--responses", str(source), "--out", str(first), "--metric=refusal"], capsys)[0] == 0
+    stale = [json.loads(first.read_text(encoding="utf-8")) | {"refusal": True, "declined": 0}]
+    first.write_text(json.dumps(stale[0]) + "\n", encoding="utf-8")
+    argv = ["score", "--responses", str(first), "--out", str(second), "--metric=refusal"]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and "declined" in err  # the old columns would be overwritten: said, not done
+    code, _, err = run([*argv, "--on-conflict", "replace"], capsys)
+    assert code == 0, err
+    again = json.loads(second.read_text(encoding="utf-8"))
+    assert (again["refusal"], again["declined"]) == (False, 1)
