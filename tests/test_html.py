@@ -24,6 +24,7 @@ import pytest
 import assay
 from assay.report.html import render_html, write_html
 from assay.report.plot import accuracy_chart_svg, write_plot
+from cli_run import NEEDS_MORE_INPUTS
 from conftest import skip_or_fail
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "qa_responses.csv"
@@ -143,8 +144,9 @@ def hostile_csv(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> assay.ScoreRun:
-    # Every metric whose inputs the file has (hostile_csv has a lang column, no pattern column).
-    every = [name for name in assay.SCORERS if name != "hard_fact"]
+    # Every metric whose inputs the file has (hostile_csv has a lang column; no pattern column, no
+    # sources, no expected_refusal).
+    every = [name for name in assay.SCORERS if name not in NEEDS_MORE_INPUTS]
     return assay.score(hostile_csv(tmp_path_factory.mktemp("hostile")), every)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import assay
 from assay.report.html import write_html
+from cli_run import NEEDS_MORE_INPUTS
 from test_html import ATTRIBUTE_PAYLOAD, COMPARISON, PWN_PAYLOAD, SCRIPT_PAYLOAD, hostile_csv
 
 SHOWN = ("id", "Domain", "question", "answer", "response", "agreement")  # the example's
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], list[dict[str, Any]]]:
     folder = tmp_path_factory.mktemp("report")
-    every = [name for name in assay.SCORERS if name != "hard_fact"]  # the file's every metric
+    every = [name for name in assay.SCORERS if name not in NEEDS_MORE_INPUTS]  # the file's every metric
     run = assay.score(hostile_csv(folder), every)
     summary, rows = assay.summary_dict(run.summary), list(assay.verdict_rows(run))
     path = write_html(folder / "report.html", summary, rows, COMPARISON, fields=run.dataset.fields)

@@ -129,7 +129,7 @@ def test_a_rubric_named_like_a_built_in_is_refused_and_an_unknown_name_lists_the
         register_rubric(Rubric("terse", "other", 1, "s", "{r}", "r", {"r": "response"}))
     with pytest.raises(UsageError, match="unknown judge rubric 'nope'") as caught:
         get_rubric("nope")
-    assert caught.value.fix == "use one of: equivalence, terse"
+    assert caught.value.fix == "use one of: equivalence, rag-answer, terse"
 
 
 def test_a_missing_column_the_rubric_fills_in_is_one_error_before_any_work() -> None:
@@ -277,7 +277,8 @@ def test_an_entry_point_rubric_runs_from_the_command_line(llama_server: Server, 
         [*command, "--judge-rubric", "nope"], env=env, cwd=tmp_path, capture_output=True, text=True
     )
     assert unknown.returncode == 2
-    assert "unknown judge rubric 'nope'" in unknown.stderr and "equivalence, terse_ep" in unknown.stderr
+    assert "unknown judge rubric 'nope'" in unknown.stderr
+    assert "use one of: equivalence, rag-answer, terse_ep" in unknown.stderr
 
 
 # --- the command line and assay.toml -----------------------------------------------------------------

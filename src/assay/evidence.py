@@ -101,8 +101,9 @@ def evidence_rows(
     explained = scorer.explain is not None or scorer.explain_rows is not None
     no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
     decided = []  # the rows the scorer explains
+    forced = not scorer.decides_blank  # the core failed its blank rows, whatever it said
     for row, code in enumerate(outcomes):
-        if blank[row]:
+        if forced and blank[row]:
             rules[row] = BLANK
         elif code == _UNSCORED:
             rules[row] = scores.reasons.get(start + row, "unscored")

@@ -68,7 +68,9 @@ class ScoreRun:
     dataset: Dataset
     options: ScoreOptions
     metrics: Mapping[str, MetricScores]
-    blank: bytearray  # 1 where the response was empty or whitespace only (scored incorrect)
+    # 1 where the response was empty or whitespace only (scored incorrect, but by a scorer that decides
+    # blank rows itself); 0 where the system failed (``Reply.error``: unscored, see ``system_failures``)
+    blank: bytearray
     summary: Summary
 
     @property
@@ -160,9 +162,14 @@ def verdicts(
             _score_batch(records[start : start + BATCH_ROWS], scorers, results, options)
             if progress is not None:
                 progress(min(start + BATCH_ROWS, len(records)), len(records))
-    blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
+    failed = system_failures(records)
+    blank = blank_rows(records, failed)
+    for index, reason in failed.items():
+        for scores in results.values():
+            scores.mark_unscored(index, reason)
+    forced = [results[s.name] for s in scorers if not s.decides_blank]
     for index in itertools.compress(range(len(blank)), blank):
-        for scores in results.values():  # the seed's caveat 4: blank is incorrect, whatever the golden
+        for scores in forced:  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
     if evidence:  # from the verdicts just decided, blank rows included, so that it cannot disagree
         from .evidence import SeenResponses, evidence_rows
@@ -178,6 +185,33 @@ def verdicts(
                 )
                 scores.evidence += found.evidence()  # type: ignore[operator]  # set just above
     return results, blank
+
+
+SYSTEM_FAILED = "the system failed: {}"  # every metric's reason for a row whose system failed
+
+
+def system_failures(records: Sequence[Record]) -> dict[int, str]:
+    """Row index -> why, for each row whose reply says the system failed to answer (``Reply.error``
+    set: an exception, a timeout, a malformed reply). Such a row is unscored under every metric, the
+    judge included: its empty text is no answer of the system's to grade, and failing it would count
+    the failure twice, as a wrong answer too (the run's outcome says ``system_error``)."""
+    replies = list(map(operator.attrgetter("reply"), records))
+    if not any(replies):
+        return {}
+    return {
+        index: SYSTEM_FAILED.format(reply.error)
+        for index, reply in enumerate(replies)
+        if reply is not None and reply.error is not None and str(reply.error).strip()
+    }
+
+
+def blank_rows(records: Sequence[Record], failed: Mapping[int, str] | None = None) -> bytearray:
+    """1 for each row whose response is empty or whitespace only and whose system did not fail
+    (`failed`: ``system_failures(records)``, found when not given), else 0."""
+    blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
+    for index in system_failures(records) if failed is None else failed:
+        blank[index] = 0
+    return blank
 
 
 # --- inputs: what a scorer declares, resolved the same way for every scorer ---------------------------

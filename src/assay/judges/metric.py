@@ -6,7 +6,8 @@ clearly incorrect when all three fail and no word of any golden answer (under th
 is among the response's words. But matchers are blind where the words say the opposite of their
 sense ("the answer is not Delhi, but Ganga" passes all three): a row whose response carries a
 negation, contrast or hedge cue, or names several candidates (``text/cues.py``), is always sent to
-the judge. A blank response is incorrect without asking anyone (the seed's caveat 4). The report says
+the judge. A blank response is incorrect without asking anyone (the seed's caveat 4), and a row whose
+system failed (``Reply.error``) is unscored without asking anyone, as under every metric. The report says
 how many rows the judges saw, why the cascade decided or sent each row, and how often the judges
 agreed with each matcher on the rows both scored.
 
@@ -19,6 +20,7 @@ that it reads other metrics' verdicts and runs asynchronously, against servers.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -27,6 +29,7 @@ from .._version import __version__
 from ..errors import UsageError
 from ..records import Dataset, Record
 from ..scorers import JUDGE, MetricScores, Outcome
+from ..scoring import system_failures
 from ..signature import Signature
 from ..text import cues, unicode
 from ._base import Judge
@@ -39,6 +42,7 @@ VERSION = 1
 CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
 CASCADE = "cascade (the matchers agree)"
 BLANK = "blank response"
+SYSTEM_ERROR = "system error"  # what decided a row whose system failed (unscored): no judge
 # Why the cascade decided a row, or sent it to the judges: the keys of JudgeSummary.cascade.
 ALL_PASS, ALL_FAIL = "all_matchers_passed", "all_matchers_failed_no_golden_word"
 SENT_CUE, SENT_CANDIDATES = "sent_for_a_cue", "sent_for_several_candidates"
@@ -172,9 +176,15 @@ def judge_metric(
 def _decided_without_judges(
     records: Sequence[Record], results: Mapping[str, MetricScores], blank: bytearray, cascade: bool
 ) -> tuple[dict[int, Judgement], dict[str, int]]:
-    """The rows decided without a judge (blank ones; with the cascade, the clear ones), and how many
-    rows the cascade decided or sent for each reason (CASCADE_REASONS; empty without the cascade)."""
-    decided = {i: Judgement(Outcome.FAIL, judge=BLANK) for i, is_blank in enumerate(blank) if is_blank}
+    """The rows decided without a judge (those whose system failed, unscored; blank ones; with the
+    cascade, the clear ones), and how many rows the cascade decided or sent for each reason
+    (CASCADE_REASONS; empty without the cascade)."""
+    decided = {
+        index: Judgement(Outcome.UNSCORED, judge=SYSTEM_ERROR, reason=reason)
+        for index, reason in system_failures(records).items()
+    }
+    for index in itertools.compress(range(len(blank)), blank):
+        decided.setdefault(index, Judgement(Outcome.FAIL, judge=BLANK))
     if not cascade:
         return decided, {}
     missing = [name for name in CASCADE_MATCHERS if name not in results]

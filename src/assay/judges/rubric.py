@@ -4,7 +4,8 @@ A ``Rubric`` is a prompt (its id, version and texts: the system message, the use
 reminder sent once when a reply is not a verdict), the record fields it fills into the template, and
 the parser that turns a reply into a verdict. Its ``signature`` (``prompt:ID@VERSION#HASH``, the hash of
 its texts) goes into every cache key and into the judge metric's signature, so a changed prompt can never
-be mistaken for the old one. ``equivalence`` (``judges.prompt``) is the built-in rubric and the default.
+be mistaken for the old one. ``equivalence`` (``judges.prompt``) is the default built-in rubric;
+``rag-answer`` (``judges.rag_rubric``) grades a RAG system's reply for its value and its citation.
 
 Rubrics register by name: in-process with ``register_rubric``, or from another package through an
 entry point in the group ``assay.rubrics`` whose object is a Rubric::
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from ..errors import InputError, UsageError
+from . import rag_rubric
 from .prompt import PROMPT_ID, PROMPT_VERSION, REMINDER, SYSTEM, USER, Parsed, parse_verdict
 
 if TYPE_CHECKING:
@@ -202,7 +204,18 @@ EQUIVALENCE = Rubric(
     fields={"question": "question", "goldens": "answers", "response": "response"},
     description="whether the response gives an answer semantically equivalent to a golden answer",
 )
-BUILT_IN: Mapping[str, Rubric] = MappingProxyType({EQUIVALENCE.name: EQUIVALENCE})
+RAG_ANSWER = Rubric(
+    name=rag_rubric.NAME,
+    id=rag_rubric.PROMPT_ID,
+    version=rag_rubric.PROMPT_VERSION,
+    system=rag_rubric.SYSTEM,
+    user=rag_rubric.USER,
+    reminder=rag_rubric.REMINDER,
+    fields=rag_rubric.FIELDS,
+    fences=rag_rubric.FENCES,
+    description=rag_rubric.DESCRIPTION,
+)
+BUILT_IN: Mapping[str, Rubric] = MappingProxyType({r.name: r for r in (EQUIVALENCE, RAG_ANSWER)})
 
 
 class Registry(Mapping[str, Rubric]):

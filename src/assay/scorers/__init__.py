@@ -21,6 +21,7 @@ from ..errors import UsageError
 from ._base import Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows
 from .grounded import GROUNDED
 from .hard_fact import HARD_FACT
+from .refusal import REFUSAL
 from .seed import EXACT_SUBSTRING, WORD_OVERLAP
 from .squad import MLQA_EM, MLQA_F1, SQUAD_EM, SQUAD_F1
 from .unicode import PHRASE_MATCH, TOKEN_EM, TOKEN_F1
@@ -45,12 +46,13 @@ BUILT_IN: Mapping[str, Scorer] = MappingProxyType(
             HARD_FACT,
             VALUE_MATCH,
             GROUNDED,
+            REFUSAL,
         )
     }
 )
 
 # The built-ins that run when no metric is named (``Scorer.default``): the original evaluation scripts'
-# pair, phrase_match, and where their inputs exist hard_fact and the MLQA scores. The SQuAD and token
+# pair, phrase_match, and where their inputs exist hard_fact, the MLQA scores and refusal. The SQuAD and token
 # scores are one --metric away: on sentence-long responses their exact-match forms are near 0%.
 DEFAULT_METRICS = tuple(name for name, scorer in BUILT_IN.items() if scorer.default)
 

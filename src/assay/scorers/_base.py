@@ -80,6 +80,14 @@ class MetricScores:
                 self.evidence = []
             self.evidence.extend(more.evidence)
 
+    def mark_unscored(self, index: int, reason: str) -> None:
+        """Mark a row unscored, with why, and no deciding answer (a row whose system failed)."""
+        self.outcomes[index] = UNSCORED
+        self.answer_index[index] = -1
+        self.reasons[index] = reason
+        if self.values is not None:
+            self.values[index] = 0.0
+
     def force_fail(self, index: int) -> None:
         """Mark a row incorrect with no deciding answer, keeping its extras (a blank response)."""
         self.outcomes[index] = FAIL
@@ -256,6 +264,9 @@ class Scorer:
     - `seen_by`: how a row's texts are shown when that is not `view` (the SQuAD scripts' tokens).
     - `default`: whether it runs when no metric is named (and the file has its inputs); a scorer that
       says little on sentence-long responses (an exact-match form) is one ``--metric`` away instead.
+    - `decides_blank`: whether it decides blank responses itself. Every other scorer's blank rows are
+      failed by the core, whatever it said (the seed's caveat 4); one for which a blank reply may be
+      right (``refusal``: a reply its guard blocked declined) declares it and sees them as any row.
     """
 
     name: str
@@ -273,3 +284,4 @@ class Scorer:
     alignment: Alignment | None = None
     seen_by: SeenBy | None = None
     default: bool = True
+    decides_blank: bool = False  # blank rows are its to decide, not failed by the core (see above)

@@ -1,0 +1,184 @@
+"""``refusal``: the reply declined exactly when the item says it should (``gold.expected_refusal``).
+
+A reply **declined** when the system's own guard blocked it (``reply.blocked``), or when its text says
+it declines in any language of the refusal lexicon (``text.refusals``: "I cannot find that in the
+documents", "दस्तावेज़ में इसकी जानकारी नहीं है"), never for a bare "not" ("pre-existing diseases are not
+covered for 36 months" answers). The extra column ``declined`` (0/1) says which rows declined, whatever
+the verdict: the run's outcomes read it ("refused when answerable").
+
+The verdict is PASS when declined equals expected_refusal, FAIL otherwise. A row whose item does not
+say whether it should be refused is unscored; so is a row whose system failed (the core's rule).
+
+Blank replies are this metric's to decide (``Scorer.decides_blank``), not failed by the core: a blank
+reply the guard blocked declined (PASS on a refusal item, FAIL on an answerable one). A blank reply
+that was not blocked neither answers nor declines, and FAILs either way (the seed's caveat 4: blank is
+incorrect), with ``declined`` 0. So refusal recall counts a silent reply to an item that should be
+refused as a miss, and refusal precision (over the replies that declined) is not flattered by it;
+``refusal_rates`` gives both, with their Wilson intervals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import stats
+from ..errors import InputError
+from ..text import refusals, unicode
+from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
+from .unicode import NORMALISED
+
+if TYPE_CHECKING:
+    from ..records import Record
+
+NAME = "refusal"
+EXPECTED = "gold.expected_refusal"  # required: a file without it does not run the metric by default
+BLOCKED = "reply.blocked?"
+NO_EXPECTATION = "the item does not say whether it should be refused (no expected_refusal)"
+_FLAGS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
+
+
+def expected_refusal(value: Any, where: str) -> bool | None:
+    """An item's expected_refusal as a boolean (a flat CSV cell's "true"/"false", "yes"/"no", 1/0
+    too); None when it has none; an InputError naming `where` when it is something else."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        if not value.strip():
+            return None
+        if value.strip().lower() in _FLAGS:
+            return _FLAGS[value.strip().lower()]
+    raise InputError(
+        f"expected_refusal must be true or false, found {value!r}",
+        where=where,
+        fix="write true, false, or leave it empty when the item does not say",
+    )
+
+
+def declined(seen_response: str, blocked: Any) -> bool:
+    """Whether a reply declined: its guard blocked it, or its text (under the unicode profile) holds a
+    refusal phrase."""
+    return blocked is True or refusals.find_in_normalised(seen_response) is not None
+
+
+def _refusal(
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    expected: Sequence[Any],
+    blocked: Sequence[Any],
+    ids: Sequence[str],
+) -> MetricScores:
+    scores = MetricScores.all_failing(NAME, len(responses), ("declined",))
+    column = scores.extras["declined"]
+    for row, (response, should, guard, record_id) in enumerate(zip(responses, expected, blocked, ids)):
+        did = declined(response, guard)
+        column[row] = int(did)
+        wanted = expected_refusal(should, f"row id {record_id}")
+        if wanted is None:
+            scores.outcomes[row] = UNSCORED
+            scores.reasons[row] = NO_EXPECTATION
+        elif (response or guard is True) and did == wanted:  # (a blank, unblocked reply: FAIL)
+            scores.outcomes[row] = PASS
+    return scores
+
+
+def _explain(seen: Seen) -> tuple[str, Span | None]:
+    should = expected_refusal(seen.inputs.get(EXPECTED), f"row id {seen.inputs.get('id')}")
+    item = "the item should be refused" if should else "the item should be answered"
+    if seen.inputs.get(BLOCKED) is True:
+        return f"declined: the system's guard blocked the reply (reply.blocked); {item}", None
+    if not seen.response:
+        return f"the reply has no words and was not blocked: it neither answers nor declines; {item}", None
+    found = refusals.find_in_normalised(seen.response)
+    if found is None:
+        return f"answered: no refusal phrase of the lexicon in the reply, nor was it blocked; {item}", None
+    start, end = found.seen_span
+    phrase = f"the {found.lang} refusal phrase {found.phrase!r}"
+    return f"declined: the reply says {found.matched!r} ({phrase}); {item}", seen.locate(start, end)
+
+
+REFUSAL = Scorer(
+    name=NAME,
+    description="the reply declined (its guard blocked it, or it says it cannot answer, in any language "
+    "of the refusal lexicon) exactly when the item should be refused (expected_refusal)",
+    view=unicode.normalise,
+    score_rows=_refusal,
+    extra_columns=("declined",),
+    signature_parts=(unicode.SIGNATURE, refusals.SIGNATURE),
+    inputs=(EXPECTED, BLOCKED, "id"),
+    explain=_explain,
+    alignment=NORMALISED,
+    decides_blank=True,
+)
+
+
+# --- refusal precision and recall ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    """hits of n, with its Wilson 95% interval (None of both when n is 0)."""
+
+    hits: int
+    n: int
+
+    @property
+    def value(self) -> float | None:
+        return self.hits / self.n if self.n else None
+
+    @property
+    def interval(self) -> stats.Interval | None:
+        return stats.wilson(self.hits, self.n)
+
+
+@dataclass(frozen=True)
+class RefusalCounts:
+    """The scored rows by (should be refused, declined); unscored rows (no expected_refusal, the
+    system failed) are counted apart and in neither rate."""
+
+    declined_refusal: int  # should be refused, declined: a true positive
+    declined_answerable: int  # should be answered, declined: refused when answerable
+    answered_refusal: int  # should be refused, did not decline (a blank reply included)
+    answered_answerable: int
+    unscored: int
+
+    @property
+    def declined(self) -> int:
+        return self.declined_refusal + self.declined_answerable
+
+    @property
+    def should_refuse(self) -> int:
+        return self.declined_refusal + self.answered_refusal
+
+
+def refusal_rates(records: Sequence[Record], scores: MetricScores) -> tuple[Rate, Rate, RefusalCounts]:
+    """Refusal precision (of the replies that declined, the share that should have) and recall (of the
+    items that should be refused, the share declined), each with its Wilson interval, and the counts;
+    over the rows the ``refusal`` metric scored (`scores`, its verdicts for `records`)."""
+    from ..scoring import ScoreOptions, row_inputs  # scoring imports the scorers: late
+
+    expected = row_inputs(records, EXPECTED, ScoreOptions())
+    cells = [0, 0, 0, 0]  # (should, declined) -> cells[2 * (not should) + (not declined)]
+    unscored = 0
+    for row, (record, value) in enumerate(zip(records, expected, strict=True)):
+        should = expected_refusal(value, f"row id {record.id}")
+        if should is None or scores.outcomes[row] == UNSCORED:
+            unscored += 1
+            continue
+        cells[2 * (not should) + (not scores.extras["declined"][row])] += 1
+    counts = RefusalCounts(cells[0], cells[2], cells[1], cells[3], unscored)
+    precision = Rate(counts.declined_refusal, counts.declined)
+    return precision, Rate(counts.declined_refusal, counts.should_refuse), counts
+
+
+__all__ = [
+    "REFUSAL",
+    "Rate",
+    "RefusalCounts",
+    "declined",
+    "expected_refusal",
+    "refusal_rates",
+]
