@@ -247,3 +247,19 @@ def test_a_trace_of_factual_gives_the_outcome_and_its_reason(tmp_path: Path) -> 
         expected = f"{row[2]}: {outcomes(run)[index][1]}"
         assert traces(run, index)[FACTUAL].rule == expected
         assert json.loads(traces_json(run, index, index + 1)[0])[FACTUAL]["rule"] == expected
+
+
+def test_a_refusal_holding_a_no_is_not_a_correct_no(tmp_path: Path) -> None:
+    """A Hindi decline holds the नहीं that a "No" item's pattern and value look for: scored by the real
+    metrics, the matchers pass it and refusal declines it, so no deterministic verdict stands."""
+    no_item = item(
+        "b1", "No", False, None, r"(?<!\w)(?:no|नहीं)(?!\w)", answer_type="bool", category="coverage"
+    )
+    declines = "पॉलिसी दस्तावेज़ में इसकी जानकारी नहीं है"
+    path = write_rows(tmp_path / "run.jsonl", [{**no_item, "response": declines, "reply": {}}])
+    run = score(path, ["hard_fact", "value_match", "refusal"])
+    assert run.metrics["hard_fact"].outcome(0) is Outcome.PASS  # what the matchers alone would say
+    assert run.metrics["refusal"].extras["declined"][0] == 1
+    outcome, why = outcomes(run)[0]
+    assert outcome == "unscored"
+    assert "reads as a refusal" in why

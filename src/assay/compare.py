@@ -25,7 +25,7 @@ from . import stats
 from .errors import InputError, UsageError
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorers import JUDGE, SCORERS, MetricScores, Outcome
-from .scoring import ScoreOptions, ScoreRun
+from .scoring import ScoreOptions, ScoreRun, blank_rows
 from .signature import PARQUET_KEY, READ_FROM, Signature, info_of, signatures_from_json
 from .summary import IntervalMethod, summarize
 from .text import inflection
@@ -132,7 +132,7 @@ def load_scored(
             fix="give a file written by assay score --out",
         )
     results = {metric: _verdicts_of(dataset, metric) for metric in metrics}
-    blank = bytearray(not record.response.strip() for record in dataset.records)
+    blank = blank_rows(dataset.records)  # a failed system's empty reply is no blank answer
     stored = _stored_signatures(path)
     signatures = {metric: stored.get(metric) or _signature(dataset, metric) for metric in metrics}
     options = ScoreOptions(intervals=intervals or IntervalMethod())

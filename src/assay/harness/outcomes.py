@@ -199,7 +199,12 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
     if len(verdicts) > 1:
         shown = ", ".join(f"{name} {_NAMES[verdict]}" for name, (verdict, _) in scored.items())
         return Outcome.UNSCORED, f"hard_fact and value_match disagree ({shown})"
-    return verdicts.pop(), "; ".join(why for _, why in scored.values())
+    verdict, why = verdicts.pop(), "; ".join(why for _, why in scored.values())
+    if verdict is Outcome.PASS and _declined(run, index):
+        # A decline can hold what a pattern looks for ("... की जानकारी नहीं है" holds the नहीं of a
+        # "No"): the matchers cannot tell an answer from a refusal there, and a judge must decide.
+        return Outcome.UNSCORED, f"{why}, yet the reply reads as a refusal (refusal: declined)"
+    return verdict, why
 
 
 def _verdict(scores: MetricScores, index: int, name: str) -> tuple[Outcome, str]:

@@ -23,7 +23,7 @@ from ..errors import UsageError
 from ..outputs import check_outputs, replacing
 from ..readers import Table, read_table
 from ..records import Dataset, load_records, load_table
-from ..scorers import JUDGE, SCORERS
+from ..scorers import JUDGE
 from ..scoring import ScoreOptions, ScoreRun, score
 from .journal import JOURNAL_NAME, JournalHeader, file_sha256, open_journal
 from .outcomes import with_outcomes
@@ -127,10 +127,7 @@ def run_gold(
 def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tuple[str, ...]:
     """The metrics of a run: hard_fact, value_match and refusal; grounded with `sources`; the judge with
     a chain."""
-    names = [*RUN_METRICS, *([GROUNDED] if sources is not None else []), *([JUDGE] if judge else [])]
-    # TODO(issue 12, runner): refusal comes with the metrics branch; until it has merged, a run scores
-    # without it. Drop this filter then (every name is built in).
-    return tuple(name for name in names if name in SCORERS or name == JUDGE)
+    return (*RUN_METRICS, *([GROUNDED] if sources is not None else []), *([JUDGE] if judge else []))
 
 
 async def _ask(
