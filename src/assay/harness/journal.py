@@ -22,6 +22,7 @@ this run's. ``--fresh`` starts the journal over.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -91,11 +92,18 @@ class Journal:
         self._append(json.dumps(line, ensure_ascii=False).encode("utf-8") + b"\n")
 
     def _append(self, data: bytes) -> None:
+        """Write `data` to the end with the file's descriptor (no buffer: a write that fails leaves
+        nothing for ``close`` to write again), or cut the file back to its last whole line."""
+        fd = self._handle.fileno()
         try:
-            self._handle.write(data)
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
+            end = os.fstat(fd).st_size
+            view = memoryview(data)
+            while view:  # a write may take only part of it (a disk that fills)
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
         except OSError as exc:
+            with contextlib.suppress(OSError):  # a part of the line would read as a torn one: none kept
+                os.ftruncate(fd, end)
             raise write_failed(self.path, exc) from None
 
     def close(self) -> None:

@@ -89,10 +89,18 @@ async def ask_all(
             if progress is not None:
                 progress(done, len(items))
 
-    async with asyncio.TaskGroup() as workers:  # an error of our own (a full disk) stops them all
-        for _ in range(options.concurrency):
-            workers.create_task(worker())
+    try:
+        async with asyncio.TaskGroup() as workers:  # an error of our own (a full disk) stops them all
+            for _ in range(options.concurrency):
+                workers.create_task(worker())
+    except BaseExceptionGroup as group:  # the error itself (an OutputError), not the group's wrapping
+        raise _first(group) from None
     return [row for row in rows if row is not None]
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions) -> _Asked:

@@ -1,0 +1,116 @@
+"""assay run against systems and gold sets written to break it: a disk that fills while the journal is
+written, scopes that are numbers, gold items without a question, a system that prints, one that raises
+what is not an Exception, and replies too deep to show."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_run import run
+from test_run_cli import gold_item, write_gold
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def rows_of(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (out / "run.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def write_system(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "probe_bot.py"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+# --- a disk that fills -----------------------------------------------------------------------------------
+
+# `assay run` with the size a process may write capped (RLIMIT_FSIZE: a write past it fails with EFBIG,
+# as one on a full disk fails with ENOSPC), SIGXFSZ ignored so that the write fails rather than the process.
+CAPPED = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, ({cap}, {cap}))
+from assay.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+LONG_REPLY = 'def answer(question, scope=None):\n    return "10 days " + "x" * 3000\n'
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_journal_that_cannot_be_written_is_a_write_error_and_the_journal_keeps_only_whole_lines(
+    tmp_path: Path,
+) -> None:
+    gold, out = write_gold(tmp_path / "gold.jsonl", 8), tmp_path / "run"
+    bot = write_system(tmp_path, LONG_REPLY)
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-c", CAPPED.format(cap=10_000), *argv]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2, done.stderr
+    assert "could not write this file" in done.stderr and "internal error" not in done.stderr
+    lines = (out / "journal.jsonl").read_bytes().split(b"\n")
+    assert lines[-1] == b""  # it ends with a whole line
+    assert all(json.loads(line) for line in lines[:-1])
+    assert len(lines) - 2 < 8  # some items were not journaled: the disk was full
+
+
+# --- the gold set ------------------------------------------------------------------------------------------
+
+ECHO = "def answer(question, scope=None):\n    return {'text': f'{type(scope).__name__} {scope}'}\n"
+
+
+def test_a_scope_written_as_a_number_reaches_the_system_as_text_and_is_selected_by_scope(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    items = [gold_item(0) | {"scope": 7}, gold_item(1) | {"scope": 8}]
+    gold.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+    bot, out = write_system(tmp_path, ECHO), tmp_path / "run"
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out), "--scope", "7"]
+    code, _, stderr = run(argv, capsys)
+    assert code == 0, stderr
+    rows = rows_of(out)
+    assert [row["id"] for row in rows] == ["item00"]
+    assert rows[0]["response"] == "str 7" and rows[0]["scope"] == 7  # the item's own key as it was
+
+
+@pytest.mark.parametrize("question", [None, "", "   ", 42])
+def test_an_item_without_a_question_is_refused_before_the_system_is_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], question: object
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    items = [gold_item(0), gold_item(1) | {"question": question}]
+    gold.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+    bot, out = write_system(tmp_path, ECHO), tmp_path / "run"
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    code, _, stderr = run(argv, capsys)
+    assert code == 2
+    assert "line 2" in stderr and "item01" in stderr and "question" in stderr
+    assert not (out / "journal.jsonl").exists() or "item" not in (out / "journal.jsonl").read_text()
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ([], "empty"),
+        ([gold_item(0), gold_item(1), gold_item(0)], "duplicate id"),
+    ],
+)
+def test_a_gold_set_that_cannot_be_run_names_a_fix_assay_run_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[dict[str, Any]], said: str
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps(item) + "\n" for item in lines), encoding="utf-8")
+    bot, out = write_system(tmp_path, ECHO), tmp_path / "run"
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    code, _, stderr = run(argv, capsys)
+    assert code == 2 and said in stderr
+    assert "--responses" not in stderr and "--allow-duplicate-ids" not in stderr  # flags of assay score
