@@ -166,7 +166,7 @@ def select_items(
     if scopes:
         _check_scopes(scopes, items, gold_path)
         wanted = set(scopes)
-        items = [item for item in items if item.get("scope") in wanted]
+        items = [item for item in items if item.get("scope") is not None and str(item["scope"]) in wanted]
     return items[:limit]
 
 

@@ -105,7 +105,7 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 
 async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions) -> _Asked:
     """One item asked until it has an answer, a failure of the system's, or no retries left."""
-    question, scope = str(item["question"]), item.get("scope") or None
+    question, scope = str(item["question"]), _scope(item)
     for attempt in range(1, options.retries + 2):
         started = time.monotonic()
         try:
@@ -128,6 +128,12 @@ async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions)
             return _Asked(_failed(item, reason, started), False)
         return _Asked(_answered(item, answer, started), False)
     raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
+
+
+def _scope(item: Mapping[str, Any]) -> str | None:
+    """The item's scope as the text a system is given (a gold file may write a document id as 7)."""
+    scope = item.get("scope")
+    return None if scope is None or scope == "" else str(scope)
 
 
 def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
