@@ -80,3 +80,37 @@ def test_a_scope_written_as_a_number_reaches_the_system_as_text_and_is_selected_
     rows = rows_of(out)
     assert [row["id"] for row in rows] == ["item00"]
     assert rows[0]["response"] == "str 7" and rows[0]["scope"] == 7  # the item's own key as it was
+
+
+@pytest.mark.parametrize("question", [None, "", "   ", 42])
+def test_an_item_without_a_question_is_refused_before_the_system_is_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], question: object
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    items = [gold_item(0), gold_item(1) | {"question": question}]
+    gold.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+    bot, out = write_system(tmp_path, ECHO), tmp_path / "run"
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    code, _, stderr = run(argv, capsys)
+    assert code == 2
+    assert "line 2" in stderr and "item01" in stderr and "question" in stderr
+    assert not (out / "journal.jsonl").exists() or "item" not in (out / "journal.jsonl").read_text()
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ([], "empty"),
+        ([gold_item(0), gold_item(1), gold_item(0)], "duplicate id"),
+    ],
+)
+def test_a_gold_set_that_cannot_be_run_names_a_fix_assay_run_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[dict[str, Any]], said: str
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps(item) + "\n" for item in lines), encoding="utf-8")
+    bot, out = write_system(tmp_path, ECHO), tmp_path / "run"
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    code, _, stderr = run(argv, capsys)
+    assert code == 2 and said in stderr
+    assert "--responses" not in stderr and "--allow-duplicate-ids" not in stderr  # flags of assay score

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..outputs import check_outputs, replacing
 from ..readers import Table, read_table
 from ..records import Dataset, load_records, load_table
@@ -158,11 +158,16 @@ def select_items(
     record: ids unique, parts well-formed), those of `scopes` (all when empty), the first `limit`."""
     if limit is not None and limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}", fix="give a positive number of items")
-    table = read_table(gold_path)
-    blocks = list(table.blocks)
-    dataset = load_table(dataclasses.replace(table, blocks=iter(blocks)), need_responses=False)
+    try:
+        table = read_table(gold_path)
+        blocks = list(table.blocks)
+        dataset = load_table(dataclasses.replace(table, blocks=iter(blocks)), need_responses=False)
+    except InputError as exc:  # the readers' fixes name assay score's flags, which a run has not
+        raise InputError(exc.what, where=exc.where, fix=_GOLD_FIXES.get(exc.what[:12], exc.fix)) from None
     _check_gold_set(dataset, gold_path)
-    items = list(_items(table, blocks))
+    numbered = list(_items(table, blocks))
+    _check_questions(numbered, f"{gold_path} {table.location_kind}")
+    items = [item for _, item in numbered]
     if scopes:
         _check_scopes(scopes, items, gold_path)
         wanted = set(scopes)
@@ -170,10 +175,32 @@ def select_items(
     return items[:limit]
 
 
-def _items(table: Table, blocks: Sequence[tuple[Sequence[int], Sequence[Any]]]) -> Iterator[dict[str, Any]]:
-    for _, rows in blocks:
-        for row in rows:
-            yield dict(row) if isinstance(row, dict) else dict(zip(table.columns, row))
+def _items(
+    table: Table, blocks: Sequence[tuple[Sequence[int], Sequence[Any]]]
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each item with its line (or row) number in the file."""
+    for numbers, rows in blocks:
+        for number, row in zip(numbers, rows):
+            yield number, dict(row) if isinstance(row, dict) else dict(zip(table.columns, row))
+
+
+_GOLD_FIXES = {  # by the first words of the reader's message
+    "the file is ": "give --gold a gold set with items (the output of `assay gold build`)",
+    "duplicate id": "give each item of the gold set an id of its own (a run asks and journals items by id)",
+}
+
+
+def _check_questions(items: Sequence[tuple[int, Mapping[str, Any]]], where: str) -> None:
+    """Every item asks a question: a missing one would be asked as the text "None"."""
+    for number, item in items:
+        question = item.get("question")
+        if not isinstance(question, str) or not question.strip():
+            shown = "no question" if question is None else f"the question {question!r}"
+            raise InputError(
+                f"item {item.get('id')!r} has {shown}, and a run asks each item's question",
+                where=f"{where} {number}",
+                fix="give every item its question as a text",
+            )
 
 
 def _check_gold_set(dataset: Dataset, gold_path: str | Path) -> None:
