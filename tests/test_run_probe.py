@@ -114,3 +114,67 @@ def test_a_gold_set_that_cannot_be_run_names_a_fix_assay_run_has(
     code, _, stderr = run(argv, capsys)
     assert code == 2 and said in stderr
     assert "--responses" not in stderr and "--allow-duplicate-ids" not in stderr  # flags of assay score
+
+
+# --- systems that misbehave in process ----------------------------------------------------------------------
+
+PRINTS = """
+import sys
+
+def answer(question, scope=None):
+    print("retrieved 3 chunks for", scope)
+    return "10 days"
+"""
+
+
+def test_what_a_system_prints_goes_to_stderr_and_leaves_the_headline_on_stdout_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, out = write_gold(tmp_path / "gold.jsonl", 2), tmp_path / "run"
+    bot = write_system(tmp_path, PRINTS)
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    code, stdout, stderr = run(argv, capsys)
+    assert code == 0, stderr
+    assert "retrieved 3 chunks" not in stdout and stdout.startswith("# assay run")
+    assert "retrieved 3 chunks for acme__gold__wordings" in stderr
+
+
+RAISES = """
+import asyncio
+
+def sync_interrupt(question, scope=None):
+    raise KeyboardInterrupt
+
+def sync_generator_exit(question, scope=None):
+    raise GeneratorExit
+
+async def async_generator_exit(question, scope=None):
+    raise GeneratorExit
+
+def deep(question, scope=None):
+    nested = []
+    for _ in range(100_000):
+        nested = [nested]
+    return {"text": "10 days", "citations": nested}
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "error"),
+    [
+        ("sync_interrupt", "raised KeyboardInterrupt"),
+        ("sync_generator_exit", "raised GeneratorExit"),
+        ("async_generator_exit", "raised GeneratorExit"),
+        ("deep", "malformed reply: field 'citations' item 0 must be a text or a mapping, found a list [["),
+    ],
+)
+def test_what_a_system_raises_or_returns_is_its_items_error_never_the_runs_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, error: str
+) -> None:
+    gold, out = write_gold(tmp_path / "gold.jsonl", 2), tmp_path / "run"
+    bot = write_system(tmp_path, RAISES)
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:{function}", "--out", str(out)]
+    code, _, stderr = run(argv, capsys)
+    assert code == 0, stderr
+    errors = [row["reply"]["error"] for row in rows_of(out)]
+    assert len(errors) == 2 and all(found.startswith(error) for found in errors), errors

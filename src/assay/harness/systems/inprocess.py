@@ -8,9 +8,10 @@ It is called as ``function(question, scope=scope, **options)`` and returns a tex
 pool has only ``cpu_count + 4`` threads, which would cap the runner's concurrency unseen), so the
 runner's timeout and concurrency hold for it too. Python cannot stop a thread: a sync call past the
 timeout is abandoned, not killed, and finishes in the background, holding neither the run's end nor
-the process's exit. A sync
-function that returns an awaitable has it awaited. Whatever the call raises (``sys.exit()`` too) is the
-item's SystemFailure ("raised ValueError: ..."), never the run's crash.
+the process's exit. A sync function that returns an awaitable has it awaited. Whatever the call raises
+(``sys.exit()`` and GeneratorExit too; a sync call's KeyboardInterrupt, which no Ctrl-C delivers to its
+thread) is the item's SystemFailure ("raised ValueError: ..."), never the run's crash. ``os._exit()``
+ends the process, run and all (the journal keeps what was finished): serve such a system over HTTP.
 
 A module is imported as ``import`` would, with one addition: when its top-level package is not found and
 the working folder is not on ``sys.path`` (the ``assay`` command does not put it there, ``python -m``
@@ -60,7 +61,9 @@ class InProcessSystem:
                 value = await self._in_thread(question, scope)
                 if inspect.isawaitable(value):
                     value = await value
-        except (Exception, SystemExit) as exc:
+        except SystemFailure:
+            raise
+        except (Exception, SystemExit, GeneratorExit) as exc:  # not CancelledError: the runner's timeout
             raise SystemFailure(_raised(exc)) from exc
         return answer_from(value)
 
@@ -68,7 +71,7 @@ class InProcessSystem:
         """The sync call in a worker thread, with this task's context variables (as asyncio.to_thread)."""
         if self._pool is None:
             self._pool = DaemonThreads()
-        call = functools.partial(self.function, question, scope=scope, **self.options)
+        call = functools.partial(_caught, self.function, question, scope=scope, **self.options)
         context = contextvars.copy_context()
         return await asyncio.get_running_loop().run_in_executor(self._pool, context.run, call)
 
@@ -88,6 +91,15 @@ def inprocess_system(spec: str, options: Mapping[str, object]) -> InProcessSyste
     function = _attribute(module, name, spec)
     _check_call(function, options, spec)
     return InProcessSystem(spec.strip(), function, dict(options))
+
+
+def _caught(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The sync call in its worker thread: whatever it raises (a KeyboardInterrupt too, as no Ctrl-C is
+    ever delivered to a thread) is the system's failure, which reaches the loop as an Exception."""
+    try:
+        return function(*args, **kwargs)
+    except BaseException as exc:
+        raise SystemFailure(_raised(exc)) from exc
 
 
 def _raised(exc: BaseException) -> str:
