@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -275,7 +276,12 @@ def _whole(item: object, name: str, least: int) -> int | None:
     return number
 
 
+_REPR = reprlib.Repr()  # never the whole of a deep or huge value (its settings are attributes in 3.11)
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 60, 60
+
+
 def _shown(item: object) -> str:
-    """A value as a reason names it: its type, and its first characters."""
-    text = repr(item)
+    """A value as a reason names it: its type, and its first characters (``repr`` of a list nested
+    100,000 deep raises RecursionError, and of a 10 MB text copies it)."""
+    text = _REPR.repr(item)
     return f"a {type(item).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
