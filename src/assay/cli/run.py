@@ -4,6 +4,7 @@ run resumes), score the replies, write DIR/run.jsonl and the reports, and gate C
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 import tomllib
@@ -168,23 +169,26 @@ def run_run(args: argparse.Namespace) -> int:
     if not judged:
         _no_judge_flags(args)
     judge = judge_setup(args) if judged else None
-    system = _system(args, _table(config, "system"))
     progress = RunProgress(_beneath(sys.stderr))
+    # stdout is the headline's (a CI step may keep it as the run's summary): what an in-process system
+    # prints as it is imported and asked (a debug line, a library's banner) goes to stderr instead
     try:
-        done = run_gold(
-            args.gold,
-            system,
-            args.out,
-            scopes=tuple(args.scopes or ()),
-            limit=args.limit,
-            options=RunOptions(args.system_concurrency, args.timeout, args.retries),
-            judge=judge,
-            rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
-            sources=args.sources,
-            gate=_gate_settings(args, found_gates),
-            fresh=args.fresh,
-            progress=progress,
-        )
+        with contextlib.redirect_stdout(sys.stderr):
+            system = _system(args, _table(config, "system"))
+            done = run_gold(
+                args.gold,
+                system,
+                args.out,
+                scopes=tuple(args.scopes or ()),
+                limit=args.limit,
+                options=RunOptions(args.system_concurrency, args.timeout, args.retries),
+                judge=judge,
+                rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
+                sources=args.sources,
+                gate=_gate_settings(args, found_gates),
+                fresh=args.fresh,
+                progress=progress,
+            )
     finally:
         progress.close()
     _say_done(done, args)
