@@ -521,3 +521,29 @@ def test_the_documented_assay_toml_makes_a_working_system(
     assert request["body"] == {"question": QUESTION, "policy_filter_ids": [POLICY], "top_k": 5}
     assert request["headers"]["Authorization"] == "Bearer tok-docs-123456"
     assert answer.reply.citations == (Citation(POLICY, 13),) and answer.reply.route == "bm25"
+
+
+HTML_PAGE = Scripted(body=b"<html><body>Bad gateway</body></html>", headers={"Content-Type": "text/html"})
+
+
+@pytest.mark.parametrize(
+    ("kind", "scripted", "reason"),
+    [
+        ("http", Scripted(307, b"", {"Location": "/ask/"}), "HTTP 307, a redirect to /ask/ (give --system"),
+        ("http", HTML_PAGE,
+         "a body that is not JSON (Expecting value: line 1 column 1 (char 0)), text/html: '<html><body>Bad"),
+        ("http", Scripted(body=b""), "HTTP 200 with an empty body, not JSON"),
+        ("openai", Scripted(body=b'data: {"choices": []}\n\n', headers={"Content-Type": "text/event-stream"}),
+         "text/event-stream: 'data: {"),
+        ("openai", Scripted(body={"error": {"message": "model  overloaded"}}),
+         "not a chat completion (its error: model overloaded)"),
+    ],
+)  # fmt: skip
+def test_a_reply_that_is_not_one_says_what_came_instead(
+    endpoint: Endpoint, kind: str, scripted: Scripted, reason: str
+) -> None:
+    endpoint.answer = lambda request: scripted
+    system = openai(endpoint) if kind == "openai" else load_system(f"{endpoint.url}/ask")
+    with pytest.raises(SystemFailure) as failure:
+        ask(system)
+    assert reason in failure.value.reason

@@ -60,6 +60,10 @@ class JsonPoster:
         shown = raw if len(raw) <= RAW_LIMIT else raw[:RAW_LIMIT] + " [...]"
         if response.status_code in TRANSPORT_STATUSES:
             raise TransportError(f"HTTP {response.status_code}", retry_after=_retry_after(response))
+        if response.is_redirect:  # never followed: the address asked is the one signed and reported
+            where = redact(response.headers.get("location", "nowhere said"))
+            reason = f"HTTP {response.status_code}, a redirect to {where} (give --system that address)"
+            raise SystemFailure(reason, raw=shown)
         if not 200 <= response.status_code < 300:
             snippet = " ".join(raw.split())[:200]
             reason = f"HTTP {response.status_code}" + (f": {snippet}" if snippet else "")
@@ -67,8 +71,7 @@ class JsonPoster:
         try:
             return parse_json(response.text), shown
         except ValueError as exc:  # json.JSONDecodeError, or a ValueProblem (a lone surrogate, ...)
-            what = exc.what if isinstance(exc, ValueProblem) else str(exc)
-            reason = f"malformed reply: HTTP 200 with a body that is not JSON ({what})"
+            reason = f"malformed reply: HTTP 200 with {_not_json(response, raw, exc)}"
             raise SystemFailure(reason, shown) from None
 
     def _http(self) -> httpx.AsyncClient:
@@ -84,6 +87,16 @@ class JsonPoster:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+
+
+def _not_json(response: httpx.Response, raw: str, exc: ValueError) -> str:
+    """What came instead of JSON: its type and first words (an HTML error page, an event stream)."""
+    if not raw.strip():
+        return "an empty body, not JSON"
+    kind = response.headers.get("content-type", "no content type").split(";")[0].strip()
+    what = exc.what if isinstance(exc, ValueProblem) else str(exc)
+    snippet = " ".join(raw.split())[:80]
+    return f"a body that is not JSON ({what}), {kind}: {snippet!r}"
 
 
 def _detail(exc: BaseException) -> str:

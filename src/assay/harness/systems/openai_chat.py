@@ -100,7 +100,7 @@ def _completion(body: Any, raw: str) -> dict[str, Any]:
         content, refusal = message.get("content"), message.get("refusal")
         finish = choice.get("finish_reason")
     except (TypeError, KeyError, IndexError, AttributeError):
-        reason = "malformed reply: HTTP 200 with a body that is not a chat completion"
+        reason = "malformed reply: HTTP 200 with a body that is not a chat completion" + _error_of(body)
         raise SystemFailure(reason, raw) from None
     blocked = bool(refusal) or finish == "content_filter"
     if content is None and not blocked:
@@ -116,6 +116,15 @@ def _completion(body: Any, raw: str) -> dict[str, Any]:
         "model": model if isinstance(model, str) else None,
     }
     return found | {key: body[key] for key in ("citations", "contexts") if body.get(key) is not None}
+
+
+def _error_of(body: Any) -> str:
+    """The error a gateway sent in a 200's body ({"error": {"message": ...}}), as the reason's end."""
+    error = body.get("error") if isinstance(body, dict) else None
+    message = error.get("message") if isinstance(error, dict) else error
+    if not isinstance(message, str) or not message.strip():
+        return ""
+    return f" (its error: {' '.join(message.split())[:200]})"
 
 
 def _joined_parts(parts: list[Any], raw: str) -> str:
