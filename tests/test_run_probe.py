@@ -29,7 +29,7 @@ def write_system(tmp_path: Path, body: str) -> Path:
     return path
 
 
-# --- a disk that fills -----------------------------------------------------------------------------------
+# --- a disk that fills -------------------------------------------------------------------------
 
 # `assay run` with the size a process may write capped (RLIMIT_FSIZE: a write past it fails with EFBIG,
 # as one on a full disk fails with ENOSPC), SIGXFSZ ignored so that the write fails rather than the process.
@@ -62,7 +62,7 @@ def test_a_journal_that_cannot_be_written_is_a_write_error_and_the_journal_keeps
     assert len(lines) - 2 < 8  # some items were not journaled: the disk was full
 
 
-# --- the gold set ------------------------------------------------------------------------------------------
+# --- the gold set --------------------------------------------------------------------------------
 
 ECHO = "def answer(question, scope=None):\n    return {'text': f'{type(scope).__name__} {scope}'}\n"
 
@@ -116,7 +116,7 @@ def test_a_gold_set_that_cannot_be_run_names_a_fix_assay_run_has(
     assert "--responses" not in stderr and "--allow-duplicate-ids" not in stderr  # flags of assay score
 
 
-# --- systems that misbehave in process ----------------------------------------------------------------------
+# --- systems that misbehave in process --------------------------------------------------------------
 
 PRINTS = """
 import sys
@@ -178,3 +178,31 @@ def test_what_a_system_raises_or_returns_is_its_items_error_never_the_runs_crash
     assert code == 0, stderr
     errors = [row["reply"]["error"] for row in rows_of(out)]
     assert len(errors) == 2 and all(found.startswith(error) for found in errors), errors
+
+
+# --- outputs of an earlier run ----------------------------------------------------------------------
+
+DIES = """
+import os
+
+def answer(question, scope=None, die="no"):
+    if die == "yes" and "period 2" in question:
+        os._exit(9)  # the process ends here, as under kill -9
+    return "10 days"
+"""
+
+
+def test_a_run_that_dies_leaves_no_reports_of_the_earlier_run_beside_its_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, out = write_gold(tmp_path / "gold.jsonl", 6), tmp_path / "run"
+    bot = write_system(tmp_path, DIES)
+    argv = ["run", "--gold", str(gold), "--system", f"{bot}:answer", "--out", str(out)]
+    assert run(argv, capsys)[0] == 0 and (out / "results.md").exists()
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    again = ["--fresh", "--system-option", "die=yes", "--concurrency", "1"]
+    command = [sys.executable, "-m", "assay", *argv, *again]
+    died = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert died.returncode == 9, died.stderr
+    left = sorted(path.name for path in out.iterdir())
+    assert left == ["journal.jsonl"]  # run.jsonl and results.* were the other system's answers

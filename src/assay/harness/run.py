@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError
-from ..outputs import check_outputs, replacing
+from ..outputs import check_outputs, replacing, write_failed
 from ..readers import Table, read_table
 from ..records import Dataset, load_records, load_table
 from ..scorers import JUDGE
 from ..scoring import ScoreOptions, ScoreRun, score
-from .journal import JOURNAL_NAME, JournalHeader, file_sha256, open_journal
+from .journal import JOURNAL_NAME, Journal, JournalHeader, file_sha256, open_journal
 from .outcomes import with_outcomes
-from .results import RunInfo, write_results
+from .results import RESULTS_FILES, RunInfo, write_results
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
 
@@ -97,29 +97,32 @@ def run_gold(
         options = options or RunOptions()
         items = select_items(gold_path, scopes=scopes, limit=limit)
         header = JournalHeader(system.signature(), file_sha256(gold_path))
+        journal = open_journal(out, header, fresh=fresh)  # its lock is held until the reports are written
     except BaseException:
         run_to_end(system.aclose())  # asked nothing, and is closed all the same
         raise
-    started, clock = datetime.now(UTC), time.monotonic()
-    rows, resumed = run_to_end(_ask(items, system, out, header, options, fresh, progress))
-    elapsed = time.monotonic() - clock
-    write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal too
-    scored = with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
-    write_rows(rows_path, rows, scored)
-    info = RunInfo(
-        system=system.spec,
-        system_signature=header.system,
-        gold_path=str(gold_path),
-        gold_sha256=header.gold_sha256,
-        judges=tuple(one.label for one in judge.chain) if judge else (),
-        rubric=judge.rubric.name if judge else None,
-        options={**dataclasses.asdict(options), "scopes": list(scopes), "limit": limit},
-        started=started.isoformat(timespec="seconds"),
-        elapsed=round(elapsed, 3),
-        sources=None if sources is None else str(sources),
-        gate=gate,
-    )
-    reports = write_results(scored, out, info)
+    with journal:
+        _clear_outputs(out)
+        started, clock = datetime.now(UTC), time.monotonic()
+        rows, resumed = run_to_end(_ask(items, system, journal, options, progress))
+        elapsed = time.monotonic() - clock
+        write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal
+        scored = with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
+        write_rows(rows_path, rows, scored)
+        info = RunInfo(
+            system=system.spec,
+            system_signature=header.system,
+            gold_path=str(gold_path),
+            gold_sha256=header.gold_sha256,
+            judges=tuple(one.label for one in judge.chain) if judge else (),
+            rubric=judge.rubric.name if judge else None,
+            options={**dataclasses.asdict(options), "scopes": list(scopes), "limit": limit},
+            started=started.isoformat(timespec="seconds"),
+            elapsed=round(elapsed, 3),
+            sources=None if sources is None else str(sources),
+            gate=gate,
+        )
+        reports = write_results(scored, out, info)
     checked = None if gate is None or not gate.gates else check_run(scored, gate)
     return HarnessRun(scored, rows_path, reports, checked, len(rows) - resumed, resumed, elapsed)
 
@@ -133,19 +136,26 @@ def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tu
 async def _ask(
     items: Sequence[Mapping[str, Any]],
     system: System,
-    out: Path,
-    header: JournalHeader,
+    journal: Journal,
     options: RunOptions,
-    fresh: bool,
     progress: Progress | None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Every item's row through the journal, and how many came from it; the system is closed after."""
     try:
-        with open_journal(out, header, fresh=fresh) as journal:
-            resumed = sum(journal.finished_row(str(item["id"])) is not None for item in items)
-            return await ask_all(items, system, journal, options, progress), resumed
+        resumed = sum(journal.finished_row(str(item["id"])) is not None for item in items)
+        return await ask_all(items, system, journal, options, progress), resumed
     finally:
         await system.aclose()
+
+
+def _clear_outputs(out: Path) -> None:
+    """The rows and reports of an earlier run in the folder go before this one asks anything: a run
+    stopped midway (kill -9) must not leave them beside its journal, as if they were its own."""
+    for name in (RUN_NAME, *RESULTS_FILES):
+        try:
+            (out / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise write_failed(out / name, exc) from None
 
 
 # --- the gold set's items ------------------------------------------------------------------------------
