@@ -4,6 +4,7 @@ what is not an Exception, and replies too deep to show."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -206,3 +207,24 @@ def test_a_run_that_dies_leaves_no_reports_of_the_earlier_run_beside_its_journal
     assert died.returncode == 9, died.stderr
     left = sorted(path.name for path in out.iterdir())
     assert left == ["journal.jsonl"]  # run.jsonl and results.* were the other system's answers
+
+
+# --- progress --------------------------------------------------------------------------------------------
+
+class Terminal(io.StringIO):
+    """A text stream that says it is a terminal, as stderr does in a shell."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_says_the_time_left_is_not_known_before_an_item_is_done() -> None:
+    from assay.cli.run import RunProgress
+
+    stream = Terminal()
+    progress = RunProgress(stream)
+    progress(0, 8)
+    progress.close()
+    first = stream.getvalue().split("\r")[1]
+    assert first.startswith("assay: asking [") and "0/8 items" in first
+    assert "0 s left" not in first and "items, ? left" in first  # tqdm's word for not known yet

@@ -328,7 +328,8 @@ class RunProgress:
                 total=total,
                 initial=done,
                 file=self._stream,
-                bar_format="assay: asking [{bar:20}] {n}/{total} items, {remaining_s:.0f} s left",
+                # {remaining}, not {remaining_s}: "?" until an item is done, where the seconds read 0
+                bar_format="assay: asking [{bar:20}] {n}/{total} items, {remaining} left",
                 ascii=" #",
                 dynamic_ncols=True,
             )
