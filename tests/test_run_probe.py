@@ -228,3 +228,26 @@ def test_progress_on_a_terminal_says_the_time_left_is_not_known_before_an_item_i
     first = stream.getvalue().split("\r")[1]
     assert first.startswith("assay: asking [") and "0/8 items" in first
     assert "0 s left" not in first and "items, ? left" in first  # tqdm's word for not known yet
+
+
+MOVES = """
+import os
+
+def answer(question, scope=None, to="."):
+    os.chdir(to)  # a system that moves the working folder (to its index's, say)
+    return "10 days"
+"""
+
+
+def test_a_system_that_changes_the_working_folder_does_not_move_the_runs_outputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_gold(tmp_path / "gold.jsonl", 2)
+    write_system(tmp_path, MOVES)
+    (tmp_path / "index").mkdir()
+    monkeypatch.chdir(tmp_path)  # relative paths, as a user types them
+    argv = ["run", "--gold", "gold.jsonl", "--system", "probe_bot.py:answer", "--out", "run"]
+    code, _, stderr = run([*argv, "--system-option", f"to={tmp_path / 'index'}"], capsys)
+    assert code == 0, stderr
+    assert (tmp_path / "run" / "results.md").exists() and not (tmp_path / "index" / "run").exists()
+    assert Path.cwd() == tmp_path

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -140,12 +141,15 @@ async def _ask(
     options: RunOptions,
     progress: Progress | None,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Every item's row through the journal, and how many came from it; the system is closed after."""
+    """Every item's row through the journal, and how many came from it; the system is closed after, and
+    the working folder is the one before (a system may move it, and the run's paths may be relative)."""
+    here = os.getcwd()
     try:
         resumed = sum(journal.finished_row(str(item["id"])) is not None for item in items)
         return await ask_all(items, system, journal, options, progress), resumed
     finally:
         await system.aclose()
+        os.chdir(here)
 
 
 def _clear_outputs(out: Path) -> None:
