@@ -532,3 +532,33 @@ def test_importing_the_systems_loads_no_http_client() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONPATH": src}, check=True
     )
     assert found.stdout.strip() == "False"
+
+
+METHODS = """
+class Bot:
+    def answer(self, question, scope=None):
+        return "30 days"
+
+
+def no_scope(question):
+    return "30 days"
+"""
+
+
+@pytest.mark.parametrize(
+    ("target", "options", "fix"),
+    [
+        ("Bot.answer", {}, "name the method of an instance (bot.py:bot.answer"),
+        ("no_scope", {}, "give it the parameters (question, scope=None, **options)"),
+        ("no_scope", {"top_k": "5"}, "or leave out the --system-option"),
+    ],
+)
+def test_a_callable_that_cannot_take_the_call_is_told_the_fix_that_fits_it(
+    tmp_path: Path, target: str, options: dict[str, str], fix: str
+) -> None:
+    path = tmp_path / "methods.py"
+    path.write_text(METHODS, encoding="utf-8")
+    with pytest.raises(UsageError) as error:
+        load_system(f"{path}:{target}", options)
+    assert fix in error.value.fix
+    assert "--system-option" not in error.value.fix or options  # no option given, none to leave out

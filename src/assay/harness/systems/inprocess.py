@@ -192,5 +192,13 @@ def _check_call(function: Callable[..., Any], options: Mapping[str, object], spe
         given = "".join(f", {key}=..." for key in options)
         raise UsageError(
             f"--system {spec!r} cannot be called as function(question, scope=...{given}) ({exc})",
-            fix="give it the parameters (question, scope=None, **options), or leave out the --system-option",
+            fix=_call_fix(signature, options),
         ) from None
+
+
+def _call_fix(signature: inspect.Signature, options: Mapping[str, object]) -> str:
+    """How to make it callable: a method named through its class wants an instance; else the parameters."""
+    if next(iter(signature.parameters), None) == "self":
+        return "name the method of an instance (bot.py:bot.answer, with bot = Bot() in the module)"
+    fix = "give it the parameters (question, scope=None, **options)"
+    return f"{fix}, or leave out the --system-option" if options else fix
