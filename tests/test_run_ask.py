@@ -232,6 +232,20 @@ def test_a_call_past_the_timeout_is_the_items_system_error_and_the_run_ends(
     assert [row["response"] for row in rows] == ["30 days", "", "30 days", "30 days"]
 
 
+def test_an_async_call_that_holds_the_event_loop_past_the_timeout_is_timed_out_and_says_why(
+    tmp_path: Path,
+) -> None:
+    async def blocks_the_loop(question: str, attempt: int) -> Answer:
+        time.sleep(0.4)  # blocking code in an async def: no timer can fire meanwhile
+        return Answer("30 days", Reply())
+
+    rows = ask(tmp_path, Scripted(blocks_the_loop), items(2), timeout=0.2, concurrency=2)
+    errors = [row["reply"].get("error") for row in rows]
+    said = "no reply within 0.2 s (the timeout): the call held the event loop"
+    assert all(error and error.startswith(said) for error in errors), errors
+    assert [row["response"] for row in rows] == ["", ""]
+
+
 def test_a_timeout_the_system_raises_itself_is_its_own_error_not_the_runs(tmp_path: Path) -> None:
     async def socket_timeout(question: str, attempt: int) -> Answer:
         raise TimeoutError("timed out reading the index")

@@ -120,8 +120,8 @@ async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions)
             raw = getattr(exc, "raw", None)
             reply = Reply(raw=raw if isinstance(raw, str) else None)
             return _Asked(_failed(item, _said(exc), started, reply), False)
-        except CallTimedOut:
-            reason = f"no reply within {options.timeout:g} s (the timeout)"
+        except CallTimedOut as exc:
+            reason = f"no reply within {options.timeout:g} s (the timeout){BLOCKED_LOOP if exc.held else ''}"
             return _Asked(_failed(item, reason, started), False)
         except Exception as exc:  # the system's code raised: its failure on this item, not the run's
             reason = f"the system raised {type(exc).__name__}: {_said(exc)}"
@@ -145,14 +145,33 @@ def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
 
 
 class CallTimedOut(Exception):
-    """The system did not reply within the timeout (apart from a TimeoutError the system raises)."""
+    """The system did not reply within the timeout (apart from a TimeoutError the system raises);
+    `held`: it replied late because it held the event loop, where no timer can fire."""
+
+    def __init__(self, held: bool = False) -> None:
+        super().__init__()
+        self.held = held
+
+
+BLOCKED_LOOP = (
+    ": the call held the event loop (an async def system that runs blocking code; make it a plain "
+    "def, which runs in a thread, or await the blocking part with asyncio.to_thread)"
+)
 
 
 async def within(seconds: float, call: Callable[[], Awaitable[T]]) -> T:
     """The call's result, or CallTimedOut after `seconds`. Unlike ``asyncio.wait_for``, a call that
     ignores its cancellation (it catches CancelledError, or waits on a thread) is abandoned, not
-    waited for: the timeout is a promise to the run, whatever the system does."""
-    task = asyncio.ensure_future(call())
+    waited for: the timeout is a promise to the run, whatever the system does. A call that returns
+    past it all the same (it blocked the loop, so the timer could not fire) is timed out too."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    async def timed() -> tuple[T, float]:
+        value = await call()
+        return value, loop.time()  # when the call returned, not when the loop got round to it
+
+    task = asyncio.ensure_future(timed())
     try:
         finished, _ = await asyncio.wait({task}, timeout=seconds)
     finally:
@@ -161,7 +180,10 @@ async def within(seconds: float, call: Callable[[], Awaitable[T]]) -> T:
     if not finished:
         task.add_done_callback(_forget)
         raise CallTimedOut
-    return task.result()
+    value, returned = task.result()
+    if returned - started > seconds:
+        raise CallTimedOut(held=True)
+    return value
 
 
 def _forget(task: asyncio.Future[Any]) -> None:
