@@ -242,3 +242,19 @@ def test_results_dict_is_the_written_json(tmp_path: Path) -> None:
     write_results(run, tmp_path, info())
     written = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert written == json.loads(json.dumps(results_dict(run, info())))
+
+
+def test_a_citation_gate_is_over_the_items_it_applies_to(tmp_path: Path) -> None:
+    """Refusal items and blocked replies have no citation verdict and never will: they are not the
+    unscored rows the unscored rule is about, so a citation gate is over the answered answerable items."""
+    refusals = [Case(item(f"ref-{i}", refusal=True), DECLINE, {}, (Outcome.PASS, 1)) for i in range(3)]
+    found = cases(18, 0) + refusals
+    found += [Case(item("blocked-1"), "", {"blocked": True})]
+    run = with_outcomes(scored_run(tmp_path, found, ["refusal", "grounded"]))
+    gate = check_run(run, GateSettings.parse(["citation>=0.90"]))
+    assert gate.passed, gate.lines()
+    (check,) = gate.checks
+    assert (check.tally.n, check.tally.passed, check.tally.unscored) == (18, 18, 0)
+    assert not any("need a verdict" in line for line in gate.lines())
+    by_scope = check_run(run, GateSettings.parse(["citation>=0.90"], scope="scopes"))
+    assert [(c.scope, c.tally.n, c.passed) for c in by_scope.checks] == [(SCOPE, 18, True)]

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from ..errors import UsageError
 from ..gate import COMPARED, MAX_UNSCORED, ON, TOO_MANY_UNSCORED, Check, Gate, check_gates
 from ..report.gate import gate_lines
+from ..scorers import MetricScores
 from ..scoring import ScoreRun
 from ..stats import Interval
 from ..summary import Summary, Tally, summarize
+from .outcomes import CITATION, NOT_APPLICABLE
 
 RUN_SCOPES = ("overall", "scopes", "all")
 _MEETS: dict[str, Callable[[float, float], bool]] = {">=": operator.ge, ">": operator.gt}
@@ -109,16 +111,42 @@ class RunGate:
 
 
 def check_run(run: ScoreRun, settings: GateSettings) -> RunGate:
-    """Every gate against the run (``with_outcomes``'s, for ``factual``) in the settings' scope."""
+    """Every gate against the run (``with_outcomes``'s, for ``factual``) in the settings' scope, each
+    over the rows its metric applies to (``gated_rows``)."""
     checks: list[Check] = []
     rule = (settings.on, settings.min_n, settings.max_unscored)
     if settings.scope in ("overall", "all"):
-        checks += check_gates(run.summary, settings.gates, *rule, scope="overall")
+        for gate in settings.gates:
+            checks += check_gates(gated_rows(run, gate.metric).summary, [gate], *rule, scope="overall")
     if settings.scope in ("scopes", "all"):
-        by_scope = scope_summary(run, [gate.metric for gate in settings.gates])
-        checks += check_gates(by_scope, settings.gates, *rule, scope="domains")
+        for gate in settings.gates:
+            by_scope = scope_summary(gated_rows(run, gate.metric), [gate.metric])
+            checks += check_gates(by_scope, [gate], *rule, scope="domains")
     needed = [_needed(run.summary, check) for check in checks if not check.passed]
     return RunGate(tuple(checks), tuple(found for found in needed if found is not None))
+
+
+def gated_rows(run: ScoreRun, metric: str) -> ScoreRun:
+    """The rows a gate on `metric` is over. ``citation`` does not apply to a refusal item, nor to a reply
+    that failed, was blocked or declined: such a row will never have a citation verdict, so counting it
+    unscored would fail ``citation>=BAR`` by the unscored rule on any run with refusal items. Every other
+    metric is gated over all the rows."""
+    scores = run.metrics.get(CITATION)
+    if metric != CITATION or scores is None:
+        return run
+    keep = [i for i in range(len(run.records)) if scores.reasons.get(i) != NOT_APPLICABLE]
+    chosen = MetricScores.all_failing(CITATION, len(keep))
+    for new, old in enumerate(keep):
+        chosen.outcomes[new] = scores.outcomes[old]
+        if old in scores.reasons:
+            chosen.reasons[new] = scores.reasons[old]
+    dataset = dataclasses.replace(run.dataset, records=[run.records[i] for i in keep])
+    blank = bytearray(run.blank[i] for i in keep)
+    signatures = {CITATION: run.summary.metrics[CITATION].signature}
+    summary = summarize(
+        dataset, {CITATION: chosen}, blank, signatures, run.summary.options, run.summary.intervals
+    )
+    return dataclasses.replace(run, dataset=dataset, metrics={CITATION: chosen}, blank=blank, summary=summary)
 
 
 def scope_summary(run: ScoreRun, metrics: Sequence[str]) -> Summary:
