@@ -115,3 +115,15 @@ def test_a_run_beside_a_scored_file_is_refused(tmp_path: Path, capsys: pytest.Ca
     write_rows(scored, without)  # an assay score --out file
     code, _, err = cli(["compare", str(a), str(scored)], capsys)
     assert code != 0 and "A is a harness run (assay run --out) and B is not" in err
+
+
+@pytest.mark.parametrize("missing_side", [0, 1])
+def test_a_missing_file_beside_a_run_is_said_to_be_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], missing_side: int
+) -> None:
+    paths = [str(write_run(tmp_path / "a", 0)), str(tmp_path / "typo.jsonl")]
+    if missing_side == 0:
+        paths.reverse()
+    code, _, err = cli(["compare", *paths], capsys)
+    assert code == 2 and f"{tmp_path / 'typo.jsonl'}: no such file" in err
+    assert "is not" not in err and "--responses" not in err
