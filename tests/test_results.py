@@ -258,3 +258,20 @@ def test_a_citation_gate_is_over_the_items_it_applies_to(tmp_path: Path) -> None
     assert not any("need a verdict" in line for line in gate.lines())
     by_scope = check_run(run, GateSettings.parse(["citation>=0.90"], scope="scopes"))
     assert [(c.scope, c.tally.n, c.passed) for c in by_scope.checks] == [(SCOPE, 18, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "on", "words"),
+    [
+        ("factual>1.0", "point", "no run can meet factual>1.0"),  # no accuracy is above 100%
+        ("factual>=1.0", "lower", "no run can meet factual>=1.0"),  # a lower end is below 100% at any n
+        ("factual>=0.99", "lower", "even all 20 correct would not meet factual>=0.99 (more items needed)"),
+    ],
+)
+def test_a_bar_no_run_can_meet_is_not_said_to_need_more_items(
+    tmp_path: Path, text: str, on: str, words: str
+) -> None:
+    gate = gate_of(tmp_path, 20, 0, text, on)
+    (needed,) = gate.needed
+    assert needed.more is None
+    assert words in needed.words()

@@ -8,8 +8,9 @@ policy) alone, and ``all`` the whole and every scope, as ``assay score --gate-sc
 
 "Needs k more": the smallest k such that k more of the scope's scored items correct, the count of scored
 items fixed, meets the bar (on the point, or on the interval's conservative end with ``--gate-on lower``);
-None when even every scored item correct would not. A check failed by the unscored rule needs items
-scored, not answered better: it has no k.
+None when even every scored item correct would not (and when no run could: ``factual>1.0``, or a bar
+of 1.0 on the lower end). A check failed by the unscored rule needs items scored, not answered better:
+it has no k.
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ class Needed:
     def words(self) -> str:
         gate, scope = self.check.gate, self.check.scope
         head = f"{gate.metric} {scope}: {self.correct} of {self.scored} scored items correct"
+        if self.more is None and not reachable(gate, self.check.rule.on):
+            on = " on the interval's lower end" if self.check.rule.on == "lower" else ""
+            return f"{head}; no run can meet {gate.text}{on}, whatever its items (lower the bar)"
         if self.more is None:
             return f"{head}; even all {self.scored} correct would not meet {gate.text} (more items needed)"
         return (
@@ -180,6 +184,14 @@ def more_needed(
         if value is not None and meets(value, gate.bar):
             return more
     return None
+
+
+def reachable(gate: Gate, on: str) -> bool:
+    """Whether some run could meet a floor gate: no accuracy is above 100%, and the interval's lower end
+    of all n correct is below 100% at any n (Wilson's; the bootstrap's too, which falls back to it)."""
+    if gate.bar < 1.0:
+        return True
+    return gate.op == ">=" and on == "point"
 
 
 def _needed(summary: Summary, check: Check) -> Needed | None:
