@@ -127,3 +127,22 @@ def test_a_missing_file_beside_a_run_is_said_to_be_missing(
     code, _, err = cli(["compare", *paths], capsys)
     assert code == 2 and f"{tmp_path / 'typo.jsonl'}: no such file" in err
     assert "is not" not in err and "--responses" not in err
+
+
+def test_a_run_scored_again_is_warned_to_hold_the_runs_outcomes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """assay score --out keeps a run row's outcome as it was: a judge added afterwards changes no
+    outcome, so a comparison that reads them must say so, not pass them off as the new verdicts'."""
+    a, b = write_run(tmp_path / "a", 0), write_run(tmp_path / "b", 1)
+    rescored = b / "rescored.jsonl"
+    argv = ["score", "--responses", str(b / "run.jsonl"), "--metric", "exact_substring"]
+    code, _, err = cli([*argv, "--out", str(rescored)], capsys)
+    assert code == 0, err
+    assert not any("scored again" in warning for warning in compare_runs(a, b)["warnings"])
+    (warning,) = [w for w in compare_runs(a, rescored)["warnings"] if "scored again" in w]
+    assert "exact_substring" in warning and str(rescored) in warning
+    alone = tmp_path / "elsewhere" / "rescored.jsonl"
+    alone.parent.mkdir()
+    alone.write_bytes(rescored.read_bytes())
+    assert any("may predate" in warning for warning in compare_runs(a, alone)["warnings"])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from .. import stats
 from ..compare import compare
 from ..errors import InputError, UsageError
 from ..records import load_records
-from ..scorers import MetricScores, Outcome
+from ..scorers import JUDGE, SCORERS, MetricScores, Outcome
 from ..scoring import ScoreOptions, ScoreRun
 from ..signature import READ_FROM, Signature
 from ..summary import IntervalMethod, summarize
@@ -36,8 +36,6 @@ from .outcomes import FACTUAL, OUTCOME_COLUMN, OUTCOMES, PASSING
 
 RUN_FILE, RESULTS_FILE = "run.jsonl", "results.json"
 SIGNATURE_KEYS = ("system", "system_signature", "gold_path", "gold_sha256", "judges", "rubric", "options")
-
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,6 +46,7 @@ class HarnessRun:
     run: ScoreRun
     outcomes: tuple[str, ...]
     signatures: Mapping[str, Any]
+    warnings: tuple[str, ...] = ()
 
 
 def run_file(path: str | Path) -> Path | None:
@@ -93,7 +92,28 @@ def load_run(path: str | Path, intervals: IntervalMethod | None = None) -> Harne
     options = ScoreOptions(intervals=intervals or IntervalMethod())
     blank = bytearray(not record.response.strip() for record in records)
     summary = summarize(dataset, {FACTUAL: scores}, blank, {FACTUAL: signature}, options.signature_parts())
-    return HarnessRun(ScoreRun(dataset, options, {FACTUAL: scores}, blank, summary), classes, signatures)
+    run = ScoreRun(dataset, options, {FACTUAL: scores}, blank, summary)
+    return HarnessRun(run, classes, signatures, _rescored_warnings(found, dataset.columns, signatures))
+
+
+def _rescored_warnings(path: Path, columns: Sequence[str], signatures: Mapping[str, Any]) -> tuple[str, ...]:
+    """A run file scored again (``assay score --on-conflict replace --out``) keeps each row's outcome
+    as the run made it: a metric added then (a judge) changed none. Said when the file holds verdicts
+    its results.json does not name, and, without a results.json, that it cannot be told."""
+    named = signatures.get("metrics")
+    if not isinstance(named, Mapping):
+        return (
+            f"{path} has no results.json beside it: its outcomes are read as stored, and may predate "
+            "a re-scoring (assay score keeps a run's outcome column as it was)",
+        )
+    added = [name for name in (*SCORERS, JUDGE) if name in columns and name not in named]
+    if not added:
+        return ()
+    return (
+        f"{path} was scored again after its run ({', '.join(added)}, which its results.json does not "
+        "name): its outcomes are still the run's, made without them; re-make them with the run's own "
+        "assay run command and the new metric (its journal asks the system nothing again)",
+    )
 
 
 def factual_of(classes: tuple[str, ...]) -> MetricScores:
@@ -140,7 +160,7 @@ def compare_runs(
         "transitions": {x: {y: moves[x, y] for y in OUTCOMES} for x in OUTCOMES},
         "factual": paired,
         "signature_differences": _differences(a.signatures, b.signatures),
-        "warnings": [*warnings, *paired["warnings"]],
+        "warnings": [*warnings, *a.warnings, *b.warnings, *paired["warnings"]],
     }
 
 
