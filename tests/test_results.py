@@ -275,3 +275,22 @@ def test_a_bar_no_run_can_meet_is_not_said_to_need_more_items(
     (needed,) = gate.needed
     assert needed.more is None
     assert words in needed.words()
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ({"scopes": [], "limit": None}, "scopes=all; limit=none"),  # no --scope runs every scope
+        ({"scopes": ["a__x", "b__y"], "limit": 10}, "scopes=a__x, b__y; limit=10"),
+    ],
+)
+def test_the_run_options_read_as_the_command_line_gave_them(
+    tmp_path: Path, options: dict[str, Any], shown: str
+) -> None:
+    """Not Python's reprs: 'scopes=[]' reads as no scope at all, 'limit=None' as a program's value."""
+    write_results(scored_run(tmp_path, cases(1, 0)), tmp_path, info(options=options))
+    markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
+    (row,) = [row for row in markdown_table(markdown, "## Signatures") if row[0] == "options"]
+    assert row[1] == shown.replace("_", "\\_")
+    html = (tmp_path / "results.html").read_text(encoding="utf-8")
+    assert f'data-key="options"><th scope="row">options</th><td>{shown}</td>' in html
