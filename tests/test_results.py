@@ -142,6 +142,8 @@ def test_results_md_says_when_a_judge_graded(tmp_path: Path) -> None:
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "judged by `openai:m` with the rubric `rag-answer`" in markdown
     assert "deterministically" not in markdown
+    html = (tmp_path / "results.html").read_text(encoding="utf-8")
+    assert 'data-field="graded">judged by openai:m with the rubric rag-answer</p>' in html
 
 
 def test_hostile_text_stays_inert_in_results_md(tmp_path: Path) -> None:

@@ -83,8 +83,9 @@ def _headline(results: Mapping[str, Any]) -> str:
         + "</tr>"
         for key, label, value, shown in items
     ]
+    rubric = f" with the rubric {signatures['rubric']}" if signatures.get("rubric") else ""
     graded = (
-        "judged by " + ", ".join(signatures.get("judges") or [])
+        "judged by " + ", ".join(signatures.get("judges") or []) + rubric
         if headline["judged"]
         else "graded deterministically only (no --judge)"
     )
