@@ -103,8 +103,9 @@ def _rescored_warnings(path: Path, columns: Sequence[str], signatures: Mapping[s
     named = signatures.get("metrics")
     if not isinstance(named, Mapping):
         return (
-            f"{path} has no results.json beside it: its outcomes are read as stored, and may predate "
-            "a re-scoring (assay score keeps a run's outcome column as it was)",
+            f"{path} has no results.json beside it: its gold file's hash is unknown (joined by id alone), "
+            "and its outcomes are read as stored, which may predate a re-scoring (assay score keeps a "
+            "run's outcome column as it was)",
         )
     added = [name for name in (*SCORERS, JUDGE) if name in columns and name not in named]
     if not added:
@@ -171,7 +172,7 @@ def _side(found: HarnessRun) -> dict[str, Any]:
 def _gold_warnings(a: HarnessRun, b: HarnessRun) -> list[str]:
     hashes = (a.signatures.get("gold_sha256"), b.signatures.get("gold_sha256"))
     if None in hashes:
-        return ["a run has no results.json, so its gold file's hash is unknown: joined by id alone"]
+        return []  # said per run, by _rescored_warnings
     if hashes[0] != hashes[1]:
         return [
             f"A and B ran different gold files (sha256 {hashes[0]} and {hashes[1]}): compared only over the "
