@@ -146,3 +146,20 @@ def test_a_run_scored_again_is_warned_to_hold_the_runs_outcomes(
     alone.parent.mkdir()
     alone.write_bytes(rescored.read_bytes())
     assert any("may predate" in warning for warning in compare_runs(a, alone)["warnings"])
+
+
+@pytest.mark.parametrize("holds", ["nothing", "answers only"])
+def test_a_folder_without_a_finished_run_is_said_to_be_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], holds: str
+) -> None:
+    """A run whose scoring failed (a judge down) leaves its answers in run.jsonl, without outcomes: the
+    folder is neither 'no such file' nor a scored file to fix --responses for."""
+    a = write_run(tmp_path / "a", 0)
+    unfinished = tmp_path / "unfinished"
+    unfinished.mkdir()
+    if holds == "answers only":
+        write_rows(unfinished / "run.jsonl", run_rows([Case(item("s0"), RIGHT)]))
+    for argv in (["compare", str(a), str(unfinished)], ["compare", str(unfinished), str(unfinished)]):
+        code, _, err = cli(argv, capsys)
+        assert code == 2 and f"{unfinished}: no finished harness run in the folder" in err, err
+        assert "no such file" not in err and "--responses" not in err

@@ -83,6 +83,14 @@ def harness_runs(args: argparse.Namespace) -> bool:
                 fix="give a folder written by assay run --out (or its run.jsonl), or a file written by "
                 "assay score --out",
             )
+        if Path(path).is_dir() and run_file(path) is None:  # no scored file either: a run unfinished
+            raise UsageError(
+                "no finished harness run in the folder (its run.jsonl is missing, or has no 'outcome' "
+                "column: the run stopped before its scoring finished)",
+                where=str(path),
+                fix="run its assay run command again with the same --out: the journal asks the system "
+                "nothing again",
+            )
     if any(found) and not all(found):
         run, other = ("A", "B") if found[0] else ("B", "A")
         raise UsageError(
