@@ -163,3 +163,13 @@ def test_a_folder_without_a_finished_run_is_said_to_be_one(
         code, _, err = cli(argv, capsys)
         assert code == 2 and f"{unfinished}: no finished harness run in the folder" in err, err
         assert "no such file" not in err and "--responses" not in err
+
+
+def test_options_that_differ_read_as_the_reports_write_them(tmp_path: Path) -> None:
+    a, b = write_run(tmp_path / "a", 0), write_run(tmp_path / "b", 1)
+    results = b / "results.json"
+    written = json.loads(results.read_text(encoding="utf-8"))
+    written["signatures"]["options"] = {"concurrency": 4, "scopes": [SCOPE], "limit": None}
+    results.write_text(json.dumps(written), encoding="utf-8")
+    (line,) = [d for d in compare_runs(a, b)["signature_differences"] if d.startswith("options")]
+    assert line == f"options: concurrency=4; timeout=60.0 -> concurrency=4; scopes={SCOPE}; limit=none"

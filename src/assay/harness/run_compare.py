@@ -184,10 +184,23 @@ def _gold_warnings(a: HarnessRun, b: HarnessRun) -> list[str]:
 def _differences(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     """Each signature that differs between the runs, as 'what: A -> B'."""
     found = [
-        f"{key}: {a.get(key)} -> {b.get(key)}" for key in SIGNATURE_KEYS if a.get(key) != b.get(key)
+        f"{key}: {_shown(a.get(key))} -> {_shown(b.get(key))}"
+        for key in SIGNATURE_KEYS
+        if a.get(key) != b.get(key)
     ]
     metrics_a, metrics_b = a.get("metrics") or {}, b.get("metrics") or {}
     for name in dict.fromkeys([*metrics_a, *metrics_b]):
         if metrics_a.get(name) != metrics_b.get(name):
             found.append(f"metric {name}: {metrics_a.get(name)} -> {metrics_b.get(name)}")
     return found
+
+
+def _shown(value: Any) -> str:
+    """A signature's value as the reports write it: options in words, a list of judges joined."""
+    from ..report.run_markdown import options_text
+
+    if isinstance(value, Mapping):
+        return options_text(value)
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)
