@@ -296,3 +296,14 @@ def test_the_run_options_read_as_the_command_line_gave_them(
     assert row[1] == shown.replace("_", "\\_")
     html = (tmp_path / "results.html").read_text(encoding="utf-8")
     assert f'data-key="options"><th scope="row">options</th><td>{shown}</td>' in html
+
+
+def test_a_scope_with_no_answered_item_fails_its_citation_gate(tmp_path: Path) -> None:
+    """A system that blocks every answer of a scope has no citation verdict there: that scope's check
+    fails for want of scored rows, never drops out of the gate."""
+    blocked = [Case(item(f"b{i}", scope=OTHER_SCOPE), "", {"blocked": True}) for i in range(3)]
+    run = with_outcomes(scored_run(tmp_path, cases(5, 0) + blocked, ["refusal", "grounded"]))
+    gate = check_run(run, GateSettings.parse(["citation>=0.50"], scope="scopes"))
+    assert {check.scope: check.passed for check in gate.checks} == {SCOPE: True, OTHER_SCOPE: False}
+    assert not gate.passed
+    assert any(f"citation {OTHER_SCOPE}" in line and "cannot pass" in line for line in gate.lines())

@@ -22,7 +22,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..gate import COMPARED, MAX_UNSCORED, ON, TOO_MANY_UNSCORED, Check, Gate, check_gates
+from ..gate import (
+    COMPARED,
+    MAX_UNSCORED,
+    ON,
+    TOO_FEW_SCORED,
+    TOO_MANY_UNSCORED,
+    Check,
+    Gate,
+    Rule,
+    check_gates,
+)
 from ..report.gate import gate_lines
 from ..scorers import MetricScores
 from ..scoring import ScoreRun
@@ -124,8 +134,9 @@ def check_run(run: ScoreRun, settings: GateSettings) -> RunGate:
             checks += check_gates(gated_rows(run, gate.metric).summary, [gate], *rule, scope="overall")
     if settings.scope in ("scopes", "all"):
         for gate in settings.gates:
-            by_scope = scope_summary(gated_rows(run, gate.metric), [gate.metric])
-            checks += check_gates(by_scope, [gate], *rule, scope="domains")
+            gated = gated_rows(run, gate.metric)
+            checks += check_gates(scope_summary(gated, [gate.metric]), [gate], *rule, scope="domains")
+            checks += _scopes_left_out(run, gated, gate, Rule(*rule))
     needed = [_needed(run.summary, check) for check in checks if not check.passed]
     return RunGate(tuple(checks), tuple(found for found in needed if found is not None))
 
@@ -151,6 +162,16 @@ def gated_rows(run: ScoreRun, metric: str) -> ScoreRun:
         dataset, {CITATION: chosen}, blank, signatures, run.summary.options, run.summary.intervals
     )
     return dataclasses.replace(run, dataset=dataset, metrics={CITATION: chosen}, blank=blank, summary=summary)
+
+
+def _scopes_left_out(run: ScoreRun, gated: ScoreRun, gate: Gate, rule: Rule) -> list[Check]:
+    """The scopes ``gated_rows`` left no row of (every answer blocked): each a check failed for want of
+    scored rows, so a scope the system never answered cannot drop out of a per-scope gate."""
+    kept = {record.scope or record.domain for record in gated.records}
+    left = dict.fromkeys(r.scope or r.domain for r in run.records if (r.scope or r.domain) not in kept)
+    return [
+        Check(gate, name or "(no domain)", False, TOO_FEW_SCORED, Tally(0, 0), None, None, rule) for name in left
+    ]
 
 
 def scope_summary(run: ScoreRun, metrics: Sequence[str]) -> Summary:
