@@ -169,8 +169,10 @@ def _scopes_left_out(run: ScoreRun, gated: ScoreRun, gate: Gate, rule: Rule) -> 
     scored rows, so a scope the system never answered cannot drop out of a per-scope gate."""
     kept = {record.scope or record.domain for record in gated.records}
     left = dict.fromkeys(r.scope or r.domain for r in run.records if (r.scope or r.domain) not in kept)
-    none = Tally(0, 0)
-    return [Check(gate, name or "(no domain)", False, TOO_FEW_SCORED, none, None, None, rule) for name in left]
+    def failed(name: str) -> Check:
+        return Check(gate, name or "(no domain)", False, TOO_FEW_SCORED, Tally(0, 0), None, None, rule)
+
+    return [failed(name) for name in left]
 
 
 def scope_summary(run: ScoreRun, metrics: Sequence[str]) -> Summary:
