@@ -302,7 +302,8 @@ def test_a_scope_with_no_answered_item_fails_its_citation_gate(tmp_path: Path) -
     """A system that blocks every answer of a scope has no citation verdict there: that scope's check
     fails for want of scored rows, never drops out of the gate."""
     blocked = [Case(item(f"b{i}", scope=OTHER_SCOPE), "", {"blocked": True}) for i in range(3)]
-    run = with_outcomes(scored_run(tmp_path, cases(5, 0) + blocked, ["refusal", "grounded"]))
+    refusals = [Case(item("r0", scope="refusals-only", refusal=True), DECLINE, {}, (Outcome.PASS, 1))]
+    run = with_outcomes(scored_run(tmp_path, cases(5, 0) + blocked + refusals, ["refusal", "grounded"]))
     gate = check_run(run, GateSettings.parse(["citation>=0.50"], scope="scopes"))
     assert {check.scope: check.passed for check in gate.checks} == {SCOPE: True, OTHER_SCOPE: False}
     assert not gate.passed

@@ -165,10 +165,13 @@ def gated_rows(run: ScoreRun, metric: str) -> ScoreRun:
 
 
 def _scopes_left_out(run: ScoreRun, gated: ScoreRun, gate: Gate, rule: Rule) -> list[Check]:
-    """The scopes ``gated_rows`` left no row of (every answer blocked): each a check failed for want of
-    scored rows, so a scope the system never answered cannot drop out of a per-scope gate."""
+    """The scopes with answerable items that ``gated_rows`` left no row of (every answer blocked): each a
+    check failed for want of scored rows, so a scope the system never answered cannot drop out of a
+    per-scope gate. A scope of refusal items only has nothing to cite, and no check."""
     kept = {record.scope or record.domain for record in gated.records}
-    left = dict.fromkeys(r.scope or r.domain for r in run.records if (r.scope or r.domain) not in kept)
+    answerable = [r for r in run.records if r.gold is None or r.gold.expected_refusal is not True]
+    left = dict.fromkeys(r.scope or r.domain for r in answerable if (r.scope or r.domain) not in kept)
+
     def failed(name: str) -> Check:
         return Check(gate, name or "(no domain)", False, TOO_FEW_SCORED, Tally(0, 0), None, None, rule)
 
