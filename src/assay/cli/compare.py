@@ -76,14 +76,15 @@ def harness_runs(args: argparse.Namespace) -> bool:
 
     found = [run_file(path) is not None for path in (args.a, args.b)]
     for path in (args.a, args.b):
-        if not Path(path).exists():  # a typo is no "scored file": said as what it is
+        kind = _kind_of(path)
+        if kind == "missing":  # a typo is no "scored file": said as what it is
             raise InputError(
                 "no such file",
                 where=str(path),
                 fix="give a folder written by assay run --out (or its run.jsonl), or a file written by "
                 "assay score --out",
             )
-        if Path(path).is_dir() and run_file(path) is None:  # no scored file either: a run unfinished
+        if kind == "folder" and run_file(path) is None:  # no scored file either: a run unfinished
             raise UsageError(
                 "no finished harness run in the folder (its run.jsonl is missing, or has no 'outcome' "
                 "column: the run stopped before its scoring finished)",
@@ -98,6 +99,15 @@ def harness_runs(args: argparse.Namespace) -> bool:
             fix="compare two harness runs, or two files written by assay score --out",
         )
     return all(found)
+
+
+def _kind_of(path: str) -> str:
+    """"missing", "folder" or "file"; a path the system cannot even look up (a name too long) is left
+    to the file's reader, which says why it cannot read it."""
+    try:
+        return "folder" if Path(path).is_dir() else "file" if Path(path).exists() else "missing"
+    except OSError:
+        return "file"
 
 
 def compare_harness_runs(args: argparse.Namespace) -> int:

@@ -53,17 +53,25 @@ def run_file(path: str | Path) -> Path | None:
     """The run.jsonl a path names (a run folder, or the file itself), when it is a harness run's: a JSONL
     file whose first row has an `outcome`. None for anything else (an `assay score --out` file)."""
     found = Path(path)
-    if found.is_dir():
-        found = found / RUN_FILE
-    if not found.is_file() or found.suffix.lower() != ".jsonl":
+    try:
+        if found.is_dir():
+            found = found / RUN_FILE
+        if not found.is_file() or found.suffix.lower() != ".jsonl":
+            return None
+        with found.open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline(FIRST_ROW_LIMIT)
+    except OSError:  # a name too long, a folder it may not read: not a run; the reader says what is wrong
         return None
-    with found.open(encoding="utf-8", errors="replace") as handle:
-        first = handle.readline()
     try:
         row = json.loads(first)
     except ValueError:
         return None
     return found if isinstance(row, dict) and OUTCOME_COLUMN in row else None
+
+
+# The most of a file's first line read to tell a run from a scored file: a row longer than this (a reply
+# of many megabytes) is read as no run's, rather than held whole in memory to find out.
+FIRST_ROW_LIMIT = 64 << 20
 
 
 def load_run(path: str | Path, intervals: IntervalMethod | None = None) -> HarnessRun:
