@@ -208,6 +208,16 @@ CASES = [
     (False, "", {}, Outcome.FAIL, 0, "neither answers nor declines"),
     (None, "I cannot find that.", {}, Outcome.UNSCORED, 1, "does not say whether it should be refused"),
     (True, "", {"error": "timed out after 60 s"}, Outcome.UNSCORED, 0, "the system failed: timed out"),
+    # an answer first, then a caveat: answered (the value comes before the phrase)
+    (False, "30 days. Note that the document does not mention the renewal bonus.", {}, Outcome.PASS, 0,
+     "answered: it states 30 days before"),
+    (False, "The sum insured is ₹5 lakh; the policy does not specify a sub-limit.", {}, Outcome.PASS, 0,
+     "answered: it states ₹5 lakh before"),
+    (True, "It is 98%, though the documents do not mention it.", {}, Outcome.FAIL, 0, "answered: it states"),
+    # a decline first, a number after it: declined
+    (True, "The documents do not mention it; they give a grace period of 30 days.", {}, Outcome.PASS, 1,
+     "declined: the reply says"),
+    (True, "Sorry, I cannot find the claim settlement ratio for 2024.", {}, Outcome.PASS, 1, "declined"),
 ]
 
 

@@ -28,8 +28,9 @@ phrase is normalised the same way, so a phrase typed with a nukta or a legacy sp
   mentioned in the table above" is a policy's own wording).
 
 What it cannot see: a reply that answers and adds a caveat ("30 days; the renewal bonus is not
-mentioned in the document") is read as declining, by its phrase; the ``refusal`` metric's trace names
-the phrase, so such rows are easy to review. The lists are versioned: change any, bump ``VERSION``
+mentioned in the document") holds a phrase all the same; the ``refusal`` metric reads such a reply as
+an answer when it states a value before the phrase (``scorers.refusal.reading``), and its trace names
+the phrase otherwise, so the rest are easy to review. The lists are versioned: change any, bump ``VERSION``
 (it is in the ``refusal`` metric's signature).
 """
 
