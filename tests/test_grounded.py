@@ -112,6 +112,11 @@ def _ground(
         ("basic_shield", "title"),
         ("ACME Basic Shield", "insurer and title"),
         ("Ａｃｍｅ  basic-shield", "insurer and title"),  # NFKC: fullwidth letters
+        # the system's own path to the file: its trailing parts are the document's path
+        ("/srv/rag/corpus/acme/basic-plan.pdf", "path"),
+        ("C:\\corpus\\acme\\basic-plan.pdf", "path"),
+        ("file:///srv/rag/acme/basic-plan.pdf", "path"),
+        ("https://insurer.example/docs/acme/basic-plan.pdf", "path"),
     ],
 )
 def test_a_citation_naming_the_scope_document_any_way_passes(library: Library, name: str, how: str) -> None:
@@ -133,6 +138,9 @@ def test_a_citation_naming_the_scope_document_any_way_passes(library: Library, n
         ("Basic", "'Basic' names no document of the sources"),  # a substring of the title
         ("Acme Basic Shield policy wording", "names no document of the sources"),  # the title and more
         ("", "a citation names no document"),
+        ("/srv/rag/acme/basic-plan-plus.pdf", OUTSIDE),  # a path's trailing parts, never a substring
+        ("/srv/rag/acme/basic-plan.pdf/extra", "names no document of the sources"),
+        ("/srv/rag/acme/basic", "names no document of the sources"),
     ],
 )
 def test_a_citation_of_another_document_or_of_none_fails(library: Library, name: str, problem: str) -> None:

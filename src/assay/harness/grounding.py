@@ -9,6 +9,9 @@ A row is grounded when it cites something and every check below finds no problem
   ``hdfc-ergo__my-optima-secure__wordings`` titled "My Optima Secure"). Names are compared normalised
   (``name_key``: NFKC, casefolded, every run of characters other than letters, marks and digits one
   space). A name held by two documents is ambiguous; "HDFC ERGO" alone names no policy of that insurer.
+  A name written as a path or URL of the system's own ("/srv/rag/acme/basic-plan.pdf",
+  "C:\\corpus\\acme\\basic-plan.pdf", "https://host/docs/acme/basic-plan.pdf") names the document
+  its trailing parts name (whole parts, the longest first; its query and fragment left out).
 - **scope**: the document is one the item's scope allows: the document whose id is the scope, and the
   item's gold source document (without either, any document of the sources).
 - **pages**: a cited page exists (1 to the document's page count) and holds the *supporting text*, one
@@ -60,6 +63,8 @@ if TYPE_CHECKING:
     from .documents import Document, Sources
 
 _NOT_NAME = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
+_PATH_SEPARATOR = regex.compile(r"[/\\]+")
+_QUERY = regex.compile(r"[?#][^/\\]*$")  # a URL's ?page=2 or #page=2
 
 
 def name_key(text: str) -> str:
@@ -145,7 +150,7 @@ def resolve(name: str, library: Library, item: Item, other_titles: Mapping[str, 
         return Resolution(name, None, problem="a citation names no document")
     if exact in library.sources or exact in item.allowed():
         return Resolution(name, exact, "id")
-    found = _named(name_key(exact), library, item)
+    found = _named(name_key(exact), library, item) or _named_by_path(exact, library, item)
     if len(found) == 1:
         ((document_id, how),) = found.items()
         return Resolution(name, document_id, how)
@@ -160,6 +165,19 @@ def resolve(name: str, library: Library, item: Item, other_titles: Mapping[str, 
     if key in library.insurers or key in {name_key(insurer_of(i) or "") for i in item.allowed()}:
         return Resolution(name, None, problem=f"{name!r} names only an insurer, none of its documents")
     return Resolution(name, None, problem=f"{name!r} names no document of the sources")
+
+
+def _named_by_path(name: str, library: Library, item: Item) -> dict[str, str]:
+    """What the trailing parts of a path or URL name (whole parts, the longest first); {} for a name
+    that is no path."""
+    parts = [part for part in _PATH_SEPARATOR.split(_QUERY.sub("", name)) if part]
+    if len(parts) < 2:
+        return {}
+    for first in range(1, len(parts)):
+        found = _named(name_key("/".join(parts[first:])), library, item)
+        if found:
+            return found
+    return {}
 
 
 def _named(key: str, library: Library, item: Item) -> dict[str, str]:
