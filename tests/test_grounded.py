@@ -23,7 +23,16 @@ from assay import load_records
 from assay.cli import main
 from assay.errors import InputError
 from assay.harness.documents import load_sources
-from assay.harness.grounding import Grounding, Item, Library, ground, name_key, quoted_spans, stated_numbers
+from assay.harness.grounding import (
+    Grounding,
+    Item,
+    Library,
+    ground,
+    name_key,
+    quoted_spans,
+    stated_numbers,
+    states,
+)
 from assay.parts import Citation, Context
 from assay.scorers import Outcome
 from assay.scoring import ScoreOptions, score, signature
@@ -525,3 +534,24 @@ def test_real_gold_answers_citing_the_other_hdfc_ergo_policy_or_the_insurer_fail
         scored = score(path, ["grounded"], options=ScoreOptions(sources=str(SHARED / "pdfs")))
         scores = scored.metrics["grounded"]
         assert {scores.outcome(i) for i in range(len(hdfc))} == {Outcome.FAIL}, name
+
+
+@pytest.mark.parametrize(
+    ("page", "reply", "states_it"),
+    [
+        ("A grace period of 30 (thirty) days is allowed.", "The grace period is 30 days.", True),
+        ("Claims within 15(Fifteen) Days of discharge.", "Claims within 15 days.", True),
+        ("covered after 36 (thirty-six) months", "After 3 years.", True),
+        ("covered after 36 (thirty six) months", "After 24 months.", False),
+        ("A grace period of 30 (thirty) days is allowed.", "It is 30 (thirty) days.", True),
+        ("A grace period of 30 days (see clause 4) is allowed.", "It is 30 days.", True),
+        ("Clause 4 (see below) days of cover", "It is 4 days.", False),  # a parenthesis that is no number
+        ("A grace period of 30 (fifteen) days", "It is 30 days.", False),  # two numbers: neither is read
+    ],
+)
+def test_a_number_spelled_out_in_brackets_after_it_reads_as_the_number(
+    page: str, reply: str, states_it: bool
+) -> None:
+    """Policy wordings write "30 (thirty) days": the number with its unit all the same."""
+    (number,) = stated_numbers(reply)
+    assert states(page, number) is states_it
