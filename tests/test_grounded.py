@@ -233,6 +233,25 @@ def test_a_gold_quote_across_a_page_break_is_on_both_pages(tmp_path: Path, page:
         assert any(line.startswith(f"acme__travel p.{page} holds the gold quote (") for line in found.checked)
 
 
+@pytest.mark.parametrize(("page", "holds"), [(1, False), (2, True), (3, True)])
+def test_the_reply_s_own_quote_holds_the_page_it_is_on_across_a_break(
+    tmp_path: Path, page: int, holds: bool
+) -> None:
+    """The reply quotes the wording and cites the page the quote ends on: that page holds what it says,
+    with no gold quote to look for (an item of another document than its scope's, or without one)."""
+    _policy(tmp_path / "acme", "travel.pdf", ACROSS)
+    library = Library(load_sources(tmp_path, cache_dir=None))
+    item = Item(scope="acme__travel", source_document="acme__travel")
+    text = f'Yes: the wording says "{ACROSS_QUOTE}"'
+    found = ground(text, [Citation("acme__travel", page)], [], item, library)
+    assert found.passed is holds, found.problems
+    held = f"acme__travel p.{page} holds the reply's quote ("
+    if holds:
+        assert any(line.startswith(held) for line in found.checked)
+    else:
+        assert found.problems == ("acme__travel p.1 holds neither the reply's quote",)
+
+
 # --- numbers -----------------------------------------------------------------------------------------
 
 

@@ -15,8 +15,8 @@ A row is grounded when it cites something and every check below finds no problem
 - **scope**: the document is one the item's scope allows: the document whose id is the scope, and the
   item's gold source document (without either, any document of the sources).
 - **pages**: a cited page exists (1 to the document's page count) and holds the *supporting text*, one
-  of: the gold quote (when the document is the item's source), the citation's own quote, or one of the
-  numbers with units the reply states. A quote holds a page when the quote cascade
+  of: the gold quote (when the document is the item's source), the citation's own quote, a span the
+  reply quotes, or one of the numbers with units the reply states. A quote holds a page when the quote cascade
   (``quotes.find_quote``, any level) finds it on that page alone, or across its break with the page
   before or after. A page is only checked for range when there is none of these to look for.
 - **quotes**: every quoted span of the reply (straight or curly double quotes around at least
@@ -225,6 +225,7 @@ class _Row:
     item: Item
     problems: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
+    quoted: tuple[str, ...] = ()  # the spans the reply quotes
     cited: dict[str, Document] = field(default_factory=dict)  # in scope and in the sources
     texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
 
@@ -251,12 +252,13 @@ def ground(
         return Grounding(unscored=missing)
     if not citations:
         return Grounding(problems=("cites nothing",))
-    row, numbers = _Row(library, item), stated_numbers(text)
+    row = _Row(library, item, quoted=tuple(quoted_spans(MARKER.sub(" ", text))))
+    numbers = stated_numbers(text)
     for citation in dict.fromkeys(citations):
         _check_citation(row, citation, numbers, other_titles)
     _gather_contexts(row, contexts)
     if row.texts:
-        _check_quoted(row, quoted_spans(MARKER.sub(" ", text)))
+        _check_quoted(row, row.quoted)
         _check_numbers(row, numbers)
     else:  # the citations' problems say why: no text of the scope to look in
         row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
@@ -314,6 +316,7 @@ def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequ
     page, where = citation.page or 0, f"{document.id} p.{citation.page}"
     quotes = [(q, who) for q, who in ((_gold_quote(row.item, document), "the gold quote"),
                                       (citation.quote, "the citation's quote")) if q]  # fmt: skip
+    quotes += [(span, "the reply's quote") for span in row.quoted]
     for quote, who in quotes:
         found = quote_on_page(quote, document.pages, page)
         if found is not None:
@@ -326,7 +329,8 @@ def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequ
     if not quotes and not numbers:
         row.checked.append(f"{where} exists (the reply states no number and no quote to look for there)")
         return
-    sought = [who for _, who in quotes] + (["any of the reply's numbers"] if numbers else [])
+    sought = list(dict.fromkeys(who for _, who in quotes))
+    sought += ["any of the reply's numbers"] if numbers else []
     gold_page = row.item.page if _gold_quote(row.item, document) else None
     hint = f" (the gold quote is on p.{gold_page})" if gold_page else ""
     row.problems.append(f"{where} holds neither {' nor '.join(sought)}{hint}")
