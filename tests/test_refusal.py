@@ -234,6 +234,13 @@ CASES = [
     (False, "The sum insured is ₹5 lakh; the policy does not specify a sub-limit.", {}, Outcome.PASS, 0,
      "answered: it states ₹5 lakh before"),
     (True, "It is 98%, though the documents do not mention it.", {}, Outcome.FAIL, 0, "answered: it states"),
+    (False, "Yes, AYUSH is covered. The document does not mention a sub-limit.", {}, Outcome.PASS, 0,
+     "answered: it opens with 'yes' before"),
+    (False, "हाँ, आयुष कवर है। उप-सीमा का उल्लेख नहीं है।", {}, Outcome.PASS, 0, "answered: it opens with"),
+    (False, "Yes. I cannot find a sub-limit in the documents.", {}, Outcome.PASS, 0, "answered: it opens"),
+    (True, "Yes, I cannot answer that from the documents.", {}, Outcome.PASS, 1, "declined"),  # 1 sentence
+    (True, "No, I cannot find that in the documents.", {}, Outcome.PASS, 1, "declined"),  # "no" opens both
+    (True, "Yesterday's documents do not mention it.", {}, Outcome.PASS, 1, "declined"),
     # a decline first, a number after it: declined
     (True, "The documents do not mention it; they give a grace period of 30 days.", {}, Outcome.PASS, 1,
      "declined: the reply says"),

@@ -5,7 +5,10 @@ it declines in any language of the refusal lexicon (``text.refusals``: "I cannot
 documents", "दस्तावेज़ में इसकी जानकारी नहीं है"), never for a bare "not" ("pre-existing diseases are not
 covered for 36 months" answers). A reply that states a value (a number with its unit: ``30 days``,
 ``₹5 lakh``, ``20%``) before its first refusal phrase answered and then added a caveat ("30 days. Note that
-the document does not mention the renewal bonus"): it did not decline. The extra column ``declined``
+the document does not mention the renewal bonus"): it did not decline; so did a reply that opens with a
+"yes" (in any language of the lexicon) and declines only after its first sentence ("Yes, AYUSH is
+covered. The document does not mention a sub-limit"). A "no" decides nothing: "No, I cannot find that"
+declines. The extra column ``declined``
 (0/1) says which rows declined, whatever the verdict: the run's outcomes read it ("refused when
 answerable").
 
@@ -26,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import regex
+
 from .. import stats
 from ..errors import InputError
 from ..text import refusals, unicode
@@ -39,6 +44,11 @@ EXPECTED = "gold.expected_refusal"  # required: a file without it does not run t
 BLOCKED = "reply.blocked?"
 NO_EXPECTATION = "the item does not say whether it should be refused (no expected_refusal)"
 _FLAGS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
+# "yes" in the lexicon's languages (unicode profile), and the end of a reply's first sentence
+_YES = frozenset(map(unicode.normalise, ("yes", "yeah", "हाँ", "हां", "होय", "হ্যাঁ", "ஆம்", "అవును", "ಹೌದು",
+                                         "അതെ", "હા", "oui", "sí", "ja", "sim", "sì")))  # fmt: skip
+# (not "si": Spanish for "if")
+_SENTENCE_END = regex.compile(r"[.!?;।॥]+(?:\s|$)|\n")
 
 
 def expected_refusal(value: Any, where: str) -> bool | None:
@@ -66,15 +76,22 @@ def declined(response: str, blocked: Any) -> bool:
 
 
 def reading(response: str) -> tuple[refusals.Refusal | None, str | None]:
-    """The refusal phrase by which the reply declines (None when it does not), and the value it states
-    before its first phrase, when it does: then it answered, and the phrase is a caveat (None of it)."""
+    """The refusal phrase by which the reply declines (None when it does not), and what it answered
+    with before its first phrase, when it did (a value, or an opening "yes" whose sentence ends before
+    the phrase): then the phrase is a caveat (None of it)."""
     found = refusals.find_refusal(response)
     if found is None or found.span is None:  # (no span: the texts could not be aligned; it declines)
         return found, None
     from ..harness.grounding_text import stated_numbers  # the value reader: loaded when a phrase is found
 
-    before = stated_numbers(response[: found.span[0]])
-    return (None, before[0].shown()) if before else (found, None)
+    before = response[: found.span[0]]
+    stated = stated_numbers(before)
+    if stated:
+        return None, stated[0].shown()
+    words = unicode.normalise(before).split()
+    if words and words[0] in _YES and _SENTENCE_END.search(before):
+        return None, f"opens with {words[0]!r}"
+    return found, None
 
 
 def _refusal(
@@ -107,7 +124,8 @@ def _explain(seen: Seen) -> tuple[str, Span | None]:
         return f"the reply has no words and was not blocked: it neither answers nor declines; {item}", None
     found, answered = reading(seen.response)
     if answered is not None:
-        return f"answered: it states {answered} before any refusal phrase (a caveat); {item}", None
+        said = answered if answered.startswith("opens with") else f"states {answered}"
+        return f"answered: it {said} before any refusal phrase (a caveat); {item}", None
     if found is None:
         return f"answered: no refusal phrase of the lexicon in the reply, nor was it blocked; {item}", None
     phrase = f"the {found.lang} refusal phrase {found.phrase!r}"
@@ -121,7 +139,7 @@ REFUSAL = Scorer(
     view=str,  # as written: the phrase is found under the unicode profile, a value before it as written
     score_rows=_refusal,
     extra_columns=("declined",),
-    version=2,  # 2: a value stated before the first refusal phrase is an answer with a caveat
+    version=3,  # 2: a value stated before the first refusal phrase is a caveat; 3: an opening "yes" too
     signature_parts=(unicode.SIGNATURE, refusals.SIGNATURE),
     inputs=(EXPECTED, BLOCKED, "id"),
     explain=_explain,
