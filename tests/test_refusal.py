@@ -113,6 +113,9 @@ def test_a_decline_is_found_in_its_language_with_its_span(lang: str, reply: str,
 
 ANSWERS = [  # replies that say "not" (or its word) and answer all the same
     "Pre-existing diseases are not covered for 36 months.",
+    # a cited answer: the citation's "Source" is no word of the reply's ("... in this Benefit. [Source")
+    "No. Ayush treatment is not covered in this Benefit. [Source: acme__basic-plan, p.4]",
+    "Maternity is not covered in the policy document.",  # "covered" in a policy is cover, not discussion
     "The policy does not cover cosmetic surgery.",
     "The policy does not include maternity cover.",
     "No, dental treatment is not covered.",

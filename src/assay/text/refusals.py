@@ -44,7 +44,7 @@ import regex
 
 from . import align, unicode
 
-VERSION = 2
+VERSION = 3
 SIGNATURE = f"refusals:{VERSION}"
 GAP = 3  # words a bare "…" may skip
 
@@ -77,7 +77,7 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "{i|we} {can only|only} {answer|help|assist|respond}",
         # the documents are silent: "not mentioned in the policy document", "not found in the context"
         "not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
-        "|documented|covered|given|provided|available|included|present|listed|contained} {in|within|by"
+        "|documented|given|provided|available|included|present|listed|contained} {in|within|by"
         "|anywhere in|from} [the|this|these|any|my|your] …3 " + _MATERIAL,
         "not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
         "|documented} {in|within|anywhere in} [the|this|these|any|your] …3 {policy|policies|wording"
@@ -250,6 +250,7 @@ class Refusal:
 
 def find_refusal(text: str) -> Refusal | None:
     """The first refusal phrase in `text` (any language), with its span in `text`; None when it has none."""
+    text = without_citations(text)
     seen = unicode.normalise(text)
     found = find_in_normalised(seen)
     if found is None:
@@ -259,7 +260,18 @@ def find_refusal(text: str) -> Refusal | None:
 
 
 def is_refusal(text: str) -> bool:
-    return find_in_normalised(unicode.normalise(text)) is not None
+    return find_in_normalised(unicode.normalise(without_citations(text))) is not None
+
+
+# A citation written in brackets ("[Source: policy, p.4]", "[2]"): no words of the reply's own. Left in,
+# its "Source" ends phrases the reply never says ("... not covered in this Benefit. [Source" read as
+# "not covered in this ... source").
+_BRACKETED = regex.compile(r"\[[^\[\]\n]{0,300}\]")
+
+
+def without_citations(text: str) -> str:
+    """`text` with each bracketed citation blanked by as many spaces (every offset stays where it was)."""
+    return _BRACKETED.sub(lambda found: " " * len(found.group()), text)
 
 
 def find_in_normalised(normalised: str) -> Refusal | None:
