@@ -271,7 +271,8 @@ _BRACKETED = regex.compile(r"\[[^\[\]\n]{0,300}\]")
 
 def without_citations(text: str) -> str:
     """`text` with each bracketed citation blanked by as many spaces (every offset stays where it was)."""
-    return _BRACKETED.sub(lambda found: " " * len(found.group()), text)
+    blanked: str = _BRACKETED.sub(lambda found: " " * len(found.group()), text)
+    return blanked
 
 
 def find_in_normalised(normalised: str) -> Refusal | None:
