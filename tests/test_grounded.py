@@ -23,7 +23,16 @@ from assay import load_records
 from assay.cli import main
 from assay.errors import InputError
 from assay.harness.documents import load_sources
-from assay.harness.grounding import Grounding, Item, Library, ground, name_key, quoted_spans, stated_numbers
+from assay.harness.grounding import (
+    Grounding,
+    Item,
+    Library,
+    ground,
+    name_key,
+    quoted_spans,
+    stated_numbers,
+    states,
+)
 from assay.parts import Citation, Context
 from assay.scorers import Outcome
 from assay.scoring import ScoreOptions, score, signature
@@ -112,6 +121,11 @@ def _ground(
         ("basic_shield", "title"),
         ("ACME Basic Shield", "insurer and title"),
         ("Ａｃｍｅ  basic-shield", "insurer and title"),  # NFKC: fullwidth letters
+        # the system's own path to the file: its trailing parts are the document's path
+        ("/srv/rag/corpus/acme/basic-plan.pdf", "path"),
+        ("C:\\corpus\\acme\\basic-plan.pdf", "path"),
+        ("file:///srv/rag/acme/basic-plan.pdf", "path"),
+        ("https://insurer.example/docs/acme/basic-plan.pdf", "path"),
     ],
 )
 def test_a_citation_naming_the_scope_document_any_way_passes(library: Library, name: str, how: str) -> None:
@@ -133,6 +147,9 @@ def test_a_citation_naming_the_scope_document_any_way_passes(library: Library, n
         ("Basic", "'Basic' names no document of the sources"),  # a substring of the title
         ("Acme Basic Shield policy wording", "names no document of the sources"),  # the title and more
         ("", "a citation names no document"),
+        ("/srv/rag/acme/basic-plan-plus.pdf", OUTSIDE),  # a path's trailing parts, never a substring
+        ("/srv/rag/acme/basic-plan.pdf/extra", "names no document of the sources"),
+        ("/srv/rag/acme/basic", "names no document of the sources"),
     ],
 )
 def test_a_citation_of_another_document_or_of_none_fails(library: Library, name: str, problem: str) -> None:
@@ -214,6 +231,25 @@ def test_a_gold_quote_across_a_page_break_is_on_both_pages(tmp_path: Path, page:
     assert found.passed is holds, found.problems
     if holds:
         assert any(line.startswith(f"acme__travel p.{page} holds the gold quote (") for line in found.checked)
+
+
+@pytest.mark.parametrize(("page", "holds"), [(1, False), (2, True), (3, True)])
+def test_the_reply_s_own_quote_holds_the_page_it_is_on_across_a_break(
+    tmp_path: Path, page: int, holds: bool
+) -> None:
+    """The reply quotes the wording and cites the page the quote ends on: that page holds what it says,
+    with no gold quote to look for (an item of another document than its scope's, or without one)."""
+    _policy(tmp_path / "acme", "travel.pdf", ACROSS)
+    library = Library(load_sources(tmp_path, cache_dir=None))
+    item = Item(scope="acme__travel", source_document="acme__travel")
+    text = f'Yes: the wording says "{ACROSS_QUOTE}"'
+    found = ground(text, [Citation("acme__travel", page)], [], item, library)
+    assert found.passed is holds, found.problems
+    held = f"acme__travel p.{page} holds the reply's quote ("
+    if holds:
+        assert any(line.startswith(held) for line in found.checked)
+    else:
+        assert found.problems == ("acme__travel p.1 holds neither the reply's quote",)
 
 
 # --- numbers -----------------------------------------------------------------------------------------
@@ -517,3 +553,24 @@ def test_real_gold_answers_citing_the_other_hdfc_ergo_policy_or_the_insurer_fail
         scored = score(path, ["grounded"], options=ScoreOptions(sources=str(SHARED / "pdfs")))
         scores = scored.metrics["grounded"]
         assert {scores.outcome(i) for i in range(len(hdfc))} == {Outcome.FAIL}, name
+
+
+@pytest.mark.parametrize(
+    ("page", "reply", "states_it"),
+    [
+        ("A grace period of 30 (thirty) days is allowed.", "The grace period is 30 days.", True),
+        ("Claims within 15(Fifteen) Days of discharge.", "Claims within 15 days.", True),
+        ("covered after 36 (thirty-six) months", "After 3 years.", True),
+        ("covered after 36 (thirty six) months", "After 24 months.", False),
+        ("A grace period of 30 (thirty) days is allowed.", "It is 30 (thirty) days.", True),
+        ("A grace period of 30 days (see clause 4) is allowed.", "It is 30 days.", True),
+        ("Clause 4 (see below) days of cover", "It is 4 days.", False),  # a parenthesis that is no number
+        ("A grace period of 30 (fifteen) days", "It is 30 days.", False),  # two numbers: neither is read
+    ],
+)
+def test_a_number_spelled_out_in_brackets_after_it_reads_as_the_number(
+    page: str, reply: str, states_it: bool
+) -> None:
+    """Policy wordings write "30 (thirty) days": the number with its unit all the same."""
+    (number,) = stated_numbers(reply)
+    assert states(page, number) is states_it

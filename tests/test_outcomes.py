@@ -223,6 +223,14 @@ def test_a_system_error_comes_before_a_block(tmp_path: Path) -> None:
     assert outcomes(scored_run(tmp_path, [case]))[0] == ("system_error", "the system failed: HTTP 500")
 
 
+@pytest.mark.parametrize("error", ["   ", ""])
+def test_an_error_of_no_words_is_no_system_error_as_the_core_scores_it(tmp_path: Path, error: str) -> None:
+    """The metrics scored the row (the core's rule: an error of only spaces is none); so does its outcome."""
+    run = scored_run(tmp_path, [Case(item("e2"), "The free-look period is 15 days.", {"error": error})])
+    assert run.metrics["hard_fact"].outcome(0) is Outcome.PASS
+    assert outcomes(run)[0] == ("correct", "hard_fact PASS; value_match PASS")
+
+
 def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None:
     cases = [row[0] for row in TABLE]
     run = with_outcomes(scored_run(tmp_path, cases, ["refusal", "grounded"]))
@@ -234,7 +242,7 @@ def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None
     assert (citation.n - citation.unscored, citation.passed) == (5, 4)
     assert run.metrics[FACTUAL].texts["outcome"] == [row[2] for row in TABLE]
     signature = run.summary.metrics[FACTUAL].signature
-    assert signature.startswith("factual@1|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
+    assert signature.startswith("factual@2|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
     assert with_outcomes(run) is run  # once is enough
 
 

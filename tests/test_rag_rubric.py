@@ -75,8 +75,16 @@ def test_an_answerable_items_prompt_asks_for_the_value_and_the_source(tmp_path: 
     assert "Refusal expected (true, false, or empty when not known): false" in user
     assert f"- document id: {DOCUMENT}\n- title: {TITLE}\n- page: 7\n" in user
     assert f"<response>\nThe grace period is 30 days [Source: {DOCUMENT}, p.7].\n</response>" in user
-    cited = user.split("<citations>\n")[1].split("\n</citations>")[0]
-    assert json.loads(cited) == [{"document": DOCUMENT, "page": 7, "start": None, "end": None, "quote": None}]
+    assert f"<citations>\n- {DOCUMENT}, p.7\n</citations>" in user
+
+
+def test_a_reply_citing_hundreds_of_passages_is_shown_to_the_judge_in_brief(tmp_path: Path) -> None:
+    many = [{"document": DOCUMENT, "page": page, "quote": "x" * 500} for page in range(1, 201)]
+    _, user = prompt_of(tmp_path, ANSWERABLE | {"reply": {"citations": many}})
+    cited = user.split("<citations>\n")[1].split("\n</citations>")[0].splitlines()
+    assert cited[:2] == [f"- {DOCUMENT}, p.1", f"- {DOCUMENT}, p.2"]
+    assert len(cited) == 21 and cited[-1] == "- ... and 180 more"
+    assert "x" * 500 not in user  # the quotes are in the reply's own text
 
 
 def test_a_refusal_items_prompt_says_it_should_be_refused(tmp_path: Path) -> None:

@@ -47,6 +47,18 @@ DECLINES = [
     ("en", "I don't know.", "I don't know"),
     ("en", "That is not in the documents I was given.", "not in the documents"),
     ("en", "This cannot be determined from the documents.", "cannot be determined from"),
+    ("en", "The policy wording is silent on this.", "wording is silent"),
+    ("en", "The documents are silent on the claim settlement ratio.", "documents are silent"),
+    ("en", "This information is not available.", "information is not available"),
+    ("en", "That information isn't available in the policy.", "information isn't available"),
+    ("en", "Information not available.", "Information not available"),
+    ("en", "No details on premiums are in the documents.", "No details on premiums are in the documents"),
+    ("en", "Based on the sources, it cannot be determined.", "Based on the sources, it cannot be determined"),
+    ("en", "I'm not sure.", "I'm not sure"),
+    ("en", "Not mentioned.", "Not mentioned"),
+    ("hi", "दस्तावेज़ों में यह नहीं बताया गया है।", "दस्तावेज़ों में यह नहीं बताया गया"),
+    ("hi", "इसका उत्तर दस्तावेज़ों में नहीं है।", "उत्तर दस्तावेज़ों में नहीं"),
+    ("bn", "নথিতে এ বিষয়ে কিছু বলা নেই।", "নথিতে এ বিষয়ে কিছু বলা নেই"),
     ("hi", "दस्तावेज़ में इसकी जानकारी नहीं है।", "जानकारी नहीं"),
     ("hi", "यह जानकारी उपलब्ध नहीं है।", "जानकारी उपलब्ध नहीं"),
     ("hi", "मैं यह नहीं बता सकता।", "नहीं बता सकता"),
@@ -101,6 +113,9 @@ def test_a_decline_is_found_in_its_language_with_its_span(lang: str, reply: str,
 
 ANSWERS = [  # replies that say "not" (or its word) and answer all the same
     "Pre-existing diseases are not covered for 36 months.",
+    # a cited answer: the citation's "Source" is no word of the reply's ("... in this Benefit. [Source")
+    "No. Ayush treatment is not covered in this Benefit. [Source: acme__basic-plan, p.4]",
+    "Maternity is not covered in the policy document.",  # "covered" in a policy is cover, not discussion
     "The policy does not cover cosmetic surgery.",
     "The policy does not include maternity cover.",
     "No, dental treatment is not covered.",
@@ -130,6 +145,14 @@ ANSWERS = [  # replies that say "not" (or its word) and answer all the same
     "Where insufficient information is provided to the Company, the claim may be denied.",
     "The room rent is mentioned in the schedule.",
     "The grace period is 30 days.",
+    "No information is required from the insured for claims under Rs 5,000.",
+    "Claims are not payable if no information is given within 48 hours.",
+    "Claims may be rejected if no information is provided by the insured.",
+    "Not covered.",
+    "Not available for members above 65 years.",
+    "The premium cannot be determined until the proposal is underwritten.",
+    "दावा 30 दिन के बाद नहीं दिया जाता।",
+    "এই তথ্যের জন্য ফর্ম পূরণ করতে হবে।",
     "",
 ]
 
@@ -208,6 +231,23 @@ CASES = [
     (False, "", {}, Outcome.FAIL, 0, "neither answers nor declines"),
     (None, "I cannot find that.", {}, Outcome.UNSCORED, 1, "does not say whether it should be refused"),
     (True, "", {"error": "timed out after 60 s"}, Outcome.UNSCORED, 0, "the system failed: timed out"),
+    # an answer first, then a caveat: answered (the value comes before the phrase)
+    (False, "30 days. Note that the document does not mention the renewal bonus.", {}, Outcome.PASS, 0,
+     "answered: it states 30 days before"),
+    (False, "The sum insured is ₹5 lakh; the policy does not specify a sub-limit.", {}, Outcome.PASS, 0,
+     "answered: it states ₹5 lakh before"),
+    (True, "It is 98%, though the documents do not mention it.", {}, Outcome.FAIL, 0, "answered: it states"),
+    (False, "Yes, AYUSH is covered. The document does not mention a sub-limit.", {}, Outcome.PASS, 0,
+     "answered: it opens with 'yes' before"),
+    (False, "हाँ, आयुष कवर है। उप-सीमा का उल्लेख नहीं है।", {}, Outcome.PASS, 0, "answered: it opens with"),
+    (False, "Yes. I cannot find a sub-limit in the documents.", {}, Outcome.PASS, 0, "answered: it opens"),
+    (True, "Yes, I cannot answer that from the documents.", {}, Outcome.PASS, 1, "declined"),  # 1 sentence
+    (True, "No, I cannot find that in the documents.", {}, Outcome.PASS, 1, "declined"),  # "no" opens both
+    (True, "Yesterday's documents do not mention it.", {}, Outcome.PASS, 1, "declined"),
+    # a decline first, a number after it: declined
+    (True, "The documents do not mention it; they give a grace period of 30 days.", {}, Outcome.PASS, 1,
+     "declined: the reply says"),
+    (True, "Sorry, I cannot find the claim settlement ratio for 2024.", {}, Outcome.PASS, 1, "declined"),
 ]
 
 

@@ -142,6 +142,8 @@ def test_results_md_says_when_a_judge_graded(tmp_path: Path) -> None:
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "judged by `openai:m` with the rubric `rag-answer`" in markdown
     assert "deterministically" not in markdown
+    html = (tmp_path / "results.html").read_text(encoding="utf-8")
+    assert 'data-field="graded">judged by openai:m with the rubric rag-answer</p>' in html
 
 
 def test_hostile_text_stays_inert_in_results_md(tmp_path: Path) -> None:
@@ -242,3 +244,67 @@ def test_results_dict_is_the_written_json(tmp_path: Path) -> None:
     write_results(run, tmp_path, info())
     written = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert written == json.loads(json.dumps(results_dict(run, info())))
+
+
+def test_a_citation_gate_is_over_the_items_it_applies_to(tmp_path: Path) -> None:
+    """Refusal items and blocked replies have no citation verdict and never will: they are not the
+    unscored rows the unscored rule is about, so a citation gate is over the answered answerable items."""
+    refusals = [Case(item(f"ref-{i}", refusal=True), DECLINE, {}, (Outcome.PASS, 1)) for i in range(3)]
+    found = cases(18, 0) + refusals
+    found += [Case(item("blocked-1"), "", {"blocked": True})]
+    run = with_outcomes(scored_run(tmp_path, found, ["refusal", "grounded"]))
+    gate = check_run(run, GateSettings.parse(["citation>=0.90"]))
+    assert gate.passed, gate.lines()
+    (check,) = gate.checks
+    assert (check.tally.n, check.tally.passed, check.tally.unscored) == (18, 18, 0)
+    assert not any("need a verdict" in line for line in gate.lines())
+    by_scope = check_run(run, GateSettings.parse(["citation>=0.90"], scope="scopes"))
+    assert [(c.scope, c.tally.n, c.passed) for c in by_scope.checks] == [(SCOPE, 18, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "on", "words"),
+    [
+        ("factual>1.0", "point", "no run can meet factual>1.0"),  # no accuracy is above 100%
+        ("factual>=1.0", "lower", "no run can meet factual>=1.0"),  # a lower end is below 100% at any n
+        ("factual>=0.99", "lower", "even all 20 correct would not meet factual>=0.99 (more items needed)"),
+    ],
+)
+def test_a_bar_no_run_can_meet_is_not_said_to_need_more_items(
+    tmp_path: Path, text: str, on: str, words: str
+) -> None:
+    gate = gate_of(tmp_path, 20, 0, text, on)
+    (needed,) = gate.needed
+    assert needed.more is None
+    assert words in needed.words()
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ({"scopes": [], "limit": None}, "scopes=all; limit=none"),  # no --scope runs every scope
+        ({"scopes": ["a__x", "b__y"], "limit": 10}, "scopes=a__x, b__y; limit=10"),
+    ],
+)
+def test_the_run_options_read_as_the_command_line_gave_them(
+    tmp_path: Path, options: dict[str, Any], shown: str
+) -> None:
+    """Not Python's reprs: 'scopes=[]' reads as no scope at all, 'limit=None' as a program's value."""
+    write_results(scored_run(tmp_path, cases(1, 0)), tmp_path, info(options=options))
+    markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
+    (row,) = [row for row in markdown_table(markdown, "## Signatures") if row[0] == "options"]
+    assert row[1] == shown.replace("_", "\\_")
+    html = (tmp_path / "results.html").read_text(encoding="utf-8")
+    assert f'data-key="options"><th scope="row">options</th><td>{shown}</td>' in html
+
+
+def test_a_scope_with_no_answered_item_fails_its_citation_gate(tmp_path: Path) -> None:
+    """A system that blocks every answer of a scope has no citation verdict there: that scope's check
+    fails for want of scored rows, never drops out of the gate."""
+    blocked = [Case(item(f"b{i}", scope=OTHER_SCOPE), "", {"blocked": True}) for i in range(3)]
+    refusals = [Case(item("r0", scope="refusals-only", refusal=True), DECLINE, {}, (Outcome.PASS, 1))]
+    run = with_outcomes(scored_run(tmp_path, cases(5, 0) + blocked + refusals, ["refusal", "grounded"]))
+    gate = check_run(run, GateSettings.parse(["citation>=0.50"], scope="scopes"))
+    assert {check.scope: check.passed for check in gate.checks} == {SCOPE: True, OTHER_SCOPE: False}
+    assert not gate.passed
+    assert any(f"citation {OTHER_SCOPE}" in line and "cannot pass" in line for line in gate.lines())

@@ -115,3 +115,61 @@ def test_a_run_beside_a_scored_file_is_refused(tmp_path: Path, capsys: pytest.Ca
     write_rows(scored, without)  # an assay score --out file
     code, _, err = cli(["compare", str(a), str(scored)], capsys)
     assert code != 0 and "A is a harness run (assay run --out) and B is not" in err
+
+
+@pytest.mark.parametrize("missing_side", [0, 1])
+def test_a_missing_file_beside_a_run_is_said_to_be_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], missing_side: int
+) -> None:
+    paths = [str(write_run(tmp_path / "a", 0)), str(tmp_path / "typo.jsonl")]
+    if missing_side == 0:
+        paths.reverse()
+    code, _, err = cli(["compare", *paths], capsys)
+    assert code == 2 and f"{tmp_path / 'typo.jsonl'}: no such file" in err
+    assert "is not" not in err and "--responses" not in err
+
+
+def test_a_run_scored_again_is_warned_to_hold_the_runs_outcomes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """assay score --out keeps a run row's outcome as it was: a judge added afterwards changes no
+    outcome, so a comparison that reads them must say so, not pass them off as the new verdicts'."""
+    a, b = write_run(tmp_path / "a", 0), write_run(tmp_path / "b", 1)
+    rescored = b / "rescored.jsonl"
+    argv = ["score", "--responses", str(b / "run.jsonl"), "--metric", "exact_substring"]
+    code, _, err = cli([*argv, "--out", str(rescored)], capsys)
+    assert code == 0, err
+    assert not any("scored again" in warning for warning in compare_runs(a, b)["warnings"])
+    (warning,) = [w for w in compare_runs(a, rescored)["warnings"] if "scored again" in w]
+    assert "exact_substring" in warning and str(rescored) in warning
+    alone = tmp_path / "elsewhere" / "rescored.jsonl"
+    alone.parent.mkdir()
+    alone.write_bytes(rescored.read_bytes())
+    assert any("may predate" in warning for warning in compare_runs(a, alone)["warnings"])
+
+
+@pytest.mark.parametrize("holds", ["nothing", "answers only"])
+def test_a_folder_without_a_finished_run_is_said_to_be_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], holds: str
+) -> None:
+    """A run whose scoring failed (a judge down) leaves its answers in run.jsonl, without outcomes: the
+    folder is neither 'no such file' nor a scored file to fix --responses for."""
+    a = write_run(tmp_path / "a", 0)
+    unfinished = tmp_path / "unfinished"
+    unfinished.mkdir()
+    if holds == "answers only":
+        write_rows(unfinished / "run.jsonl", run_rows([Case(item("s0"), RIGHT)]))
+    for argv in (["compare", str(a), str(unfinished)], ["compare", str(unfinished), str(unfinished)]):
+        code, _, err = cli(argv, capsys)
+        assert code == 2 and f"{unfinished}: no finished harness run in the folder" in err, err
+        assert "no such file" not in err and "--responses" not in err
+
+
+def test_options_that_differ_read_as_the_reports_write_them(tmp_path: Path) -> None:
+    a, b = write_run(tmp_path / "a", 0), write_run(tmp_path / "b", 1)
+    results = b / "results.json"
+    written = json.loads(results.read_text(encoding="utf-8"))
+    written["signatures"]["options"] = {"concurrency": 4, "scopes": [SCOPE], "limit": None}
+    results.write_text(json.dumps(written), encoding="utf-8")
+    (line,) = [d for d in compare_runs(a, b)["signature_differences"] if d.startswith("options")]
+    assert line == f"options: concurrency=4; timeout=60.0 -> concurrency=4; scopes={SCOPE}; limit=none"

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from .. import stats
 from ..compare import compare, load_scored
-from ..errors import EXIT_OK, UsageError
+from ..errors import EXIT_OK, InputError, UsageError
 from ..outputs import check_outputs, write_text
 from ..report.html import write_html
 from ..report.json import summary_dict
@@ -74,6 +75,23 @@ def harness_runs(args: argparse.Namespace) -> bool:
     from ..harness.run_compare import run_file
 
     found = [run_file(path) is not None for path in (args.a, args.b)]
+    for path in (args.a, args.b):
+        kind = _kind_of(path)
+        if kind == "missing":  # a typo is no "scored file": said as what it is
+            raise InputError(
+                "no such file",
+                where=str(path),
+                fix="give a folder written by assay run --out (or its run.jsonl), or a file written by "
+                "assay score --out",
+            )
+        if kind == "folder" and run_file(path) is None:  # no scored file either: a run unfinished
+            raise UsageError(
+                "no finished harness run in the folder (its run.jsonl is missing, or has no 'outcome' "
+                "column: the run stopped before its scoring finished)",
+                where=str(path),
+                fix="run its assay run command again with the same --out: the journal asks the system "
+                "nothing again",
+            )
     if any(found) and not all(found):
         run, other = ("A", "B") if found[0] else ("B", "A")
         raise UsageError(
@@ -81,6 +99,15 @@ def harness_runs(args: argparse.Namespace) -> bool:
             fix="compare two harness runs, or two files written by assay score --out",
         )
     return all(found)
+
+
+def _kind_of(path: str) -> str:
+    """"missing", "folder" or "file"; a path the system cannot even look up (a name too long) is left
+    to the file's reader, which says why it cannot read it."""
+    try:
+        return "folder" if Path(path).is_dir() else "file" if Path(path).exists() else "missing"
+    except OSError:
+        return "file"
 
 
 def compare_harness_runs(args: argparse.Namespace) -> int:

@@ -8,10 +8,13 @@ The flow (each step a pure function; ``assay gold build`` and ``assay sources ma
         -> build_gold(verification, templates)           gold items: question, typed value, pattern, source
         -> gold_jsonl / gold_report / source_map         the gold set, the report, the map
 
-A run of a system over a gold set is graded per item into one outcome class (``outcomes``, ``with_outcomes``:
-the hallucination breakdown, and the derived metrics ``factual`` and ``citation``), reported
-(``write_results``: results.json, .md and .html, with ``RunInfo``'s signatures), gated (``check_run``) and
-compared with another run (``compare_runs``).
+A system under test (``load_system``: a Python callable, an OpenAI-compatible chat endpoint, a JSON
+HTTP endpoint) is asked every item of a gold set (``run_gold``, over ``ask_all`` and a journal to resume
+from). Its replies are scored (``hard_fact``, ``value_match``, ``refusal``, ``grounded`` over ``ground``,
+the judge), each item graded into one outcome class (``outcomes``, ``with_outcomes``: the hallucination
+breakdown, and the derived metrics ``factual`` and ``citation``), reported (``write_results``:
+results.json, .md and .html, with ``RunInfo``'s signatures), gated (``check_run``) and compared with
+another run (``compare_runs``).
 
 It is its own public surface (``assay.harness``), apart from ``assay``'s, and each name loads its module
 on first use: the ``value_match`` scorer reads the value modules, and scoring a file of responses must
@@ -46,12 +49,26 @@ if TYPE_CHECKING:
     )
     from .facts import ADAPTERS, Claim, FactsAdapter, FactsFile, load_facts, read_facts_file, register_adapter
     from .gold import GoldBuild, Skip, build_gold, gold_jsonl, gold_report, report_markdown
+    from .grounding import Grounding, ground
     from .outcomes import OUTCOMES, outcomes, with_outcomes
     from .quotes import FUZZY_THRESHOLD, LEVELS, PreparedPages, QuoteMatch, find_quote
     from .results import RunInfo, results_dict, write_results
+    from .run import HarnessRun, run_gold
     from .run_compare import compare_runs, load_run
     from .run_gate import GateSettings, RunGate, check_run
+    from .runner import RunOptions, ask_all
     from .source_map import map_markdown, source_map, url_classes
+    from .systems import (
+        Answer,
+        System,
+        SystemFailure,
+        TransportError,
+        answer_from,
+        citations_in_text,
+        load_system,
+        load_system_config,
+        system_options,
+    )
     from .templates import FieldTemplate, RefusalTemplate, Templates, load_templates, parse_templates
     from .values import (
         ANSWER_TYPES,
@@ -69,6 +86,7 @@ if TYPE_CHECKING:
 _MODULES = {
     "ADAPTERS": "facts",
     "ANSWER_TYPES": "values",
+    "Answer": "systems",
     "Check": "checks",
     "Claim": "facts",
     "CleanQuote": "curation",
@@ -81,6 +99,8 @@ _MODULES = {
     "FileFlag": "claims",
     "GateSettings": "run_gate",
     "GoldBuild": "gold",
+    "Grounding": "grounding",
+    "HarnessRun": "run",
     "LEVELS": "quotes",
     "OUTCOMES": "outcomes",
     "PageCacheWarning": "documents",
@@ -89,28 +109,38 @@ _MODULES = {
     "RefusalTemplate": "templates",
     "RunGate": "run_gate",
     "RunInfo": "results",
+    "RunOptions": "runner",
     "STATUSES": "claims",
     "Skip": "gold",
     "Sources": "documents",
+    "System": "systems",
+    "SystemFailure": "systems",
     "Templates": "templates",
+    "TransportError": "systems",
     "Value": "values",
     "Verdict": "claims",
     "Verification": "claims",
     "VerifyOptions": "claims",
     "WARNING_CODES": "checks",
+    "answer_from": "systems",
     "answer_variants": "values",
+    "ask_all": "runner",
     "build_gold": "gold",
     "check_run": "run_gate",
+    "citations_in_text": "systems",
     "clean_quote": "curation",
     "compare_runs": "run_compare",
     "expected_regex": "values",
     "find_quote": "quotes",
     "gold_jsonl": "gold",
     "gold_report": "gold",
+    "ground": "grounding",
     "load_document": "documents",
     "load_facts": "facts",
     "load_run": "run_compare",
     "load_sources": "documents",
+    "load_system": "systems",
+    "load_system_config": "systems",
     "load_templates": "templates",
     "map_markdown": "source_map",
     "near_misses": "values",
@@ -122,8 +152,10 @@ _MODULES = {
     "render_answer": "values",
     "report_markdown": "gold",
     "results_dict": "results",
+    "run_gold": "run",
     "sentinel_reason": "curation",
     "source_map": "source_map",
+    "system_options": "systems",
     "typed_value": "values",
     "url_classes": "source_map",
     "value_in_text": "values",
@@ -156,6 +188,7 @@ __all__ = [
     "OUTCOMES",
     "STATUSES",
     "WARNING_CODES",
+    "Answer",
     "Check",
     "Claim",
     "CleanQuote",
@@ -166,32 +199,44 @@ __all__ = [
     "FileFlag",
     "GateSettings",
     "GoldBuild",
+    "Grounding",
+    "HarnessRun",
     "PageCacheWarning",
     "PreparedPages",
     "QuoteMatch",
     "RefusalTemplate",
     "RunGate",
     "RunInfo",
+    "RunOptions",
     "Skip",
     "Sources",
+    "System",
+    "SystemFailure",
     "Templates",
+    "TransportError",
     "Value",
     "Verdict",
     "Verification",
     "VerifyOptions",
+    "answer_from",
     "answer_variants",
+    "ask_all",
     "build_gold",
     "check_run",
+    "citations_in_text",
     "clean_quote",
     "compare_runs",
     "expected_regex",
     "find_quote",
     "gold_jsonl",
     "gold_report",
+    "ground",
     "load_document",
     "load_facts",
     "load_run",
     "load_sources",
+    "load_system",
+    "load_system_config",
     "load_templates",
     "map_markdown",
     "near_misses",
@@ -203,8 +248,10 @@ __all__ = [
     "render_answer",
     "report_markdown",
     "results_dict",
+    "run_gold",
     "sentinel_reason",
     "source_map",
+    "system_options",
     "typed_value",
     "url_classes",
     "value_in_text",

@@ -9,11 +9,14 @@ A row is grounded when it cites something and every check below finds no problem
   ``hdfc-ergo__my-optima-secure__wordings`` titled "My Optima Secure"). Names are compared normalised
   (``name_key``: NFKC, casefolded, every run of characters other than letters, marks and digits one
   space). A name held by two documents is ambiguous; "HDFC ERGO" alone names no policy of that insurer.
+  A name written as a path or URL of the system's own ("/srv/rag/acme/basic-plan.pdf",
+  "C:\\corpus\\acme\\basic-plan.pdf", "https://host/docs/acme/basic-plan.pdf") names the document
+  its trailing parts name (whole parts, the longest first; its query and fragment left out).
 - **scope**: the document is one the item's scope allows: the document whose id is the scope, and the
   item's gold source document (without either, any document of the sources).
 - **pages**: a cited page exists (1 to the document's page count) and holds the *supporting text*, one
-  of: the gold quote (when the document is the item's source), the citation's own quote, or one of the
-  numbers with units the reply states. A quote holds a page when the quote cascade
+  of: the gold quote (when the document is the item's source), the citation's own quote, a span the
+  reply quotes, or one of the numbers with units the reply states. A quote holds a page when the quote cascade
   (``quotes.find_quote``, any level) finds it on that page alone, or across its break with the page
   before or after. A page is only checked for range when there is none of these to look for.
 - **quotes**: every quoted span of the reply (straight or curly double quotes around at least
@@ -60,6 +63,8 @@ if TYPE_CHECKING:
     from .documents import Document, Sources
 
 _NOT_NAME = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
+_PATH_SEPARATOR = regex.compile(r"[/\\]+")
+_QUERY = regex.compile(r"[?#][^/\\]*$")  # a URL's ?page=2 or #page=2
 
 
 def name_key(text: str) -> str:
@@ -145,7 +150,7 @@ def resolve(name: str, library: Library, item: Item, other_titles: Mapping[str, 
         return Resolution(name, None, problem="a citation names no document")
     if exact in library.sources or exact in item.allowed():
         return Resolution(name, exact, "id")
-    found = _named(name_key(exact), library, item)
+    found = _named(name_key(exact), library, item) or _named_by_path(exact, library, item)
     if len(found) == 1:
         ((document_id, how),) = found.items()
         return Resolution(name, document_id, how)
@@ -160,6 +165,19 @@ def resolve(name: str, library: Library, item: Item, other_titles: Mapping[str, 
     if key in library.insurers or key in {name_key(insurer_of(i) or "") for i in item.allowed()}:
         return Resolution(name, None, problem=f"{name!r} names only an insurer, none of its documents")
     return Resolution(name, None, problem=f"{name!r} names no document of the sources")
+
+
+def _named_by_path(name: str, library: Library, item: Item) -> dict[str, str]:
+    """What the trailing parts of a path or URL name (whole parts, the longest first); {} for a name
+    that is no path."""
+    parts = [part for part in _PATH_SEPARATOR.split(_QUERY.sub("", name)) if part]
+    if len(parts) < 2:
+        return {}
+    for first in range(1, len(parts)):
+        found = _named(name_key("/".join(parts[first:])), library, item)
+        if found:
+            return found
+    return {}
 
 
 def _named(key: str, library: Library, item: Item) -> dict[str, str]:
@@ -207,6 +225,7 @@ class _Row:
     item: Item
     problems: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
+    quoted: tuple[str, ...] = ()  # the spans the reply quotes
     cited: dict[str, Document] = field(default_factory=dict)  # in scope and in the sources
     texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
 
@@ -233,12 +252,13 @@ def ground(
         return Grounding(unscored=missing)
     if not citations:
         return Grounding(problems=("cites nothing",))
-    row, numbers = _Row(library, item), stated_numbers(text)
+    row = _Row(library, item, quoted=tuple(quoted_spans(MARKER.sub(" ", text))))
+    numbers = stated_numbers(text)
     for citation in dict.fromkeys(citations):
         _check_citation(row, citation, numbers, other_titles)
     _gather_contexts(row, contexts)
     if row.texts:
-        _check_quoted(row, quoted_spans(MARKER.sub(" ", text)))
+        _check_quoted(row, row.quoted)
         _check_numbers(row, numbers)
     else:  # the citations' problems say why: no text of the scope to look in
         row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
@@ -296,6 +316,7 @@ def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequ
     page, where = citation.page or 0, f"{document.id} p.{citation.page}"
     quotes = [(q, who) for q, who in ((_gold_quote(row.item, document), "the gold quote"),
                                       (citation.quote, "the citation's quote")) if q]  # fmt: skip
+    quotes += [(span, "the reply's quote") for span in row.quoted]
     for quote, who in quotes:
         found = quote_on_page(quote, document.pages, page)
         if found is not None:
@@ -308,7 +329,8 @@ def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequ
     if not quotes and not numbers:
         row.checked.append(f"{where} exists (the reply states no number and no quote to look for there)")
         return
-    sought = [who for _, who in quotes] + (["any of the reply's numbers"] if numbers else [])
+    sought = list(dict.fromkeys(who for _, who in quotes))
+    sought += ["any of the reply's numbers"] if numbers else []
     gold_page = row.item.page if _gold_quote(row.item, document) else None
     hint = f" (the gold quote is on p.{gold_page})" if gold_page else ""
     row.problems.append(f"{where} holds neither {' nor '.join(sought)}{hint}")

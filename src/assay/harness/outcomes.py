@@ -37,7 +37,7 @@ from typing import Final
 
 from ..records import Record
 from ..scorers import JUDGE, MetricScores, Outcome
-from ..scoring import ScoreRun
+from ..scoring import ScoreRun, system_failures
 from ..signature import Signature
 from ..summary import summarize
 
@@ -55,7 +55,7 @@ OUTCOMES: Final = (
 PASSING: Final = frozenset({"correct", "correct_ungrounded"})  # the outcomes `factual` passes
 FACTUAL, CITATION = "factual", "citation"
 DERIVED: Final = (FACTUAL, CITATION)
-RULE_VERSION: Final = 1  # bump when the precedence above changes: it is in the derived signatures
+RULE_VERSION: Final = 2  # bump when the precedence above changes: it is in the derived signatures
 MATCHERS: Final = ("hard_fact", "value_match")
 REFUSAL, GROUNDED = "refusal", "grounded"
 DECLINED_COLUMN, PROBLEMS_COLUMN = "declined", "grounded_problems"
@@ -66,7 +66,8 @@ _NAMES = {Outcome.PASS: "PASS", Outcome.FAIL: "FAIL", Outcome.UNSCORED: "unscore
 
 def outcomes(run: ScoreRun) -> list[tuple[str, str]]:
     """Each row's (outcome, reason), in row order, by the precedence in this module's docstring."""
-    return [_row_outcome(run, index, record) for index, record in enumerate(run.records)]
+    failed = system_failures(run.records)  # the core's rule: the rows no metric scored
+    return [_row_outcome(run, index, record, failed) for index, record in enumerate(run.records)]
 
 
 def with_outcomes(run: ScoreRun) -> ScoreRun:
@@ -143,10 +144,10 @@ def citation_scores(run: ScoreRun, found: Sequence[tuple[str, str]]) -> MetricSc
 # --- one row ------------------------------------------------------------------------------------------
 
 
-def _row_outcome(run: ScoreRun, index: int, record: Record) -> tuple[str, str]:
+def _row_outcome(run: ScoreRun, index: int, record: Record, failed: Mapping[int, str]) -> tuple[str, str]:
     reply = record.reply
-    if reply is not None and reply.error:
-        return "system_error", f"the system failed: {reply.error}"
+    if index in failed:
+        return "system_error", failed[index]
     blocked = reply is not None and reply.blocked is True
     if _is_refusal_item(record):
         if blocked:

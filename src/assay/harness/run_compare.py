@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from .. import stats
 from ..compare import compare
 from ..errors import InputError, UsageError
 from ..records import load_records
-from ..scorers import MetricScores, Outcome
+from ..scorers import JUDGE, SCORERS, MetricScores, Outcome
 from ..scoring import ScoreOptions, ScoreRun
 from ..signature import READ_FROM, Signature
 from ..summary import IntervalMethod, summarize
@@ -36,8 +36,6 @@ from .outcomes import FACTUAL, OUTCOME_COLUMN, OUTCOMES, PASSING
 
 RUN_FILE, RESULTS_FILE = "run.jsonl", "results.json"
 SIGNATURE_KEYS = ("system", "system_signature", "gold_path", "gold_sha256", "judges", "rubric", "options")
-
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,23 +46,32 @@ class HarnessRun:
     run: ScoreRun
     outcomes: tuple[str, ...]
     signatures: Mapping[str, Any]
+    warnings: tuple[str, ...] = ()
 
 
 def run_file(path: str | Path) -> Path | None:
     """The run.jsonl a path names (a run folder, or the file itself), when it is a harness run's: a JSONL
     file whose first row has an `outcome`. None for anything else (an `assay score --out` file)."""
     found = Path(path)
-    if found.is_dir():
-        found = found / RUN_FILE
-    if not found.is_file() or found.suffix.lower() != ".jsonl":
+    try:
+        if found.is_dir():
+            found = found / RUN_FILE
+        if not found.is_file() or found.suffix.lower() != ".jsonl":
+            return None
+        with found.open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline(FIRST_ROW_LIMIT)
+    except OSError:  # a name too long, a folder it may not read: not a run; the reader says what is wrong
         return None
-    with found.open(encoding="utf-8", errors="replace") as handle:
-        first = handle.readline()
     try:
         row = json.loads(first)
     except ValueError:
         return None
     return found if isinstance(row, dict) and OUTCOME_COLUMN in row else None
+
+
+# The most of a file's first line read to tell a run from a scored file: a row longer than this (a reply
+# of many megabytes) is read as no run's, rather than held whole in memory to find out.
+FIRST_ROW_LIMIT = 64 << 20
 
 
 def load_run(path: str | Path, intervals: IntervalMethod | None = None) -> HarnessRun:
@@ -93,7 +100,29 @@ def load_run(path: str | Path, intervals: IntervalMethod | None = None) -> Harne
     options = ScoreOptions(intervals=intervals or IntervalMethod())
     blank = bytearray(not record.response.strip() for record in records)
     summary = summarize(dataset, {FACTUAL: scores}, blank, {FACTUAL: signature}, options.signature_parts())
-    return HarnessRun(ScoreRun(dataset, options, {FACTUAL: scores}, blank, summary), classes, signatures)
+    run = ScoreRun(dataset, options, {FACTUAL: scores}, blank, summary)
+    return HarnessRun(run, classes, signatures, _rescored_warnings(found, dataset.columns, signatures))
+
+
+def _rescored_warnings(path: Path, columns: Sequence[str], signatures: Mapping[str, Any]) -> tuple[str, ...]:
+    """A run file scored again (``assay score --on-conflict replace --out``) keeps each row's outcome
+    as the run made it: a metric added then (a judge) changed none. Said when the file holds verdicts
+    its results.json does not name, and, without a results.json, that it cannot be told."""
+    named = signatures.get("metrics")
+    if not isinstance(named, Mapping):
+        return (
+            f"{path} has no results.json beside it: its gold file's hash is unknown (joined by id alone), "
+            "and its outcomes are read as stored, which may predate a re-scoring (assay score keeps a "
+            "run's outcome column as it was)",
+        )
+    added = [name for name in (*SCORERS, JUDGE) if name in columns and name not in named]
+    if not added:
+        return ()
+    return (
+        f"{path} was scored again after its run ({', '.join(added)}, which its results.json does not "
+        "name): its outcomes are still the run's, made without them; re-make them with the run's own "
+        "assay run command and the new metric (its journal asks the system nothing again)",
+    )
 
 
 def factual_of(classes: tuple[str, ...]) -> MetricScores:
@@ -140,7 +169,7 @@ def compare_runs(
         "transitions": {x: {y: moves[x, y] for y in OUTCOMES} for x in OUTCOMES},
         "factual": paired,
         "signature_differences": _differences(a.signatures, b.signatures),
-        "warnings": [*warnings, *paired["warnings"]],
+        "warnings": [*warnings, *a.warnings, *b.warnings, *paired["warnings"]],
     }
 
 
@@ -151,7 +180,7 @@ def _side(found: HarnessRun) -> dict[str, Any]:
 def _gold_warnings(a: HarnessRun, b: HarnessRun) -> list[str]:
     hashes = (a.signatures.get("gold_sha256"), b.signatures.get("gold_sha256"))
     if None in hashes:
-        return ["a run has no results.json, so its gold file's hash is unknown: joined by id alone"]
+        return []  # said per run, by _rescored_warnings
     if hashes[0] != hashes[1]:
         return [
             f"A and B ran different gold files (sha256 {hashes[0]} and {hashes[1]}): compared only over the "
@@ -163,10 +192,23 @@ def _gold_warnings(a: HarnessRun, b: HarnessRun) -> list[str]:
 def _differences(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     """Each signature that differs between the runs, as 'what: A -> B'."""
     found = [
-        f"{key}: {a.get(key)} -> {b.get(key)}" for key in SIGNATURE_KEYS if a.get(key) != b.get(key)
+        f"{key}: {_shown(a.get(key))} -> {_shown(b.get(key))}"
+        for key in SIGNATURE_KEYS
+        if a.get(key) != b.get(key)
     ]
     metrics_a, metrics_b = a.get("metrics") or {}, b.get("metrics") or {}
     for name in dict.fromkeys([*metrics_a, *metrics_b]):
         if metrics_a.get(name) != metrics_b.get(name):
             found.append(f"metric {name}: {metrics_a.get(name)} -> {metrics_b.get(name)}")
     return found
+
+
+def _shown(value: Any) -> str:
+    """A signature's value as the reports write it: options in words, a list of judges joined."""
+    from ..report.run_markdown import options_text
+
+    if isinstance(value, Mapping):
+        return options_text(value)
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)

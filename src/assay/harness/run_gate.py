@@ -8,8 +8,9 @@ policy) alone, and ``all`` the whole and every scope, as ``assay score --gate-sc
 
 "Needs k more": the smallest k such that k more of the scope's scored items correct, the count of scored
 items fixed, meets the bar (on the point, or on the interval's conservative end with ``--gate-on lower``);
-None when even every scored item correct would not. A check failed by the unscored rule needs items
-scored, not answered better: it has no k.
+None when even every scored item correct would not (and when no run could: ``factual>1.0``, or a bar
+of 1.0 on the lower end). A check failed by the unscored rule needs items scored, not answered better:
+it has no k.
 """
 
 from __future__ import annotations
@@ -21,11 +22,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..gate import COMPARED, MAX_UNSCORED, ON, TOO_MANY_UNSCORED, Check, Gate, check_gates
+from ..gate import (
+    COMPARED,
+    MAX_UNSCORED,
+    ON,
+    TOO_FEW_SCORED,
+    TOO_MANY_UNSCORED,
+    Check,
+    Gate,
+    Rule,
+    check_gates,
+)
 from ..report.gate import gate_lines
+from ..scorers import MetricScores
 from ..scoring import ScoreRun
 from ..stats import Interval
 from ..summary import Summary, Tally, summarize
+from .outcomes import CITATION, NOT_APPLICABLE
 
 RUN_SCOPES = ("overall", "scopes", "all")
 _MEETS: dict[str, Callable[[float, float], bool]] = {">=": operator.ge, ">": operator.gt}
@@ -72,6 +85,9 @@ class Needed:
     def words(self) -> str:
         gate, scope = self.check.gate, self.check.scope
         head = f"{gate.metric} {scope}: {self.correct} of {self.scored} scored items correct"
+        if self.more is None and not reachable(gate, self.check.rule.on):
+            on = " on the interval's lower end" if self.check.rule.on == "lower" else ""
+            return f"{head}; no run can meet {gate.text}{on}, whatever its items (lower the bar)"
         if self.more is None:
             return f"{head}; even all {self.scored} correct would not meet {gate.text} (more items needed)"
         return (
@@ -109,16 +125,57 @@ class RunGate:
 
 
 def check_run(run: ScoreRun, settings: GateSettings) -> RunGate:
-    """Every gate against the run (``with_outcomes``'s, for ``factual``) in the settings' scope."""
+    """Every gate against the run (``with_outcomes``'s, for ``factual``) in the settings' scope, each
+    over the rows its metric applies to (``gated_rows``)."""
     checks: list[Check] = []
     rule = (settings.on, settings.min_n, settings.max_unscored)
     if settings.scope in ("overall", "all"):
-        checks += check_gates(run.summary, settings.gates, *rule, scope="overall")
+        for gate in settings.gates:
+            checks += check_gates(gated_rows(run, gate.metric).summary, [gate], *rule, scope="overall")
     if settings.scope in ("scopes", "all"):
-        by_scope = scope_summary(run, [gate.metric for gate in settings.gates])
-        checks += check_gates(by_scope, settings.gates, *rule, scope="domains")
+        for gate in settings.gates:
+            gated = gated_rows(run, gate.metric)
+            checks += check_gates(scope_summary(gated, [gate.metric]), [gate], *rule, scope="domains")
+            checks += _scopes_left_out(run, gated, gate, Rule(*rule))
     needed = [_needed(run.summary, check) for check in checks if not check.passed]
     return RunGate(tuple(checks), tuple(found for found in needed if found is not None))
+
+
+def gated_rows(run: ScoreRun, metric: str) -> ScoreRun:
+    """The rows a gate on `metric` is over. ``citation`` does not apply to a refusal item, nor to a reply
+    that failed, was blocked or declined: such a row will never have a citation verdict, so counting it
+    unscored would fail ``citation>=BAR`` by the unscored rule on any run with refusal items. Every other
+    metric is gated over all the rows."""
+    scores = run.metrics.get(CITATION)
+    if metric != CITATION or scores is None:
+        return run
+    keep = [i for i in range(len(run.records)) if scores.reasons.get(i) != NOT_APPLICABLE]
+    chosen = MetricScores.all_failing(CITATION, len(keep))
+    for new, old in enumerate(keep):
+        chosen.outcomes[new] = scores.outcomes[old]
+        if old in scores.reasons:
+            chosen.reasons[new] = scores.reasons[old]
+    dataset = dataclasses.replace(run.dataset, records=[run.records[i] for i in keep])
+    blank = bytearray(run.blank[i] for i in keep)
+    signatures = {CITATION: run.summary.metrics[CITATION].signature}
+    summary = summarize(
+        dataset, {CITATION: chosen}, blank, signatures, run.summary.options, run.summary.intervals
+    )
+    return dataclasses.replace(run, dataset=dataset, metrics={CITATION: chosen}, blank=blank, summary=summary)
+
+
+def _scopes_left_out(run: ScoreRun, gated: ScoreRun, gate: Gate, rule: Rule) -> list[Check]:
+    """The scopes with answerable items that ``gated_rows`` left no row of (every answer blocked): each a
+    check failed for want of scored rows, so a scope the system never answered cannot drop out of a
+    per-scope gate. A scope of refusal items only has nothing to cite, and no check."""
+    kept = {record.scope or record.domain for record in gated.records}
+    answerable = [r for r in run.records if r.gold is None or r.gold.expected_refusal is not True]
+    left = dict.fromkeys(r.scope or r.domain for r in answerable if (r.scope or r.domain) not in kept)
+
+    def failed(name: str) -> Check:
+        return Check(gate, name or "(no domain)", False, TOO_FEW_SCORED, Tally(0, 0), None, None, rule)
+
+    return [failed(name) for name in left]
 
 
 def scope_summary(run: ScoreRun, metrics: Sequence[str]) -> Summary:
@@ -152,6 +209,14 @@ def more_needed(
         if value is not None and meets(value, gate.bar):
             return more
     return None
+
+
+def reachable(gate: Gate, on: str) -> bool:
+    """Whether some run could meet a floor gate: no accuracy is above 100%, and the interval's lower end
+    of all n correct is below 100% at any n (Wilson's; the bootstrap's too, which falls back to it)."""
+    if gate.bar < 1.0:
+        return True
+    return gate.op == ">=" and on == "point"
 
 
 def _needed(summary: Summary, check: Check) -> Needed | None:

@@ -158,9 +158,26 @@ def field_value(record: Record, source: str) -> object:
     if source.startswith("column:"):
         return record.meta.get(source.removeprefix("column:"))
     part, dot, name = source.partition(".")
+    if source == "reply.citations":
+        return _citations_shown(getattr(record.reply, "citations", ()))
     if dot:
         return getattr(getattr(record, part, None), name, None)
     return getattr(record, source)
+
+
+MAX_CITATIONS_SHOWN = 20  # a reply citing hundreds of passages must not fill the judge's context
+
+
+def _citations_shown(citations: Sequence[Any]) -> list[str]:
+    """A reply's citations as the judge reads them: the document and page of each ("policy, p.4"),
+    the first MAX_CITATIONS_SHOWN, then how many more. Their quotes are left out: they are in the reply."""
+    shown = [
+        f"{citation.document}, p.{citation.page}" if citation.page is not None else str(citation.document)
+        for citation in citations[:MAX_CITATIONS_SHOWN]
+    ]
+    if len(citations) > MAX_CITATIONS_SHOWN:
+        shown.append(f"... and {len(citations) - MAX_CITATIONS_SHOWN} more")
+    return shown
 
 
 def _known_field(source: str) -> bool:

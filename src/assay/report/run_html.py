@@ -18,7 +18,7 @@ from ._format import interval_text, percent
 from ._markup import attrs, element, number_cell, table
 from .html import render_html
 from .model import build_report
-from .run_markdown import MEANINGS, ROLLUP_TITLES, accuracy_text
+from .run_markdown import MEANINGS, ROLLUP_TITLES, accuracy_text, options_text
 
 _TRACE_OUTCOMES = {"correct": "pass", "correct_ungrounded": "pass", "unscored": "unscored"}
 
@@ -83,8 +83,9 @@ def _headline(results: Mapping[str, Any]) -> str:
         + "</tr>"
         for key, label, value, shown in items
     ]
+    rubric = f" with the rubric {signatures['rubric']}" if signatures.get("rubric") else ""
     graded = (
-        "judged by " + ", ".join(signatures.get("judges") or [])
+        "judged by " + ", ".join(signatures.get("judges") or []) + rubric
         if headline["judged"]
         else "graded deterministically only (no --judge)"
     )
@@ -166,7 +167,7 @@ def _signatures(signatures: Mapping[str, Any]) -> str:
         "judges": ", ".join(signatures.get("judges") or []) or "none",
         "rubric": signatures.get("rubric") or "none",
         "sources": signatures.get("sources") or "none",
-        "options": ", ".join(f"{k}={v}" for k, v in (signatures.get("options") or {}).items()) or "none",
+        "options": options_text(signatures.get("options") or {}),
         "started": signatures.get("started") or "n/a",
         "assay": signatures.get("assay") or "",
         **{f"metric {name}": text for name, text in signatures["metrics"].items()},

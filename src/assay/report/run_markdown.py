@@ -159,7 +159,7 @@ def _signatures(signatures: Mapping[str, Any]) -> list[str]:
         ["judges", ", ".join(map(code, signatures.get("judges") or [])) or "none"],
         ["rubric", code(signatures["rubric"]) if signatures.get("rubric") else "none"],
         ["sources", code(signatures["sources"]) if signatures.get("sources") else "none"],
-        ["options", cell(_options_text(signatures.get("options") or {}))],
+        ["options", cell(options_text(signatures.get("options") or {}))],
         ["started", cell(signatures.get("started") or "n/a")],
         ["assay", cell(signatures.get("assay") or "")],
     ]
@@ -167,8 +167,18 @@ def _signatures(signatures: Mapping[str, Any]) -> list[str]:
     return ["## Signatures", "", *table(["what", "signature"], rows)]
 
 
-def _options_text(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{key}={value}" for key, value in options.items()) or "none"
+_UNSET = {"scopes": "all", "limit": "none"}  # what a run option left unset means
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """'concurrency=4; scopes=all; limit=none': a run's options in words, not Python's reprs."""
+    return "; ".join(f"{key}={_option_value(key, value)}" for key, value in options.items()) or "none"
+
+
+def _option_value(key: str, value: Any) -> str:
+    if value is None or value == []:
+        return _UNSET.get(key, "none")
+    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -38,7 +38,9 @@ INPUTS = (
 )
 # The rules' version: a change to what a citation may name, what supports a page or how a number is
 # found bumps it (the value reader's own version is in the signature too).
-VERSION = 1
+# 2: a path or URL names the document its trailing parts name; 3: "30 (thirty) days"; 4: a span the
+# reply quotes supports the cited page it is on
+VERSION = 4
 # The quote cascade's fuzzy threshold (``harness.quotes.FUZZY_THRESHOLD``, which a test holds equal):
 # written here because reading it would load rapidfuzz with every scorer.
 QUOTES_SIGNATURE = "quotes:fuzzy90"

@@ -3,8 +3,14 @@
 A reply **declined** when the system's own guard blocked it (``reply.blocked``), or when its text says
 it declines in any language of the refusal lexicon (``text.refusals``: "I cannot find that in the
 documents", "दस्तावेज़ में इसकी जानकारी नहीं है"), never for a bare "not" ("pre-existing diseases are not
-covered for 36 months" answers). The extra column ``declined`` (0/1) says which rows declined, whatever
-the verdict: the run's outcomes read it ("refused when answerable").
+covered for 36 months" answers). A reply that states a value (a number with its unit: ``30 days``,
+``₹5 lakh``, ``20%``) before its first refusal phrase answered and then added a caveat ("30 days. Note that
+the document does not mention the renewal bonus"): it did not decline; so did a reply that opens with a
+"yes" (in any language of the lexicon) and declines only after its first sentence ("Yes, AYUSH is
+covered. The document does not mention a sub-limit"). A "no" decides nothing: "No, I cannot find that"
+declines. The extra column ``declined``
+(0/1) says which rows declined, whatever the verdict: the run's outcomes read it ("refused when
+answerable").
 
 The verdict is PASS when declined equals expected_refusal, FAIL otherwise. A row whose item does not
 say whether it should be refused is unscored; so is a row whose system failed (the core's rule).
@@ -23,11 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import regex
+
 from .. import stats
 from ..errors import InputError
 from ..text import refusals, unicode
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
-from .unicode import NORMALISED
 
 if TYPE_CHECKING:
     from ..records import Record
@@ -37,6 +44,11 @@ EXPECTED = "gold.expected_refusal"  # required: a file without it does not run t
 BLOCKED = "reply.blocked?"
 NO_EXPECTATION = "the item does not say whether it should be refused (no expected_refusal)"
 _FLAGS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
+# "yes" in the lexicon's languages (unicode profile), and the end of a reply's first sentence
+_YES = frozenset(map(unicode.normalise, ("yes", "yeah", "हाँ", "हां", "होय", "হ্যাঁ", "ஆம்", "అవును", "ಹೌದು",
+                                         "അതെ", "હા", "oui", "sí", "ja", "sim", "sì")))  # fmt: skip
+# (not "si": Spanish for "if")
+_SENTENCE_END = regex.compile(r"[.!?;।॥]+(?:\s|$)|\n")
 
 
 def expected_refusal(value: Any, where: str) -> bool | None:
@@ -58,10 +70,28 @@ def expected_refusal(value: Any, where: str) -> bool | None:
     )
 
 
-def declined(seen_response: str, blocked: Any) -> bool:
-    """Whether a reply declined: its guard blocked it, or its text (under the unicode profile) holds a
-    refusal phrase."""
-    return blocked is True or refusals.find_in_normalised(seen_response) is not None
+def declined(response: str, blocked: Any) -> bool:
+    """Whether a reply declined: its guard blocked it, or its text declines (``reading``)."""
+    return blocked is True or reading(response)[0] is not None
+
+
+def reading(response: str) -> tuple[refusals.Refusal | None, str | None]:
+    """The refusal phrase by which the reply declines (None when it does not), and what it answered
+    with before its first phrase, when it did (a value, or an opening "yes" whose sentence ends before
+    the phrase): then the phrase is a caveat (None of it)."""
+    found = refusals.find_refusal(response)
+    if found is None or found.span is None:  # (no span: the texts could not be aligned; it declines)
+        return found, None
+    from ..harness.grounding_text import stated_numbers  # the value reader: loaded when a phrase is found
+
+    before = response[: found.span[0]]
+    stated = stated_numbers(before)
+    if stated:
+        return None, stated[0].shown()
+    words = unicode.normalise(before).split()
+    if words and words[0] in _YES and _SENTENCE_END.search(before):
+        return None, f"opens with {words[0]!r}"
+    return found, None
 
 
 def _refusal(
@@ -92,25 +122,27 @@ def _explain(seen: Seen) -> tuple[str, Span | None]:
         return f"declined: the system's guard blocked the reply (reply.blocked); {item}", None
     if not seen.response:
         return f"the reply has no words and was not blocked: it neither answers nor declines; {item}", None
-    found = refusals.find_in_normalised(seen.response)
+    found, answered = reading(seen.response)
+    if answered is not None:
+        said = answered if answered.startswith("opens with") else f"states {answered}"
+        return f"answered: it {said} before any refusal phrase (a caveat); {item}", None
     if found is None:
         return f"answered: no refusal phrase of the lexicon in the reply, nor was it blocked; {item}", None
-    start, end = found.seen_span
     phrase = f"the {found.lang} refusal phrase {found.phrase!r}"
-    return f"declined: the reply says {found.matched!r} ({phrase}); {item}", seen.locate(start, end)
+    return f"declined: the reply says {found.matched!r} ({phrase}); {item}", found.span
 
 
 REFUSAL = Scorer(
     name=NAME,
     description="the reply declined (its guard blocked it, or it says it cannot answer, in any language "
     "of the refusal lexicon) exactly when the item should be refused (expected_refusal)",
-    view=unicode.normalise,
+    view=str,  # as written: the phrase is found under the unicode profile, a value before it as written
     score_rows=_refusal,
     extra_columns=("declined",),
+    version=3,  # 2: a value stated before the first refusal phrase is a caveat; 3: an opening "yes" too
     signature_parts=(unicode.SIGNATURE, refusals.SIGNATURE),
     inputs=(EXPECTED, BLOCKED, "id"),
     explain=_explain,
-    alignment=NORMALISED,
     decides_blank=True,
 )
 
@@ -180,5 +212,6 @@ __all__ = [
     "RefusalCounts",
     "declined",
     "expected_refusal",
+    "reading",
     "refusal_rates",
 ]

@@ -28,8 +28,9 @@ phrase is normalised the same way, so a phrase typed with a nukta or a legacy sp
   mentioned in the table above" is a policy's own wording).
 
 What it cannot see: a reply that answers and adds a caveat ("30 days; the renewal bonus is not
-mentioned in the document") is read as declining, by its phrase; the ``refusal`` metric's trace names
-the phrase, so such rows are easy to review. The lists are versioned: change any, bump ``VERSION``
+mentioned in the document") holds a phrase all the same; the ``refusal`` metric reads such a reply as
+an answer when it states a value before the phrase (``scorers.refusal.reading``), and its trace names
+the phrase otherwise, so the rest are easy to review. The lists are versioned: change any, bump ``VERSION``
 (it is in the ``refusal`` metric's signature).
 """
 
@@ -43,7 +44,7 @@ import regex
 
 from . import align, unicode
 
-VERSION = 1
+VERSION = 3
 SIGNATURE = f"refusals:{VERSION}"
 GAP = 3  # words a bare "…" may skip
 
@@ -76,7 +77,7 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "{i|we} {can only|only} {answer|help|assist|respond}",
         # the documents are silent: "not mentioned in the policy document", "not found in the context"
         "not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
-        "|documented|covered|given|provided|available|included|present|listed|contained} {in|within|by"
+        "|documented|given|provided|available|included|present|listed|contained} {in|within|by"
         "|anywhere in|from} [the|this|these|any|my|your] …3 " + _MATERIAL,
         "not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
         "|documented} {in|within|anywhere in} [the|this|these|any|your] …3 {policy|policies|wording"
@@ -98,9 +99,21 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "|record|records}",
         "{i|we} have no …1 {information|details|data|record|records|knowledge|answer}",
         # not "no details" ("any kit with no details mentioned: not payable", the IRDAI list), nor
-        # "insufficient information provided to the Company"
+        # "insufficient information provided to the Company", nor a condition of a claim ("if no
+        # information is given within 48 hours", "no information is required from the insured")
         "{no|not enough} [relevant|specific|such|further|additional|clear|explicit|direct|available]"
-        " {information|mention}",
+        " {information|mention} !{is required|is needed|is given|is furnished|is received|is provided by"
+        "|was given|was provided by|required|needed|given|furnished|received|provided by|to be}",
+        "no [relevant|specific|such|further|additional] {details|detail|data} …4 {in|within|from} [the|these"
+        "|this|any|my|your] …2 " + _MATERIAL,
+        # the documents are silent; the information is not available; "Not mentioned." alone
+        "{document|documents|context|text|texts|source|sources|policy|policies|wording|wordings|brochure}"
+        " {is|are} silent",
+        "{information|details|answer|data} {is not|are not|isn t|aren t|not} available",
+        "based on [the|these|this|my|your] …2 " + _MATERIAL + " …2 {cannot|can not|can t|cant|could not"
+        "|couldn t} be {answered|determined|found|confirmed|ascertained|said}",
+        "^ not {mentioned|specified|stated|disclosed}",
+        "{i|we} {am|m|are|re} not {sure|certain}",
         "insufficient information {in|to answer|to determine|available|about|on|regarding}",
         "{i|we} {don t|do not|dont} know",
         "{sorry|apologize|apologise|apologies} …5 {cannot|can not|can t|cant|could not|couldn t|unable"
@@ -123,6 +136,9 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "{उत्तर|जवाब|जानकारी} {नहीं|नही} दे {सकता|सकती|सकते|पाऊंगा|पाऊँगा|पा}",
         "{बताने|देने|खोजने|ढूंढने|ढूँढने} में असमर्थ",
         "मुझे {नहीं|नही} {पता|मालूम}",
+        # "दस्तावेज़ों में यह नहीं बताया गया", "इसका उत्तर दस्तावेज़ों में नहीं है"
+        "{दस्तावेज़ों|दस्तावेज़|दस्तावेज|दस्तावेजों|संदर्भ} में …3 {नहीं|नही} {बताया|बताई|दिया|दी|लिखा} गया",
+        "{उत्तर|जवाब} …1 {दस्तावेज़ों|दस्तावेज़|दस्तावेज|दस्तावेजों|संदर्भ} में {नहीं|नही}",
         "मुझे {पता|मालूम} {नहीं|नही}",
         "मैं {नहीं|नही} {जानता|जानती}",
     ),
@@ -138,6 +154,7 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "উল্লেখ …2 {নেই|নাই|হয়নি|করেনি|নয়}",  # "উল্লেখ করা হয়নি"
         "{বলতে|জানাতে|উত্তর দিতে} {পারছি|পারব|পারবো|পারি} না",
         "{আমি|আমার} …1 {জানি না|জানা নেই}",
+        "{নথিতে|নথিগুলিতে|নথিগুলোতে|নথির} …3 {বলা নেই|বলা হয়নি|দেওয়া নেই|দেওয়া হয়নি}",  # "nothing said"
     ),
     "ta": (
         "{தகவல்|தகவல்கள்|விவரம்|விவரங்கள்} …2 {இல்லை|கிடைக்கவில்லை|குறிப்பிடப்படவில்லை|வழங்கப்படவில்லை}",
@@ -233,6 +250,7 @@ class Refusal:
 
 def find_refusal(text: str) -> Refusal | None:
     """The first refusal phrase in `text` (any language), with its span in `text`; None when it has none."""
+    text = without_citations(text)
     seen = unicode.normalise(text)
     found = find_in_normalised(seen)
     if found is None:
@@ -242,7 +260,19 @@ def find_refusal(text: str) -> Refusal | None:
 
 
 def is_refusal(text: str) -> bool:
-    return find_in_normalised(unicode.normalise(text)) is not None
+    return find_in_normalised(unicode.normalise(without_citations(text))) is not None
+
+
+# A citation written in brackets ("[Source: policy, p.4]", "[2]"): no words of the reply's own. Left in,
+# its "Source" ends phrases the reply never says ("... not covered in this Benefit. [Source" read as
+# "not covered in this ... source").
+_BRACKETED = regex.compile(r"\[[^\[\]\n]{0,300}\]")
+
+
+def without_citations(text: str) -> str:
+    """`text` with each bracketed citation blanked by as many spaces (every offset stays where it was)."""
+    blanked: str = _BRACKETED.sub(lambda found: " " * len(found.group()), text)
+    return blanked
 
 
 def find_in_normalised(normalised: str) -> Refusal | None:
