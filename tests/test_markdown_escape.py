@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -161,3 +162,11 @@ def test_the_comparison_report_keeps_hostile_data_inert(
     assert "Rows only in A: r9 \\[ref\\]: `http://evil.example/ref`" in text
     assert live_markup(text) == []
     assert table_rows_are_whole(text)
+
+
+@pytest.mark.parametrize("render", [cell, code], ids=["cell", "code"])
+def test_a_control_character_shows_as_its_escape_and_cannot_drive_a_terminal(render: Any) -> None:
+    """`cat results.md` writes the file to a terminal: a reply's ESC, BEL or NUL must not reach it."""
+    shown = render("a\x1b]0;pwned\x07b\x00c\u202e")
+    assert not any(char in shown for char in "\x1b\x07\x00\u202e")
+    assert "x1b" in shown and "x07" in shown and "x00" in shown

@@ -23,6 +23,7 @@ import regex
 from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..summary import AGREEMENT_PAIR, BUCKETS
+from ..terminal import printable
 from ._format import difference_cells, interval_text, percent
 from .model import Report, Row
 
@@ -88,8 +89,9 @@ _AUTOLINKED = regex.compile(r"\S*(?:://|www\.|@|mailto:|xmpp:)\S*", regex.IGNORE
 
 def cell(value: object) -> str:
     """Text from the data made inert for one table cell or line: runs of space and line breaks folded,
-    Markdown's characters escaped, and self-linking words shown as code."""
-    text = " ".join(str(value).split())
+    Markdown's characters escaped, self-linking words shown as code, and controls shown as escapes
+    (``\x1b``: `cat results.md` must not let a reply drive the terminal)."""
+    text = printable(" ".join(str(value).split()))
     pieces, start = [], 0
     for found in _AUTOLINKED.finditer(text):
         pieces += [_escaped(text[start : found.start()]), code(found.group())]
@@ -106,7 +108,7 @@ def _escaped(text: str) -> str:
 def code(value: object) -> str:
     """Text as inline code, literal in every renderer: fenced by more backticks than any run inside it
     (CommonMark 6.1), padded when it starts or ends with one, and its pipes escaped for a GFM table."""
-    text = " ".join(str(value).split()).replace("|", "\\|")
+    text = printable(" ".join(str(value).split())).replace("|", "\\|")
     longest = max((len(run) for run in regex.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     padded = f" {text} " if text.startswith("`") or text.endswith("`") or not text.strip() else text
