@@ -349,3 +349,27 @@ def test_a_sync_system_hung_in_its_thread_holds_neither_the_run_nor_the_process(
     errors = [row["reply"].get("error") for row in rows_of(out)]
     assert errors == [None, "no reply within 0.5 s (the timeout)", None]
     assert "Task was destroyed" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_out_folder_is_made_with_its_parents(
+    tmp_path: Path, system: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, out = write_gold(tmp_path / "gold.jsonl", 2), tmp_path / "runs" / "v2" / "ci"
+    argv = ["run", "--gold", str(gold), "--system", f"{system}:answer", "--out", str(out)]
+    code, _, stderr = run(argv, capsys)
+    assert code == 0, stderr
+    assert len(rows_of(out)) == 2
+
+
+def test_the_judge_is_told_the_model_the_replies_name_for_the_cross_family_rule() -> None:
+    from assay.harness.run import _with_system_model
+    from assay.judges.metric import JudgeSetup
+    from assay.judges.spec import parse_spec
+
+    setup = JudgeSetup((parse_spec("openai:Qwen2.5-7B-Instruct@http://127.0.0.1:9/v1"),))
+    rows = [{"reply": {"model": "qwen2.5-14b"}}, {"reply": {"model": "qwen2.5-14b"}}, {"reply": {}}]
+    told = _with_system_model(setup, rows)
+    assert told is not None and told.system_model == "qwen2.5-14b"
+    assert any("same model family" in warning for warning in told.warnings())
+    named = JudgeSetup(setup.chain, system_model="llama-3-8b")  # --system-model wins over the replies
+    assert _with_system_model(named, rows) is named

@@ -14,6 +14,7 @@ import dataclasses
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -108,6 +109,7 @@ def run_gold(
         rows, resumed = run_to_end(_ask(items, system, journal, options, progress))
         elapsed = time.monotonic() - clock
         write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal
+        judge = _with_system_model(judge, rows)
         scored = with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
         write_rows(rows_path, rows, scored)
         info = RunInfo(
@@ -260,10 +262,26 @@ def _out_folder(out_dir: str | Path) -> Path:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise UsageError("this is a file; a run writes a folder", where=str(out), fix="give --out a folder")
-    if not out.parent.is_dir():
-        raise UsageError("the folder to make it in does not exist", where=str(out), fix="create that first")
-    out.mkdir(exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # runs/v2/ci as a user names it, made whole
+    except OSError as exc:
+        raise UsageError(
+            f"cannot make the folder ({exc.strerror})", where=str(out), fix="give --out one you can write"
+        ) from None
     return out
+
+
+def _with_system_model(judge: JudgeSetup | None, rows: Sequence[Mapping[str, Any]]) -> JudgeSetup | None:
+    """The judge told the model under test (for the cross-family rule) from the replies, when
+    --system-model did not name it: the model most of them name."""
+    if judge is None or judge.system_model is not None:
+        return judge
+    models = Counter(
+        model
+        for row in rows
+        if isinstance(reply := row.get("reply"), Mapping) and isinstance(model := reply.get("model"), str)
+    )
+    return dataclasses.replace(judge, system_model=models.most_common(1)[0][0]) if models else judge
 
 
 def _with_rubric(judge: JudgeSetup | None, rubric: str | None) -> JudgeSetup | None:
