@@ -13,7 +13,6 @@ In ``assay.toml`` each judge of the chain is a ``[[judge.chain]]`` table with th
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit
 
 import regex
 
+from ..config_file import read_config
 from ..errors import UsageError
 from ._base import Judge, Prices, Sampling
 from ._clean import display_url
@@ -148,22 +148,7 @@ def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
 def load_config(path: str | Path) -> tuple[list[Judge], dict[str, Any]]:
     """The chain of an ``assay.toml``, and its other [judge] settings (concurrency, cache, ...)."""
     path = Path(path)
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(
-            f"cannot read the config file ({exc.strerror})", where=str(path), fix="give an existing file"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"the config file is not UTF-8 text (byte offset {exc.start})",
-            where=str(path),
-            fix="save it as UTF-8, as TOML requires",
-        ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(
-            f"the config file is not valid TOML ({exc})", where=str(path), fix="fix the TOML syntax"
-        ) from None
+    document = read_config(path)
     section = document.get("judge", {})
     if not isinstance(section, dict):
         raise UsageError(

@@ -18,11 +18,11 @@ The HTTP adapters, and httpx with them, load only when such a system is asked fo
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ...config_file import read_config
 from ...errors import UsageError
 from .base import Answer, System, SystemFailure, TransportError, answer_from
 from .citations import citations_in_text
@@ -113,24 +113,9 @@ def _refuse_keys(table: Mapping[str, object], keys: tuple[str, ...], kind: str) 
 
 def load_system_config(path: str | Path) -> dict[str, Any]:
     """The [system] table of an assay.toml ({} when it has none), its keys checked; UsageError for a
-    file that cannot be read or is not TOML (the judges' config is read the same way: judges/spec.py)."""
+    file that cannot be read or is not TOML (config_file.read_config, as the judges' [judge] is)."""
     path = Path(path)
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(
-            f"cannot read the config file ({exc.strerror})", where=str(path), fix="give an existing file"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"the config file is not UTF-8 text (byte offset {exc.start})",
-            where=str(path),
-            fix="save it as UTF-8, as TOML requires",
-        ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(
-            f"the config file is not valid TOML ({exc})", where=str(path), fix="fix the TOML syntax"
-        ) from None
+    document = read_config(path)
     section = document.get("system", {})
     if not isinstance(section, dict):
         raise UsageError(
