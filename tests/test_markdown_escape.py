@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from assay.report.markdown import cell, code
+from assay.report.markdown import cell, code, plain
 from cli_run import run
 
 HOSTILE = [
@@ -170,3 +170,11 @@ def test_a_control_character_shows_as_its_escape_and_cannot_drive_a_terminal(ren
     shown = render("a\x1b]0;pwned\x07b\x00c\u202e")
     assert not any(char in shown for char in "\x1b\x07\x00\u202e")
     assert "x1b" in shown and "x07" in shown and "x00" in shown
+
+
+@pytest.mark.parametrize(
+    "text", ["examples/rag_system/bot.py:answer", "a|b <script> & `x` [1] *y* $5 \\ back", "&lt; as typed"]
+)
+def test_plain_reads_a_cell_back_as_it_was_written(text: str) -> None:
+    """What `assay run` prints of results.md's headline on a terminal: the text, not its escapes."""
+    assert plain(cell(text)) == text

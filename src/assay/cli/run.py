@@ -7,11 +7,11 @@ import argparse
 import contextlib
 import sys
 import time
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..config_file import read_config
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..harness.runner import RunOptions
 from ..terminal import EscapingStream, one_line
@@ -217,8 +217,10 @@ def _headline(markdown: Path | None) -> str:
     """The run's headline: results.md up to its first section (questions run, accuracies, elapsed)."""
     if markdown is None:
         return ""
+    from ..report.markdown import plain
+
     text = markdown.read_text(encoding="utf-8")
-    return text.split("\n## ", 1)[0].rstrip() + "\n"
+    return plain(text.split("\n## ", 1)[0].rstrip()) + "\n"
 
 
 def _derived(sources: str | None) -> list[str]:
@@ -259,14 +261,7 @@ def _config(args: argparse.Namespace) -> Mapping[str, Any]:
     path = Path(args.config) if args.config else DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None
     if path is None:
         return {}
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        why = f"cannot read the config file ({exc.strerror})"
-        raise UsageError(why, where=str(path), fix="give an existing file") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        why = f"the config file is not TOML ({exc})"
-        raise UsageError(why, where=str(path), fix="write it as UTF-8 TOML") from None
+    return read_config(path)
 
 
 def _table(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:

@@ -105,6 +105,12 @@ def _escaped(text: str) -> str:
     return escaped
 
 
+def plain(markdown: str) -> str:
+    """Text `cell` wrote, read back as plain text (for a terminal): its escapes and entities undone."""
+    unescaped: str = regex.sub(r"\\([\\`*_\[\]!~|$])", r"\1", markdown)
+    return unescaped.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")  # &amp; last
+
+
 def code(value: object) -> str:
     """Text as inline code, literal in every renderer: fenced by more backticks than any run inside it
     (CommonMark 6.1), padded when it starts or ends with one, and its pipes escaped for a GFM table."""
