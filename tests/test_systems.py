@@ -562,3 +562,12 @@ def test_a_callable_that_cannot_take_the_call_is_told_the_fix_that_fits_it(
         load_system(f"{path}:{target}", options)
     assert fix in error.value.fix
     assert "--system-option" not in error.value.fix or options  # no option given, none to leave out
+
+
+@pytest.mark.parametrize("reply", [lambda text: text, lambda text: {"text": text, "citations": ["doc, p.1"]}])
+def test_a_reply_far_longer_than_any_answer_is_the_systems_failure_not_minutes_of_scoring(reply: Any) -> None:
+    from assay.harness.systems.base import MAX_REPLY_CHARS
+
+    assert answer_from(reply("x" * MAX_REPLY_CHARS)).text == "x" * MAX_REPLY_CHARS
+    with pytest.raises(SystemFailure, match=r"the reply's text is 200,001 characters, more than the 200,000"):
+        answer_from(reply("x" * (MAX_REPLY_CHARS + 1)))

@@ -96,8 +96,22 @@ class System(Protocol):
 def answer_from(value: object, *, raw: str | None = None) -> Answer:
     """The Answer of what a system returned: a text, or a mapping (see the module's docstring);
     SystemFailure("malformed reply: ...") for anything else. `raw` is kept as the Reply's raw."""
-    if isinstance(value, Answer):
-        return value
+    answer = value if isinstance(value, Answer) else _answer_of(value, raw)
+    if len(answer.text) > MAX_REPLY_CHARS:
+        raise SystemFailure(
+            f"the reply's text is {len(answer.text):,} characters, more than the {MAX_REPLY_CHARS:,} a reply "
+            "may have (an answer is never that long: does the system echo its contexts?)",
+            raw=None,  # not kept: it is what made the reply unusable
+        )
+    return answer
+
+
+# The longest reply text graded: far beyond any answer, and short enough that every metric reads it in
+# well under a second (a reply of megabytes would hold the run's scoring for minutes).
+MAX_REPLY_CHARS = 200_000
+
+
+def _answer_of(value: object, raw: str | None) -> Answer:
     value = _as_mapping(value)
     if isinstance(value, str):
         text = clean(value)
