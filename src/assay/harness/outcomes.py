@@ -9,8 +9,9 @@ The precedence, per row (the first that applies decides):
    ``correct``, FAIL -> ``answered_refusal``, unscored -> ``unscored``.
 3. An answerable item: ``reply.blocked`` -> ``blocked``; else the factual verdict -- the judge when it ran,
    else ``hard_fact`` and ``value_match`` (the one that scored the row, or both when they agree; when they
-   disagree, ``unscored``: neither is trusted over the other) -- unscored -> ``unscored`` (a judge that
-   could not decide is never regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
+   disagree, ``unscored``: neither is trusted over the other; a pass of theirs that ``refusal`` reads as
+   a decline is ``unscored`` too) -- unscored -> ``unscored`` (a judge that could not decide is never
+   regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
    the reply declined, else ``wrong_cited`` when it cites a source, else ``wrong_uncited``; PASS ->
    ``correct_ungrounded`` when ``grounded`` FAILs it, else ``correct``.
 
@@ -22,8 +23,8 @@ compare), as MetricScores beside the scorers' own:
   system, as a wrong answer does. Its text columns ``outcome`` and ``outcome_reason`` are the run row's.
 - ``citation`` (only when ``grounded`` ran): grounded's verdict on the answerable items the system
   answered (not failed, blocked, or declined); every other row is UNSCORED ("not an answered answerable
-  item"). Its accuracy is the citation accuracy; gating on it needs ``--max-unscored`` above the share
-  of rows it does not apply to.
+  item"). Its accuracy is the citation accuracy; its gate is over the answered answerable items only
+  (``run_gate``), so the rows it does not apply to never count as unscored there.
 
 A derived metric's signature is the combination rule's version and the full signature of every metric it
 read, so two runs whose derived signatures are equal combined equal verdicts by the same rule.
