@@ -61,6 +61,16 @@ def _write(pdf: FPDF, folder: Path, name: str) -> Path:
     return path
 
 
+def pages_pdf(folder: Path, name: str, pages: Sequence[Sequence[str]]) -> Path:
+    """A PDF of these pages, each its lines one per baseline, written as folder/name (folder made)."""
+    pdf = _pdf()
+    for lines in pages:
+        pdf.add_page()
+        _lines(pdf, lines)
+    folder.mkdir(parents=True, exist_ok=True)
+    return _write(pdf, folder, name)
+
+
 PLAIN_PAGES = (
     ("Section 1. Definitions used in this policy.", "A hospital means an institution for in-patient care."),
     ("Section 2. The grace period for renewal is thirty days.", "Premiums are payable in advance."),

@@ -40,15 +40,6 @@ BETA = (
 )
 
 
-def write_policy(folder: Path, name: str, pages: tuple[tuple[str, ...], ...]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    pdf = pdfgen._pdf()
-    for lines in pages:
-        pdf.add_page()
-        pdfgen._lines(pdf, lines)
-    pdfgen._write(pdf, folder, name)
-
-
 @pytest.fixture(scope="module")
 def bot() -> ModuleType:
     spec = importlib.util.spec_from_file_location("rag_system_bot", EXAMPLE / "bot.py")
@@ -62,8 +53,8 @@ def bot() -> ModuleType:
 @pytest.fixture(scope="module")
 def options(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("policies")
-    write_policy(root / "sources" / "alpha", "policy.pdf", ALPHA)
-    write_policy(root / "sources" / "beta", "policy.pdf", BETA)
+    pdfgen.pages_pdf(root / "sources" / "alpha", "policy.pdf", ALPHA)
+    pdfgen.pages_pdf(root / "sources" / "beta", "policy.pdf", BETA)
     return {"sources": str(root / "sources"), "page_cache": str(root / "cache")}
 
 

@@ -60,21 +60,12 @@ OTHER = (("Zeta Care policy wording.", "A grace period of 30 days is allowed for
 GRACE_QUOTE = "A grace period of 30 days is allowed for renewal."
 
 
-def _policy(folder: Path, name: str, pages: Sequence[Sequence[str]]) -> None:
-    pdf = pdfgen._pdf()
-    for lines in pages:
-        pdf.add_page()
-        pdfgen._lines(pdf, lines)
-    folder.mkdir(parents=True, exist_ok=True)
-    pdfgen._write(pdf, folder, name)
-
-
 @pytest.fixture(scope="module")
 def sources_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("sources")
-    _policy(root / "acme", "basic-plan.pdf", BASIC)
-    _policy(root / "acme", "basic-plan-plus.pdf", PLUS)
-    _policy(root / "zeta", "care.pdf", OTHER)
+    pdfgen.pages_pdf(root / "acme", "basic-plan.pdf", BASIC)
+    pdfgen.pages_pdf(root / "acme", "basic-plan-plus.pdf", PLUS)
+    pdfgen.pages_pdf(root / "zeta", "care.pdf", OTHER)
     return root
 
 
@@ -224,7 +215,7 @@ ACROSS_QUOTE = f"{pdfgen.ACROSS_FIRST[1]} {pdfgen.ACROSS_SECOND[0]}"
 
 @pytest.mark.parametrize(("page", "holds"), [(1, False), (2, True), (3, True)])
 def test_a_gold_quote_across_a_page_break_is_on_both_pages(tmp_path: Path, page: int, holds: bool) -> None:
-    _policy(tmp_path / "acme", "travel.pdf", ACROSS)
+    pdfgen.pages_pdf(tmp_path / "acme", "travel.pdf", ACROSS)
     library = Library(load_sources(tmp_path, cache_dir=None))
     item = Item(scope="acme__travel", source_document="acme__travel", quote=ACROSS_QUOTE, page=2)
     found = ground("Yes, ambulance charges are paid.", [Citation("acme__travel", page)], [], item, library)
@@ -239,7 +230,7 @@ def test_the_reply_s_own_quote_holds_the_page_it_is_on_across_a_break(
 ) -> None:
     """The reply quotes the wording and cites the page the quote ends on: that page holds what it says,
     with no gold quote to look for (an item of another document than its scope's, or without one)."""
-    _policy(tmp_path / "acme", "travel.pdf", ACROSS)
+    pdfgen.pages_pdf(tmp_path / "acme", "travel.pdf", ACROSS)
     library = Library(load_sources(tmp_path, cache_dir=None))
     item = Item(scope="acme__travel", source_document="acme__travel")
     text = f'Yes: the wording says "{ACROSS_QUOTE}"'
@@ -464,7 +455,7 @@ def test_the_signature_holds_the_documents_not_the_folder(sources_dir: Path, tmp
     first = signature("grounded", ScoreOptions(sources=str(sources_dir)))
     assert first == signature("grounded", ScoreOptions(sources=str(copy)))
     assert "sources:3docs-" in str(first)
-    _policy(copy / "acme", "basic-plan.pdf", PLUS)  # another text under the same name
+    pdfgen.pages_pdf(copy / "acme", "basic-plan.pdf", PLUS)  # another text under the same name
     assert signature("grounded", ScoreOptions(sources=str(copy))) != first
     assert signature("exact_substring", ScoreOptions(sources=str(copy))) == signature(
         "exact_substring", ScoreOptions()

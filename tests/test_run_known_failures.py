@@ -114,21 +114,12 @@ COUNTS = {"correct": 7, "wrong_uncited": 2, "wrong_cited": 4, "correct_ungrounde
           "system_error": 0}  # fmt: skip
 
 
-def _policy(folder: Path, name: str, pages: tuple[tuple[str, ...], ...]) -> None:
-    pdf = pdfgen._pdf()
-    for lines in pages:
-        pdf.add_page()
-        pdfgen._lines(pdf, lines)
-    folder.mkdir(parents=True, exist_ok=True)
-    pdfgen._write(pdf, folder, name)
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """sources/ (the two PDFs), facts/, gold.jsonl (of assay gold build) and bot.py."""
     root = tmp_path_factory.mktemp("known")
-    _policy(root / "sources" / "acme", "basic-plan.pdf", BASIC_PAGES)
-    _policy(root / "sources" / "acme", "basic-plan-plus.pdf", PLUS_PAGES)
+    pdfgen.pages_pdf(root / "sources" / "acme", "basic-plan.pdf", BASIC_PAGES)
+    pdfgen.pages_pdf(root / "sources" / "acme", "basic-plan-plus.pdf", PLUS_PAGES)
     (root / "facts").mkdir()
     facts = {
         "basic": _facts(BASIC, "Basic Shield", "acme/basic-plan.pdf", (30, 24, True, False)),
