@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from .. import stats
 from ..compare import compare, load_scored
@@ -51,13 +53,7 @@ def run_compare(args: argparse.Namespace) -> int:
     intervals, columns = IntervalMethod(seed=args.ci_seed), flags.column_map(args)
     a, b = load_scored(args.a, intervals, columns), load_scored(args.b, intervals, columns)
     comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
-    for warning in comparison["warnings"]:
-        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
-    sys.stdout.write(render_comparison(comparison))
-    if args.json:
-        write_text(args.json, json.dumps(comparison, ensure_ascii=False, indent=2) + "\n")
-    if args.markdown:
-        write_text(args.markdown, render_comparison_markdown(comparison))
+    _emit(comparison, args, render_comparison, render_comparison_markdown)
     if args.html:
         write_html(
             args.html,
@@ -75,7 +71,7 @@ def harness_runs(args: argparse.Namespace) -> bool:
     from ..harness.run_compare import run_file
 
     found = [run_file(path) is not None for path in (args.a, args.b)]
-    for path in (args.a, args.b):
+    for path, is_run in zip((args.a, args.b), found):
         kind = _kind_of(path)
         if kind == "missing":  # a typo is no "scored file": said as what it is
             raise InputError(
@@ -84,7 +80,7 @@ def harness_runs(args: argparse.Namespace) -> bool:
                 fix="give a folder written by assay run --out (or its run.jsonl), or a file written by "
                 "assay score --out",
             )
-        if kind == "folder" and run_file(path) is None:  # no scored file either: a run unfinished
+        if kind == "folder" and not is_run:  # no scored file either: a run unfinished
             raise UsageError(
                 "no finished harness run in the folder (its run.jsonl is missing, or has no 'outcome' "
                 "column: the run stopped before its scoring finished)",
@@ -118,11 +114,21 @@ def compare_harness_runs(args: argparse.Namespace) -> int:
     if args.html:
         raise UsageError("--html compares scored files only", fix="use --json or --markdown for two runs")
     comparison = compare_runs(args.a, args.b, args.ci_seed, allow_changed=args.allow_changed_questions)
+    _emit(comparison, args, render_run_comparison, render_run_comparison_markdown)
+    return EXIT_OK
+
+
+def _emit(
+    comparison: Mapping[str, Any],
+    args: argparse.Namespace,
+    text: Callable[[Mapping[str, Any]], str],
+    markdown: Callable[[Mapping[str, Any]], str],
+) -> None:
+    """A comparison's warnings on stderr, its text on stdout, and its --json and --markdown files."""
     for warning in comparison["warnings"]:
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
-    sys.stdout.write(render_run_comparison(comparison))
+    sys.stdout.write(text(comparison))
     if args.json:
         write_text(args.json, json.dumps(comparison, ensure_ascii=False, indent=2) + "\n")
     if args.markdown:
-        write_text(args.markdown, render_run_comparison_markdown(comparison))
-    return EXIT_OK
+        write_text(args.markdown, markdown(comparison))
