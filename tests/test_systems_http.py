@@ -275,16 +275,21 @@ def test_a_closed_port_is_a_transport_error(kind: str) -> None:
         ask(load_system(spec, {"model": "m"} if kind == "openai" else {}))
 
 
+def failure_reason(endpoint: Endpoint, kind: str, scripted: Scripted) -> str:
+    """The SystemFailure's reason when the endpoint (`kind`: openai or http) replies `scripted`."""
+    endpoint.answer = lambda request: scripted
+    system = openai(endpoint) if kind == "openai" else load_system(f"{endpoint.url}/ask")
+    with pytest.raises(SystemFailure) as failure:
+        ask(system)
+    return failure.value.reason
+
+
 @pytest.mark.parametrize(("scripted", "reason"), SYSTEM_FAULTS)
 @pytest.mark.parametrize("kind", ["openai", "http"])
 def test_the_systems_own_errors_are_system_failures(
     endpoint: Endpoint, kind: str, scripted: Scripted, reason: str
 ) -> None:
-    endpoint.answer = lambda request: scripted
-    system = openai(endpoint) if kind == "openai" else load_system(f"{endpoint.url}/ask")
-    with pytest.raises(SystemFailure) as failure:
-        ask(system)
-    assert reason in failure.value.reason
+    assert reason in failure_reason(endpoint, kind, scripted)
 
 
 @pytest.mark.parametrize(
@@ -542,8 +547,4 @@ HTML_PAGE = Scripted(body=b"<html><body>Bad gateway</body></html>", headers={"Co
 def test_a_reply_that_is_not_one_says_what_came_instead(
     endpoint: Endpoint, kind: str, scripted: Scripted, reason: str
 ) -> None:
-    endpoint.answer = lambda request: scripted
-    system = openai(endpoint) if kind == "openai" else load_system(f"{endpoint.url}/ask")
-    with pytest.raises(SystemFailure) as failure:
-        ask(system)
-    assert reason in failure.value.reason
+    assert reason in failure_reason(endpoint, kind, scripted)
