@@ -1,0 +1,155 @@
+"""One cell of a sweep: chunk every document, index the chunks, retrieve for every question, and score
+each question's retrieval by character span (``spans.score_spans``).
+
+A cell is computed from nothing but its inputs: fresh chunks and a fresh index on every call, never
+cached across cells, so two cells can only agree when their chunkings retrieve the same characters.
+
+Scopes: ``per-document`` builds one index per document and searches each question in the documents its
+gold spans are in (for chunk_eval: its corpus file), as a team with one index per source would;
+``pooled`` builds one index over every document and searches every question in it. A question whose
+spans are in several documents gets the per-document rankings interleaved, rank by rank, in the order
+its spans name the documents (BM25 scores of two indexes do not compare).
+
+Recall at a budget of retrieved characters reads the top ``budget // size`` chunks (at least 1) of the
+same ranking; for the token chunker, whose size is in tokens, ``size`` there is the mean length of the
+cell's chunks in characters.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import zip_longest
+
+from ...errors import UsageError
+from .chunking import Chunk, char_chunks, token_chunks
+from .retrievers import make_retriever
+from .spans import SpanQuestion, SpanSet, budget_k, score_spans
+
+CHUNKERS = {"chars": char_chunks, "tokens": token_chunks}
+SCOPES = ("per-document", "pooled")
+
+
+@dataclass(frozen=True)
+class CellConfig:
+    """One cell: chunk size (characters, or tokens for the token chunker), overlap as a fraction of it."""
+
+    size: int
+    overlap: float
+    k: int
+    budget: int
+    chunker: str = "chars"
+    retriever: str = "bm25"
+    scope: str = "per-document"
+
+    @property
+    def overlap_units(self) -> int:
+        """The overlap in characters (or tokens): round(size * overlap), so 400 at 0.15 is 60."""
+        return round(self.size * self.overlap)
+
+
+@dataclass(frozen=True)
+class QuestionScore:
+    id: str
+    corpus: str
+    category: str | None
+    recall_at_k: float
+    recall_at_budget: float
+    precision_at_k: float
+    iou: float
+    hit_at_k: bool
+    reciprocal_rank: float
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """A cell's scores (one per question, in the questions' order), its timings in seconds (chunk,
+    index, search, score) and how many chunks it made."""
+
+    config: CellConfig
+    scores: tuple[QuestionScore, ...]
+    timings: dict[str, float]
+    chunks: int
+
+
+def check_config(config: CellConfig) -> None:
+    if config.chunker not in CHUNKERS:
+        raise UsageError(f"unknown chunker {config.chunker!r}", fix=f"use one of: {', '.join(CHUNKERS)}")
+    if config.scope not in SCOPES:
+        raise UsageError(f"unknown scope {config.scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
+    if not 0 <= config.overlap < 1:
+        raise UsageError(f"overlap {config.overlap} is not a fraction of the size", fix="give 0 <= overlap < 1")
+    if config.k < 1 or config.budget < 1:
+        raise UsageError(f"k {config.k} and budget {config.budget} must be at least 1", fix="give positive values")
+
+
+def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[tuple[list[Chunk], list[int]]]:
+    """The indexes to build: each one's chunks and the questions (by position) searched in it."""
+    if scope == "pooled":
+        pooled = [chunk for document in spans.documents for chunk in chunks[document.name]]
+        return [(pooled, list(range(len(spans.questions))))]
+    asked: dict[str, list[int]] = {document.name: [] for document in spans.documents}
+    for position, question in enumerate(spans.questions):
+        for name in question.documents:
+            if name in asked:
+                asked[name].append(position)
+    return [(chunks[name], positions) for name, positions in asked.items() if positions]
+
+
+def interleaved(rankings: Sequence[list[Chunk]]) -> list[Chunk]:
+    if len(rankings) == 1:
+        return rankings[0]
+    return [chunk for rank in zip_longest(*rankings) for chunk in rank if chunk is not None]
+
+
+def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
+    """The cell's per-question scores, computed from fresh chunks and fresh indexes."""
+    check_config(config)
+    clock = time.perf_counter()
+    chunker = CHUNKERS[config.chunker]
+    chunks = {doc.name: chunker(doc, config.size, config.overlap_units) for doc in spans.documents}
+    texts = {doc.name: doc.text for doc in spans.documents}
+    timings = {"chunk": time.perf_counter() - clock, "index": 0.0, "search": 0.0}
+    count = sum(len(found) for found in chunks.values())
+    unit = config.size if config.chunker == "chars" else chunk_mean(chunks)
+    budget_depth = budget_k(config.budget, unit)
+    depth = max(config.k, budget_depth)
+    rankings: list[list[list[Chunk]]] = [[] for _ in spans.questions]
+    for group_chunks, positions in groups(spans, chunks, config.scope):
+        clock = time.perf_counter()
+        retriever = make_retriever(config.retriever, [texts[c.document][c.start : c.end] for c in group_chunks])
+        timings["index"] += time.perf_counter() - clock
+        clock = time.perf_counter()
+        found = retriever.search([spans.questions[p].question for p in positions], depth)
+        timings["search"] += time.perf_counter() - clock
+        for position, indexes in zip(positions, found):
+            rankings[position].append([group_chunks[i] for i in indexes])
+    clock = time.perf_counter()
+    scores = tuple(
+        question_score(question, interleaved(ranked) if ranked else [], config.k, budget_depth)
+        for question, ranked in zip(spans.questions, rankings)
+    )
+    timings["score"] = time.perf_counter() - clock
+    return CellResult(config=config, scores=scores, timings=timings, chunks=count)
+
+
+def chunk_mean(chunks: dict[str, list[Chunk]]) -> int:
+    lengths = [chunk.end - chunk.start for found in chunks.values() for chunk in found]
+    return max(1, round(sum(lengths) / len(lengths))) if lengths else 1
+
+
+def question_score(question: SpanQuestion, ranked: list[Chunk], k: int, budget_depth: int) -> QuestionScore:
+    at_k = score_spans(question.spans, ranked[:k])
+    at_budget = score_spans(question.spans, ranked[:budget_depth])
+    return QuestionScore(
+        id=question.id,
+        corpus=question.corpus,
+        category=question.category,
+        recall_at_k=at_k.recall,
+        recall_at_budget=at_budget.recall,
+        precision_at_k=at_k.precision,
+        iou=at_k.iou,
+        hit_at_k=at_k.hit,
+        reciprocal_rank=at_k.reciprocal_rank,
+    )
