@@ -84,22 +84,43 @@ def leaderboard(sweep: Sweep, accounting: Mapping[str, Any] | None = None) -> di
 
 
 def leaderboard_markdown(board: Mapping[str, Any]) -> str:
-    """sweep.md: a broken sweep first, then the settings, the winner and the ranked table."""
+    """sweep.md: a broken sweep first, then the settings, the winner, the ranked table and each cell's
+    recall at the budget per corpus."""
     lines = ["# assay sweep", ""]
     if board["broken"]:
         lines += [f"> **{md_cell(board['broken'])}**", ""]
-    lines += [md_cell(settings_text(board)), "", md_cell(questions_text(board["questions"])), ""]
-    lines += [f"**Winner** (at the budget): {md_cell(winner_text(board))}", ""]
+    lines += [settings_text(board), "", questions_text(board["questions"]), ""]
+    lines += [f"**Winner** (at the budget): {winner_text(board)}", ""]
     header = ["rank", "size", "overlap", "chunks", *(METRIC_TITLES[m] for m in METRICS), "n", "seconds"]
-    rows = [_markdown_row(cell) for cell in board["leaderboard"]]
-    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    lines += _markdown_table(header, [_markdown_row(cell) for cell in board["leaderboard"]])
+    lines += ["", "## recall@budget per corpus", ""]
+    cells = board["leaderboard"]
+    header = ["corpus", *(f"{cell['size']}/{cell['overlap_units']}" for cell in cells)]
+    rows = [[md_cell(name), *(percent(cell["corpora"].get(name)) for cell in cells)] for name in corpus_names(board)]
+    lines += _markdown_table(header, rows)
     return "\n".join([*lines, ""])
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
+
+
+def corpus_names(board: Mapping[str, Any]) -> list[str]:
+    return sorted({name for cell in board["leaderboard"] for name in cell["corpora"]})
+
+
+def metric_text(cell: Mapping[str, Any], metric: str) -> str:
+    """A cell's metric with its interval: percent, but MRR (a mean reciprocal rank) as a number."""
+    value, interval = cell[metric], cell["intervals"][metric]
+    if metric != "mrr":
+        return f"{percent(value)} [{interval_text(interval)}]"
+    ends = "n/a" if interval is None else f"{interval['low']:.3f}\u2013{interval['high']:.3f}"
+    return f"{value:.3f} [{ends}]"
 
 
 def _markdown_row(cell: Mapping[str, Any]) -> list[str]:
     rank = f"**{cell['rank']}** (winner)" if cell["winner"] else str(cell["rank"])
-    shown = [f"{percent(cell[m])} [{interval_text(cell['intervals'][m])}]" for m in METRICS]
+    shown = [metric_text(cell, m) for m in METRICS]
     overlap = f"{cell['overlap']:g} ({cell['overlap_units']})"
     return [rank, str(cell["size"]), overlap, str(cell["chunks"]), *shown, str(cell["n"]), f"{cell['seconds']:.2f}"]
 
@@ -145,6 +166,7 @@ def sweep_html(board: Mapping[str, Any]) -> str:
     parts.append(element("p", f"Winner (at the budget): {winner_text(board)}", class_="headline", data_field="winner"))
     parts.append("</header><main>")
     parts += ["<h2>Leaderboard</h2>", _html_table(board["leaderboard"])]
+    parts += ["<h2>recall@budget per corpus</h2>", _corpus_table(board)]
     parts.append("<h2>Recall against chunk size</h2>")
     parts += [f'<div class="chart">{recall_chart_svg(board, metric)}</div>' for metric in CHART_METRICS]
     parts.append("</main>")
@@ -156,7 +178,7 @@ def _html_table(cells: Sequence[Mapping[str, Any]]) -> str:
     rows = []
     for cell in cells:
         numbers = [
-            number_cell(m, cell[m], f"{percent(cell[m])} [{interval_text(cell['intervals'][m])}]") for m in METRICS
+            number_cell(m, cell[m], metric_text(cell, m)) for m in METRICS
         ]
         first = number_cell("rank", cell["rank"], f"{cell['rank']}" + (" (winner)" if cell["winner"] else ""))
         rest = [
@@ -168,6 +190,17 @@ def _html_table(cells: Sequence[Mapping[str, Any]]) -> str:
         marks = attrs(class_="winner" if cell["winner"] else None, data_size=cell["size"], data_overlap=cell["overlap"])
         rows.append(f"<tr{marks}>{first}{''.join(rest + numbers + tail)}</tr>")
     return table(header, rows, class_="numbers", data_section="leaderboard")
+
+
+def _corpus_table(board: Mapping[str, Any]) -> str:
+    cells = board["leaderboard"]
+    header = ["corpus", *(f"{cell['size']}/{cell['overlap_units']}" for cell in cells)]
+    rows = []
+    for name in corpus_names(board):
+        values = [cell["corpora"].get(name) for cell in cells]
+        shown = "".join(number_cell("recall_at_budget", value, percent(value)) for value in values)
+        rows.append(f"<tr{attrs(data_corpus=name)}>{element('th', name, scope='row')}{shown}</tr>")
+    return table(header, rows, class_="numbers", data_section="corpora")
 
 
 def recall_chart_svg(board: Mapping[str, Any], metric: str) -> str:
