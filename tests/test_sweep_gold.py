@@ -35,7 +35,9 @@ def page_texts(sources: Path) -> tuple[str, ...]:
     return load_sources(sources, cache_dir=None)["acme__policy"].pages
 
 
-def item(sources: Path, item_id: str, quote: str, page: int, end_page: int | None = None, **more: Any) -> dict[str, Any]:
+def item(
+    sources: Path, item_id: str, quote: str, page: int, end_page: int | None = None, **more: Any
+) -> dict[str, Any]:
     """A gold item whose quote span is found in the extracted text (a cross-page quote: its first line
     ends page `page`, the rest starts `end_page`)."""
     pages = page_texts(sources)
@@ -73,7 +75,9 @@ def test_page_offsets_become_offsets_in_the_joined_text(sources: Path, tmp_path:
     quoted = {name: texts[span.document][span.start : span.end] for name, span in found.items()}
     assert quoted["grace"] == "grace period for renewal is thirty days"
     assert quoted["claims"] == "intimated within 48 hours"
-    assert quoted["across"].startswith("payable in advance.") and quoted["across"].endswith("Section 3. Claims")
+    assert quoted["across"].startswith("payable in advance.") and quoted["across"].endswith(
+        "Section 3. Claims"
+    )
     assert PAGE_SEPARATOR in quoted["across"]
 
 
@@ -88,7 +92,9 @@ def test_every_document_of_the_folder_is_indexable_and_hashed(sources: Path, tmp
 def test_corpus_is_the_scope_and_category_the_gold_category(sources: Path, tmp_path: Path) -> None:
     rows = [item(sources, "a", "thirty days", 2, scope="acme-policies", category="renewal"),
             item(sources, "b", "thirty days", 2, scope="")]  # fmt: skip
-    questions = {q.id: q for q in load_gold_spans(write_gold(tmp_path, rows), sources, cache_dir=None).questions}
+    questions = {
+        q.id: q for q in load_gold_spans(write_gold(tmp_path, rows), sources, cache_dir=None).questions
+    }
     assert (questions["a"].corpus, questions["a"].category) == ("acme-policies", "renewal")
     assert questions["b"].corpus == "acme__policy"  # no scope: the source document
     assert questions["a"].question == "question a?"
@@ -114,7 +120,15 @@ def test_refusals_and_items_without_a_span_are_skipped_and_counted(sources: Path
 
 
 def test_a_gold_set_with_nothing_answerable_is_an_error(sources: Path, tmp_path: Path) -> None:
-    rows = [{"id": "decline", "question": "q?", "expected_answer": "no", "expected_refusal": True, "category": "refusal"}]
+    rows = [
+        {
+            "id": "decline",
+            "question": "q?",
+            "expected_answer": "no",
+            "expected_refusal": True,
+            "category": "refusal",
+        }
+    ]
     with pytest.raises(InputError, match="no answerable item with a quote span among its 1 items"):
         load_gold_spans(write_gold(tmp_path, rows), sources, cache_dir=None)
 
@@ -142,6 +156,6 @@ def test_a_span_that_does_not_fit_the_sources_is_refused(
 ) -> None:
     row = item(sources, "grace", "thirty days", 2)
     row["source"] = {**row["source"], **change}
-    with pytest.raises(InputError, match="falls outside|not in the sources") as raised:
+    with pytest.raises(InputError, match=r"falls outside|not in the sources") as raised:
         load_gold_spans(write_gold(tmp_path, [row]), sources, cache_dir=None)
     assert message in raised.value.message

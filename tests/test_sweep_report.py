@@ -107,7 +107,12 @@ def test_the_metrics_are_the_ones_worked_out_by_hand(sweep: Sweep, size: int, ov
 
 def test_every_cell_has_the_fields_of_the_issue_and_its_own_provenance(sweep: Sweep, spans: SpanSet) -> None:
     cells = sweep.to_json()
-    assert [(cell["size"], cell["overlap"]) for cell in cells] == [(100, 0.0), (100, 0.2), (200, 0.0), (200, 0.2)]
+    assert [(cell["size"], cell["overlap"]) for cell in cells] == [
+        (100, 0.0),
+        (100, 0.2),
+        (200, 0.0),
+        (200, 0.2),
+    ]
     metrics = {"recall_at_k", "recall_at_budget", "precision_at_k", "iou", "hit_at_k", "mrr", "n"}
     for cell in cells:
         assert {"size", "overlap", "k", "budget", "overall", "corpora"} <= set(cell)
@@ -121,7 +126,12 @@ def test_every_cell_has_the_fields_of_the_issue_and_its_own_provenance(sweep: Sw
             "chunker": "chars", "retriever": "bm25", "scope": "per-document", "units": "characters",
             "overlap_units": 0, "k_at_budget": 0,
         }  # fmt: skip
-    assert [cell["chunks"] for cell in cells] == [8, 10, 4, 6]  # 399 characters: 4 windows of 100, 5 steps of 80
+    assert [cell["chunks"] for cell in cells] == [
+        8,
+        10,
+        4,
+        6,
+    ]  # 399 characters: 4 windows of 100, 5 steps of 80
 
 
 def test_intervals_hold_the_mean_and_are_reproducible(sweep: Sweep, spans: SpanSet) -> None:
@@ -240,11 +250,16 @@ def test_each_chart_has_one_line_per_overlap_with_a_point_at_each_size(opened: A
 
 def test_the_page_shows_the_table_and_the_winner_and_data_stays_text(opened: Any) -> None:
     ranks = opened.eval_on_selector_all(
-        '[data-section="leaderboard"] tbody tr', "rows => rows.map(r => r.getAttribute('data-size') + '/' + r.getAttribute('data-overlap'))"
+        '[data-section="leaderboard"] tbody tr',
+        "rows => rows.map(r => r.getAttribute('data-size') + '/' + r.getAttribute('data-overlap'))",
     )
     assert ranks == ["100/0.0", "100/0.2", "200/0.0", "200/0.2"]
-    assert opened.inner_text('[data-field="winner"]').startswith("Winner (at the budget): size 100, overlap 0")
-    corpora = opened.eval_on_selector_all('[data-section="corpora"] tbody th', "cells => cells.map(c => c.textContent)")
+    assert opened.inner_text('[data-field="winner"]').startswith(
+        "Winner (at the budget): size 100, overlap 0"
+    )
+    corpora = opened.eval_on_selector_all(
+        '[data-section="corpora"] tbody th', "cells => cells.map(c => c.textContent)"
+    )
     assert HOSTILE in corpora  # shown as text
     assert opened.eval_on_selector_all("main img", "images => images.length") == 0
     assert opened.query_selector(".broken") is None

@@ -27,6 +27,10 @@ K, BUDGET = 5, 3200
 CORPUS_SUFFIXES = (".md", ".txt")
 GOLD_SUFFIXES = (".jsonl", ".json")
 TOP_SHOWN = 3
+_PDFS_FIX = (
+    "give chunk_eval's corpus files with its questions CSV, or a gold set JSONL (assay gold build) with "
+    "this sources folder"
+)
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -56,17 +60,32 @@ def add_parsers(commands: flags.Commands) -> None:
     )
     parser.add_argument("--sizes", default=SIZES, help="chunk sizes, comma-separated (%(default)s)")
     parser.add_argument(
-        "--overlaps", default=OVERLAPS, help="overlaps as fractions of the size, comma-separated (%(default)s)"
+        "--overlaps",
+        default=OVERLAPS,
+        help="overlaps as fractions of the size, comma-separated (%(default)s)",
     )
     parser.add_argument("--k", type=int, default=K, help="chunks retrieved per question (%(default)s)")
-    parser.add_argument("--budget", type=int, default=BUDGET, help="characters retrieved at the budget (%(default)s)")
+    parser.add_argument(
+        "--budget", type=int, default=BUDGET, help="characters retrieved at the budget (%(default)s)"
+    )
     parser.add_argument("--retriever", default="bm25", help="the retriever (%(default)s)")
     parser.add_argument("--chunker", default="chars", choices=("chars", "tokens"), help="(%(default)s)")
-    parser.add_argument("--scope", default="per-document", choices=("per-document", "pooled"), help="(%(default)s)")
-    parser.add_argument("--out", required=True, metavar="DIR", type=Path, help="the folder to write (made when missing)")
+    parser.add_argument(
+        "--scope", default="per-document", choices=("per-document", "pooled"), help="(%(default)s)"
+    )
+    parser.add_argument(
+        "--out", required=True, metavar="DIR", type=Path, help="the folder to write (made when missing)"
+    )
     cache = parser.add_mutually_exclusive_group()
-    cache.add_argument("--cache", metavar="DIR", type=Path, default=DEFAULT_PAGE_CACHE, help="extracted pages' cache (%(default)s)")
+    cache.add_argument(
+        "--cache",
+        metavar="DIR",
+        type=Path,
+        default=DEFAULT_PAGE_CACHE,
+        help="extracted pages' cache (%(default)s)",
+    )
     cache.add_argument("--no-cache", action="store_true", help="extract every PDF afresh, cache nothing")
+    flags.add_debug(parser)
     parser.set_defaults(run=run_sweep_command)
 
 
@@ -79,7 +98,9 @@ def numbers(text: str, flag: str, kind: type[int] | type[float]) -> list[Any]:
         except ValueError:
             example = SIZES if kind is int else OVERLAPS
             what = "a whole number" if kind is int else "a number"
-            raise UsageError(f"{item!r} is not {what}", where=f"{flag} {text}", fix=f"give a list such as {example}") from None
+            raise UsageError(
+                f"{item!r} is not {what}", where=f"{flag} {text}", fix=f"give a list such as {example}"
+            ) from None
     return found
 
 
@@ -95,12 +116,16 @@ def check_args(args: argparse.Namespace) -> tuple[list[int], list[float]]:
     if args.k < 1:
         raise UsageError(f"k {args.k} is below 1", where="--k", fix="give at least 1 chunk per question")
     if args.budget < 1:
-        raise UsageError(f"budget {args.budget} is below 1", where="--budget", fix="give characters, such as 3200")
+        raise UsageError(
+            f"budget {args.budget} is below 1", where="--budget", fix="give characters, such as 3200"
+        )
     for path in [args.questions, *args.corpus]:
         if not path.exists():
             raise UsageError("no such file or folder", where=str(path), fix="check the path")
     if not args.questions.is_file():
-        raise UsageError("this is a folder", where=f"--questions {args.questions}", fix="give the questions file")
+        raise UsageError(
+            "this is a folder", where=f"--questions {args.questions}", fix="give the questions file"
+        )
     return sizes, overlaps
 
 
@@ -123,10 +148,10 @@ def corpus_files(paths: Sequence[Path]) -> list[Path]:
         if not texts:
             pdfs = any(p.suffix.lower() == ".pdf" for p in inside)
             raise UsageError(
-                "a questions CSV indexes .md/.txt corpus files, and this " + ("holds PDFs" if pdfs else "has none"),
+                "a questions CSV indexes .md/.txt corpus files, and this "
+                + ("holds PDFs" if pdfs else "has none"),
                 where=f"--corpus {path}",
-                fix="give chunk_eval's corpus files with its questions CSV, or a gold set JSONL (assay gold build) "
-                "with this sources folder" if pdfs else "give the corpus .md/.txt files the questions were written on",
+                fix=_PDFS_FIX if pdfs else "give the corpus .md/.txt files the questions were written on",
             )
         found += texts
     return found
@@ -141,9 +166,12 @@ def load_spans(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             raise UsageError(
                 "with a gold set, --corpus is the one sources folder the gold set was built from",
                 where="--corpus " + " ".join(map(str, args.corpus)),
-                fix="give the folder of PDFs (assay gold build's --sources); corpus .md files go with a questions CSV",
+                fix="give the folder of PDFs (assay gold build's --sources); "
+                "corpus .md files go with a questions CSV",
             )
-        found = read_gold_spans(args.questions, args.corpus[0], cache_dir=None if args.no_cache else args.cache)
+        found = read_gold_spans(
+            args.questions, args.corpus[0], cache_dir=None if args.no_cache else args.cache
+        )
         return found.spans, found.accounting()
     from ..harness.sweep.chunk_eval import load_chunk_eval
 
@@ -157,7 +185,15 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     from ..harness.sweep.sweep import check_grid, run_sweep
 
     sizes, overlaps = check_args(args)
-    check_grid(sizes, overlaps, k=args.k, budget=args.budget, chunker=args.chunker, scope=args.scope)
+    check_grid(
+        sizes,
+        overlaps,
+        k=args.k,
+        budget=args.budget,
+        chunker=args.chunker,
+        scope=args.scope,
+        retriever=args.retriever,
+    )
     spans, accounting = load_spans(args)
     out = out_folder(args.out)
     print(f"assay sweep: {len(spans.questions)} questions, {len(spans.documents)} documents", file=sys.stderr)
@@ -176,12 +212,16 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 def out_folder(out: Path) -> Path:
     """--out, made when missing (with its parents); UsageError when it is a file or cannot be made."""
     if out.exists() and not out.is_dir():
-        raise UsageError("this is a file; a sweep writes a folder", where=f"--out {out}", fix="give --out a folder")
+        raise UsageError(
+            "this is a file; a sweep writes a folder", where=f"--out {out}", fix="give --out a folder"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(
-            f"cannot make the folder ({exc.strerror})", where=f"--out {out}", fix="give --out one you can write"
+            f"cannot make the folder ({exc.strerror})",
+            where=f"--out {out}",
+            fix="give --out one you can write",
         ) from None
     return out
 
@@ -201,11 +241,13 @@ def print_board(board: dict[str, Any], out: Path) -> None:
     from ..harness.sweep.report import questions_text, winner_text
 
     print(f"assay sweep: {board['cells']} cells, {questions_text(board['questions'])}")
-    print(f"  {'rank':>4}  {'size':>5}  {'overlap':>7}  {'recall@budget':>13}  {'recall@k':>8}  {'chunks':>6}")
+    print(
+        f"  {'rank':>4}  {'size':>5}  {'overlap':>7}  {'recall@budget':>13}  {'recall@k':>8}  {'chunks':>6}"
+    )
     for cell in board["leaderboard"][:TOP_SHOWN]:
         print(
-            f"  {cell['rank']:>4}  {cell['size']:>5}  {cell['overlap']:>7g}  {cell['recall_at_budget']:>13.1%}  "
-            f"{cell['recall_at_k']:>8.1%}  {cell['chunks']:>6}"
+            f"  {cell['rank']:>4}  {cell['size']:>5}  {cell['overlap']:>7g}  "
+            f"{cell['recall_at_budget']:>13.1%}  {cell['recall_at_k']:>8.1%}  {cell['chunks']:>6}"
         )
     print(f"winner (at a budget of {board['settings']['budget']} characters): {winner_text(board)}")
     print(f"wrote {out}/sweep.json, leaderboard.json, sweep.md, sweep.html")

@@ -52,7 +52,9 @@ class GoldSpans:
         }
 
 
-def load_gold_spans(gold: Path, sources: Path | Sources, *, cache_dir: Path | None = DEFAULT_PAGE_CACHE) -> SpanSet:
+def load_gold_spans(
+    gold: Path, sources: Path | Sources, *, cache_dir: Path | None = DEFAULT_PAGE_CACHE
+) -> SpanSet:
     """The answerable items with a quote span of the gold set `gold`, over the documents of `sources`
     (a folder, or a ``Sources`` already loaded). See ``read_gold_spans`` for what was skipped."""
     return read_gold_spans(gold, sources, cache_dir=cache_dir).spans
@@ -108,7 +110,8 @@ def _source_of(gold: Any, sources: Sources, where: str) -> Document:
     if document is None:
         held = ", ".join(sources) or "no documents"
         raise InputError(
-            f"its source document {reference!r} is not in the sources folder {sources.root} (it holds {held})",
+            f"its source document {reference!r} is not in the sources folder {sources.root} "
+            f"(it holds {held})",
             where=where,
             fix=_REBUILD,
         )
@@ -146,7 +149,9 @@ def document_span(document: Document, gold: Any, where: str) -> GoldSpan:
         raise _outside(f"end {end} on page {end_page}, which has {_chars(document, end_page)}", where)
     begin, finish = offsets[start_page - 1] + start, offsets[end_page - 1] + end
     if finish <= begin:
-        raise _outside(f"[{start}, {end}) from page {start_page} to {end_page}, which holds no characters", where)
+        raise _outside(
+            f"[{start}, {end}) from page {start_page} to {end_page}, which holds no characters", where
+        )
     return GoldSpan(document.id, begin, finish)
 
 
@@ -160,4 +165,3 @@ def _outside(what: str, where: str) -> InputError:
 
 def _span_document(document: Document) -> SpanDocument:
     return SpanDocument(document.id, document.id, PAGE_SEPARATOR.join(document.pages))
-

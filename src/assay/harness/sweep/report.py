@@ -60,7 +60,9 @@ def leaderboard(sweep: Sweep, accounting: Mapping[str, Any] | None = None) -> di
                 **{metric: overall[metric] for metric in METRICS},
                 "n": overall["n"],
                 "intervals": overall["intervals"],
-                "corpora": {name: group.means["recall_at_budget"] for name, group in summary.rollup.corpora.items()},
+                "corpora": {
+                    name: group.means["recall_at_budget"] for name, group in summary.rollup.corpora.items()
+                },
                 "seconds": summary.seconds,
             }
         )
@@ -96,13 +98,20 @@ def leaderboard_markdown(board: Mapping[str, Any]) -> str:
     lines += ["", "## recall@budget per corpus", ""]
     cells = board["leaderboard"]
     header = ["corpus", *(f"{cell['size']}/{cell['overlap_units']}" for cell in cells)]
-    rows = [[md_cell(name), *(percent(cell["corpora"].get(name)) for cell in cells)] for name in corpus_names(board)]
+    rows = [
+        [md_cell(name), *(percent(cell["corpora"].get(name)) for cell in cells)]
+        for name in corpus_names(board)
+    ]
     lines += _markdown_table(header, rows)
     return "\n".join([*lines, ""])
 
 
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(r) + " |" for r in rows),
+    ]
 
 
 def corpus_names(board: Mapping[str, Any]) -> list[str]:
@@ -122,7 +131,15 @@ def _markdown_row(cell: Mapping[str, Any]) -> list[str]:
     rank = f"**{cell['rank']}** (winner)" if cell["winner"] else str(cell["rank"])
     shown = [metric_text(cell, m) for m in METRICS]
     overlap = f"{cell['overlap']:g} ({cell['overlap_units']})"
-    return [rank, str(cell["size"]), overlap, str(cell["chunks"]), *shown, str(cell["n"]), f"{cell['seconds']:.2f}"]
+    return [
+        rank,
+        str(cell["size"]),
+        overlap,
+        str(cell["chunks"]),
+        *shown,
+        str(cell["n"]),
+        f"{cell['seconds']:.2f}",
+    ]
 
 
 def settings_text(board: Mapping[str, Any]) -> str:
@@ -162,8 +179,13 @@ def sweep_html(board: Mapping[str, Any]) -> str:
     parts = ["<header><h1>assay sweep</h1>"]
     if board["broken"]:
         parts.append(element("p", board["broken"], class_="warnings broken", data_field="broken"))
-    parts += [element("p", settings_text(board), class_="facts"), element("p", questions_text(board["questions"]), class_="facts")]
-    parts.append(element("p", f"Winner (at the budget): {winner_text(board)}", class_="headline", data_field="winner"))
+    parts += [
+        element("p", settings_text(board), class_="facts"),
+        element("p", questions_text(board["questions"]), class_="facts"),
+    ]
+    parts.append(
+        element("p", f"Winner (at the budget): {winner_text(board)}", class_="headline", data_field="winner")
+    )
     parts.append("</header><main>")
     parts += ["<h2>Leaderboard</h2>", _html_table(board["leaderboard"])]
     parts += ["<h2>recall@budget per corpus</h2>", _corpus_table(board)]
@@ -177,17 +199,20 @@ def _html_table(cells: Sequence[Mapping[str, Any]]) -> str:
     header = ["rank", "size", "overlap", "chunks", *(METRIC_TITLES[m] for m in METRICS), "n", "seconds"]
     rows = []
     for cell in cells:
-        numbers = [
-            number_cell(m, cell[m], metric_text(cell, m)) for m in METRICS
-        ]
+        numbers = [number_cell(m, cell[m], metric_text(cell, m)) for m in METRICS]
         first = number_cell("rank", cell["rank"], f"{cell['rank']}" + (" (winner)" if cell["winner"] else ""))
         rest = [
             number_cell("size", cell["size"], str(cell["size"])),
             number_cell("overlap", cell["overlap"], f"{cell['overlap']:g} ({cell['overlap_units']})"),
             number_cell("chunks", cell["chunks"], str(cell["chunks"])),
         ]
-        tail = [number_cell("n", cell["n"], str(cell["n"])), number_cell("seconds", cell["seconds"], f"{cell['seconds']:.2f}")]
-        marks = attrs(class_="winner" if cell["winner"] else None, data_size=cell["size"], data_overlap=cell["overlap"])
+        tail = [
+            number_cell("n", cell["n"], str(cell["n"])),
+            number_cell("seconds", cell["seconds"], f"{cell['seconds']:.2f}"),
+        ]
+        marks = attrs(
+            class_="winner" if cell["winner"] else None, data_size=cell["size"], data_overlap=cell["overlap"]
+        )
         rows.append(f"<tr{marks}>{first}{''.join(rest + numbers + tail)}</tr>")
     return table(header, rows, class_="numbers", data_section="leaderboard")
 
@@ -245,7 +270,9 @@ def _axes(sizes: Sequence[int]) -> list[str]:
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = _y(tick)
         parts.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#d9dce1"/>')
-        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick:.0%}</text>')
+        parts.append(
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick:.0%}</text>'
+        )
     for size in sizes:
         x = _x(size, sizes)
         parts.append(f'<text x="{x:.1f}" y="{bottom + 16}" font-size="11" text-anchor="middle">{size}</text>')
@@ -256,7 +283,9 @@ def _axes(sizes: Sequence[int]) -> list[str]:
     return parts
 
 
-def _series(line: Sequence[Mapping[str, Any]], metric: str, overlap: float, colour: str, sizes: Sequence[int]) -> str:
+def _series(
+    line: Sequence[Mapping[str, Any]], metric: str, overlap: float, colour: str, sizes: Sequence[int]
+) -> str:
     points = [(_x(cell["size"], sizes), _y(cell[metric]), cell) for cell in line]
     path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points)
     parts = [

@@ -86,7 +86,9 @@ def _groups(
     return dict(sorted(found.items()))
 
 
-def group_rollup(scores: Sequence[QuestionScore], *, seed: int = DEFAULT_SEED, resamples: int = RESAMPLES) -> Rollup:
+def group_rollup(
+    scores: Sequence[QuestionScore], *, seed: int = DEFAULT_SEED, resamples: int = RESAMPLES
+) -> Rollup:
     """The means and intervals of one group of questions."""
     import numpy as np  # here: `import assay` must not load numpy
 
@@ -100,7 +102,7 @@ def group_rollup(scores: Sequence[QuestionScore], *, seed: int = DEFAULT_SEED, r
     intervals: dict[str, Interval | None] = {}
     for column, metric in enumerate(METRICS):
         if metric == "hit_at_k":
-            intervals[metric] = wilson(int(round(values[:, column].sum())), n)
+            intervals[metric] = wilson(round(values[:, column].sum()), n)
         else:
             low, high = np.percentile(drawn[:, column], [2.5, 97.5])
             intervals[metric] = Interval(float(low), float(high))

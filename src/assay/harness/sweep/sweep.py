@@ -25,6 +25,7 @@ from typing import Any
 
 from ...errors import UsageError
 from .cell import CHUNKERS, SCOPES, CellConfig, CellResult, QuestionScore, run_cell
+from .retrievers import RETRIEVERS
 from .rollup import CellRollup, roll_up
 from .spans import SpanSet, budget_k
 
@@ -119,7 +120,7 @@ def grid(
     scope: str = "per-document",
 ) -> list[CellConfig]:
     """The cells of a sweep, checked: sizes, then overlaps within a size."""
-    check_grid(sizes, overlaps, k=k, budget=budget, chunker=chunker, scope=scope)
+    check_grid(sizes, overlaps, k=k, budget=budget, chunker=chunker, scope=scope, retriever=retriever)
     return [
         CellConfig(size, float(overlap), k, budget, chunker=chunker, retriever=retriever, scope=scope)
         for size in sizes
@@ -128,14 +129,23 @@ def grid(
 
 
 def check_grid(
-    sizes: Sequence[int], overlaps: Sequence[float], *, k: int, budget: int, chunker: str, scope: str
+    sizes: Sequence[int],
+    overlaps: Sequence[float],
+    *,
+    k: int,
+    budget: int,
+    chunker: str,
+    scope: str,
+    retriever: str = "bm25",
 ) -> None:
     """UsageError, naming the value and the fix, for a grid no sweep can run."""
     if not sizes or not overlaps:
         raise UsageError("no sizes or no overlaps", fix="give at least one size and one overlap")
     for size in sizes:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise UsageError(f"chunk size {size!r} is not a positive whole number", fix="give sizes such as 200,400")
+            raise UsageError(
+                f"chunk size {size!r} is not a positive whole number", fix="give sizes such as 200,400"
+            )
     for overlap in overlaps:
         if not 0 <= overlap < 1:
             raise UsageError(
@@ -148,11 +158,17 @@ def check_grid(
     if k < 1:
         raise UsageError(f"k {k} is below 1", fix="give k of at least 1 (the chunks retrieved per question)")
     if budget < 1:
-        raise UsageError(f"budget {budget} is below 1", fix="give the budget of retrieved characters, such as 3200")
+        raise UsageError(
+            f"budget {budget} is below 1", fix="give the budget of retrieved characters, such as 3200"
+        )
     if chunker not in CHUNKERS:
         raise UsageError(f"unknown chunker {chunker!r}", fix=f"use one of: {', '.join(CHUNKERS)}")
     if scope not in SCOPES:
         raise UsageError(f"unknown scope {scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
+    if retriever not in RETRIEVERS:
+        raise UsageError(
+            f"unknown retriever {retriever!r}", fix=f"use one of: {', '.join(sorted(RETRIEVERS))}"
+        )
 
 
 def run_sweep(
