@@ -143,6 +143,22 @@ def test_a_synthetic_sweep_through_the_command(tmp_path: Path, capsys: pytest.Ca
     assert code == 0 and [cell["overall"] for cell in files] == [cell["overall"] for cell in cells]
 
 
+def test_help_names_every_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["sweep", "--help"], capsys)
+    flags = [
+        "--corpus",
+        "--questions",
+        "--sizes",
+        "--overlaps",
+        "--k",
+        "--budget",
+        "--retriever",
+        "--chunker",
+    ]
+    flags += ["--scope", "--out", "--cache", "--no-cache", "--debug", "per-document", "pooled", "tokens"]
+    assert code == 0 and [flag for flag in flags if flag not in out] == []
+
+
 def test_the_command_defaults_are_the_library_defaults() -> None:
     assert tuple(int(size) for size in sweep_cli.SIZES.split(",")) == sweep_library.DEFAULT_SIZES
     assert (
@@ -226,9 +242,13 @@ def test_missing_files_and_mismatched_pairs_exit_2(
             "with a gold set, --corpus is the one sources folder",
         ),
         (["--corpus", str(folder), "--questions", str(folder)], "this is a folder"),
+        (
+            ["--corpus", str(folder), "--questions", str(questions), "--out", str(folder / "o")],
+            "inside a --corpus",
+        ),
     ]
     for argv, said in cases:
-        code, _, stderr = run(["sweep", *argv, *out], capsys)
+        code, _, stderr = run(["sweep", *argv, *([] if "--out" in argv else out)], capsys)
         assert code == 2, argv
         assert said in stderr and "Fix: " in stderr, stderr
 

@@ -126,7 +126,20 @@ def check_args(args: argparse.Namespace) -> tuple[list[int], list[float]]:
         raise UsageError(
             "this is a folder", where=f"--questions {args.questions}", fix="give the questions file"
         )
+    check_out_outside_corpus(args.out, args.corpus)
     return sizes, overlaps
+
+
+def check_out_outside_corpus(out: Path, corpus: Sequence[Path]) -> None:
+    """--out may not be in a --corpus folder: its sweep.md would be read as a corpus file next time."""
+    target = out.resolve()
+    for folder in (path.resolve() for path in corpus if path.is_dir()):
+        if target == folder or folder in target.parents:
+            raise UsageError(
+                "the output folder is inside a --corpus folder, whose .md files are read as the corpus",
+                where=f"--out {out}",
+                fix="give --out a folder outside the corpus",
+            )
 
 
 def is_gold_set(path: Path) -> bool:

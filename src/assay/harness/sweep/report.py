@@ -95,7 +95,7 @@ def leaderboard_markdown(board: Mapping[str, Any]) -> str:
     lines += [f"**Winner** (at the budget): {winner_text(board)}", ""]
     header = ["rank", "size", "overlap", "chunks", *(METRIC_TITLES[m] for m in METRICS), "n", "seconds"]
     lines += _markdown_table(header, [_markdown_row(cell) for cell in board["leaderboard"]])
-    lines += ["", "## recall@budget per corpus", ""]
+    lines += ["", "## recall@budget per corpus", "", "Columns: size/overlap, in rank order.", ""]
     cells = board["leaderboard"]
     header = ["corpus", *(f"{cell['size']}/{cell['overlap_units']}" for cell in cells)]
     rows = [
@@ -188,9 +188,17 @@ def sweep_html(board: Mapping[str, Any]) -> str:
     )
     parts.append("</header><main>")
     parts += ["<h2>Leaderboard</h2>", _html_table(board["leaderboard"])]
-    parts += ["<h2>recall@budget per corpus</h2>", _corpus_table(board)]
+    note = element(
+        "p",
+        "Columns: size/overlap in characters (tokens for the token chunker), in rank order.",
+        class_="note",
+    )
+    parts += ["<h2>recall@budget per corpus</h2>", note, _corpus_table(board)]
     parts.append("<h2>Recall against chunk size</h2>")
-    parts += [f'<div class="chart">{recall_chart_svg(board, metric)}</div>' for metric in CHART_METRICS]
+    charts = "".join(
+        f'<div class="chart">{recall_chart_svg(board, metric)}</div>' for metric in CHART_METRICS
+    )
+    parts.append(f'<div class="charts">{charts}</div>')
     parts.append("</main>")
     return _page("assay sweep", "".join(parts))
 
