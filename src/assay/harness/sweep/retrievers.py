@@ -41,16 +41,13 @@ def words(text: str) -> list[str]:
 
 
 def english_analyser() -> Callable[[list[str]], list[str]]:
-    """Stopwords out, then the English Snowball stem of each remaining word."""
-    import Stemmer
+    """English stopwords (bm25s's list, NLTK's) out; no stemming (see the module docstring)."""
     from bm25s.stopwords import STOPWORDS_EN
 
     stopwords = frozenset(STOPWORDS_EN)
-    stem = Stemmer.Stemmer("english").stemWords
 
     def analyse(tokens: list[str]) -> list[str]:
-        kept = [token for token in tokens if token not in stopwords]
-        return list(stem(kept)) if kept else []
+        return [token for token in tokens if token not in stopwords]
 
     return analyse
 
