@@ -3,6 +3,7 @@ stopwords, Indic scripts), the span metrics on hand-made spans, and one cell (sc
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -80,12 +81,12 @@ def test_char_chunk_boundaries_fall_on_whitespace_near_the_grid(size, overlap):
 
 def test_char_chunks_without_overlap_tile_the_text():
     chunks = char_chunks(doc(PROSE), 120, 0)
-    assert all(first.end == second.start for first, second in zip(chunks, chunks[1:]))
+    assert all(first.end == second.start for first, second in itertools.pairwise(chunks))
 
 
 def test_char_chunks_overlap_by_about_the_overlap():
     chunks = char_chunks(doc(PROSE), 400, 60)
-    overlaps = [first.end - second.start for first, second in zip(chunks, chunks[1:])]
+    overlaps = [first.end - second.start for first, second in itertools.pairwise(chunks)]
     assert all(overlap > 0 for overlap in overlaps)
     assert 40 <= sum(overlaps) / len(overlaps) <= 80
 
@@ -110,7 +111,7 @@ def test_an_empty_document_has_no_chunks_or_one_blank(chunker, text):
 @pytest.mark.parametrize("chunker", [char_chunks, token_chunks])
 @pytest.mark.parametrize(("size", "overlap"), [(100, 100), (100, 150), (0, 0), (10, -1)])
 def test_a_window_that_cannot_step_is_a_usage_error(chunker, size, overlap):
-    with pytest.raises(UsageError, match="overlap|size"):
+    with pytest.raises(UsageError, match=r"overlap|size"):
         chunker(doc(PROSE), size, overlap)
 
 
@@ -227,10 +228,13 @@ def chunks(*triples: tuple[str, int, int]) -> list[Chunk]:
 )
 def test_span_metrics(gold, ranked, expected):
     score = score_spans(gold, ranked)
-    assert (score.recall, score.precision, score.iou, score.hit, score.reciprocal_rank) == pytest.approx(expected)
+    measured = (score.recall, score.precision, score.iou, score.hit, score.reciprocal_rank)
+    assert measured == pytest.approx(expected)
 
 
-@pytest.mark.parametrize(("budget", "size", "k"), [(3200, 400, 8), (3200, 800, 4), (3200, 1600, 2), (3200, 5000, 1)])
+@pytest.mark.parametrize(
+    ("budget", "size", "k"), [(3200, 400, 8), (3200, 800, 4), (3200, 1600, 2), (3200, 5000, 1), (100, 400, 1)]
+)
 def test_a_budget_buys_budget_over_size_chunks(budget, size, k):
     assert budget_k(budget, size) == k
 
@@ -306,7 +310,9 @@ def test_a_bad_cell_config_is_a_usage_error(changes, message):
         run_cell(animal_set(), replace(CellConfig(size=60, overlap=0.0, k=1, budget=60), **changes))
 
 
-@pytest.mark.parametrize(("size", "overlap", "units"), [(400, 0.15, 60), (800, 0.15, 120), (200, 0.0, 0), (1600, 0.15, 240)])
+@pytest.mark.parametrize(
+    ("size", "overlap", "units"), [(400, 0.15, 60), (800, 0.15, 120), (200, 0.0, 0), (1600, 0.15, 240)]
+)
 def test_the_overlap_fraction_in_characters(size, overlap, units):
     assert CellConfig(size, overlap, 5, 3200).overlap_units == units
 
@@ -321,5 +327,6 @@ def test_a_question_in_two_documents_is_searched_in_both():
     both = SpanQuestion(
         "q4", "owl hunts ferns shade", "mixed", None, (GoldSpan("animals", *OWL), GoldSpan("plants", *FERNS))
     )
-    result = run_cell(replace(spans_set, questions=(both,)), CellConfig(size=60, overlap=0.0, k=2, budget=120))
+    config = CellConfig(size=60, overlap=0.0, k=2, budget=120)
+    result = run_cell(replace(spans_set, questions=(both,)), config)
     assert result.scores[0].recall_at_k > 0.9  # the owl's chunk of one, the ferns' of the other

@@ -79,9 +79,13 @@ def check_config(config: CellConfig) -> None:
     if config.scope not in SCOPES:
         raise UsageError(f"unknown scope {config.scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
     if not 0 <= config.overlap < 1:
-        raise UsageError(f"overlap {config.overlap} is not a fraction of the size", fix="give 0 <= overlap < 1")
+        raise UsageError(
+            f"overlap {config.overlap} is not a fraction of the size", fix="give an overlap from 0 up to 1"
+        )
     if config.k < 1 or config.budget < 1:
-        raise UsageError(f"k {config.k} and budget {config.budget} must be at least 1", fix="give positive values")
+        raise UsageError(
+            f"k {config.k} and budget {config.budget} must both be at least 1", fix="give positive values"
+        )
 
 
 def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[tuple[list[Chunk], list[int]]]:
@@ -118,7 +122,8 @@ def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
     rankings: list[list[list[Chunk]]] = [[] for _ in spans.questions]
     for group_chunks, positions in groups(spans, chunks, config.scope):
         clock = time.perf_counter()
-        retriever = make_retriever(config.retriever, [texts[c.document][c.start : c.end] for c in group_chunks])
+        chunk_texts = [texts[chunk.document][chunk.start : chunk.end] for chunk in group_chunks]
+        retriever = make_retriever(config.retriever, chunk_texts)
         timings["index"] += time.perf_counter() - clock
         clock = time.perf_counter()
         found = retriever.search([spans.questions[p].question for p in positions], depth)

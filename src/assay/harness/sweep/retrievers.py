@@ -40,12 +40,13 @@ class Retriever(Protocol):
 
 def words(text: str) -> list[str]:
     """The text's words, lowercased (before matching, as bm25s does)."""
-    return WORD.findall(text.lower())
+    found: list[str] = WORD.findall(text.lower())
+    return found
 
 
 def english_stopwords() -> frozenset[str]:
     """English stopwords: bm25s's list (NLTK's)."""
-    from bm25s.stopwords import STOPWORDS_EN
+    from bm25s.stopwords import STOPWORDS_EN  # type: ignore[import-untyped]
 
     return frozenset(STOPWORDS_EN)
 
@@ -56,7 +57,7 @@ class Bm25:
     name = "bm25"
 
     def __init__(self, texts: Sequence[str]) -> None:
-        import bm25s
+        import bm25s  # type: ignore[import-untyped]
 
         self.stopwords = english_stopwords()
         self.vocabulary: dict[str, int] = {}

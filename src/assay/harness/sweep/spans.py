@@ -5,9 +5,9 @@ have different ids but the same characters, so only spans compare them. Every me
 arithmetic over the gold spans and the retrieved chunks' spans, each merged per document first, so two
 overlapping chunks never count a character twice and two overlapping gold spans never ask for it twice:
 
-    recall      |gold ∩ retrieved| / |gold|
-    precision   |gold ∩ retrieved| / |retrieved|      (retrieved = the union of the chunks' spans)
-    iou         |gold ∩ retrieved| / |gold ∪ retrieved|
+    recall      |gold & retrieved| / |gold|
+    precision   |gold & retrieved| / |retrieved|      (retrieved = the union of the chunks' spans)
+    iou         |gold & retrieved| / |gold | retrieved|
     hit         every gold span lies wholly inside the union of the retrieved spans (full containment:
                 a span across a chunk border counts when the two chunks are both retrieved)
     reciprocal  1 / the rank of the first retrieved chunk that overlaps a gold span, within the k
@@ -108,7 +108,7 @@ def length(intervals: Intervals) -> int:
 
 
 def overlap_length(first: Intervals, second: Intervals) -> int:
-    """|first ∩ second| in characters, by a merge walk over each document's sorted intervals."""
+    """|first & second| in characters, by a merge walk over each document's sorted intervals."""
     total = 0
     for document, pairs in first.items():
         others = second.get(document, [])
@@ -137,7 +137,7 @@ class SpanScore:
 
 
 def recall(gold: Sequence[Located], retrieved: Sequence[Located]) -> float:
-    """|gold ∩ retrieved| / |gold|; 0 without gold characters."""
+    """|gold & retrieved| / |gold|; 0 without gold characters."""
     gold_intervals = merged(gold)
     wanted = length(gold_intervals)
     return overlap_length(gold_intervals, merged(retrieved)) / wanted if wanted else 0.0
