@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from assay.errors import UsageError
+from assay.errors import InputError, UsageError
 from assay.harness.sweep import (
     CellConfig,
     Chunk,
@@ -315,6 +315,13 @@ def test_a_bad_cell_config_is_a_usage_error(changes, message):
 )
 def test_the_overlap_fraction_in_characters(size, overlap, units):
     assert CellConfig(size, overlap, 5, 3200).overlap_units == units
+
+
+def test_a_gold_span_in_an_unknown_document_is_an_input_error():
+    stray = SpanQuestion("q9", "owl", "animals", None, (GoldSpan("insects", 0, 5),))
+    spans_set = replace(animal_set(), questions=(stray,))
+    with pytest.raises(InputError, match="question q9: a gold span is in 'insects', none of the 2 documents"):
+        run_cell(spans_set, CellConfig(size=60, overlap=0.0, k=1, budget=60))
 
 
 def test_rankings_of_several_documents_interleave_rank_by_rank():

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 
-from ...errors import UsageError
+from ...errors import InputError, UsageError
 from .chunking import Chunk, char_chunks, token_chunks
 from .retrievers import make_retriever
 from .spans import SpanQuestion, SpanSet, budget_k, score_spans
@@ -88,6 +88,20 @@ def check_config(config: CellConfig) -> None:
         )
 
 
+def check_documents(spans: SpanSet) -> None:
+    """Every gold span names one of the documents: a span elsewhere could never be retrieved, and its
+    question would score 0 for a reason no chunking can change."""
+    names = {document.name for document in spans.documents}
+    for question in spans.questions:
+        unknown = [name for name in question.documents if name not in names]
+        if unknown:
+            raise InputError(
+                f"a gold span is in {unknown[0]!r}, none of the {len(names)} documents",
+                where=f"question {question.id}",
+                fix="give the document the question's spans are in",
+            )
+
+
 def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[tuple[list[Chunk], list[int]]]:
     """The indexes to build: each one's chunks and the questions (by position) searched in it."""
     if scope == "pooled":
@@ -96,8 +110,7 @@ def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[t
     asked: dict[str, list[int]] = {document.name: [] for document in spans.documents}
     for position, question in enumerate(spans.questions):
         for name in question.documents:
-            if name in asked:
-                asked[name].append(position)
+            asked[name].append(position)
     return [(chunks[name], positions) for name, positions in asked.items() if positions]
 
 
@@ -110,6 +123,7 @@ def interleaved(rankings: Sequence[list[Chunk]]) -> list[Chunk]:
 def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
     """The cell's per-question scores, computed from fresh chunks and fresh indexes."""
     check_config(config)
+    check_documents(spans)
     clock = time.perf_counter()
     chunker = CHUNKERS[config.chunker]
     chunks = {doc.name: chunker(doc, config.size, config.overlap_units) for doc in spans.documents}
