@@ -56,6 +56,12 @@ def test_a_corpus_with_crlf_keeps_its_offsets(tmp_path, corpus):
     assert all(len(value) == 64 for value in loaded.sha256.values())
 
 
+def test_an_optional_category_column_gives_the_category(tmp_path, corpus):
+    rows = [{**row("q", []), "category": "numbers"}, {**row("q", []), "category": ""}]
+    loaded = load_chunk_eval([corpus], write_questions(tmp_path / "q.csv", rows))
+    assert [question.category for question in loaded.questions] == ["numbers", None]
+
+
 def test_a_reference_that_is_not_the_text_at_its_offsets_names_its_row(tmp_path, corpus):
     good = reference(CORPUS, "forty two")
     shifted = {**reference(CORPUS, "Line three"), "start_index": 1}

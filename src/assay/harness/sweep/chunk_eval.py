@@ -5,8 +5,9 @@ stem, which is the questions' ``corpus_id``) and its ``questions_df.csv`` (colum
 Corpora are read as UTF-8 without newline translation (``newline=""``): the offsets count the file's own
 characters, and a file with CRLF line ends read the default way would shift every offset after the first
 line. Every reference is checked: its ``content`` must be ``text[start_index:end_index]``, or the load
-fails naming the row. The data set has no categories, so a question's category is None and its rollup
-group is its corpus. A question's id is its row number (the first question is ``q1``).
+fails naming the row. The data set has no categories, so a question's category is None (or the cell of
+an optional ``category`` column, for a CSV of one's own in the same shape) and its rollup group is its
+corpus. A question's id is its row number (the first question is ``q1``).
 """
 
 from __future__ import annotations
@@ -120,7 +121,11 @@ def row_question(
             mismatches.append(f"{where} ({span.start}..{span.end})")
         spans.append(span)
     question = SpanQuestion(
-        id=f"q{number}", question=row["question"] or "", corpus=corpus, category=None, spans=tuple(spans)
+        id=f"q{number}",
+        question=row["question"] or "",
+        corpus=corpus,
+        category=row.get("category") or None,
+        spans=tuple(spans),
     )
     return question, mismatches
 
