@@ -13,8 +13,10 @@ overlapping chunks never count a character twice and two overlapping gold spans 
     reciprocal  1 / the rank of the first retrieved chunk that overlaps a gold span, within the k
                 retrieved; 0 when none of them does (so the mean is MRR@k)
 
-A question without gold characters has recall 0 (there is nothing it could find), as does an empty
-retrieval; an empty retrieval has precision 0.
+Precision and IoU count the retrieved characters once, where chunking_evaluation (the public tool that
+measures by span) sums the chunks' lengths, so an overlap of 15% there lowers precision by itself;
+recall is the same in both. A question without gold characters has recall 0 (there is nothing it
+could find), as does an empty retrieval; an empty retrieval has precision 0.
 """
 
 from __future__ import annotations
