@@ -67,16 +67,30 @@ def test_chunks_cover_the_text_in_order_and_are_never_empty(chunker, name, size,
 
 
 @pytest.mark.parametrize(("size", "overlap"), [(50, 0), (200, 30), (400, 60)])
-def test_char_chunk_boundaries_fall_on_whitespace_near_the_grid(size, overlap):
+def test_char_chunk_boundaries_fall_beside_whitespace_near_the_grid(size, overlap):
     chunks = char_chunks(doc(PROSE), size, overlap)
     step = size - overlap
+    moved = 0
     for number, chunk in enumerate(chunks):
-        if chunk.start > 0:
-            assert PROSE[chunk.start].isspace()
-            assert abs(chunk.start - number * step) < step / 2
-        if chunk.end < len(PROSE):
-            assert PROSE[chunk.end].isspace()
-            assert abs(chunk.end - (number * step + size)) < step / 2
+        for cut, grid in ((chunk.start, number * step), (chunk.end, number * step + size)):
+            if 0 < cut < len(PROSE):
+                assert PROSE[cut - 1].isspace() or PROSE[cut].isspace()  # never inside a word
+                assert abs(cut - grid) < step / 2
+                moved += cut != grid
+    assert moved > 0
+
+
+@pytest.mark.parametrize(
+    ("text", "cuts"),
+    [
+        # size 6: each cut may move 2 characters
+        ("aaaaa bbbbb ccccc", [(0, 6), (6, 12), (12, 17)]),  # cuts already between words stay
+        ("aaaaaaa bbbbbbb", [(0, 7), (7, 12), (12, 15)]),  # 6 moves to the space; 12 has none near
+        ("aaaa  bbbb  cccc", [(0, 6), (6, 12), (12, 16)]),
+    ],
+)
+def test_a_cut_moves_to_the_nearest_place_outside_a_word(text, cuts):
+    assert [(chunk.start, chunk.end) for chunk in char_chunks(doc(text), 6, 0)] == cuts
 
 
 def test_char_chunks_without_overlap_tile_the_text():
