@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 
-from ...errors import UsageError
+from ...errors import InputError, UsageError
 from .chunking import Chunk, char_chunks, token_chunks
 from .retrievers import make_retriever
 from .spans import SpanQuestion, SpanSet, budget_k, score_spans
@@ -79,9 +79,27 @@ def check_config(config: CellConfig) -> None:
     if config.scope not in SCOPES:
         raise UsageError(f"unknown scope {config.scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
     if not 0 <= config.overlap < 1:
-        raise UsageError(f"overlap {config.overlap} is not a fraction of the size", fix="give 0 <= overlap < 1")
+        raise UsageError(
+            f"overlap {config.overlap} is not a fraction of the size", fix="give an overlap from 0 up to 1"
+        )
     if config.k < 1 or config.budget < 1:
-        raise UsageError(f"k {config.k} and budget {config.budget} must be at least 1", fix="give positive values")
+        raise UsageError(
+            f"k {config.k} and budget {config.budget} must both be at least 1", fix="give positive values"
+        )
+
+
+def check_documents(spans: SpanSet) -> None:
+    """Every gold span names one of the documents: a span elsewhere could never be retrieved, and its
+    question would score 0 for a reason no chunking can change."""
+    names = {document.name for document in spans.documents}
+    for question in spans.questions:
+        unknown = [name for name in question.documents if name not in names]
+        if unknown:
+            raise InputError(
+                f"a gold span is in {unknown[0]!r}, none of the {len(names)} documents",
+                where=f"question {question.id}",
+                fix="give the document the question's spans are in",
+            )
 
 
 def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[tuple[list[Chunk], list[int]]]:
@@ -92,8 +110,7 @@ def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[t
     asked: dict[str, list[int]] = {document.name: [] for document in spans.documents}
     for position, question in enumerate(spans.questions):
         for name in question.documents:
-            if name in asked:
-                asked[name].append(position)
+            asked[name].append(position)
     return [(chunks[name], positions) for name, positions in asked.items() if positions]
 
 
@@ -106,6 +123,7 @@ def interleaved(rankings: Sequence[list[Chunk]]) -> list[Chunk]:
 def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
     """The cell's per-question scores, computed from fresh chunks and fresh indexes."""
     check_config(config)
+    check_documents(spans)
     clock = time.perf_counter()
     chunker = CHUNKERS[config.chunker]
     chunks = {doc.name: chunker(doc, config.size, config.overlap_units) for doc in spans.documents}
@@ -118,7 +136,8 @@ def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
     rankings: list[list[list[Chunk]]] = [[] for _ in spans.questions]
     for group_chunks, positions in groups(spans, chunks, config.scope):
         clock = time.perf_counter()
-        retriever = make_retriever(config.retriever, [texts[c.document][c.start : c.end] for c in group_chunks])
+        chunk_texts = [texts[chunk.document][chunk.start : chunk.end] for chunk in group_chunks]
+        retriever = make_retriever(config.retriever, chunk_texts)
         timings["index"] += time.perf_counter() - clock
         clock = time.perf_counter()
         found = retriever.search([spans.questions[p].question for p in positions], depth)

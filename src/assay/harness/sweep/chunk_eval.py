@@ -5,8 +5,9 @@ stem, which is the questions' ``corpus_id``) and its ``questions_df.csv`` (colum
 Corpora are read as UTF-8 without newline translation (``newline=""``): the offsets count the file's own
 characters, and a file with CRLF line ends read the default way would shift every offset after the first
 line. Every reference is checked: its ``content`` must be ``text[start_index:end_index]``, or the load
-fails naming the row. The data set has no categories, so a question's category is None and its rollup
-group is its corpus. A question's id is its row number (the first question is ``q1``).
+fails naming the row. The data set has no categories, so a question's category is None (or the cell of
+an optional ``category`` column, for a CSV of one's own in the same shape) and its rollup group is its
+corpus. A question's id is its row number (the first question is ``q1``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ def load_documents(corpus_paths: Sequence[Path]) -> tuple[SpanDocument, ...]:
     for path in corpus_paths:
         if path.stem in documents:
             raise InputError(
-                f"two corpus files named {path.stem!r}", where=str(path), fix="give each corpus file its own name"
+                f"two corpus files named {path.stem!r}",
+                where=str(path),
+                fix="give each corpus its own file name",
             )
         documents[path.stem] = SpanDocument(name=path.stem, corpus=path.stem, text=read_text(path))
     return tuple(documents.values())
@@ -81,7 +84,8 @@ def reference_span(reference: Any, corpus: str, where: str) -> tuple[GoldSpan, s
             fix='write references as [{"content": ..., "start_index": N, "end_index": M}]',
         )
     start, end, content = reference["start_index"], reference["end_index"], reference["content"]
-    if not (isinstance(start, int) and isinstance(end, int) and isinstance(content, str)) or not 0 <= start <= end:
+    well_typed = isinstance(start, int) and isinstance(end, int) and isinstance(content, str)
+    if not well_typed or not 0 <= start <= end:
         raise InputError(
             f"reference offsets {start!r}..{end!r} are not whole numbers with 0 <= start <= end",
             where=where,
@@ -90,7 +94,9 @@ def reference_span(reference: Any, corpus: str, where: str) -> tuple[GoldSpan, s
     return GoldSpan(document=corpus, start=start, end=end), content
 
 
-def row_question(row: dict[str, str], number: int, texts: dict[str, str], where: str) -> tuple[SpanQuestion, list[str]]:
+def row_question(
+    row: dict[str, str], number: int, texts: dict[str, str], where: str
+) -> tuple[SpanQuestion, list[str]]:
     """The question of one CSV row and the references whose content is not the text at their offsets."""
     corpus = row["corpus_id"] or ""
     if corpus not in texts:
@@ -115,7 +121,11 @@ def row_question(row: dict[str, str], number: int, texts: dict[str, str], where:
             mismatches.append(f"{where} ({span.start}..{span.end})")
         spans.append(span)
     question = SpanQuestion(
-        id=f"q{number}", question=row["question"] or "", corpus=corpus, category=None, spans=tuple(spans)
+        id=f"q{number}",
+        question=row["question"] or "",
+        corpus=corpus,
+        category=row.get("category") or None,
+        spans=tuple(spans),
     )
     return question, mismatches
 
@@ -135,7 +145,8 @@ def load_chunk_eval(corpus_paths: Sequence[Path], questions: Path) -> SpanSet:
         shown = "; ".join(mismatches[:MISMATCHES_SHOWN])
         more = f" and {len(mismatches) - MISMATCHES_SHOWN} more" if len(mismatches) > MISMATCHES_SHOWN else ""
         raise InputError(
-            f"{len(mismatches)} reference(s) whose content is not the corpus text at their offsets: {shown}{more}",
+            f"{len(mismatches)} reference(s) whose content is not the corpus text at their offsets: "
+            f"{shown}{more}",
             fix="give the corpus files the questions were written on, unchanged (same bytes, same line ends)",
         )
     hashes = {path.stem: sha256_of(path) for path in corpus_paths}

