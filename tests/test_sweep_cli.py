@@ -263,3 +263,22 @@ def test_the_out_folder_may_not_be_a_file(
         ["sweep", "--corpus", str(folder), "--questions", str(questions), "--out", str(taken)], capsys
     )
     assert code == 2 and "a sweep writes a folder" in stderr and taken.read_text(encoding="utf-8") == "mine"
+
+
+CHUNK_EVAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "chunk_eval"
+# The issue's recalls on chunk_eval (BM25, per-document indexes, all 472 questions), within 0.02.
+ISSUE_RECALLS = {(400, 0.15): (0.739, 0.818), (800, 0.15): (0.850, 0.824)}
+
+
+def test_the_command_reproduces_the_issue_on_chunk_eval(tmp_path: Path) -> None:
+    if not CHUNK_EVAL.is_dir():
+        skip_or_fail(f"the shared chunk_eval data is not at {CHUNK_EVAL}")
+    out = tmp_path / "chunk_eval"
+    assay("sweep", "--corpus", CHUNK_EVAL, "--questions", CHUNK_EVAL / "questions_df.csv", "--out", out)
+    cells = {(cell["size"], cell["overlap"]): cell for cell in read_json(out / "sweep.json")}
+    for grid_cell, (at_k, at_budget) in ISSUE_RECALLS.items():
+        overall = cells[grid_cell]["overall"]
+        assert overall["n"] == 472
+        assert overall["recall_at_k"] == pytest.approx(at_k, abs=0.02)
+        assert overall["recall_at_budget"] == pytest.approx(at_budget, abs=0.02)
+    assert len(cells[400, 0.15]["corpora"]) == 5
