@@ -324,7 +324,8 @@ def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[
             else:
                 yield number, text
                 carry = ""
-    _decoded(decoder, b"", True, f"{shown}:{number}")  # a file cut inside a character
+    last = number if carry else max(number - 1, 1)
+    _decoded(decoder, b"", True, f"{shown}:{last}")  # a file cut inside a character
     if carry:
         yield number, carry
 

@@ -19,7 +19,7 @@ import regex
 
 SCHEMES = {"http": 80, "https": 443}  # the schemes checked, and each one's default port
 
-_OPENERS = "<([{\"'`"
+_OPENERS = "<([{*\"'`"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # Sentence punctuation and emphasis that end a URL in prose and almost never end a real one.
 _TRAILING = ".,;:!?*\"'`>"
