@@ -90,8 +90,9 @@ def test_a_url_joins_its_claim_however_either_spells_it(corpus: tuple[Path, Path
 
 
 def test_a_url_that_is_no_other_urls_spelling_does_not_join(corpus: tuple[Path, Path]) -> None:
-    classes = url_classes([{"url": "https://example.com/network/", "class": "ok"}], where="u")
-    assert _entry(_map(corpus, classes), "acme__alpha", "network_hospital_count")["verdict"] == "url_unchecked"
+    classes = url_classes([{"url": "https://example.com/network/", "class": "ok"}], where="urls.json")
+    entry = _entry(_map(corpus, classes), "acme__alpha", "network_hospital_count")
+    assert entry["verdict"] == "url_unchecked"
 
 
 def test_the_url_checks_own_output_is_read(corpus: tuple[Path, Path]) -> None:
