@@ -177,11 +177,13 @@ def _refuse_outputs_read_as_inputs(outputs: dict[str, str | None], paths: Sequen
             continue
         written = Path(os.path.realpath(path))
         for folder in folders:
-            if written.is_relative_to(folder) and written.suffix.casefold() in KNOWN_SUFFIXES:
+            if not written.is_relative_to(folder) or written.suffix.casefold() not in KNOWN_SUFFIXES:
+                continue
+            if not any(part.startswith(".") for part in written.relative_to(folder).parts):  # hidden: unread
                 raise UsageError(
-                    f"{flag} is inside a folder read for URLs: the next run would read it as an input",
+                    "inside a folder read for URLs: the next run would read it as an input",
                     where=f"{flag} {path}",
-                    fix=f"write {flag} outside {folder}",
+                    fix=f"write {flag} outside {folder}, or give it a hidden name (.{written.name})",
                 )
 
 
