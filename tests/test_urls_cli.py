@@ -90,7 +90,7 @@ def test_the_json_has_one_entry_per_url_with_its_places(
     page.write_text(f"See [the network]({server.url('/redirect/302?to=/page/network')}).\n", encoding="utf-8")
     out = tmp_path / "urls.json"
     code, _, err = _check([str(facts.parent), str(page), *FAST, "--out", str(out)], capsys)
-    assert code == 0 and "2 URLs in 2 files" in err and "1 URL fields are empty (null): skipped" in err
+    assert code == 0 and "2 URLs in 2 files" in err and "1 URL field is empty (null): skipped" in err
     redirected, pdf = _read(out)
     assert redirected == {
         "url": server.url("/redirect/302?to=/page/network"),

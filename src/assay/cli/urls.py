@@ -196,7 +196,8 @@ def _say_scan(scan: UrlScan) -> None:
     if not scan.found:
         print("assay: no URLs found: nothing to check", file=sys.stderr)
     if scan.skipped:
-        print(f"assay: {len(scan.skipped)} URL fields are empty (null): skipped", file=sys.stderr)
+        fields = "1 URL field is" if len(scan.skipped) == 1 else f"{len(scan.skipped)} URL fields are"
+        print(f"assay: {fields} empty (null): skipped", file=sys.stderr)
     for place, text in scan.unusable[:SHOWN_PROBLEMS]:
         said = f"{one_line(place)}: {one_line(text)!r} is no http(s) URL: not checked"
         print(f"assay: warning: {said}", file=sys.stderr)
