@@ -4,6 +4,7 @@ sets, Markdown and text corpora and plain lists, each found once with every plac
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -203,6 +204,15 @@ def test_markdown_links_autolinks_and_bare_urls(tmp_path: Path) -> None:
     assert found["https://acme.example/autolink"].places == (f"{page}:4", f"{page}:5")
 
 
+def test_html_character_references_are_undone(tmp_path: Path) -> None:
+    page = _write(tmp_path / "page.html", '<a href="https://a.example/q?x=1&amp;y=2">PDF</a>\n')
+    text = _write(tmp_path / "page.md", "https://a.example/q?x=1&amp;y=2\n")
+    assert [item.url for item in urls_in([page, text])] == [
+        "https://a.example/q?x=1&y=2",
+        "https://a.example/q?x=1&amp;y=2",  # Markdown writes & as it is
+    ]
+
+
 def test_a_plain_list_with_comments(tmp_path: Path) -> None:
     listing = _write(
         tmp_path / "urls.txt",
@@ -251,13 +261,16 @@ def test_a_url_across_a_long_lines_pieces_is_found_whole(tmp_path: Path) -> None
         ("twice.json", b'{"url": "https://a.example/", "url": "https://b.example/"}', "twice.json", "url"),
         ("bad.jsonl", b'{"url": "https://a.example/"}\n{"url": \n', "bad.jsonl:2", "not valid JSON"),
         ("missing.md", None, "missing.md", "no such file"),
+        ("fifo", "fifo", "fifo", "not a regular file"),
     ],
 )
 def test_an_unreadable_file_is_an_input_error_naming_it(
-    tmp_path: Path, name: str, content: bytes | None, where: str, words: str
+    tmp_path: Path, name: str, content: bytes | str | None, where: str, words: str
 ) -> None:
     path = tmp_path / name
-    if content is not None:
+    if content == "fifo":
+        os.mkfifo(path)
+    elif content is not None:
         path.write_bytes(content)
     with pytest.raises(InputError) as raised:
         urls_in([path])

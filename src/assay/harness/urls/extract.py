@@ -23,6 +23,7 @@ MiB), and a JSON document over ``MAX_JSON_BYTES`` is refused with the fix (write
 from __future__ import annotations
 
 import codecs
+import html
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -37,7 +38,8 @@ from .normalise import normalise_url
 
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
-TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".html", ".htm", ".csv", ".tsv"})
+HTML_SUFFIXES = frozenset({".html", ".htm"})
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".csv", ".tsv"}) | HTML_SUFFIXES
 LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
 KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 
@@ -108,9 +110,8 @@ def files_to_read(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise InputError(
-            "no such file or folder", where=str(path), fix="give files or folders of facts, gold sets or text"
-        )
+        what = "not a regular file or folder" if path.exists() else "no such file or folder"
+        raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
     found = []
     for folder, subfolders, names in os.walk(path):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
@@ -176,16 +177,18 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
                 _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
     else:
         comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
+        entities = suffix in HTML_SUFFIXES  # href="...?a=1&amp;b=2" asks for ?a=1&b=2
         for number, line in _lines(path, shown, whole_lines=False):
             if not (comments and line.lstrip().startswith("#")):
-                _scan_text(line, number, collector)
+                _scan_text(line, number, collector, entities=entities)
 
 
-def _scan_text(text: str, line: int, collector: _Collector) -> None:
-    """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked."""
+def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
+    """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
+    character references undone first when `entities`."""
     pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
     for found in _URL.finditer(text):
-        url = normalise_url(found.group())
+        url = normalise_url(html.unescape(found.group()) if entities else found.group())
         if url is not None:
             collector.add(url, line, says_pdf=found.start() in pdf_links)
 
