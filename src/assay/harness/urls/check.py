@@ -57,6 +57,7 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
 PDF_MAGIC = b"%PDF-"
+ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /index.html -> / is no soft 404
 # A login page's path or query: the words as whole tokens, so /author or /casual do not match.
 LOGIN = regex.compile(
     r"(?<![a-z])(?:log-?in|log-?on|sign-?in|sign_in|auth|oauth2?|sso|saml)(?![a-z])", regex.I
@@ -215,8 +216,8 @@ def _transient(walk: _Walk) -> bool:
 def _soft_404_target(url: str, final: str) -> str | None:
     """"a home page" or "a login page" when a deep link `url` landed on one, else None."""
     start, end = urlsplit(url), urlsplit(final)
-    if start.path in ("", "/") and not start.query:
-        return None
+    if (start.path in ("", "/") or ROOT_PAGE.fullmatch(start.path)) and not start.query:
+        return None  # not a deep link: the home page itself, by one of its names
     if end.path in ("", "/") and not end.query:
         return "a home page"
     if LOGIN.search(end.path) or LOGIN.search(end.query):
