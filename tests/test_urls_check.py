@@ -4,6 +4,8 @@ scheme refusals, DNS failures, deadlines, and the verdicts' order and JSON."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -151,6 +153,9 @@ def test_cross_host_and_http_to_https_hops_are_noted(server: UrlServer) -> None:
         ("https://a.example/docs/page", "https://idp.example/sso/start", "a login page"),
         ("https://a.example/docs/page", "https://a.example/x?next=1&action=login", "a login page"),
         ("https://a.example/", "https://a.example/home", None),
+        ("https://a.example/index.html", "https://a.example/", None),
+        ("https://a.example/Default.aspx", "https://a.example/", None),
+        ("https://a.example/index.html?page=7", "https://a.example/", "a home page"),
         ("https://a.example/docs/page", "https://a.example/docs/page2", None),
         ("https://a.example/docs/page", "https://a.example/authors/smith", None),
     ],
@@ -280,6 +285,10 @@ def test_verdicts_come_in_input_order_with_progress_for_each(server: UrlServer) 
     assert server.record.hits("/slow/order") - before == 1
 
 
+def test_no_urls_give_no_verdicts() -> None:
+    assert check_urls_sync([], FAST) == []
+
+
 def test_to_json_holds_the_fields_of_the_output(server: UrlServer) -> None:
     entry = check(server.url("/redirect/301?to=/doc.pdf"), pdf=True).to_json()
     assert list(entry) == [
@@ -290,6 +299,12 @@ def test_to_json_holds_the_fields_of_the_output(server: UrlServer) -> None:
         {"url": server.url("/doc.pdf"), "status": 200},
     ]
     assert (entry["class"], entry["is_pdf"], entry["checked_at"][-1]) == ("redirected", True, "Z")
+
+
+def test_importing_the_package_loads_no_http_client() -> None:
+    code = "import sys, assay.harness.urls as u; u.FoundUrl; print('httpx' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_the_user_agent_names_assay(server: UrlServer) -> None:

@@ -33,15 +33,11 @@ exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
-import socket
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -51,6 +47,7 @@ import regex
 from ..._version import __version__
 from ...errors import UsageError
 from .extract import FoundUrl
+from .fetch import PDF_WINDOW, Answer, Fetcher, ask, phrase, vet
 
 if TYPE_CHECKING:
     from .cache import UrlCache
@@ -60,13 +57,12 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
 PDF_MAGIC = b"%PDF-"
-PDF_WINDOW = 1024  # bytes asked for (Range) and searched for %PDF- (readers accept bytes before it)
-MAX_BODY = 4096  # bytes read at most from any body, whatever the server sends
+ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /index.html -> / is no soft 404
 # A login page's path or query: the words as whole tokens, so /author or /casual do not match.
 LOGIN = regex.compile(
     r"(?<![a-z])(?:log-?in|log-?on|sign-?in|sign_in|auth|oauth2?|sso|saml)(?![a-z])", regex.I
 )
-NO_SUCH_HOST = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
+
 
 
 @dataclass(frozen=True)
@@ -133,168 +129,25 @@ class CheckSettings:
 
 
 @dataclass
-class _Answer:
-    """One URL's answer at one hop (after a HEAD refused and its GET), or the fault that stopped it."""
+class _Context:
+    fetcher: Fetcher
+    cache: UrlCache | None
 
-    status: int | None = None
-    headers: httpx.Headers = field(default_factory=httpx.Headers)
-    body: bytes | None = None  # the first bytes, when asked with GET
-    asked: str = ""  # "HEAD 405, GET " when a HEAD was refused
-    fault: str = ""  # why no answer: "timed out after 2 s", "connection refused", ...
-    klass: str = "error"  # the class a fault gives
-    transient: bool = False  # worth asking again
+    @property
+    def settings(self) -> CheckSettings:
+        return self.fetcher.settings
 
 
 @dataclass
 class _Walk:
     hops: list[Hop] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    last: _Answer = field(default_factory=_Answer)
+    last: Answer = field(default_factory=Answer)
     stop: tuple[str, str] | None = None  # (class, reason) when the walk ended short of a final answer
-
-
-class _HostGate:
-    """One host's turn: at most `per_host` requests in flight, their starts `interval` seconds apart."""
-
-    def __init__(self, per_host: int, interval: float) -> None:
-        self.slots = asyncio.Semaphore(per_host)
-        self.spacing = asyncio.Lock()
-        self.interval = interval
-        self.next_start = 0.0
-
-    @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        async with self.slots:
-            async with self.spacing:
-                loop = asyncio.get_running_loop()
-                wait = self.next_start - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self.next_start = loop.time() + self.interval
-            yield
-
-
-@dataclass
-class _Context:
-    settings: CheckSettings
-    client: httpx.AsyncClient
-    cache: UrlCache | None
-    gates: dict[str, _HostGate] = field(default_factory=dict)
-
-    def gate(self, host: str) -> _HostGate:
-        if host not in self.gates:
-            self.gates[host] = _HostGate(self.settings.per_host, self.settings.interval)
-        return self.gates[host]
 
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def _phrase(status: int) -> str:
-    try:
-        return f"{status} {HTTPStatus(status).phrase}"
-    except ValueError:
-        return str(status)
-
-
-def _address_kind(address: str) -> str | None:
-    """What makes an address not public ("loopback", "private", ...), or None when it is public."""
-    ip = ipaddress.ip_address(address.split("%")[0])  # an IPv6 zone (fe80::1%eth0) is no part of it
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    for kind in ("loopback", "link_local", "multicast", "unspecified", "reserved", "private"):
-        if getattr(ip, f"is_{kind}"):
-            return kind.replace("_", "-")
-    return None if ip.is_global else "non-global"
-
-
-async def _vet(url: str, settings: CheckSettings) -> _Answer | None:
-    """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less _Answer."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        scheme = f"a {parts.scheme}: URL" if parts.scheme else "no scheme"
-        return _Answer(fault=f"not checked: only http and https URLs are ({scheme})", klass="blocked")
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        return _Answer(fault="malformed URL: a port that is not a number", klass="broken")
-    if not host:
-        return _Answer(fault="malformed URL: no host", klass="broken")
-    try:
-        lookup = asyncio.get_running_loop().getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
-        infos = await asyncio.wait_for(lookup, settings.timeout)
-    except TimeoutError:
-        return _Answer(fault=f"DNS: no answer for {host} within {settings.timeout:g} s", transient=True)
-    except socket.gaierror as exc:
-        if exc.errno in NO_SUCH_HOST:
-            return _Answer(fault=f"DNS: no such host {host}", klass="broken", transient=True)
-        return _Answer(fault=f"DNS: {host} could not be resolved ({exc.strerror})", transient=True)
-    except (UnicodeError, ValueError):
-        return _Answer(fault=f"malformed URL: the host {host!r} is not a valid name", klass="broken")
-    if settings.allow_private or host in settings.private_hosts:
-        return None
-    for info in infos:
-        kind = _address_kind(str(info[4][0]))
-        if kind is not None:
-            reason = f"refused: {host} is {info[4][0]}, a {kind} address (--allow-private checks it)"
-            return _Answer(fault=reason, klass="blocked")
-    return None
-
-
-async def _first_bytes(response: httpx.Response) -> bytes:
-    """At most MAX_BODY bytes of the body, whatever the server sends (the caller's timeout bounds time)."""
-    body = b""
-    async for chunk in response.aiter_bytes():
-        body += chunk
-        if len(body) >= PDF_WINDOW:
-            break
-    return body[:MAX_BODY]
-
-
-async def _request(url: str, method: str, ranged: bool, ctx: _Context, validators: dict[str, str]) -> _Answer:
-    """One request, in its host's turn, within the timeout; a fault becomes an answer-less _Answer."""
-    settings = ctx.settings
-    headers = dict(validators)
-    if method == "GET" and ranged:
-        headers["Range"] = f"bytes=0-{PDF_WINDOW - 1}"
-    async with ctx.gate(urlsplit(url).hostname or "").turn():
-        try:
-            async with asyncio.timeout(settings.timeout):
-                request = ctx.client.build_request(method, url, headers=headers)
-                response = await ctx.client.send(request, stream=True)
-                try:
-                    body = await _first_bytes(response) if method == "GET" else None
-                finally:
-                    await response.aclose()
-        except (TimeoutError, httpx.TimeoutException):
-            return _Answer(fault=f"timed out after {settings.timeout:g} s", transient=True)
-        except httpx.InvalidURL as exc:
-            return _Answer(fault=f"malformed URL: {exc}", klass="broken")
-        except httpx.ConnectError as exc:
-            return _Answer(fault=f"connection failed: {_cause(exc)}", transient=True)
-        except httpx.HTTPError as exc:  # a dropped connection, a protocol violation, a bad encoding
-            return _Answer(fault=f"{type(exc).__name__}: {_cause(exc)}", transient=True)
-    return _Answer(response.status_code, response.headers, body)
-
-
-def _cause(exc: Exception) -> str:
-    text = str(exc) or type(exc).__name__
-    return " ".join(text.split())[:200]
-
-
-async def _ask(url: str, method: str, ctx: _Context, validators: dict[str, str]) -> _Answer:
-    """One hop's answer: the HEAD, or the GET asked when the HEAD was refused (or a range was)."""
-    answer = await _request(url, method, True, ctx, validators)
-    if method == "HEAD" and answer.status is not None and answer.status >= 400 and answer.status != 429:
-        head = answer.status
-        answer = await _request(url, "GET", True, ctx, validators)
-        answer.asked = f"HEAD {head}, GET "
-    if answer.status == 416:  # an empty file cannot serve bytes 0-1023: ask for it whole (still bounded)
-        asked = answer.asked
-        answer = await _request(url, "GET", False, ctx, validators)
-        answer.asked = asked
-    return answer
 
 
 def _hop_notes(source: str, target: str) -> list[str]:
@@ -314,14 +167,14 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
     walk, url, seen = _Walk(), found.url, {found.url}
     method = "GET" if found.expect_pdf else "HEAD"
     while True:
-        answer = await _vet(url, ctx.settings) or await _ask(url, method, ctx, validators)
+        answer = await vet(url, ctx.settings) or await ask(url, method, ctx.fetcher, validators)
         walk.hops.append(Hop(url, answer.status))
         walk.last = answer
         if answer.status not in REDIRECTS:
             return walk
         location = answer.headers.get("location")
         if not location:
-            walk.stop = ("error", f"{_phrase(answer.status)} without a Location")
+            walk.stop = ("error", f"{phrase(answer.status)} without a Location")
             return walk
         target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
         walk.notes.extend(_hop_notes(url, target))
@@ -336,7 +189,7 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
         method = "GET" if found.expect_pdf or answer.status == 303 else "HEAD"
 
 
-def _retry_after(answer: _Answer) -> float | None:
+def _retry_after(answer: Answer) -> float | None:
     """Seconds the server asked to wait (Retry-After, as seconds or an HTTP date), or None."""
     value = answer.headers.get("retry-after")
     if value is None or answer.status not in (429, 503):
@@ -363,8 +216,8 @@ def _transient(walk: _Walk) -> bool:
 def _soft_404_target(url: str, final: str) -> str | None:
     """"a home page" or "a login page" when a deep link `url` landed on one, else None."""
     start, end = urlsplit(url), urlsplit(final)
-    if start.path in ("", "/") and not start.query:
-        return None
+    if (start.path in ("", "/") or ROOT_PAGE.fullmatch(start.path)) and not start.query:
+        return None  # not a deep link: the home page itself, by one of its names
     if end.path in ("", "/") and not end.query:
         return "a home page"
     if LOGIN.search(end.path) or LOGIN.search(end.query):
@@ -376,7 +229,7 @@ def _answered(found: FoundUrl, walk: _Walk) -> tuple[str, str, bool | None]:
     """(class, reason, is_pdf) from the final answer's status (and body, when a PDF was expected)."""
     answer = walk.last
     status = answer.status or 0
-    said = answer.asked + _phrase(status)
+    said = answer.asked + phrase(status)
     redirects = len(walk.hops) - 1
     if not 200 <= status < 300:
         if status in BROKEN_STATUSES:
@@ -434,7 +287,7 @@ async def _walk_with_retries(
             return walk
         wait = settings.backoff * 2 ** (tries[0] - 1)
         asked = _retry_after(walk.last)
-        said = _phrase(walk.last.status) if walk.last.status else walk.last.fault
+        said = phrase(walk.last.status) if walk.last.status else walk.last.fault
         if asked is not None and asked > settings.max_retry_after:
             cap = settings.max_retry_after
             notes.append(f"not retried: Retry-After {asked:g} s is past the {cap:g} s cap")
@@ -459,7 +312,7 @@ async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
         async with asyncio.timeout(ctx.settings.deadline):
             walk = await _walk_with_retries(found, ctx, validators, tries, notes)
     except TimeoutError:
-        walk = _Walk(last=_Answer(fault=f"no verdict within the {ctx.settings.deadline:g} s deadline"))
+        walk = _Walk(last=Answer(fault=f"no verdict within the {ctx.settings.deadline:g} s deadline"))
         walk.hops.append(Hop(found.url, None))
     if entry is not None and walk.stop is None and walk.last.status == 304:
         kept = (*entry.verdict.notes, "revalidated (304)")
@@ -492,7 +345,7 @@ async def check_urls(
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
     async with httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers) as client:
-        ctx = _Context(settings, client, cache)
+        ctx = _Context(Fetcher(settings, client), cache)
 
         async def worker() -> None:
             for item in todo:  # one shared iterator: each URL goes to exactly one worker
