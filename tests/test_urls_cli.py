@@ -118,13 +118,25 @@ def test_the_markdown_report(server: UrlServer, tmp_path: Path, capsys: pytest.C
     text = markdown.read_text(encoding="utf-8")
     host = f"127.0.0.1:{server.port}"
     assert text.startswith("# URL check\n\n4 URLs checked: 1 ok, 2 broken, 1 soft_404\n")
-    assert f"| {host} | 1 | 0 | 2 | 0 | 0 | 1 | 4 |" in text
+    assert f"| `{host}` | 1 | 0 | 2 | 0 | 0 | 1 | 4 |" in text
     assert "| **total** | **1** | **0** | **2** |" in text
     not_ok = text.split("## URLs that are not ok", 1)[1]
     assert f"- `{server.url('/status/404')}`: **broken** 404, " in not_ok
     assert f"found at: `{listing}:3`" in not_ok and "a PDF was expected: it is not one" in not_ok
     assert f"(302) → `{server.url('/account/login?next=/deep/members')}` (200)" in not_ok
     assert server.url("/ok") + "`" not in not_ok  # an ok URL is not listed
+
+
+def test_the_markdown_report_makes_the_urls_text_inert(
+    server: UrlServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    url = server.url("/gone/a|b*c*_[x](y)")
+    gold.write_text(json.dumps({"id": "1", "source": {"url": url}}) + "\n", encoding="utf-8")
+    markdown = tmp_path / "urls.md"
+    assert _check([str(gold), *FAST, "--markdown", str(markdown)], capsys)[0] == 1
+    (line,) = [line for line in markdown.read_text(encoding="utf-8").splitlines() if "/gone/" in line]
+    assert line.startswith(f"- `{url.replace('|', chr(92) + '|')}`: **broken** 404, ")
 
 
 def test_the_summary_counts_classes_per_host(

@@ -69,7 +69,7 @@ def urls_markdown(found: Sequence[FoundUrl], verdicts: Sequence[UrlVerdict]) -> 
     counts = class_counts(verdicts)
     header = ["host", *CLASSES, "total"]
     rows = [
-        [cell(host), *map(str, tally.values()), str(sum(tally.values()))]
+        [code(host), *map(str, tally.values()), str(sum(tally.values()))]
         for host, tally in counts["by_host"].items()
     ]
     total = counts["total"]
