@@ -233,10 +233,10 @@ def test_a_folder_is_searched_in_order_and_a_file_without_urls_counted(tmp_path:
     _write(tmp_path / ".hidden" / "x.md", "https://hidden.example/\n")
     _write(tmp_path / "._a.json", "\x00binary")
     (tmp_path / "d.pdf").write_bytes(b"%PDF-1.4 https://pdf.example/")
-    scan = scan_urls([tmp_path])
+    scan = scan_urls([tmp_path, tmp_path / "b" / "page.md"])
     assert [item.url for item in scan.found] == ["https://c.example/", "https://b.example/"]
     assert scan.files_without_urls == (str(tmp_path / "a.txt"),)
-    assert len(scan.files) == 3
+    assert len(scan.files) == 3 and dict(scan.files)[str(tmp_path / "b" / "page.md")] == 1  # read once
 
 
 def test_a_url_across_a_long_lines_pieces_is_found_whole(tmp_path: Path) -> None:

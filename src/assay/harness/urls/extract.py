@@ -97,10 +97,13 @@ def urls_in(paths: Sequence[Path]) -> list[FoundUrl]:
 def scan_urls(paths: Sequence[Path]) -> UrlScan:
     """Read every file of `paths` (folders searched) for URLs; see the module's docstring."""
     collector = _Collector()
+    read: set[str] = set()
     for path in paths:
         for file in files_to_read(path):
-            collector.start(str(file))
-            _read_file(file, str(file), collector)
+            if (real := os.path.realpath(file)) not in read:  # a file given, and again in its folder
+                read.add(real)
+                collector.start(str(file))
+                _read_file(file, str(file), collector)
     return collector.scan()
 
 
