@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -176,7 +177,11 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
         if not location:
             walk.stop = ("error", f"{phrase(answer.status)} without a Location")
             return walk
-        target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+        try:
+            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+        except (httpx.InvalidURL, ValueError):
+            walk.stop = ("error", f"{phrase(answer.status)} to a malformed Location {location[:100]!r}")
+            return walk
         walk.notes.extend(_hop_notes(url, target))
         if target in seen:
             walk.stop = ("error", f"redirect loop: {target} again after {len(walk.hops)} hops")
@@ -328,6 +333,20 @@ async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
     return verdict
 
 
+def _host_by_host(items: list[FoundUrl]) -> list[FoundUrl]:
+    """`items` dealt one host at a time (a, b, c, a, b, a, ...), so that a host with many URLs, held to
+    its own limit and interval, does not take every worker while the other hosts wait."""
+    hosts: dict[str, list[FoundUrl]] = {}
+    for item in items:
+        try:
+            host = urlsplit(item.url).hostname or ""
+        except ValueError:
+            host = ""
+        hosts.setdefault(host, []).append(item)
+    rounds = zip_longest(*hosts.values())
+    return [item for turn in rounds for item in turn if item is not None]
+
+
 async def check_urls(
     found: Sequence[FoundUrl],
     settings: CheckSettings,
@@ -340,7 +359,7 @@ async def check_urls(
     for item in found:
         unique.setdefault((item.url, item.expect_pdf), item)
     verdicts: dict[tuple[str, bool], UrlVerdict] = {}
-    todo = iter(unique.values())
+    todo = iter(_host_by_host(list(unique.values())))
     timeout = httpx.Timeout(settings.timeout)
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
