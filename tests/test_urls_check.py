@@ -127,6 +127,12 @@ def test_a_loop_is_found_and_not_followed_forever(server: UrlServer) -> None:
     assert server.record.hits("/loop/a") - before == 1
 
 
+def test_a_cookie_check_that_sends_back_once_is_no_loop(server: UrlServer) -> None:
+    verdict = check(server.url("/cookie/doc"))
+    assert (verdict.klass, verdict.final_url) == ("redirected", server.url("/cookie/doc"))
+    assert [hop.status for hop in verdict.chain] == [302, 302, 200]
+
+
 def test_a_chain_longer_than_the_limit_is_an_error(server: UrlServer) -> None:
     verdict = check(server.url("/chain/5"), max_redirects=3)
     assert (verdict.klass, verdict.reason) == ("error", "more than 3 redirects")

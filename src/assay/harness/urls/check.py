@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -165,12 +166,14 @@ def _hop_notes(source: str, target: str) -> list[str]:
 
 async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _Walk:
     """Follow `found.url` hop by hop to its final answer, a refusal, a fault, a loop or the limit."""
-    walk, url, seen = _Walk(), found.url, {found.url}
+    walk, url, seen = _Walk(), found.url, Counter([found.url])
     method = "GET" if found.expect_pdf else "HEAD"
+    cookie_set = False
     while True:
         answer = await vet(url, ctx.settings) or await ask(url, method, ctx.fetcher, validators)
         walk.hops.append(Hop(url, answer.status))
         walk.last = answer
+        cookie_set = cookie_set or "set-cookie" in answer.headers
         if answer.status not in REDIRECTS:
             return walk
         location = answer.headers.get("location")
@@ -183,13 +186,15 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
             walk.stop = ("error", f"{phrase(answer.status)} to a malformed Location {location[:100]!r}")
             return walk
         walk.notes.extend(_hop_notes(url, target))
-        if target in seen:
+        # A site that sets a cookie and sends the browser back where it came from (a cookie check) is
+        # no loop: with the cookie (the client keeps them) the second visit answers. A third one is.
+        if seen[target] > (1 if cookie_set else 0):
             walk.stop = ("error", f"redirect loop: {target} again after {len(walk.hops)} hops")
             return walk
         if len(walk.hops) > ctx.settings.max_redirects:
             walk.stop = ("error", f"more than {ctx.settings.max_redirects} redirects")
             return walk
-        seen.add(target)
+        seen[target] += 1
         url = target
         method = "GET" if found.expect_pdf or answer.status == 303 else "HEAD"
 
