@@ -14,7 +14,9 @@ One URL's check, as the code does it:
   and even 404 or 500 while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
   be a PDF is always asked with GET, to see ``%PDF-`` in its first 1024 bytes (where PDF readers look).
 - Redirects (301, 302, 303, 307, 308) are followed by hand, each hop recorded, up to ``max_redirects``;
-  a URL met twice in one chain is a redirect loop. 303 turns the next request into a GET.
+  a URL met twice in one chain is a redirect loop (three times, when a hop set a cookie: a site's cookie
+  check sends the browser back once). 303 turns the next request into a GET. URLs are dealt to the
+  workers one host at a time, so a host held to its limit does not keep the others waiting.
 - Transient faults (429, 5xx but 501/505, timeouts, connection errors, DNS failures) are retried
   ``retries`` times with exponential backoff from ``backoff`` seconds, or after the server's Retry-After
   when longer; a Retry-After past ``max_retry_after`` is not waited for: the answer stands.
@@ -26,7 +28,8 @@ The classes: ``ok`` (2xx at once), ``redirected`` (2xx after redirects; ``final_
 whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx: unverifiable, never
 broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults after retries; redirect
 loops and chains too long), ``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home
-page ``/`` or a login page, answered 2xx). Only 404/410 and missing hosts count as broken, because the
+page ``/`` or a login page, answered 2xx; a 200 page titled "Not Found" is not looked for: it would need
+every body read). Only 404/410 and missing hosts count as broken, because the
 exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
 """
 
