@@ -127,6 +127,12 @@ def test_a_loop_is_found_and_not_followed_forever(server: UrlServer) -> None:
     assert server.record.hits("/loop/a") - before == 1
 
 
+def test_a_cookie_check_that_sends_back_once_is_no_loop(server: UrlServer) -> None:
+    verdict = check(server.url("/cookie/doc"))
+    assert (verdict.klass, verdict.final_url) == ("redirected", server.url("/cookie/doc"))
+    assert [hop.status for hop in verdict.chain] == [302, 302, 200]
+
+
 def test_a_chain_longer_than_the_limit_is_an_error(server: UrlServer) -> None:
     verdict = check(server.url("/chain/5"), max_redirects=3)
     assert (verdict.klass, verdict.reason) == ("error", "more than 3 redirects")
@@ -216,6 +222,15 @@ def test_requests_to_one_host_start_an_interval_apart() -> None:
         assert min(later - earlier for earlier, later in pairwise(starts)) >= 0.25
 
 
+def test_a_host_with_many_urls_does_not_hold_back_the_others() -> None:
+    with url_server() as own:
+        busy = [FoundUrl(own.url(f"/slow/{n}?ms=300"), False, ()) for n in range(4)]
+        other = FoundUrl(own.url("/page/other", "localhost"), False, ())
+        check_urls_sync([*busy, other], replace(FAST, concurrency=2, per_host=1))
+        arrivals = [seen.path for seen in sorted(own.record.requests, key=lambda seen: seen.at)]
+        assert arrivals.index("/page/other") < arrivals.index("/slow/1")  # dealt host by host
+
+
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "[::1]", "10.1.2.3", "169.254.0.9", "0.0.0.0"])
 def test_a_private_address_is_refused_without_asking(server: UrlServer, host: str) -> None:
     path = f"/page/private-{host.strip('[]')}"
@@ -253,7 +268,7 @@ def test_a_host_that_does_not_exist_is_broken_after_retries() -> None:
     assert verdict.reason == "DNS: no such host no-such-host.invalid (after 3 attempts)"
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:99999/x", "http:///nohost"])
+@pytest.mark.parametrize("url", ["http://127.0.0.1:99999/x", "http:///nohost", "http://[::1/x", "http://a\x00b/"])
 def test_a_malformed_url_is_broken(url: str) -> None:
     verdict = check(url)
     assert verdict.klass == "broken"

@@ -7,6 +7,7 @@ Its paths (any method; HEAD gets the headers of what GET would):
     /redirect/<code>?to=P     that redirect status to P (relative or absolute)
     /chain/<n>                302 to /chain/<n-1> ... /chain/0 answers 200
     /loop/a, /loop/b          302 to each other          /no-location   302 without a Location
+    /cookie/doc               without the cookie seen=1: 302 setting it, to /cookie/check, which sends back
     /deep/moved               301 to /                    /deep/members  302 to /account/login?next=...
     /cross                    302 to the same server as "localhost" (another host name)
     /to-https                 301 to https://127.0.0.1:<a closed port>/ok
@@ -150,6 +151,12 @@ def _handler(server: UrlServer) -> type[BaseHTTPRequestHandler]:
             if path in redirects:
                 return self._send(method, 301 if path in ("/deep/moved", "/to-https") else 302,
                                   {"Location": redirects[path]})
+            if path == "/cookie/doc" and "seen=1" not in self.headers.get("Cookie", ""):
+                return self._send(method, 302, {"Location": "/cookie/check", "Set-Cookie": "seen=1; Path=/"})
+            if path == "/cookie/check":
+                return self._send(method, 302, {"Location": "/cookie/doc"})
+            if path == "/cookie/doc":
+                return self._send(method, 200)
             if path == "/no-location":
                 return self._send(method, 302)
             if path == "/hang":

@@ -14,7 +14,9 @@ One URL's check, as the code does it:
   and even 404 or 500 while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
   be a PDF is always asked with GET, to see ``%PDF-`` in its first 1024 bytes (where PDF readers look).
 - Redirects (301, 302, 303, 307, 308) are followed by hand, each hop recorded, up to ``max_redirects``;
-  a URL met twice in one chain is a redirect loop. 303 turns the next request into a GET.
+  a URL met twice in one chain is a redirect loop (three times, when a hop set a cookie: a site's cookie
+  check sends the browser back once). 303 turns the next request into a GET. URLs are dealt to the
+  workers one host at a time, so a host held to its limit does not keep the others waiting.
 - Transient faults (429, 5xx but 501/505, timeouts, connection errors, DNS failures) are retried
   ``retries`` times with exponential backoff from ``backoff`` seconds, or after the server's Retry-After
   when longer; a Retry-After past ``max_retry_after`` is not waited for: the answer stands.
@@ -26,7 +28,8 @@ The classes: ``ok`` (2xx at once), ``redirected`` (2xx after redirects; ``final_
 whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx: unverifiable, never
 broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults after retries; redirect
 loops and chains too long), ``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home
-page ``/`` or a login page, answered 2xx). Only 404/410 and missing hosts count as broken, because the
+page ``/`` or a login page, answered 2xx; a 200 page titled "Not Found" is not looked for: it would need
+every body read). Only 404/410 and missing hosts count as broken, because the
 exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
 """
 
@@ -34,10 +37,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -164,27 +169,35 @@ def _hop_notes(source: str, target: str) -> list[str]:
 
 async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _Walk:
     """Follow `found.url` hop by hop to its final answer, a refusal, a fault, a loop or the limit."""
-    walk, url, seen = _Walk(), found.url, {found.url}
+    walk, url, seen = _Walk(), found.url, Counter([found.url])
     method = "GET" if found.expect_pdf else "HEAD"
+    cookie_set = False
     while True:
         answer = await vet(url, ctx.settings) or await ask(url, method, ctx.fetcher, validators)
         walk.hops.append(Hop(url, answer.status))
         walk.last = answer
+        cookie_set = cookie_set or "set-cookie" in answer.headers
         if answer.status not in REDIRECTS:
             return walk
         location = answer.headers.get("location")
         if not location:
             walk.stop = ("error", f"{phrase(answer.status)} without a Location")
             return walk
-        target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+        try:
+            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+        except (httpx.InvalidURL, ValueError):
+            walk.stop = ("error", f"{phrase(answer.status)} to a malformed Location {location[:100]!r}")
+            return walk
         walk.notes.extend(_hop_notes(url, target))
-        if target in seen:
+        # A site that sets a cookie and sends the browser back where it came from (a cookie check) is
+        # no loop: with the cookie (the client keeps them) the second visit answers. A third one is.
+        if seen[target] > (1 if cookie_set else 0):
             walk.stop = ("error", f"redirect loop: {target} again after {len(walk.hops)} hops")
             return walk
         if len(walk.hops) > ctx.settings.max_redirects:
             walk.stop = ("error", f"more than {ctx.settings.max_redirects} redirects")
             return walk
-        seen.add(target)
+        seen[target] += 1
         url = target
         method = "GET" if found.expect_pdf or answer.status == 303 else "HEAD"
 
@@ -328,6 +341,20 @@ async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
     return verdict
 
 
+def _host_by_host(items: list[FoundUrl]) -> list[FoundUrl]:
+    """`items` dealt one host at a time (a, b, c, a, b, a, ...), so that a host with many URLs, held to
+    its own limit and interval, does not take every worker while the other hosts wait."""
+    hosts: dict[str, list[FoundUrl]] = {}
+    for item in items:
+        try:
+            host = urlsplit(item.url).hostname or ""
+        except ValueError:
+            host = ""
+        hosts.setdefault(host, []).append(item)
+    rounds = zip_longest(*hosts.values())
+    return [item for turn in rounds for item in turn if item is not None]
+
+
 async def check_urls(
     found: Sequence[FoundUrl],
     settings: CheckSettings,
@@ -340,7 +367,7 @@ async def check_urls(
     for item in found:
         unique.setdefault((item.url, item.expect_pdf), item)
     verdicts: dict[tuple[str, bool], UrlVerdict] = {}
-    todo = iter(unique.values())
+    todo = iter(_host_by_host(list(unique.values())))
     timeout = httpx.Timeout(settings.timeout)
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx
+import regex
 
 if TYPE_CHECKING:
     from .check import CheckSettings
 
 PDF_WINDOW = 1024  # bytes asked for (Range) and searched for %PDF- (readers accept bytes before it)
 MAX_BODY = 4096  # bytes read at most from any body, whatever the server sends
+BAD_HOST = regex.compile(r"[\p{Cc}\p{Z}%<>\"{}|\\^`/?#@]")  # no name holds one: a resolver must not see it
 NO_SUCH_HOST = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
 
 
@@ -93,7 +95,10 @@ def _address_kind(address: str) -> str | None:
 
 async def vet(url: str, settings: CheckSettings) -> Answer | None:
     """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # an unclosed [ of an IPv6 host
+        return Answer(fault=f"malformed URL: {exc}", klass="broken")
     if parts.scheme not in ("http", "https"):
         scheme = f"a {parts.scheme}: URL" if parts.scheme else "no scheme"
         return Answer(fault=f"not checked: only http and https URLs are ({scheme})", klass="blocked")
@@ -103,6 +108,8 @@ async def vet(url: str, settings: CheckSettings) -> Answer | None:
         return Answer(fault="malformed URL: a port that is not a number", klass="broken")
     if not host:
         return Answer(fault="malformed URL: no host", klass="broken")
+    if BAD_HOST.search(host):
+        return Answer(fault=f"malformed URL: the host {host!r} is not a valid name", klass="broken")
     try:
         lookup = asyncio.get_running_loop().getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
         infos = await asyncio.wait_for(lookup, settings.timeout)
