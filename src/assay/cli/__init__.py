@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
-    for command in (score, agree, compare, plot, explain, lint, gold, run, sources, urls, sweep):  # --help's order
+    # --help's order
+    for command in (score, agree, compare, plot, explain, lint, gold, run, sources, urls, sweep):
         command.add_parsers(commands)
     score.add_shorthand_parsers(commands)
     return parser
