@@ -55,6 +55,8 @@ CLASS_CASES = [
     ("/status/429?retry_after=0", False, "blocked", 429, "429 Too Many Requests (after 3 attempts)"),
     ("/status/500", False, "error", 500, "HEAD 500, GET 500 Internal Server Error (after 3 attempts)"),
     ("/status/503", False, "error", 503, "HEAD 503, GET 503 Service Unavailable (after 3 attempts)"),
+    ("/drop", False, "error", None, "RemoteProtocolError: Server disconnected without sending a response"),
+    ("/garbage", False, "error", None, "RemoteProtocolError"),
     ("/head/405", False, "ok", 200, "HEAD 405, GET 200 OK"),
     ("/head/403", False, "ok", 200, "HEAD 403, GET 200 OK"),
     ("/head/404", False, "ok", 200, "HEAD 404, GET 200 OK"),
@@ -146,7 +148,13 @@ def test_cross_host_and_http_to_https_hops_are_noted(server: UrlServer) -> None:
     upgraded = check(server.url("/to-https"), retries=0)  # nothing serves TLS there: the hop fails
     assert "http->https" in upgraded.notes
     assert (upgraded.klass, upgraded.chain[-1].status) == ("error", None)
-    assert upgraded.reason.startswith("connection failed")
+    assert upgraded.reason == "connection failed: Connection refused"
+
+
+def test_a_tls_failure_is_an_error_in_tls_words(server: UrlServer) -> None:
+    verdict = check(server.url("/ok").replace("http://", "https://"), retries=0)  # it speaks plain HTTP
+    assert verdict.klass == "error"
+    assert verdict.reason.startswith("connection failed: TLS: ")
 
 
 @pytest.mark.parametrize(

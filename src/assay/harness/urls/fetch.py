@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import os
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -100,7 +102,7 @@ async def vet(url: str, settings: CheckSettings) -> Answer | None:
     except ValueError as exc:  # an unclosed [ of an IPv6 host
         return Answer(fault=f"malformed URL: {exc}", klass="broken")
     if parts.scheme not in ("http", "https"):
-        scheme = f"a {parts.scheme}: URL" if parts.scheme else "no scheme"
+        scheme = f"this one is {parts.scheme}:" if parts.scheme else "this one has no scheme"
         return Answer(fault=f"not checked: only http and https URLs are ({scheme})", klass="blocked")
     try:
         host, port = parts.hostname, parts.port
@@ -169,9 +171,19 @@ async def _request(
     return Answer(response.status_code, response.headers, body)
 
 
-def _cause(exc: Exception) -> str:
+def _cause(exc: BaseException) -> str:
+    """The system's words for the innermost cause ("Connection refused"), else the exception's own."""
+    inner: BaseException | None = exc
+    for _ in range(10):  # a chain, not a cycle
+        if inner is None:
+            break
+        if isinstance(inner, ssl.SSLError):  # its errno is OpenSSL's, not the system's
+            return f"TLS: {getattr(inner, 'verify_message', None) or inner.reason or inner}"
+        if isinstance(inner, OSError) and inner.errno and inner.errno > 0:
+            return os.strerror(inner.errno)
+        inner = inner.__cause__ or inner.__context__
     text = str(exc) or type(exc).__name__
-    return " ".join(text.split())[:200]
+    return " ".join(text.split())[:200].rstrip(".")
 
 
 async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str]) -> Answer:
