@@ -195,7 +195,7 @@ def test_a_429_waits_for_its_retry_after(server: UrlServer) -> None:
 
 
 def test_a_retry_after_as_an_http_date_is_honoured(server: UrlServer) -> None:
-    when = quote(formatdate(time.time() + 1, usegmt=True))
+    when = quote(formatdate(time.time() + 2, usegmt=True))  # whole seconds: 1 to 2 s from now
     verdict = check(server.url(f"/flaky/2/503/date?retry_after={when}"))  # HEAD and GET 503, then 200
     assert (verdict.klass, verdict.attempts) == ("ok", 2)
     assert verdict.notes[0].endswith("s (Retry-After)")
