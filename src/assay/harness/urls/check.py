@@ -173,7 +173,7 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
     method = "GET" if found.expect_pdf else "HEAD"
     cookie_set = False
     while True:
-        answer = await vet(url, ctx.settings) or await ask(url, method, ctx.fetcher, validators)
+        answer = await vet(url, ctx.fetcher) or await ask(url, method, ctx.fetcher, validators)
         walk.hops.append(Hop(url, answer.status))
         walk.last = answer
         cookie_set = cookie_set or "set-cookie" in answer.headers

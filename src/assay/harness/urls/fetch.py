@@ -70,6 +70,7 @@ class Fetcher:
     settings: CheckSettings
     client: httpx.AsyncClient
     gates: dict[str, HostGate] = field(default_factory=dict)
+    resolved: dict[str, tuple[str, ...]] = field(default_factory=dict)  # host -> its addresses, this run
 
     def gate(self, host: str) -> HostGate:
         if host not in self.gates:
@@ -95,40 +96,58 @@ def _address_kind(address: str) -> str | None:
     return None if ip.is_global else "non-global"
 
 
-async def vet(url: str, settings: CheckSettings) -> Answer | None:
-    """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer."""
+def _host(url: str) -> str | Answer:
+    """The host `url` names, or why it cannot be asked (a scheme refused, a malformed URL)."""
     try:
         parts = urlsplit(url)
-    except ValueError as exc:  # an unclosed [ of an IPv6 host
+        host, _ = parts.hostname, parts.port  # the port is checked here, for its ValueError
+    except ValueError as exc:  # an unclosed [ of an IPv6 host, a port that is not a number
         return Answer(fault=f"malformed URL: {exc}", klass="broken")
     if parts.scheme not in ("http", "https"):
         scheme = f"this one is {parts.scheme}:" if parts.scheme else "this one has no scheme"
         return Answer(fault=f"not checked: only http and https URLs are ({scheme})", klass="blocked")
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        return Answer(fault="malformed URL: a port that is not a number", klass="broken")
     if not host:
         return Answer(fault="malformed URL: no host", klass="broken")
     if BAD_HOST.search(host):
         return Answer(fault=f"malformed URL: the host {host!r} is not a valid name", klass="broken")
+    return host
+
+
+async def _resolve(host: str, timeout: float) -> tuple[str, ...] | Answer:
+    """The addresses `host` resolves to, or the DNS fault."""
     try:
-        lookup = asyncio.get_running_loop().getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
-        infos = await asyncio.wait_for(lookup, settings.timeout)
+        lookup = asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        infos = await asyncio.wait_for(lookup, timeout)
     except TimeoutError:
-        return Answer(fault=f"DNS: no answer for {host} within {settings.timeout:g} s", transient=True)
+        return Answer(fault=f"DNS: no answer for {host} within {timeout:g} s", transient=True)
     except socket.gaierror as exc:
         if exc.errno in NO_SUCH_HOST:
             return Answer(fault=f"DNS: no such host {host}", klass="broken", transient=True)
         return Answer(fault=f"DNS: {host} could not be resolved ({exc.strerror})", transient=True)
     except (UnicodeError, ValueError):
         return Answer(fault=f"malformed URL: the host {host!r} is not a valid name", klass="broken")
+    return tuple(str(info[4][0]) for info in infos)
+
+
+async def vet(url: str, fetcher: Fetcher) -> Answer | None:
+    """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer. A
+    host's addresses are looked up once a run (a failed lookup is asked again, on a retry)."""
+    host = _host(url)
+    if isinstance(host, Answer):
+        return host
+    addresses = fetcher.resolved.get(host)
+    if addresses is None:
+        found = await _resolve(host, fetcher.settings.timeout)
+        if isinstance(found, Answer):
+            return found
+        addresses = fetcher.resolved[host] = found
+    settings = fetcher.settings
     if settings.allow_private or host in settings.private_hosts:
         return None
-    for info in infos:
-        kind = _address_kind(str(info[4][0]))
+    for address in addresses:
+        kind = _address_kind(address)
         if kind is not None:
-            reason = f"refused: {host} is {info[4][0]}, a {kind} address (--allow-private checks it)"
+            reason = f"refused: {host} is {address}, a {kind} address (--allow-private checks it)"
             return Answer(fault=reason, klass="blocked")
     return None
 
