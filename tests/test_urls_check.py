@@ -330,6 +330,13 @@ def test_importing_the_package_loads_no_http_client() -> None:
     assert done.stdout.strip() == "False"
 
 
+def test_every_public_name_of_the_package_loads() -> None:
+    import assay.harness.urls as package
+
+    assert all(getattr(package, name) is not None for name in package.__all__)
+    assert sorted(package.__all__) == sorted(set(package.__all__)) and package.URL_CLASSES == CLASSES
+
+
 def test_the_user_agent_names_assay(server: UrlServer) -> None:
     check(server.url("/page/agent"))
     assert server.record.to("/page/agent")[0].headers["User-Agent"].startswith("assay-urls/")

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from .cache import UrlCache
 
 CLASSES = ("ok", "redirected", "broken", "blocked", "error", "soft_404")
+URL_CLASSES = CLASSES  # the name assay.harness gives them, beside its OUTCOMES and STATUSES
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
