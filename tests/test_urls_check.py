@@ -55,6 +55,8 @@ CLASS_CASES = [
     ("/status/429?retry_after=0", False, "blocked", 429, "429 Too Many Requests (after 3 attempts)"),
     ("/status/500", False, "error", 500, "HEAD 500, GET 500 Internal Server Error (after 3 attempts)"),
     ("/status/503", False, "error", 503, "HEAD 503, GET 503 Service Unavailable (after 3 attempts)"),
+    ("/drop", False, "error", None, "RemoteProtocolError: Server disconnected without sending a response"),
+    ("/garbage", False, "error", None, "RemoteProtocolError"),
     ("/head/405", False, "ok", 200, "HEAD 405, GET 200 OK"),
     ("/head/403", False, "ok", 200, "HEAD 403, GET 200 OK"),
     ("/head/404", False, "ok", 200, "HEAD 404, GET 200 OK"),
@@ -146,7 +148,13 @@ def test_cross_host_and_http_to_https_hops_are_noted(server: UrlServer) -> None:
     upgraded = check(server.url("/to-https"), retries=0)  # nothing serves TLS there: the hop fails
     assert "http->https" in upgraded.notes
     assert (upgraded.klass, upgraded.chain[-1].status) == ("error", None)
-    assert upgraded.reason.startswith("connection failed")
+    assert upgraded.reason == "connection failed: Connection refused"
+
+
+def test_a_tls_failure_is_an_error_in_tls_words(server: UrlServer) -> None:
+    verdict = check(server.url("/ok").replace("http://", "https://"), retries=0)  # it speaks plain HTTP
+    assert verdict.klass == "error"
+    assert verdict.reason.startswith("connection failed: TLS: ")
 
 
 @pytest.mark.parametrize(
@@ -187,7 +195,7 @@ def test_a_429_waits_for_its_retry_after(server: UrlServer) -> None:
 
 
 def test_a_retry_after_as_an_http_date_is_honoured(server: UrlServer) -> None:
-    when = quote(formatdate(time.time() + 1, usegmt=True))
+    when = quote(formatdate(time.time() + 2, usegmt=True))  # whole seconds: 1 to 2 s from now
     verdict = check(server.url(f"/flaky/2/503/date?retry_after={when}"))  # HEAD and GET 503, then 200
     assert (verdict.klass, verdict.attempts) == ("ok", 2)
     assert verdict.notes[0].endswith("s (Retry-After)")
@@ -320,6 +328,13 @@ def test_importing_the_package_loads_no_http_client() -> None:
     code = "import sys, assay.harness.urls as u; u.FoundUrl; print('httpx' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_every_public_name_of_the_package_loads() -> None:
+    import assay.harness.urls as package
+
+    assert all(getattr(package, name) is not None for name in package.__all__)
+    assert sorted(package.__all__) == sorted(set(package.__all__)) and package.URL_CLASSES == CLASSES
 
 
 def test_the_user_agent_names_assay(server: UrlServer) -> None:

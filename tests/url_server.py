@@ -14,6 +14,7 @@ Its paths (any method; HEAD gets the headers of what GET would):
     /to-loopback              302 to http://127.0.0.1:<port>/ok (for a check that starts at "localhost")
     /head/<code>              HEAD answers <code>, GET 200
     /flaky/<n>/<code>/<key>   <code> for the first n requests of that key (?retry_after=N), then 200
+    /drop, /garbage           the connection closed with no answer; an answer that is not HTTP
     /hang                     sleeps until the server stops     /trickle   200, then a byte every 0.2 s
     /slow/<key>?ms=N          200 after N ms (the server counts the requests in flight per Host)
     /doc.pdf, /range.pdf      a real PDF (/range.pdf answers a Range with 206)
@@ -157,6 +158,13 @@ def _handler(server: UrlServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(method, 302, {"Location": "/cookie/doc"})
             if path == "/cookie/doc":
                 return self._send(method, 200)
+            if path == "/drop":  # no answer at all: the connection closed
+                self.close_connection = True
+                return None
+            if path == "/garbage":  # not HTTP
+                self.close_connection = True
+                self.wfile.write(b"SSH-2.0-OpenSSH_9.6\r\n")
+                return None
             if path == "/no-location":
                 return self._send(method, 302)
             if path == "/hang":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .cache import CacheEntry, UrlCache
-    from .check import CLASSES, CheckSettings, Hop, UrlVerdict, check_urls, check_urls_sync
+    from .check import CLASSES, URL_CLASSES, CheckSettings, Hop, UrlVerdict, check_urls, check_urls_sync
     from .extract import FoundUrl
 
 _MODULES = {
@@ -21,6 +21,7 @@ _MODULES = {
     "CheckSettings": "check",
     "FoundUrl": "extract",
     "Hop": "check",
+    "URL_CLASSES": "check",
     "UrlCache": "cache",
     "UrlVerdict": "check",
     "check_urls": "check",
@@ -43,6 +44,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CLASSES",
+    "URL_CLASSES",
     "CacheEntry",
     "CheckSettings",
     "FoundUrl",

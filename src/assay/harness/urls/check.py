@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from .cache import UrlCache
 
 CLASSES = ("ok", "redirected", "broken", "blocked", "error", "soft_404")
+URL_CLASSES = CLASSES  # the name assay.harness gives them, beside its OUTCOMES and STATUSES
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
@@ -173,7 +174,7 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
     method = "GET" if found.expect_pdf else "HEAD"
     cookie_set = False
     while True:
-        answer = await vet(url, ctx.settings) or await ask(url, method, ctx.fetcher, validators)
+        answer = await vet(url, ctx.fetcher) or await ask(url, method, ctx.fetcher, validators)
         walk.hops.append(Hop(url, answer.status))
         walk.last = answer
         cookie_set = cookie_set or "set-cookie" in answer.headers

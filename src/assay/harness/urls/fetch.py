@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import os
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -68,6 +70,7 @@ class Fetcher:
     settings: CheckSettings
     client: httpx.AsyncClient
     gates: dict[str, HostGate] = field(default_factory=dict)
+    resolved: dict[str, tuple[str, ...]] = field(default_factory=dict)  # host -> its addresses, this run
 
     def gate(self, host: str) -> HostGate:
         if host not in self.gates:
@@ -93,40 +96,58 @@ def _address_kind(address: str) -> str | None:
     return None if ip.is_global else "non-global"
 
 
-async def vet(url: str, settings: CheckSettings) -> Answer | None:
-    """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer."""
+def _host(url: str) -> str | Answer:
+    """The host `url` names, or why it cannot be asked (a scheme refused, a malformed URL)."""
     try:
         parts = urlsplit(url)
-    except ValueError as exc:  # an unclosed [ of an IPv6 host
+        host, _ = parts.hostname, parts.port  # the port is checked here, for its ValueError
+    except ValueError as exc:  # an unclosed [ of an IPv6 host, a port that is not a number
         return Answer(fault=f"malformed URL: {exc}", klass="broken")
     if parts.scheme not in ("http", "https"):
-        scheme = f"a {parts.scheme}: URL" if parts.scheme else "no scheme"
+        scheme = f"this one is {parts.scheme}:" if parts.scheme else "this one has no scheme"
         return Answer(fault=f"not checked: only http and https URLs are ({scheme})", klass="blocked")
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        return Answer(fault="malformed URL: a port that is not a number", klass="broken")
     if not host:
         return Answer(fault="malformed URL: no host", klass="broken")
     if BAD_HOST.search(host):
         return Answer(fault=f"malformed URL: the host {host!r} is not a valid name", klass="broken")
+    return host
+
+
+async def _resolve(host: str, timeout: float) -> tuple[str, ...] | Answer:
+    """The addresses `host` resolves to, or the DNS fault."""
     try:
-        lookup = asyncio.get_running_loop().getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
-        infos = await asyncio.wait_for(lookup, settings.timeout)
+        lookup = asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        infos = await asyncio.wait_for(lookup, timeout)
     except TimeoutError:
-        return Answer(fault=f"DNS: no answer for {host} within {settings.timeout:g} s", transient=True)
+        return Answer(fault=f"DNS: no answer for {host} within {timeout:g} s", transient=True)
     except socket.gaierror as exc:
         if exc.errno in NO_SUCH_HOST:
             return Answer(fault=f"DNS: no such host {host}", klass="broken", transient=True)
         return Answer(fault=f"DNS: {host} could not be resolved ({exc.strerror})", transient=True)
     except (UnicodeError, ValueError):
         return Answer(fault=f"malformed URL: the host {host!r} is not a valid name", klass="broken")
+    return tuple(str(info[4][0]) for info in infos)
+
+
+async def vet(url: str, fetcher: Fetcher) -> Answer | None:
+    """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer. A
+    host's addresses are looked up once a run (a failed lookup is asked again, on a retry)."""
+    host = _host(url)
+    if isinstance(host, Answer):
+        return host
+    addresses = fetcher.resolved.get(host)
+    if addresses is None:
+        found = await _resolve(host, fetcher.settings.timeout)
+        if isinstance(found, Answer):
+            return found
+        addresses = fetcher.resolved[host] = found
+    settings = fetcher.settings
     if settings.allow_private or host in settings.private_hosts:
         return None
-    for info in infos:
-        kind = _address_kind(str(info[4][0]))
+    for address in addresses:
+        kind = _address_kind(address)
         if kind is not None:
-            reason = f"refused: {host} is {info[4][0]}, a {kind} address (--allow-private checks it)"
+            reason = f"refused: {host} is {address}, a {kind} address (--allow-private checks it)"
             return Answer(fault=reason, klass="blocked")
     return None
 
@@ -169,9 +190,19 @@ async def _request(
     return Answer(response.status_code, response.headers, body)
 
 
-def _cause(exc: Exception) -> str:
+def _cause(exc: BaseException) -> str:
+    """The system's words for the innermost cause ("Connection refused"), else the exception's own."""
+    inner: BaseException | None = exc
+    for _ in range(10):  # a chain, not a cycle
+        if inner is None:
+            break
+        if isinstance(inner, ssl.SSLError):  # its errno is OpenSSL's, not the system's
+            return f"TLS: {getattr(inner, 'verify_message', None) or inner.reason or inner}"
+        if isinstance(inner, OSError) and inner.errno and inner.errno > 0:
+            return os.strerror(inner.errno)
+        inner = inner.__cause__ or inner.__context__
     text = str(exc) or type(exc).__name__
-    return " ".join(text.split())[:200]
+    return " ".join(text.split())[:200].rstrip(".")
 
 
 async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str]) -> Answer:
