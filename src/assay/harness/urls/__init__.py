@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .cache import CacheEntry, UrlCache
     from .check import CLASSES, URL_CLASSES, CheckSettings, Hop, UrlVerdict, check_urls, check_urls_sync
-    from .extract import FoundUrl
+    from .extract import FoundUrl, UrlScan, scan_urls, urls_in
+    from .normalise import normalise_url
+    from .report import class_counts, has_broken, url_entries, urls_markdown
 
 _MODULES = {
     "CLASSES": "check",
@@ -23,9 +25,17 @@ _MODULES = {
     "Hop": "check",
     "URL_CLASSES": "check",
     "UrlCache": "cache",
+    "UrlScan": "extract",
     "UrlVerdict": "check",
     "check_urls": "check",
     "check_urls_sync": "check",
+    "class_counts": "report",
+    "has_broken": "report",
+    "normalise_url": "normalise",
+    "scan_urls": "extract",
+    "url_entries": "report",
+    "urls_in": "extract",
+    "urls_markdown": "report",
 }
 
 
@@ -50,7 +60,15 @@ __all__ = [
     "FoundUrl",
     "Hop",
     "UrlCache",
+    "UrlScan",
     "UrlVerdict",
     "check_urls",
     "check_urls_sync",
+    "class_counts",
+    "has_broken",
+    "normalise_url",
+    "scan_urls",
+    "url_entries",
+    "urls_in",
+    "urls_markdown",
 ]
