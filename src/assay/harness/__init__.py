@@ -16,6 +16,11 @@ breakdown, and the derived metrics ``factual`` and ``citation``), reported (``wr
 results.json, .md and .html, with ``RunInfo``'s signatures), gated (``check_run``) and compared with
 another run (``compare_runs``).
 
+The grounding tools: the URLs that facts, gold sets and corpora cite, found (``urls_in``), checked over
+HTTP and classed (``check_urls``, with a ``UrlCache``) and reported (``url_entries``, ``urls_markdown``);
+and the retrieval sweep over chunk size and overlap, scored by character spans (``load_chunk_eval`` or
+``load_gold_spans`` -> ``run_sweep`` over ``run_cell`` -> ``write_sweep``).
+
 It is its own public surface (``assay.harness``), apart from ``assay``'s, and each name loads its module
 on first use: the ``value_match`` scorer reads the value modules, and scoring a file of responses must
 not load the PDF libraries with them. A gold set's items load with ``assay.load_records`` as records
