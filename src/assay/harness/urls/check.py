@@ -22,15 +22,20 @@ One URL's check, as the code does it:
   when longer; a Retry-After past ``max_retry_after`` is not waited for: the answer stands.
 - Every request has a total ``timeout`` (connecting, headers and the bounded body: a server dripping bytes
   cannot hold it), and a URL's whole check a ``deadline``.
+- "No such host" is believed only when the resolver demonstrably resolves names in this run: another
+  host of the run resolved to a public address, or one of the ``dns_canary`` names resolves (looked up
+  once a run, only when a host is missing). An offline machine or a firewalled CI runner says "no such
+  host" of every name; there the verdict is ``error`` (a dead host cannot be told from no DNS).
 
 The classes: ``ok`` (2xx at once), ``redirected`` (2xx after redirects; ``final_url`` kept), ``broken``
-(404, 410, a host that does not exist after retries, a malformed URL, and a URL expected to be a PDF
-whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx: unverifiable, never
-broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults after retries; redirect
-loops and chains too long), ``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home
-page ``/`` or a login page, answered 2xx; a 200 page titled "Not Found" is not looked for: it would need
-every body read). Only 404/410 and missing hosts count as broken, because the
-exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
+(404, 410, a host that does not exist after retries where DNS works, a malformed URL, and a URL
+expected to be a PDF whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other
+4xx: unverifiable, never broken; a refused scheme or address), ``error`` (5xx, timeouts, connection
+faults after retries; redirect loops and chains too long; no such host where DNS resolves nothing),
+``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home page ``/`` or a login page,
+answered 2xx; a 200 page titled "Not Found" is not looked for: it would need every body read). Only
+404/410 and missing hosts count as broken, because the exit code gates CI on broken and a WAF's 400 or
+403 must not fail a build.
 """
 
 from __future__ import annotations
@@ -122,6 +127,9 @@ class CheckSettings:
     backoff: float = 0.5  # the first retry's wait; each later one doubles it
     deadline: float = 120.0  # one URL's whole check: every attempt, hop and wait
     private_hosts: tuple[str, ...] = ()  # host names allowed to resolve to private addresses
+    # Names that resolve wherever DNS works (RFC 2606 keeps example.com): "no such host" is believed only
+    # when one of them resolves, or another host of the run resolved to a public address. () believes it.
+    dns_canary: tuple[str, ...] = ("example.com",)
 
     def __post_init__(self) -> None:
         for name in ("concurrency", "per_host"):

@@ -71,6 +71,7 @@ class Fetcher:
     client: httpx.AsyncClient
     gates: dict[str, HostGate] = field(default_factory=dict)
     resolved: dict[str, tuple[str, ...]] = field(default_factory=dict)  # host -> its addresses, this run
+    canary: asyncio.Task[bool] | None = None  # does the resolver resolve the canary? asked once a run
 
     def gate(self, host: str) -> HostGate:
         if host not in self.gates:
@@ -129,6 +130,50 @@ async def _resolve(host: str, timeout: float) -> tuple[str, ...] | Answer:
     return tuple(str(info[4][0]) for info in infos)
 
 
+def _is_literal(host: str) -> bool:
+    """Whether `host` is an IP address (which getaddrinfo answers without asking any resolver)."""
+    try:
+        ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+async def _canary_resolves(names: tuple[str, ...], timeout: float) -> bool:
+    """Whether any of `names` resolves (to any address): the resolver answers here."""
+    for name in names:
+        if not isinstance(await _resolve(name, timeout), Answer):
+            return True
+    return False
+
+
+async def _resolver_resolves(fetcher: Fetcher) -> bool:
+    """Whether this machine's resolver demonstrably resolves names in this run: a host of the run
+    resolved to a public address, or a canary name resolves. Without that, a "no such host" is what an
+    offline machine (or a firewalled CI runner) says of every name, dead or alive."""
+    settings = fetcher.settings
+    if not settings.dns_canary:  # no canary given: the resolver is believed
+        return True
+    for host, addresses in fetcher.resolved.items():
+        if not _is_literal(host) and any(_address_kind(address) is None for address in addresses):
+            return True
+    if fetcher.canary is None:  # one lookup a run, shared by every URL that needs it
+        fetcher.canary = asyncio.create_task(_canary_resolves(settings.dns_canary, settings.timeout))
+    return await asyncio.shield(fetcher.canary)
+
+
+async def _no_such_host(host: str, answer: Answer, fetcher: Fetcher) -> Answer:
+    """A "no such host" answer, believed (broken) only when the resolver resolves other names here."""
+    if answer.klass != "broken" or await _resolver_resolves(fetcher):
+        return answer
+    canary = ", ".join(fetcher.settings.dns_canary)
+    reason = (
+        f"{answer.fault}, but the resolver resolves nothing here (not even {canary}: offline?): "
+        "a dead host cannot be told from an offline machine"
+    )
+    return Answer(fault=reason, transient=True)
+
+
 async def vet(url: str, fetcher: Fetcher) -> Answer | None:
     """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer. A
     host's addresses are looked up once a run (a failed lookup is asked again, on a retry)."""
@@ -139,7 +184,7 @@ async def vet(url: str, fetcher: Fetcher) -> Answer | None:
     if addresses is None:
         found = await _resolve(host, fetcher.settings.timeout)
         if isinstance(found, Answer):
-            return found
+            return await _no_such_host(host, found, fetcher)
         addresses = fetcher.resolved[host] = found
     settings = fetcher.settings
     if settings.allow_private or host in settings.private_hosts:
