@@ -57,7 +57,7 @@ import regex
 from ..._version import __version__
 from ...errors import UsageError
 from .extract import FoundUrl
-from .fetch import PDF_WINDOW, Answer, Fetcher, ask, phrase, vet
+from .fetch import PDF_WINDOW, Answer, Fetcher, ask, hold_location, host_of_url, phrase, vet
 
 if TYPE_CHECKING:
     from .cache import UrlCache
@@ -166,7 +166,9 @@ def now_iso() -> str:
 
 def _hop_notes(source: str, target: str) -> list[str]:
     before, after = urlsplit(source), urlsplit(target)
-    notes = []
+    notes: list[str] = []
+    if after.scheme not in ("http", "https"):  # refused at the next hop, which says why
+        return notes
     if before.scheme == "http" and after.scheme == "https":
         notes.append("http->https")
     elif before.scheme == "https" and after.scheme == "http":
@@ -195,6 +197,9 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
         try:
             target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
         except (httpx.InvalidURL, ValueError):
+            target = ""
+        refused = host_of_url(target) if target else Answer(klass="broken")
+        if isinstance(refused, Answer) and refused.klass == "broken":  # the server's fault, not the URL's
             walk.stop = ("error", f"{phrase(answer.status)} to a malformed Location {location[:100]!r}")
             return walk
         walk.notes.extend(_hop_notes(url, target))
@@ -380,7 +385,9 @@ async def check_urls(
     timeout = httpx.Timeout(settings.timeout)
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
-    async with httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers) as client:
+    hooks = {"response": [hold_location]}
+    client = httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks)
+    async with client:
         ctx = _Context(Fetcher(settings, client), cache)
 
         async def worker() -> None:

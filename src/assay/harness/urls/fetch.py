@@ -97,7 +97,7 @@ def _address_kind(address: str) -> str | None:
     return None if ip.is_global else "non-global"
 
 
-def _host(url: str) -> str | Answer:
+def host_of_url(url: str) -> str | Answer:
     """The host `url` names, or why it cannot be asked (a scheme refused, a malformed URL)."""
     try:
         parts = urlsplit(url)
@@ -177,7 +177,7 @@ async def _no_such_host(host: str, answer: Answer, fetcher: Fetcher) -> Answer:
 async def vet(url: str, fetcher: Fetcher) -> Answer | None:
     """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer. A
     host's addresses are looked up once a run (a failed lookup is asked again, on a retry)."""
-    host = _host(url)
+    host = host_of_url(url)
     if isinstance(host, Answer):
         return host
     addresses = fetcher.resolved.get(host)
@@ -195,6 +195,19 @@ async def vet(url: str, fetcher: Fetcher) -> Answer | None:
             reason = f"refused: {host} is {address}, a {kind} address (--allow-private checks it)"
             return Answer(fault=reason, klass="blocked")
     return None
+
+
+HELD_LOCATION = "assay.location"  # where hold_location keeps a response's Location
+
+
+async def hold_location(response: httpx.Response) -> None:
+    """A response hook: the Location header taken out of httpx's sight (and kept in the response's
+    extensions). httpx builds the next request of every redirect even when it is told not to follow
+    them, and raises on a Location it cannot build one from (javascript:, mailto:, a bad port), which
+    would lose the answer; check.py follows redirects by hand and judges each Location itself."""
+    if "location" in response.headers:
+        response.extensions[HELD_LOCATION] = response.headers["location"]
+        del response.headers["location"]
 
 
 async def _first_bytes(response: httpx.Response) -> bytes:
@@ -232,7 +245,11 @@ async def _request(
             return Answer(fault=f"connection failed: {_cause(exc)}", transient=True)
         except httpx.HTTPError as exc:  # a dropped connection, a protocol violation, a bad encoding
             return Answer(fault=f"{type(exc).__name__}: {_cause(exc)}", transient=True)
-    return Answer(response.status_code, response.headers, body)
+    answered = response.headers
+    if HELD_LOCATION in response.extensions:
+        answered = answered.copy()
+        answered["location"] = response.extensions[HELD_LOCATION]
+    return Answer(response.status_code, answered, body)
 
 
 def _cause(exc: BaseException) -> str:
