@@ -4,11 +4,14 @@ bodies, credentials in URLs, one URL spelled many ways, and the cache and output
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from assay.cli import main
 from assay.harness.urls import CheckSettings, FoundUrl, UrlVerdict, check_urls_sync
 from url_server_odd import OddServer, odd_server
 
@@ -55,3 +58,18 @@ def test_a_protocol_relative_spaced_or_unicode_location_is_followed(
 ) -> None:
     verdict = check(odd.url(f"/location?to={location.format(port=odd.port)}"))
     assert verdict.chain[-1].url == odd.url(final)
+
+
+def test_credentials_in_a_url_are_never_printed(odd: OddServer, tmp_path: Path) -> None:
+    cited = f"http://reader:s3cret@127.0.0.1:{odd.port}/ok"
+    relayed = odd.url(f"/location?to=http://relay:t0ken@127.0.0.1:{odd.port}/ok")
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{cited}\n{relayed}\n", encoding="utf-8")
+    out, markdown = tmp_path / "urls.json", tmp_path / "urls.md"
+    command = ["urls", "check", str(listing), "--allow-private", "--retries", "0", "--interval", "0"]
+    assert main([*command, "--out", str(out), "--markdown", str(markdown)]) == 0
+    assert "s3cret" not in out.read_text(encoding="utf-8") + markdown.read_text(encoding="utf-8")
+    plain, redirected = json.loads(out.read_text(encoding="utf-8"))
+    assert (plain["url"], plain["class"], redirected["class"]) == (odd.url("/ok"), "ok", "redirected")
+    assert redirected["final_url"] == redirected["chain"][1]["url"] == odd.url("/ok")  # the hop's t0ken gone
+    assert all("authorization" not in {name.lower() for name in seen.headers} for seen in odd.to("/ok"))

@@ -195,7 +195,8 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
             walk.stop = ("error", f"{phrase(answer.status)} without a Location")
             return walk
         try:
-            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+            # No user:password@ kept: never printed in the chain (httpx would not send them either)
+            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None, userinfo=b""))
         except (httpx.InvalidURL, ValueError):
             target = ""
         refused = host_of_url(target) if target else Answer(klass="broken")

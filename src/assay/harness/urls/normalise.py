@@ -2,13 +2,14 @@
 checked once and a verdict joins the claims that cite it.
 
 ``normalise_url`` takes a URL as it was written in running text (``<https://x>``, ``(see https://x).``,
-``"https://x"``) and returns it with its wrappers and trailing sentence punctuation gone, the scheme and
-host lowercased, a unicode host IDNA-encoded, the default port and the ``#fragment`` dropped, and an
-empty path written ``/``. The path and query are kept exactly as written: ``%2F`` and ``/`` name different
-resources to a server (RFC 3986 section 6.2.2.2 lets only unreserved characters be decoded), and the
-query's order and case are the site's business. The one change inside them is a bare space, which no URL
-can hold (RFC 3986 section 2): it is written ``%20``, as a browser sends it. Anything that is not an http
-or https URL with a host is None: the checker has nothing it may ask.
+``"https://x"``) and returns it with its wrappers and trailing sentence punctuation gone, any
+``user:password@`` dropped (a credential must never reach a report, and the checker sends none), the
+scheme and host lowercased, a unicode host IDNA-encoded, the default port and the ``#fragment`` dropped,
+and an empty path written ``/``. The path and query are kept exactly as written: ``%2F`` and ``/`` name
+different resources to a server (RFC 3986 section 6.2.2.2 lets only unreserved characters be decoded),
+and the query's order and case are the site's business. The one change inside them is a bare space,
+which no URL can hold (RFC 3986 section 2): it is written ``%20``, as a browser sends it. Anything that
+is not an http or https URL with a host is None: the checker has nothing it may ask.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _unwrapped(text: str) -> str:
 def _netloc(authority: str, default_port: int) -> str | None:
     """The authority with its host lowercased (IDNA for a unicode one) and its default port dropped;
     None when the host is missing or is no host name or IP address."""
-    userinfo, at, hostport = authority.rpartition("@")
+    hostport = authority.rpartition("@")[2]  # the user:password@ dropped
     if hostport.startswith("["):  # an IPv6 literal: [::1]:8080
         end = hostport.find("]")
         host, port_part = hostport[: end + 1], hostport[end + 1 :]
@@ -82,7 +83,7 @@ def _netloc(authority: str, default_port: int) -> str | None:
     if port and not (port.isascii() and port.isdigit() and len(port) <= 5 and int(port) <= 65535):
         return None
     shown = "" if not port or int(port) == default_port else f":{int(port)}"
-    return f"{userinfo}{at}{host}{shown}"
+    return f"{host}{shown}"
 
 
 def _ipv6(text: str) -> bool:
