@@ -73,3 +73,10 @@ def test_credentials_in_a_url_are_never_printed(odd: OddServer, tmp_path: Path) 
     assert (plain["url"], plain["class"], redirected["class"]) == (odd.url("/ok"), "ok", "redirected")
     assert redirected["final_url"] == redirected["chain"][1]["url"] == odd.url("/ok")  # the hop's t0ken gone
     assert all("authorization" not in {name.lower() for name in seen.headers} for seen in odd.to("/ok"))
+
+
+def test_a_head_that_hangs_while_get_answers_is_asked_with_get(odd: OddServer) -> None:
+    verdict = check(odd.url("/head-hangs"), timeout=0.5)
+    assert (verdict.klass, verdict.status) == ("ok", 200)
+    assert verdict.reason == "HEAD timed out after 0.5 s, GET 200 OK"
+    assert [seen.method for seen in odd.to("/head-hangs")][-2:] == ["HEAD", "GET"]

@@ -9,9 +9,10 @@ One URL's check, as the code does it:
   redirecting to 127.0.0.1 is refused at that hop). httpx resolves the name again to connect, so a DNS
   server answering differently the second time (rebinding) is not caught; the check is a guard against
   cited intranet addresses, not a sandbox.
-- HEAD first. Any HEAD answered 4xx or 5xx (except 429) is asked again as a GET of the first bytes
-  (``Range: bytes=0-1023``, at most 4 KB read, then closed): servers refuse HEAD with 405, 501, 400, 403
-  and even 404 or 500 while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
+- HEAD first. Any HEAD answered 4xx or 5xx (except 429), or not answered (a timeout, a dropped
+  connection), is asked again as a GET of the first bytes (``Range: bytes=0-1023``, at most 4 KB read,
+  then closed): servers refuse HEAD with 405, 501, 400, 403 and even 404 or 500, or never answer it,
+  while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
   be a PDF is always asked with GET, to see ``%PDF-`` in its first 1024 bytes (where PDF readers look).
 - Redirects (301, 302, 303, 307, 308) are followed by hand, each hop recorded, up to ``max_redirects``;
   a URL met twice in one chain is a redirect loop (three times, when a hop set a cookie: a site's cookie

@@ -274,6 +274,12 @@ async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str
         head = answer.status
         answer = await _request(url, "GET", True, fetcher, validators)
         answer.asked = f"HEAD {head}, GET "
+    elif method == "HEAD" and answer.status is None and answer.transient:
+        # Servers that never answer HEAD (it hangs, or the connection drops) while serving GET exist;
+        # a GET that fails too gives its own fault.
+        head_fault = answer.fault
+        answer = await _request(url, "GET", True, fetcher, validators)
+        answer.asked = f"HEAD {head_fault}, GET "
     if answer.status == 416:  # an empty file cannot serve bytes 0-1023: ask for it whole (still bounded)
         asked = answer.asked
         answer = await _request(url, "GET", False, fetcher, validators)
