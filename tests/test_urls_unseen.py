@@ -5,6 +5,7 @@ bodies, credentials in URLs, one URL spelled many ways, and the cache and output
 from __future__ import annotations
 
 import json
+import tracemalloc
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -80,3 +81,45 @@ def test_a_head_that_hangs_while_get_answers_is_asked_with_get(odd: OddServer) -
     assert (verdict.klass, verdict.status) == ("ok", 200)
     assert verdict.reason == "HEAD timed out after 0.5 s, GET 200 OK"
     assert [seen.method for seen in odd.to("/head-hangs")][-2:] == ["HEAD", "GET"]
+
+
+@pytest.mark.parametrize("path", ["/bomb.pdf", "/bomb-endless"])
+def test_a_gzip_bomb_is_read_in_bounded_memory(odd: OddServer, path: str) -> None:
+    tracemalloc.start()
+    try:
+        verdict = check(odd.url(path), pdf=True, timeout=5.0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (verdict.klass, verdict.is_pdf) == ("ok", True)  # %PDF- comes first, then a GB of zeros
+    assert peak < 8 << 20, f"{peak >> 20} MB held to read the first KB"
+
+
+def test_a_body_in_an_encoding_not_read_is_said_not_guessed(odd: OddServer) -> None:
+    verdict = check(odd.url("/brotli.pdf"), pdf=True)
+    assert (verdict.klass, verdict.is_pdf) == ("ok", None)
+    assert verdict.reason == "200 OK (a PDF was expected; the body came br-encoded, not read here)"
+
+
+@pytest.mark.parametrize(
+    ("path", "pdf", "klass", "is_pdf"),
+    [
+        ("/deflate.pdf", True, "ok", True),
+        ("/raw-deflate.pdf", True, "ok", True),
+        ("/endless", True, "ok", True),  # chunked for ever, Range ignored
+        ("/big.pdf", True, "ok", True),  # 50 MB, Range ignored
+        ("/http10", True, "ok", True),  # HTTP/1.0, the body ended by the close
+        ("/junk.pdf", True, "ok", True),  # 600 bytes of whitespace before %PDF- (readers look in 1024)
+        ("/bom.pdf", True, "ok", True),
+        ("/pdf-as-html", True, "ok", True),  # the bytes decide, not the Content-Type
+        ("/half-headers", False, "error", None),
+        ("/drip-headers", False, "error", None),  # a byte every 0.1 s: the timeout is total
+        ("/status/204", False, "ok", None),
+        ("/status/206", False, "ok", None),
+        ("/status/300", False, "error", None),  # not a redirect followed: a choice for a person
+        ("/status/304", False, "error", None),  # not modified, though nothing was asked conditionally
+    ],
+)
+def test_odd_answers_get_their_class(odd: OddServer, path: str, pdf: bool, klass: str, is_pdf: bool) -> None:
+    verdict = check(odd.url(path), pdf, timeout=1.0)
+    assert (verdict.klass, verdict.is_pdf) == (klass, is_pdf), verdict.reason

@@ -4,7 +4,10 @@ was not written against: each answer is written byte by byte, so it can be what 
 
 Its paths (the answer's bytes are in ``ANSWERS``; a path not there is 404):
 
-    /bomb.pdf, /bomb         Content-Encoding: gzip, a few hundred KB inflating to 1 GB of zeros
+    /bomb.pdf                Content-Encoding: gzip, 1 MB inflating to 1 GB (%PDF- and zeros)
+    /bomb-endless            the same gzip stream without an end, chunked
+    /brotli.pdf              Content-Encoding: br (bytes no decoder here reads)
+    /deflate.pdf, /raw-deflate.pdf   a PDF as deflate: zlib-wrapped, and raw (both are sent as "deflate")
     /endless                 200, chunked, chunks for ever (Range ignored)
     /big.pdf                 200, Range ignored, a PDF followed by 50 MB
     /drip-headers            the status line and headers a byte every 0.1 s
@@ -33,15 +36,23 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from conftest import free_port
 
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
-BOMB_SIZE = 1 << 30  # bytes of zeros the bomb inflates to
+BOMB_MB = 1024  # the bomb inflates to this many MB
 
 
-def _gzip_bomb(size: int) -> bytes:
-    """`size` zero bytes gzipped (about 1 KB per MB), built a MB at a time so the test uses no GB."""
+def _gzip_blocks() -> tuple[bytes, bytes, bytes]:
+    """A gzip stream in three parts: its start (the header, then %PDF- and a MB of zeros), a part that
+    inflates to one more MB of zeros and may be repeated (a full flush before it resets the compressor,
+    so each MB compresses to the same thousand bytes), and its end. Repeated, the end's CRC is not that
+    of the whole; no reader of the first bytes gets there."""
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
     block = bytes(1 << 20)
-    parts = [packer.compress(block) for _ in range(size >> 20)]
-    return b"".join(parts) + packer.flush()
+    start = packer.compress(PDF + block) + packer.flush(zlib.Z_FULL_FLUSH)
+    again = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
+    return start, again, packer.flush()
+
+
+START, AGAIN, END = _gzip_blocks()
+BOMB = START + AGAIN * (BOMB_MB - 1) + END
 
 
 @dataclass
@@ -57,7 +68,6 @@ class OddServer:
     requests: list[Seen] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    bomb: bytes = b""
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}{path}"
@@ -83,15 +93,21 @@ def _whole(status: str, headers: dict[str, str], body: bytes) -> Writer:
     return write
 
 
-def _bomb(pdf: bool) -> Writer:
-    def write(conn: socket.socket, server: OddServer, method: str, query: dict[str, list[str]]) -> None:
-        kind = "application/pdf" if pdf else "text/html"
-        headers = {"Content-Type": kind, "Content-Encoding": "gzip", "Content-Length": str(len(server.bomb))}
-        conn.sendall(_head("200 OK", {**headers, "Connection": "close"}))
-        if method == "GET":
-            conn.sendall(server.bomb)
+def _bomb(conn: socket.socket, server: OddServer, method: str, query: dict[str, list[str]]) -> None:
+    headers = {"Content-Type": "application/pdf", "Content-Encoding": "gzip", "Connection": "close"}
+    conn.sendall(_head("200 OK", {**headers, "Content-Length": str(len(BOMB))}))
+    if method == "GET":
+        conn.sendall(BOMB)
 
-    return write
+
+def _bomb_endless(conn: socket.socket, server: OddServer, method: str, query: dict[str, list[str]]) -> None:
+    headers = {"Content-Type": "application/pdf", "Content-Encoding": "gzip", "Transfer-Encoding": "chunked"}
+    conn.sendall(_head("200 OK", headers))
+    parts = [START, *[AGAIN] * 63]
+    while method == "GET" and not server.stop.is_set():
+        chunk = b"".join(parts)
+        conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        parts = [AGAIN] * 64
 
 
 def _endless(conn: socket.socket, server: OddServer, method: str, query: dict[str, list[str]]) -> None:
@@ -140,9 +156,22 @@ def _location(conn: socket.socket, server: OddServer, method: str, query: dict[s
     conn.sendall(head.encode("utf-8"))
 
 
+def _encoded(encoding: str) -> dict[str, str]:
+    return {"Content-Type": "application/pdf", "Content-Encoding": encoding}
+
+
+def _raw_deflate(data: bytes) -> bytes:
+    """Deflate without zlib's header, as some servers send "deflate"."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return packer.compress(data) + packer.flush()
+
+
 ANSWERS: dict[str, Writer] = {
-    "/bomb.pdf": _bomb(pdf=True),
-    "/bomb": _bomb(pdf=False),
+    "/bomb.pdf": _bomb,
+    "/bomb-endless": _bomb_endless,
+    "/brotli.pdf": _whole("200 OK", _encoded("br"), b"\x0b\x01"),
+    "/deflate.pdf": _whole("200 OK", _encoded("deflate"), zlib.compress(PDF)),
+    "/raw-deflate.pdf": _whole("200 OK", _encoded("deflate"), _raw_deflate(PDF)),
     "/endless": _endless,
     "/big.pdf": _big,
     "/drip-headers": _drip,
@@ -192,9 +221,9 @@ def _serve(conn: socket.socket, server: OddServer) -> None:
 
 
 @contextmanager
-def odd_server(bomb: bool = False) -> Iterator[OddServer]:
-    """A running server (with the gzip bomb built when `bomb`), stopped when the block ends."""
-    server = OddServer(free_port(), bomb=_gzip_bomb(BOMB_SIZE) if bomb else b"")
+def odd_server() -> Iterator[OddServer]:
+    """A running server, stopped when the block ends."""
+    server = OddServer(free_port())
     listener = socket.create_server(("127.0.0.1", server.port))
     listener.settimeout(0.05)
 

@@ -10,10 +10,11 @@ One URL's check, as the code does it:
   server answering differently the second time (rebinding) is not caught; the check is a guard against
   cited intranet addresses, not a sandbox.
 - HEAD first. Any HEAD answered 4xx or 5xx (except 429), or not answered (a timeout, a dropped
-  connection), is asked again as a GET of the first bytes (``Range: bytes=0-1023``, at most 4 KB read,
-  then closed): servers refuse HEAD with 405, 501, 400, 403 and even 404 or 500, or never answer it,
-  while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
-  be a PDF is always asked with GET, to see ``%PDF-`` in its first 1024 bytes (where PDF readers look).
+  connection), is asked again as a GET of the first bytes (``Range: bytes=0-1023``; 1024 bytes kept, then
+  closed; a gzip or deflate body, sent though identity was asked, is inflated only that far): servers
+  refuse HEAD with 405, 501, 400, 403 and even 404 or 500, or never answer it, while serving GET, so no
+  verdict rests on a HEAD refusal alone. A URL expected to be a PDF is always asked with GET, to see
+  ``%PDF-`` in its first 1024 bytes (where PDF readers look).
 - Redirects (301, 302, 303, 307, 308) are followed by hand, each hop recorded, up to ``max_redirects``;
   a URL met twice in one chain is a redirect loop (three times, when a hop set a cookie: a site's cookie
   check sends the browser back once). 303 turns the next request into a GET. URLs are dealt to the
@@ -267,6 +268,9 @@ def _answered(found: FoundUrl, walk: _Walk) -> tuple[str, str, bool | None]:
             return "blocked", said, None
         return "error", said if status >= 500 else f"{said}, not followed", None
     is_pdf = PDF_MAGIC in (answer.body or b"")[:PDF_WINDOW] if found.expect_pdf else None
+    if found.expect_pdf and answer.unread:  # no way to tell: said, not guessed
+        said += f" (a PDF was expected; the body came {answer.unread}-encoded, not read here)"
+        is_pdf = None
     if is_pdf is False:
         kind = answer.headers.get("content-type", "no content type").split(";")[0]
         return "broken", f"{said}, but a PDF was expected and the body is not one ({kind})", is_pdf

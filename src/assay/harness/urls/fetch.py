@@ -10,6 +10,7 @@ import ipaddress
 import os
 import socket
 import ssl
+import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from .check import CheckSettings
 
 PDF_WINDOW = 1024  # bytes asked for (Range) and searched for %PDF- (readers accept bytes before it)
-MAX_BODY = 4096  # bytes read at most from any body, whatever the server sends
 BAD_HOST = regex.compile(r"[\p{Cc}\p{Z}%<>\"{}|\\^`/?#@]")  # no name holds one: a resolver must not see it
 NO_SUCH_HOST = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
 
@@ -39,6 +39,7 @@ class Answer:
     asked: str = ""  # "HEAD 405, GET " when a HEAD was refused
     fault: str = ""  # why no answer: "timed out after 2 s", "connection refused", ...
     klass: str = "error"  # the class a fault gives
+    unread: str = ""  # the Content-Encoding of a GET's body that was not read (br, zstd)
     transient: bool = False  # worth asking again
 
 
@@ -210,14 +211,50 @@ async def hold_location(response: httpx.Response) -> None:
         del response.headers["location"]
 
 
-async def _first_bytes(response: httpx.Response) -> bytes:
-    """At most MAX_BODY bytes of the body, whatever the server sends (the caller's timeout bounds time)."""
+# zlib's window bits for each Content-Encoding read: gzip's header, zlib's (deflate as RFC 9110 says)
+WINDOW_BITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+
+
+class _Inflater:
+    """A body's bytes decoded, never more than asked for at a time: httpx's own decoders inflate each
+    network chunk whole, so a gzip bomb (64 KB becoming 64 MB) would cost memory before a byte is
+    looked at. Accept-Encoding: identity is asked, but servers send gzip regardless."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+        self.inflater = zlib.decompressobj(bits)
+        self.started = False
+
+    def __call__(self, data: bytes, most: int) -> bytes:
+        try:
+            out = self.inflater.decompress(data, most)
+        except zlib.error as exc:
+            if self.started or self.bits != zlib.MAX_WBITS:
+                raise httpx.DecodingError(f"the {self._name()} body does not decode: {exc}") from None
+            self.bits = -zlib.MAX_WBITS  # deflate sent raw, without zlib's header: servers do
+            self.inflater = zlib.decompressobj(self.bits)
+            return self(data, most)
+        self.started = self.started or bool(out)
+        return out
+
+    def _name(self) -> str:
+        return "deflate" if self.bits in (zlib.MAX_WBITS, -zlib.MAX_WBITS) else "gzip"
+
+
+async def _first_bytes(response: httpx.Response) -> bytes | None:
+    """The first PDF_WINDOW bytes of the body (decoded), whatever the server sends: bounded in bytes
+    read and in bytes inflated (the caller's timeout bounds time). None when the body's encoding is
+    one this check does not read (br, zstd, several at once)."""
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    inflate = _Inflater(WINDOW_BITS[encoding]) if encoding in WINDOW_BITS else None
+    if inflate is None and encoding not in ("", "identity"):
+        return None
     body = b""
-    async for chunk in response.aiter_bytes():
-        body += chunk
+    async for chunk in response.aiter_raw():
+        body += inflate(chunk, PDF_WINDOW - len(body)) if inflate else chunk
         if len(body) >= PDF_WINDOW:
             break
-    return body[:MAX_BODY]
+    return body[:PDF_WINDOW]
 
 
 async def _request(
@@ -246,10 +283,11 @@ async def _request(
         except httpx.HTTPError as exc:  # a dropped connection, a protocol violation, a bad encoding
             return Answer(fault=f"{type(exc).__name__}: {_cause(exc)}", transient=True)
     answered = response.headers
+    unread = answered.get("content-encoding", "") if method == "GET" and body is None else ""
     if HELD_LOCATION in response.extensions:
         answered = answered.copy()
         answered["location"] = response.extensions[HELD_LOCATION]
-    return Answer(response.status_code, answered, body)
+    return Answer(response.status_code, answered, body, unread=unread)
 
 
 def _cause(exc: BaseException) -> str:
