@@ -14,6 +14,8 @@ import pytest
 
 from assay.cli import main
 from assay.harness.urls import CheckSettings, FoundUrl, UrlVerdict, check_urls_sync
+from assay.harness.urls.extract import urls_in
+from assay.harness.urls.normalise import normalise_url
 from url_server_odd import OddServer, odd_server
 
 FAST = CheckSettings(allow_private=True, interval=0.0, timeout=1.0, retries=0, backoff=0.01, per_host=8)
@@ -123,3 +125,21 @@ def test_a_body_in_an_encoding_not_read_is_said_not_guessed(odd: OddServer) -> N
 def test_odd_answers_get_their_class(odd: OddServer, path: str, pdf: bool, klass: str, is_pdf: bool) -> None:
     verdict = check(odd.url(path), pdf, timeout=1.0)
     assert (verdict.klass, verdict.is_pdf) == (klass, is_pdf), verdict.reason
+
+
+def test_one_url_spelled_many_ways_is_checked_once(odd: OddServer, tmp_path: Path) -> None:
+    port = odd.port
+    spellings = [
+        f"http://127.0.0.1:{port}/ok",
+        f"HTTP://127.0.0.1:{port}/./ok#top",
+        f"http://127.0.0.1:{port}/status/../ok",
+        f"http://127.0.0.1:{port}/%6Fk",
+        f"http://127.0.0.1:{port}/%6fk",
+        f"<http://127.0.0.1:{port}/ok>.",
+    ]
+    listing = tmp_path / "urls.txt"
+    listing.write_text("\n".join(spellings) + "\n", encoding="utf-8")
+    found = urls_in([listing])
+    assert [item.url for item in found] == [odd.url("/ok")]
+    assert len(found[0].places) == len(spellings)
+    assert normalise_url("http://[0:0::1]:8080/a%2fb") == normalise_url("http://[::1]:8080/a%2Fb")
