@@ -143,3 +143,12 @@ def test_one_url_spelled_many_ways_is_checked_once(odd: OddServer, tmp_path: Pat
     assert [item.url for item in found] == [odd.url("/ok")]
     assert len(found[0].places) == len(spellings)
     assert normalise_url("http://[0:0::1]:8080/a%2fb") == normalise_url("http://[::1]:8080/a%2Fb")
+
+
+@pytest.mark.parametrize(
+    "value", ["inf", "1e400", "1_0", "nan", "-5", "garbage", "Wed, 21 Oct 2015 07:28:00 GMT"]  # past
+)
+def test_a_retry_after_that_is_no_delay_is_retried_after_the_backoff(odd: OddServer, value: str) -> None:
+    verdict = check(odd.url(f"/status/429?h=Retry-After:{value}"), retries=1, max_retry_after=5)
+    assert (verdict.klass, verdict.attempts) == ("blocked", 2)  # asked again, not given up on
+    assert verdict.notes == ("retried after 429 Too Many Requests, waited 0.01 s",)

@@ -70,6 +70,7 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
 PDF_MAGIC = b"%PDF-"
+DELAY_SECONDS = regex.compile(r"\s*[0-9]+\s*")  # Retry-After's delay-seconds
 ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /index.html -> / is no soft 404
 # A login page's path or query: the words as whole tokens, so /author or /casual do not match.
 LOGIN = regex.compile(
@@ -224,10 +225,8 @@ def _retry_after(answer: Answer) -> float | None:
     value = answer.headers.get("retry-after")
     if value is None or answer.status not in (429, 503):
         return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
+    if DELAY_SECONDS.fullmatch(value):  # RFC 9110: digits only; "inf", "1e400", "1_0" are no delay
+        return float(value)
     try:
         return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
     except (TypeError, ValueError):
