@@ -5,6 +5,11 @@ bodies, credentials in URLs, one URL spelled many ways, and the cache and output
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import tracemalloc
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,9 +19,13 @@ import pytest
 
 from assay.cli import main
 from assay.harness.urls import CheckSettings, FoundUrl, UrlVerdict, check_urls_sync
+from assay.harness.urls.cache import UrlCache
 from assay.harness.urls.extract import urls_in
 from assay.harness.urls.normalise import normalise_url
+from url_server import url_server
 from url_server_odd import OddServer, odd_server
+
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 FAST = CheckSettings(allow_private=True, interval=0.0, timeout=1.0, retries=0, backoff=0.01, per_host=8)
 
@@ -152,3 +161,26 @@ def test_a_retry_after_that_is_no_delay_is_retried_after_the_backoff(odd: OddSer
     verdict = check(odd.url(f"/status/429?h=Retry-After:{value}"), retries=1, max_retry_after=5)
     assert (verdict.klass, verdict.attempts) == ("blocked", 2)  # asked again, not given up on
     assert verdict.notes == ("retried after 429 Too Many Requests, waited 0.01 s",)
+
+
+def test_ctrl_c_keeps_the_verdicts_reached_in_a_valid_cache(tmp_path: Path) -> None:
+    with url_server() as own:
+        listing = tmp_path / "urls.txt"
+        listing.write_text("\n".join([own.url("/etag/a"), own.url("/etag/b"), own.url("/hang")]) + "\n")
+        cache = tmp_path / "cache.json"
+        command = [sys.executable, "-m", "assay", "urls", "check", str(listing), "--cache", str(cache)]
+        command += ["--allow-private", "--interval", "0", "--concurrency", "1", "--timeout", "30"]
+        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        running = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(400):  # the hang is asked only once both others are done (one at a time)
+            if own.record.hits("/hang") or running.poll() is not None:
+                break
+            time.sleep(0.05)
+        running.send_signal(signal.SIGINT)
+        _, err = running.communicate(timeout=30)
+    assert running.returncode == 130 and "interrupted" in err
+    entries = json.loads(cache.read_text(encoding="utf-8"))["entries"]
+    assert sorted(entries) == [own.url("/etag/a"), own.url("/etag/b")]
+    assert UrlCache.open(cache, ttl=60).lookup(own.url("/etag/a"), False) is not None

@@ -381,7 +381,8 @@ async def check_urls(
     progress: Callable[[UrlVerdict], None] | None = None,
 ) -> list[UrlVerdict]:
     """Every URL's verdict, in the order of `found` (a URL given twice is checked once); `progress` is
-    called with each verdict as it is reached. The cache, when given, is saved at the end."""
+    called with each verdict as it is reached. The cache, when given, is saved at the end, and when the
+    run is cut short (Ctrl-C, an error): the verdicts reached so far are whole, and worth keeping."""
     unique: dict[tuple[str, bool], FoundUrl] = {}
     for item in found:
         unique.setdefault((item.url, item.expect_pdf), item)
@@ -392,19 +393,21 @@ async def check_urls(
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
     hooks = {"response": [hold_location]}
     client = httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks)
-    async with client:
-        ctx = _Context(Fetcher(settings, client), cache)
+    ctx = _Context(Fetcher(settings, client), cache)
 
-        async def worker() -> None:
-            for item in todo:  # one shared iterator: each URL goes to exactly one worker
-                verdict = await _check(item, ctx)
-                verdicts[(item.url, item.expect_pdf)] = verdict
-                if progress is not None:
-                    progress(verdict)
+    async def worker() -> None:
+        for item in todo:  # one shared iterator: each URL goes to exactly one worker
+            verdict = await _check(item, ctx)
+            verdicts[(item.url, item.expect_pdf)] = verdict
+            if progress is not None:
+                progress(verdict)
 
-        await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
-    if cache is not None:
-        cache.save()
+    try:
+        async with client:
+            await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
+    finally:
+        if cache is not None:
+            cache.save()
     return [verdicts[(item.url, item.expect_pdf)] for item in found]
 
 
