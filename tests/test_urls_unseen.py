@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,3 +187,26 @@ def test_ctrl_c_keeps_the_verdicts_reached_in_a_valid_cache(tmp_path: Path) -> N
     entries = json.loads(cache.read_text(encoding="utf-8"))["entries"]
     assert sorted(entries) == [own.url("/etag/a"), own.url("/etag/b")]
     assert UrlCache.open(cache, ttl=60).lookup(own.url("/etag/a"), False) is not None
+
+
+def test_a_resolver_that_never_answers_does_not_hold_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A resolver that never answers (a firewall dropping DNS) cannot be had on demand: one is injected.
+    real, release, outlived = socket.getaddrinfo, threading.Event(), []
+
+    def never_answers(host: str, *args: Any, **kwargs: Any) -> Any:
+        if not host.endswith(".blackhole.example"):
+            return real(host, *args, **kwargs)
+        if not release.wait(10):  # the test's own guard: still asked 10 s later
+            outlived.append(host)
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket, "getaddrinfo", never_answers)
+    found = [FoundUrl(f"http://h{n}.blackhole.example/", False, ()) for n in range(12)]
+    try:
+        verdicts = check_urls_sync(found, replace(FAST, timeout=0.2, concurrency=12))
+        assert outlived == []  # the run ended while the lookups still hung
+    finally:
+        release.set()
+    assert {verdict.reason for verdict in verdicts} == {
+        f"DNS: no answer for h{n}.blackhole.example within 0.2 s" for n in range(12)
+    }

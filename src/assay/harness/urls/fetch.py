@@ -10,12 +10,13 @@ import ipaddress
 import os
 import socket
 import ssl
+import threading
 import zlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -115,11 +116,39 @@ def host_of_url(url: str) -> str | Answer:
     return host
 
 
+def _settle(future: asyncio.Future[list[Any]], result: list[Any] | None, error: BaseException | None) -> None:
+    if future.done():  # the wait timed out: nobody is listening
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result or [])
+
+
+async def _getaddrinfo(host: str) -> list[Any]:
+    """getaddrinfo in a thread of its own, a daemon: a resolver that never answers costs a thread
+    until it gives up, but never holds the run's end (asyncio's executor, which loop.getaddrinfo uses,
+    is waited for when the loop closes, and queues lookups behind a handful of stuck ones)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[list[Any]] = loop.create_future()
+
+    def lookup() -> None:
+        try:
+            result: list[Any] | None = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+            error: BaseException | None = None
+        except BaseException as exc:  # handed to the waiting task, whatever it is
+            result, error = None, exc
+        with suppress(RuntimeError):  # the loop closed while the resolver thought
+            loop.call_soon_threadsafe(_settle, future, result, error)
+
+    threading.Thread(target=lookup, name=f"assay-dns-{host}", daemon=True).start()
+    return await future
+
+
 async def _resolve(host: str, timeout: float) -> tuple[str, ...] | Answer:
     """The addresses `host` resolves to, or the DNS fault."""
     try:
-        lookup = asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
-        infos = await asyncio.wait_for(lookup, timeout)
+        infos = await asyncio.wait_for(_getaddrinfo(host), timeout)
     except TimeoutError:
         return Answer(fault=f"DNS: no answer for {host} within {timeout:g} s", transient=True)
     except socket.gaierror as exc:
