@@ -210,3 +210,13 @@ def test_a_resolver_that_never_answers_does_not_hold_the_run(monkeypatch: pytest
     assert {verdict.reason for verdict in verdicts} == {
         f"DNS: no answer for h{n}.blackhole.example within 0.2 s" for n in range(12)
     }
+
+
+@pytest.mark.parametrize(
+    ("location", "klass"),
+    [("/account/login%3Fnext%3D/files/plan.pdf", "soft_404"), ("/", "soft_404"), ("/page/plan", "broken")],
+)
+def test_a_pdf_link_sent_to_a_login_or_home_page_is_a_soft_404(location: str, klass: str) -> None:
+    with url_server() as own:  # it answers 200 with HTML at all three
+        verdict = check(own.url(f"/redirect/302?to={location}"), pdf=True)
+    assert (verdict.klass, verdict.is_pdf) == (klass, False)  # a login wall is no proof the PDF is gone

@@ -30,14 +30,14 @@ One URL's check, as the code does it:
   host" of every name; there the verdict is ``error`` (a dead host cannot be told from no DNS).
 
 The classes: ``ok`` (2xx at once), ``redirected`` (2xx after redirects; ``final_url`` kept), ``broken``
-(404, 410, a host that does not exist after retries where DNS works, a malformed URL, and a URL
-expected to be a PDF whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other
-4xx: unverifiable, never broken; a refused scheme or address), ``error`` (5xx, timeouts, connection
-faults after retries; redirect loops and chains too long; no such host where DNS resolves nothing),
-``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home page ``/`` or a login page,
+(404, 410, a host that does not exist after retries where DNS works, a malformed URL, and a URL expected
+to be a PDF whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx:
+unverifiable, never broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults
+after retries; redirect loops and chains too long; no such host where DNS resolves nothing), ``soft_404``
+(a deep link, a path or query beyond ``/``, a PDF's too, redirected to a home page ``/`` or a login page,
 answered 2xx; a 200 page titled "Not Found" is not looked for: it would need every body read). Only
-404/410 and missing hosts count as broken, because the exit code gates CI on broken and a WAF's 400 or
-403 must not fail a build.
+404/410 and missing hosts count as broken, because the exit code gates CI on broken and a WAF's 400 or 403
+must not fail a build.
 """
 
 from __future__ import annotations
@@ -270,15 +270,17 @@ def _answered(found: FoundUrl, walk: _Walk) -> tuple[str, str, bool | None]:
     if found.expect_pdf and answer.unread:  # no way to tell: said, not guessed
         said += f" (a PDF was expected; the body came {answer.unread}-encoded, not read here)"
         is_pdf = None
+    after = f"{said} after {redirects} redirect{'s' if redirects > 1 else ''}"
+    # A PDF link sent to a home or login page is a soft 404 (to look at), as any deep link is: the
+    # home page is no PDF, but a login wall is no proof that the document is gone.
+    landing = _soft_404_target(found.url, walk.hops[-1].url) if redirects else None
+    if landing is not None:
+        return "soft_404", f"a deep link redirected to {landing} ({walk.hops[-1].url}), {after}", is_pdf
     if is_pdf is False:
         kind = answer.headers.get("content-type", "no content type").split(";")[0]
         return "broken", f"{said}, but a PDF was expected and the body is not one ({kind})", is_pdf
     if not redirects:
         return "ok", said, is_pdf
-    after = f"{said} after {redirects} redirect{'s' if redirects > 1 else ''}"
-    landing = _soft_404_target(found.url, walk.hops[-1].url)
-    if landing is not None:
-        return "soft_404", f"a deep link redirected to {landing} ({walk.hops[-1].url}), {after}", is_pdf
     return "redirected", after, is_pdf
 
 
