@@ -220,3 +220,17 @@ def test_a_pdf_link_sent_to_a_login_or_home_page_is_a_soft_404(location: str, kl
     with url_server() as own:  # it answers 200 with HTML at all three
         verdict = check(own.url(f"/redirect/302?to={location}"), pdf=True)
     assert (verdict.klass, verdict.is_pdf) == (klass, False)  # a login wall is no proof the PDF is gone
+
+
+def test_a_sentence_run_into_a_url_is_not_part_of_it(tmp_path: Path) -> None:
+    # as a real corpus writes it (a PubMed article's licence line, a space lost)
+    page = tmp_path / "article.md"
+    page.write_text(
+        "licensed under https://creativecommons.org/licenses/by/4.0/.The Creative Commons waiver "
+        "(https://example.org/.well-known/security.txt) applies.\n",
+        encoding="utf-8",
+    )
+    assert [item.url for item in urls_in([page])] == [
+        "https://creativecommons.org/licenses/by/4.0/",
+        "https://example.org/.well-known/security.txt",
+    ]

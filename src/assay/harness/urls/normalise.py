@@ -27,6 +27,9 @@ _OPENERS = "<([{*\"'`"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # Sentence punctuation and emphasis that end a URL in prose and almost never end a real one.
 _TRAILING = ".,;:!?*\"'`>"
+# A sentence run into the URL for want of a space ("see https://x/by/4.0/.The licence"): a last path
+# segment that is "." and a capitalised word; a real one starting "." is a hidden name, in lower case.
+_RUN_ON_SENTENCE = regex.compile(r"(?<=/)\.\p{Lu}\p{Ll}+$")
 # A host name's labels as DNS writes them; "_" appears in real host names though RFC 952 forbids it.
 _LABEL = r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?"
 _HOST = regex.compile(rf"(?:{_LABEL}\.)*{_LABEL}\.?")
@@ -90,11 +93,12 @@ def _without_dot_segments(path: str) -> str:
 def _unwrapped(text: str) -> str:
     """`text` without the marks prose puts around a URL: surrounding brackets and quotes, trailing
     punctuation, and a closing bracket that closes nothing opened inside the URL (Wikipedia's
-    ``Mercury_(planet)`` keeps its ``)``; ``(see https://x/a)`` loses it)."""
+    ``Mercury_(planet)`` keeps its ``)``; ``(see https://x/a)`` loses it), and the first word of a
+    sentence that follows it without a space (``https://x/a/.The``)."""
     previous = None
     while text != previous:
         previous = text
-        text = text.strip().lstrip(_OPENERS).rstrip(_TRAILING)
+        text = _RUN_ON_SENTENCE.sub("", text.strip().lstrip(_OPENERS)).rstrip(_TRAILING)
         last = text[-1:]
         if last in _CLOSERS and text.count(_CLOSERS[last]) < text.count(last):
             text = text[:-1]
