@@ -234,3 +234,10 @@ def test_a_sentence_run_into_a_url_is_not_part_of_it(tmp_path: Path) -> None:
         "https://creativecommons.org/licenses/by/4.0/",
         "https://example.org/.well-known/security.txt",
     ]
+
+
+def test_more_urls_at_once_than_httpx_pools_are_all_asked_at_once() -> None:
+    with odd_server() as own:  # its own: the barrier counts every request to the path
+        found = [FoundUrl(own.url(f"/together/120?n={n}"), False, ()) for n in range(120)]
+        verdicts = check_urls_sync(found, replace(FAST, concurrency=120, per_host=120, timeout=5.0))
+    assert {verdict.klass for verdict in verdicts} == {"ok"}  # all 120 in flight together

@@ -18,6 +18,7 @@ Its paths (the answer's bytes are in ``ANSWERS``; a path not there is 404):
     /pdf-as-html             a PDF served as text/html
     /location?to=X           302 to X exactly as given (unquoted from the query)
     /status/<code>?h=Name:Value   that status with the header given
+    /together/<n>            200 once n requests to it are in flight at once; 503 when they never are
 
 Every request's method, path and headers are recorded.
 """
@@ -68,6 +69,7 @@ class OddServer:
     requests: list[Seen] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    barriers: dict[int, threading.Barrier] = field(default_factory=dict)
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}{path}"
@@ -196,6 +198,16 @@ def _status(
     _whole(code, headers, b"<p>status</p>")(conn, server, method, query)
 
 
+def _together(conn: socket.socket, server: OddServer, method: str, count: int) -> None:
+    with server.lock:
+        barrier = server.barriers.setdefault(count, threading.Barrier(count, timeout=3))
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        return _whole("503 Service Unavailable", {}, b"<p>alone</p>")(conn, server, method, {})
+    _whole("200 OK", {"Content-Type": "text/html"}, b"<p>together</p>")(conn, server, method, {})
+
+
 def _serve(conn: socket.socket, server: OddServer) -> None:
     with conn, suppress(OSError):
         reader = conn.makefile("rb")
@@ -211,6 +223,8 @@ def _serve(conn: socket.socket, server: OddServer) -> None:
         path, query = unquote(parts.path), parse_qs(parts.query)
         with server.lock:
             server.requests.append(Seen(method, path, headers))
+        if path.startswith("/together/"):
+            return _together(conn, server, method, int(path.removeprefix("/together/")))
         if path.startswith("/status/"):
             return _status(conn, server, method, query, path.removeprefix("/status/"))
         ANSWERS.get(path, _whole("404 Not Found", {}, b"<p>no</p>"))(conn, server, method, query)

@@ -394,7 +394,12 @@ async def check_urls(
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
     hooks = {"response": [hold_location]}
-    client = httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks)
+    # No pool limit of httpx's own (100): the workers bound the connections in use, and a request
+    # queued for a pool slot would run out its timeout there and be called a server's timeout.
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+    client = httpx.AsyncClient(
+        follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks, limits=limits
+    )
     ctx = _Context(Fetcher(settings, client), cache)
 
     async def worker() -> None:
