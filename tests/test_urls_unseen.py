@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from assay.cli import main
+from assay.errors import InputError
 from assay.harness.urls import CheckSettings, FoundUrl, UrlVerdict, check_urls_sync
 from assay.harness.urls.cache import UrlCache
 from assay.harness.urls.extract import urls_in
@@ -135,7 +136,7 @@ def test_a_body_in_an_encoding_not_read_is_said_not_guessed(odd: OddServer) -> N
     ],
 )
 def test_odd_answers_get_their_class(odd: OddServer, path: str, pdf: bool, klass: str, is_pdf: bool) -> None:
-    verdict = check(odd.url(path), pdf, timeout=1.0)
+    verdict = check(odd.url(path), pdf, timeout=0.5)
     assert (verdict.klass, verdict.is_pdf) == (klass, is_pdf), verdict.reason
 
 
@@ -241,3 +242,33 @@ def test_more_urls_at_once_than_httpx_pools_are_all_asked_at_once() -> None:
         found = [FoundUrl(own.url(f"/together/120?n={n}"), False, ()) for n in range(120)]
         verdicts = check_urls_sync(found, replace(FAST, concurrency=120, per_host=120, timeout=5.0))
     assert {verdict.klass for verdict in verdicts} == {"ok"}  # all 120 in flight together
+
+
+def test_two_runs_saving_one_cache_at_once_never_leave_it_corrupt(tmp_path: Path) -> None:
+    path, failures = tmp_path / "cache.json", []
+
+    def writer(name: str) -> None:
+        cache = UrlCache.open(path, ttl=60) if path.exists() else UrlCache(path, 60)
+        for n in range(40):
+            url = f"https://{name}.example/{n}"
+            verdict = UrlVerdict(url, "ok", 200, url, (), "2026-12-01T00:00:00Z", "200 OK", (), None, 1)
+            cache.store(verdict, None, None)
+            cache.save()
+
+    def reader() -> None:
+        for _ in range(200):
+            if path.exists():
+                try:
+                    UrlCache.open(path, ttl=60)
+                except InputError as exc:  # a half-written file would be refused as corrupt
+                    failures.append(str(exc))
+
+    threads = [threading.Thread(target=writer, args=(name,)) for name in ("a", "b")]
+    threads.append(threading.Thread(target=reader))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    entries = UrlCache.open(path, ttl=60).entries  # one run's 40 (the last writer's), maybe the other's too
+    assert len(entries) >= 40 and not list(tmp_path.glob("*.assay-tmp-*"))
