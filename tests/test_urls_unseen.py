@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from assay.cli import main
-from assay.errors import InputError
+from assay.errors import InputError, UsageError
 from assay.harness.urls import CheckSettings, FoundUrl, UrlVerdict, check_urls_sync
 from assay.harness.urls.cache import UrlCache
 from assay.harness.urls.extract import urls_in
@@ -272,3 +272,9 @@ def test_two_runs_saving_one_cache_at_once_never_leave_it_corrupt(tmp_path: Path
     assert failures == []
     entries = UrlCache.open(path, ttl=60).entries  # one run's 40 (the last writer's), maybe the other's too
     assert len(entries) >= 40 and not list(tmp_path.glob("*.assay-tmp-*"))
+
+
+@pytest.mark.parametrize("name", ["dns_canary", "private_hosts"])
+def test_a_bare_name_where_names_are_wanted_is_refused(name: str) -> None:
+    with pytest.raises(UsageError, match=f"{name} must be a tuple of names"):
+        CheckSettings(**{name: "example.com"})  # type: ignore[arg-type]

@@ -143,6 +143,10 @@ class CheckSettings:
             value = getattr(self, name)
             if not value >= 0:  # NaN too
                 raise UsageError(f"{name} must not be negative, not {value}", fix=f"give {name} >= 0")
+        for name in ("private_hosts", "dns_canary"):
+            value = getattr(self, name)
+            if isinstance(value, str):  # a bare name would be read a character at a time
+                raise UsageError(f"{name} must be a tuple of names, not {value!r}", fix=f"give ({value!r},)")
 
 
 @dataclass
