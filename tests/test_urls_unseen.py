@@ -278,3 +278,11 @@ def test_two_runs_saving_one_cache_at_once_never_leave_it_corrupt(tmp_path: Path
 def test_a_bare_name_where_names_are_wanted_is_refused(name: str) -> None:
     with pytest.raises(UsageError, match=f"{name} must be a tuple of names"):
         CheckSettings(**{name: "example.com"})  # type: ignore[arg-type]
+
+
+def test_invisible_characters_copied_into_a_url_are_dropped(tmp_path: Path) -> None:
+    page = tmp_path / "from-a-pdf.md"  # a soft hyphen and a zero-width space, as PDF text extraction leaves
+    text = "See https://insurer.example/policy\u00ad-wording/sched\u200bule.pdf today.\n"
+    page.write_text(text, encoding="utf-8")
+    (found,) = urls_in([page])
+    assert (found.url, found.expect_pdf) == ("https://insurer.example/policy-wording/schedule.pdf", True)

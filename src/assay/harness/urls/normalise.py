@@ -8,11 +8,12 @@ scheme and host lowercased, a unicode host IDNA-encoded, the default port and th
 and an empty path written ``/``. The path loses its dot segments (``/a/./b/../c`` is ``/a/c``; httpx
 sends it so anyway), and in the path and query a percent escape of an unreserved character is decoded
 (``%7E`` is ``~``) and every other one written in capitals (``%2f`` is ``%2F``), as RFC 3986 section
-6.2.2 says of equivalent URLs. Otherwise the path and query are kept exactly as written: ``%2F`` and
-``/`` name different resources to a server, and the query's order and case are the site's business. The
-one other change inside them is a bare space, which no URL can hold (RFC 3986 section 2): it is written
-``%20``, as a browser sends it. Anything that is not an http or https URL with a host is None: the
-checker has nothing it may ask.
+6.2.2 says of equivalent URLs. Invisible format characters (a soft hyphen, a zero-width space) are
+dropped from them. Otherwise the path and query are kept exactly as written: ``%2F`` and ``/`` name
+different resources to a server, and the query's order and case are the site's business. The one other
+change inside them is a bare space, which no URL can hold (RFC 3986 section 2): it is written ``%20``,
+as a browser sends it. Anything that is not an http or https URL with a host is None: the checker has
+nothing it may ask.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ _LABEL = r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?"
 _HOST = regex.compile(rf"(?:{_LABEL}\.)*{_LABEL}\.?")
 _CONTROL = regex.compile(r"[\x00-\x20\x7f]")
 _PERCENT = regex.compile(r"%([0-9A-Fa-f]{2})")
+# Invisible format characters (a soft hyphen, a zero-width space, a bidi mark, a BOM) that text copied
+# from a PDF or a web page leaves inside a URL: no server's path holds them, and sent they are a 404.
+_INVISIBLE = regex.compile(r"\p{Cf}")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -59,10 +63,11 @@ def normalise_url(text: str) -> str | None:
 
 
 def _path_and_query(tail: str) -> str:
-    """The path (``/`` when empty) without dot segments, and the query; in both, each percent escape of
-    an unreserved character decoded and every other one in capitals (RFC 3986 sections 6.2.2.1-3):
-    spellings of one request, as the server receives it (httpx removes dot segments before sending)."""
-    path, mark, query = tail.partition("?")
+    """The path (``/`` when empty) without dot segments, and the query; in both, invisible format
+    characters dropped, each percent escape of an unreserved character decoded and every other one in
+    capitals (RFC 3986 sections 6.2.2.1-3): spellings of one request, as the server receives it (httpx
+    removes dot segments before sending)."""
+    path, mark, query = str(_INVISIBLE.sub("", tail)).partition("?")
     path = _without_dot_segments(_escaped(path if path.startswith("/") else "/" + path))
     return path + mark + _escaped(query)
 
