@@ -54,6 +54,7 @@ def check(url: str, pdf: bool = False, **changes: object) -> UrlVerdict:
         ("http://[::1", "error", "302 Found to a malformed Location 'http://[::1'"),
         ("http://a b/", "error", "302 Found to a malformed Location 'http://a b/'"),
         ("http://127.0.0.1:99999/x", "error", "302 Found to a malformed Location"),
+        ("%20%20", "error", "302 Found without a Location"),  # blank: not a loop back to itself
     ],
 )
 def test_a_redirect_to_an_odd_location_is_never_broken(
