@@ -99,6 +99,15 @@ def test_a_head_that_hangs_while_get_answers_is_asked_with_get(odd: OddServer) -
     assert [seen.method for seen in odd.to("/head-hangs")][-2:] == ["HEAD", "GET"]
 
 
+def test_a_host_that_left_a_head_unanswered_is_asked_with_get_from_then_on() -> None:
+    with odd_server() as own:
+        found = [FoundUrl(own.url(f"/head-hangs?n={n}"), False, ()) for n in range(3)]
+        verdicts = check_urls_sync(found, replace(FAST, timeout=0.5, concurrency=1))
+        assert [seen.method for seen in own.to("/head-hangs")] == ["HEAD", "GET", "GET", "GET"]
+    assert [verdict.klass for verdict in verdicts] == ["ok"] * 3
+    assert verdicts[1].reason == "GET (HEAD goes unanswered on this host) 200 OK"
+
+
 @pytest.mark.parametrize("path", ["/bomb.pdf", "/bomb-endless"])
 def test_a_gzip_bomb_is_read_in_bounded_memory(odd: OddServer, path: str) -> None:
     tracemalloc.start()

@@ -74,6 +74,7 @@ class Fetcher:
     gates: dict[str, HostGate] = field(default_factory=dict)
     resolved: dict[str, tuple[str, ...]] = field(default_factory=dict)  # host -> its addresses, this run
     canary: asyncio.Task[bool] | None = None  # does the resolver resolve the canary? asked once a run
+    head_unanswered: set[str] = field(default_factory=set)  # hosts whose HEAD went unanswered, GET not
 
     def gate(self, host: str) -> HostGate:
         if host not in self.gates:
@@ -336,6 +337,11 @@ def _cause(exc: BaseException) -> str:
 
 async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str]) -> Answer:
     """One hop's answer: the HEAD, or the GET asked when the HEAD was refused (or a range was)."""
+    host = urlsplit(url).hostname or ""
+    if method == "HEAD" and host in fetcher.head_unanswered:  # a timeout per URL saved
+        answer = await _request(url, "GET", True, fetcher, validators)
+        answer.asked = "GET (HEAD goes unanswered on this host) "
+        return answer
     answer = await _request(url, method, True, fetcher, validators)
     if method == "HEAD" and answer.status is not None and answer.status >= 400 and answer.status != 429:
         head = answer.status
@@ -347,6 +353,8 @@ async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str
         head_fault = answer.fault
         answer = await _request(url, "GET", True, fetcher, validators)
         answer.asked = f"HEAD {head_fault}, GET "
+        if answer.status is not None:
+            fetcher.head_unanswered.add(host)
     if answer.status == 416:  # an empty file cannot serve bytes 0-1023: ask for it whole (still bounded)
         asked = answer.asked
         answer = await _request(url, "GET", False, fetcher, validators)
