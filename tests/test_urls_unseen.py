@@ -131,6 +131,7 @@ def test_a_body_in_an_encoding_not_read_is_said_not_guessed(odd: OddServer) -> N
     [
         ("/deflate.pdf", True, "ok", True),
         ("/raw-deflate.pdf", True, "ok", True),
+        ("/bad-gzip.pdf", True, "error", None),  # the server's garbage, not a missing PDF
         ("/endless", True, "ok", True),  # chunked for ever, Range ignored
         ("/big.pdf", True, "ok", True),  # 50 MB, Range ignored
         ("/http10", True, "ok", True),  # HTTP/1.0, the body ended by the close

@@ -8,6 +8,7 @@ Its paths (the answer's bytes are in ``ANSWERS``; a path not there is 404):
     /bomb-endless            the same gzip stream without an end, chunked
     /brotli.pdf              Content-Encoding: br (bytes no decoder here reads)
     /deflate.pdf, /raw-deflate.pdf   a PDF as deflate: zlib-wrapped, and raw (both are sent as "deflate")
+    /bad-gzip.pdf            Content-Encoding: gzip, and bytes that do not inflate
     /endless                 200, chunked, chunks for ever (Range ignored)
     /big.pdf                 200, Range ignored, a PDF followed by 50 MB
     /drip-headers            the status line and headers a byte every 0.1 s
@@ -174,6 +175,7 @@ ANSWERS: dict[str, Writer] = {
     "/brotli.pdf": _whole("200 OK", _encoded("br"), b"\x0b\x01"),
     "/deflate.pdf": _whole("200 OK", _encoded("deflate"), zlib.compress(PDF)),
     "/raw-deflate.pdf": _whole("200 OK", _encoded("deflate"), _raw_deflate(PDF)),
+    "/bad-gzip.pdf": _whole("200 OK", _encoded("gzip"), b"\x1f\x8b\x08\x00" + b"not deflate at all" * 10),
     "/endless": _endless,
     "/big.pdf": _big,
     "/drip-headers": _drip,
