@@ -23,7 +23,7 @@ import httpx
 import regex
 
 if TYPE_CHECKING:
-    from .check import CheckSettings
+    from .settings import CheckSettings
 
 PDF_WINDOW = 1024  # bytes asked for (Range) and searched for %PDF- (readers accept bytes before it)
 BAD_HOST = regex.compile(r"[\p{Cc}\p{Z}%<>\"{}|\\^`/?#@]")  # no name holds one: a resolver must not see it
