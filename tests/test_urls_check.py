@@ -271,9 +271,26 @@ def test_a_scheme_other_than_http_is_not_checked(url: str) -> None:
 
 
 def test_a_host_that_does_not_exist_is_broken_after_retries() -> None:
-    verdict = check("http://no-such-host.invalid/page")
+    verdict = check("http://no-such-host.invalid/page", dns_canary=("localhost",))  # DNS works: it resolves
     assert (verdict.klass, verdict.attempts) == ("broken", 3)
     assert verdict.reason == "DNS: no such host no-such-host.invalid (after 3 attempts)"
+
+
+def test_no_such_host_where_the_resolver_resolves_nothing_is_an_error() -> None:
+    verdict = check("http://no-such-host.invalid/page", dns_canary=("canary.invalid",))  # like an offline CI
+    assert (verdict.klass, verdict.attempts) == ("error", 3)
+    assert verdict.reason.startswith("DNS: no such host no-such-host.invalid, but the resolver resolves")
+    assert "not even canary.invalid: offline?" in verdict.reason
+
+
+def test_every_missing_host_of_a_run_without_dns_is_an_error_and_one_resolving_canary_suffices(
+    server: UrlServer,
+) -> None:
+    found = [FoundUrl(f"http://gone-{n}.invalid/", False, ()) for n in range(4)]
+    settings = replace(FAST, dns_canary=("canary.invalid",), retries=1, concurrency=4)
+    assert [verdict.klass for verdict in check_urls_sync(found, settings)] == ["error"] * 4
+    assert check("http://gone.invalid/", dns_canary=("canary.invalid", "localhost")).klass == "broken"
+    assert check("http://gone.invalid/", dns_canary=()).klass == "broken"  # none given: the resolver believed
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:99999/x", "http:///nohost", "http://[::1/x", "http://a\x00b/"])

@@ -188,6 +188,20 @@ def test_private_addresses_are_refused_without_the_flag(
     assert entry["class"] == "blocked" and server.record.hits("/status/404") == before
 
 
+@pytest.mark.parametrize(
+    ("canary", "klass", "code"), [("localhost", "broken", 1), ("canary.invalid", "error", 0)]
+)
+def test_a_missing_host_fails_the_run_only_where_dns_resolves_the_canary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], canary: str, klass: str, code: int
+) -> None:
+    listing = tmp_path / "urls.txt"
+    listing.write_text("http://no-such-host.invalid/page\n", encoding="utf-8")
+    out = tmp_path / "urls.json"
+    assert _check([str(listing), *FAST, "--dns-canary", canary, "--out", str(out)], capsys)[0] == code
+    (entry,) = _read(out)
+    assert entry["class"] == klass and entry["reason"].startswith("DNS: no such host no-such-host.invalid")
+
+
 def test_no_urls_found_is_said_and_not_a_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "notes.md").write_text("nothing cited here\n", encoding="utf-8")
     out, markdown = tmp_path / "out" / "urls.json", tmp_path / "out" / "urls.md"
@@ -256,7 +270,7 @@ def test_a_subprocess_run(server: UrlServer, tmp_path: Path) -> None:
 
 
 def test_help_lists_the_flags_and_the_engines_defaults(capsys: pytest.CaptureFixture[str]) -> None:
-    from assay.cli.urls import DEFAULTS
+    from assay.cli.urls import DEFAULT_DNS_CANARY, DEFAULTS
     from assay.harness.urls.check import CheckSettings
 
     with pytest.raises(SystemExit) as exited:
@@ -264,9 +278,10 @@ def test_help_lists_the_flags_and_the_engines_defaults(capsys: pytest.CaptureFix
     text = " ".join(capsys.readouterr().out.split())
     assert exited.value.code == 0
     flags = ["--out", "--markdown", "--cache", "--cache-ttl", "--concurrency", "--per-host", "--interval"]
-    assert all(flag in text for flag in [*flags, "--timeout", "--retries", "--allow-private"])
+    assert all(flag in text for flag in [*flags, "--timeout", "--retries", "--allow-private", "--dns-canary"])
     engine = dataclasses.asdict(CheckSettings())
     assert {name: engine[name] for name in DEFAULTS} == DEFAULTS
+    assert tuple(engine["dns_canary"]) == DEFAULT_DNS_CANARY
     assert f"(default: {DEFAULTS['per_host']})" in text and "(default: 7d)" in text
 
 

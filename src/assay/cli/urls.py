@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 # Defaults are CheckSettings' (not imported here: `assay --help` loads no httpx); a test holds them equal.
 DEFAULTS = {"concurrency": 8, "per_host": 2, "interval": 0.5, "timeout": 10.0, "retries": 2}
+DEFAULT_DNS_CANARY = ("example.com",)
 DEFAULT_CACHE_TTL = "7d"  # a cited page rarely dies within a week; --cache-ttl 0 revalidates every run
 PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -99,6 +100,14 @@ def add_parsers(commands: flags.Commands) -> None:
         action="store_true",
         help="check URLs on loopback and private addresses too (refused by default: blocked)",
     )
+    asking.add_argument(
+        "--dns-canary",
+        action="append",
+        metavar="NAME",
+        help="a name that resolves wherever DNS works: 'no such host' is broken only when it (or another "
+        "host of the run) resolves, else it is an error (offline?); repeat for more, '' to believe the "
+        f"resolver alone (default: {', '.join(DEFAULT_DNS_CANARY)})",
+    )
     flags.add_debug(check)
     check.set_defaults(run=run_check)
 
@@ -163,7 +172,10 @@ def _settings(args: argparse.Namespace) -> CheckSettings:
     from ..harness.urls.check import CheckSettings
 
     given = {name: getattr(args, name) for name in DEFAULTS if getattr(args, name) is not None}
-    return CheckSettings(**given, allow_private=args.allow_private)
+    canary = DEFAULT_DNS_CANARY
+    if args.dns_canary is not None:
+        canary = tuple(name for name in args.dns_canary if name)
+    return CheckSettings(**given, allow_private=args.allow_private, dns_canary=canary)
 
 
 def _refuse_outputs_read_as_inputs(outputs: dict[str, str | None], paths: Sequence[Path]) -> None:

@@ -9,10 +9,12 @@ One URL's check, as the code does it:
   redirecting to 127.0.0.1 is refused at that hop). httpx resolves the name again to connect, so a DNS
   server answering differently the second time (rebinding) is not caught; the check is a guard against
   cited intranet addresses, not a sandbox.
-- HEAD first. Any HEAD answered 4xx or 5xx (except 429) is asked again as a GET of the first bytes
-  (``Range: bytes=0-1023``, at most 4 KB read, then closed): servers refuse HEAD with 405, 501, 400, 403
-  and even 404 or 500 while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
-  be a PDF is always asked with GET, to see ``%PDF-`` in its first 1024 bytes (where PDF readers look).
+- HEAD first. Any HEAD answered 4xx or 5xx (except 429), or not answered (a timeout, a dropped
+  connection), is asked again as a GET of the first bytes (``Range: bytes=0-1023``; 1024 bytes kept, then
+  closed; a gzip or deflate body, sent though identity was asked, is inflated only that far): servers
+  refuse HEAD with 405, 501, 400, 403 and even 404 or 500, or never answer it, while serving GET, so no
+  verdict rests on a HEAD refusal alone. A URL expected to be a PDF is always asked with GET, to see
+  ``%PDF-`` in its first 1024 bytes (where PDF readers look).
 - Redirects (301, 302, 303, 307, 308) are followed by hand, each hop recorded, up to ``max_redirects``;
   a URL met twice in one chain is a redirect loop (three times, when a hop set a cookie: a site's cookie
   check sends the browser back once). 303 turns the next request into a GET. URLs are dealt to the
@@ -22,15 +24,20 @@ One URL's check, as the code does it:
   when longer; a Retry-After past ``max_retry_after`` is not waited for: the answer stands.
 - Every request has a total ``timeout`` (connecting, headers and the bounded body: a server dripping bytes
   cannot hold it), and a URL's whole check a ``deadline``.
+- "No such host" is believed only when the resolver demonstrably resolves names in this run: another
+  host of the run resolved to a public address, or one of the ``dns_canary`` names resolves (looked up
+  once a run, only when a host is missing). An offline machine or a firewalled CI runner says "no such
+  host" of every name; there the verdict is ``error`` (a dead host cannot be told from no DNS).
 
 The classes: ``ok`` (2xx at once), ``redirected`` (2xx after redirects; ``final_url`` kept), ``broken``
-(404, 410, a host that does not exist after retries, a malformed URL, and a URL expected to be a PDF
-whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx: unverifiable, never
-broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults after retries; redirect
-loops and chains too long), ``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home
-page ``/`` or a login page, answered 2xx; a 200 page titled "Not Found" is not looked for: it would need
-every body read). Only 404/410 and missing hosts count as broken, because the
-exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
+(404, 410, a host that does not exist after retries where DNS works, a malformed URL, and a URL expected
+to be a PDF whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx:
+unverifiable, never broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults
+after retries; redirect loops and chains too long; no such host where DNS resolves nothing), ``soft_404``
+(a deep link, a path or query beyond ``/``, a PDF's too, redirected to a home page ``/`` or a login page,
+answered 2xx; a 200 page titled "Not Found" is not looked for: it would need every body read). Only
+404/410 and missing hosts count as broken, because the exit code gates CI on broken and a WAF's 400 or 403
+must not fail a build.
 """
 
 from __future__ import annotations
@@ -49,10 +56,9 @@ from urllib.parse import urlsplit
 import httpx
 import regex
 
-from ..._version import __version__
-from ...errors import UsageError
 from .extract import FoundUrl
-from .fetch import PDF_WINDOW, Answer, Fetcher, ask, phrase, vet
+from .fetch import PDF_WINDOW, Answer, Fetcher, ask, hold_location, host_of_url, phrase, vet
+from .settings import CheckSettings as CheckSettings  # its public home is this module
 
 if TYPE_CHECKING:
     from .cache import UrlCache
@@ -63,6 +69,7 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
 PDF_MAGIC = b"%PDF-"
+DELAY_SECONDS = regex.compile(r"\s*[0-9]+\s*")  # Retry-After's delay-seconds
 ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /index.html -> / is no soft 404
 # A login page's path or query: the words as whole tokens, so /author or /casual do not match.
 LOGIN = regex.compile(
@@ -105,35 +112,6 @@ class UrlVerdict:
         return entry | {"reason": self.reason, "notes": list(self.notes), "attempts": self.attempts}
 
 
-NON_NEGATIVE = ("interval", "timeout", "retries", "max_redirects", "max_retry_after", "backoff", "deadline")
-
-
-@dataclass(frozen=True)
-class CheckSettings:
-    concurrency: int = 8  # URLs checked at once
-    per_host: int = 2  # requests in flight to one host
-    interval: float = 0.5  # seconds between the starts of two requests to one host
-    timeout: float = 10.0  # one request, total: connect, headers and the (bounded) body
-    retries: int = 2
-    max_redirects: int = 10
-    allow_private: bool = False
-    user_agent: str = f"assay-urls/{__version__}"
-    max_retry_after: float = 60.0
-    backoff: float = 0.5  # the first retry's wait; each later one doubles it
-    deadline: float = 120.0  # one URL's whole check: every attempt, hop and wait
-    private_hosts: tuple[str, ...] = ()  # host names allowed to resolve to private addresses
-
-    def __post_init__(self) -> None:
-        for name in ("concurrency", "per_host"):
-            value = getattr(self, name)
-            if value < 1:
-                raise UsageError(f"{name} must be at least 1, not {value}", fix=f"give {name} >= 1")
-        for name in NON_NEGATIVE:
-            value = getattr(self, name)
-            if not value >= 0:  # NaN too
-                raise UsageError(f"{name} must not be negative, not {value}", fix=f"give {name} >= 0")
-
-
 @dataclass
 class _Context:
     fetcher: Fetcher
@@ -158,7 +136,9 @@ def now_iso() -> str:
 
 def _hop_notes(source: str, target: str) -> list[str]:
     before, after = urlsplit(source), urlsplit(target)
-    notes = []
+    notes: list[str] = []
+    if after.scheme not in ("http", "https"):  # refused at the next hop, which says why
+        return notes
     if before.scheme == "http" and after.scheme == "https":
         notes.append("http->https")
     elif before.scheme == "https" and after.scheme == "http":
@@ -185,8 +165,12 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
             walk.stop = ("error", f"{phrase(answer.status)} without a Location")
             return walk
         try:
-            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+            # No user:password@ kept: never printed in the chain (httpx would not send them either)
+            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None, userinfo=b""))
         except (httpx.InvalidURL, ValueError):
+            target = ""
+        refused = host_of_url(target) if target else Answer(klass="broken")
+        if isinstance(refused, Answer) and refused.klass == "broken":  # the server's fault, not the URL's
             walk.stop = ("error", f"{phrase(answer.status)} to a malformed Location {location[:100]!r}")
             return walk
         walk.notes.extend(_hop_notes(url, target))
@@ -208,10 +192,8 @@ def _retry_after(answer: Answer) -> float | None:
     value = answer.headers.get("retry-after")
     if value is None or answer.status not in (429, 503):
         return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
+    if DELAY_SECONDS.fullmatch(value):  # RFC 9110: digits only; "inf", "1e400", "1_0" are no delay
+        return float(value)
     try:
         return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
     except (TypeError, ValueError):
@@ -252,15 +234,20 @@ def _answered(found: FoundUrl, walk: _Walk) -> tuple[str, str, bool | None]:
             return "blocked", said, None
         return "error", said if status >= 500 else f"{said}, not followed", None
     is_pdf = PDF_MAGIC in (answer.body or b"")[:PDF_WINDOW] if found.expect_pdf else None
+    if found.expect_pdf and answer.unread:  # no way to tell: said, not guessed
+        said += f" (a PDF was expected; the body came {answer.unread}-encoded, not read here)"
+        is_pdf = None
+    after = f"{said} after {redirects} redirect{'s' if redirects > 1 else ''}"
+    # A PDF link sent to a home or login page is a soft 404 (to look at), as any deep link is: the
+    # home page is no PDF, but a login wall is no proof that the document is gone.
+    landing = _soft_404_target(found.url, walk.hops[-1].url) if redirects else None
+    if landing is not None:
+        return "soft_404", f"a deep link redirected to {landing} ({walk.hops[-1].url}), {after}", is_pdf
     if is_pdf is False:
         kind = answer.headers.get("content-type", "no content type").split(";")[0]
         return "broken", f"{said}, but a PDF was expected and the body is not one ({kind})", is_pdf
     if not redirects:
         return "ok", said, is_pdf
-    after = f"{said} after {redirects} redirect{'s' if redirects > 1 else ''}"
-    landing = _soft_404_target(found.url, walk.hops[-1].url)
-    if landing is not None:
-        return "soft_404", f"a deep link redirected to {landing} ({walk.hops[-1].url}), {after}", is_pdf
     return "redirected", after, is_pdf
 
 
@@ -363,7 +350,8 @@ async def check_urls(
     progress: Callable[[UrlVerdict], None] | None = None,
 ) -> list[UrlVerdict]:
     """Every URL's verdict, in the order of `found` (a URL given twice is checked once); `progress` is
-    called with each verdict as it is reached. The cache, when given, is saved at the end."""
+    called with each verdict as it is reached. The cache, when given, is saved at the end, and when the
+    run is cut short (Ctrl-C, an error): the verdicts reached so far are whole, and worth keeping."""
     unique: dict[tuple[str, bool], FoundUrl] = {}
     for item in found:
         unique.setdefault((item.url, item.expect_pdf), item)
@@ -372,19 +360,28 @@ async def check_urls(
     timeout = httpx.Timeout(settings.timeout)
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
-    async with httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers) as client:
-        ctx = _Context(Fetcher(settings, client), cache)
+    hooks = {"response": [hold_location]}
+    # No pool limit of httpx's own (100): the workers bound the connections in use, and a request
+    # queued for a pool slot would run out its timeout there and be called a server's timeout.
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+    client = httpx.AsyncClient(
+        follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks, limits=limits
+    )
+    ctx = _Context(Fetcher(settings, client), cache)
 
-        async def worker() -> None:
-            for item in todo:  # one shared iterator: each URL goes to exactly one worker
-                verdict = await _check(item, ctx)
-                verdicts[(item.url, item.expect_pdf)] = verdict
-                if progress is not None:
-                    progress(verdict)
+    async def worker() -> None:
+        for item in todo:  # one shared iterator: each URL goes to exactly one worker
+            verdict = await _check(item, ctx)
+            verdicts[(item.url, item.expect_pdf)] = verdict
+            if progress is not None:
+                progress(verdict)
 
-        await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
-    if cache is not None:
-        cache.save()
+    try:
+        async with client:
+            await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
+    finally:
+        if cache is not None:
+            cache.save()
     return [verdicts[(item.url, item.expect_pdf)] for item in found]
 
 

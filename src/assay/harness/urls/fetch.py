@@ -10,21 +10,22 @@ import ipaddress
 import os
 import socket
 import ssl
+import threading
+import zlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx
 import regex
 
 if TYPE_CHECKING:
-    from .check import CheckSettings
+    from .settings import CheckSettings
 
 PDF_WINDOW = 1024  # bytes asked for (Range) and searched for %PDF- (readers accept bytes before it)
-MAX_BODY = 4096  # bytes read at most from any body, whatever the server sends
 BAD_HOST = regex.compile(r"[\p{Cc}\p{Z}%<>\"{}|\\^`/?#@]")  # no name holds one: a resolver must not see it
 NO_SUCH_HOST = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
 
@@ -39,6 +40,7 @@ class Answer:
     asked: str = ""  # "HEAD 405, GET " when a HEAD was refused
     fault: str = ""  # why no answer: "timed out after 2 s", "connection refused", ...
     klass: str = "error"  # the class a fault gives
+    unread: str = ""  # the Content-Encoding of a GET's body that was not read (br, zstd)
     transient: bool = False  # worth asking again
 
 
@@ -71,6 +73,8 @@ class Fetcher:
     client: httpx.AsyncClient
     gates: dict[str, HostGate] = field(default_factory=dict)
     resolved: dict[str, tuple[str, ...]] = field(default_factory=dict)  # host -> its addresses, this run
+    canary: asyncio.Task[bool] | None = None  # does the resolver resolve the canary? asked once a run
+    head_unanswered: set[str] = field(default_factory=set)  # hosts whose HEAD went unanswered, GET not
 
     def gate(self, host: str) -> HostGate:
         if host not in self.gates:
@@ -96,7 +100,7 @@ def _address_kind(address: str) -> str | None:
     return None if ip.is_global else "non-global"
 
 
-def _host(url: str) -> str | Answer:
+def host_of_url(url: str) -> str | Answer:
     """The host `url` names, or why it cannot be asked (a scheme refused, a malformed URL)."""
     try:
         parts = urlsplit(url)
@@ -113,11 +117,39 @@ def _host(url: str) -> str | Answer:
     return host
 
 
+def _settle(future: asyncio.Future[list[Any]], result: list[Any] | None, error: BaseException | None) -> None:
+    if future.done():  # the wait timed out: nobody is listening
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result or [])
+
+
+async def _getaddrinfo(host: str) -> list[Any]:
+    """getaddrinfo in a thread of its own, a daemon: a resolver that never answers costs a thread
+    until it gives up, but never holds the run's end (asyncio's executor, which loop.getaddrinfo uses,
+    is waited for when the loop closes, and queues lookups behind a handful of stuck ones)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[list[Any]] = loop.create_future()
+
+    def lookup() -> None:
+        try:
+            result: list[Any] | None = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+            error: BaseException | None = None
+        except BaseException as exc:  # handed to the waiting task, whatever it is
+            result, error = None, exc
+        with suppress(RuntimeError):  # the loop closed while the resolver thought
+            loop.call_soon_threadsafe(_settle, future, result, error)
+
+    threading.Thread(target=lookup, name=f"assay-dns-{host}", daemon=True).start()
+    return await future
+
+
 async def _resolve(host: str, timeout: float) -> tuple[str, ...] | Answer:
     """The addresses `host` resolves to, or the DNS fault."""
     try:
-        lookup = asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
-        infos = await asyncio.wait_for(lookup, timeout)
+        infos = await asyncio.wait_for(_getaddrinfo(host), timeout)
     except TimeoutError:
         return Answer(fault=f"DNS: no answer for {host} within {timeout:g} s", transient=True)
     except socket.gaierror as exc:
@@ -129,17 +161,61 @@ async def _resolve(host: str, timeout: float) -> tuple[str, ...] | Answer:
     return tuple(str(info[4][0]) for info in infos)
 
 
+def _is_literal(host: str) -> bool:
+    """Whether `host` is an IP address (which getaddrinfo answers without asking any resolver)."""
+    try:
+        ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+async def _canary_resolves(names: tuple[str, ...], timeout: float) -> bool:
+    """Whether any of `names` resolves (to any address): the resolver answers here."""
+    for name in names:
+        if not isinstance(await _resolve(name, timeout), Answer):
+            return True
+    return False
+
+
+async def _resolver_resolves(fetcher: Fetcher) -> bool:
+    """Whether this machine's resolver demonstrably resolves names in this run: a host of the run
+    resolved to a public address, or a canary name resolves. Without that, a "no such host" is what an
+    offline machine (or a firewalled CI runner) says of every name, dead or alive."""
+    settings = fetcher.settings
+    if not settings.dns_canary:  # no canary given: the resolver is believed
+        return True
+    for host, addresses in fetcher.resolved.items():
+        if not _is_literal(host) and any(_address_kind(address) is None for address in addresses):
+            return True
+    if fetcher.canary is None:  # one lookup a run, shared by every URL that needs it
+        fetcher.canary = asyncio.create_task(_canary_resolves(settings.dns_canary, settings.timeout))
+    return await asyncio.shield(fetcher.canary)
+
+
+async def _no_such_host(host: str, answer: Answer, fetcher: Fetcher) -> Answer:
+    """A "no such host" answer, believed (broken) only when the resolver resolves other names here."""
+    if answer.klass != "broken" or await _resolver_resolves(fetcher):
+        return answer
+    canary = ", ".join(fetcher.settings.dns_canary)
+    reason = (
+        f"{answer.fault}, but the resolver resolves nothing here (not even {canary}: offline?): "
+        "a dead host cannot be told from an offline machine"
+    )
+    return Answer(fault=reason, transient=True)
+
+
 async def vet(url: str, fetcher: Fetcher) -> Answer | None:
     """None when `url` may be asked; else the refusal or the DNS fault, as an answer-less Answer. A
     host's addresses are looked up once a run (a failed lookup is asked again, on a retry)."""
-    host = _host(url)
+    host = host_of_url(url)
     if isinstance(host, Answer):
         return host
     addresses = fetcher.resolved.get(host)
     if addresses is None:
         found = await _resolve(host, fetcher.settings.timeout)
         if isinstance(found, Answer):
-            return found
+            return await _no_such_host(host, found, fetcher)
         addresses = fetcher.resolved[host] = found
     settings = fetcher.settings
     if settings.allow_private or host in settings.private_hosts:
@@ -152,14 +228,63 @@ async def vet(url: str, fetcher: Fetcher) -> Answer | None:
     return None
 
 
-async def _first_bytes(response: httpx.Response) -> bytes:
-    """At most MAX_BODY bytes of the body, whatever the server sends (the caller's timeout bounds time)."""
+HELD_LOCATION = "assay.location"  # where hold_location keeps a response's Location
+
+
+async def hold_location(response: httpx.Response) -> None:
+    """A response hook: the Location header taken out of httpx's sight (and kept in the response's
+    extensions). httpx builds the next request of every redirect even when it is told not to follow
+    them, and raises on a Location it cannot build one from (javascript:, mailto:, a bad port), which
+    would lose the answer; check.py follows redirects by hand and judges each Location itself."""
+    if "location" in response.headers:
+        response.extensions[HELD_LOCATION] = response.headers["location"]
+        del response.headers["location"]
+
+
+# zlib's window bits for each Content-Encoding read: gzip's header, zlib's (deflate as RFC 9110 says)
+WINDOW_BITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+
+
+class _Inflater:
+    """A body's bytes decoded, never more than asked for at a time: httpx's own decoders inflate each
+    network chunk whole, so a gzip bomb (64 KB becoming 64 MB) would cost memory before a byte is
+    looked at. Accept-Encoding: identity is asked, but servers send gzip regardless."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+        self.inflater = zlib.decompressobj(bits)
+        self.started = False
+
+    def __call__(self, data: bytes, most: int) -> bytes:
+        try:
+            out = self.inflater.decompress(data, most)
+        except zlib.error as exc:
+            if self.started or self.bits != zlib.MAX_WBITS:
+                raise httpx.DecodingError(f"the {self._name()} body does not decode: {exc}") from None
+            self.bits = -zlib.MAX_WBITS  # deflate sent raw, without zlib's header: servers do
+            self.inflater = zlib.decompressobj(self.bits)
+            return self(data, most)
+        self.started = self.started or bool(out)
+        return out
+
+    def _name(self) -> str:
+        return "deflate" if self.bits in (zlib.MAX_WBITS, -zlib.MAX_WBITS) else "gzip"
+
+
+async def _first_bytes(response: httpx.Response) -> bytes | None:
+    """The first PDF_WINDOW bytes of the body (decoded), whatever the server sends: bounded in bytes
+    read and in bytes inflated (the caller's timeout bounds time). None when the body's encoding is
+    one this check does not read (br, zstd, several at once)."""
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    inflate = _Inflater(WINDOW_BITS[encoding]) if encoding in WINDOW_BITS else None
+    if inflate is None and encoding not in ("", "identity"):
+        return None
     body = b""
-    async for chunk in response.aiter_bytes():
-        body += chunk
+    async for chunk in response.aiter_raw():
+        body += inflate(chunk, PDF_WINDOW - len(body)) if inflate else chunk
         if len(body) >= PDF_WINDOW:
             break
-    return body[:MAX_BODY]
+    return body[:PDF_WINDOW]
 
 
 async def _request(
@@ -187,7 +312,12 @@ async def _request(
             return Answer(fault=f"connection failed: {_cause(exc)}", transient=True)
         except httpx.HTTPError as exc:  # a dropped connection, a protocol violation, a bad encoding
             return Answer(fault=f"{type(exc).__name__}: {_cause(exc)}", transient=True)
-    return Answer(response.status_code, response.headers, body)
+    answered = response.headers
+    unread = answered.get("content-encoding", "") if method == "GET" and body is None else ""
+    if HELD_LOCATION in response.extensions:
+        answered = answered.copy()
+        answered["location"] = response.extensions[HELD_LOCATION]
+    return Answer(response.status_code, answered, body, unread=unread)
 
 
 def _cause(exc: BaseException) -> str:
@@ -207,11 +337,24 @@ def _cause(exc: BaseException) -> str:
 
 async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str]) -> Answer:
     """One hop's answer: the HEAD, or the GET asked when the HEAD was refused (or a range was)."""
+    host = urlsplit(url).hostname or ""
+    if method == "HEAD" and host in fetcher.head_unanswered:  # a timeout per URL saved
+        answer = await _request(url, "GET", True, fetcher, validators)
+        answer.asked = "GET (HEAD goes unanswered on this host) "
+        return answer
     answer = await _request(url, method, True, fetcher, validators)
     if method == "HEAD" and answer.status is not None and answer.status >= 400 and answer.status != 429:
         head = answer.status
         answer = await _request(url, "GET", True, fetcher, validators)
         answer.asked = f"HEAD {head}, GET "
+    elif method == "HEAD" and answer.status is None and answer.transient:
+        # Servers that never answer HEAD (it hangs, or the connection drops) while serving GET exist;
+        # a GET that fails too gives its own fault.
+        head_fault = answer.fault
+        answer = await _request(url, "GET", True, fetcher, validators)
+        answer.asked = f"HEAD {head_fault}, GET "
+        if answer.status is not None:
+            fetcher.head_unanswered.add(host)
     if answer.status == 416:  # an empty file cannot serve bytes 0-1023: ask for it whole (still bounded)
         asked = answer.asked
         answer = await _request(url, "GET", False, fetcher, validators)

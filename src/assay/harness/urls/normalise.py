@@ -2,13 +2,18 @@
 checked once and a verdict joins the claims that cite it.
 
 ``normalise_url`` takes a URL as it was written in running text (``<https://x>``, ``(see https://x).``,
-``"https://x"``) and returns it with its wrappers and trailing sentence punctuation gone, the scheme and
-host lowercased, a unicode host IDNA-encoded, the default port and the ``#fragment`` dropped, and an
-empty path written ``/``. The path and query are kept exactly as written: ``%2F`` and ``/`` name different
-resources to a server (RFC 3986 section 6.2.2.2 lets only unreserved characters be decoded), and the
-query's order and case are the site's business. The one change inside them is a bare space, which no URL
-can hold (RFC 3986 section 2): it is written ``%20``, as a browser sends it. Anything that is not an http
-or https URL with a host is None: the checker has nothing it may ask.
+``"https://x"``) and returns it with its wrappers and trailing sentence punctuation gone, any
+``user:password@`` dropped (a credential must never reach a report, and the checker sends none), the
+scheme and host lowercased, a unicode host IDNA-encoded, the default port and the ``#fragment`` dropped,
+and an empty path written ``/``. The path loses its dot segments (``/a/./b/../c`` is ``/a/c``; httpx
+sends it so anyway), and in the path and query a percent escape of an unreserved character is decoded
+(``%7E`` is ``~``) and every other one written in capitals (``%2f`` is ``%2F``), as RFC 3986 section
+6.2.2 says of equivalent URLs. Invisible format characters (a soft hyphen, a zero-width space) are
+dropped from them. Otherwise the path and query are kept exactly as written: ``%2F`` and ``/`` name
+different resources to a server, and the query's order and case are the site's business. The one other
+change inside them is a bare space, which no URL can hold (RFC 3986 section 2): it is written ``%20``,
+as a browser sends it. Anything that is not an http or https URL with a host is None: the checker has
+nothing it may ask.
 """
 
 from __future__ import annotations
@@ -23,10 +28,18 @@ _OPENERS = "<([{*\"'`"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # Sentence punctuation and emphasis that end a URL in prose and almost never end a real one.
 _TRAILING = ".,;:!?*\"'`>"
+# A sentence run into the URL for want of a space ("see https://x/by/4.0/.The licence"): a last path
+# segment that is "." and a capitalised word; a real one starting "." is a hidden name, in lower case.
+_RUN_ON_SENTENCE = regex.compile(r"(?<=/)\.\p{Lu}\p{Ll}+$")
 # A host name's labels as DNS writes them; "_" appears in real host names though RFC 952 forbids it.
 _LABEL = r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?"
 _HOST = regex.compile(rf"(?:{_LABEL}\.)*{_LABEL}\.?")
 _CONTROL = regex.compile(r"[\x00-\x20\x7f]")
+_PERCENT = regex.compile(r"%([0-9A-Fa-f]{2})")
+# Invisible format characters (a soft hyphen, a zero-width space, a bidi mark, a BOM) that text copied
+# from a PDF or a web page leaves inside a URL: no server's path holds them, and sent they are a 404.
+_INVISIBLE = regex.compile(r"\p{Cf}")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
 def normalise_url(text: str) -> str | None:
@@ -46,17 +59,51 @@ def normalise_url(text: str) -> str | None:
     netloc = _netloc(authority, SCHEMES[scheme])
     if netloc is None:
         return None
-    return f"{scheme}://{netloc}{tail if tail.startswith('/') else '/' + tail}"
+    return f"{scheme}://{netloc}{_path_and_query(tail)}"
+
+
+def _path_and_query(tail: str) -> str:
+    """The path (``/`` when empty) without dot segments, and the query; in both, invisible format
+    characters dropped, each percent escape of an unreserved character decoded and every other one in
+    capitals (RFC 3986 sections 6.2.2.1-3): spellings of one request, as the server receives it (httpx
+    removes dot segments before sending)."""
+    path, mark, query = str(_INVISIBLE.sub("", tail)).partition("?")
+    path = _without_dot_segments(_escaped(path if path.startswith("/") else "/" + path))
+    return path + mark + _escaped(query)
+
+
+def _escaped(text: str) -> str:
+    return str(_PERCENT.sub(_escape, text))
+
+
+def _escape(found: regex.Match[str]) -> str:
+    char = chr(int(found.group(1), 16))
+    return char if char in _UNRESERVED else "%" + found.group(1).upper()
+
+
+def _without_dot_segments(path: str) -> str:
+    """RFC 3986 section 5.2.4 for an absolute path: ``/a/./b/../c`` is ``/a/c``."""
+    kept: list[str] = []
+    segments = path.split("/")[1:]
+    for segment in segments:
+        if segment == "..":
+            if kept:
+                kept.pop()
+        elif segment != ".":
+            kept.append(segment)
+    last = segments[-1] if segments else ""
+    return "/" + "/".join(kept) + ("/" if last in (".", "..") and kept else "")
 
 
 def _unwrapped(text: str) -> str:
     """`text` without the marks prose puts around a URL: surrounding brackets and quotes, trailing
     punctuation, and a closing bracket that closes nothing opened inside the URL (Wikipedia's
-    ``Mercury_(planet)`` keeps its ``)``; ``(see https://x/a)`` loses it)."""
+    ``Mercury_(planet)`` keeps its ``)``; ``(see https://x/a)`` loses it), and the first word of a
+    sentence that follows it without a space (``https://x/a/.The``)."""
     previous = None
     while text != previous:
         previous = text
-        text = text.strip().lstrip(_OPENERS).rstrip(_TRAILING)
+        text = _RUN_ON_SENTENCE.sub("", text.strip().lstrip(_OPENERS)).rstrip(_TRAILING)
         last = text[-1:]
         if last in _CLOSERS and text.count(_CLOSERS[last]) < text.count(last):
             text = text[:-1]
@@ -66,13 +113,13 @@ def _unwrapped(text: str) -> str:
 def _netloc(authority: str, default_port: int) -> str | None:
     """The authority with its host lowercased (IDNA for a unicode one) and its default port dropped;
     None when the host is missing or is no host name or IP address."""
-    userinfo, at, hostport = authority.rpartition("@")
+    hostport = authority.rpartition("@")[2]  # the user:password@ dropped
     if hostport.startswith("["):  # an IPv6 literal: [::1]:8080
         end = hostport.find("]")
         host, port_part = hostport[: end + 1], hostport[end + 1 :]
         if end < 0 or (port_part and not port_part.startswith(":")) or not _ipv6(host[1:-1]):
             return None
-        host, port = host.lower(), port_part[1:]
+        host, port = f"[{_ipv6_form(host[1:-1])}]", port_part[1:]
     else:
         name, _, port = hostport.partition(":")
         ascii_host = _ascii_host(name)
@@ -82,7 +129,13 @@ def _netloc(authority: str, default_port: int) -> str | None:
     if port and not (port.isascii() and port.isdigit() and len(port) <= 5 and int(port) <= 65535):
         return None
     shown = "" if not port or int(port) == default_port else f":{int(port)}"
-    return f"{userinfo}{at}{host}{shown}"
+    return f"{host}{shown}"
+
+
+def _ipv6_form(text: str) -> str:
+    """One spelling of an IPv6 address: [0:0::1] is [::1] (an IPv4-mapped one kept as written)."""
+    address = ipaddress.IPv6Address(text)
+    return text.lower() if address.ipv4_mapped is not None else address.compressed
 
 
 def _ipv6(text: str) -> bool:
