@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .cache import CacheEntry, UrlCache
-    from .check import CLASSES, URL_CLASSES, CheckSettings, Hop, UrlVerdict, check_urls, check_urls_sync
+    from .check import CLASSES, URL_CLASSES, Hop, UrlVerdict, check_urls, check_urls_sync
     from .extract import FoundUrl, UrlScan, scan_urls, urls_in
     from .normalise import normalise_url
     from .report import class_counts, has_broken, url_entries, urls_markdown
+    from .settings import CheckSettings
 
 _MODULES = {
     "CLASSES": "check",
     "CacheEntry": "cache",
-    "CheckSettings": "check",
+    "CheckSettings": "settings",
     "FoundUrl": "extract",
     "Hop": "check",
     "URL_CLASSES": "check",
