@@ -105,11 +105,23 @@ def _handler(server: UrlServer) -> type[BaseHTTPRequestHandler]:
                 count = record.counts[parts.path]
                 record.in_flight[host] += 1
                 record.most_in_flight[host] = max(record.most_in_flight[host], record.in_flight[host])
+            self.counted: str | None = host
             try:
                 self._route(method, parts.path, parse_qs(parts.query), count)
             finally:
+                self._answered()
+
+        def send_response(self, code: int, message: str | None = None) -> None:
+            self._answered()
+            super().send_response(code, message)
+
+        def _answered(self) -> None:
+            """A request stops counting as in flight when its answer starts: the client may have the
+            answer, and send its next request, before this thread is done writing it."""
+            if getattr(self, "counted", None) is not None:
                 with record.lock:
-                    record.in_flight[host] -= 1
+                    record.in_flight[self.counted] -= 1
+                self.counted = None
 
         def _route(self, method: str, path: str, query: dict[str, list[str]], count: int) -> None:
             words = path.strip("/").split("/")
