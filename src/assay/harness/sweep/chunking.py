@@ -23,7 +23,10 @@ from ...errors import UsageError
 from .spans import SpanDocument
 
 SNAP_REACH = 50  # characters a boundary may move to reach whitespace; far enough for any word
-WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
+# A token is a run of letters, marks and digits, but each Han, Hiragana or Katakana character is a token
+# of its own: those scripts have no spaces, and a clause as one token would make token windows of pages.
+CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
+WORD = regex.compile(rf"(?V1)[{CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{CJK}]]+")
 
 
 @dataclass(frozen=True)
