@@ -49,8 +49,11 @@ class Retriever(Protocol):
 
 def words(text: str) -> list[str]:
     """The text's words, lowercased (before matching, as bm25s does); a CJK run as its character pairs."""
-    found: list[str] = []
-    for word in WORD.findall(text.lower()):
+    found: list[str] = WORD.findall(text.lower())
+    if not UNSPACED.search(text):  # the common case, without a loop over the words
+        return found
+    found, runs = [], found
+    for word in runs:
         if len(word) > 1 and UNSPACED.match(word):
             found.extend(word[i : i + 2] for i in range(len(word) - 1))
         else:
