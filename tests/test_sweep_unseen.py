@@ -5,10 +5,12 @@ sizes, and the span metrics' invariants on generated retrievals."""
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from pathlib import Path
 
 import pytest
+import regex
 
 from assay.harness.sweep import (
     CellConfig,
@@ -16,6 +18,7 @@ from assay.harness.sweep import (
     SpanDocument,
     SpanQuestion,
     SpanSet,
+    char_chunks,
     load_chunk_eval,
     run_cell,
     token_chunks,
@@ -115,3 +118,45 @@ def test_xquad_recall_is_high_in_every_script(tmp_path, language, chunker):
     size = 800 if chunker == "chars" else 150
     # measured: 0.98 (en), 0.96 (hi), 0.99 (zh) at 800 characters; Chinese was 0.11 with clauses as words
     assert mean_recall(spans, CellConfig(size=size, overlap=0.15, k=5, budget=3200, chunker=chunker)) > 0.9
+
+
+# --- grapheme clusters at a cut ----------------------------------------------------------------------
+
+CLUSTERED = {
+    "accents without spaces": "e\u0301" * 300,  # a base and its combining acute
+    "hindi without spaces": "प्रतीक्षा" * 100,  # consonant, virama, vowel signs
+    "zwj families": "\U0001f468\u200d\U0001f469\u200d\U0001f467" * 200,  # one emoji of five code points
+    "flags": "\U0001f1ee\U0001f1f3\U0001f1e9\U0001f1ea" * 200,  # regional indicator pairs
+    "marks after spaces": "ab \u0301cd " * 60,  # a mark on a space is still the space's
+    "crlf": "ab\r\n" * 200,
+    "skin tones": "\U0001f44b\U0001f3fd" * 300,
+    "prose with accents": "caf\u00e9 cre\u0300me bru\u0302le\u0301e " * 40,
+}
+
+
+def cluster_starts(text: str) -> set[int]:
+    return {match.start() for match in regex.finditer(r"\X", text)} | {len(text)}
+
+
+def test_the_clustered_texts_have_clusters_of_several_code_points():
+    for name, text in CLUSTERED.items():
+        assert len(cluster_starts(text)) < len(text), name
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(7, 0), (13, 3), (50, 0), (101, 15), (400, 60)])
+@pytest.mark.parametrize("name", sorted(CLUSTERED))
+def test_a_char_cut_never_splits_a_grapheme_cluster(name, size, overlap):
+    text = CLUSTERED[name]
+    chunks = char_chunks(doc(text), size, overlap)
+    starts = cluster_starts(text)
+    split = [cut for chunk in chunks for cut in (chunk.start, chunk.end) if cut not in starts]
+    assert split == []
+    assert chunks[0].start == 0 and chunks[-1].end == len(text)
+    assert all(a.start < b.start and b.start <= a.end for a, b in itertools.pairwise(chunks))  # no gap
+
+
+def test_a_cluster_longer_than_the_reach_is_cut_rather_than_make_an_empty_chunk():
+    text = "a" + "\u0301" * 200 + "b"  # one cluster of 201 code points (zalgo)
+    chunks = char_chunks(doc(text), 10, 0)
+    assert chunks[0].start == 0 and chunks[-1].end == len(text)
+    assert all(chunk.start < chunk.end for chunk in chunks)

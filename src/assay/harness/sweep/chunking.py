@@ -3,7 +3,8 @@ so that every metric reads characters, never chunk ids.
 
 ``char_chunks`` is a window of ``size`` characters stepping by ``size - overlap``, its boundaries moved
 to the nearest whitespace so that a chunk neither starts nor ends inside a word (where a word is longer
-than the reach of a snap, it is cut). ``token_chunks`` is a
+than the reach of a snap, it is cut, but between grapheme clusters: never between a letter and its
+accent, inside a Devanagari conjunct, or between an emoji and its joiners). ``token_chunks`` is a
 window of ``size`` word tokens stepping by ``size - overlap`` tokens, its offsets in characters. Both
 cover the whole text, never make an empty chunk, and are pure functions of their inputs.
 
@@ -27,6 +28,14 @@ SNAP_REACH = 50  # characters a boundary may move to reach whitespace; far enoug
 # of its own: those scripts have no spaces, and a clause as one token would make token windows of pages.
 CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
 WORD = regex.compile(rf"(?V1)[{CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{CJK}]]+")
+# Characters that can join the one before them into a grapheme cluster (marks, joiners and other format
+# characters, emoji modifiers, regional indicators, Hangul jamo) or the one after (CR before LF).
+JOINING = regex.compile(r"[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Hangul_Syllable_Type=V}"
+                        r"\p{Hangul_Syllable_Type=T}\p{Hangul_Syllable_Type=L}\r]")
+REGIONAL = regex.compile(r"\p{Regional_Indicator}")
+CLUSTER = regex.compile(r"\X")
+RESYNC = 32  # code points read before a window: longer than any cluster but a zalgo's
+MAX_FLAG_RUN = 10_000  # a run of flags read back at most this far, so no input makes a cut quadratic
 
 
 @dataclass(frozen=True)
@@ -50,15 +59,40 @@ def check_window(size: int, overlap: int, unit: str) -> None:
 
 def snapped(text: str, position: int, reach: int) -> int:
     """``position`` moved to the nearest cut outside a word, within ``reach`` either way (the earlier on a
-    tie): a position next to whitespace, so a cut already between words stays where it is; unmoved when
-    there is none that near (a long URL, a script written without spaces), and never past either end."""
+    tie): a position next to whitespace, so a cut already between words stays where it is. Where there is
+    none that near (a long URL, a script written without spaces) it moves to the nearest edge of a
+    grapheme cluster instead, so a cut never parts a letter from its accent or an emoji from its joiners;
+    it stays put only inside a cluster longer than the reach, and never passes either end."""
     if position <= 0 or position >= len(text):
         return max(0, min(position, len(text)))
-    for distance in range(reach + 1):
-        for candidate in (position - distance, position + distance):
-            if 0 < candidate < len(text) and (text[candidate].isspace() or text[candidate - 1].isspace()):
-                return candidate
+    edges = cluster_edges(text, position - reach, position + reach)
+    for beside_space in (True, False):
+        for distance in range(reach + 1):
+            for candidate in (position - distance, position + distance):
+                if not 0 < candidate < len(text) or (edges is not None and candidate not in edges):
+                    continue
+                if not beside_space or text[candidate].isspace() or text[candidate - 1].isspace():
+                    return candidate
     return position
+
+
+def cluster_edges(text: str, low: int, high: int) -> set[int] | None:
+    """The grapheme cluster edges in [low, high], or None when every position there is one (no
+    character near that joins a cluster: the common case, found by one search). The clusters are
+    read from RESYNC characters before ``low`` (an edge is a property of what precedes it), and from
+    the start of a run of regional indicators, which pair from the run's start."""
+    scan = max(0, low - RESYNC)
+    if not JOINING.search(text, scan, min(len(text), high + 1)):
+        return None
+    floor = max(0, scan - MAX_FLAG_RUN)
+    while scan > floor and REGIONAL.match(text, scan - 1):
+        scan -= 1
+    edges: set[int] = set()
+    for match in CLUSTER.finditer(text, scan, min(len(text), high + RESYNC)):
+        if match.start() > high:
+            break
+        edges.add(match.start())
+    return edges
 
 
 def char_chunks(doc: SpanDocument, size: int, overlap: int) -> list[Chunk]:
