@@ -160,3 +160,10 @@ def test_a_cluster_longer_than_the_reach_is_cut_rather_than_make_an_empty_chunk(
     chunks = char_chunks(doc(text), 10, 0)
     assert chunks[0].start == 0 and chunks[-1].end == len(text)
     assert all(chunk.start < chunk.end for chunk in chunks)
+
+
+def test_flags_pair_from_the_start_of_a_long_run():
+    text = "a" + "\U0001f1ee\U0001f1f3" * 1500 + "b"  # every flag starts at an odd offset
+    chunks = char_chunks(doc(text), 101, 15)
+    assert len(chunks) > 30
+    assert all(cut % 2 == 1 for chunk in chunks for cut in (chunk.start, chunk.end) if 0 < cut < len(text))

@@ -32,10 +32,10 @@ WORD = regex.compile(rf"(?V1)[{CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{CJK}]]+")
 # characters, emoji modifiers, regional indicators, Hangul jamo) or the one after (CR before LF).
 JOINING = regex.compile(r"[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Hangul_Syllable_Type=V}"
                         r"\p{Hangul_Syllable_Type=T}\p{Hangul_Syllable_Type=L}\r]")
-REGIONAL = regex.compile(r"\p{Regional_Indicator}")
+FLAG_RUN_BEFORE = regex.compile(r"(?r)\p{Regional_Indicator}+")  # read backwards from a position
 CLUSTER = regex.compile(r"\X")
 RESYNC = 32  # code points read before a window: longer than any cluster but a zalgo's
-MAX_FLAG_RUN = 10_000  # a run of flags read back at most this far, so no input makes a cut quadratic
+MAX_FLAG_RUN = 10_000  # a run of flags counted back at most this far (past it, pairs may be misread)
 
 
 @dataclass(frozen=True)
@@ -78,20 +78,24 @@ def snapped(text: str, position: int, reach: int) -> int:
 
 def cluster_edges(text: str, low: int, high: int) -> set[int] | None:
     """The grapheme cluster edges in [low, high], or None when every position there is one (no
-    character near that joins a cluster: the common case, found by one search). The clusters are
-    read from RESYNC characters before ``low`` (an edge is a property of what precedes it), and from
-    the start of a run of regional indicators, which pair from the run's start."""
+    character near that joins a cluster: the common case, found by one search).
+
+    The clusters are read from a copy of the text from RESYNC characters before ``low`` (an edge is a
+    property of what precedes it): on the whole text, the regex module decides each edge in a run of
+    regional indicators (flags, which pair from the run's start) by counting the run back to its start,
+    so a document of flags would take quadratic time. The copy starts on a pair's edge instead, by the
+    parity of the run before it (counted back at most MAX_FLAG_RUN characters)."""
     scan = max(0, low - RESYNC)
     if not JOINING.search(text, scan, min(len(text), high + 1)):
         return None
-    floor = max(0, scan - MAX_FLAG_RUN)
-    while scan > floor and REGIONAL.match(text, scan - 1):
+    flags = FLAG_RUN_BEFORE.match(text, max(0, scan - MAX_FLAG_RUN), scan)
+    if flags and (scan - flags.start()) % 2:
         scan -= 1
     edges: set[int] = set()
-    for match in CLUSTER.finditer(text, scan, min(len(text), high + RESYNC)):
-        if match.start() > high:
+    for match in CLUSTER.finditer(text[scan : min(len(text), high + RESYNC)]):
+        if scan + match.start() > high:
             break
-        edges.add(match.start())
+        edges.add(scan + match.start())
     return edges
 
 
