@@ -7,11 +7,13 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import regex
 
+from assay.errors import InputError
 from assay.harness.sweep import (
     CellConfig,
     GoldSpan,
@@ -167,3 +169,44 @@ def test_flags_pair_from_the_start_of_a_long_run():
     chunks = char_chunks(doc(text), 101, 15)
     assert len(chunks) > 30
     assert all(cut % 2 == 1 for chunk in chunks for cut in (chunk.start, chunk.end) if 0 < cut < len(text))
+
+
+# --- spans and documents a cell cannot measure honestly ----------------------------------------------
+
+
+def one_question(text: str, *spans: GoldSpan, documents: tuple[SpanDocument, ...] = ()) -> SpanSet:
+    question = SpanQuestion("q7", "alpha", "d", None, spans)
+    return SpanSet(documents or (doc(text),), (question,))
+
+
+@pytest.mark.parametrize(
+    ("span", "message"),
+    [
+        (GoldSpan("d", 0, 1000), "past the end"),  # its missing characters would count as never found
+        (GoldSpan("d", 20, 25), "past the end"),
+        (GoldSpan("d", 10, 5), "ends before it starts"),  # silently no gold: recall 0
+        (GoldSpan("d", -3, 4), "before the start"),  # a negative offset counts from the end in Python
+    ],
+)
+def test_a_gold_span_outside_its_document_is_an_input_error_naming_the_question(span, message):
+    with pytest.raises(InputError) as raised:
+        run_cell(one_question("alpha beta gamma", span), CellConfig(size=400, overlap=0.0, k=5, budget=3200))
+    assert message in str(raised.value) and "q7" in str(raised.value)
+
+
+def test_two_documents_of_one_name_are_an_input_error():
+    # one would silently replace the other in the per-document index, and be indexed twice when pooled
+    documents = (doc("alpha beta"), doc("gamma delta"))
+    spans = one_question("", GoldSpan("d", 0, 5), documents=documents)
+    with pytest.raises(InputError, match="two documents named 'd'"):
+        run_cell(spans, CellConfig(size=400, overlap=0.0, k=5, budget=3200))
+
+
+def test_a_span_at_the_very_end_and_an_empty_span_are_measured():
+    text = "alpha beta gamma"
+    spans = one_question(text, GoldSpan("d", 11, 16), GoldSpan("d", 16, 16))
+    score = run_cell(spans, CellConfig(size=6, overlap=0.0, k=5, budget=3200)).scores[0]
+    assert score.recall_at_k == 0.0  # "alpha" is not in the chunk with "gamma"
+    spans = SpanSet(spans.documents, (replace(spans.questions[0], question="gamma"),))
+    score = run_cell(spans, CellConfig(size=6, overlap=0.0, k=5, budget=3200)).scores[0]
+    assert (score.recall_at_k, score.hit_at_k) == (1.0, True)
