@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assay.errors import InputError
 from assay.harness.sweep import (
@@ -23,6 +25,7 @@ from assay.harness.sweep import (
     char_chunks,
     load_chunk_eval,
     run_cell,
+    score_spans,
     token_chunks,
 )
 from assay.harness.sweep.retrievers import words
@@ -210,3 +213,64 @@ def test_a_span_at_the_very_end_and_an_empty_span_are_measured():
     spans = SpanSet(spans.documents, (replace(spans.questions[0], question="gamma"),))
     score = run_cell(spans, CellConfig(size=6, overlap=0.0, k=5, budget=3200)).scores[0]
     assert (score.recall_at_k, score.hit_at_k) == (1.0, True)
+
+
+# --- invariants on generated texts and retrievals ----------------------------------------------------
+
+PIECES = ["alpha", "beta", " ", " ", "\n", "\r\n", "\t", "\u00a0", "\u3000", "\u200b", "e\u0301", "等待期",
+          "\U0001f1ee\U0001f1f3", "\U0001f468\u200d\U0001f469", "प्र", "x" * 30, ".", "9"]
+texts = st.lists(st.sampled_from(PIECES), max_size=80).map("".join)
+windows = st.integers(min_value=1, max_value=60).flatmap(
+    lambda size: st.tuples(st.just(size), st.integers(min_value=0, max_value=size - 1))
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=texts, window=windows, chunker=st.sampled_from([char_chunks, token_chunks]))
+def test_chunks_tile_any_text_in_order_without_gaps_or_empty_chunks(text, window, chunker):
+    chunks = chunker(doc(text), *window)
+    if not text:
+        assert chunks == []
+        return
+    assert chunks[0].start == 0 and chunks[-1].end == len(text)
+    assert all(chunk.start < chunk.end for chunk in chunks)
+    assert all(a.start < b.start <= a.end and a.end <= b.end for a, b in itertools.pairwise(chunks))
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=texts, size=st.integers(min_value=8, max_value=60))
+def test_char_cuts_fall_on_cluster_edges_when_a_cluster_is_within_reach(text, size):
+    starts = cluster_starts(text)
+    assert all(
+        cut in starts for chunk in char_chunks(doc(text), size, 0) for cut in (chunk.start, chunk.end)
+    )
+
+
+spans_in = st.tuples(st.integers(0, 200), st.integers(0, 60)).map(
+    lambda pair: GoldSpan("d", pair[0], pair[0] + pair[1])
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(gold=st.lists(spans_in, max_size=4), ranked=st.lists(spans_in, max_size=8))
+def test_span_metrics_are_bounded_and_consistent(gold, ranked):
+    score = score_spans(gold, ranked)
+    assert 0 <= score.iou <= min(score.recall, score.precision) <= max(score.recall, score.precision) <= 1
+    wanted = any(span.end > span.start for span in gold)
+    assert score.hit == (wanted and score.recall == 1.0)  # full containment is all the gold characters
+    assert 0 <= score.reciprocal_rank <= 1 and (score.reciprocal_rank > 0) == (score.recall > 0)
+    recalls = [score_spans(gold, ranked[:k]).recall for k in range(len(ranked) + 1)]
+    assert recalls == sorted(recalls)  # more chunks never find fewer characters
+
+
+def test_recall_at_k_rises_with_k_for_one_chunking():
+    words_ = ["waiting", "period", "thirty", "days", "claims", "room", "rent", "limit", "cooling"]
+    words_ += ["off", "fifteen", "sum", "insured"]
+    text = " ".join(words_[(i * 7) % len(words_)] for i in range(600))
+    questions = tuple(
+        SpanQuestion(f"q{i}", f"{words_[i]} {words_[-i]}", "d", None, (GoldSpan("d", i * 97, i * 97 + 120),))
+        for i in range(1, len(words_))
+    )
+    spans = SpanSet((doc(text),), questions)
+    means = [mean_recall(spans, CellConfig(size=120, overlap=0.15, k=k, budget=120)) for k in range(1, 9)]
+    assert means == sorted(means) and means[-1] > means[0]
