@@ -246,6 +246,11 @@ def test_char_cuts_fall_on_cluster_edges_when_a_cluster_is_within_reach(text, si
     )
 
 
+def test_an_empty_chunk_inside_a_gold_span_is_not_a_relevant_rank():
+    score = score_spans([GoldSpan("d", 0, 2)], [GoldSpan("d", 1, 1), GoldSpan("d", 0, 1)])
+    assert (score.recall, score.reciprocal_rank) == (0.5, 0.5)
+
+
 spans_in = st.tuples(st.integers(0, 200), st.integers(0, 60)).map(
     lambda pair: GoldSpan("d", pair[0], pair[0] + pair[1])
 )
