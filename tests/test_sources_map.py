@@ -73,6 +73,63 @@ def test_a_url_check_gives_url_claims_their_class(corpus: tuple[Path, Path]) -> 
     assert mapped["counts"]["total"]["url:ok"] == 1 and mapped["counts"]["total"]["url_unchecked"] == 0
 
 
+@pytest.mark.parametrize(
+    "checked",
+    [
+        "https://example.com/network",
+        "HTTPS://Example.COM/network",
+        "https://example.com:443/network#beds",
+        "<https://example.com/network>",
+    ],
+)
+def test_a_url_joins_its_claim_however_either_spells_it(corpus: tuple[Path, Path], checked: str) -> None:
+    classes = url_classes([{"url": checked, "class": "broken"}], where="urls.json")
+    entry = _entry(_map(corpus, classes), "acme__alpha", "network_hospital_count")
+    assert entry["verdict"] == "url:broken"
+    assert entry["source"]["url"] == "https://example.com/network"  # the claim's own spelling, as curated
+
+
+def test_a_url_that_is_no_other_urls_spelling_does_not_join(corpus: tuple[Path, Path]) -> None:
+    classes = url_classes([{"url": "https://example.com/network/", "class": "ok"}], where="urls.json")
+    entry = _entry(_map(corpus, classes), "acme__alpha", "network_hospital_count")
+    assert entry["verdict"] == "url_unchecked"
+
+
+def test_the_url_checks_own_output_is_read(corpus: tuple[Path, Path]) -> None:
+    from assay.harness.urls.check import Hop, UrlVerdict
+    from assay.harness.urls.extract import FoundUrl
+    from assay.harness.urls.report import url_entries
+
+    found = [FoundUrl("https://example.com/network", False, ("facts/alpha.json:12",))]
+    verdict = UrlVerdict(
+        url="https://example.com/network",
+        klass="redirected",
+        status=200,
+        final_url="https://www.example.com/network",
+        chain=(Hop("https://example.com/network", 301), Hop("https://www.example.com/network", 200)),
+        checked_at="2026-12-01T10:00:00Z",
+        reason="200 OK after 1 redirect",
+        notes=("cross-host: example.com -> www.example.com",),
+        is_pdf=None,
+        attempts=1,
+    )
+    data = json.loads(json.dumps(url_entries(found, [verdict])))
+    assert set(data[0]) > {"url", "class", "status", "final_url", "chain", "checked_at", "places"}
+    mapped = _map(corpus, url_classes(data, where="urls.json"))
+    assert _entry(mapped, "acme__alpha", "network_hospital_count")["verdict"] == "url:redirected"
+
+
+def test_one_url_given_two_classes_is_an_input_error() -> None:
+    data = [
+        {"url": "https://example.com/a", "class": "ok"},
+        {"url": "https://EXAMPLE.com/a#x", "class": "ok"},
+        {"url": "https://example.com:443/a", "class": "broken"},
+    ]
+    with pytest.raises(InputError) as raised:
+        url_classes(data, where="urls.json")
+    assert "urls.json: [2]" in raised.value.message and "entries 0 and 2" in raised.value.message
+
+
 def test_counts_per_document_and_overall(corpus: tuple[Path, Path]) -> None:
     counts = _map(corpus)["counts"]
     assert counts["total"] == {

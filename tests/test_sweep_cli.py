@@ -34,15 +34,8 @@ def assay(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def gold(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not INSURANCE.is_dir():
-        skip_or_fail(f"the shared insurance data is not at {INSURANCE}")
-    out = tmp_path_factory.mktemp("gold") / "gold.jsonl"
-    assay(
-        "gold", "build", "--facts", INSURANCE / "facts", "--sources", INSURANCE / "pdfs",
-        "--templates", "examples/insurance_templates.toml", "--refusals", "--out", out,
-    )  # fmt: skip
-    return out
+def gold(insurance_gold: Path) -> Path:
+    return insurance_gold
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from typing import NoReturn
 from .._version import __version__
 from ..errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, AssayError
 from ..terminal import EscapingStream, one_line
-from . import agree, compare, explain, gold, lint, plot, run, score, sources, sweep
+from . import agree, compare, explain, gold, lint, plot, run, score, sources, sweep, urls
 
 BUG_REPORT = (
     "this is a bug in assay, not in your input. Fix: please report it with the command you ran "
@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
-    for command in (score, agree, compare, plot, explain, lint, gold, run, sources, sweep):  # --help's order
+    # --help's order
+    for command in (score, agree, compare, plot, explain, lint, gold, run, sources, urls, sweep):
         command.add_parsers(commands)
     score.add_shorthand_parsers(commands)
     return parser

@@ -1,14 +1,17 @@
-"""The flag groups that several commands share, each added by one function and read by one: the file's
-column names, the metrics, the scoring options (which go into the signature), the judge, the outputs of
-a scoring run, the reports of every row and the CI gate. A command module adds the groups it needs."""
+"""The flag groups that several commands share, each added by one function and read by one: the page
+cache, the file's column names, the metrics, the scoring options (which go into the signature), the
+judge, the outputs of a scoring run, the reports of every row and the CI gate. A command module adds the
+groups it needs."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeAlias
 
 from ..gate import MAX_UNSCORED, ON, SCOPES
+from ..harness.page_cache import DEFAULT_PAGE_CACHE
 from ..judges.cache import DEFAULT_PATH
 from ..records import ColumnMap
 from ..scorers import SCORERS
@@ -43,6 +46,25 @@ positive = whole_number(1, "give 1 or more")  # a count of processes: 0 is no ru
 
 def add_debug(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--debug", action="store_true", help="show a traceback on error")
+
+
+def add_page_cache(parser: argparse.ArgumentParser) -> None:
+    """--cache DIR and --no-cache: where the documents' extracted pages are kept between runs."""
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument(
+        "--cache",
+        metavar="DIR",
+        type=Path,
+        default=DEFAULT_PAGE_CACHE,
+        help="extracted pages' cache (%(default)s)",
+    )
+    cache.add_argument("--no-cache", action="store_true", help="extract every document afresh, cache nothing")
+
+
+def page_cache(args: argparse.Namespace) -> Path | None:
+    """The page cache's folder, or None with --no-cache."""
+    cached: Path | None = None if args.no_cache else args.cache
+    return cached
 
 
 def add_columns(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
 from ..harness.checks import DEFAULT_MIN_CONFIDENCE
 from ..harness.facts import ADAPTERS
-from ..harness.page_cache import DEFAULT_PAGE_CACHE
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
@@ -69,15 +68,7 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MIN_CONFIDENCE,
         help="warn about claims whose confidence is below this: low, medium, high or a number (%(default)s)",
     )
-    cache = parser.add_mutually_exclusive_group()
-    cache.add_argument(
-        "--cache",
-        metavar="DIR",
-        type=Path,
-        default=DEFAULT_PAGE_CACHE,
-        help="extracted pages' cache (%(default)s)",
-    )
-    cache.add_argument("--no-cache", action="store_true", help="extract every document afresh, cache nothing")
+    flags.add_page_cache(parser)
 
 
 def verify(args: argparse.Namespace) -> tuple[Verification, Templates | None]:
@@ -89,7 +80,7 @@ def verify(args: argparse.Namespace) -> tuple[Verification, Templates | None]:
 
     templates = load_templates(args.templates) if args.templates else None
     facts = load_facts(args.facts, adapter=args.adapter)
-    sources = load_sources(args.sources, cache_dir=None if args.no_cache else args.cache)
+    sources = load_sources(args.sources, cache_dir=flags.page_cache(args))
     if not sources and not sources.problems:  # a mistyped folder, not a corpus with nothing in it
         raise InputError(
             "the sources folder holds no PDF or text file",

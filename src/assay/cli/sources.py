@@ -37,8 +37,8 @@ def add_parsers(commands: flags.Commands) -> None:
         "--urls",
         metavar="FILE",
         type=Path,
-        help='a URL check\'s verdicts: a JSON list of {"url": ..., "class": ...} '
-        '(else URLs are "not yet checked")',
+        help="a URL check's verdicts: the --out file of 'assay urls check', or any JSON list of "
+        '{"url": ..., "class": ...}; URLs are joined normalised (else they are "not yet checked")',
     )
     mapper.add_argument("--out", metavar="FILE", help="write the map as JSON")
     mapper.add_argument("--markdown", metavar="FILE", help="write the map as Markdown")

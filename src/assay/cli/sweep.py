@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from ..harness.page_cache import DEFAULT_PAGE_CACHE
 from ..terminal import one_line
 from . import flags
 
@@ -76,15 +75,7 @@ def add_parsers(commands: flags.Commands) -> None:
     parser.add_argument(
         "--out", required=True, metavar="DIR", type=Path, help="the folder to write (made when missing)"
     )
-    cache = parser.add_mutually_exclusive_group()
-    cache.add_argument(
-        "--cache",
-        metavar="DIR",
-        type=Path,
-        default=DEFAULT_PAGE_CACHE,
-        help="extracted pages' cache (%(default)s)",
-    )
-    cache.add_argument("--no-cache", action="store_true", help="extract every PDF afresh, cache nothing")
+    flags.add_page_cache(parser)
     flags.add_debug(parser)
     parser.set_defaults(run=run_sweep_command)
 
@@ -183,7 +174,7 @@ def load_spans(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                 "corpus .md files go with a questions CSV",
             )
         found = read_gold_spans(
-            args.questions, args.corpus[0], cache_dir=None if args.no_cache else args.cache
+            args.questions, args.corpus[0], cache_dir=flags.page_cache(args)
         )
         return found.spans, found.accounting()
     from ..harness.sweep.chunk_eval import load_chunk_eval

@@ -16,6 +16,11 @@ breakdown, and the derived metrics ``factual`` and ``citation``), reported (``wr
 results.json, .md and .html, with ``RunInfo``'s signatures), gated (``check_run``) and compared with
 another run (``compare_runs``).
 
+The grounding tools: the URLs that facts, gold sets and corpora cite, found (``urls_in``), checked over
+HTTP and classed (``check_urls``, with a ``UrlCache``) and reported (``url_entries``, ``urls_markdown``);
+and the retrieval sweep over chunk size and overlap, scored by character spans (``load_chunk_eval`` or
+``load_gold_spans`` -> ``run_sweep`` over ``run_cell`` -> ``write_sweep``).
+
 It is its own public surface (``assay.harness``), apart from ``assay``'s, and each name loads its module
 on first use: the ``value_match`` scorer reads the value modules, and scoring a file of responses must
 not load the PDF libraries with them. A gold set's items load with ``assay.load_records`` as records
@@ -87,6 +92,19 @@ if TYPE_CHECKING:
         system_options,
     )
     from .templates import FieldTemplate, RefusalTemplate, Templates, load_templates, parse_templates
+    from .urls import (
+        URL_CLASSES,
+        CheckSettings,
+        FoundUrl,
+        UrlCache,
+        UrlVerdict,
+        check_urls,
+        check_urls_sync,
+        normalise_url,
+        url_entries,
+        urls_in,
+        urls_markdown,
+    )
     from .values import (
         ANSWER_TYPES,
         Value,
@@ -106,6 +124,7 @@ _MODULES = {
     "Answer": "systems",
     "CellConfig": "sweep",
     "Check": "checks",
+    "CheckSettings": "urls",
     "Claim": "facts",
     "CleanQuote": "curation",
     "DEFAULT_PAGE_CACHE": "documents",
@@ -115,6 +134,7 @@ _MODULES = {
     "FactsFile": "facts",
     "FieldTemplate": "templates",
     "FileFlag": "claims",
+    "FoundUrl": "urls",
     "GateSettings": "run_gate",
     "GoldBuild": "gold",
     "GoldSpan": "sweep",
@@ -141,6 +161,9 @@ _MODULES = {
     "SystemFailure": "systems",
     "Templates": "templates",
     "TransportError": "systems",
+    "URL_CLASSES": "urls",
+    "UrlCache": "urls",
+    "UrlVerdict": "urls",
     "Value": "values",
     "Verdict": "claims",
     "Verification": "claims",
@@ -153,6 +176,8 @@ _MODULES = {
     "build_gold": "gold",
     "char_chunks": "sweep",
     "check_run": "run_gate",
+    "check_urls": "urls",
+    "check_urls_sync": "urls",
     "citations_in_text": "systems",
     "clean_quote": "curation",
     "compare_runs": "run_compare",
@@ -172,6 +197,7 @@ _MODULES = {
     "load_templates": "templates",
     "map_markdown": "source_map",
     "near_misses": "values",
+    "normalise_url": "urls",
     "outcomes": "outcomes",
     "parse_answer": "values",
     "parse_templates": "templates",
@@ -189,6 +215,9 @@ _MODULES = {
     "token_chunks": "sweep",
     "typed_value": "values",
     "url_classes": "source_map",
+    "url_entries": "urls",
+    "urls_in": "urls",
+    "urls_markdown": "urls",
     "value_in_text": "values",
     "verification_report": "claims",
     "verify_claims": "claims",
@@ -219,10 +248,12 @@ __all__ = [
     "LEVELS",
     "OUTCOMES",
     "STATUSES",
+    "URL_CLASSES",
     "WARNING_CODES",
     "Answer",
     "CellConfig",
     "Check",
+    "CheckSettings",
     "Claim",
     "CleanQuote",
     "Document",
@@ -230,6 +261,7 @@ __all__ = [
     "FactsFile",
     "FieldTemplate",
     "FileFlag",
+    "FoundUrl",
     "GateSettings",
     "GoldBuild",
     "GoldSpan",
@@ -253,6 +285,8 @@ __all__ = [
     "SystemFailure",
     "Templates",
     "TransportError",
+    "UrlCache",
+    "UrlVerdict",
     "Value",
     "Verdict",
     "Verification",
@@ -264,6 +298,8 @@ __all__ = [
     "build_gold",
     "char_chunks",
     "check_run",
+    "check_urls",
+    "check_urls_sync",
     "citations_in_text",
     "clean_quote",
     "compare_runs",
@@ -283,6 +319,7 @@ __all__ = [
     "load_templates",
     "map_markdown",
     "near_misses",
+    "normalise_url",
     "outcomes",
     "parse_answer",
     "parse_templates",
@@ -300,6 +337,9 @@ __all__ = [
     "token_chunks",
     "typed_value",
     "url_classes",
+    "url_entries",
+    "urls_in",
+    "urls_markdown",
     "value_in_text",
     "verification_report",
     "verify_claims",

@@ -4,7 +4,9 @@ honestly: a quote is verified when the whole of it is found (``quotes.find_quote
 
 Verdicts: ``verified`` (at a level of the cascade), ``quote_missing`` (the source is there, the quote
 is not), ``source_missing``, ``other_document``, ``sentinel``, and for a claim whose source is a web
-page ``url_unchecked``, or ``url:<class>`` once a URL check (``--urls``) gave its class.
+page ``url_unchecked``, or ``url:<class>`` once a URL check (``--urls``) gave its class. A claim's URL
+and a check's are joined as ``normalise_url`` spells them: ``https://Example.com`` is checked once and
+joins the claim that cites ``https://example.com/``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from ..errors import InputError
 from .claims import Verdict, Verification, flag_entry
 from .gold import Strong, flag_lines, markdown_table
+from .urls.normalise import normalise_url
 
 VERDICTS = ("verified", "quote_missing", "source_missing", "other_document", "sentinel", "url_unchecked")
 MAP_STATUS = {"found": "verified", "missing": "quote_missing", "source_missing": "source_missing"}
@@ -27,7 +30,7 @@ def map_verdict(verdict: Verdict, url_classes: Mapping[str, str]) -> tuple[str, 
     check gave one (``url:<class>``)."""
     match = verdict.match
     if verdict.status == "url":
-        url = verdict.claim.source_url or ""
+        url = joinable(verdict.claim.source_url or "")
         if url in url_classes:
             return f"url:{url_classes[url]}", f"URL checked: {url_classes[url]}"
         return "url_unchecked", "URL not yet checked"
@@ -89,13 +92,21 @@ def source_map(verification: Verification, url_classes: Mapping[str, str] | None
     }
 
 
+def joinable(url: str) -> str:
+    """A URL as the join spells it: normalised, or as written when it is no http(s) URL."""
+    return normalise_url(url) or url
+
+
 def url_classes(data: Any, *, where: str) -> dict[str, str]:
-    """The classes a URL check gave (``assay urls check``'s output: a JSON list of {"url", "class", ...})."""
+    """The classes a URL check gave, by URL (``joinable``): ``assay urls check``'s output (a JSON list of
+    {"url", "class", "status", "final_url", "chain", "places", ...}), or any list of {"url", "class"}.
+    Two entries for one URL with different classes are an error: which one holds cannot be told."""
     if not isinstance(data, list):
         raise InputError(
             "not a JSON list", where=where, fix='give a list of {"url": ..., "class": ...} objects'
         )
     classes: dict[str, str] = {}
+    first: dict[str, int] = {}
     for index, entry in enumerate(data):
         if (
             not isinstance(entry, dict)
@@ -107,7 +118,16 @@ def url_classes(data: Any, *, where: str) -> dict[str, str]:
                 where=f"{where}: [{index}]",
                 fix='give each entry a "url" and a "class" string',
             )
-        classes[entry["url"]] = entry["class"]
+        url = joinable(entry["url"])
+        if url in classes and classes[url] != entry["class"]:
+            raise InputError(
+                f"entries {first[url]} and {index} give {url} two classes ({classes[url]}, {entry['class']})",
+                where=f"{where}: [{index}]",
+                fix="keep one entry per URL (URLs are compared normalised: host case, default port, "
+                "fragment and an empty path do not tell them apart)",
+            )
+        classes[url] = entry["class"]
+        first.setdefault(url, index)
     return classes
 
 

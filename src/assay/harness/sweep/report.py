@@ -187,13 +187,14 @@ def sweep_html(board: Mapping[str, Any]) -> str:
         element("p", f"Winner (at the budget): {winner_text(board)}", class_="headline", data_field="winner")
     )
     parts.append("</header><main>")
-    parts += ["<h2>Leaderboard</h2>", _html_table(board["leaderboard"])]
+    # A wide table scrolls in its own box rather than pushing the page past the window.
+    parts += ["<h2>Leaderboard</h2>", _scrolling(_html_table(board["leaderboard"]))]
     note = element(
         "p",
         "Columns: size/overlap in characters (tokens for the token chunker), in rank order.",
         class_="note",
     )
-    parts += ["<h2>recall@budget per corpus</h2>", note, _corpus_table(board)]
+    parts += ["<h2>recall@budget per corpus</h2>", note, _scrolling(_corpus_table(board))]
     parts.append("<h2>Recall against chunk size</h2>")
     charts = "".join(
         f'<div class="chart">{recall_chart_svg(board, metric)}</div>' for metric in CHART_METRICS
@@ -201,6 +202,10 @@ def sweep_html(board: Mapping[str, Any]) -> str:
     parts.append(f'<div class="charts">{charts}</div>')
     parts.append("</main>")
     return _page("assay sweep", "".join(parts))
+
+
+def _scrolling(html: str) -> str:
+    return f'<div class="scroll">{html}</div>'
 
 
 def _html_table(cells: Sequence[Mapping[str, Any]]) -> str:

@@ -1,0 +1,246 @@
+"""assay urls check: find the URLs that facts, gold sets and corpora cite, check each over HTTP, and say
+which are broken (exit 1), which are blocked or failing (to look at), and which are fine."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import regex
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..outputs import check_outputs, write_text
+from ..terminal import EscapingStream, one_line
+from . import flags
+
+if TYPE_CHECKING:
+    from ..harness.urls.check import CheckSettings, UrlVerdict
+    from ..harness.urls.extract import UrlScan
+
+# Defaults are CheckSettings' (not imported here: `assay --help` loads no httpx); a test holds them equal.
+DEFAULTS = {"concurrency": 8, "per_host": 2, "interval": 0.5, "timeout": 10.0, "retries": 2}
+DEFAULT_CACHE_TTL = "7d"  # a cited page rarely dies within a week; --cache-ttl 0 revalidates every run
+PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+SHOWN_PROBLEMS = 5  # unusable URL fields named on the terminal
+
+
+def add_parsers(commands: flags.Commands) -> None:
+    urls = commands.add_parser("urls", help="check the URLs that facts, gold sets and corpora cite")
+    actions = urls.add_subparsers(title="actions", metavar="ACTION", required=True, parser_class=type(urls))
+    check = actions.add_parser(
+        "check",
+        help="check every URL cited: ok, redirected, broken, blocked, error, soft_404",
+        description="Find the URLs in facts files (JSON), gold sets (JSONL), Markdown and text corpora and "
+        "plain lists (one URL a line, # comments), folders searched; check each over HTTP (HEAD, then a "
+        "small GET) and class it. Exit 1 when a URL is broken (404, 410, no such host, not the PDF it "
+        "should be); blocked (401, 403, 429), error (5xx, timeouts) and soft_404 are reported, not failed.",
+    )
+    check.add_argument(
+        "paths", nargs="+", type=Path, metavar="PATH", help="files or folders to read URLs from"
+    )
+    check.add_argument(
+        "--out", metavar="FILE.json", help="write one entry per URL (its verdict and places) as JSON"
+    )
+    check.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    caching = check.add_argument_group("the cache")
+    caching.add_argument(
+        "--cache",
+        metavar="FILE",
+        help="keep lasting verdicts in this JSON file and reuse them (never 5xx, timeouts or 429)",
+    )
+    caching.add_argument(
+        "--cache-ttl",
+        type=duration,
+        default=duration(DEFAULT_CACHE_TTL),
+        metavar="AGE",
+        help=f"reuse a cached verdict this long, then revalidate it (ETag, Last-Modified): seconds, or "
+        f"with a unit: 90s, 30m, 12h, 7d, 2w (default: {DEFAULT_CACHE_TTL})",
+    )
+    asking = check.add_argument_group("asking the servers")
+    asking.add_argument(
+        "--concurrency",
+        type=flags.positive,
+        metavar="N",
+        help=f"URLs checked at once (default: {DEFAULTS['concurrency']})",
+    )
+    asking.add_argument(
+        "--per-host",
+        type=flags.positive,
+        metavar="N",
+        help=f"requests in flight to one host (default: {DEFAULTS['per_host']})",
+    )
+    asking.add_argument(
+        "--interval",
+        type=_seconds(zero=True),
+        metavar="S",
+        help=f"seconds between two requests to one host (default: {DEFAULTS['interval']})",
+    )
+    asking.add_argument(
+        "--timeout",
+        type=_seconds(zero=False),
+        metavar="S",
+        help=f"seconds one request may take (default: {DEFAULTS['timeout']})",
+    )
+    asking.add_argument(
+        "--retries",
+        type=flags.whole_number(0, "give 0 or more"),
+        metavar="N",
+        help="retries of a transient answer (5xx, 429, a timeout), with backoff, honouring Retry-After "
+        f"(default: {DEFAULTS['retries']})",
+    )
+    asking.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="check URLs on loopback and private addresses too (refused by default: blocked)",
+    )
+    flags.add_debug(check)
+    check.set_defaults(run=run_check)
+
+
+def duration(text: str) -> float:
+    """An argparse type: seconds, given bare (3600) or with a unit (90s, 30m, 12h, 7d, 2w)."""
+    found = regex.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*", text.casefold())
+    if not found:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an age (seconds, or 90s, 30m, 12h, 7d, 2w)")
+    return float(found.group(1)) * UNITS[found.group(2) or "s"]
+
+
+def _seconds(*, zero: bool) -> Any:
+    """An argparse type: a finite number of seconds, above 0 (or 0 too, when `zero`)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+        if not (value >= 0 if zero else value > 0) or value == float("inf"):
+            rule = "0 or more" if zero else "above 0"
+            raise argparse.ArgumentTypeError(f"give a number of seconds {rule}, got {text}")
+        return value
+
+    return parse
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from ..harness.urls.cache import UrlCache
+    from ..harness.urls.check import check_urls_sync
+    from ..harness.urls.extract import scan_urls
+    from ..harness.urls.report import has_broken, summary_lines, url_entries, urls_markdown
+    from .gold import json_text
+
+    outputs = {"--out": args.out, "--markdown": args.markdown, "--cache": args.cache}
+    check_outputs(outputs, {f"PATH {path}": path for path in args.paths})
+    _refuse_outputs_read_as_inputs(outputs, args.paths)
+    settings = _settings(args)  # a bad setting fails before any file is read
+    cache = UrlCache.open(Path(args.cache), args.cache_ttl) if args.cache else None
+    scan = scan_urls(args.paths)
+    _say_scan(scan)
+    found = list(scan.found)
+    progress = UrlProgress(len(found), _beneath(sys.stderr))
+    try:
+        verdicts = check_urls_sync(found, settings, cache, progress) if found else []
+    finally:
+        progress.close()
+    for line in summary_lines(found, verdicts):
+        print(line)
+    if args.out:
+        write_text(args.out, json_text(url_entries(found, verdicts)))
+    if args.markdown:
+        write_text(args.markdown, urls_markdown(found, verdicts))
+    for path in [args.out, args.markdown]:
+        if path:
+            print(f"assay: wrote {one_line(str(path))}", file=sys.stderr)
+    return EXIT_FINDINGS if has_broken(verdicts) else EXIT_OK
+
+
+def _settings(args: argparse.Namespace) -> CheckSettings:
+    from ..harness.urls.check import CheckSettings
+
+    given = {name: getattr(args, name) for name in DEFAULTS if getattr(args, name) is not None}
+    return CheckSettings(**given, allow_private=args.allow_private)
+
+
+def _refuse_outputs_read_as_inputs(outputs: dict[str, str | None], paths: Sequence[Path]) -> None:
+    """An output in a folder that is read for URLs, with a suffix that is read, would be read back as
+    an input on the next run (the cache's and the report's URLs checked as if cited)."""
+    from ..harness.urls.extract import KNOWN_SUFFIXES
+
+    folders = [Path(os.path.realpath(path)) for path in paths if path.is_dir()]
+    for flag, path in outputs.items():
+        if not path:
+            continue
+        written = Path(os.path.realpath(path))
+        for folder in folders:
+            if not written.is_relative_to(folder) or written.suffix.casefold() not in KNOWN_SUFFIXES:
+                continue
+            if not any(part.startswith(".") for part in written.relative_to(folder).parts):  # hidden: unread
+                raise UsageError(
+                    "inside a folder read for URLs: the next run would read it as an input",
+                    where=f"{flag} {path}",
+                    fix=f"write {flag} outside {folder}, or give it a hidden name (.{written.name})",
+                )
+
+
+def _say_scan(scan: UrlScan) -> None:
+    """What the files gave, on stderr: URLs in how many files, files without any, fields with none."""
+    files, empty = len(scan.files), len(scan.files_without_urls)
+    without = f" ({empty} without any)" if empty else ""
+    plural = "s" if files != 1 else ""
+    print(f"assay: {len(scan.found)} URLs in {files} file{plural}{without}", file=sys.stderr)
+    if not scan.found:
+        print("assay: no URLs found: nothing to check", file=sys.stderr)
+    if scan.skipped:
+        fields = "1 URL field is" if len(scan.skipped) == 1 else f"{len(scan.skipped)} URL fields are"
+        print(f"assay: {fields} empty (null): skipped", file=sys.stderr)
+    for place, text in scan.unusable[:SHOWN_PROBLEMS]:
+        said = f"{one_line(place)}: {one_line(text)!r} is no http(s) URL: not checked"
+        print(f"assay: warning: {said}", file=sys.stderr)
+    if len(scan.unusable) > SHOWN_PROBLEMS:
+        more = len(scan.unusable) - SHOWN_PROBLEMS
+        print(f"assay: warning: ... and {more} more URL fields like these", file=sys.stderr)
+
+
+def _beneath(stream: TextIO) -> TextIO:
+    """The terminal beneath the escaping stream: a progress line rewrites itself with carriage returns,
+    which the escaping would show as text."""
+    return stream.stream if isinstance(stream, EscapingStream) else stream
+
+
+class UrlProgress:
+    """URLs checked of all: a tqdm line on a terminal; elsewhere (a CI log) a line every PROGRESS_EVERY
+    seconds and one at the end."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self._stream, self._total, self._done = stream, total, 0
+        self._last_line = time.monotonic()
+        self._bar: Any = None
+        if total and stream.isatty():
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=total,
+                file=stream,
+                bar_format="assay: checking [{bar:20}] {n}/{total} URLs, {remaining} left",
+                ascii=" #",
+                dynamic_ncols=True,
+            )
+
+    def __call__(self, verdict: UrlVerdict) -> None:
+        self._done += 1
+        if self._bar is not None:
+            self._bar.update(1)
+            return
+        now = time.monotonic()
+        if now - self._last_line >= PROGRESS_EVERY or self._done == self._total:
+            self._last_line = now
+            print(f"assay: {self._done}/{self._total} URLs checked", file=self._stream, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()

@@ -1,0 +1,74 @@
+"""URL verification: the URLs a gold set's sources, facts and corpora cite, each checked over HTTP and
+given one class (``ok``, ``redirected``, ``broken``, ``blocked``, ``error``, ``soft_404``), with a cache
+that never keeps a transient answer.
+
+Each name loads its module on first use, so importing the package does not load httpx.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cache import CacheEntry, UrlCache
+    from .check import CLASSES, URL_CLASSES, CheckSettings, Hop, UrlVerdict, check_urls, check_urls_sync
+    from .extract import FoundUrl, UrlScan, scan_urls, urls_in
+    from .normalise import normalise_url
+    from .report import class_counts, has_broken, url_entries, urls_markdown
+
+_MODULES = {
+    "CLASSES": "check",
+    "CacheEntry": "cache",
+    "CheckSettings": "check",
+    "FoundUrl": "extract",
+    "Hop": "check",
+    "URL_CLASSES": "check",
+    "UrlCache": "cache",
+    "UrlScan": "extract",
+    "UrlVerdict": "check",
+    "check_urls": "check",
+    "check_urls_sync": "check",
+    "class_counts": "report",
+    "has_broken": "report",
+    "normalise_url": "normalise",
+    "scan_urls": "extract",
+    "url_entries": "report",
+    "urls_in": "extract",
+    "urls_markdown": "report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # found once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+__all__ = [
+    "CLASSES",
+    "URL_CLASSES",
+    "CacheEntry",
+    "CheckSettings",
+    "FoundUrl",
+    "Hop",
+    "UrlCache",
+    "UrlScan",
+    "UrlVerdict",
+    "check_urls",
+    "check_urls_sync",
+    "class_counts",
+    "has_broken",
+    "normalise_url",
+    "scan_urls",
+    "url_entries",
+    "urls_in",
+    "urls_markdown",
+]

@@ -1,0 +1,398 @@
+"""Checking URLs over HTTP: each URL walked by hand through its redirects and given one class.
+
+One URL's check, as the code does it:
+
+- Before every request (the first and each redirect hop) the URL is vetted: only http and https are
+  checked (another scheme is ``blocked``: unverifiable here); the host is resolved (getaddrinfo, in a
+  thread, bounded by the timeout), and unless ``allow_private`` every address it resolves to must be
+  public: a loopback, private, link-local, reserved or multicast address is ``blocked`` (so a public page
+  redirecting to 127.0.0.1 is refused at that hop). httpx resolves the name again to connect, so a DNS
+  server answering differently the second time (rebinding) is not caught; the check is a guard against
+  cited intranet addresses, not a sandbox.
+- HEAD first. Any HEAD answered 4xx or 5xx (except 429) is asked again as a GET of the first bytes
+  (``Range: bytes=0-1023``, at most 4 KB read, then closed): servers refuse HEAD with 405, 501, 400, 403
+  and even 404 or 500 while serving GET, so no verdict rests on a HEAD refusal alone. A URL expected to
+  be a PDF is always asked with GET, to see ``%PDF-`` in its first 1024 bytes (where PDF readers look).
+- Redirects (301, 302, 303, 307, 308) are followed by hand, each hop recorded, up to ``max_redirects``;
+  a URL met twice in one chain is a redirect loop (three times, when a hop set a cookie: a site's cookie
+  check sends the browser back once). 303 turns the next request into a GET. URLs are dealt to the
+  workers one host at a time, so a host held to its limit does not keep the others waiting.
+- Transient faults (429, 5xx but 501/505, timeouts, connection errors, DNS failures) are retried
+  ``retries`` times with exponential backoff from ``backoff`` seconds, or after the server's Retry-After
+  when longer; a Retry-After past ``max_retry_after`` is not waited for: the answer stands.
+- Every request has a total ``timeout`` (connecting, headers and the bounded body: a server dripping bytes
+  cannot hold it), and a URL's whole check a ``deadline``.
+
+The classes: ``ok`` (2xx at once), ``redirected`` (2xx after redirects; ``final_url`` kept), ``broken``
+(404, 410, a host that does not exist after retries, a malformed URL, and a URL expected to be a PDF
+whose 2xx body is not one), ``blocked`` (401, 403, 407, 429, 451 and any other 4xx: unverifiable, never
+broken; a refused scheme or address), ``error`` (5xx, timeouts, connection faults after retries; redirect
+loops and chains too long), ``soft_404`` (a deep link, a path or query beyond ``/``, redirected to a home
+page ``/`` or a login page, answered 2xx; a 200 page titled "Not Found" is not looked for: it would need
+every body read). Only 404/410 and missing hosts count as broken, because the
+exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from itertools import zip_longest
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import httpx
+import regex
+
+from ..._version import __version__
+from ...errors import UsageError
+from .extract import FoundUrl
+from .fetch import PDF_WINDOW, Answer, Fetcher, ask, phrase, vet
+
+if TYPE_CHECKING:
+    from .cache import UrlCache
+
+CLASSES = ("ok", "redirected", "broken", "blocked", "error", "soft_404")
+URL_CLASSES = CLASSES  # the name assay.harness gives them, beside its OUTCOMES and STATUSES
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+BROKEN_STATUSES = frozenset({404, 410})
+NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
+PDF_MAGIC = b"%PDF-"
+ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /index.html -> / is no soft 404
+# A login page's path or query: the words as whole tokens, so /author or /casual do not match.
+LOGIN = regex.compile(
+    r"(?<![a-z])(?:log-?in|log-?on|sign-?in|sign_in|auth|oauth2?|sso|saml)(?![a-z])", regex.I
+)
+
+
+
+@dataclass(frozen=True)
+class Hop:
+    url: str
+    status: int | None  # None: no answer (refused before asking, or a fault)
+
+
+@dataclass(frozen=True)
+class UrlVerdict:
+    url: str
+    klass: str
+    status: int | None
+    final_url: str | None
+    chain: tuple[Hop, ...]
+    checked_at: str  # ISO 8601 UTC
+    reason: str  # one line: why this class
+    notes: tuple[str, ...]
+    is_pdf: bool | None  # None unless a PDF was expected (and when expected, None: no body was seen)
+    attempts: int  # tries of the whole walk; 0: served from the cache
+    expect_pdf: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "url": self.url,
+            "class": self.klass,
+            "status": self.status,
+            "final_url": self.final_url,
+            "chain": [{"url": hop.url, "status": hop.status} for hop in self.chain],
+            "checked_at": self.checked_at,
+        }
+        if self.expect_pdf:
+            entry["is_pdf"] = self.is_pdf
+        return entry | {"reason": self.reason, "notes": list(self.notes), "attempts": self.attempts}
+
+
+NON_NEGATIVE = ("interval", "timeout", "retries", "max_redirects", "max_retry_after", "backoff", "deadline")
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    concurrency: int = 8  # URLs checked at once
+    per_host: int = 2  # requests in flight to one host
+    interval: float = 0.5  # seconds between the starts of two requests to one host
+    timeout: float = 10.0  # one request, total: connect, headers and the (bounded) body
+    retries: int = 2
+    max_redirects: int = 10
+    allow_private: bool = False
+    user_agent: str = f"assay-urls/{__version__}"
+    max_retry_after: float = 60.0
+    backoff: float = 0.5  # the first retry's wait; each later one doubles it
+    deadline: float = 120.0  # one URL's whole check: every attempt, hop and wait
+    private_hosts: tuple[str, ...] = ()  # host names allowed to resolve to private addresses
+
+    def __post_init__(self) -> None:
+        for name in ("concurrency", "per_host"):
+            value = getattr(self, name)
+            if value < 1:
+                raise UsageError(f"{name} must be at least 1, not {value}", fix=f"give {name} >= 1")
+        for name in NON_NEGATIVE:
+            value = getattr(self, name)
+            if not value >= 0:  # NaN too
+                raise UsageError(f"{name} must not be negative, not {value}", fix=f"give {name} >= 0")
+
+
+@dataclass
+class _Context:
+    fetcher: Fetcher
+    cache: UrlCache | None
+
+    @property
+    def settings(self) -> CheckSettings:
+        return self.fetcher.settings
+
+
+@dataclass
+class _Walk:
+    hops: list[Hop] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    last: Answer = field(default_factory=Answer)
+    stop: tuple[str, str] | None = None  # (class, reason) when the walk ended short of a final answer
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _hop_notes(source: str, target: str) -> list[str]:
+    before, after = urlsplit(source), urlsplit(target)
+    notes = []
+    if before.scheme == "http" and after.scheme == "https":
+        notes.append("http->https")
+    elif before.scheme == "https" and after.scheme == "http":
+        notes.append("https->http (downgraded)")
+    if before.hostname != after.hostname:
+        notes.append(f"cross-host: {before.hostname} -> {after.hostname}")
+    return notes
+
+
+async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _Walk:
+    """Follow `found.url` hop by hop to its final answer, a refusal, a fault, a loop or the limit."""
+    walk, url, seen = _Walk(), found.url, Counter([found.url])
+    method = "GET" if found.expect_pdf else "HEAD"
+    cookie_set = False
+    while True:
+        answer = await vet(url, ctx.fetcher) or await ask(url, method, ctx.fetcher, validators)
+        walk.hops.append(Hop(url, answer.status))
+        walk.last = answer
+        cookie_set = cookie_set or "set-cookie" in answer.headers
+        if answer.status not in REDIRECTS:
+            return walk
+        location = answer.headers.get("location")
+        if not location:
+            walk.stop = ("error", f"{phrase(answer.status)} without a Location")
+            return walk
+        try:
+            target = str(httpx.URL(url).join(location.strip()).copy_with(fragment=None))
+        except (httpx.InvalidURL, ValueError):
+            walk.stop = ("error", f"{phrase(answer.status)} to a malformed Location {location[:100]!r}")
+            return walk
+        walk.notes.extend(_hop_notes(url, target))
+        # A site that sets a cookie and sends the browser back where it came from (a cookie check) is
+        # no loop: with the cookie (the client keeps them) the second visit answers. A third one is.
+        if seen[target] > (1 if cookie_set else 0):
+            walk.stop = ("error", f"redirect loop: {target} again after {len(walk.hops)} hops")
+            return walk
+        if len(walk.hops) > ctx.settings.max_redirects:
+            walk.stop = ("error", f"more than {ctx.settings.max_redirects} redirects")
+            return walk
+        seen[target] += 1
+        url = target
+        method = "GET" if found.expect_pdf or answer.status == 303 else "HEAD"
+
+
+def _retry_after(answer: Answer) -> float | None:
+    """Seconds the server asked to wait (Retry-After, as seconds or an HTTP date), or None."""
+    value = answer.headers.get("retry-after")
+    if value is None or answer.status not in (429, 503):
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
+    except (TypeError, ValueError):
+        return None
+
+
+def _transient(walk: _Walk) -> bool:
+    status = walk.last.status
+    if walk.stop is not None:
+        return False
+    if status is None:
+        return walk.last.transient
+    return status == 429 or (status >= 500 and status not in NOT_TRANSIENT_5XX)
+
+
+def _soft_404_target(url: str, final: str) -> str | None:
+    """"a home page" or "a login page" when a deep link `url` landed on one, else None."""
+    start, end = urlsplit(url), urlsplit(final)
+    if (start.path in ("", "/") or ROOT_PAGE.fullmatch(start.path)) and not start.query:
+        return None  # not a deep link: the home page itself, by one of its names
+    if end.path in ("", "/") and not end.query:
+        return "a home page"
+    if LOGIN.search(end.path) or LOGIN.search(end.query):
+        return "a login page"
+    return None
+
+
+def _answered(found: FoundUrl, walk: _Walk) -> tuple[str, str, bool | None]:
+    """(class, reason, is_pdf) from the final answer's status (and body, when a PDF was expected)."""
+    answer = walk.last
+    status = answer.status or 0
+    said = answer.asked + phrase(status)
+    redirects = len(walk.hops) - 1
+    if not 200 <= status < 300:
+        if status in BROKEN_STATUSES:
+            return "broken", said, None
+        if 400 <= status < 500:
+            return "blocked", said, None
+        return "error", said if status >= 500 else f"{said}, not followed", None
+    is_pdf = PDF_MAGIC in (answer.body or b"")[:PDF_WINDOW] if found.expect_pdf else None
+    if is_pdf is False:
+        kind = answer.headers.get("content-type", "no content type").split(";")[0]
+        return "broken", f"{said}, but a PDF was expected and the body is not one ({kind})", is_pdf
+    if not redirects:
+        return "ok", said, is_pdf
+    after = f"{said} after {redirects} redirect{'s' if redirects > 1 else ''}"
+    landing = _soft_404_target(found.url, walk.hops[-1].url)
+    if landing is not None:
+        return "soft_404", f"a deep link redirected to {landing} ({walk.hops[-1].url}), {after}", is_pdf
+    return "redirected", after, is_pdf
+
+
+def _verdict(found: FoundUrl, walk: _Walk, attempts: int, notes: list[str]) -> UrlVerdict:
+    answer = walk.last
+    if walk.stop is not None:
+        klass, reason, is_pdf = *walk.stop, None
+    elif answer.status is None:
+        klass, reason, is_pdf = answer.klass, answer.fault, None
+    else:
+        klass, reason, is_pdf = _answered(found, walk)
+    final = walk.hops[-1].url if walk.stop is None and answer.status is not None else None
+    if attempts > 1 and _transient(walk):
+        reason += f" (after {attempts} attempts)"
+    return UrlVerdict(
+        url=found.url,
+        klass=klass,
+        status=answer.status,
+        final_url=final,
+        chain=tuple(walk.hops),
+        checked_at=now_iso(),
+        reason=reason,
+        notes=tuple(dict.fromkeys([*walk.notes, *notes])),
+        is_pdf=is_pdf,
+        attempts=attempts,
+        expect_pdf=found.expect_pdf,
+    )
+
+
+async def _walk_with_retries(
+    found: FoundUrl, ctx: _Context, validators: dict[str, str], tries: list[int], notes: list[str]
+) -> _Walk:
+    settings = ctx.settings
+    while True:
+        tries[0] += 1
+        walk = await _walk(found, ctx, validators)
+        if not _transient(walk) or tries[0] > settings.retries:
+            return walk
+        wait = settings.backoff * 2 ** (tries[0] - 1)
+        asked = _retry_after(walk.last)
+        said = phrase(walk.last.status) if walk.last.status else walk.last.fault
+        if asked is not None and asked > settings.max_retry_after:
+            cap = settings.max_retry_after
+            notes.append(f"not retried: Retry-After {asked:g} s is past the {cap:g} s cap")
+            return walk
+        if asked is not None and asked >= wait:
+            notes.append(f"retried after {said}, waited {asked:g} s (Retry-After)")
+            wait = asked
+        else:
+            notes.append(f"retried after {said}, waited {wait:g} s")
+        await asyncio.sleep(wait)
+
+
+async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
+    """One URL's verdict: from the cache when fresh, revalidated when stale, else checked afresh."""
+    entry = ctx.cache.lookup(found.url, found.expect_pdf) if ctx.cache else None
+    if entry is not None and ctx.cache is not None and ctx.cache.is_fresh(entry):
+        return replace(entry.verdict, notes=(*entry.verdict.notes, "served from cache"), attempts=0)
+    validators = entry.validators() if entry is not None else {}
+    tries: list[int] = [0]  # counted in place, so a deadline that cuts the walk still knows them
+    notes: list[str] = []
+    try:
+        async with asyncio.timeout(ctx.settings.deadline):
+            walk = await _walk_with_retries(found, ctx, validators, tries, notes)
+    except TimeoutError:
+        walk = _Walk(last=Answer(fault=f"no verdict within the {ctx.settings.deadline:g} s deadline"))
+        walk.hops.append(Hop(found.url, None))
+    if entry is not None and walk.stop is None and walk.last.status == 304:
+        kept = (*entry.verdict.notes, "revalidated (304)")
+        verdict = replace(entry.verdict, checked_at=now_iso(), attempts=tries[0], notes=kept)
+    else:
+        verdict = _verdict(found, walk, tries[0], notes)
+    if ctx.cache is not None:
+        answered = walk.last.headers if walk.stop is None else httpx.Headers()
+        etag, modified = answered.get("etag"), answered.get("last-modified")
+        if entry is not None and walk.last.status == 304:  # a 304 need not repeat the validators
+            etag, modified = etag or entry.etag, modified or entry.last_modified
+        ctx.cache.store(verdict, etag, modified)
+    return verdict
+
+
+def _host_by_host(items: list[FoundUrl]) -> list[FoundUrl]:
+    """`items` dealt one host at a time (a, b, c, a, b, a, ...), so that a host with many URLs, held to
+    its own limit and interval, does not take every worker while the other hosts wait."""
+    hosts: dict[str, list[FoundUrl]] = {}
+    for item in items:
+        try:
+            host = urlsplit(item.url).hostname or ""
+        except ValueError:
+            host = ""
+        hosts.setdefault(host, []).append(item)
+    rounds = zip_longest(*hosts.values())
+    return [item for turn in rounds for item in turn if item is not None]
+
+
+async def check_urls(
+    found: Sequence[FoundUrl],
+    settings: CheckSettings,
+    cache: UrlCache | None = None,
+    progress: Callable[[UrlVerdict], None] | None = None,
+) -> list[UrlVerdict]:
+    """Every URL's verdict, in the order of `found` (a URL given twice is checked once); `progress` is
+    called with each verdict as it is reached. The cache, when given, is saved at the end."""
+    unique: dict[tuple[str, bool], FoundUrl] = {}
+    for item in found:
+        unique.setdefault((item.url, item.expect_pdf), item)
+    verdicts: dict[tuple[str, bool], UrlVerdict] = {}
+    todo = iter(_host_by_host(list(unique.values())))
+    timeout = httpx.Timeout(settings.timeout)
+    # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
+    headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
+    async with httpx.AsyncClient(follow_redirects=False, timeout=timeout, headers=headers) as client:
+        ctx = _Context(Fetcher(settings, client), cache)
+
+        async def worker() -> None:
+            for item in todo:  # one shared iterator: each URL goes to exactly one worker
+                verdict = await _check(item, ctx)
+                verdicts[(item.url, item.expect_pdf)] = verdict
+                if progress is not None:
+                    progress(verdict)
+
+        await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
+    if cache is not None:
+        cache.save()
+    return [verdicts[(item.url, item.expect_pdf)] for item in found]
+
+
+def check_urls_sync(
+    found: Sequence[FoundUrl],
+    settings: CheckSettings,
+    cache: UrlCache | None = None,
+    progress: Callable[[UrlVerdict], None] | None = None,
+) -> list[UrlVerdict]:
+    """`check_urls` from synchronous code (it runs its own event loop)."""
+    return asyncio.run(check_urls(found, settings, cache, progress))

@@ -1,0 +1,347 @@
+"""The URLs a project cites, found in its files: facts (JSON), gold sets (JSONL), Markdown and text
+corpora, and plain lists of URLs; each normalised (``normalise_url``), found once, with every place
+("file:line") it was written.
+
+A file is read by its suffix: ``.json`` is one JSON document, ``.jsonl``/``.ndjson`` one per line, the
+Markdown, text and table suffixes are scanned as text, and a plain list (``.txt``, ``.list``,
+``.urls``, or any other file named on its own) is text whose lines starting with ``#`` are comments. A
+folder is searched (not its hidden entries) for files with the known suffixes.
+
+In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole, and
+every other text is scanned for URLs. That one rule reads both facts layouts (``source_url``, and
+``source.url`` of assay's schema), gold items, and a layout written next year; a URL field that is
+null or empty is counted as skipped, and one holding no http(s) URL is counted as unusable, not lost.
+
+A URL is expected to be a PDF when its path ends ``.pdf`` or where it was found says so: a key with
+``pdf`` in its name (``pdf_url``), a type field beside it (``"type": "pdf"``), or a Markdown link whose
+text says PDF (``[Policy wording (PDF)](https://...)``).
+
+Memory stays bounded: text and JSONL are streamed a line at a time (a very long line in pieces of a
+MiB), and a JSON document over ``MAX_JSON_BYTES`` is refused with the fix (write it as JSONL).
+"""
+
+from __future__ import annotations
+
+import codecs
+import html
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import regex
+
+from ...errors import InputError
+from .normalise import normalise_url
+
+JSON_SUFFIXES = frozenset({".json"})
+JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
+HTML_SUFFIXES = frozenset({".html", ".htm"})
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".csv", ".tsv"}) | HTML_SUFFIXES
+LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
+KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
+
+MAX_JSON_BYTES = 64 << 20  # one JSON document is parsed whole; a bigger one belongs in JSONL
+MAX_RECORD_BYTES = 16 << 20  # one JSONL line is parsed whole
+PIECE_BYTES = 1 << 20  # a text line longer than this is scanned in pieces
+
+# A URL in running text: the scheme, an IPv6 literal if any, then everything up to a space, a quote, an
+# angle bracket or a square bracket (Markdown's "[text](url)" and "<url>" end there); trailing
+# punctuation and an unbalanced ")" are normalise_url's to drop. CJK punctuation ends one too.
+_URL = regex.compile(
+    r"https?://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>\"'`\[\]{}|\\^\u3001\u3002\uff0c\uff08\uff09\u300c-\u300f\u3010\u3011]*",
+    regex.IGNORECASE,
+)
+# A Markdown link's text and the start of its destination, to read "(PDF)" in the text.
+_LINK = regex.compile(r"\[([^\]\n]{0,500})\]\(\s*<?(?=https?://)", regex.IGNORECASE)
+_SAYS_PDF = regex.compile(r"\bpdf\b", regex.IGNORECASE)
+# A key whose text is a URL as a whole (any case, "-" or "_" before the word).
+_URL_KEY = regex.compile(r"(?:^|[_-])(?:url|uri|href|link)$", regex.IGNORECASE)
+# Keys beside a URL that can say what it points at.
+_TYPE_KEYS = frozenset(
+    {"type", "kind", "format", "content_type", "mime_type", "media_type", "document_type", "source_type"}
+)
+
+
+@dataclass(frozen=True)
+class FoundUrl:
+    """One URL (normalised) and every place it was written."""
+
+    url: str
+    expect_pdf: bool  # the path ends .pdf, or where it was found says it is a PDF
+    places: tuple[str, ...]  # "file:line", first seen first, each once
+
+
+@dataclass(frozen=True)
+class UrlScan:
+    """What reading the files found: the URLs, each file read with how many URLs were written in it,
+    and the URL fields that gave nothing (``skipped``: null or empty; ``unusable``: no http(s) URL)."""
+
+    found: tuple[FoundUrl, ...]
+    files: tuple[tuple[str, int], ...]
+    skipped: tuple[str, ...] = ()
+    unusable: tuple[tuple[str, str], ...] = ()  # (place, the text)
+
+    @property
+    def files_without_urls(self) -> tuple[str, ...]:
+        return tuple(name for name, count in self.files if count == 0)
+
+
+def urls_in(paths: Sequence[Path]) -> list[FoundUrl]:
+    """The URLs in the files (and folders) `paths`, deduplicated after normalisation, first seen first."""
+    return list(scan_urls(paths).found)
+
+
+def scan_urls(paths: Sequence[Path]) -> UrlScan:
+    """Read every file of `paths` (folders searched) for URLs; see the module's docstring."""
+    collector = _Collector()
+    read: set[str] = set()
+    for path in paths:
+        for file in files_to_read(path):
+            if (real := os.path.realpath(file)) not in read:  # a file given, and again in its folder
+                read.add(real)
+                collector.start(str(file))
+                _read_file(file, str(file), collector)
+    return collector.scan()
+
+
+def files_to_read(path: Path) -> list[Path]:
+    """`path` itself when a file; a folder's files with known suffixes, in sorted order, not its hidden
+    entries (a macOS copy leaves binary ``._name.json`` beside every file) nor links to folders."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        what = "not a regular file or folder" if path.exists() else "no such file or folder"
+        raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
+    found = []
+    for folder, subfolders, names in os.walk(path):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        for name in sorted(names):
+            file = Path(folder, name)
+            if not name.startswith(".") and file.suffix.casefold() in KNOWN_SUFFIXES and file.is_file():
+                found.append(file)
+    return found
+
+
+# --- collecting ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Entry:
+    expect_pdf: bool
+    places: dict[str, None] = field(default_factory=dict)  # ordered, each place once
+
+
+class _Collector:
+    """The URLs found so far, each once, with the count per file and the empty and unusable fields."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, _Entry] = {}
+        self._files: dict[str, int] = {}
+        self._current = ""
+        self._skipped: list[str] = []
+        self._unusable: list[tuple[str, str]] = []
+
+    def start(self, shown: str) -> None:
+        self._current = shown
+        self._files.setdefault(shown, 0)
+
+    def add(self, url: str, line: int | None, *, says_pdf: bool = False) -> None:
+        entry = self._entries.get(url)
+        if entry is None:
+            entry = self._entries[url] = _Entry(expect_pdf=False)
+        entry.expect_pdf |= says_pdf or url.split("?", 1)[0].casefold().endswith(".pdf")
+        entry.places[self.place(line)] = None
+        self._files[self._current] += 1
+
+    def skip(self, line: int | None) -> None:
+        self._skipped.append(self.place(line))
+
+    def unusable(self, text: str, line: int | None) -> None:
+        self._unusable.append((self.place(line), text))
+
+    def place(self, line: int | None) -> str:
+        return f"{self._current}:{line}" if line is not None else self._current
+
+    def scan(self) -> UrlScan:
+        found = tuple(FoundUrl(url, e.expect_pdf, tuple(e.places)) for url, e in self._entries.items())
+        return UrlScan(found, tuple(self._files.items()), tuple(self._skipped), tuple(self._unusable))
+
+
+def _read_file(path: Path, shown: str, collector: _Collector) -> None:
+    suffix = path.suffix.casefold()
+    if suffix in JSON_SUFFIXES:
+        _read_json(path, shown, collector)
+    elif suffix in JSONL_SUFFIXES:
+        for number, line in _lines(path, shown, whole_lines=True):
+            if line.strip():
+                _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
+    else:
+        comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
+        entities = suffix in HTML_SUFFIXES  # href="...?a=1&amp;b=2" asks for ?a=1&b=2
+        for number, line in _lines(path, shown, whole_lines=False):
+            if not (comments and line.lstrip().startswith("#")):
+                _scan_text(line, number, collector, entities=entities)
+
+
+def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
+    """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
+    character references undone first when `entities`."""
+    pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
+    for found in _URL.finditer(text):
+        url = normalise_url(html.unescape(found.group()) if entities else found.group())
+        if url is not None:
+            collector.add(url, line, says_pdf=found.start() in pdf_links)
+
+
+# --- JSON and JSONL ----------------------------------------------------------------------------------
+
+
+def _read_json(path: Path, shown: str, collector: _Collector) -> None:
+    from ..facts import read_json  # the one JSON reader: a repeated key, deep nesting, a BOM handled
+
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise _unreadable(shown, exc) from None
+    if size > MAX_JSON_BYTES:
+        raise InputError(
+            f"the JSON file is {size:,} bytes, more than the {MAX_JSON_BYTES:,} read as one document",
+            where=shown,
+            fix="write it as JSON Lines (.jsonl: one JSON value per line), which is read a line at a time",
+        )
+    text, data = read_json(path, "JSON file")
+    _read_json_value(data, _Locator(text, 1), collector)
+
+
+def _parse_record(line: str, shown: str, number: int) -> Any:
+    from ...values import ValueProblem, parse_json
+
+    try:
+        return parse_json(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"not valid JSON ({exc.msg}, column {exc.colno})",
+            where=f"{shown}:{number}",
+            fix="correct that line: JSON Lines holds one JSON value per line",
+        ) from None
+    except ValueProblem as exc:
+        raise InputError(exc.what, where=f"{shown}:{number}", fix=exc.fix) from None
+
+
+class _Locator:
+    """The line of each string the walk meets, found in the JSON text in the order the walk meets them
+    (the parsed value keeps the text's order), so a search never goes back over the text."""
+
+    def __init__(self, text: str, first_line: int) -> None:
+        self._text, self._at, self._line = text, 0, first_line
+
+    def line_of(self, raw: str) -> int | None:
+        for spelled in dict.fromkeys([json.dumps(raw, ensure_ascii=False)[1:-1], json.dumps(raw)[1:-1]]):
+            found = self._text.find(spelled, self._at)
+            if found >= 0:
+                self._line += self._text.count("\n", self._at, found)
+                self._at = found + len(spelled)
+                return self._line
+        return None  # written with escapes the walk cannot spell (\/, \u0041): the file, not its line
+
+
+def _read_json_value(value: Any, locator: _Locator, collector: _Collector) -> None:
+    """Every URL in a parsed JSON value: URL fields whole, other text scanned."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if "://" in key:  # a mapping keyed by URL
+                _read_json_value(key, locator, collector)
+            if _URL_KEY.search(key) and not isinstance(item, dict | list):
+                _url_field(key, item, value, locator, collector)
+            else:
+                _read_json_value(item, locator, collector)
+    elif isinstance(value, list):
+        for item in value:
+            _read_json_value(item, locator, collector)
+    elif isinstance(value, str):
+        for found in _URL.finditer(value):
+            url = normalise_url(found.group())
+            if url is not None:
+                collector.add(url, locator.line_of(found.group()))
+
+
+def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locator, c: _Collector) -> None:
+    if item is None or (isinstance(item, str) and not item.strip()):
+        c.skip(locator.line_of(json.dumps(key)[1:-1]))
+        return
+    if not isinstance(item, str):
+        c.unusable(json.dumps(item), locator.line_of(json.dumps(key)[1:-1]))
+        return
+    url, line = normalise_url(item), locator.line_of(item)
+    if url is None:
+        c.unusable(item, line)
+        return
+    says_pdf = "pdf" in key.casefold() or any(
+        name.casefold() in _TYPE_KEYS and isinstance(kind, str) and "pdf" in kind.casefold()
+        for name, kind in siblings.items()
+    )
+    c.add(url, line, says_pdf=says_pdf)
+
+
+# --- reading lines -----------------------------------------------------------------------------------
+
+
+def _unreadable(shown: str, exc: OSError) -> InputError:
+    return InputError(
+        f"cannot read it ({exc.strerror or exc})", where=shown, fix="check the path and its permissions"
+    )
+
+
+def _lines(path: Path, shown: str, *, whole_lines: bool) -> Iterator[tuple[int, str]]:
+    """The file's lines (1-based numbers), decoded as UTF-8 a line at a time, so an undecodable byte is
+    named by its line. A JSONL line (`whole_lines`) over MAX_RECORD_BYTES is an error; a text line over
+    PIECE_BYTES comes in pieces, each cut after a space so no URL is split."""
+    try:
+        with path.open("rb") as stream:
+            yield from _decoded_lines(stream, shown, whole_lines)
+    except OSError as exc:
+        raise _unreadable(shown, exc) from None
+
+
+def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[tuple[int, str]]:
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    limit = MAX_RECORD_BYTES + 1 if whole_lines else PIECE_BYTES
+    number, carry = 1, ""
+    while piece := stream.readline(limit):
+        ends = piece.endswith(b"\n")
+        text = carry + _decoded(decoder, piece, ends, f"{shown}:{number}")
+        if ends or len(piece) < limit:
+            yield number, text
+            number, carry = number + 1, ""
+        elif whole_lines:
+            raise InputError(
+                f"the line is longer than {MAX_RECORD_BYTES:,} bytes",
+                where=f"{shown}:{number}",
+                fix="split the record, or give the file as a text corpus (.txt) to have its URLs scanned",
+            )
+        else:  # a piece of a long line: scan up to its last space, keep the rest for the next piece
+            cut = max(text.rfind(" "), text.rfind("\t")) + 1
+            if cut > 0 and len(text) - cut < PIECE_BYTES:
+                yield number, text[:cut]
+                carry = text[cut:]
+            else:
+                yield number, text
+                carry = ""
+    last = number if carry else max(number - 1, 1)
+    _decoded(decoder, b"", True, f"{shown}:{last}")  # a file cut inside a character
+    if carry:
+        yield number, carry
+
+
+def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, where: str) -> str:
+    try:
+        return decoder.decode(piece, final=final)
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} cannot be decoded)",
+            where=where,
+            fix="save the file as UTF-8, or leave it out",
+        ) from None
