@@ -279,3 +279,28 @@ def test_recall_at_k_rises_with_k_for_one_chunking():
     spans = SpanSet((doc(text),), questions)
     means = [mean_recall(spans, CellConfig(size=120, overlap=0.15, k=k, budget=120)) for k in range(1, 9)]
     assert means == sorted(means) and means[-1] > means[0]
+
+
+# --- questions files and sweeps of one's own ---------------------------------------------------------
+
+NOTES = "The waiting period is thirty days. Claims need a hospital bill and a discharge summary. " * 40
+
+
+def notes_questions(folder: Path, questions: list[str], encoding: str = "utf-8") -> tuple[Path, Path]:
+    corpus = folder / "notes.md"
+    corpus.write_text(NOTES, encoding="utf-8")
+    start = NOTES.index("thirty days")
+    reference = json.dumps([{"content": "thirty days", "start_index": start, "end_index": start + 11}])
+    path = folder / "questions.csv"
+    with open(path, "w", encoding=encoding, newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["question", "references", "corpus_id"])
+        writer.writeheader()
+        writer.writerows({"question": q, "references": reference, "corpus_id": "notes"} for q in questions)
+    return corpus, path
+
+
+def test_a_questions_csv_saved_with_a_byte_order_mark_loads(tmp_path):
+    # Excel's "CSV UTF-8" starts the file with U+FEFF, which made the first column "\ufeffquestion"
+    corpus, questions = notes_questions(tmp_path, ["How long is the waiting period?"], encoding="utf-8-sig")
+    spans = load_chunk_eval([corpus], questions)
+    assert [question.question for question in spans.questions] == ["How long is the waiting period?"]
