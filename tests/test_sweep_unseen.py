@@ -25,6 +25,7 @@ from assay.harness.sweep import (
     char_chunks,
     load_chunk_eval,
     run_cell,
+    run_sweep,
     score_spans,
     token_chunks,
 )
@@ -304,3 +305,12 @@ def test_a_questions_csv_saved_with_a_byte_order_mark_loads(tmp_path):
     corpus, questions = notes_questions(tmp_path, ["How long is the waiting period?"], encoding="utf-8-sig")
     spans = load_chunk_eval([corpus], questions)
     assert [question.question for question in spans.questions] == ["How long is the waiting period?"]
+
+
+def test_a_sweep_whose_questions_find_nothing_is_not_flagged_broken(tmp_path):
+    # German questions on an English corpus share no word with it: every cell retrieves nothing, so every
+    # cell scores 0 for every question. That is a true result, not a stale one shared by the cells.
+    corpus, questions = notes_questions(tmp_path, ["Wie lange dauert die Wartezeit?", "Welche Unterlagen?"])
+    sweep = run_sweep(load_chunk_eval([corpus], questions), [200, 400], [0.0, 0.15])
+    assert sweep.broken is None
+    assert all(cell.result.scores[0].recall_at_k == 0.0 for cell in sweep.cells)

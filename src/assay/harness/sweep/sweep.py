@@ -8,7 +8,8 @@ Broken: in seed 002's original sweep every cell re-read one stale results file, 
 the same numbers. Here two cells whose chunkings differ (their chunk boundaries, computed again here,
 apart from the cell) but whose per-question scores are identical, tuple for tuple, flag the sweep as
 broken (``Sweep.broken`` says which cells). Cells whose chunkings are the same (documents shorter than
-both sizes, or overlaps rounding to the same characters) may agree, and are not flagged.
+both sizes, or overlaps rounding to the same characters) may agree, and are not flagged; nor are cells
+in which no question found a gold character (all 0 whatever the chunking).
 
 The winner is the cell with the highest overall recall at the budget: at a fixed k, bigger chunks
 retrieve more characters and win by that alone; at a fixed budget every cell retrieves about as many.
@@ -220,10 +221,15 @@ def _score_tuples(scores: Sequence[QuestionScore]) -> tuple[tuple[Any, ...], ...
 
 
 def broken_reason(cells: Sequence[CellSummary]) -> str | None:
-    """Why the sweep is broken: cells with different chunkings and identical per-question scores."""
+    """Why the sweep is broken: cells with different chunkings and identical per-question scores. A cell
+    in which no question found a gold character is left out: its scores are all 0 whatever the
+    chunking (questions sharing no word with the corpus), so agreeing with another such cell is true,
+    not a stale result."""
     seen: dict[tuple[tuple[Any, ...], ...], CellSummary] = {}
     pairs: list[str] = []
     for summary in cells:
+        if not any(score.recall_at_k or score.recall_at_budget for score in summary.result.scores):
+            continue
         scores = _score_tuples(summary.result.scores)
         first = seen.setdefault(scores, summary)
         if first is not summary and first.chunking != summary.chunking:
