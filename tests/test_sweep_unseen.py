@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from assay.errors import InputError
 from assay.harness.sweep import (
     CellConfig,
+    CellResult,
     GoldSpan,
     SpanDocument,
     SpanQuestion,
@@ -314,3 +315,25 @@ def test_a_sweep_whose_questions_find_nothing_is_not_flagged_broken(tmp_path):
     sweep = run_sweep(load_chunk_eval([corpus], questions), [200, 400], [0.0, 0.15])
     assert sweep.broken is None
     assert all(cell.result.scores[0].recall_at_k == 0.0 for cell in sweep.cells)
+
+
+def test_a_sweep_of_documents_its_top_k_covers_whole_is_not_flagged_broken(tmp_path):
+    # 3,520 characters are 5 chunks at 800/0.15 and 3 at 1600: k = 5 retrieves every chunk that has a
+    # query word, so both cells return the whole document and score alike, truly.
+    corpus, questions = notes_questions(tmp_path, ["waiting period thirty days", "the a of"])
+    sweep = run_sweep(load_chunk_eval([corpus], questions), [800, 1600], [0.0, 0.15])
+    assert sweep.cells[1].result.scores == sweep.cells[2].result.scores  # 800/0.15 and 1600/0
+    assert sweep.broken is None
+
+
+def test_a_stale_cell_on_short_documents_is_still_flagged_broken(tmp_path):
+    corpus, questions = notes_questions(tmp_path, ["waiting period thirty days"])
+    spans = load_chunk_eval([corpus], questions)
+    first: list[CellResult] = []
+
+    def stale(spans: SpanSet, config: CellConfig) -> CellResult:  # every cell re-reads the first's result
+        first.extend([] if first else [run_cell(spans, config)])
+        return replace(first[0], config=config)
+
+    sweep = run_sweep(spans, [800, 1600], [0.0], cell=stale)
+    assert sweep.broken is not None and "size 1600 overlap 0" in sweep.broken

@@ -199,7 +199,7 @@ def run_sweep(
         if progress is not None:
             progress(len(cells), len(configs), summary)
     found = tuple(cells)
-    return Sweep(found, broken_reason(found), min(found, key=_rank_key).config)
+    return Sweep(found, broken_reason(found, spans), min(found, key=_rank_key).config)
 
 
 def chunking_sha256(spans: SpanSet, config: CellConfig) -> str:
@@ -220,11 +220,14 @@ def _score_tuples(scores: Sequence[QuestionScore]) -> tuple[tuple[Any, ...], ...
     )
 
 
-def broken_reason(cells: Sequence[CellSummary]) -> str | None:
-    """Why the sweep is broken: cells with different chunkings and identical per-question scores. A cell
-    in which no question found a gold character is left out: its scores are all 0 whatever the
-    chunking (questions sharing no word with the corpus), so agreeing with another such cell is true,
-    not a stale result."""
+def broken_reason(cells: Sequence[CellSummary], spans: SpanSet) -> str | None:
+    """Why the sweep is broken: cells with different chunkings and identical per-question scores, where
+    computing the two afresh (``run_cell``, whatever ran them) does not give those scores again.
+
+    Different chunkings can truly agree: when no question found a gold character (all 0 whatever the
+    chunking: questions sharing no word with the corpus; these cells are left out at once), or when
+    documents are so short that the top k of either chunking holds every chunk with a query word. So
+    an agreement is evidence only when the cells' own scores are not what their configs give."""
     seen: dict[tuple[tuple[Any, ...], ...], CellSummary] = {}
     pairs: list[str] = []
     for summary in cells:
@@ -232,7 +235,8 @@ def broken_reason(cells: Sequence[CellSummary]) -> str | None:
             continue
         scores = _score_tuples(summary.result.scores)
         first = seen.setdefault(scores, summary)
-        if first is not summary and first.chunking != summary.chunking:
+        differ = first is not summary and first.chunking != summary.chunking
+        if differ and not truly_alike(first, summary, spans):
             pairs.append(f"{_label(first.config)} and {_label(summary.config)}")
     if not pairs:
         return None
@@ -240,6 +244,14 @@ def broken_reason(cells: Sequence[CellSummary]) -> str | None:
         f"BROKEN SWEEP: cells with different chunkings gave identical per-question results "
         f"({'; '.join(pairs)}): a cell is not computed from its own chunks and index (a stale or shared "
         "result), so no cell of this sweep can be trusted"
+    )
+
+
+def truly_alike(first: CellSummary, second: CellSummary, spans: SpanSet) -> bool:
+    """Whether both cells' scores are what their configs give when computed afresh."""
+    return all(
+        _score_tuples(run_cell(spans, summary.config).scores) == _score_tuples(summary.result.scores)
+        for summary in (first, second)
     )
 
 
