@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import tracemalloc
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,7 +31,9 @@ from assay.harness.sweep import (
     score_spans,
     token_chunks,
 )
+from assay.harness.sweep.cell import QuestionScore
 from assay.harness.sweep.retrievers import words
+from assay.harness.sweep.rollup import group_rollup
 from conftest import skip_or_fail
 
 XQUAD = Path(__file__).resolve().parents[2] / "shared" / "data" / "xquad"
@@ -337,3 +340,20 @@ def test_a_stale_cell_on_short_documents_is_still_flagged_broken(tmp_path):
 
     sweep = run_sweep(spans, [800, 1600], [0.0], cell=stale)
     assert sweep.broken is not None and "size 1600 overlap 0" in sweep.broken
+
+
+def test_the_rollup_of_many_questions_bootstraps_in_bounded_memory():
+    # 2,000 resamples of n questions were two (2,000 x n) arrays of int64: 640 MB at n = 20,000
+    scores = [
+        QuestionScore(f"q{i}", "c", None, (i % 7) / 7, (i % 5) / 5, 0.1, 0.05, i % 3 == 0, 1 / (1 + i % 4))
+        for i in range(20_000)
+    ]
+    tracemalloc.start()
+    try:
+        rolled = group_rollup(scores)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 2**20
+    interval = rolled.intervals["recall_at_k"]
+    assert interval is not None and interval.low < rolled.means["recall_at_k"] < interval.high
