@@ -357,3 +357,26 @@ def test_the_rollup_of_many_questions_bootstraps_in_bounded_memory():
     assert peak < 100 * 2**20
     interval = rolled.intervals["recall_at_k"]
     assert interval is not None and interval.low < rolled.means["recall_at_k"] < interval.high
+
+
+# --- pathological sizes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "overlap", "units"), [(2, 0.9, 1), (1, 0.99, 0), (10, 0.99, 9), (400, 0.15, 60)]
+)
+def test_an_overlap_fraction_below_1_is_always_fewer_characters_than_the_size(size, overlap, units):
+    # round(2 * 0.9) is 2, the whole size: the cell failed after the cells before it had run
+    config = CellConfig(size=size, overlap=overlap, k=5, budget=10)
+    assert config.overlap_units == units
+    run_cell(one_question(NOTES[:200], GoldSpan("d", 4, 11)), config)
+
+
+@pytest.mark.parametrize(
+    ("size", "k", "budget"), [(1, 1, 1), (10_000, 5, 3200), (50, 1000, 3200), (400, 5, 10), (3, 2, 2)]
+)
+def test_extreme_sizes_k_and_budgets_give_bounded_scores(size, k, budget):
+    spans = one_question(NOTES[:500], GoldSpan("d", 4, 11), GoldSpan("d", 490, 500))
+    score = run_cell(spans, CellConfig(size=size, overlap=0.0, k=k, budget=budget)).scores[0]
+    for value in (score.recall_at_k, score.recall_at_budget, score.precision_at_k, score.iou):
+        assert 0.0 <= value <= 1.0

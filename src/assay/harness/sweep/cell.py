@@ -45,8 +45,9 @@ class CellConfig:
 
     @property
     def overlap_units(self) -> int:
-        """The overlap in characters (or tokens): round(size * overlap), so 400 at 0.15 is 60."""
-        return round(self.size * self.overlap)
+        """The overlap in characters (or tokens): round(size * overlap), so 400 at 0.15 is 60, and always
+        less than the size (round(2 * 0.9) would be the whole size, a window that never moves)."""
+        return min(round(self.size * self.overlap), self.size - 1)
 
 
 @dataclass(frozen=True)
