@@ -380,3 +380,37 @@ def test_extreme_sizes_k_and_budgets_give_bounded_scores(size, k, budget):
     score = run_cell(spans, CellConfig(size=size, overlap=0.0, k=k, budget=budget)).scores[0]
     for value in (score.recall_at_k, score.recall_at_budget, score.precision_at_k, score.iou):
         assert 0.0 <= value <= 1.0
+
+
+# --- scopes, repeated and overlapping spans ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("chunker", ["chars", "tokens"])
+def test_pooled_and_per_document_agree_on_a_single_document(chunker):
+    questions = tuple(
+        SpanQuestion(f"q{i}", query, "d", None, (GoldSpan("d", i * 90, i * 90 + 40),))
+        for i, query in enumerate(["waiting period", "hospital bill", "discharge", "claims", "thirty"])
+    )
+    spans = SpanSet((doc(NOTES),), questions)
+    size = 150 if chunker == "chars" else 25
+    config = CellConfig(size=size, overlap=0.15, k=3, budget=600, chunker=chunker)
+    assert run_cell(spans, config).scores == run_cell(spans, replace(config, scope="pooled")).scores
+
+
+def test_repeated_and_overlapping_spans_count_each_character_once():
+    config = CellConfig(size=100, overlap=0.0, k=2, budget=200)
+    once = run_cell(one_question(NOTES, GoldSpan("d", 10, 60)), config).scores[0]
+    repeated = run_cell(one_question(NOTES, *[GoldSpan("d", 10, 60)] * 3, GoldSpan("d", 20, 40)), config)
+    assert repeated.scores[0] == once
+
+
+def test_a_question_with_spans_in_two_documents_interleaves_their_rankings():
+    unique = {"a": "The cooling-off period is fifteen days. ", "b": "Room rent is capped at one percent. "}
+    documents = tuple(doc(NOTES[:900] + sentence + NOTES[:900], name) for name, sentence in unique.items())
+    gold = tuple(GoldSpan(name, 900, 900 + len(sentence) - 1) for name, sentence in unique.items())
+    spans = SpanSet(documents, (SpanQuestion("q", "cooling-off fifteen room rent capped", "a", None, gold),))
+    score = run_cell(spans, CellConfig(size=100, overlap=0.0, k=2, budget=200)).scores[0]
+    assert score.hit_at_k  # the top chunk of each document, one after the other
+    alone = run_cell(spans, CellConfig(size=100, overlap=0.0, k=1, budget=100)).scores[0]
+    lengths = [span.end - span.start for span in gold]
+    assert alone.recall_at_k == lengths[0] / sum(lengths)  # k = 1: only document a's best chunk
