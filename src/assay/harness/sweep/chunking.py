@@ -34,6 +34,9 @@ JOINING = regex.compile(r"[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\p
                         r"\p{Hangul_Syllable_Type=T}\p{Hangul_Syllable_Type=L}\r]")
 FLAG_RUN_BEFORE = regex.compile(r"(?r)\p{Regional_Indicator}+")  # read backwards from a position
 CLUSTER = regex.compile(r"\X")
+BREAKS = regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]")  # a cluster always ends around these
+EXTENDS = regex.compile(r"[\p{GCB=Extend}\p{GCB=SpacingMark}\p{GCB=ZWJ}]")  # these join the one before
+PREPEND = regex.compile(r"\p{GCB=Prepend}")  # these join the one after
 RESYNC = 32  # code points read before a window: longer than any cluster but a zalgo's
 MAX_FLAG_RUN = 10_000  # a run of flags counted back at most this far (past it, pairs may be misread)
 
@@ -65,15 +68,30 @@ def snapped(text: str, position: int, reach: int) -> int:
     it stays put only inside a cluster longer than the reach, and never passes either end."""
     if position <= 0 or position >= len(text):
         return max(0, min(position, len(text)))
+    for distance in range(reach + 1):
+        for candidate in (position - distance, position + distance):
+            if 0 < candidate < len(text) and edge_beside_space(text, candidate):
+                return candidate
     edges = cluster_edges(text, position - reach, position + reach)
-    for beside_space in (True, False):
-        for distance in range(reach + 1):
-            for candidate in (position - distance, position + distance):
-                if not 0 < candidate < len(text) or (edges is not None and candidate not in edges):
-                    continue
-                if not beside_space or text[candidate].isspace() or text[candidate - 1].isspace():
-                    return candidate
+    for distance in range(reach + 1):
+        for candidate in (position - distance, position + distance):
+            if 0 < candidate < len(text) and (edges is None or candidate in edges):
+                return candidate
     return position
+
+
+def edge_beside_space(text: str, position: int) -> bool:
+    """Whether ``position`` is next to whitespace and a grapheme cluster's edge, by Unicode's rules
+    (UAX 29) for the pair around it: with whitespace on one side, only CR LF, a mark or joiner after it,
+    or a prepended mark before it keep a cluster together (one character's look, no scan)."""
+    before, after = text[position - 1], text[position]
+    if not (before.isspace() or after.isspace()):
+        return False
+    if before == "\r" and after == "\n":
+        return False
+    if BREAKS.match(before) or BREAKS.match(after):
+        return True
+    return not (EXTENDS.match(after) or PREPEND.match(before))
 
 
 def cluster_edges(text: str, low: int, high: int) -> set[int] | None:
