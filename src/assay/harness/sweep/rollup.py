@@ -99,14 +99,14 @@ def group_rollup(
         return Rollup(0, nothing, nothing)
     values = np.array([[_VALUES[metric](score) for metric in METRICS] for score in scores], dtype=np.float64)
     means = {metric: float(mean) for metric, mean in zip(METRICS, values.mean(axis=0))}
-    drawn = _bootstrap_means(values, seed, resamples)
+    # every metric's percentiles in one call: per call, percentile costs more than the bootstrap
+    lows, highs = np.percentile(_bootstrap_means(values, seed, resamples), [2.5, 97.5], axis=0)
     intervals: dict[str, Interval | None] = {}
     for column, metric in enumerate(METRICS):
         if metric == "hit_at_k":
             intervals[metric] = wilson(round(values[:, column].sum()), n)
         else:
-            low, high = np.percentile(drawn[:, column], [2.5, 97.5])
-            intervals[metric] = Interval(float(low), float(high))
+            intervals[metric] = Interval(float(lows[column]), float(highs[column]))
     return Rollup(n, means, intervals)
 
 
