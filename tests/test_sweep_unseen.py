@@ -32,6 +32,7 @@ from assay.harness.sweep import (
     token_chunks,
 )
 from assay.harness.sweep.cell import QuestionScore
+from assay.harness.sweep.chunking import MAX_TOKEN
 from assay.harness.sweep.retrievers import words
 from assay.harness.sweep.rollup import group_rollup
 from conftest import skip_or_fail
@@ -414,3 +415,18 @@ def test_a_question_with_spans_in_two_documents_interleaves_their_rankings():
     alone = run_cell(spans, CellConfig(size=100, overlap=0.0, k=1, budget=100)).scores[0]
     lengths = [span.end - span.start for span in gold]
     assert alone.recall_at_k == lengths[0] / sum(lengths)  # k = 1: only document a's best chunk
+
+
+def test_a_document_without_spaces_is_several_token_windows_not_one():
+    # a run of 20,000 letters (a base64 blob, a script without spaces) was one token, so one chunk: the
+    # whole document, found by any question about it at k = 1
+    text = "aGVsbG8gd29ybGQ" * 1000 + " tail"
+    chunks = token_chunks(doc(text), 10, 0)
+    assert len(chunks) > 5
+    assert max(chunk.end - chunk.start for chunk in chunks) <= 10 * MAX_TOKEN + 1
+
+
+def test_a_long_token_is_never_cut_before_a_mark():
+    text = "e\u0301" * 1000
+    starts = cluster_starts(text)
+    assert all(chunk.start in starts for chunk in token_chunks(doc(text), 3, 1))

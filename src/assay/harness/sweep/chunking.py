@@ -27,7 +27,11 @@ SNAP_REACH = 50  # characters a boundary may move to reach whitespace; far enoug
 # A token is a run of letters, marks and digits, but each Han, Hiragana or Katakana character is a token
 # of its own: those scripts have no spaces, and a clause as one token would make token windows of pages.
 CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
-WORD = regex.compile(rf"(?V1)[{CJK}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{CJK}]]+")
+# A run longer than MAX_TOKEN letters (a base64 blob, a script without spaces such as Thai) is cut into
+# tokens of at most that many letters, each with its marks: one token of a whole document would make
+# it one chunk, found by every question about it.
+MAX_TOKEN = 255  # letters, as Lucene's standard tokenizer
+WORD = regex.compile(rf"(?V1)[{CJK}]|(?:[[\p{{L}}\p{{N}}]--[{CJK}]]\p{{M}}*){{1,{MAX_TOKEN}}}")
 # Characters that can join the one before them into a grapheme cluster (marks, joiners and other format
 # characters, emoji modifiers, regional indicators, Hangul jamo) or the one after (CR before LF).
 JOINING = regex.compile(r"[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Hangul_Syllable_Type=V}"
