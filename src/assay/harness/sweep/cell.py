@@ -25,7 +25,7 @@ from itertools import zip_longest
 from ...errors import InputError, UsageError
 from .chunking import Chunk, char_chunks, token_chunks
 from .retrievers import make_retriever
-from .spans import SpanQuestion, SpanSet, budget_k, score_spans
+from .spans import GoldSpan, SpanQuestion, SpanSet, budget_k, score_spans
 
 CHUNKERS = {"chars": char_chunks, "tokens": token_chunks}
 SCOPES = ("per-document", "pooled")
@@ -45,8 +45,9 @@ class CellConfig:
 
     @property
     def overlap_units(self) -> int:
-        """The overlap in characters (or tokens): round(size * overlap), so 400 at 0.15 is 60."""
-        return round(self.size * self.overlap)
+        """The overlap in characters (or tokens): round(size * overlap), so 400 at 0.15 is 60, and always
+        less than the size (round(2 * 0.9) would be the whole size, a window that never moves)."""
+        return min(round(self.size * self.overlap), self.size - 1)
 
 
 @dataclass(frozen=True)
@@ -89,17 +90,45 @@ def check_config(config: CellConfig) -> None:
 
 
 def check_documents(spans: SpanSet) -> None:
-    """Every gold span names one of the documents: a span elsewhere could never be retrieved, and its
-    question would score 0 for a reason no chunking can change."""
-    names = {document.name for document in spans.documents}
-    for question in spans.questions:
-        unknown = [name for name in question.documents if name not in names]
-        if unknown:
+    """Document names are unique and every gold span lies in one of the documents, start <= end: a span
+    elsewhere could never be retrieved, and its question would score 0 for a reason no chunking can
+    change; a span past the text's end would count characters that are not there as never found, and
+    a reversed one would silently ask for nothing. Two documents of one name would overwrite each
+    other's chunks."""
+    lengths: dict[str, int] = {}
+    for document in spans.documents:
+        if document.name in lengths:
             raise InputError(
-                f"a gold span is in {unknown[0]!r}, none of the {len(names)} documents",
-                where=f"question {question.id}",
-                fix="give the document the question's spans are in",
+                f"two documents named {document.name!r}",
+                where=f"corpus {document.corpus}",
+                fix="give each document its own name",
             )
+        lengths[document.name] = len(document.text)
+    for question in spans.questions:
+        for span in question.spans:
+            problem = span_problem(span, lengths)
+            if problem:
+                raise InputError(f"a gold span {problem[0]}", where=f"question {question.id}", fix=problem[1])
+
+
+def span_problem(span: GoldSpan, lengths: dict[str, int]) -> tuple[str, str] | None:
+    """What is wrong with a span in its document and the fix, or None."""
+    where = f"({span.start}..{span.end})"
+    if span.document not in lengths:
+        return (
+            f"is in {span.document!r}, none of the {len(lengths)} documents",
+            "give the document the question's spans are in",
+        )
+    if span.end < span.start:
+        return f"ends before it starts {where}", "give the span's start before its end"
+    if span.start < 0:
+        return f"starts before the start of {span.document!r} {where}", "give offsets from 0"
+    if span.end > lengths[span.document]:
+        return (
+            f"runs past the end of {span.document!r} {where}, {lengths[span.document]} characters",
+            "give the document text the offsets were taken from, unchanged",
+        )
+    return None
 
 
 def groups(spans: SpanSet, chunks: dict[str, list[Chunk]], scope: str) -> list[tuple[list[Chunk], list[int]]]:

@@ -57,7 +57,7 @@ def load_documents(corpus_paths: Sequence[Path]) -> tuple[SpanDocument, ...]:
 
 def read_rows(questions: Path) -> list[dict[str, str]]:
     try:
-        with open(questions, encoding="utf-8", newline="") as handle:
+        with open(questions, encoding="utf-8-sig", newline="") as handle:  # Excel writes a BOM
             reader = csv.DictReader(handle)
             missing = [column for column in COLUMNS if column not in (reader.fieldnames or ())]
             if missing:

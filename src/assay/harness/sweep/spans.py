@@ -157,10 +157,11 @@ def contains_all(gold: Intervals, retrieved: Intervals) -> bool:
 
 
 def first_relevant_rank(gold: Intervals, ranked: Sequence[Located]) -> int | None:
-    """The 1-based rank of the first chunk that overlaps a gold interval, or None."""
+    """The 1-based rank of the first chunk that shares a character with a gold interval, or None (an
+    empty chunk inside a gold span shares none, as recall says)."""
     for rank, chunk in enumerate(ranked, start=1):
         for start, end in gold.get(chunk.document, []):
-            if start < chunk.end and chunk.start < end:
+            if max(start, chunk.start) < min(end, chunk.end):
                 return rank
     return None
 

@@ -8,7 +8,8 @@ Broken: in seed 002's original sweep every cell re-read one stale results file, 
 the same numbers. Here two cells whose chunkings differ (their chunk boundaries, computed again here,
 apart from the cell) but whose per-question scores are identical, tuple for tuple, flag the sweep as
 broken (``Sweep.broken`` says which cells). Cells whose chunkings are the same (documents shorter than
-both sizes, or overlaps rounding to the same characters) may agree, and are not flagged.
+both sizes, or overlaps rounding to the same characters) may agree, and are not flagged; nor are cells
+in which no question found a gold character (all 0 whatever the chunking).
 
 The winner is the cell with the highest overall recall at the budget: at a fixed k, bigger chunks
 retrieve more characters and win by that alone; at a fixed budget every cell retrieves about as many.
@@ -198,7 +199,7 @@ def run_sweep(
         if progress is not None:
             progress(len(cells), len(configs), summary)
     found = tuple(cells)
-    return Sweep(found, broken_reason(found), min(found, key=_rank_key).config)
+    return Sweep(found, broken_reason(found, spans), min(found, key=_rank_key).config)
 
 
 def chunking_sha256(spans: SpanSet, config: CellConfig) -> str:
@@ -219,14 +220,23 @@ def _score_tuples(scores: Sequence[QuestionScore]) -> tuple[tuple[Any, ...], ...
     )
 
 
-def broken_reason(cells: Sequence[CellSummary]) -> str | None:
-    """Why the sweep is broken: cells with different chunkings and identical per-question scores."""
+def broken_reason(cells: Sequence[CellSummary], spans: SpanSet) -> str | None:
+    """Why the sweep is broken: cells with different chunkings and identical per-question scores, where
+    computing the two afresh (``run_cell``, whatever ran them) does not give those scores again.
+
+    Different chunkings can truly agree: when no question found a gold character (all 0 whatever the
+    chunking: questions sharing no word with the corpus; these cells are left out at once), or when
+    documents are so short that the top k of either chunking holds every chunk with a query word. So
+    an agreement is evidence only when the cells' own scores are not what their configs give."""
     seen: dict[tuple[tuple[Any, ...], ...], CellSummary] = {}
     pairs: list[str] = []
     for summary in cells:
+        if not any(score.recall_at_k or score.recall_at_budget for score in summary.result.scores):
+            continue
         scores = _score_tuples(summary.result.scores)
         first = seen.setdefault(scores, summary)
-        if first is not summary and first.chunking != summary.chunking:
+        differ = first is not summary and first.chunking != summary.chunking
+        if differ and not truly_alike(first, summary, spans):
             pairs.append(f"{_label(first.config)} and {_label(summary.config)}")
     if not pairs:
         return None
@@ -234,6 +244,14 @@ def broken_reason(cells: Sequence[CellSummary]) -> str | None:
         f"BROKEN SWEEP: cells with different chunkings gave identical per-question results "
         f"({'; '.join(pairs)}): a cell is not computed from its own chunks and index (a stale or shared "
         "result), so no cell of this sweep can be trusted"
+    )
+
+
+def truly_alike(first: CellSummary, second: CellSummary, spans: SpanSet) -> bool:
+    """Whether both cells' scores are what their configs give when computed afresh."""
+    return all(
+        _score_tuples(run_cell(spans, summary.config).scores) == _score_tuples(summary.result.scores)
+        for summary in (first, second)
     )
 
 
