@@ -29,6 +29,12 @@ from .spans import GoldSpan, SpanQuestion, SpanSet, budget_k, score_spans
 
 CHUNKERS = {"chars": char_chunks, "tokens": token_chunks}
 SCOPES = ("per-document", "pooled")
+# A cell holds every chunk's text and its words at once, so its memory grows with the characters it
+# chunks: the text times size / (size - overlap). An overlap near 1 multiplies a corpus by up to the
+# size (0.99 at 1600 copies a 5 MB document 100 times: 500 million characters, 1.5 GB and two minutes
+# a cell), so a cell past this many characters is refused before anything is chunked. 100 million is
+# a 5 MB corpus at an overlap of 0.95, or a 85 MB one at 0.15.
+MAX_CHUNKED_CHARACTERS = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,31 @@ def check_config(config: CellConfig) -> None:
     if config.k < 1 or config.budget < 1:
         raise UsageError(
             f"k {config.k} and budget {config.budget} must both be at least 1", fix="give positive values"
+        )
+
+
+def chunked_characters(spans: SpanSet, config: CellConfig) -> int:
+    """About how many characters the cell's chunks hold: each document's length times
+    size / (size - overlap), the copies its overlap makes (a document shorter than a chunk is one chunk).
+    The token chunker's windows step by tokens, and repeat its text by the same ratio."""
+    step = config.size - config.overlap_units
+    return sum(
+        len(document.text) if len(document.text) <= config.size else len(document.text) * config.size // step
+        for document in spans.documents
+    )
+
+
+def check_cost(spans: SpanSet, config: CellConfig) -> None:
+    """UsageError for a cell whose chunks would hold more than MAX_CHUNKED_CHARACTERS."""
+    characters = chunked_characters(spans, config)
+    if characters > MAX_CHUNKED_CHARACTERS:
+        corpus = sum(len(document.text) for document in spans.documents)
+        repeats = config.size / (config.size - config.overlap_units)
+        raise UsageError(
+            f"size {config.size} overlap {config.overlap:g} would chunk about {characters:,} characters "
+            f"({corpus:,} in the documents, repeated {repeats:.0f} times by the overlap), past the "
+            f"{MAX_CHUNKED_CHARACTERS:,} a cell may hold (its memory grows with them)",
+            fix="give a smaller overlap (0.5 repeats the text twice, 0.15 1.2 times), or fewer documents",
         )
 
 
@@ -153,6 +184,7 @@ def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
     """The cell's per-question scores, computed from fresh chunks and fresh indexes."""
     check_config(config)
     check_documents(spans)
+    check_cost(spans, config)
     clock = time.perf_counter()
     chunker = CHUNKERS[config.chunker]
     chunks = {doc.name: chunker(doc, config.size, config.overlap_units) for doc in spans.documents}

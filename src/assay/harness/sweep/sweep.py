@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import UsageError
-from .cell import CHUNKERS, SCOPES, CellConfig, CellResult, QuestionScore, run_cell
+from .cell import CHUNKERS, SCOPES, CellConfig, CellResult, QuestionScore, check_cost, run_cell
 from .retrievers import RETRIEVERS
 from .rollup import CellRollup, roll_up
 from .spans import SpanSet, budget_k
@@ -188,6 +188,8 @@ def run_sweep(
     """Every cell of the grid, each computed afresh by `cell` (``run_cell``; a test may pass another to
     inject a fault), rolled up; the broken check; the winner at the budget."""
     configs = grid(sizes, overlaps, k=k, budget=budget, chunker=chunker, retriever=retriever, scope=scope)
+    for config in configs:  # every cell's cost checked before the first runs, not after minutes of them
+        check_cost(spans, config)
     cells: list[CellSummary] = []
     for config in configs:
         clock = time.perf_counter()
