@@ -8,9 +8,18 @@ import json
 from pathlib import Path
 
 import pytest
+import regex
 
-from assay.errors import InputError, UsageError
-from assay.harness.sweep import CellConfig, CellResult, GoldSpan, SpanDocument, SpanQuestion, SpanSet, run_cell
+from assay.errors import UsageError
+from assay.harness.sweep import (
+    CellConfig,
+    CellResult,
+    GoldSpan,
+    SpanDocument,
+    SpanQuestion,
+    SpanSet,
+    run_cell,
+)
 from assay.harness.sweep.cell import MAX_CHUNKED_CHARACTERS, chunked_characters
 from assay.harness.sweep.sweep import run_sweep
 
@@ -51,7 +60,7 @@ def test_a_sweep_refuses_a_costly_cell_before_it_runs_any():
         ran.append(config)
         return run_cell(spans, config)
 
-    with pytest.raises(UsageError, match="size 400 overlap 0.99"):
+    with pytest.raises(UsageError, match=r"size 400 overlap 0\.99"):
         run_sweep(big_spans(), [400, 1600], [0.0, 0.99], cell=counting)
     assert ran == []
 
@@ -59,3 +68,129 @@ def test_a_sweep_refuses_a_costly_cell_before_it_runs_any():
 def test_a_short_document_is_one_chunk_whatever_the_overlap():
     spans = SpanSet((SpanDocument("d", "d", "short text"),), ())
     assert chunked_characters(spans, CellConfig(1600, 0.99, k=5, budget=3200)) == len("short text")
+
+
+# --- gold sets of one's own, over real PDFs ----------------------------------------------------------------
+
+FILLER = tuple(f"Clause {i}. The insured keeps records of item {i} for audit." for i in range(6))
+CLAIMS = "Claims must be intimated within 48 hours of admission."
+NOTICE = "The notice period is 60 days for cancellation by the insurer."
+GRACE = "The grace period for renewal is thirty days from the due date of the premium"
+
+
+def acme_pages() -> list[tuple[str, ...]]:
+    """40 pages: the grace period quote runs from page 5 onto page 6, page 11 has no text (a scan),
+    page 21 holds the claims clause; the others are filler."""
+    pages = [(f"Page {number} of the Acme policy wording.", *FILLER) for number in range(1, 41)]
+    pages[4] = ("Section 5. The grace period for renewal is thirty days from the due",)
+    pages[5] = ("date of the premium, without loss of continuity.", "More text here.")
+    pages[10] = ()
+    pages[20] = ("Section 21. Claims must be intimated within 48 hours of admission.",)
+    return pages
+
+
+def claim(field: str, value: int, path: str, quote: str) -> dict[str, object]:
+    return {"field": field, "value": value, "source": {"path": path, "quote": quote}}
+
+
+TEMPLATES = """
+[fields.grace_period_days]
+questions = ["What is the grace period for renewal?"]
+answer_type = "number_unit"
+unit = "day"
+category = "renewal"
+[fields.claim_notice_hours]
+questions = ["Within how many hours must claims be intimated after admission?"]
+answer_type = "number_unit"
+unit = "hour"
+category = "claims"
+[fields.notice_period_days]
+questions = ["What is the notice period for cancellation by the insurer?"]
+answer_type = "number_unit"
+unit = "day"
+category = "renewal"
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two policies and an unrelated brochure as real PDFs, facts and templates, and the gold set that
+    ``assay gold build`` makes of them (gold.jsonl)."""
+    from assay.cli import main
+    from pdfgen import pages_pdf
+
+    root = tmp_path_factory.mktemp("own")
+    pages_pdf(root / "pdfs" / "acme", "policy.pdf", acme_pages())
+    pages_pdf(root / "pdfs" / "beta", "terms.pdf", [(NOTICE,), ("Co-payment of 20 percent applies.",)])
+    brochure = "This travel brochure mentions the grace period, claims, and notice often."
+    pages_pdf(root / "pdfs" / "other", "brochure.pdf", [(brochure,)] * 3)
+    facts = root / "facts"
+    facts.mkdir()
+    acme = [claim("grace_period_days", 30, "acme/policy.pdf", GRACE),
+            claim("claim_notice_hours", 48, "acme/policy.pdf", CLAIMS)]  # fmt: skip
+    (facts / "acme.json").write_text(json.dumps({"document": "acme__policy", "claims": acme}))
+    beta = [claim("notice_period_days", 60, "beta/terms.pdf", NOTICE)]
+    (facts / "beta.json").write_text(json.dumps({"document": "beta__terms", "claims": beta}))
+    (root / "templates.toml").write_text(TEMPLATES)
+    argv = ["gold", "build", "--facts", str(facts), "--sources", str(root / "pdfs"), "--templates",
+            str(root / "templates.toml"), "--out", str(root / "gold.jsonl"), "--no-cache"]  # fmt: skip
+    assert main(argv) == 0
+    return root
+
+
+
+
+def test_forty_pages_a_scanned_page_and_a_page_break_give_the_quotes_characters(built: Path) -> None:
+    from assay.harness.sweep.gold_spans import read_gold_spans
+
+    found = read_gold_spans(built / "gold.jsonl", built / "pdfs", cache_dir=None)
+    texts = {document.name: document.text for document in found.spans.documents}
+    assert set(texts) == {"acme__policy", "beta__terms", "other__brochure"}  # the unrelated one too
+    quoted = sorted(
+        texts[span.document][span.start : span.end]
+        for question in found.spans.questions
+        for span in question.spans
+    )
+    # the grace period runs from page 5 onto page 6, so the pages' separator is inside its span; the
+    # claims clause is on page 21, past the page without text, whose offsets still count its separator
+    assert quoted == [CLAIMS, GRACE.replace("due date", "due\n\ndate"), NOTICE]
+    assert found.accounting() == {"rows": 3, "questions": 3, "skipped": {"refusal": [], "no_quote_span": []}}
+
+
+def sweep_command(built: Path, out: Path, gold: Path | None = None, *more: str) -> int:
+    from assay.cli import main
+
+    questions = gold or built / "gold.jsonl"
+    argv = ["sweep", "--corpus", str(built / "pdfs"), "--questions", str(questions), "--out", str(out)]
+    return main([*argv, "--no-cache", "--sizes", "200,400", *more])
+
+
+def test_the_unrelated_pdf_is_searched_only_in_the_pooled_scope(built: Path, tmp_path: Path) -> None:
+    assert sweep_command(built, tmp_path / "per", None) == 0
+    assert sweep_command(built, tmp_path / "pooled", None, "--scope", "pooled") == 0
+    per = json.loads((tmp_path / "per" / "sweep.json").read_text(encoding="utf-8"))
+    pooled = json.loads((tmp_path / "pooled" / "sweep.json").read_text(encoding="utf-8"))
+    # per document, every question finds its quote in the top 5 of its own document's chunks; pooled, the
+    # brochure's chunks (grace period, claims, notice) compete with them and precision falls
+    assert all(cell["overall"]["recall_at_k"] > 0.95 for cell in per)
+    assert all(p["overall"]["precision_at_k"] < d["overall"]["precision_at_k"] for p, d in zip(pooled, per))
+    assert set(per[0]["corpora"]) == {"acme__policy", "beta__terms"}
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ("refusals", r"no answerable item with a quote span among its 3 items \(3 refusal, 0 no_quote_span"),
+        ("none", r"the gold set has no items"),
+    ],
+)
+def test_a_gold_set_with_nothing_to_retrieve_is_refused_clearly(built, tmp_path, capsys, rows, message):
+    items = [json.loads(line) for line in (built / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
+    for item in items:
+        item["expected_refusal"] = True
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps(item) + "\n" for item in items) if rows == "refusals" else "\n")
+    assert sweep_command(built, tmp_path / "out", gold) == 2
+    err = capsys.readouterr().err
+    assert regex.search(message, err) and "--responses" not in err
+    assert not (tmp_path / "out" / "sweep.json").exists()  # no 0-cell winner, no output

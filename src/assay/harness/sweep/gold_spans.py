@@ -66,6 +66,8 @@ def read_gold_spans(
     """``load_gold_spans`` with the accounting of every row (``GoldSpans``)."""
     from ...records import load_records
 
+    if not Path(gold).read_bytes().strip():  # load_records would name its own flag, --responses
+        raise InputError("the gold set has no items", where=str(gold), fix="build one with assay gold build")
     records = load_records(gold, need_responses=False).records
     found = sources if isinstance(sources, Sources) else load_sources(sources, cache_dir=cache_dir)
     documents = {document.id: document for document in found.values()}
@@ -83,8 +85,10 @@ def read_gold_spans(
         category = record.gold.category if record.gold else None
         questions.append(SpanQuestion(record.id, record.question, corpus, category, (span,)))
     if not questions:
+        counts = ", ".join(f"{len(ids)} {reason}" for reason, ids in skipped.items())
         raise InputError(
-            f"no answerable item with a quote span among its {len(records)} items",
+            f"no answerable item with a quote span among its {len(records)} items ({counts}): "
+            "there is nothing to retrieve, so no cell could be measured",
             where=str(gold),
             fix="give a gold set built with verified quotes (assay gold build), or a questions CSV",
         )
