@@ -194,3 +194,34 @@ def test_a_gold_set_with_nothing_to_retrieve_is_refused_clearly(built, tmp_path,
     err = capsys.readouterr().err
     assert regex.search(message, err) and "--responses" not in err
     assert not (tmp_path / "out" / "sweep.json").exists()  # no 0-cell winner, no output
+
+
+# --- the rollup's intervals are the house's --------------------------------------------------------------
+
+
+def test_the_rollup_bootstraps_its_means_with_stats_and_its_intervals_are_unchanged():
+    import numpy as np
+
+    from assay.harness.sweep.cell import QuestionScore
+    from assay.harness.sweep.rollup import METRICS, group_rollup
+    from assay.stats import bootstrap_mean_intervals
+
+    def score(i: int) -> QuestionScore:
+        fractions = ((i % 7) / 6, (i % 5) / 4, (i % 3) / 2, (i % 11) / 10)
+        return QuestionScore(f"q{i}", "c", None, *fractions, i % 2 == 0, 1 / (1 + i % 4))
+
+    scores = [score(i) for i in range(37)]
+    rolled = group_rollup(scores)
+    # pinned before the bootstrap moved from rollup.py to stats.py: the move changed no number
+    assert (rolled.intervals["recall_at_k"].low, rolled.intervals["recall_at_k"].high) == (
+        0.3693693693693694, 0.5855855855855855
+    )  # fmt: skip
+    assert rolled.intervals["mrr"].high == 0.6351914414414412
+    values = np.array([[getattr(score, name) for name in (
+        "recall_at_k", "recall_at_budget", "precision_at_k", "iou", "hit_at_k", "reciprocal_rank")]
+        for score in scores], dtype=np.float64)  # fmt: skip
+    intervals = bootstrap_mean_intervals(values, resamples=2_000)
+    for column, metric in enumerate(METRICS):
+        if metric != "hit_at_k":  # a proportion: Wilson's interval
+            assert rolled.intervals[metric] == intervals[column]
+    assert bootstrap_mean_intervals(values[:0]) == []

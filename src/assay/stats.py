@@ -6,6 +6,8 @@ statsmodels and SciPy.
 - ``bootstrap_proportion``: the percentile bootstrap of a proportion. Resampling n rows of 0/1 values
   and counting the ones is drawing from Binomial(n, k/n), so that is what is drawn: the same
   distribution at any n, in constant time. Seeded: equal seeds give equal intervals.
+- ``bootstrap_mean_intervals``: the percentile bootstrap of each column's mean (recall, reciprocal rank:
+  a mean of fractions, for which no binomial interval holds), rows resampled together.
 - ``paired_bootstrap``: the percentile bootstrap of the difference of two paired proportions (two runs
   or metrics on the same rows). Resampling rows resamples the four kinds of pair (both pass, only A,
   only B, neither), i.e. a Multinomial draw over their counts.
@@ -24,6 +26,7 @@ from typing import Any
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 RESAMPLES = 10_000
 DEFAULT_SEED = 20261201
+BATCH_DRAWS = 1 << 21  # row picks per batch of resamples in bootstrap_mean_intervals: 2 x 16 MB of int64
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,32 @@ def bootstrap_proportion(
 
     draws = np.random.default_rng(seed).binomial(n, passed / n, size=resamples) / n
     return Interval(*_percentiles(draws))
+
+
+def bootstrap_mean_intervals(
+    values: Any, seed: int = DEFAULT_SEED, resamples: int = RESAMPLES
+) -> list[Interval]:
+    """The 95% percentile bootstrap interval of each column's mean of `values` (a numpy array, a row
+    per item): rows drawn with replacement, as counts per row, so one matrix product gives every column's
+    mean and the columns share their resamples. Drawn in batches of about BATCH_DRAWS picks, so memory
+    stays bounded however many rows there are (all at once, 2,000 resamples of 50,000 rows took 2.4 GB).
+    Seeded: equal values and seeds give equal intervals. No rows, no intervals."""
+    import numpy as np
+
+    n = values.shape[0]
+    if n == 0:
+        return []
+    rng = np.random.default_rng(seed)
+    batch = max(1, BATCH_DRAWS // n)
+    means = []
+    for first in range(0, resamples, batch):
+        rows = min(batch, resamples - first)
+        picks = rng.integers(0, n, size=(rows, n)) + np.arange(rows)[:, None] * n
+        counts = np.bincount(picks.ravel(), minlength=rows * n).reshape(rows, n)
+        means.append(counts @ values / n)
+    # every column's percentiles in one call: per call, percentile costs more than the bootstrap
+    lows, highs = np.percentile(np.concatenate(means), [2.5, 97.5], axis=0)
+    return [Interval(float(low), float(high)) for low, high in zip(lows, highs)]
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,10 @@ category, each with its 95% interval and its number of questions.
 
 hit@k is a proportion of questions (each hit or not), so its interval is Wilson's (``stats.wilson``).
 The other metrics are means of fractions in [0, 1] (recall, precision, IoU, reciprocal rank), for which
-no binomial interval holds: theirs is the percentile bootstrap of the mean, resampling questions. The
-resamples are drawn once per group from a fixed seed and shared by its metrics, so equal scores give
-equal intervals, and two cells of a sweep are resampled alike (their intervals differ by their scores).
+no binomial interval holds: theirs is the percentile bootstrap of the mean, resampling questions
+(``stats.bootstrap_mean_intervals``). The resamples are drawn once per group from a fixed seed and
+shared by its metrics, so equal scores give equal intervals, and two cells of a sweep are resampled
+alike (their intervals differ by their scores).
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...stats import DEFAULT_SEED, Interval, wilson
+from ...stats import DEFAULT_SEED, Interval, bootstrap_mean_intervals, wilson
 from .cell import QuestionScore
 
 METRICS = ("recall_at_k", "recall_at_budget", "precision_at_k", "iou", "hit_at_k", "mrr")
-BATCH_DRAWS = 1 << 21  # picks per batch of resamples: 2 x 16 MB of int64
 RESAMPLES = 2_000  # per group; the interval's ends move by well under a point from 2,000 to 10,000
 _VALUES: Mapping[str, Callable[[QuestionScore], float]] = {
     "recall_at_k": lambda score: score.recall_at_k,
@@ -99,31 +99,11 @@ def group_rollup(
         return Rollup(0, nothing, nothing)
     values = np.array([[_VALUES[metric](score) for metric in METRICS] for score in scores], dtype=np.float64)
     means = {metric: float(mean) for metric, mean in zip(METRICS, values.mean(axis=0))}
-    # every metric's percentiles in one call: per call, percentile costs more than the bootstrap
-    lows, highs = np.percentile(_bootstrap_means(values, seed, resamples), [2.5, 97.5], axis=0)
+    bootstrapped = bootstrap_mean_intervals(values, seed=seed, resamples=resamples)
     intervals: dict[str, Interval | None] = {}
     for column, metric in enumerate(METRICS):
         if metric == "hit_at_k":
             intervals[metric] = wilson(round(values[:, column].sum()), n)
         else:
-            intervals[metric] = Interval(float(lows[column]), float(highs[column]))
+            intervals[metric] = bootstrapped[column]
     return Rollup(n, means, intervals)
-
-
-def _bootstrap_means(values: Any, seed: int, resamples: int) -> Any:
-    """`resamples` bootstrap means of each column: questions drawn with replacement, as counts per
-    question (so one matrix product gives every metric's means). The resamples are drawn in batches of
-    about BATCH_DRAWS picks, so memory stays bounded however many questions there are (all at once,
-    2,000 resamples of 50,000 questions took 2.4 GB)."""
-    import numpy as np
-
-    n = values.shape[0]
-    rng = np.random.default_rng(seed)
-    batch = max(1, BATCH_DRAWS // n)
-    means = []
-    for first in range(0, resamples, batch):
-        rows = min(batch, resamples - first)
-        picks = rng.integers(0, n, size=(rows, n)) + np.arange(rows)[:, None] * n
-        counts = np.bincount(picks.ravel(), minlength=rows * n).reshape(rows, n)
-        means.append(counts @ values / n)
-    return np.concatenate(means)
