@@ -175,15 +175,12 @@ def corpus(tmp_path: Path) -> tuple[Path, Path]:
         ),
         (["--sizes", "0,400"], "chunk size 0 is not a positive whole number"),
         (["--sizes", "400,400"], "a size is given twice"),
-        (
-            ["--overlaps", "0,1"],
-            "--overlaps 0,1: overlap 1 is not a fraction of the size. Fix: give overlaps",
-        ),
+        (["--overlaps", "0,1"], "overlap 1 is not a fraction of the size in [0, 1). Fix: give overlaps"),
         (["--overlaps", "60"], "overlap 60 is not a fraction of the size"),
         (["--overlaps", "-0.1"], "overlap -0.1 is not a fraction of the size in [0, 1)"),
         (["--overlaps", "0.15,x"], "'x' is not a number"),
-        (["--k", "0"], "--k: k 0 is below 1. Fix:"),
-        (["--budget", "0"], "--budget: budget 0 is below 1"),
+        (["--k", "0"], "k 0 is below 1. Fix:"),
+        (["--budget", "0"], "budget 0 is below 1"),
         (["--retriever", "tfidf"], "unknown retriever 'tfidf'. Fix: use one of: bm25"),
     ],
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import regex
@@ -225,3 +226,30 @@ def test_the_rollup_bootstraps_its_means_with_stats_and_its_intervals_are_unchan
         if metric != "hit_at_k":  # a proportion: Wilson's interval
             assert rolled.intervals[metric] == intervals[column]
     assert bootstrap_mean_intervals(values[:0]) == []
+
+
+# --- one set of rules for a cell, whoever runs it --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"size": 0}, "chunk size 0 is not a positive whole number"),
+        ({"overlap": 1.0}, "overlap 1 is not a fraction of the size in [0, 1)"),
+        ({"k": 0}, "k 0 is below 1"),
+        ({"budget": 0}, "budget 0 is below 1"),
+        ({"chunker": "words"}, "unknown chunker 'words'"),
+        ({"scope": "global"}, "unknown scope 'global'"),
+        ({"retriever": "tfidf"}, "unknown retriever 'tfidf'"),
+    ],
+)
+def test_a_bad_cell_gets_one_message_from_run_cell_and_from_run_sweep(change, said):
+    spans = SpanSet((SpanDocument("d", "d", "some text here"),), ())
+    settings: dict[str, Any] = {"size": 200, "overlap": 0.0, "k": 5, "budget": 3200, "chunker": "chars",
+                                "scope": "per-document", "retriever": "bm25"} | change  # fmt: skip
+    with pytest.raises(UsageError) as by_cell:
+        run_cell(spans, CellConfig(**settings))
+    size, overlap = settings.pop("size"), settings.pop("overlap")
+    with pytest.raises(UsageError) as by_sweep:
+        run_sweep(spans, [size], [overlap], **settings)
+    assert str(by_cell.value) == str(by_sweep.value) and str(by_cell.value).startswith(said)

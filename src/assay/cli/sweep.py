@@ -96,20 +96,12 @@ def numbers(text: str, flag: str, kind: type[int] | type[float]) -> list[Any]:
 
 
 def check_args(args: argparse.Namespace) -> tuple[list[int], list[float]]:
+    """The grid's numbers and the paths, checked before anything is read (the grid by the library)."""
+    from ..harness.sweep.sweep import grid
+
     sizes, overlaps = numbers(args.sizes, "--sizes", int), numbers(args.overlaps, "--overlaps", float)
-    for overlap in overlaps:
-        if overlap >= 1:
-            raise UsageError(
-                f"overlap {overlap:g} is not a fraction of the size",
-                where=f"--overlaps {args.overlaps}",
-                fix="give overlaps as fractions below 1, such as 0,0.15 (0.15 at size 400 is 60 characters)",
-            )
-    if args.k < 1:
-        raise UsageError(f"k {args.k} is below 1", where="--k", fix="give at least 1 chunk per question")
-    if args.budget < 1:
-        raise UsageError(
-            f"budget {args.budget} is below 1", where="--budget", fix="give characters, such as 3200"
-        )
+    grid(sizes, overlaps, k=args.k, budget=args.budget, chunker=args.chunker, scope=args.scope,
+         retriever=args.retriever)  # fmt: skip
     for path in [args.questions, *args.corpus]:
         if not path.exists():
             raise UsageError("no such file or folder", where=str(path), fix="check the path")
@@ -186,18 +178,9 @@ def load_spans(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
 def run_sweep_command(args: argparse.Namespace) -> int:
     from ..harness.sweep.report import write_sweep
-    from ..harness.sweep.sweep import check_grid, run_sweep
+    from ..harness.sweep.sweep import run_sweep
 
     sizes, overlaps = check_args(args)
-    check_grid(
-        sizes,
-        overlaps,
-        k=args.k,
-        budget=args.budget,
-        chunker=args.chunker,
-        scope=args.scope,
-        retriever=args.retriever,
-    )
     spans, accounting = load_spans(args)
     out = out_folder(args.out)
     print(f"assay sweep: {len(spans.questions)} questions, {len(spans.documents)} documents", file=sys.stderr)

@@ -24,7 +24,7 @@ from itertools import zip_longest
 
 from ...errors import InputError, UsageError
 from .chunking import Chunk, char_chunks, token_chunks
-from .retrievers import make_retriever
+from .retrievers import RETRIEVERS, make_retriever
 from .spans import GoldSpan, SpanQuestion, SpanSet, budget_k, score_spans
 
 CHUNKERS = {"chars": char_chunks, "tokens": token_chunks}
@@ -81,18 +81,31 @@ class CellResult:
 
 
 def check_config(config: CellConfig) -> None:
-    if config.chunker not in CHUNKERS:
-        raise UsageError(f"unknown chunker {config.chunker!r}", fix=f"use one of: {', '.join(CHUNKERS)}")
-    if config.scope not in SCOPES:
-        raise UsageError(f"unknown scope {config.scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
+    """UsageError, naming the value and the fix, for a cell no sweep can run."""
+    if isinstance(config.size, bool) or not isinstance(config.size, int) or config.size < 1:
+        raise UsageError(
+            f"chunk size {config.size!r} is not a positive whole number", fix="give sizes such as 200,400"
+        )
     if not 0 <= config.overlap < 1:
         raise UsageError(
-            f"overlap {config.overlap} is not a fraction of the size", fix="give an overlap from 0 up to 1"
+            f"overlap {config.overlap:g} is not a fraction of the size in [0, 1)",
+            fix="give overlaps as fractions of the size, such as 0,0.15 (0.15 at 400 is 60 characters)",
         )
-    if config.k < 1 or config.budget < 1:
+    if config.k < 1:
         raise UsageError(
-            f"k {config.k} and budget {config.budget} must both be at least 1", fix="give positive values"
+            f"k {config.k} is below 1", fix="give k of at least 1 (the chunks retrieved per question)"
         )
+    if config.budget < 1:
+        raise UsageError(
+            f"budget {config.budget} is below 1", fix="give the budget of retrieved characters, such as 3200"
+        )
+    for kind, name, known in (
+        ("chunker", config.chunker, CHUNKERS),
+        ("scope", config.scope, SCOPES),
+        ("retriever", config.retriever, RETRIEVERS),
+    ):
+        if name not in known:
+            raise UsageError(f"unknown {kind} {name!r}", fix=f"use one of: {', '.join(sorted(known))}")
 
 
 def chunked_characters(spans: SpanSet, config: CellConfig) -> int:

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import UsageError
-from .cell import CHUNKERS, SCOPES, CellConfig, CellResult, QuestionScore, check_cost, run_cell
-from .retrievers import RETRIEVERS
+from .cell import CHUNKERS, CellConfig, CellResult, QuestionScore, check_config, check_cost, run_cell
 from .rollup import CellRollup, roll_up
 from .spans import SpanSet, budget_k
 
@@ -120,56 +119,21 @@ def grid(
     retriever: str = "bm25",
     scope: str = "per-document",
 ) -> list[CellConfig]:
-    """The cells of a sweep, checked: sizes, then overlaps within a size."""
-    check_grid(sizes, overlaps, k=k, budget=budget, chunker=chunker, scope=scope, retriever=retriever)
-    return [
+    """The cells of a sweep, each checked (``cell.check_config``): sizes, then overlaps within a size.
+    UsageError for a grid no sweep can run, naming the value and the fix."""
+    if not sizes or not overlaps:
+        raise UsageError("no sizes or no overlaps", fix="give at least one size and one overlap")
+    for name, values in (("size", sizes), ("overlap", overlaps)):
+        if len(set(values)) != len(values):
+            raise UsageError(f"a {name} is given twice: {list(values)}", fix=f"give each {name} once")
+    configs = [
         CellConfig(size, float(overlap), k, budget, chunker=chunker, retriever=retriever, scope=scope)
         for size in sizes
         for overlap in overlaps
     ]
-
-
-def check_grid(
-    sizes: Sequence[int],
-    overlaps: Sequence[float],
-    *,
-    k: int,
-    budget: int,
-    chunker: str,
-    scope: str,
-    retriever: str = "bm25",
-) -> None:
-    """UsageError, naming the value and the fix, for a grid no sweep can run."""
-    if not sizes or not overlaps:
-        raise UsageError("no sizes or no overlaps", fix="give at least one size and one overlap")
-    for size in sizes:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise UsageError(
-                f"chunk size {size!r} is not a positive whole number", fix="give sizes such as 200,400"
-            )
-    for overlap in overlaps:
-        if not 0 <= overlap < 1:
-            raise UsageError(
-                f"overlap {overlap!r} is not a fraction of the size in [0, 1)",
-                fix="give overlaps as fractions of the size, such as 0,0.15 (0.15 at 400 is 60 characters)",
-            )
-    for name, values in (("size", sizes), ("overlap", overlaps)):
-        if len(set(values)) != len(values):
-            raise UsageError(f"a {name} is given twice: {list(values)}", fix=f"give each {name} once")
-    if k < 1:
-        raise UsageError(f"k {k} is below 1", fix="give k of at least 1 (the chunks retrieved per question)")
-    if budget < 1:
-        raise UsageError(
-            f"budget {budget} is below 1", fix="give the budget of retrieved characters, such as 3200"
-        )
-    if chunker not in CHUNKERS:
-        raise UsageError(f"unknown chunker {chunker!r}", fix=f"use one of: {', '.join(CHUNKERS)}")
-    if scope not in SCOPES:
-        raise UsageError(f"unknown scope {scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
-    if retriever not in RETRIEVERS:
-        raise UsageError(
-            f"unknown retriever {retriever!r}", fix=f"use one of: {', '.join(sorted(RETRIEVERS))}"
-        )
+    for config in configs:
+        check_config(config)
+    return configs
 
 
 def run_sweep(
