@@ -253,3 +253,16 @@ def test_a_bad_cell_gets_one_message_from_run_cell_and_from_run_sweep(change, sa
     with pytest.raises(UsageError) as by_sweep:
         run_sweep(spans, [size], [overlap], **settings)
     assert str(by_cell.value) == str(by_sweep.value) and str(by_cell.value).startswith(said)
+
+
+@pytest.mark.parametrize("chunker", ["chars", "tokens"])
+def test_sweep_json_says_how_many_chunks_the_budget_read(chunker):
+    text = " ".join(f"word{i}" for i in range(3000))
+    question = SpanQuestion("q1", "word7 word8", "d", None, (GoldSpan("d", 30, 50),))
+    spans = SpanSet((SpanDocument("d", "d", text),), (question,))
+    (cell,) = run_sweep(spans, [40], [0.0], k=2, budget=1000, chunker=chunker).to_json()
+    chunks = run_cell(spans, CellConfig(40, 0.0, 2, 1000, chunker=chunker))
+    # 40 characters: 25 chunks in 1,000; 40 tokens: the budget over their mean length (was None)
+    mean = len(text) / chunks.chunks
+    assert cell["config"]["k_at_budget"] == (25 if chunker == "chars" else 1000 // round(mean))
+    assert cell["config"]["k_at_budget"] == chunks.k_at_budget

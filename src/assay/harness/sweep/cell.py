@@ -72,12 +72,14 @@ class QuestionScore:
 @dataclass(frozen=True)
 class CellResult:
     """A cell's scores (one per question, in the questions' order), its timings in seconds (chunk,
-    index, search, score) and how many chunks it made."""
+    index, search, score), how many chunks it made, and how many chunks it read at the budget (for the
+    token chunker, from its chunks' mean length; None for a result made without it)."""
 
     config: CellConfig
     scores: tuple[QuestionScore, ...]
     timings: dict[str, float]
     chunks: int
+    k_at_budget: int | None = None
 
 
 def check_config(config: CellConfig) -> None:
@@ -224,7 +226,7 @@ def run_cell(spans: SpanSet, config: CellConfig) -> CellResult:
         for question, ranked in zip(spans.questions, rankings)
     )
     timings["score"] = time.perf_counter() - clock
-    return CellResult(config=config, scores=scores, timings=timings, chunks=count)
+    return CellResult(config=config, scores=scores, timings=timings, chunks=count, k_at_budget=budget_depth)
 
 
 def chunk_mean(chunks: dict[str, list[Chunk]]) -> int:

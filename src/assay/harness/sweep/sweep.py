@@ -27,7 +27,7 @@ from typing import Any
 from ...errors import UsageError
 from .cell import CHUNKERS, CellConfig, CellResult, QuestionScore, check_config, check_cost, run_cell
 from .rollup import CellRollup, roll_up
-from .spans import SpanSet, budget_k
+from .spans import SpanSet
 
 DEFAULT_SIZES = (200, 400, 800, 1600)
 DEFAULT_OVERLAPS = (0.0, 0.15)
@@ -70,7 +70,7 @@ class CellSummary:
                 "scope": config.scope,
                 "units": "characters" if config.chunker == "chars" else "tokens",
                 "overlap_units": config.overlap_units,
-                "k_at_budget": budget_k(config.budget, config.size) if config.chunker == "chars" else None,
+                "k_at_budget": self.result.k_at_budget,
             },
             "chunks": self.result.chunks,
             "hashes": dict(self.hashes),
