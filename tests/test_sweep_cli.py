@@ -150,6 +150,11 @@ def test_help_names_every_flag(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     flags += ["--scope", "--out", "--cache", "--no-cache", "--debug", "per-document", "pooled", "tokens"]
     assert code == 0 and [flag for flag in flags if flag not in out] == []
+    said = " ".join(out.split())  # argparse wraps the lines
+    # what each choice means, and the exit codes, not only the flags' names
+    for meaning in ("windows of word tokens", "an index per document", "one index of every document",
+                    "budget // size", "Exit 0; 1 when the sweep is broken", "2 on bad input"):  # fmt: skip
+        assert meaning in said, meaning
 
 
 def test_the_command_defaults_are_the_library_defaults() -> None:

@@ -266,3 +266,4 @@ def test_sweep_json_says_how_many_chunks_the_budget_read(chunker):
     mean = len(text) / chunks.chunks
     assert cell["config"]["k_at_budget"] == (25 if chunker == "chars" else 1000 // round(mean))
     assert cell["config"]["k_at_budget"] == chunks.k_at_budget
+

@@ -40,6 +40,9 @@ def add_parsers(commands: flags.Commands) -> None:
         "question by the gold characters retrieved (recall and precision at k and at a fixed budget of "
         "characters, IoU, hit@k, MRR), with intervals per corpus, category and overall; pick the winner "
         "at the budget. Writes DIR/sweep.json, leaderboard.json, sweep.md and sweep.html.",
+        epilog="Exit 0; 1 when the sweep is broken (cells of different chunkings gave identical "
+        "per-question results); 2 on bad input. A cell whose overlap would repeat the documents past "
+        "100 million characters is refused. More in docs/sweep.md.",
     )
     parser.add_argument(
         "--corpus",
@@ -63,14 +66,30 @@ def add_parsers(commands: flags.Commands) -> None:
         default=OVERLAPS,
         help="overlaps as fractions of the size, comma-separated (%(default)s)",
     )
-    parser.add_argument("--k", type=int, default=K, help="chunks retrieved per question (%(default)s)")
     parser.add_argument(
-        "--budget", type=int, default=BUDGET, help="characters retrieved at the budget (%(default)s)"
+        "--k", type=int, default=K, help="chunks retrieved per question, for the @k metrics (%(default)s)"
     )
-    parser.add_argument("--retriever", default="bm25", help="the retriever (%(default)s)")
-    parser.add_argument("--chunker", default="chars", choices=("chars", "tokens"), help="(%(default)s)")
     parser.add_argument(
-        "--scope", default="per-document", choices=("per-document", "pooled"), help="(%(default)s)"
+        "--budget",
+        type=int,
+        default=BUDGET,
+        help="characters retrieved for recall@budget: the top budget // size chunks, at least 1; the "
+        "winner is chosen by it (%(default)s)",
+    )
+    parser.add_argument("--retriever", default="bm25", help="the retriever; bm25 is the one (%(default)s)")
+    parser.add_argument(
+        "--chunker",
+        default="chars",
+        choices=("chars", "tokens"),
+        help="chars: windows of characters, cut at whitespace; tokens: windows of word tokens, sizes in "
+        "tokens (%(default)s)",
+    )
+    parser.add_argument(
+        "--scope",
+        default="per-document",
+        choices=("per-document", "pooled"),
+        help="per-document: an index per document, each question searched in its gold spans' documents; "
+        "pooled: one index of every document (%(default)s)",
     )
     parser.add_argument(
         "--out", required=True, metavar="DIR", type=Path, help="the folder to write (made when missing)"
