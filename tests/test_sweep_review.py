@@ -267,3 +267,15 @@ def test_sweep_json_says_how_many_chunks_the_budget_read(chunker):
     assert cell["config"]["k_at_budget"] == (25 if chunker == "chars" else 1000 // round(mean))
     assert cell["config"]["k_at_budget"] == chunks.k_at_budget
 
+
+def test_an_earlier_sweeps_files_do_not_survive_a_later_one(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert sweep_command(built, out) == 0  # sizes 200, 400: 4 cells
+    (out / "notes.txt").write_text("mine")
+    assert sweep_command(built, out, None, "--sizes", "300") == 0
+    board = json.loads((out / "leaderboard.json").read_text(encoding="utf-8"))
+    assert board["cells"] == 2 and 'data-size="200"' not in (out / "sweep.html").read_text(encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert sweep_command(built, out, empty) == 2  # fails after --out is known: none of the old four stay
+    assert sorted(path.name for path in out.iterdir()) == ["notes.txt"]

@@ -42,7 +42,8 @@ def add_parsers(commands: flags.Commands) -> None:
         "at the budget. Writes DIR/sweep.json, leaderboard.json, sweep.md and sweep.html.",
         epilog="Exit 0; 1 when the sweep is broken (cells of different chunkings gave identical "
         "per-question results); 2 on bad input. A cell whose overlap would repeat the documents past "
-        "100 million characters is refused. More in docs/sweep.md.",
+        "100 million characters is refused. The four files of an earlier sweep in DIR are removed when a "
+        "sweep starts, so a sweep that fails leaves none that look current. More in docs/sweep.md.",
     )
     parser.add_argument(
         "--corpus",
@@ -200,8 +201,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
     from ..harness.sweep.sweep import run_sweep
 
     sizes, overlaps = check_args(args)
-    spans, accounting = load_spans(args)
     out = out_folder(args.out)
+    spans, accounting = load_spans(args)
     print(f"assay sweep: {len(spans.questions)} questions, {len(spans.documents)} documents", file=sys.stderr)
     sweep = run_sweep(
         spans, sizes, overlaps, k=args.k, budget=args.budget, chunker=args.chunker,
@@ -216,16 +217,22 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
 
 def out_folder(out: Path) -> Path:
-    """--out, made when missing (with its parents); UsageError when it is a file or cannot be made."""
+    """--out, made when missing (with its parents), without the outputs of an earlier sweep: a sweep
+    that then fails (bad gold set, interrupted) must not leave another grid's sweep.html looking like
+    its own. UsageError when it is a file or cannot be made."""
+    from ..harness.sweep.report import OUTPUT_NAMES
+
     if out.exists() and not out.is_dir():
         raise UsageError(
             "this is a file; a sweep writes a folder", where=f"--out {out}", fix="give --out a folder"
         )
     try:
         out.mkdir(parents=True, exist_ok=True)
+        for name in OUTPUT_NAMES:
+            (out / name).unlink(missing_ok=True)
     except OSError as exc:
         raise UsageError(
-            f"cannot make the folder ({exc.strerror})",
+            f"cannot make the folder or clear an earlier sweep's files in it ({exc.strerror})",
             where=f"--out {out}",
             fix="give --out one you can write",
         ) from None
