@@ -9,7 +9,7 @@ window of ``size`` word tokens stepping by ``size - overlap`` tokens, its offset
 cover the whole text, never make an empty chunk, and are pure functions of their inputs.
 
 With BM25 per corpus on chunk_eval, char_chunks gives the recalls issue 13 reports within 0.01 (recall@5
-0.745 at 400/60, 0.850 at 800/120; at 3,200 characters 0.820 and 0.823); a plain window that never
+0.744 at 400/60, 0.850 at 800/120; at 3,200 characters 0.820 and 0.822); a plain window that never
 snaps gives them to the third decimal (0.739, 0.850, 0.818, 0.824), so snapping moves them by less
 than the noise of the questions.
 """
