@@ -5,13 +5,14 @@ the sources folder, refusals only, an empty file) and the house's intervals behi
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 import regex
 
-from assay.errors import UsageError
+from assay.errors import InputError, UsageError
 from assay.harness.sweep import (
     CellConfig,
     CellResult,
@@ -279,3 +280,25 @@ def test_an_earlier_sweeps_files_do_not_survive_a_later_one(built: Path, tmp_pat
     empty.write_text("")
     assert sweep_command(built, out, empty) == 2  # fails after --out is known: none of the old four stay
     assert sorted(path.name for path in out.iterdir()) == ["notes.txt"]
+
+
+def test_a_page_whose_text_moved_under_a_gold_set_without_hashes_is_refused(built: Path, tmp_path: Path):
+    from assay.harness.sweep.gold_spans import read_gold_spans
+    from pdfgen import pages_pdf
+
+    # The same document with a line added at the top of page 21: the claims clause moves down the page,
+    # and a gold set that kept no sha256 (hand-made, or older) cannot tell by the file.
+    pages = acme_pages()
+    pages[20] = ("An added note.", *pages[20])
+    shutil.copytree(built / "pdfs", tmp_path / "pdfs")
+    pages_pdf(tmp_path / "pdfs" / "acme", "policy.pdf", pages)
+    items = [json.loads(line) for line in (built / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
+    for item in items:
+        item["source"].pop("sha256")
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps(item) + "\n" for item in items))
+    assert len(read_gold_spans(gold, built / "pdfs", cache_dir=None).spans.questions) == 3  # unchanged: fine
+    moved = r"its quote is found in acme/policy\.pdf's text on page 21, span \[\d+, \d+\], where the gold"
+    with pytest.raises(InputError, match=moved) as raised:
+        read_gold_spans(gold, tmp_path / "pdfs", cache_dir=None)
+    assert "rebuild the gold set" in str(raised.value.fix)

@@ -10,8 +10,9 @@ the end page's offset plus the end: a quote across a page break holds the separa
 Every row of the gold file is accounted for. A refusal item (nothing in the sources answers it) and an
 answerable item without a quote span (its quote was not found when the set was built) are skipped and
 counted by reason (``GoldSpans.skipped``). An item whose source is not in the folder, whose file has
-changed since the set was built (another sha256: its offsets index another text), or whose span falls
-outside the page text is an ``InputError``: the gold set does not belong to these sources, and a sweep
+changed since the set was built (another sha256: its offsets index another text), whose span falls
+outside the page text, or whose quote is found elsewhere than its span (the pages were extracted
+another way) is an ``InputError``: the gold set does not belong to these sources, and a sweep
 over part of it would report numbers about a question set nobody chose.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 from ...errors import InputError
 from ..documents import Document, Sources, file_sha256, load_sources
 from ..page_cache import DEFAULT_PAGE_CACHE
+from ..quotes import PreparedPages, find_quote, prepared_pages
 from .spans import GoldSpan, SpanDocument, SpanQuestion, SpanSet
 
 PAGE_SEPARATOR = "\n\n"
@@ -73,6 +75,7 @@ def read_gold_spans(
     documents = {document.id: document for document in found.values()}
     questions: list[SpanQuestion] = []
     skipped: dict[str, list[str]] = {reason: [] for reason in SKIP_REASONS}
+    prepared: dict[str, PreparedPages] = {}  # each document's pages made ready for quote search once
     for record in records:
         where = f"{gold} line {record.row} (item {record.id})"
         reason = _skip_reason(record.gold)
@@ -81,6 +84,7 @@ def read_gold_spans(
             continue
         document = _source_of(record.gold, found, where)
         span = document_span(document, record.gold, where)
+        _check_quote_in_place(record.gold, document, prepared, where)
         corpus = record.scope or document.id
         category = record.gold.category if record.gold else None
         questions.append(SpanQuestion(record.id, record.question, corpus, category, (span,)))
@@ -128,6 +132,30 @@ def _source_of(gold: Any, sources: Sources, where: str) -> Document:
             fix=_REBUILD,
         )
     return document
+
+
+def _check_quote_in_place(
+    gold: Any, document: Document, prepared: dict[str, PreparedPages], where: str
+) -> None:
+    """The quote is found (by the cascade gold build used, without its fuzzy step) where the item's span
+    says, or the extracted text is not the one the set was built on: a gold set without the file's
+    sha256, or pages extracted another way (another extractor or its version), would otherwise
+    index other characters silently, all inside the pages. A quote found only fuzzily is not checked."""
+    if not gold.quote:
+        return
+    if document.id not in prepared:
+        prepared[document.id] = prepared_pages(tuple(document.pages))
+    found = find_quote(gold.quote, prepared[document.id], fuzzy=False)
+    recorded = (gold.page, gold.end_page or gold.page, tuple(gold.quote_span))
+    if found is None or (found.page, found.end_page, tuple(found.span)) == recorded:
+        return
+    raise InputError(
+        f"its quote is found in {document.path}'s text on page {found.page}, span {list(found.span)}, "
+        f"where the gold set says page {gold.page}, span {list(gold.quote_span)}: the pages' text is not "
+        "the one the set was built on, so its span would index other characters",
+        where=where,
+        fix=_REBUILD,
+    )
 
 
 def page_offsets(document: Document) -> tuple[int, ...]:
