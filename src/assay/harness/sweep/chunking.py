@@ -25,7 +25,8 @@ from .spans import SpanDocument
 
 SNAP_REACH = 50  # characters a boundary may move to reach whitespace; far enough for any word
 # A token is a run of letters, marks and digits, but each Han, Hiragana or Katakana character is a token
-# of its own: those scripts have no spaces, and a clause as one token would make token windows of pages.
+# of its own: those scripts have no spaces, and a clause as one token would make token windows of pages
+# (retrievers.py reads the same scripts, as character pairs).
 CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
 # A run longer than MAX_TOKEN letters (a base64 blob, a script without spaces such as Thai) is cut into
 # tokens of at most that many letters, each with its marks: one token of a whole document would make

@@ -32,8 +32,8 @@ from typing import Any, Protocol
 import regex
 
 from ...errors import UsageError
+from .chunking import CJK  # the scripts without spaces: one list for the chunker and BM25
 
-CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
 # the regex module's \w holds marks (Unicode's definition), re's does not; CJK runs are split in words()
 WORD = regex.compile(rf"[{CJK}]+|[^\W{CJK}]{{2,}}")
 UNSPACED = regex.compile(rf"[{CJK}]")
