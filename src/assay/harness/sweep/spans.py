@@ -138,13 +138,6 @@ class SpanScore:
     reciprocal_rank: float
 
 
-def recall(gold: Sequence[Located], retrieved: Sequence[Located]) -> float:
-    """|gold & retrieved| / |gold|; 0 without gold characters."""
-    gold_intervals = merged(gold)
-    wanted = length(gold_intervals)
-    return overlap_length(gold_intervals, merged(retrieved)) / wanted if wanted else 0.0
-
-
 def contains_all(gold: Intervals, retrieved: Intervals) -> bool:
     """Whether every gold interval lies wholly inside one retrieved interval (retrieved is merged, so a
     gold span covered by two touching or overlapping chunks is inside their joined interval)."""
