@@ -302,3 +302,15 @@ def test_a_page_whose_text_moved_under_a_gold_set_without_hashes_is_refused(buil
     with pytest.raises(InputError, match=moved) as raised:
         read_gold_spans(gold, tmp_path / "pdfs", cache_dir=None)
     assert "rebuild the gold set" in str(raised.value.fix)
+
+
+def test_a_questions_csv_of_only_its_header_is_refused_not_a_crash(tmp_path: Path, capsys) -> None:
+    from assay.cli import main
+
+    (tmp_path / "notes.md").write_text("The waiting period is thirty days.", encoding="utf-8")
+    (tmp_path / "questions.csv").write_text("question,references,corpus_id\n", encoding="utf-8")
+    argv = ["sweep", "--corpus", str(tmp_path / "notes.md"), "--questions", str(tmp_path / "questions.csv")]
+    assert main([*argv, "--out", str(tmp_path / "out"), "--sizes", "200"]) == 2  # it was 3, a TypeError
+    assert "no question rows under the header" in capsys.readouterr().err
+    with pytest.raises(InputError, match="no questions to sweep"):
+        run_sweep(SpanSet((SpanDocument("d", "d", "text"),), ()), [200], [0.0])

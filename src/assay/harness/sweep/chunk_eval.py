@@ -141,6 +141,12 @@ def load_chunk_eval(corpus_paths: Sequence[Path], questions: Path) -> SpanSet:
         question, wrong = row_question(row, number, texts, where)
         found.append(question)
         mismatches.extend(wrong)
+    if not found:
+        raise InputError(
+            "no question rows under the header: a sweep has nothing to measure",
+            where=str(questions),
+            fix="give a questions CSV with a row per question",
+        )
     if mismatches:
         shown = "; ".join(mismatches[:MISMATCHES_SHOWN])
         more = f" and {len(mismatches) - MISMATCHES_SHOWN} more" if len(mismatches) > MISMATCHES_SHOWN else ""

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import UsageError
+from ...errors import InputError, UsageError
 from .cell import CHUNKERS, CellConfig, CellResult, QuestionScore, check_config, check_cost, run_cell
 from .rollup import CellRollup, roll_up
 from .spans import SpanSet
@@ -152,6 +152,8 @@ def run_sweep(
     """Every cell of the grid, each computed afresh by `cell` (``run_cell``; a test may pass another to
     inject a fault), rolled up; the broken check; the winner at the budget."""
     configs = grid(sizes, overlaps, k=k, budget=budget, chunker=chunker, retriever=retriever, scope=scope)
+    if not spans.questions:  # every mean would be of nothing, and a winner among cells of nothing
+        raise InputError("no questions to sweep", fix="give questions with gold spans in the documents")
     for config in configs:  # every cell's cost checked before the first runs, not after minutes of them
         check_cost(spans, config)
     cells: list[CellSummary] = []
