@@ -314,3 +314,12 @@ def test_a_questions_csv_of_only_its_header_is_refused_not_a_crash(tmp_path: Pat
     assert "no question rows under the header" in capsys.readouterr().err
     with pytest.raises(InputError, match="no questions to sweep"):
         run_sweep(SpanSet((SpanDocument("d", "d", "text"),), ()), [200], [0.0])
+
+
+def test_progress_on_stderr_starts_before_the_documents_are_read(built: Path, tmp_path: Path, capsys) -> None:
+    assert sweep_command(built, tmp_path / "out") == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("assay sweep: reading ")
+    assert lines[1] == "assay sweep: 3 questions, 3 documents"
+    cells = [line.split(":")[1].split(" size")[0] for line in lines[2:]]
+    assert cells == [f" cell {n}/4" for n in (1, 2, 3, 4)]

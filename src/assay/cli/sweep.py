@@ -202,6 +202,8 @@ def run_sweep_command(args: argparse.Namespace) -> int:
 
     sizes, overlaps = check_args(args)
     out = out_folder(args.out)
+    # PDFs not in the page cache are extracted first, which can take a while: say so before it starts
+    print(f"assay sweep: reading {args.questions} and the documents of --corpus", file=sys.stderr, flush=True)
     spans, accounting = load_spans(args)
     print(f"assay sweep: {len(spans.questions)} questions, {len(spans.documents)} documents", file=sys.stderr)
     sweep = run_sweep(
