@@ -4,6 +4,7 @@ the sources folder, refusals only, an empty file) and the house's intervals behi
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -323,3 +324,24 @@ def test_progress_on_stderr_starts_before_the_documents_are_read(built: Path, tm
     assert lines[1] == "assay sweep: 3 questions, 3 documents"
     cells = [line.split(":")[1].split(" size")[0] for line in lines[2:]]
     assert cells == [f" cell {n}/4" for n in (1, 2, 3, 4)]
+
+
+def test_a_sweep_in_which_no_cell_found_anything_has_no_winner(tmp_path: Path, capsys) -> None:
+    from assay.cli import main
+
+    # German questions on an English note share no word with it: every cell scores 0 everywhere, and the
+    # tie rule alone made the smallest size "the winner"
+    notes = "The waiting period is thirty days. Claims need a hospital bill. " * 40
+    (tmp_path / "notes.md").write_text(notes, encoding="utf-8")
+    start = notes.index("thirty days")
+    reference = json.dumps([{"content": "thirty days", "start_index": start, "end_index": start + 11}])
+    rows = [["question", "references", "corpus_id"], ["Wie lange dauert die Wartezeit?", reference, "notes"]]
+    with open(tmp_path / "questions.csv", "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    argv = ["sweep", "--corpus", str(tmp_path / "notes.md"), "--questions", str(tmp_path / "questions.csv")]
+    assert main([*argv, "--out", str(tmp_path / "out"), "--sizes", "200,400"]) == 0
+    stdout = capsys.readouterr().out
+    board = json.loads((tmp_path / "out" / "leaderboard.json").read_text(encoding="utf-8"))
+    assert board["winner"] is None and not any(cell["winner"] for cell in board["leaderboard"])
+    assert "winner (at a budget of 3200 characters): none: no cell retrieved" in stdout
+    assert "**Winner** (at the budget): none:" in (tmp_path / "out" / "sweep.md").read_text(encoding="utf-8")

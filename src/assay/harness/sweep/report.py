@@ -161,8 +161,16 @@ def questions_text(questions: Mapping[str, Any]) -> str:
     return text
 
 
+NO_WINNER = (
+    "none: no cell retrieved a single gold character at the budget, so no chunking measured better than "
+    "another (do the questions share words with the documents?)"
+)
+
+
 def winner_text(board: Mapping[str, Any]) -> str:
-    best = next(cell for cell in board["leaderboard"] if cell["winner"])
+    best = next((cell for cell in board["leaderboard"] if cell["winner"]), None)
+    if best is None:
+        return NO_WINNER
     return (
         f"size {best['size']}, overlap {best['overlap']:g} ({best['overlap_units']}): recall@budget "
         f"{percent(best['recall_at_budget'])} [{interval_text(best['intervals']['recall_at_budget'])}], "

@@ -14,6 +14,7 @@ in which no question found a gold character (all 0 whatever the chunking).
 The winner is the cell with the highest overall recall at the budget: at a fixed k, bigger chunks
 retrieve more characters and win by that alone; at a fixed budget every cell retrieves about as many.
 Ties go to the smaller size, then the smaller overlap (the cheaper index, the fewer characters).
+There is no winner (None) when no cell retrieved a gold character at the budget.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class CellSummary:
 class Sweep:
     cells: tuple[CellSummary, ...]  # in grid order: sizes, then overlaps within a size
     broken: str | None  # why the sweep cannot be trusted, or None
-    winner: CellConfig
+    winner: CellConfig | None  # None when no cell retrieved a gold character at the budget
 
     def ranked(self) -> list[CellSummary]:
         """The cells best first: by overall recall at the budget, then smaller size, smaller overlap."""
@@ -97,7 +98,9 @@ class Sweep:
         """What is not one cell's: the winner, the broken flag, how cells are ranked."""
         winner = self.winner
         return {
-            "winner": {"size": winner.size, "overlap": winner.overlap, "overlap_units": winner.overlap_units},
+            "winner": None
+            if winner is None
+            else {"size": winner.size, "overlap": winner.overlap, "overlap_units": winner.overlap_units},
             "ranked_by": RANKED_BY,
             "ties": "the smaller size, then the smaller overlap",
             "broken": self.broken,
@@ -167,7 +170,14 @@ def run_sweep(
         if progress is not None:
             progress(len(cells), len(configs), summary)
     found = tuple(cells)
-    return Sweep(found, broken_reason(found, spans), min(found, key=_rank_key).config)
+    return Sweep(found, broken_reason(found, spans), winner_of(found))
+
+
+def winner_of(cells: Sequence[CellSummary]) -> CellConfig | None:
+    """The best cell's config, or None when every cell's recall at the budget is 0: then the tie rule
+    alone would crown the smallest size, a winner no measurement chose."""
+    best = min(cells, key=_rank_key)
+    return best.config if best.rollup.overall.means[RANKED_BY] else None
 
 
 def chunking_sha256(spans: SpanSet, config: CellConfig) -> str:
