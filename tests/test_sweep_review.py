@@ -345,3 +345,20 @@ def test_a_sweep_in_which_no_cell_found_anything_has_no_winner(tmp_path: Path, c
     assert board["winner"] is None and not any(cell["winner"] for cell in board["leaderboard"])
     assert "winner (at a budget of 3200 characters): none: no cell retrieved" in stdout
     assert "**Winner** (at the budget): none:" in (tmp_path / "out" / "sweep.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("more", "cells"),
+    [
+        (["--chunker", "tokens", "--sizes", "20,60", "--scope", "pooled"], 4),
+        (["--k", "1000000000", "--budget", "1000000000"], 4),  # every chunk with a query word, no more
+        (["--sizes", "400", "--overlaps", "0"], 1),  # one cell: the winner, never broken
+    ],
+)
+def test_odd_grids_over_real_pdfs_give_bounded_scores_and_a_winner(built, tmp_path, more, cells) -> None:
+    assert sweep_command(built, tmp_path / "out", None, *more) == 0
+    board = json.loads((tmp_path / "out" / "leaderboard.json").read_text(encoding="utf-8"))
+    assert board["cells"] == cells and board["broken"] is None and board["winner"] is not None
+    for cell in json.loads((tmp_path / "out" / "sweep.json").read_text(encoding="utf-8")):
+        assert all(0.0 <= cell["overall"][name] <= 1.0 for name in ("recall_at_k", "precision_at_k", "mrr"))
+        assert cell["config"]["k_at_budget"] >= 1 and cell["overall"]["n"] == 3
