@@ -48,7 +48,13 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"
         ("https://example.com/a.#top", "https://example.com/a"),
         ("https://example.com/a%2Fb?x=%41", "https://example.com/a%2Fb?x=A"),  # %41 is A; %2F stays
         ("https://example.com/a b", "https://example.com/a%20b"),
-        ("https://bücher.de/straße", "https://xn--bcher-kva.de/straße"),
+        ("https://bücher.de/straße", "https://xn--bcher-kva.de/stra%C3%9Fe"),  # an IRI's path as a URI's
+        ("https://example.com/stra%c3%9fe?q=ü", "https://example.com/stra%C3%9Fe?q=%C3%BC"),
+        ("https://example.com./a", "https://example.com/a"),  # the root's dot: one host
+        ("https://ex%41mple.com/", "https://example.com/"),  # a host's escapes decoded
+        ("https://stra%C3%9Fe.de/", "https://xn--strae-oqa.de/"),
+        ("HTTP://example.com:80/", "http://example.com/"),
+        ("https://example.com/?A=1", "https://example.com/?A=1"),  # the query's case is the site's
         ("https://BÜCHER.de/", "https://xn--bcher-kva.de/"),
         ("https://xn--bcher-kva.de/", "https://xn--bcher-kva.de/"),
         ("http://[::1]:8080/x", "http://[::1]:8080/x"),
@@ -76,6 +82,8 @@ def test_normalise_url(text: str, url: str) -> None:
         "https:///a",
         "https://",
         "https://exa mple.com/",
+        "https://example.com../",
+        "https://ex%FFmple.com/",  # escapes that are no UTF-8
         "https://example.com:99999/",
         "https://example.com:8o/",
         "https://[not-ipv6]/",
@@ -319,3 +327,18 @@ SHARED_FACTS_URLS = [
     "https://www.tataaig.com/health-insurance/medicare",
     "https://www.tataaig.com/",
 ]
+
+
+def test_one_page_spelled_as_an_iri_a_uri_and_with_the_roots_dot_is_found_once(tmp_path: Path) -> None:
+    page = _write(
+        tmp_path / "page.md",
+        "[IRI](https://Example.com./straße) and https://example.com/stra%c3%9fe and "
+        "HTTP://example.com:80/x, http://example.com/x; https://example.com/x?a=1 and ?A=1: "
+        "https://example.com/x?A=1\n",
+    )
+    assert [(item.url, item.places) for item in urls_in([page])] == [
+        ("https://example.com/stra%C3%9Fe", (f"{page}:1",)),
+        ("http://example.com/x", (f"{page}:1",)),
+        ("https://example.com/x?a=1", (f"{page}:1",)),
+        ("https://example.com/x?A=1", (f"{page}:1",)),
+    ]
