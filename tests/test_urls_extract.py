@@ -342,3 +342,16 @@ def test_one_page_spelled_as_an_iri_a_uri_and_with_the_roots_dot_is_found_once(t
         ("https://example.com/x?a=1", (f"{page}:1",)),
         ("https://example.com/x?A=1", (f"{page}:1",)),
     ]
+
+
+def test_a_csv_comma_ends_a_url_but_a_quoted_cell_keeps_its_commas(tmp_path: Path) -> None:
+    table = _write(
+        tmp_path / "sources.csv",
+        'name,url,note\nA,https://example.com/a,next cell\nB,"https://example.com/b,c",quoted\n'
+        '"C","see https://example.com/d, then more",x\n',
+    )
+    assert [item.url for item in urls_in([table])] == [
+        "https://example.com/a",
+        "https://example.com/b,c",
+        "https://example.com/d",
+    ]

@@ -3,9 +3,9 @@ corpora, and plain lists of URLs; each normalised (``normalise_url``), found onc
 ("file:line") it was written.
 
 A file is read by its suffix: ``.json`` is one JSON document, ``.jsonl``/``.ndjson`` one per line, the
-Markdown, text and table suffixes are scanned as text, and a plain list (``.txt``, ``.list``,
-``.urls``, or any other file named on its own) is text whose lines starting with ``#`` are comments. A
-folder is searched (not its hidden entries) for files with the known suffixes.
+Markdown, text and table suffixes are scanned as text (a CSV line cell by cell), and a plain list
+(``.txt``, ``.list``, ``.urls``, or any other file named on its own) is text whose lines starting with
+``#`` are comments. A folder is searched (not its hidden entries) for files with the known suffixes.
 
 In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole, and
 every other text is scanned for URLs. That one rule reads both facts layouts (``source_url``, and
@@ -23,6 +23,7 @@ MiB), and a JSON document over ``MAX_JSON_BYTES`` is refused with the fix (write
 from __future__ import annotations
 
 import codecs
+import csv
 import html
 import json
 import os
@@ -39,7 +40,8 @@ from .normalise import normalise_url
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
-TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".csv", ".tsv"}) | HTML_SUFFIXES
+CSV_SUFFIXES = frozenset({".csv"})
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".tsv"}) | HTML_SUFFIXES | CSV_SUFFIXES
 LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
 KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 
@@ -182,8 +184,20 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
         comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
         entities = suffix in HTML_SUFFIXES  # href="...?a=1&amp;b=2" asks for ?a=1&b=2
         for number, line in _lines(path, shown, whole_lines=False):
-            if not (comments and line.lstrip().startswith("#")):
-                _scan_text(line, number, collector, entities=entities)
+            if comments and line.lstrip().startswith("#"):
+                continue
+            for text in _csv_cells(line) if suffix in CSV_SUFFIXES else [line]:
+                _scan_text(text, number, collector, entities=entities)
+
+
+def _csv_cells(line: str) -> list[str]:
+    """A CSV line's cells: the comma between two cells ends a URL (``a,https://x/p,b``), though a comma
+    inside a URL is no end (``"https://x/p,q"`` is one quoted cell). A line the csv module refuses (a
+    field over its size limit) is scanned whole."""
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return [line]
 
 
 def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
