@@ -355,3 +355,17 @@ def test_a_csv_comma_ends_a_url_but_a_quoted_cell_keeps_its_commas(tmp_path: Pat
         "https://example.com/b,c",
         "https://example.com/d",
     ]
+
+
+def test_a_markdown_destination_in_angle_brackets_keeps_its_spaces(tmp_path: Path) -> None:
+    page = _write(
+        tmp_path / "page.md",
+        "[Wording (PDF)](<https://example.com/policy wording.pdf>) and\n"
+        "[ref]: <https://example.com/a b> \"Title\"\n"
+        "prose <https://example.com/c d> is no link: its URL ends at the space\n",
+    )
+    assert [(item.url, item.expect_pdf) for item in urls_in([page])] == [
+        ("https://example.com/policy%20wording.pdf", True),
+        ("https://example.com/a%20b", False),
+        ("https://example.com/c", False),
+    ]

@@ -56,6 +56,11 @@ _URL = regex.compile(
     r"https?://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>\"'`\[\]{}|\\^\u3001\u3002\uff0c\uff08\uff09\u300c-\u300f\u3010\u3011]*",
     regex.IGNORECASE,
 )
+# A Markdown link's destination in angle brackets, which CommonMark lets hold spaces:
+# "[text](<https://x/a b>)" and "[label]: <https://x/a b>" cite https://x/a%20b, not https://x/a.
+_ANGLED_DESTINATION = regex.compile(
+    r"(?:\]\(\s*|^ {0,3}\[[^\]\n]+\]:\s*)<(https?://[^<>\n]*)>", regex.IGNORECASE
+)
 # A Markdown link's text and the start of its destination, to read "(PDF)" in the text.
 _LINK = regex.compile(r"\[([^\]\n]{0,500})\]\(\s*<?(?=https?://)", regex.IGNORECASE)
 _SAYS_PDF = regex.compile(r"\bpdf\b", regex.IGNORECASE)
@@ -204,8 +209,10 @@ def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = 
     """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
     character references undone first when `entities`."""
     pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
+    angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
     for found in _URL.finditer(text):
-        url = normalise_url(html.unescape(found.group()) if entities else found.group())
+        written = angled.get(found.start(), found.group())
+        url = normalise_url(html.unescape(written) if entities else written)
         if url is not None:
             collector.add(url, line, says_pdf=found.start() in pdf_links)
 
