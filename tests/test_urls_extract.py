@@ -369,3 +369,15 @@ def test_a_markdown_destination_in_angle_brackets_keeps_its_spaces(tmp_path: Pat
         ("https://example.com/a%20b", False),
         ("https://example.com/c", False),
     ]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("name", ["list.txt", "page.md", "gold.jsonl", "facts.json"])
+def test_a_utf16_or_32_file_is_refused_naming_it(tmp_path: Path, name: str, encoding: str) -> None:
+    file = tmp_path / name
+    bom = "\ufeff" if encoding == "utf-16-be" else ""  # "utf-16" and "utf-32" write their own
+    file.write_bytes((bom + '{"url": "https://example.com/a"}\n').encode(encoding))
+    with pytest.raises(InputError) as raised:
+        scan_urls([file])
+    assert encoding[:6].upper() in raised.value.what
+    assert "save the file as UTF-8" in str(raised.value)

@@ -233,6 +233,11 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
             where=shown,
             fix="write it as JSON Lines (.jsonl: one JSON value per line), which is read a line at a time",
         )
+    try:
+        with path.open("rb") as stream:
+            _refuse_utf16_and_utf32(stream.read(4), shown)
+    except OSError as exc:
+        raise _unreadable(shown, exc) from None
     text, data = read_json(path, "JSON file")
     _read_json_value(data, _Locator(text, 1), collector)
 
@@ -322,9 +327,30 @@ def _lines(path: Path, shown: str, *, whole_lines: bool) -> Iterator[tuple[int, 
     PIECE_BYTES comes in pieces, each cut after a space so no URL is split."""
     try:
         with path.open("rb") as stream:
+            _refuse_utf16_and_utf32(stream.peek(4)[:4], shown)
             yield from _decoded_lines(stream, shown, whole_lines)
     except OSError as exc:
         raise _unreadable(shown, exc) from None
+
+
+# The byte-order marks of the Unicode encodings that are not UTF-8, longest first (UTF-32 LE's starts
+# with UTF-16 LE's): a file saved so (Windows' "Unicode") would otherwise be "byte 0xff cannot be decoded".
+_OTHER_UNICODE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def _refuse_utf16_and_utf32(head: bytes, shown: str) -> None:
+    for bom, encoding in _OTHER_UNICODE_BOMS:
+        if head.startswith(bom):
+            raise InputError(
+                f"{encoding} text (its byte-order mark says so); URLs are read from UTF-8 files",
+                where=shown,
+                fix=f"save the file as UTF-8 (iconv -f {encoding} -t UTF-8), or leave it out",
+            )
 
 
 def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[tuple[int, str]]:
