@@ -271,6 +271,8 @@ def test_a_url_across_a_long_lines_pieces_is_found_whole(tmp_path: Path) -> None
         ("bad.jsonl", b'{"url": "https://a.example/"}\n{"url": \n', "bad.jsonl:2", "not valid JSON"),
         ("missing.md", None, "missing.md", "no such file"),
         ("fifo", "fifo", "fifo", "not a regular file"),
+        ("loop.md", "loop", "loop.md", "a loop of links"),
+        ("gone.md", "gone", "gone.md", "its target is gone"),
     ],
 )
 def test_an_unreadable_file_is_an_input_error_naming_it(
@@ -279,6 +281,11 @@ def test_an_unreadable_file_is_an_input_error_naming_it(
     path = tmp_path / name
     if content == "fifo":
         os.mkfifo(path)
+    elif content == "loop":
+        path.symlink_to(tmp_path / "back.md")
+        (tmp_path / "back.md").symlink_to(path)
+    elif content == "gone":
+        path.symlink_to(tmp_path / "deleted.md")
     elif content is not None:
         path.write_bytes(content)
     with pytest.raises(InputError) as raised:

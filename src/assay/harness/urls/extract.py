@@ -120,7 +120,10 @@ def files_to_read(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        what = "not a regular file or folder" if path.exists() else "no such file or folder"
+        if path.is_symlink() and not path.exists():
+            what = "a symbolic link that leads to no file (a loop of links, or its target is gone)"
+        else:
+            what = "not a regular file or folder" if path.exists() else "no such file or folder"
         raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
     found = []
     for folder, subfolders, names in os.walk(path):
