@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import html
 import json
 import os
@@ -208,6 +209,11 @@ def _csv_cells(line: str) -> list[str]:
         return [line]
 
 
+# A corpus writes the same URL many times (a footer on every page, a licence): each spelling is
+# normalised once; bounded, so a file of millions of distinct URLs costs no more memory.
+_normalised = functools.lru_cache(maxsize=4096)(normalise_url)
+
+
 def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
     """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
     character references undone first when `entities`."""
@@ -215,7 +221,7 @@ def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = 
     angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
     for found in _URL.finditer(text):
         written = angled.get(found.start(), found.group())
-        url = normalise_url(html.unescape(written) if entities else written)
+        url = _normalised(html.unescape(written) if entities else written)
         if url is not None:
             collector.add(url, line, says_pdf=found.start() in pdf_links)
 
