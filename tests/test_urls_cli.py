@@ -283,6 +283,7 @@ def test_help_lists_the_flags_and_the_engines_defaults(capsys: pytest.CaptureFix
     assert {name: engine[name] for name in DEFAULTS} == DEFAULTS
     assert tuple(engine["dns_canary"]) == DEFAULT_DNS_CANARY
     assert f"(default: {DEFAULTS['per_host']})" in text and "(default: 7d)" in text
+    assert "1 a URL is broken, 2 bad input or usage, 130 interrupted" in text
 
 
 @pytest.mark.parametrize(

@@ -37,10 +37,14 @@ def add_parsers(commands: flags.Commands) -> None:
     check = actions.add_parser(
         "check",
         help="check every URL cited: ok, redirected, broken, blocked, error, soft_404",
-        description="Find the URLs in facts files (JSON), gold sets (JSONL), Markdown and text corpora and "
-        "plain lists (one URL a line, # comments), folders searched; check each over HTTP (HEAD, then a "
-        "small GET) and class it. Exit 1 when a URL is broken (404, 410, no such host, not the PDF it "
-        "should be); blocked (401, 403, 429), error (5xx, timeouts) and soft_404 are reported, not failed.",
+        description="Find the URLs in facts files (JSON), gold sets (JSONL), Markdown, reStructuredText, "
+        "HTML, CSV/TSV and text corpora and plain lists (one URL a line, # comments), folders searched; "
+        "check each over HTTP (HEAD, then a small GET) and class it. Exit 1 when a URL is broken (404, "
+        "410, no such host, a malformed URL, not the PDF it should be); blocked (401, 403, 429 and other "
+        "4xx), error (5xx, timeouts, redirect loops) and soft_404 (a deep link sent to a home or login "
+        "page) are reported, not failed.",
+        epilog="exit codes: 0 no URL broken (or none found), 1 a URL is broken, 2 bad input or usage, "
+        "130 interrupted (the cache keeps the verdicts reached)",
     )
     check.add_argument(
         "paths", nargs="+", type=Path, metavar="PATH", help="files or folders to read URLs from"

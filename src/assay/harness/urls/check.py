@@ -36,8 +36,8 @@ unverifiable, never broken; a refused scheme or address), ``error`` (5xx, timeou
 after retries; redirect loops and chains too long; no such host where DNS resolves nothing), ``soft_404``
 (a deep link, a path or query beyond ``/``, a PDF's too, redirected to a home page ``/`` or a login page,
 answered 2xx; a 200 page titled "Not Found" is not looked for: it would need every body read). Only
-404/410 and missing hosts count as broken, because the exit code gates CI on broken and a WAF's 400 or 403
-must not fail a build.
+answers that prove a citation dead count as broken (404, 410, a missing host, a malformed URL, a PDF
+that is not one), because the exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
 """
 
 from __future__ import annotations
@@ -75,7 +75,6 @@ ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /i
 LOGIN = regex.compile(
     r"(?<![a-z])(?:log-?in|log-?on|sign-?in|sign_in|auth|oauth2?|sso|saml)(?![a-z])", regex.I
 )
-
 
 
 @dataclass(frozen=True)
