@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -124,7 +124,7 @@ def duration(text: str) -> float:
     return float(found.group(1)) * UNITS[found.group(2) or "s"]
 
 
-def _seconds(*, zero: bool) -> Any:
+def _seconds(*, zero: bool) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds, above 0 (or 0 too, when `zero`)."""
 
     def parse(text: str) -> float:
