@@ -388,3 +388,17 @@ def test_a_utf16_or_32_file_is_refused_naming_it(tmp_path: Path, name: str, enco
         scan_urls([file])
     assert encoding[:6].upper() in raised.value.what
     assert "save the file as UTF-8" in str(raised.value)
+
+
+def test_a_json_url_that_begins_a_later_string_takes_its_own_line(tmp_path: Path) -> None:
+    facts = _write(
+        tmp_path / "facts.json",
+        '{\n  "groups": [["https://example.com/a", {"links": ["see https://example.com/c."]}]],\n'
+        '  "escaped": "https:\\/\\/example.com\\/d",\n  "pdf_link": "https://example.com/doc"\n}\n',
+    )
+    assert [(item.url, item.places) for item in urls_in([facts])] == [
+        ("https://example.com/a", (f"{facts}:2",)),
+        ("https://example.com/c", (f"{facts}:2",)),
+        ("https://example.com/d", (str(facts),)),  # written with escapes: the file, not a wrong line
+        ("https://example.com/doc", (f"{facts}:4",)),
+    ]

@@ -268,13 +268,16 @@ def _parse_record(line: str, shown: str, number: int) -> Any:
 
 class _Locator:
     """The line of each string the walk meets, found in the JSON text in the order the walk meets them
-    (the parsed value keeps the text's order), so a search never goes back over the text."""
+    (the parsed value keeps the text's order), so a search never goes back over the text. A string is
+    looked for whole, quotes and all: a URL that begins a later string (``https://x/d`` of
+    ``https://x/doc``) is not it."""
 
     def __init__(self, text: str, first_line: int) -> None:
         self._text, self._at, self._line = text, 0, first_line
 
     def line_of(self, raw: str) -> int | None:
-        for spelled in dict.fromkeys([json.dumps(raw, ensure_ascii=False)[1:-1], json.dumps(raw)[1:-1]]):
+        """The line of the JSON string (key or value) whose parsed text is `raw`."""
+        for spelled in dict.fromkeys([json.dumps(raw, ensure_ascii=False), json.dumps(raw)]):
             found = self._text.find(spelled, self._at)
             if found >= 0:
                 self._line += self._text.count("\n", self._at, found)
@@ -297,18 +300,18 @@ def _read_json_value(value: Any, locator: _Locator, collector: _Collector) -> No
         for item in value:
             _read_json_value(item, locator, collector)
     elif isinstance(value, str):
-        for found in _URL.finditer(value):
-            url = normalise_url(found.group())
-            if url is not None:
-                collector.add(url, locator.line_of(found.group()))
+        urls = [url for found in _URL.finditer(value) if (url := normalise_url(found.group())) is not None]
+        line = locator.line_of(value) if urls else None
+        for url in urls:
+            collector.add(url, line)
 
 
 def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locator, c: _Collector) -> None:
     if item is None or (isinstance(item, str) and not item.strip()):
-        c.skip(locator.line_of(json.dumps(key)[1:-1]))
+        c.skip(locator.line_of(key))
         return
     if not isinstance(item, str):
-        c.unusable(json.dumps(item), locator.line_of(json.dumps(key)[1:-1]))
+        c.unusable(json.dumps(item), locator.line_of(key))
         return
     url, line = normalise_url(item), locator.line_of(item)
     if url is None:
