@@ -215,10 +215,12 @@ def test_markdown_links_autolinks_and_bare_urls(tmp_path: Path) -> None:
 
 def test_html_character_references_are_undone(tmp_path: Path) -> None:
     page = _write(tmp_path / "page.html", '<a href="https://a.example/q?x=1&amp;y=2">PDF</a>\n')
-    text = _write(tmp_path / "page.md", "https://a.example/q?x=1&amp;y=2\n")
-    assert [item.url for item in urls_in([page, text])] == [
+    text = _write(tmp_path / "page.md", "[x](https://b.example/q?x=1&amp;y=2)\n")  # CommonMark reads them
+    listed = _write(tmp_path / "list.txt", "https://c.example/q?x=1&amp;y=2\n")  # a plain list does not
+    assert [item.url for item in urls_in([page, text, listed])] == [
         "https://a.example/q?x=1&y=2",
-        "https://a.example/q?x=1&amp;y=2",  # Markdown writes & as it is
+        "https://b.example/q?x=1&y=2",
+        "https://c.example/q?x=1&amp;y=2",
     ]
 
 

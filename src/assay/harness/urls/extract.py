@@ -42,7 +42,8 @@ JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 CSV_SUFFIXES = frozenset({".csv"})
-TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".tsv"}) | HTML_SUFFIXES | CSV_SUFFIXES
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+TEXT_SUFFIXES = frozenset({".rst", ".tsv"}) | MARKDOWN_SUFFIXES | HTML_SUFFIXES | CSV_SUFFIXES
 LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
 KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 
@@ -191,7 +192,9 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
                 _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
     else:
         comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
-        entities = suffix in HTML_SUFFIXES  # href="...?a=1&amp;b=2" asks for ?a=1&b=2
+        # href="...?a=1&amp;b=2" asks for ?a=1&b=2; so does Markdown's, which reads character
+        # references in link destinations too (CommonMark 0.31, section 2.5)
+        entities = suffix in HTML_SUFFIXES | MARKDOWN_SUFFIXES
         for number, line in _lines(path, shown, whole_lines=False):
             if comments and line.lstrip().startswith("#"):
                 continue
