@@ -404,3 +404,36 @@ def test_a_json_url_that_begins_a_later_string_takes_its_own_line(tmp_path: Path
         ("https://example.com/d", (str(facts),)),  # written with escapes: the file, not a wrong line
         ("https://example.com/doc", (f"{facts}:4",)),
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "urls"),
+    [
+        (
+            "page.html",
+            "<a href=\"https://x.example/a?b=1&amp;c=2\">a</a><img src='https://x.example/i.png'>"
+            "<a href=https://x.example/bare>b</a><a href=\"/relative\">r</a>",
+            ["https://x.example/a?b=1&c=2", "https://x.example/i.png", "https://x.example/bare"],
+        ),
+        (
+            "guide.rst",
+            "See `Python <https://x.example/py/>`_ and `doc <https://x.example/d.pdf>`__.\n"
+            ".. _target: https://x.example/target\n",
+            ["https://x.example/py/", "https://x.example/d.pdf", "https://x.example/target"],
+        ),
+        ("cells.tsv", "name\turl\nA\thttps://x.example/t\tnext\n", ["https://x.example/t"]),
+        (
+            "refs.md",
+            '[ref]: https://x.example/ref "Title"\n`https://x.example/code`\n```\nhttps://x.example/block\n```\n',
+            ["https://x.example/ref", "https://x.example/code", "https://x.example/block"],  # code cites too
+        ),
+        ("crlf.md", "a https://x.example/1\r\nb https://x.example/2\r\n", ["https://x.example/1", "https://x.example/2"]),
+        (
+            "nested.json",
+            '{"s": [["https://x.example/j1", {"l": ["https://x.example/j2"]}], "t https://x.example/j3."]}',
+            ["https://x.example/j1", "https://x.example/j2", "https://x.example/j3"],
+        ),
+    ],
+)
+def test_urls_in_each_text_format(tmp_path: Path, name: str, text: str, urls: list[str]) -> None:
+    assert [item.url for item in urls_in([_write(tmp_path / name, text)])] == urls
