@@ -437,3 +437,17 @@ def test_a_json_url_that_begins_a_later_string_takes_its_own_line(tmp_path: Path
 )
 def test_urls_in_each_text_format(tmp_path: Path, name: str, text: str, urls: list[str]) -> None:
     assert [item.url for item in urls_in([_write(tmp_path / name, text)])] == urls
+
+
+@pytest.mark.parametrize(
+    ("written", "urls"),
+    [
+        ("https://x.example/policy wording.pdf", ["https://x.example/policy%20wording.pdf"]),
+        ("https://x.example/a; https://y.example/b", ["https://x.example/a", "https://y.example/b"]),
+        ("https://x.example/a https://y.example/b", ["https://x.example/a", "https://y.example/b"]),
+        ("https://web.archive.org/web/2024/https://x.example/a", ["https://web.archive.org/web/2024/https://x.example/a"]),
+    ],
+)
+def test_a_url_field_is_one_url_unless_several(tmp_path: Path, written: str, urls: list[str]) -> None:
+    facts = _write(tmp_path / "facts.json", json.dumps({"f": {"value": 1, "source_url": written}}))
+    assert [item.url for item in urls_in([facts])] == urls

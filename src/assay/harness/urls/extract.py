@@ -7,8 +7,8 @@ Markdown, text and table suffixes are scanned as text (a CSV line cell by cell),
 (``.txt``, ``.list``, ``.urls``, or any other file named on its own) is text whose lines starting with
 ``#`` are comments. A folder is searched (not its hidden entries) for files with the known suffixes.
 
-In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole, and
-every other text is scanned for URLs. That one rule reads both facts layouts (``source_url``, and
+In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole (or
+URL by URL, when it holds several), and every other text is scanned for URLs. That one rule reads both facts layouts (``source_url``, and
 ``source.url`` of assay's schema), gold items, and a layout written next year; a URL field that is
 null or empty is counted as skipped, and one holding no http(s) URL is counted as unusable, not lost.
 
@@ -316,15 +316,20 @@ def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locat
     if not isinstance(item, str):
         c.unusable(json.dumps(item), locator.line_of(key))
         return
-    url, line = normalise_url(item), locator.line_of(item)
-    if url is None:
+    line = locator.line_of(item)
+    # Read whole (a space inside is the URL's own, %20), unless the field holds two URLs or more,
+    # "https://a/x; https://b/y": two sources in one field, each cited, not one URL that joins them.
+    written = [found.group() for found in _URL.finditer(item)]
+    urls = [normalise_url(text) for text in written] if len(written) > 1 else [normalise_url(item)]
+    if None in urls:
         c.unusable(item, line)
         return
     says_pdf = "pdf" in key.casefold() or any(
         name.casefold() in _TYPE_KEYS and isinstance(kind, str) and "pdf" in kind.casefold()
         for name, kind in siblings.items()
     )
-    c.add(url, line, says_pdf=says_pdf)
+    for url in urls:
+        c.add(str(url), line, says_pdf=says_pdf)
 
 
 # --- reading lines -----------------------------------------------------------------------------------
