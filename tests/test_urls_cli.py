@@ -323,3 +323,22 @@ def test_progress_in_a_ci_log_is_a_line_now_and_then_not_one_per_url() -> None:
     progress.close()
     lines = log.getvalue().splitlines()
     assert lines[-1] == "assay: 5000/5000 URLs checked" and len(lines) < 5
+
+
+def test_the_terminal_lists_20_hosts_the_worst_kept_and_the_total_of_all() -> None:
+    from assay.harness.urls.check import UrlVerdict
+    from assay.harness.urls.extract import FoundUrl
+    from assay.harness.urls.report import summary_lines
+
+    urls = [f"https://host{n}.example/page" for n in range(30)]
+    found = [FoundUrl(url, False, (f"list.txt:{n + 1}",)) for n, url in enumerate(urls)]
+    verdicts = [
+        UrlVerdict(url, "broken" if n == 29 else "ok", 404 if n == 29 else 200, url, (), "", "", (), None, 1)
+        for n, url in enumerate(urls)
+    ]
+    lines = summary_lines(found, verdicts)
+    rows = [line.split()[0] for line in lines[2:] if line.startswith("  host")]
+    assert len(rows) == 20 and "host29.example" in rows and "host19.example" not in rows
+    assert "  ... and 10 more hosts (--markdown FILE lists them all)" in lines
+    (total,) = [line.split() for line in lines if line.startswith("  total")]
+    assert total == ["total", "29", "0", "1", "0", "0", "0"]

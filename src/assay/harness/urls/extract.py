@@ -8,9 +8,10 @@ Markdown, text and table suffixes are scanned as text (a CSV line cell by cell),
 ``#`` are comments. A folder is searched (not its hidden entries) for files with the known suffixes.
 
 In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole (or
-URL by URL, when it holds several), and every other text is scanned for URLs. That one rule reads both facts layouts (``source_url``, and
-``source.url`` of assay's schema), gold items, and a layout written next year; a URL field that is
-null or empty is counted as skipped, and one holding no http(s) URL is counted as unusable, not lost.
+URL by URL, when it holds several), and every other text is scanned for URLs. That one rule reads
+both facts layouts (``source_url``, and ``source.url`` of assay's schema), gold items, and a layout
+written next year; a URL field that is null or empty is counted as skipped, and one holding no
+http(s) URL is counted as unusable, not lost.
 
 A URL is expected to be a PDF when its path ends ``.pdf`` or where it was found says so: a key with
 ``pdf`` in its name (``pdf_url``), a type field beside it (``"type": "pdf"``), or a Markdown link whose
