@@ -370,12 +370,12 @@ def test_a_markdown_destination_in_angle_brackets_keeps_its_spaces(tmp_path: Pat
     page = _write(
         tmp_path / "page.md",
         "[Wording (PDF)](<https://example.com/policy wording.pdf>) and\n"
-        "[ref]: <https://example.com/a b> \"Title\"\n"
+        "[ref]: <https://example.com/a b&amp;c> \"Title\"\n"
         "prose <https://example.com/c d> is no link: its URL ends at the space\n",
     )
     assert [(item.url, item.expect_pdf) for item in urls_in([page])] == [
         ("https://example.com/policy%20wording.pdf", True),
-        ("https://example.com/a%20b", False),
+        ("https://example.com/a%20b&c", False),
         ("https://example.com/c", False),
     ]
 
@@ -451,3 +451,16 @@ def test_urls_in_each_text_format(tmp_path: Path, name: str, text: str, urls: li
 def test_a_url_field_is_one_url_unless_several(tmp_path: Path, written: str, urls: list[str]) -> None:
     facts = _write(tmp_path / "facts.json", json.dumps({"f": {"value": 1, "source_url": written}}))
     assert [item.url for item in urls_in([facts])] == urls
+
+
+def test_a_character_reference_that_stands_for_a_space_or_bracket_ends_the_url(tmp_path: Path) -> None:
+    page = _write(
+        tmp_path / "page.html",
+        '<p>see https://x.example/a&nbsp;and more, <a href="https://x.example/b">https://x.example/b&lt;/a</a>'
+        " &lt;https://x.example/c&gt;</p>\n",
+    )
+    assert [item.url for item in urls_in([page])] == [
+        "https://x.example/a",
+        "https://x.example/b",
+        "https://x.example/c",
+    ]

@@ -224,10 +224,22 @@ def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = 
     pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
     angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
     for found in _URL.finditer(text):
-        written = angled.get(found.start(), found.group())
-        url = _normalised(html.unescape(written) if entities else written)
+        if (destination := angled.get(found.start())) is not None:  # its spaces are its own
+            written = html.unescape(destination) if entities else destination
+        else:
+            written = _unescaped(found.group()) if entities else found.group()
+        url = _normalised(written)
         if url is not None:
             collector.add(url, line, says_pdf=found.start() in pdf_links)
+
+
+def _unescaped(written: str) -> str:
+    """A URL found in HTML or Markdown with its character references undone, and cut where what they
+    stood for ends a URL: ``https://x/a&nbsp;and`` is ``https://x/a``, ``https://x/b&lt;/a>`` is
+    ``https://x/b`` (the references were read as part of the URL, being no space or bracket)."""
+    text = html.unescape(written)
+    found = _URL.match(text)
+    return found.group() if found else text
 
 
 # --- JSON and JSONL ----------------------------------------------------------------------------------
