@@ -129,7 +129,7 @@ class _Walk:
     stop: tuple[str, str] | None = None  # (class, reason) when the walk ended short of a final answer
 
 
-def now_iso() -> str:
+def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -267,7 +267,7 @@ def _verdict(found: FoundUrl, walk: _Walk, attempts: int, notes: list[str]) -> U
         status=answer.status,
         final_url=final,
         chain=tuple(walk.hops),
-        checked_at=now_iso(),
+        checked_at=_now_iso(),
         reason=reason,
         notes=tuple(dict.fromkeys([*walk.notes, *notes])),
         is_pdf=is_pdf,
@@ -316,7 +316,7 @@ async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
         walk.hops.append(Hop(found.url, None))
     if entry is not None and walk.stop is None and walk.last.status == 304:
         kept = (*entry.verdict.notes, "revalidated (304)")
-        verdict = replace(entry.verdict, checked_at=now_iso(), attempts=tries[0], notes=kept)
+        verdict = replace(entry.verdict, checked_at=_now_iso(), attempts=tries[0], notes=kept)
     else:
         verdict = _verdict(found, walk, tries[0], notes)
     if ctx.cache is not None:

@@ -109,7 +109,7 @@ def scan_urls(paths: Sequence[Path]) -> UrlScan:
     collector = _Collector()
     read: set[str] = set()
     for path in paths:
-        for file in files_to_read(path):
+        for file in _files_to_read(path):
             if (real := os.path.realpath(file)) not in read:  # a file given, and again in its folder
                 read.add(real)
                 collector.start(str(file))
@@ -117,7 +117,7 @@ def scan_urls(paths: Sequence[Path]) -> UrlScan:
     return collector.scan()
 
 
-def files_to_read(path: Path) -> list[Path]:
+def _files_to_read(path: Path) -> list[Path]:
     """`path` itself when a file; a folder's files with known suffixes, in sorted order, not its hidden
     entries (a macOS copy leaves binary ``._name.json`` beside every file) nor links to folders."""
     if path.is_file():

@@ -24,11 +24,10 @@ SHOWN_ON_TERMINAL = 20  # URLs listed by name; the Markdown report lists them al
 SHOWN_HOSTS = 20  # hosts in the terminal's table; the Markdown report's table has them all
 
 
-def host_of(url: str) -> str:
-    """The host (and a port other than the default) a URL is asked of: the summary's grouping."""
-    parts = urlsplit(url)
-    netloc = parts.netloc.rpartition("@")[2]
-    return netloc or url
+def _host_of(url: str) -> str:
+    """The host (and a port other than the default) a URL is asked of: the summary's grouping. A found
+    URL is normalised, so it holds no user:password@."""
+    return urlsplit(url).netloc or url
 
 
 def _paired(found: Sequence[FoundUrl], verdicts: Sequence[UrlVerdict]) -> list[tuple[FoundUrl, UrlVerdict]]:
@@ -46,7 +45,7 @@ def class_counts(verdicts: Sequence[UrlVerdict]) -> dict[str, Any]:
     """URLs per class, overall and per host (hosts in first-seen order); every class named, 0 or not."""
     by_host: dict[str, Counter[str]] = {}
     for verdict in verdicts:
-        by_host.setdefault(host_of(verdict.url), Counter())[verdict.klass] += 1
+        by_host.setdefault(_host_of(verdict.url), Counter())[verdict.klass] += 1
     total = Counter(verdict.klass for verdict in verdicts)
 
     def tally(counts: Counter[str]) -> dict[str, int]:
