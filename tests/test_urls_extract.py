@@ -268,6 +268,7 @@ def test_a_url_across_a_long_lines_pieces_is_found_whole(tmp_path: Path) -> None
     [
         ("bad.md", b"ok https://a.example/\n\xff\xfe\n", "bad.md:2", "not UTF-8"),
         ("cut.txt", b"https://a.example/\xe2\x82", "cut.txt:1", "not UTF-8"),
+        ("le.txt", "https://a.example/\n".encode("utf-16-le"), "le.txt:1", "UTF-16 without its byte-order"),
         ("bad.json", b'{"url": "https://a.example/",}', "bad.json:1:", "not valid JSON"),
         ("twice.json", b'{"url": "https://a.example/", "url": "https://b.example/"}', "twice.json", "url"),
         ("bad.jsonl", b'{"url": "https://a.example/"}\n{"url": \n', "bad.jsonl:2", "not valid JSON"),

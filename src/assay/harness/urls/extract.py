@@ -417,6 +417,14 @@ def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[
 
 
 def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, where: str) -> str:
+    """`piece` decoded; a NUL byte is refused too: it is valid UTF-8, but UTF-16 text without its
+    byte-order mark ("h\0t\0t\0p\0") or a binary file would otherwise be read as text holding no URL."""
+    if b"\0" in piece:
+        raise InputError(
+            "a NUL byte: not UTF-8 text (UTF-16 without its byte-order mark, or a binary file)",
+            where=where,
+            fix="save the file as UTF-8, or leave it out",
+        )
     try:
         return decoder.decode(piece, final=final)
     except UnicodeDecodeError as exc:
