@@ -264,7 +264,7 @@ def test_a_checks_urls_that_no_claim_cites_are_listed_and_warned_of(
     urls.write_text(json.dumps(checked), encoding="utf-8")
     command = ["sources", "map", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
     assert main([*command, "--urls", str(urls), "--out", str(out)]) == 0
-    assert "1 URLs of --urls are cited by no claim" in capsys.readouterr().err
+    assert "1 URL of --urls cited by no claim" in capsys.readouterr().err
     mapped = json.loads(out.read_text(encoding="utf-8"))
     assert mapped["uncited_urls"] == ["https://other.example/a"]
     assert "## Checked URLs that no claim cites (1)" in map_markdown(mapped)

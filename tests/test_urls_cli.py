@@ -307,7 +307,7 @@ def test_a_path_given_twice_is_read_once(
     out = tmp_path / ".urls.json"  # hidden: not read back from the folder given
     twice = [str(listing), str(tmp_path / "." / listing.name), str(tmp_path)]
     code, _, err = _check([*twice, *FAST, "--out", str(out)], capsys)
-    assert code == 0 and "1 URLs in 1 file" in err
+    assert code == 0 and "assay: 1 URL in 1 file\n" in err
     assert [entry["places"] for entry in _read(out)] == [[f"{listing}:2"]]
 
 

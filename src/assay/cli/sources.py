@@ -83,8 +83,8 @@ def print_map_counts(mapped: dict[str, Any]) -> None:
     uncited = mapped["uncited_urls"]
     if uncited:
         print(
-            f"assay: warning: {len(uncited)} URLs of --urls are cited by no claim: not joined (a check of "
-            f"other files?), e.g. {one_line(uncited[0])}",
+            f"assay: warning: {len(uncited)} URL{'s' if len(uncited) != 1 else ''} of --urls cited by no "
+            f"claim: not joined (a check of other files?), e.g. {one_line(uncited[0])}",
             file=sys.stderr,
         )
     print_flags(mapped)

@@ -207,8 +207,8 @@ def _say_scan(scan: UrlScan) -> None:
     """What the files gave, on stderr: URLs in how many files, files without any, fields with none."""
     files, empty = len(scan.files), len(scan.files_without_urls)
     without = f" ({empty} without any)" if empty else ""
-    plural = "s" if files != 1 else ""
-    print(f"assay: {len(scan.found)} URLs in {files} file{plural}{without}", file=sys.stderr)
+    urls = f"{len(scan.found)} URL{'s' if len(scan.found) != 1 else ''}"
+    print(f"assay: {urls} in {files} file{'s' if files != 1 else ''}{without}", file=sys.stderr)
     if not scan.found:
         print("assay: no URLs found: nothing to check", file=sys.stderr)
     if scan.skipped:
