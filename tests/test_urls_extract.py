@@ -55,6 +55,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"
         ("https://stra%C3%9Fe.de/", "https://xn--strae-oqa.de/"),
         ("HTTP://example.com:80/", "http://example.com/"),
         ("https://example.com/?A=1", "https://example.com/?A=1"),  # the query's case is the site's
+        ("https://example.com/?b=2&a=1", "https://example.com/?b=2&a=1"),  # and its order
         ("https://BÜCHER.de/", "https://xn--bcher-kva.de/"),
         ("https://xn--bcher-kva.de/", "https://xn--bcher-kva.de/"),
         ("http://[::1]:8080/x", "http://[::1]:8080/x"),
