@@ -342,3 +342,16 @@ def test_the_terminal_lists_20_hosts_the_worst_kept_and_the_total_of_all() -> No
     assert "  ... and 10 more hosts (--markdown FILE lists them all)" in lines
     (total,) = [line.split() for line in lines if line.startswith("  total")]
     assert total == ["total", "29", "0", "1", "0", "0", "0"]
+
+
+def test_a_link_in_a_folder_that_leads_to_no_file_is_said_not_skipped_silently(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "page.md").write_text("nothing cited\n", encoding="utf-8")
+    (corpus / "gone.md").symlink_to(tmp_path / "deleted.md")
+    (corpus / "loop.md").symlink_to(corpus / "loop.md")
+    code, _, err = _check([str(corpus)], capsys)
+    assert code == 0 and "0 URLs in 1 file" in err
+    assert f"warning: 2 links in the folders lead to no file: not read, e.g. {corpus / 'gone.md'}" in err

@@ -214,6 +214,11 @@ def _say_scan(scan: UrlScan) -> None:
     if scan.skipped:
         fields = "1 URL field is" if len(scan.skipped) == 1 else f"{len(scan.skipped)} URL fields are"
         print(f"assay: {fields} empty (null): skipped", file=sys.stderr)
+    if scan.dead_links:
+        links = len(scan.dead_links)
+        said = f"{links} link{'s' if links != 1 else ''} in the folders lead{'s' if links == 1 else ''}"
+        example = one_line(scan.dead_links[0])
+        print(f"assay: warning: {said} to no file: not read, e.g. {example}", file=sys.stderr)
     for place, text in scan.unusable[:SHOWN_PROBLEMS]:
         said = f"{one_line(place)}: {one_line(text)!r} is no http(s) URL: not checked"
         print(f"assay: warning: {said}", file=sys.stderr)

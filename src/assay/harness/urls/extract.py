@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import dataclasses
 import functools
 import html
 import json
@@ -93,6 +94,7 @@ class UrlScan:
     files: tuple[tuple[str, int], ...]
     skipped: tuple[str, ...] = ()
     unusable: tuple[tuple[str, str], ...] = ()  # (place, the text)
+    dead_links: tuple[str, ...] = ()  # links in a folder searched that lead to no file: not read
 
     @property
     def files_without_urls(self) -> tuple[str, ...]:
@@ -108,34 +110,42 @@ def scan_urls(paths: Sequence[Path]) -> UrlScan:
     """Read every file of `paths` (folders searched) for URLs; see the module's docstring."""
     collector = _Collector()
     read: set[str] = set()
+    dead: list[str] = []
     for path in paths:
-        for file in _files_to_read(path):
+        files, dead_links = _files_to_read(path)
+        dead += map(str, dead_links)
+        for file in files:
             if (real := os.path.realpath(file)) not in read:  # a file given, and again in its folder
                 read.add(real)
                 collector.start(str(file))
                 _read_file(file, str(file), collector)
-    return collector.scan()
+    return dataclasses.replace(collector.scan(), dead_links=tuple(dict.fromkeys(dead)))
 
 
-def _files_to_read(path: Path) -> list[Path]:
+def _files_to_read(path: Path) -> tuple[list[Path], list[Path]]:
     """`path` itself when a file; a folder's files with known suffixes, in sorted order, not its hidden
-    entries (a macOS copy leaves binary ``._name.json`` beside every file) nor links to folders."""
+    entries (a macOS copy leaves binary ``._name.json`` beside every file) nor links to folders; and
+    the folder's links with those suffixes that lead to no file (a loop, a target gone), to be said."""
     if path.is_file():
-        return [path]
+        return [path], []
     if not path.is_dir():
         if path.is_symlink() and not path.exists():
             what = "a symbolic link that leads to no file (a loop of links, or its target is gone)"
         else:
             what = "not a regular file or folder" if path.exists() else "no such file or folder"
         raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
-    found = []
+    found, dead = [], []
     for folder, subfolders, names in os.walk(path):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
         for name in sorted(names):
             file = Path(folder, name)
-            if not name.startswith(".") and file.suffix.casefold() in KNOWN_SUFFIXES and file.is_file():
+            if name.startswith(".") or file.suffix.casefold() not in KNOWN_SUFFIXES:
+                continue
+            if file.is_file():
                 found.append(file)
-    return found
+            elif file.is_symlink() and not file.exists():
+                dead.append(file)
+    return found, dead
 
 
 # --- collecting ----------------------------------------------------------------------------------------
