@@ -226,3 +226,46 @@ def test_a_command_without_its_action_is_a_usage_error(capsys: pytest.CaptureFix
     with pytest.raises(SystemExit) as exited:
         main(["sources"])
     assert exited.value.code == 2 and "ACTION" in capsys.readouterr().err
+
+
+def _url_facts(root: Path) -> tuple[Path, Path]:
+    facts, sources = root / "facts", root / "sources"
+    facts.mkdir()
+    sources.mkdir()
+    (sources / "acme.txt").write_text("Acme wording.", encoding="utf-8")
+    claims = [
+        {"field": "plans", "value": 3, "source": {"url": "www.acme.example/plans"}},
+        {"field": "files", "value": 1, "source": {"url": "ftp://acme.example/list"}},
+        {"field": "beds", "value": 5000, "source": {"url": "https://acme.example/beds"}},
+    ]
+    (facts / "acme.json").write_text(json.dumps({"document": "acme", "claims": claims}), encoding="utf-8")
+    return facts, sources
+
+
+@pytest.mark.parametrize(("field", "written"), [("plans", "www.acme.example/plans"), ("files", "ftp://")])
+def test_a_claim_citing_no_http_url_is_unusable_not_waiting_for_a_check(
+    tmp_path: Path, field: str, written: str
+) -> None:
+    mapped = _map(_url_facts(tmp_path), {"https://acme.example/beds": "ok"})
+    entry = _entry(mapped, "acme", field)
+    assert entry["verdict"] == "url_unusable" and written in entry["verdict_text"]
+    assert mapped["counts"]["total"]["url_unusable"] == 2 and mapped["counts"]["total"]["url:ok"] == 1
+
+
+def test_a_checks_urls_that_no_claim_cites_are_listed_and_warned_of(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, sources = _url_facts(tmp_path)
+    checked = [
+        {"url": "https://ACME.example/beds", "class": "ok"},
+        {"url": "https://other.example/a", "class": "broken"},
+    ]
+    urls, out = tmp_path / "urls.json", tmp_path / "map.json"
+    urls.write_text(json.dumps(checked), encoding="utf-8")
+    command = ["sources", "map", "--facts", str(facts), "--sources", str(sources), "--no-cache"]
+    assert main([*command, "--urls", str(urls), "--out", str(out)]) == 0
+    assert "1 URL of --urls cited by no claim" in capsys.readouterr().err
+    mapped = json.loads(out.read_text(encoding="utf-8"))
+    assert mapped["uncited_urls"] == ["https://other.example/a"]
+    assert "## Checked URLs that no claim cites (1)" in map_markdown(mapped)
+    assert _map((facts, sources))["uncited_urls"] == []

@@ -65,8 +65,8 @@ def test_each_class_and_its_exit_code(
     out = tmp_path / "urls.json"
     listing = _list(tmp_path, server, "/ok", path)
     assert _check([str(listing), *FAST, "--out", str(out)], capsys)[0] == code
-    entries = _read(out)
-    assert [entry["class"] for entry in entries] == ["ok", klass][: len(entries)]
+    expected = ["ok"] if path == "/ok" else ["ok", klass]  # /ok listed twice is one URL
+    assert [entry["class"] for entry in _read(out)] == expected
 
 
 def test_the_json_has_one_entry_per_url_with_its_places(
@@ -228,6 +228,8 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad age": ([ok, "--cache-ttl", "a week"], "'a week' is not an age"),
         "bad interval": ([ok, "--interval", "-1"], "0 or more"),
         "bad concurrency": ([ok, "--concurrency", "0"], "give 1 or more"),
+        "one file twice": ([ok, "--out", str(tmp_path / "r"), "--markdown", str(tmp_path / "r")], "same"),
+        "no such folder": ([ok, "--out", str(tmp_path / "nowhere" / "urls.json")], "does not exist"),
     }
 
 
@@ -242,6 +244,8 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "bad age",
         "bad interval",
         "bad concurrency",
+        "one file twice",
+        "no such folder",
     ],
 )
 def test_bad_input_is_exit_2_with_one_line(
@@ -283,6 +287,7 @@ def test_help_lists_the_flags_and_the_engines_defaults(capsys: pytest.CaptureFix
     assert {name: engine[name] for name in DEFAULTS} == DEFAULTS
     assert tuple(engine["dns_canary"]) == DEFAULT_DNS_CANARY
     assert f"(default: {DEFAULTS['per_host']})" in text and "(default: 7d)" in text
+    assert "1 a URL is broken, 2 bad input or usage, 130 interrupted" in text
 
 
 @pytest.mark.parametrize(
@@ -293,3 +298,60 @@ def test_cache_ages(text: str, seconds: float) -> None:
     from assay.cli.urls import duration
 
     assert duration(text) == seconds
+
+
+def test_a_path_given_twice_is_read_once(
+    server: UrlServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = _list(tmp_path, server, "/ok")
+    out = tmp_path / ".urls.json"  # hidden: not read back from the folder given
+    twice = [str(listing), str(tmp_path / "." / listing.name), str(tmp_path)]
+    code, _, err = _check([*twice, *FAST, "--out", str(out)], capsys)
+    assert code == 0 and "assay: 1 URL in 1 file\n" in err
+    assert [entry["places"] for entry in _read(out)] == [[f"{listing}:2"]]
+
+
+def test_progress_in_a_ci_log_is_a_line_now_and_then_not_one_per_url() -> None:
+    import io
+
+    from assay.cli.urls import UrlProgress
+
+    log = io.StringIO()  # not a terminal, as a CI log is not
+    progress = UrlProgress(5000, log)
+    for _ in range(5000):
+        progress(None)  # type: ignore[arg-type]  # the verdict is not read
+    progress.close()
+    lines = log.getvalue().splitlines()
+    assert lines[-1] == "assay: 5000/5000 URLs checked" and len(lines) < 5
+
+
+def test_the_terminal_lists_20_hosts_the_worst_kept_and_the_total_of_all() -> None:
+    from assay.harness.urls.check import UrlVerdict
+    from assay.harness.urls.extract import FoundUrl
+    from assay.harness.urls.report import summary_lines
+
+    urls = [f"https://host{n}.example/page" for n in range(30)]
+    found = [FoundUrl(url, False, (f"list.txt:{n + 1}",)) for n, url in enumerate(urls)]
+    verdicts = [
+        UrlVerdict(url, "broken" if n == 29 else "ok", 404 if n == 29 else 200, url, (), "", "", (), None, 1)
+        for n, url in enumerate(urls)
+    ]
+    lines = summary_lines(found, verdicts)
+    rows = [line.split()[0] for line in lines[2:] if line.startswith("  host")]
+    assert len(rows) == 20 and "host29.example" in rows and "host19.example" not in rows
+    assert "  ... and 10 more hosts (--markdown FILE lists them all)" in lines
+    (total,) = [line.split() for line in lines if line.startswith("  total")]
+    assert total == ["total", "29", "0", "1", "0", "0", "0"]
+
+
+def test_a_link_in_a_folder_that_leads_to_no_file_is_said_not_skipped_silently(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "page.md").write_text("nothing cited\n", encoding="utf-8")
+    (corpus / "gone.md").symlink_to(tmp_path / "deleted.md")
+    (corpus / "loop.md").symlink_to(corpus / "loop.md")
+    code, _, err = _check([str(corpus)], capsys)
+    assert code == 0 and "0 URLs in 1 file" in err
+    assert f"warning: 2 links in the folders lead to no file: not read, e.g. {corpus / 'gone.md'}" in err

@@ -48,7 +48,14 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"
         ("https://example.com/a.#top", "https://example.com/a"),
         ("https://example.com/a%2Fb?x=%41", "https://example.com/a%2Fb?x=A"),  # %41 is A; %2F stays
         ("https://example.com/a b", "https://example.com/a%20b"),
-        ("https://bücher.de/straße", "https://xn--bcher-kva.de/straße"),
+        ("https://bücher.de/straße", "https://xn--bcher-kva.de/stra%C3%9Fe"),  # an IRI's path as a URI's
+        ("https://example.com/stra%c3%9fe?q=ü", "https://example.com/stra%C3%9Fe?q=%C3%BC"),
+        ("https://example.com./a", "https://example.com/a"),  # the root's dot: one host
+        ("https://ex%41mple.com/", "https://example.com/"),  # a host's escapes decoded
+        ("https://stra%C3%9Fe.de/", "https://xn--strae-oqa.de/"),
+        ("HTTP://example.com:80/", "http://example.com/"),
+        ("https://example.com/?A=1", "https://example.com/?A=1"),  # the query's case is the site's
+        ("https://example.com/?b=2&a=1", "https://example.com/?b=2&a=1"),  # and its order
         ("https://BÜCHER.de/", "https://xn--bcher-kva.de/"),
         ("https://xn--bcher-kva.de/", "https://xn--bcher-kva.de/"),
         ("http://[::1]:8080/x", "http://[::1]:8080/x"),
@@ -76,6 +83,8 @@ def test_normalise_url(text: str, url: str) -> None:
         "https:///a",
         "https://",
         "https://exa mple.com/",
+        "https://example.com../",
+        "https://ex%FFmple.com/",  # escapes that are no UTF-8
         "https://example.com:99999/",
         "https://example.com:8o/",
         "https://[not-ipv6]/",
@@ -207,10 +216,12 @@ def test_markdown_links_autolinks_and_bare_urls(tmp_path: Path) -> None:
 
 def test_html_character_references_are_undone(tmp_path: Path) -> None:
     page = _write(tmp_path / "page.html", '<a href="https://a.example/q?x=1&amp;y=2">PDF</a>\n')
-    text = _write(tmp_path / "page.md", "https://a.example/q?x=1&amp;y=2\n")
-    assert [item.url for item in urls_in([page, text])] == [
+    text = _write(tmp_path / "page.md", "[x](https://b.example/q?x=1&amp;y=2)\n")  # CommonMark reads them
+    listed = _write(tmp_path / "list.txt", "https://c.example/q?x=1&amp;y=2\n")  # a plain list does not
+    assert [item.url for item in urls_in([page, text, listed])] == [
         "https://a.example/q?x=1&y=2",
-        "https://a.example/q?x=1&amp;y=2",  # Markdown writes & as it is
+        "https://b.example/q?x=1&y=2",
+        "https://c.example/q?x=1&amp;y=2",
     ]
 
 
@@ -258,11 +269,14 @@ def test_a_url_across_a_long_lines_pieces_is_found_whole(tmp_path: Path) -> None
     [
         ("bad.md", b"ok https://a.example/\n\xff\xfe\n", "bad.md:2", "not UTF-8"),
         ("cut.txt", b"https://a.example/\xe2\x82", "cut.txt:1", "not UTF-8"),
+        ("le.txt", "https://a.example/\n".encode("utf-16-le"), "le.txt:1", "UTF-16 without its byte-order"),
         ("bad.json", b'{"url": "https://a.example/",}', "bad.json:1:", "not valid JSON"),
         ("twice.json", b'{"url": "https://a.example/", "url": "https://b.example/"}', "twice.json", "url"),
         ("bad.jsonl", b'{"url": "https://a.example/"}\n{"url": \n', "bad.jsonl:2", "not valid JSON"),
         ("missing.md", None, "missing.md", "no such file"),
         ("fifo", "fifo", "fifo", "not a regular file"),
+        ("loop.md", "loop", "loop.md", "a loop of links"),
+        ("gone.md", "gone", "gone.md", "its target is gone"),
     ],
 )
 def test_an_unreadable_file_is_an_input_error_naming_it(
@@ -271,6 +285,11 @@ def test_an_unreadable_file_is_an_input_error_naming_it(
     path = tmp_path / name
     if content == "fifo":
         os.mkfifo(path)
+    elif content == "loop":
+        path.symlink_to(tmp_path / "back.md")
+        (tmp_path / "back.md").symlink_to(path)
+    elif content == "gone":
+        path.symlink_to(tmp_path / "deleted.md")
     elif content is not None:
         path.write_bytes(content)
     with pytest.raises(InputError) as raised:
@@ -319,3 +338,131 @@ SHARED_FACTS_URLS = [
     "https://www.tataaig.com/health-insurance/medicare",
     "https://www.tataaig.com/",
 ]
+
+
+def test_one_page_spelled_as_an_iri_a_uri_and_with_the_roots_dot_is_found_once(tmp_path: Path) -> None:
+    page = _write(
+        tmp_path / "page.md",
+        "[IRI](https://Example.com./straße) and https://example.com/stra%c3%9fe and "
+        "HTTP://example.com:80/x, http://example.com/x; https://example.com/x?a=1 and ?A=1: "
+        "https://example.com/x?A=1\n",
+    )
+    assert [(item.url, item.places) for item in urls_in([page])] == [
+        ("https://example.com/stra%C3%9Fe", (f"{page}:1",)),
+        ("http://example.com/x", (f"{page}:1",)),
+        ("https://example.com/x?a=1", (f"{page}:1",)),
+        ("https://example.com/x?A=1", (f"{page}:1",)),
+    ]
+
+
+def test_a_csv_comma_ends_a_url_but_a_quoted_cell_keeps_its_commas(tmp_path: Path) -> None:
+    table = _write(
+        tmp_path / "sources.csv",
+        'name,url,note\nA,https://example.com/a,next cell\nB,"https://example.com/b,c",quoted\n'
+        '"C","see https://example.com/d, then more",x\n',
+    )
+    assert [item.url for item in urls_in([table])] == [
+        "https://example.com/a",
+        "https://example.com/b,c",
+        "https://example.com/d",
+    ]
+
+
+def test_a_markdown_destination_in_angle_brackets_keeps_its_spaces(tmp_path: Path) -> None:
+    page = _write(
+        tmp_path / "page.md",
+        "[Wording (PDF)](<https://example.com/policy wording.pdf>) and\n"
+        "[ref]: <https://example.com/a b&amp;c> \"Title\"\n"
+        "prose <https://example.com/c d> is no link: its URL ends at the space\n",
+    )
+    assert [(item.url, item.expect_pdf) for item in urls_in([page])] == [
+        ("https://example.com/policy%20wording.pdf", True),
+        ("https://example.com/a%20b&c", False),
+        ("https://example.com/c", False),
+    ]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("name", ["list.txt", "page.md", "gold.jsonl", "facts.json"])
+def test_a_utf16_or_32_file_is_refused_naming_it(tmp_path: Path, name: str, encoding: str) -> None:
+    file = tmp_path / name
+    bom = "\ufeff" if encoding == "utf-16-be" else ""  # "utf-16" and "utf-32" write their own
+    file.write_bytes((bom + '{"url": "https://example.com/a"}\n').encode(encoding))
+    with pytest.raises(InputError) as raised:
+        scan_urls([file])
+    assert encoding[:6].upper() in raised.value.what
+    assert "save the file as UTF-8" in str(raised.value)
+
+
+def test_a_json_url_that_begins_a_later_string_takes_its_own_line(tmp_path: Path) -> None:
+    facts = _write(
+        tmp_path / "facts.json",
+        '{\n  "groups": [["https://example.com/a", {"links": ["see https://example.com/c."]}]],\n'
+        '  "escaped": "https:\\/\\/example.com\\/d",\n  "pdf_link": "https://example.com/doc"\n}\n',
+    )
+    assert [(item.url, item.places) for item in urls_in([facts])] == [
+        ("https://example.com/a", (f"{facts}:2",)),
+        ("https://example.com/c", (f"{facts}:2",)),
+        ("https://example.com/d", (str(facts),)),  # written with escapes: the file, not a wrong line
+        ("https://example.com/doc", (f"{facts}:4",)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "urls"),
+    [
+        (
+            "page.html",
+            "<a href=\"https://x.example/a?b=1&amp;c=2\">a</a><img src='https://x.example/i.png'>"
+            "<a href=https://x.example/bare>b</a><a href=\"/relative\">r</a>",
+            ["https://x.example/a?b=1&c=2", "https://x.example/i.png", "https://x.example/bare"],
+        ),
+        (
+            "guide.rst",
+            "See `Python <https://x.example/py/>`_ and `doc <https://x.example/d.pdf>`__.\n"
+            ".. _target: https://x.example/target\n",
+            ["https://x.example/py/", "https://x.example/d.pdf", "https://x.example/target"],
+        ),
+        ("cells.tsv", "name\turl\nA\thttps://x.example/t\tnext\n", ["https://x.example/t"]),
+        (
+            "refs.md",
+            '[ref]: https://x.example/ref "Title"\n`https://x.example/code`\n```\nhttps://x.example/block\n```\n',
+            ["https://x.example/ref", "https://x.example/code", "https://x.example/block"],  # code cites too
+        ),
+        ("crlf.md", "a https://x.example/1\r\nb https://x.example/2\r\n", ["https://x.example/1", "https://x.example/2"]),
+        (
+            "nested.json",
+            '{"s": [["https://x.example/j1", {"l": ["https://x.example/j2"]}], "t https://x.example/j3."]}',
+            ["https://x.example/j1", "https://x.example/j2", "https://x.example/j3"],
+        ),
+    ],
+)
+def test_urls_in_each_text_format(tmp_path: Path, name: str, text: str, urls: list[str]) -> None:
+    assert [item.url for item in urls_in([_write(tmp_path / name, text)])] == urls
+
+
+@pytest.mark.parametrize(
+    ("written", "urls"),
+    [
+        ("https://x.example/policy wording.pdf", ["https://x.example/policy%20wording.pdf"]),
+        ("https://x.example/a; https://y.example/b", ["https://x.example/a", "https://y.example/b"]),
+        ("https://x.example/a https://y.example/b", ["https://x.example/a", "https://y.example/b"]),
+        ("https://web.archive.org/web/2024/https://x.example/a", ["https://web.archive.org/web/2024/https://x.example/a"]),
+    ],
+)
+def test_a_url_field_is_one_url_unless_several(tmp_path: Path, written: str, urls: list[str]) -> None:
+    facts = _write(tmp_path / "facts.json", json.dumps({"f": {"value": 1, "source_url": written}}))
+    assert [item.url for item in urls_in([facts])] == urls
+
+
+def test_a_character_reference_that_stands_for_a_space_or_bracket_ends_the_url(tmp_path: Path) -> None:
+    page = _write(
+        tmp_path / "page.html",
+        '<p>see https://x.example/a&nbsp;and more, <a href="https://x.example/b">https://x.example/b&lt;/a</a>'
+        " &lt;https://x.example/c&gt;</p>\n",
+    )
+    assert [item.url for item in urls_in([page])] == [
+        "https://x.example/a",
+        "https://x.example/b",
+        "https://x.example/c",
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -79,4 +80,11 @@ def print_map_counts(mapped: dict[str, Any]) -> None:
     for name, tally in [*counts["by_document"].items(), ("total", counts["total"])]:
         cells = [f"{tally.get(code, 0):>{len(code)}}" for code in header]
         print(f"  {one_line(name):<{width}}  " + " ".join(cells))
+    uncited = mapped["uncited_urls"]
+    if uncited:
+        print(
+            f"assay: warning: {len(uncited)} URL{'s' if len(uncited) != 1 else ''} of --urls cited by no "
+            f"claim: not joined (a check of other files?), e.g. {one_line(uncited[0])}",
+            file=sys.stderr,
+        )
     print_flags(mapped)

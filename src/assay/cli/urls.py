@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -37,10 +37,14 @@ def add_parsers(commands: flags.Commands) -> None:
     check = actions.add_parser(
         "check",
         help="check every URL cited: ok, redirected, broken, blocked, error, soft_404",
-        description="Find the URLs in facts files (JSON), gold sets (JSONL), Markdown and text corpora and "
-        "plain lists (one URL a line, # comments), folders searched; check each over HTTP (HEAD, then a "
-        "small GET) and class it. Exit 1 when a URL is broken (404, 410, no such host, not the PDF it "
-        "should be); blocked (401, 403, 429), error (5xx, timeouts) and soft_404 are reported, not failed.",
+        description="Find the URLs in facts files (JSON), gold sets (JSONL), Markdown, reStructuredText, "
+        "HTML, CSV/TSV and text corpora and plain lists (one URL a line, # comments), folders searched; "
+        "check each over HTTP (HEAD, then a small GET) and class it. Exit 1 when a URL is broken (404, "
+        "410, no such host, a malformed URL, not the PDF it should be); blocked (401, 403, 429 and other "
+        "4xx), error (5xx, timeouts, redirect loops) and soft_404 (a deep link sent to a home or login "
+        "page) are reported, not failed.",
+        epilog="exit codes: 0 no URL broken (or none found), 1 a URL is broken, 2 bad input or usage, "
+        "130 interrupted (the cache keeps the verdicts reached)",
     )
     check.add_argument(
         "paths", nargs="+", type=Path, metavar="PATH", help="files or folders to read URLs from"
@@ -120,7 +124,7 @@ def duration(text: str) -> float:
     return float(found.group(1)) * UNITS[found.group(2) or "s"]
 
 
-def _seconds(*, zero: bool) -> Any:
+def _seconds(*, zero: bool) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds, above 0 (or 0 too, when `zero`)."""
 
     def parse(text: str) -> float:
@@ -203,13 +207,18 @@ def _say_scan(scan: UrlScan) -> None:
     """What the files gave, on stderr: URLs in how many files, files without any, fields with none."""
     files, empty = len(scan.files), len(scan.files_without_urls)
     without = f" ({empty} without any)" if empty else ""
-    plural = "s" if files != 1 else ""
-    print(f"assay: {len(scan.found)} URLs in {files} file{plural}{without}", file=sys.stderr)
+    urls = f"{len(scan.found)} URL{'s' if len(scan.found) != 1 else ''}"
+    print(f"assay: {urls} in {files} file{'s' if files != 1 else ''}{without}", file=sys.stderr)
     if not scan.found:
         print("assay: no URLs found: nothing to check", file=sys.stderr)
     if scan.skipped:
         fields = "1 URL field is" if len(scan.skipped) == 1 else f"{len(scan.skipped)} URL fields are"
         print(f"assay: {fields} empty (null): skipped", file=sys.stderr)
+    if scan.dead_links:
+        links = len(scan.dead_links)
+        said = f"{links} link{'s' if links != 1 else ''} in the folders lead{'s' if links == 1 else ''}"
+        example = one_line(scan.dead_links[0])
+        print(f"assay: warning: {said} to no file: not read, e.g. {example}", file=sys.stderr)
     for place, text in scan.unusable[:SHOWN_PROBLEMS]:
         said = f"{one_line(place)}: {one_line(text)!r} is no http(s) URL: not checked"
         print(f"assay: warning: {said}", file=sys.stderr)

@@ -4,9 +4,11 @@ honestly: a quote is verified when the whole of it is found (``quotes.find_quote
 
 Verdicts: ``verified`` (at a level of the cascade), ``quote_missing`` (the source is there, the quote
 is not), ``source_missing``, ``other_document``, ``sentinel``, and for a claim whose source is a web
-page ``url_unchecked``, or ``url:<class>`` once a URL check (``--urls``) gave its class. A claim's URL
-and a check's are joined as ``normalise_url`` spells them: ``https://Example.com`` is checked once and
-joins the claim that cites ``https://example.com/``.
+page ``url_unchecked``, or ``url:<class>`` once a URL check (``--urls``) gave its class, or
+``url_unusable`` when what it cites is no http(s) URL (``www.x.com/a``, ``ftp://...``: no check can
+ask it). A claim's URL and a check's are joined as ``normalise_url`` spells them: ``https://Example.com``
+is checked once and joins the claim that cites ``https://example.com/``; the check's URLs that no
+claim cites are listed (``uncited_urls``), so a check of other files is seen, not silently ignored.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
+from ..report.markdown import code
 from .claims import Verdict, Verification, flag_entry
 from .gold import Strong, flag_lines, markdown_table
 from .urls.normalise import normalise_url
@@ -30,7 +33,10 @@ def map_verdict(verdict: Verdict, url_classes: Mapping[str, str]) -> tuple[str, 
     check gave one (``url:<class>``)."""
     match = verdict.match
     if verdict.status == "url":
-        url = joinable(verdict.claim.source_url or "")
+        written = verdict.claim.source_url or ""
+        url = normalise_url(written)
+        if url is None:  # no check can ever ask it: a curation error, not a check still to run
+            return "url_unusable", f"no http(s) URL to check ({written!r})"
         if url in url_classes:
             return f"url:{url_classes[url]}", f"URL checked: {url_classes[url]}"
         return "url_unchecked", "URL not yet checked"
@@ -79,8 +85,12 @@ def source_map(verification: Verification, url_classes: Mapping[str, str] | None
     """The claim-to-source map: one entry per claim, and counts of verdicts per document and overall."""
     entries = [map_entry(verdict, url_classes or {}) for verdict in verification.verdicts]
     documents = sorted({entry["claim"]["document"] for entry in entries})
+    cited = {normalise_url(verdict.claim.source_url or "") for verdict in verification.verdicts}
     return {
         "claims": entries,
+        # A check's URLs that no claim cites: a check of other files (or of a corpus, not the facts)
+        # would otherwise join nothing and say nothing.
+        "uncited_urls": [url for url in url_classes or {} if url not in cited],
         "file_flags": [flag_entry(flag) for flag in verification.flags],
         "source_problems": [{"path": path, "reason": why} for path, why in verification.sources.problems],
         "counts": {
@@ -134,7 +144,7 @@ def url_classes(data: Any, *, where: str) -> dict[str, str]:
 # --- Markdown ----------------------------------------------------------------------------------------
 
 SYMBOLS = {"verified": "✅", "quote_missing": "⚠️", "other_document": "⚠️", "source_missing": "❌"}
-SYMBOLS |= {"url_unchecked": "⏳", "sentinel": "·"}
+SYMBOLS |= {"url_unchecked": "⏳", "url_unusable": "❌", "sentinel": "·"}
 
 
 def map_markdown(source_map: dict[str, Any]) -> str:
@@ -156,6 +166,10 @@ def map_markdown(source_map: dict[str, Any]) -> str:
             "",
             *markdown_table(["file", "why"], problems),
         ]
+    uncited = source_map["uncited_urls"]
+    if uncited:
+        lines += ["", f"## Checked URLs that no claim cites ({len(uncited)})", ""]
+        lines += [f"- {code(url)}" for url in uncited]
     lines += ["", "## Claims", ""]
     entries = [
         [

@@ -48,7 +48,7 @@ class CacheEntry:
         return headers
 
 
-def storable(verdict: UrlVerdict) -> bool:
+def _storable(verdict: UrlVerdict) -> bool:
     """A server's lasting answer: not a transient class, not a 429, not a verdict without an answer."""
     return verdict.status is not None and verdict.klass != "error" and verdict.status != 429
 
@@ -89,7 +89,7 @@ class UrlCache:
 
     def store(self, verdict: UrlVerdict, etag: str | None, last_modified: str | None) -> None:
         """Keep `verdict` (without the notes about this reading), when it is a lasting answer."""
-        if not storable(verdict):
+        if not _storable(verdict):
             return
         notes = tuple(note for note in verdict.notes if note not in CACHE_NOTES)
         kept = UrlVerdict(**{**vars(verdict), "notes": notes})

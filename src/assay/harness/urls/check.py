@@ -36,8 +36,8 @@ unverifiable, never broken; a refused scheme or address), ``error`` (5xx, timeou
 after retries; redirect loops and chains too long; no such host where DNS resolves nothing), ``soft_404``
 (a deep link, a path or query beyond ``/``, a PDF's too, redirected to a home page ``/`` or a login page,
 answered 2xx; a 200 page titled "Not Found" is not looked for: it would need every body read). Only
-404/410 and missing hosts count as broken, because the exit code gates CI on broken and a WAF's 400 or 403
-must not fail a build.
+answers that prove a citation dead count as broken (404, 410, a missing host, a malformed URL, a PDF
+that is not one), because the exit code gates CI on broken and a WAF's 400 or 403 must not fail a build.
 """
 
 from __future__ import annotations
@@ -75,7 +75,6 @@ ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /i
 LOGIN = regex.compile(
     r"(?<![a-z])(?:log-?in|log-?on|sign-?in|sign_in|auth|oauth2?|sso|saml)(?![a-z])", regex.I
 )
-
 
 
 @dataclass(frozen=True)
@@ -130,7 +129,7 @@ class _Walk:
     stop: tuple[str, str] | None = None  # (class, reason) when the walk ended short of a final answer
 
 
-def now_iso() -> str:
+def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -268,7 +267,7 @@ def _verdict(found: FoundUrl, walk: _Walk, attempts: int, notes: list[str]) -> U
         status=answer.status,
         final_url=final,
         chain=tuple(walk.hops),
-        checked_at=now_iso(),
+        checked_at=_now_iso(),
         reason=reason,
         notes=tuple(dict.fromkeys([*walk.notes, *notes])),
         is_pdf=is_pdf,
@@ -317,7 +316,7 @@ async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
         walk.hops.append(Hop(found.url, None))
     if entry is not None and walk.stop is None and walk.last.status == 304:
         kept = (*entry.verdict.notes, "revalidated (304)")
-        verdict = replace(entry.verdict, checked_at=now_iso(), attempts=tries[0], notes=kept)
+        verdict = replace(entry.verdict, checked_at=_now_iso(), attempts=tries[0], notes=kept)
     else:
         verdict = _verdict(found, walk, tries[0], notes)
     if ctx.cache is not None:

@@ -3,14 +3,15 @@ corpora, and plain lists of URLs; each normalised (``normalise_url``), found onc
 ("file:line") it was written.
 
 A file is read by its suffix: ``.json`` is one JSON document, ``.jsonl``/``.ndjson`` one per line, the
-Markdown, text and table suffixes are scanned as text, and a plain list (``.txt``, ``.list``,
-``.urls``, or any other file named on its own) is text whose lines starting with ``#`` are comments. A
-folder is searched (not its hidden entries) for files with the known suffixes.
+Markdown, text and table suffixes are scanned as text (a CSV line cell by cell), and a plain list
+(``.txt``, ``.list``, ``.urls``, or any other file named on its own) is text whose lines starting with
+``#`` are comments. A folder is searched (not its hidden entries) for files with the known suffixes.
 
-In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole, and
-every other text is scanned for URLs. That one rule reads both facts layouts (``source_url``, and
-``source.url`` of assay's schema), gold items, and a layout written next year; a URL field that is
-null or empty is counted as skipped, and one holding no http(s) URL is counted as unusable, not lost.
+In JSON a URL field (``url``, ``source_url``, ``href``, any key ending ``_url``) is read whole (or
+URL by URL, when it holds several), and every other text is scanned for URLs. That one rule reads
+both facts layouts (``source_url``, and ``source.url`` of assay's schema), gold items, and a layout
+written next year; a URL field that is null or empty is counted as skipped, and one holding no
+http(s) URL is counted as unusable, not lost.
 
 A URL is expected to be a PDF when its path ends ``.pdf`` or where it was found says so: a key with
 ``pdf`` in its name (``pdf_url``), a type field beside it (``"type": "pdf"``), or a Markdown link whose
@@ -23,6 +24,9 @@ MiB), and a JSON document over ``MAX_JSON_BYTES`` is refused with the fix (write
 from __future__ import annotations
 
 import codecs
+import csv
+import dataclasses
+import functools
 import html
 import json
 import os
@@ -39,7 +43,9 @@ from .normalise import normalise_url
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
-TEXT_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".csv", ".tsv"}) | HTML_SUFFIXES
+CSV_SUFFIXES = frozenset({".csv"})
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+TEXT_SUFFIXES = frozenset({".rst", ".tsv"}) | MARKDOWN_SUFFIXES | HTML_SUFFIXES | CSV_SUFFIXES
 LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
 KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 
@@ -53,6 +59,11 @@ PIECE_BYTES = 1 << 20  # a text line longer than this is scanned in pieces
 _URL = regex.compile(
     r"https?://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>\"'`\[\]{}|\\^\u3001\u3002\uff0c\uff08\uff09\u300c-\u300f\u3010\u3011]*",
     regex.IGNORECASE,
+)
+# A Markdown link's destination in angle brackets, which CommonMark lets hold spaces:
+# "[text](<https://x/a b>)" and "[label]: <https://x/a b>" cite https://x/a%20b, not https://x/a.
+_ANGLED_DESTINATION = regex.compile(
+    r"(?:\]\(\s*|^ {0,3}\[[^\]\n]+\]:\s*)<(https?://[^<>\n]*)>", regex.IGNORECASE
 )
 # A Markdown link's text and the start of its destination, to read "(PDF)" in the text.
 _LINK = regex.compile(r"\[([^\]\n]{0,500})\]\(\s*<?(?=https?://)", regex.IGNORECASE)
@@ -83,6 +94,7 @@ class UrlScan:
     files: tuple[tuple[str, int], ...]
     skipped: tuple[str, ...] = ()
     unusable: tuple[tuple[str, str], ...] = ()  # (place, the text)
+    dead_links: tuple[str, ...] = ()  # links in a folder searched that lead to no file: not read
 
     @property
     def files_without_urls(self) -> tuple[str, ...]:
@@ -98,31 +110,42 @@ def scan_urls(paths: Sequence[Path]) -> UrlScan:
     """Read every file of `paths` (folders searched) for URLs; see the module's docstring."""
     collector = _Collector()
     read: set[str] = set()
+    dead: list[str] = []
     for path in paths:
-        for file in files_to_read(path):
+        files, dead_links = _files_to_read(path)
+        dead += map(str, dead_links)
+        for file in files:
             if (real := os.path.realpath(file)) not in read:  # a file given, and again in its folder
                 read.add(real)
                 collector.start(str(file))
                 _read_file(file, str(file), collector)
-    return collector.scan()
+    return dataclasses.replace(collector.scan(), dead_links=tuple(dict.fromkeys(dead)))
 
 
-def files_to_read(path: Path) -> list[Path]:
+def _files_to_read(path: Path) -> tuple[list[Path], list[Path]]:
     """`path` itself when a file; a folder's files with known suffixes, in sorted order, not its hidden
-    entries (a macOS copy leaves binary ``._name.json`` beside every file) nor links to folders."""
+    entries (a macOS copy leaves binary ``._name.json`` beside every file) nor links to folders; and
+    the folder's links with those suffixes that lead to no file (a loop, a target gone), to be said."""
     if path.is_file():
-        return [path]
+        return [path], []
     if not path.is_dir():
-        what = "not a regular file or folder" if path.exists() else "no such file or folder"
+        if path.is_symlink() and not path.exists():
+            what = "a symbolic link that leads to no file (a loop of links, or its target is gone)"
+        else:
+            what = "not a regular file or folder" if path.exists() else "no such file or folder"
         raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
-    found = []
+    found, dead = [], []
     for folder, subfolders, names in os.walk(path):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
         for name in sorted(names):
             file = Path(folder, name)
-            if not name.startswith(".") and file.suffix.casefold() in KNOWN_SUFFIXES and file.is_file():
+            if name.startswith(".") or file.suffix.casefold() not in KNOWN_SUFFIXES:
+                continue
+            if file.is_file():
                 found.append(file)
-    return found
+            elif file.is_symlink() and not file.exists():
+                dead.append(file)
+    return found, dead
 
 
 # --- collecting ----------------------------------------------------------------------------------------
@@ -180,20 +203,53 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
                 _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
     else:
         comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
-        entities = suffix in HTML_SUFFIXES  # href="...?a=1&amp;b=2" asks for ?a=1&b=2
+        # href="...?a=1&amp;b=2" asks for ?a=1&b=2; so does Markdown's, which reads character
+        # references in link destinations too (CommonMark 0.31, section 2.5)
+        entities = suffix in HTML_SUFFIXES | MARKDOWN_SUFFIXES
         for number, line in _lines(path, shown, whole_lines=False):
-            if not (comments and line.lstrip().startswith("#")):
-                _scan_text(line, number, collector, entities=entities)
+            if comments and line.lstrip().startswith("#"):
+                continue
+            for text in _csv_cells(line) if suffix in CSV_SUFFIXES else [line]:
+                _scan_text(text, number, collector, entities=entities)
+
+
+def _csv_cells(line: str) -> list[str]:
+    """A CSV line's cells: the comma between two cells ends a URL (``a,https://x/p,b``), though a comma
+    inside a URL is no end (``"https://x/p,q"`` is one quoted cell). A line the csv module refuses (a
+    field over its size limit) is scanned whole."""
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return [line]
+
+
+# A corpus writes the same URL many times (a footer on every page, a licence): each spelling is
+# normalised once; bounded, so a file of millions of distinct URLs costs no more memory.
+_normalised = functools.lru_cache(maxsize=4096)(normalise_url)
 
 
 def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
     """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
     character references undone first when `entities`."""
     pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
+    angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
     for found in _URL.finditer(text):
-        url = normalise_url(html.unescape(found.group()) if entities else found.group())
+        if (destination := angled.get(found.start())) is not None:  # its spaces are its own
+            written = html.unescape(destination) if entities else destination
+        else:
+            written = _unescaped(found.group()) if entities else found.group()
+        url = _normalised(written)
         if url is not None:
             collector.add(url, line, says_pdf=found.start() in pdf_links)
+
+
+def _unescaped(written: str) -> str:
+    """A URL found in HTML or Markdown with its character references undone, and cut where what they
+    stood for ends a URL: ``https://x/a&nbsp;and`` is ``https://x/a``, ``https://x/b&lt;/a>`` is
+    ``https://x/b`` (the references were read as part of the URL, being no space or bracket)."""
+    text = html.unescape(written)
+    found = _URL.match(text)
+    return found.group() if found else text
 
 
 # --- JSON and JSONL ----------------------------------------------------------------------------------
@@ -212,6 +268,11 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
             where=shown,
             fix="write it as JSON Lines (.jsonl: one JSON value per line), which is read a line at a time",
         )
+    try:
+        with path.open("rb") as stream:
+            _refuse_utf16_and_utf32(stream.read(4), shown)
+    except OSError as exc:
+        raise _unreadable(shown, exc) from None
     text, data = read_json(path, "JSON file")
     _read_json_value(data, _Locator(text, 1), collector)
 
@@ -233,13 +294,16 @@ def _parse_record(line: str, shown: str, number: int) -> Any:
 
 class _Locator:
     """The line of each string the walk meets, found in the JSON text in the order the walk meets them
-    (the parsed value keeps the text's order), so a search never goes back over the text."""
+    (the parsed value keeps the text's order), so a search never goes back over the text. A string is
+    looked for whole, quotes and all: a URL that begins a later string (``https://x/d`` of
+    ``https://x/doc``) is not it."""
 
     def __init__(self, text: str, first_line: int) -> None:
         self._text, self._at, self._line = text, 0, first_line
 
     def line_of(self, raw: str) -> int | None:
-        for spelled in dict.fromkeys([json.dumps(raw, ensure_ascii=False)[1:-1], json.dumps(raw)[1:-1]]):
+        """The line of the JSON string (key or value) whose parsed text is `raw`."""
+        for spelled in dict.fromkeys([json.dumps(raw, ensure_ascii=False), json.dumps(raw)]):
             found = self._text.find(spelled, self._at)
             if found >= 0:
                 self._line += self._text.count("\n", self._at, found)
@@ -262,28 +326,33 @@ def _read_json_value(value: Any, locator: _Locator, collector: _Collector) -> No
         for item in value:
             _read_json_value(item, locator, collector)
     elif isinstance(value, str):
-        for found in _URL.finditer(value):
-            url = normalise_url(found.group())
-            if url is not None:
-                collector.add(url, locator.line_of(found.group()))
+        urls = [url for found in _URL.finditer(value) if (url := normalise_url(found.group())) is not None]
+        line = locator.line_of(value) if urls else None
+        for url in urls:
+            collector.add(url, line)
 
 
 def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locator, c: _Collector) -> None:
     if item is None or (isinstance(item, str) and not item.strip()):
-        c.skip(locator.line_of(json.dumps(key)[1:-1]))
+        c.skip(locator.line_of(key))
         return
     if not isinstance(item, str):
-        c.unusable(json.dumps(item), locator.line_of(json.dumps(key)[1:-1]))
+        c.unusable(json.dumps(item), locator.line_of(key))
         return
-    url, line = normalise_url(item), locator.line_of(item)
-    if url is None:
+    line = locator.line_of(item)
+    # Read whole (a space inside is the URL's own, %20), unless the field holds two URLs or more,
+    # "https://a/x; https://b/y": two sources in one field, each cited, not one URL that joins them.
+    written = [found.group() for found in _URL.finditer(item)]
+    urls = [normalise_url(text) for text in written] if len(written) > 1 else [normalise_url(item)]
+    if None in urls:
         c.unusable(item, line)
         return
     says_pdf = "pdf" in key.casefold() or any(
         name.casefold() in _TYPE_KEYS and isinstance(kind, str) and "pdf" in kind.casefold()
         for name, kind in siblings.items()
     )
-    c.add(url, line, says_pdf=says_pdf)
+    for url in urls:
+        c.add(str(url), line, says_pdf=says_pdf)
 
 
 # --- reading lines -----------------------------------------------------------------------------------
@@ -301,9 +370,30 @@ def _lines(path: Path, shown: str, *, whole_lines: bool) -> Iterator[tuple[int, 
     PIECE_BYTES comes in pieces, each cut after a space so no URL is split."""
     try:
         with path.open("rb") as stream:
+            _refuse_utf16_and_utf32(stream.peek(4)[:4], shown)
             yield from _decoded_lines(stream, shown, whole_lines)
     except OSError as exc:
         raise _unreadable(shown, exc) from None
+
+
+# The byte-order marks of the Unicode encodings that are not UTF-8, longest first (UTF-32 LE's starts
+# with UTF-16 LE's): a file saved so (Windows' "Unicode") would otherwise be "byte 0xff cannot be decoded".
+_OTHER_UNICODE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def _refuse_utf16_and_utf32(head: bytes, shown: str) -> None:
+    for bom, encoding in _OTHER_UNICODE_BOMS:
+        if head.startswith(bom):
+            raise InputError(
+                f"{encoding} text (its byte-order mark says so); URLs are read from UTF-8 files",
+                where=shown,
+                fix=f"save the file as UTF-8 (iconv -f {encoding} -t UTF-8), or leave it out",
+            )
 
 
 def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[tuple[int, str]]:
@@ -337,6 +427,14 @@ def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[
 
 
 def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, where: str) -> str:
+    """`piece` decoded; a NUL byte is refused too: it is valid UTF-8, but UTF-16 text without its
+    byte-order mark ("h\0t\0t\0p\0") or a binary file would otherwise be read as text holding no URL."""
+    if b"\0" in piece:
+        raise InputError(
+            "a NUL byte: not UTF-8 text (UTF-16 without its byte-order mark, or a binary file)",
+            where=where,
+            fix="save the file as UTF-8, or leave it out",
+        )
     try:
         return decoder.decode(piece, final=final)
     except UnicodeDecodeError as exc:

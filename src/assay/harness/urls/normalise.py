@@ -4,21 +4,25 @@ checked once and a verdict joins the claims that cite it.
 ``normalise_url`` takes a URL as it was written in running text (``<https://x>``, ``(see https://x).``,
 ``"https://x"``) and returns it with its wrappers and trailing sentence punctuation gone, any
 ``user:password@`` dropped (a credential must never reach a report, and the checker sends none), the
-scheme and host lowercased, a unicode host IDNA-encoded, the default port and the ``#fragment`` dropped,
-and an empty path written ``/``. The path loses its dot segments (``/a/./b/../c`` is ``/a/c``; httpx
-sends it so anyway), and in the path and query a percent escape of an unreserved character is decoded
-(``%7E`` is ``~``) and every other one written in capitals (``%2f`` is ``%2F``), as RFC 3986 section
-6.2.2 says of equivalent URLs. Invisible format characters (a soft hyphen, a zero-width space) are
-dropped from them. Otherwise the path and query are kept exactly as written: ``%2F`` and ``/`` name
-different resources to a server, and the query's order and case are the site's business. The one other
-change inside them is a bare space, which no URL can hold (RFC 3986 section 2): it is written ``%20``,
-as a browser sends it. Anything that is not an http or https URL with a host is None: the checker has
-nothing it may ask.
+scheme and host lowercased (``HTTP://`` is ``http://``), the host's percent escapes decoded
+(``ex%41mple.com``), a unicode host IDNA-encoded, the root's trailing dot dropped (``example.com.`` is
+``example.com``), the default port and the ``#fragment`` dropped, and an empty path written ``/``. The
+path loses its dot segments (``/a/./b/../c`` is ``/a/c``; httpx sends it so anyway), and in the path and
+query a non-ASCII character is written as the percent escapes of its UTF-8 bytes (an IRI's ``/straße``
+is ``/stra%C3%9Fe``, RFC 3987 section 3.1, the request httpx sends for either), a percent escape of an
+unreserved character is decoded (``%7E`` is ``~``) and every other one written in capitals (``%2f`` is
+``%2F``), as RFC 3986 section 6.2.2 says of equivalent URLs. Invisible format characters (a soft
+hyphen, a zero-width space) are dropped from them. Otherwise the path and query are kept exactly as
+written: ``%2F`` and ``/`` name different resources to a server, and the query's order and case are the
+site's business (``?a=1`` and ``?A=1`` stay two URLs). The one other change inside them is a bare space,
+which no URL can hold (RFC 3986 section 2): it is written ``%20``, as a browser sends it. Anything that
+is not an http or https URL with a host is None: the checker has nothing it may ask.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from urllib.parse import unquote
 
 import regex
 
@@ -33,12 +37,13 @@ _TRAILING = ".,;:!?*\"'`>"
 _RUN_ON_SENTENCE = regex.compile(r"(?<=/)\.\p{Lu}\p{Ll}+$")
 # A host name's labels as DNS writes them; "_" appears in real host names though RFC 952 forbids it.
 _LABEL = r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?"
-_HOST = regex.compile(rf"(?:{_LABEL}\.)*{_LABEL}\.?")
+_HOST = regex.compile(rf"(?:{_LABEL}\.)*{_LABEL}")
 _CONTROL = regex.compile(r"[\x00-\x20\x7f]")
 _PERCENT = regex.compile(r"%([0-9A-Fa-f]{2})")
 # Invisible format characters (a soft hyphen, a zero-width space, a bidi mark, a BOM) that text copied
 # from a PDF or a web page leaves inside a URL: no server's path holds them, and sent they are a 404.
 _INVISIBLE = regex.compile(r"\p{Cf}")
+_NON_ASCII = regex.compile(r"[^\x00-\x7f]+")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -67,9 +72,20 @@ def _path_and_query(tail: str) -> str:
     characters dropped, each percent escape of an unreserved character decoded and every other one in
     capitals (RFC 3986 sections 6.2.2.1-3): spellings of one request, as the server receives it (httpx
     removes dot segments before sending)."""
-    path, mark, query = str(_INVISIBLE.sub("", tail)).partition("?")
+    path, mark, query = _as_ascii(str(_INVISIBLE.sub("", tail))).partition("?")
     path = _without_dot_segments(_escaped(path if path.startswith("/") else "/" + path))
     return path + mark + _escaped(query)
+
+
+def _as_ascii(text: str) -> str:
+    """An IRI's path and query as a URI's (RFC 3987 section 3.1): each non-ASCII character as the
+    percent escapes of its UTF-8 bytes, so ``/straße`` and ``/stra%C3%9Fe`` (the request httpx sends
+    for either) are one URL."""
+    return str(_NON_ASCII.sub(_utf8_escapes, text))
+
+
+def _utf8_escapes(found: regex.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in found.group().encode("utf-8", "surrogatepass"))
 
 
 def _escaped(text: str) -> str:
@@ -122,7 +138,7 @@ def _netloc(authority: str, default_port: int) -> str | None:
         host, port = f"[{_ipv6_form(host[1:-1])}]", port_part[1:]
     else:
         name, _, port = hostport.partition(":")
-        ascii_host = _ascii_host(name)
+        ascii_host = _ascii_host(_unescaped_host(name))
         if ascii_host is None:
             return None
         host = ascii_host
@@ -146,9 +162,25 @@ def _ipv6(text: str) -> bool:
     return True
 
 
-def _ascii_host(host: str) -> str | None:
+def _unescaped_host(name: str) -> str | None:
+    """A host name with its percent escapes decoded (RFC 3986 section 3.2.2 lets a name be written
+    ``ex%41mple.com``, and ``stra%C3%9Fe.de`` is UTF-8 for ``straße.de``); None when they are no UTF-8."""
+    if "%" not in name:
+        return name
+    try:
+        return unquote(name, errors="strict")
+    except UnicodeDecodeError:
+        return None
+
+
+def _ascii_host(host: str | None) -> str | None:
     """A host name lowercased; a unicode one IDNA-encoded (UTS 46 mapping, then IDNA 2008, as browsers
-    do; IDNA 2003 for the names 2008 refuses, such as symbols); None when it is no host name."""
+    do; IDNA 2003 for the names 2008 refuses, such as symbols), without the root's trailing dot
+    (``example.com.`` is the same host as ``example.com``); None when it is no host name."""
+    if host is None:
+        return None
+    if host.endswith("."):
+        host = host[:-1]
     if not host.isascii():
         import idna  # httpx's own dependency; only unicode hosts need it
 

@@ -21,13 +21,13 @@ from .extract import FoundUrl
 # The classes that need a person's eyes, worst first; the terminal lists them URL by URL.
 TO_LOOK_AT = ("broken", "soft_404", "error", "blocked")
 SHOWN_ON_TERMINAL = 20  # URLs listed by name; the Markdown report lists them all
+SHOWN_HOSTS = 20  # hosts in the terminal's table; the Markdown report's table has them all
 
 
-def host_of(url: str) -> str:
-    """The host (and a port other than the default) a URL is asked of: the summary's grouping."""
-    parts = urlsplit(url)
-    netloc = parts.netloc.rpartition("@")[2]
-    return netloc or url
+def _host_of(url: str) -> str:
+    """The host (and a port other than the default) a URL is asked of: the summary's grouping. A found
+    URL is normalised, so it holds no user:password@."""
+    return urlsplit(url).netloc or url
 
 
 def _paired(found: Sequence[FoundUrl], verdicts: Sequence[UrlVerdict]) -> list[tuple[FoundUrl, UrlVerdict]]:
@@ -45,7 +45,7 @@ def class_counts(verdicts: Sequence[UrlVerdict]) -> dict[str, Any]:
     """URLs per class, overall and per host (hosts in first-seen order); every class named, 0 or not."""
     by_host: dict[str, Counter[str]] = {}
     for verdict in verdicts:
-        by_host.setdefault(host_of(verdict.url), Counter())[verdict.klass] += 1
+        by_host.setdefault(_host_of(verdict.url), Counter())[verdict.klass] += 1
     total = Counter(verdict.klass for verdict in verdicts)
 
     def tally(counts: Counter[str]) -> dict[str, int]:
@@ -113,14 +113,28 @@ def _url_lines(item: FoundUrl, verdict: UrlVerdict) -> list[str]:
 # --- the terminal --------------------------------------------------------------------------------------
 
 
+def _shown_hosts(by_host: dict[str, dict[str, int]]) -> tuple[dict[str, dict[str, int]], int]:
+    """The hosts the terminal lists (all, in first-seen order, up to SHOWN_HOSTS; past that, those
+    with the most URLs to look at), and how many are left out: a corpus citing 2,000 hosts would
+    otherwise print 2,000 rows before the URLs that need a person."""
+    if len(by_host) <= SHOWN_HOSTS:
+        return by_host, 0
+    worst = sorted(by_host, key=lambda host: -sum(by_host[host][klass] for klass in TO_LOOK_AT))
+    kept = set(worst[:SHOWN_HOSTS])
+    return {host: tally for host, tally in by_host.items() if host in kept}, len(by_host) - SHOWN_HOSTS
+
+
 def summary_lines(found: Sequence[FoundUrl], verdicts: Sequence[UrlVerdict]) -> list[str]:
-    """Class counts per host and overall, aligned, then the URLs to look at (worst first, each with its
-    reason and first place), at most SHOWN_ON_TERMINAL of them."""
+    """Class counts per host (at most SHOWN_HOSTS hosts) and overall, aligned, then the URLs to look at
+    (worst first, each with its reason and first place), at most SHOWN_ON_TERMINAL of them."""
     counts = class_counts(verdicts)
-    hosts = {one_line(host): tally for host, tally in counts["by_host"].items()}
+    shown, left_out = _shown_hosts(counts["by_host"])
+    hosts = {one_line(host): tally for host, tally in shown.items()}
     width = max((len(host) for host in [*hosts, "total"]), default=5)
     lines = [_headline(counts["total"]), f"  {'host':<{width}}  " + " ".join(CLASSES)]
     for host, tally in [*hosts.items(), ("total", counts["total"])]:
+        if host == "total" and left_out:
+            lines.append(f"  ... and {left_out} more hosts (--markdown FILE lists them all)")
         lines.append(f"  {host:<{width}}  " + " ".join(f"{tally[klass]:>{len(klass)}}" for klass in CLASSES))
     pairs = _paired(found, verdicts)
     looked = [pair for klass in TO_LOOK_AT for pair in pairs if pair[1].klass == klass]
