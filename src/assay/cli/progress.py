@@ -66,3 +66,66 @@ def progress_line(path: str, stream: TextIO) -> ProgressLine:
     """A progress line for scoring `path` on `stream` (the terminal beneath the escaping stream: the
     line rewrites itself with carriage returns, which the escaping would show as text)."""
     return ProgressLine(path, stream)
+
+
+PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
+
+
+def beneath(stream: TextIO) -> TextIO:
+    """The terminal beneath the escaping stream: a progress line rewrites itself with carriage returns,
+    which the escaping would show as text."""
+    from ..terminal import EscapingStream
+
+    return stream.stream if isinstance(stream, EscapingStream) else stream
+
+
+class CountProgress:
+    """Things done of all, for a command's long loop (items asked, URLs checked): a tqdm line on a
+    terminal; elsewhere (a CI log) a line every PROGRESS_EVERY seconds and one at the end.
+
+    The first report may count things done before (a journal's answers): with `time_left`, a CI line
+    gives the time left at the rate of this run's own, and `_start` may say what was done before."""
+
+    def __init__(self, stream: TextIO, *, verb: str, noun: str, logged: str, time_left: bool) -> None:
+        self._stream, self._verb, self._noun = stream, verb, noun
+        self._logged, self._time_left = logged, time_left  # logged: the CI line's words after done/total
+        self._bar: Any = None
+        self._first: int | None = None
+        self._started = self._last_line = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._first is None:
+            self._first = done
+            self._start(done, total)
+        if self._bar is not None:
+            self._bar.update(done - self._bar.n)
+            return
+        now = time.monotonic()
+        if now - self._last_line >= PROGRESS_EVERY or done == total:
+            self._last_line = now
+            left = f", {self._left(done, total, now)}" if self._time_left else ""
+            print(f"assay: {done}/{total} {self._logged}{left}", file=self._stream, flush=True)
+
+    def _start(self, done: int, total: int) -> None:
+        if total and self._stream.isatty():
+            self._bar = tqdm(
+                total=total,
+                initial=done,
+                file=self._stream,
+                # {remaining}, not {remaining_s}: "?" until one is done, where the seconds read 0
+                bar_format=f"assay: {self._verb} [{{bar:20}}] {{n}}/{{total}} {self._noun}, "
+                "{remaining} left",
+                ascii=" #",
+                dynamic_ncols=True,
+            )
+
+    def _left(self, done: int, total: int, now: float) -> str:
+        this_run = done - (self._first or 0)
+        if not this_run:
+            return "time left not known yet"
+        seconds = (now - self._started) / this_run * (total - done)
+        return f"{seconds:.0f} s left"
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()

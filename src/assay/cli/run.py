@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -14,9 +13,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..config_file import read_config
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..harness.runner import RunOptions
-from ..terminal import EscapingStream, one_line
+from ..terminal import one_line
 from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
+from .progress import CountProgress, beneath
 
 if TYPE_CHECKING:
     from ..gate import Gate
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 RAG_RUBRIC = "rag-answer"  # harness.run.RAG_RUBRIC (not imported here: `assay --help` loads no harness)
 JUDGE_GROUP = "the judge metric (--metric judge)"  # flags.add_judge's, retitled for a run
-PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
 
 
 def add_parsers(commands: flags.Commands) -> None:
@@ -169,7 +168,7 @@ def run_run(args: argparse.Namespace) -> int:
     if not judged:
         _no_judge_flags(args)
     judge = judge_setup(args) if judged else None
-    progress = RunProgress(_beneath(sys.stderr))
+    progress = RunProgress(beneath(sys.stderr))
     # stdout is the headline's (a CI step may keep it as the run's summary): what an in-process system
     # prints as it is imported and asked (a debug line, a library's banner) goes to stderr instead
     try:
@@ -283,59 +282,15 @@ def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
     return load_system(spec, dict(args.system_option or ()), config or None)
 
 
-def _beneath(stream: TextIO) -> TextIO:
-    """The terminal beneath the escaping stream: a progress line rewrites itself with carriage returns,
-    which the escaping would show as text."""
-    return stream.stream if isinstance(stream, EscapingStream) else stream
-
-
-class RunProgress:
-    """Items done of all (resumed ones count as done), with the time left at the rate of this run's
-    items: a tqdm line on a terminal; elsewhere (a CI log) a line every PROGRESS_EVERY seconds."""
+class RunProgress(CountProgress):
+    """Items done of all (resumed ones count as done, and are said once), with the time left at the
+    rate of this run's items."""
 
     def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-        self._bar: Any = None
-        self._first: int | None = None
-        self._started = self._last_line = time.monotonic()
-
-    def __call__(self, done: int, total: int) -> None:
-        if self._first is None:
-            self._first = done
-            self._start(done, total)
-        if self._bar is not None:
-            self._bar.update(done - self._bar.n)
-            return
-        now = time.monotonic()
-        if now - self._last_line >= PROGRESS_EVERY or done == total:
-            self._last_line = now
-            line = f"assay: {done}/{total} items, {self._left(done, total, now)}"
-            print(line, file=self._stream, flush=True)
+        super().__init__(stream, verb="asking", noun="items", logged="items", time_left=True)
 
     def _start(self, done: int, total: int) -> None:
         if done:
             before = f"{done} of {total} items answered before (the journal): not asked again"
             print(f"assay: {before}", file=self._stream)
-        if self._stream.isatty():
-            from tqdm import tqdm
-
-            self._bar = tqdm(
-                total=total,
-                initial=done,
-                file=self._stream,
-                # {remaining}, not {remaining_s}: "?" until an item is done, where the seconds read 0
-                bar_format="assay: asking [{bar:20}] {n}/{total} items, {remaining} left",
-                ascii=" #",
-                dynamic_ncols=True,
-            )
-
-    def _left(self, done: int, total: int, now: float) -> str:
-        asked = done - (self._first or 0)
-        if not asked:
-            return "time left not known yet"
-        seconds = (now - self._started) / asked * (total - done)
-        return f"{seconds:.0f} s left"
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
+        super()._start(done, total)

@@ -20,10 +20,10 @@ from ..report.rows import check_out_path
 from ..report.text import render_text, warnings
 from ..scoring import ScoreRun
 from ..summary import Summary
-from ..terminal import EscapingStream, one_line
+from ..terminal import one_line
 from . import flags
 from .judging import judge_setup
-from .progress import ProgressLine, progress_line
+from .progress import ProgressLine, beneath, progress_line
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
@@ -111,8 +111,7 @@ def _progress(path: str) -> ProgressLine | None:
     escaping stream: it rewrites itself with carriage returns, which the escaping would show."""
     if not sys.stderr.isatty():
         return None
-    beneath = sys.stderr.stream if isinstance(sys.stderr, EscapingStream) else sys.stderr
-    return progress_line(one_line(path), beneath)
+    return progress_line(one_line(path), beneath(sys.stderr))
 
 
 def check_score_outputs(args: argparse.Namespace) -> None:

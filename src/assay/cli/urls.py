@@ -6,17 +6,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import regex
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..outputs import check_outputs, write_text
-from ..terminal import EscapingStream, one_line
+from ..terminal import one_line
 from . import flags
+from .progress import CountProgress, beneath
 
 if TYPE_CHECKING:
     from ..harness.urls.check import CheckSettings, UrlVerdict
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 DEFAULTS = {"concurrency": 8, "per_host": 2, "interval": 0.5, "timeout": 10.0, "retries": 2}
 DEFAULT_DNS_CANARY = ("example.com",)
 DEFAULT_CACHE_TTL = "7d"  # a cited page rarely dies within a week; --cache-ttl 0 revalidates every run
-PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal (a CI log)
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 SHOWN_PROBLEMS = 5  # unusable URL fields named on the terminal
 
@@ -155,7 +154,7 @@ def run_check(args: argparse.Namespace) -> int:
     scan = scan_urls(args.paths)
     _say_scan(scan)
     found = list(scan.found)
-    progress = UrlProgress(len(found), _beneath(sys.stderr))
+    progress = UrlProgress(len(found), beneath(sys.stderr))
     try:
         verdicts = check_urls_sync(found, settings, cache, progress) if found else []
     finally:
@@ -227,41 +226,20 @@ def _say_scan(scan: UrlScan) -> None:
         print(f"assay: warning: ... and {more} more URL fields like these", file=sys.stderr)
 
 
-def _beneath(stream: TextIO) -> TextIO:
-    """The terminal beneath the escaping stream: a progress line rewrites itself with carriage returns,
-    which the escaping would show as text."""
-    return stream.stream if isinstance(stream, EscapingStream) else stream
-
-
 class UrlProgress:
-    """URLs checked of all: a tqdm line on a terminal; elsewhere (a CI log) a line every PROGRESS_EVERY
-    seconds and one at the end."""
+    """URLs checked of all, reported a verdict at a time (see CountProgress)."""
 
     def __init__(self, total: int, stream: TextIO) -> None:
-        self._stream, self._total, self._done = stream, total, 0
-        self._last_line = time.monotonic()
-        self._bar: Any = None
-        if total and stream.isatty():
-            from tqdm import tqdm
-
-            self._bar = tqdm(
-                total=total,
-                file=stream,
-                bar_format="assay: checking [{bar:20}] {n}/{total} URLs, {remaining} left",
-                ascii=" #",
-                dynamic_ncols=True,
-            )
+        self._total, self._done = total, 0
+        self._line = CountProgress(
+            stream, verb="checking", noun="URLs", logged="URLs checked", time_left=False
+        )
+        if total:
+            self._line(0, total)  # the bar shows before the first verdict, which may take a timeout
 
     def __call__(self, verdict: UrlVerdict) -> None:
         self._done += 1
-        if self._bar is not None:
-            self._bar.update(1)
-            return
-        now = time.monotonic()
-        if now - self._last_line >= PROGRESS_EVERY or self._done == self._total:
-            self._last_line = now
-            print(f"assay: {self._done}/{self._total} URLs checked", file=self._stream, flush=True)
+        self._line(self._done, self._total)
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
+        self._line.close()
