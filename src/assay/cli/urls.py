@@ -13,18 +13,21 @@ from typing import TYPE_CHECKING, TextIO
 import regex
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..harness.urls.settings import CheckSettings
 from ..outputs import check_outputs, write_text
 from ..terminal import one_line
 from . import flags
 from .progress import CountProgress, beneath
 
 if TYPE_CHECKING:
-    from ..harness.urls.check import CheckSettings, UrlVerdict
+    from ..harness.urls.check import UrlVerdict
     from ..harness.urls.extract import UrlScan
 
-# Defaults are CheckSettings' (not imported here: `assay --help` loads no httpx); a test holds them equal.
-DEFAULTS = {"concurrency": 8, "per_host": 2, "interval": 0.5, "timeout": 10.0, "retries": 2}
-DEFAULT_DNS_CANARY = ("example.com",)
+# The engine's own defaults, shown in --help (settings.py loads no httpx, so neither does --help).
+ENGINE = CheckSettings()
+ASKING = ("concurrency", "per_host", "interval", "timeout", "retries")  # the flags that tune the asking
+DEFAULTS = {name: getattr(ENGINE, name) for name in ASKING}
+DEFAULT_DNS_CANARY = ENGINE.dns_canary
 DEFAULT_CACHE_TTL = "7d"  # a cited page rarely dies within a week; --cache-ttl 0 revalidates every run
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 SHOWN_PROBLEMS = 5  # unusable URL fields named on the terminal
@@ -172,8 +175,6 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace) -> CheckSettings:
-    from ..harness.urls.check import CheckSettings
-
     given = {name: getattr(args, name) for name in DEFAULTS if getattr(args, name) is not None}
     canary = DEFAULT_DNS_CANARY
     if args.dns_canary is not None:
