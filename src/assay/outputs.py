@@ -17,6 +17,7 @@ left by a process that was killed (``remove_stale``).
 from __future__ import annotations
 
 import errno
+import json
 import os
 import secrets
 import shutil
@@ -24,6 +25,7 @@ import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 from .errors import OutputError, UsageError
 
@@ -78,6 +80,11 @@ def replacing(path: str | Path) -> Iterator[Path]:
     finally:
         with suppress(OSError):  # gone already when renamed (or never made: a name too long)
             temp.unlink()
+
+
+def json_document(data: Any) -> str:
+    """A JSON file's text as assay writes every one: indented, non-ASCII text as it is, a final newline."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def write_text(path: str | Path, text: str) -> Path:

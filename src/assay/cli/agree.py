@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..agree import DEFAULT_POSITIVE, MetricAgreement, agree, label_sets
 from ..errors import EXIT_OK
-from ..outputs import write_text
+from ..outputs import json_document, write_text
 from ..report.text import render_agreement
 from ..scoring import ScoreRun
 from ..terminal import one_line
@@ -58,5 +57,5 @@ def report_agreement(run: ScoreRun, args: argparse.Namespace) -> list[MetricAgre
     if args.json:
         metrics = {m.metric: {"signature": signatures[m.metric], **m.as_dict()} for m in found}
         document = {"source": run.dataset.source, "human": args.human, "metrics": metrics}
-        write_text(args.json, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        write_text(args.json, json_document(document))
     return found

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 from .. import stats
 from ..compare import compare, load_scored
 from ..errors import EXIT_OK, InputError, UsageError
-from ..outputs import check_outputs, write_text
+from ..outputs import check_outputs, json_document, write_text
 from ..report.html import write_html
 from ..report.json import summary_dict
 from ..report.markdown import render_comparison_markdown
@@ -129,6 +128,6 @@ def _emit(
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     sys.stdout.write(text(comparison))
     if args.json:
-        write_text(args.json, json.dumps(comparison, ensure_ascii=False, indent=2) + "\n")
+        write_text(args.json, json_document(comparison))
     if args.markdown:
         write_text(args.markdown, markdown(comparison))

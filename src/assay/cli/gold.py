@@ -6,7 +6,6 @@ The flags for the facts, the sources and the verification are shared with ``assa
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
 from ..harness.checks import DEFAULT_MIN_CONFIDENCE
 from ..harness.facts import ADAPTERS
-from ..outputs import check_outputs, write_text
+from ..outputs import check_outputs, json_document, write_text
 from ..terminal import one_line
 from . import flags
 
@@ -147,7 +146,7 @@ def run_build(args: argparse.Namespace) -> int:
     write_outputs(
         [
             (args.out, lambda: gold_jsonl(build)),
-            (args.report, lambda: json_text(report)),
+            (args.report, lambda: json_document(report)),
             (args.markdown, lambda: report_markdown(report) + "\n"),
         ]
     )
@@ -162,10 +161,6 @@ def write_outputs(outputs: Sequence[tuple[str | None, Callable[[], str]]]) -> No
             write_text(path, text())
     if written:
         print("wrote " + ", ".join(one_line(str(path)) for path in written))
-
-
-def json_text(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def print_counts(command: str, report: dict[str, Any]) -> None:

@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK
-from ..outputs import check_outputs
+from ..outputs import check_outputs, json_document
 from ..terminal import one_line
 from . import flags
 from .gold import (
     add_inputs,
     check_outside_inputs,
-    json_text,
     print_flags,
     print_sources,
     verify,
@@ -66,7 +65,7 @@ def run_map(args: argparse.Namespace) -> int:
     print_map_counts(mapped)
     print_sources(verification_report(verification))
     write_outputs(
-        [(args.out, lambda: json_text(mapped)), (args.markdown, lambda: map_markdown(mapped) + "\n")]
+        [(args.out, lambda: json_document(mapped)), (args.markdown, lambda: map_markdown(mapped) + "\n")]
     )
     return EXIT_FINDINGS if has_errors(verification, strict=args.strict) else EXIT_OK
 

@@ -14,7 +14,7 @@ import regex
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..harness.urls.settings import CheckSettings
-from ..outputs import check_outputs, write_text
+from ..outputs import check_outputs, json_document, write_text
 from ..terminal import one_line
 from . import flags
 from .progress import CountProgress, beneath
@@ -147,7 +147,6 @@ def run_check(args: argparse.Namespace) -> int:
     from ..harness.urls.check import check_urls_sync
     from ..harness.urls.extract import scan_urls
     from ..harness.urls.report import has_broken, summary_lines, url_entries, urls_markdown
-    from .gold import json_text
 
     outputs = {"--out": args.out, "--markdown": args.markdown, "--cache": args.cache}
     check_outputs(outputs, {f"PATH {path}": path for path in args.paths})
@@ -165,7 +164,7 @@ def run_check(args: argparse.Namespace) -> int:
     for line in summary_lines(found, verdicts):
         print(line)
     if args.out:
-        write_text(args.out, json_text(url_entries(found, verdicts)))
+        write_text(args.out, json_document(url_entries(found, verdicts)))
     if args.markdown:
         write_text(args.markdown, urls_markdown(found, verdicts))
     for path in [args.out, args.markdown]:

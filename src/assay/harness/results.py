@@ -18,7 +18,6 @@ run, for the HTML's table of questions), so the three cannot disagree. Its numbe
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..outputs import write_text
+from ..outputs import json_document, write_text
 from ..records import Record
 from ..scorers import MetricScores, Outcome
 from ..scoring import ScoreRun
@@ -84,7 +83,7 @@ def write_results(run: ScoreRun, out_dir: Path, info: RunInfo) -> dict[str, Path
     found = results_dict(run, info)
     out_dir.mkdir(parents=True, exist_ok=True)
     texts = {
-        "results.json": json.dumps(found, ensure_ascii=False, indent=2) + "\n",
+        "results.json": json_document(found),
         "results.md": render_run_markdown(found),
         "results.html": render_run_html(run, found),
     }

@@ -3,11 +3,10 @@ model's ``as_dict()`` (``report/model.py``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from ..outputs import write_text
+from ..outputs import json_document, write_text
 from ..summary import Summary
 from .model import Report, build_report
 
@@ -18,4 +17,4 @@ def summary_dict(summary: Summary | Report) -> dict[str, Any]:
 
 
 def write_summary_json(summary: Summary | Report, path: str | Path) -> Path:
-    return write_text(path, json.dumps(summary_dict(summary), ensure_ascii=False, indent=2) + "\n")
+    return write_text(path, json_document(summary_dict(summary)))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._version import __version__
-from ...outputs import write_text
+from ...outputs import json_document, write_text
 from ...report._format import interval_text, percent
 from ...report._markup import attrs, element, number_cell, table
 from ...report.markdown import cell as md_cell
@@ -347,8 +347,8 @@ def write_sweep(out: Path, sweep: Sweep, accounting: Mapping[str, Any] | None = 
     """DIR/sweep.json, leaderboard.json, sweep.md and sweep.html, each written atomically; the board."""
     board = leaderboard(sweep, accounting)
     texts = {
-        "sweep.json": json.dumps(sweep.to_json(), indent=2, ensure_ascii=False) + "\n",
-        "leaderboard.json": json.dumps(board, indent=2, ensure_ascii=False) + "\n",
+        "sweep.json": json_document(sweep.to_json()),
+        "leaderboard.json": json_document(board),
         "sweep.md": leaderboard_markdown(board),
         "sweep.html": sweep_html(board),
     }
