@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from assay.harness.documents import load_sources
+from assay.documents import load_sources
 
 HERE = Path(__file__).resolve().parent
 INSURANCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"  # as the tests find it
@@ -68,7 +68,7 @@ def cold_and_cached(root: Path, cache: Path, runs: int) -> tuple[float, float]:
 NEW_PROCESS = """
 import sys
 from pathlib import Path
-from assay.harness.documents import load_sources
+from assay.documents import load_sources
 load_sources(Path(sys.argv[1]), cache_dir=Path(sys.argv[2]))
 """
 

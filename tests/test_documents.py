@@ -14,8 +14,7 @@ import pypdf
 import pytest
 
 import pdfgen
-from assay.errors import InputError, UsageError
-from assay.harness.documents import (
+from assay.documents import (
     Document,
     PageCacheWarning,
     Sources,
@@ -26,6 +25,7 @@ from assay.harness.documents import (
     load_sources,
     write_cache,
 )
+from assay.errors import InputError, UsageError
 from conftest import skip_or_fail
 
 SHARED_PDFS = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance" / "pdfs"

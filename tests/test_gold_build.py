@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from assay.cli import main
+from assay.documents import load_sources
 from assay.errors import InputError, UsageError
 from assay.harness.claims import Verification, verify_claims
-from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
 from assay.harness.gold import GoldBuild, build_gold, gold_jsonl, gold_report
 from assay.harness.templates import Templates, parse_templates
-from assay.harness.values import near_misses, typed_value
 from assay.scorers.hard_fact import HARD_FACT
+from assay.values import near_misses, typed_value
 from conftest import skip_or_fail
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance"

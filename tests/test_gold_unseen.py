@@ -13,14 +13,14 @@ import pytest
 from fpdf import FPDF
 
 from assay.cli import main
+from assay.documents import load_sources
 from assay.errors import InputError
 from assay.harness.claims import VerifyOptions, verify_claims
-from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
-from assay.harness.folding import running_lines
 from assay.harness.gold import build_gold, gold_jsonl, hard_fact_matcher
-from assay.harness.quotes import find_quote
 from assay.harness.templates import load_templates, parse_templates
+from assay.scorers.grounding.folding import running_lines
+from assay.scorers.grounding.quotes import find_quote
 
 
 def _facts(folder: Path, name: str, text: str) -> Path:

@@ -21,9 +21,11 @@ import pytest
 import pdfgen
 from assay import load_records
 from assay.cli import main
+from assay.documents import load_sources
 from assay.errors import InputError
-from assay.harness.documents import load_sources
-from assay.harness.grounding import (
+from assay.parts import Citation, Context
+from assay.scorers import Outcome
+from assay.scorers.grounding import (
     Grounding,
     Item,
     Library,
@@ -33,8 +35,6 @@ from assay.harness.grounding import (
     stated_numbers,
     states,
 )
-from assay.parts import Citation, Context
-from assay.scorers import Outcome
 from assay.scoring import ScoreOptions, score, signature
 from assay.trace import trace
 from conftest import skip_or_fail
@@ -420,8 +420,8 @@ def test_scoring_a_run_gives_verdicts_and_problems(run_file: Path, sources_dir: 
 
 
 def test_the_signature_names_the_quote_cascade_s_threshold() -> None:
-    from assay.harness.quotes import FUZZY_THRESHOLD
     from assay.scorers.grounded import QUOTES_SIGNATURE
+    from assay.scorers.grounding.quotes import FUZZY_THRESHOLD
 
     assert f"quotes:fuzzy{FUZZY_THRESHOLD:g}" == QUOTES_SIGNATURE
 

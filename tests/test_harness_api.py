@@ -25,7 +25,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_importing_assay_and_scoring_does_not_load_the_pdf_libraries() -> None:
     code = (
         "import sys, assay\n"
-        "from assay.harness import values\n"
+        "from assay import values\n"
         "values.typed_value(30, answer_type='number_unit', unit='days')\n"
         "print(sorted(m for m in ('pypdf', 'pypdfium2', 'rapidfuzz') if m in sys.modules))\n"
     )

@@ -77,7 +77,7 @@ POLICY = "Section 4.\nA Grace Period of 30 days is allowed for renewal.\n"
 
 def sourced_item(tmp_path: Path, text: str) -> tuple[Path, Path]:
     """A gold set whose one item quotes `POLICY` (as built), and a sources folder holding `text`."""
-    from assay.harness.documents import file_sha256
+    from assay.documents import file_sha256
 
     sources = tmp_path / "sources" / "acme"
     sources.mkdir(parents=True)

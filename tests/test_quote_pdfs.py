@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 import pdfgen
-from assay.harness.documents import Document, load_document
-from assay.harness.quotes import find_quote
+from assay.documents import Document, load_document
+from assay.scorers.grounding.quotes import find_quote
 
 PDFIUM = ("pypdfium2",)
 PYPDF = ("pypdf",)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
-from assay.harness.quotes import (
+from assay.scorers.grounding.quotes import (
     FUZZY_MIN_CHARS,
     FUZZY_THRESHOLD,
     LEVELS,

@@ -13,7 +13,7 @@ import pytest
 import regex
 
 from assay import InputError, MetricScores, Outcome, Scorer, load_records, score
-from assay.harness.documents import load_sources
+from assay.documents import load_sources
 from assay.scorers import SCORERS
 from assay.scorers.refusal import REFUSAL, Rate, RefusalCounts, refusal_rates
 from assay.scoring import ScoreOptions, available_metrics

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from assay.cli import main
+from assay.documents import load_sources
 from assay.errors import InputError
 from assay.harness.claims import verify_claims
-from assay.harness.documents import load_sources
 from assay.harness.facts import load_facts
 from assay.harness.source_map import map_markdown, source_map, url_classes
 from conftest import skip_or_fail

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from assay.documents import load_sources
 from assay.errors import InputError
-from assay.harness.documents import load_sources
 from assay.harness.sweep.gold_spans import PAGE_SEPARATOR, load_gold_spans, read_gold_spans
 from pdfgen import pages_pdf
 

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 from assay import ScoreOptions, score
-from assay.harness.value_types import VALUES_VERSION
 from assay.scorers import DEFAULT_METRICS, SCORERS, Outcome
 from assay.scoring import available_metrics, signature
 from assay.trace import trace
+from assay.values.types import VALUES_VERSION
 from cli_run import run
 
 PASS, FAIL, UNSCORED = Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED

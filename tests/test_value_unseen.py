@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from assay import score
-from assay.harness.values import Value, expected_regex, parse_answer
 from assay.scorers import Outcome
+from assay.values import Value, expected_regex, parse_answer
 
 DAYS_30 = Value("number_unit", 30, "day")
 COUNT_30 = Value("number_unit", 30, "count")

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay import score
-from assay.harness.quotes import sentinel_reason
-from assay.harness.value_patterns import UNIT_PATTERNS
-from assay.harness.value_types import UNIT_ALIASES, UNIT_WORDS, canonical_unit, convert
-from assay.harness.values import (
+from assay.scorers._base import PASS
+from assay.scorers.grounding.quotes import sentinel_reason
+from assay.text.pattern_size import oversize
+from assay.values import (
     Value,
     answer_variants,
     expected_regex,
@@ -30,8 +30,8 @@ from assay.harness.values import (
     unit_from_field,
     value_in_text,
 )
-from assay.scorers._base import PASS
-from assay.text.pattern_size import oversize
+from assay.values.patterns import UNIT_PATTERNS
+from assay.values.types import UNIT_ALIASES, UNIT_WORDS, canonical_unit, convert
 from conftest import skip_or_fail
 
 FACTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "insurance" / "facts"

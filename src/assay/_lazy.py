@@ -15,13 +15,15 @@ Dir: TypeAlias = Callable[[], list[str]]
 
 def lazy_names(package: str, modules: Mapping[str, str]) -> tuple[GetAttr, Dir]:
     """The ``__getattr__`` and ``__dir__`` of ``package``, whose public names are the keys of ``modules``
-    (name -> the submodule that defines it, relative to the package)."""
+    (name -> the module that defines it: "facts" is the package's own, ".." + a name is one beside the
+    package, as a relative import reads it)."""
 
     def __getattr__(name: str) -> Any:
         module = modules.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{module}"), name)
+        relative = module if module.startswith(".") else f".{module}"
+        value = getattr(importlib.import_module(relative, package), name)
         setattr(sys.modules[package], name, value)  # found once: the next lookup never comes here
         return value
 

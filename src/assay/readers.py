@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cells import ValueProblem, parse_json, position, unrepresentable
 from .csvfile import LineTally, RawLines, Span, csv_blocks, raw_lines, read_header
 from .errors import AssayError, InputError, UsageError
-from .values import ValueProblem, parse_json, position, unrepresentable
 
 Row = Sequence[Any] | dict[str, Any]
 Block = tuple[Sequence[int], Sequence[Row]]  # the rows' locations, and the rows

@@ -18,11 +18,11 @@ from types import MappingProxyType
 from typing import Any
 
 from ._gc import collection_paused
+from .cells import has_invisible, visible
 from .csvfile import RawLines
 from .errors import InputError
 from .parts import GOLD_ITEM_KEYS, Gold, PartError, Reply, gold_of_item, parse_part
 from .readers import Block, Row, Table, read_dataframe, read_table
-from .values import has_invisible, visible
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
 

@@ -23,7 +23,7 @@ from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
 from .text import inflection
 
 if TYPE_CHECKING:
-    from .harness.documents import Sources
+    from .documents import Sources
     from .judges.metric import JudgeSetup
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
@@ -233,7 +233,7 @@ def gold_column(field_name: str, options: ScoreOptions) -> str:
 
 
 OPTIONAL = "?"  # an input named with this suffix ("gold.value?") may be absent: its rows then read None
-# An input every row reads alike: the documents of ScoreOptions.sources (``harness.documents.Sources``),
+# An input every row reads alike: the documents of ScoreOptions.sources (``documents.Sources``),
 # loaded on first use, once per state of the folder (so pypdf loads only for a metric that reads them).
 SOURCES = "sources"
 
@@ -329,14 +329,14 @@ def run_sources(options: ScoreOptions) -> Sources:
     """The documents of ``options.sources``, loaded once per state of the folder."""
     if options.sources is None:
         raise UsageError("no sources folder is given", fix="give --sources DIR (ScoreOptions(sources=...))")
-    from .harness.grounding import load_run_sources  # the PDF libraries load only here
+    from .scorers.grounding import load_run_sources  # the PDF libraries load only here
 
     return load_run_sources(options.sources)
 
 
 def sources_signature(options: ScoreOptions) -> str:
     """The signature part of the sources folder: its documents' ids, hashes and extractors."""
-    from .harness.grounding import sources_signature as signature_of
+    from .scorers.grounding import sources_signature as signature_of
 
     return signature_of(run_sources(options))
 

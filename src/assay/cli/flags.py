@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from ..documents.page_cache import DEFAULT_PAGE_CACHE
 from ..gate import MAX_UNSCORED, ON, SCOPES
-from ..harness.page_cache import DEFAULT_PAGE_CACHE
 from ..judges.cache import DEFAULT_PATH
 from ..records import ColumnMap
 from ..scorers import SCORERS

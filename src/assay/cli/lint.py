@@ -48,7 +48,7 @@ def run_lint(args: argparse.Namespace) -> int:
     findings = lint(dataset, args.regex_col)
     gold_set = any(record.gold is not None and record.gold.quote for record in dataset.records)
     if args.sources is not None:
-        from ..harness.documents import DEFAULT_PAGE_CACHE, load_sources
+        from ..documents import DEFAULT_PAGE_CACHE, load_sources
         from ..harness.gold_lint import lint_quotes
 
         cache = None if args.no_cache else (args.cache or DEFAULT_PAGE_CACHE)

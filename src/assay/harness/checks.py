@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
 from .facts import Claim, confidence_score
 from .templates import FieldTemplate, inferred_template
-from .values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
 
 DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
 WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")

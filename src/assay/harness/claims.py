@@ -37,12 +37,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..documents import Document, Sources
 from ..errors import InputError
-from .checks import DEFAULT_MIN_CONFIDENCE, WARNING_CODES, Check, consistency_checks
-from .documents import Document, Sources
-from .facts import Claim, FactsFile
-from .folding import fold
-from .quotes import (
+from ..scorers.grounding.folding import fold
+from ..scorers.grounding.quotes import (
     FUZZY_MAX_CHARS,
     FUZZY_MIN_CHARS,
     LEVELS,
@@ -51,6 +49,8 @@ from .quotes import (
     find_quote,
     sentinel_reason,
 )
+from .checks import DEFAULT_MIN_CONFIDENCE, WARNING_CODES, Check, consistency_checks
+from .facts import Claim, FactsFile
 from .templates import Templates, template_for
 
 STATUSES = ("found", "missing", "sentinel", "source_missing", "other_document", "url")

@@ -41,8 +41,8 @@ from typing import Any, Protocol
 
 import regex
 
+from ..cells import ValueProblem, parse_json, position
 from ..errors import InputError, UsageError
-from ..values import ValueProblem, parse_json, position
 
 CONFIDENCE_LABELS = {"low": 1 / 3, "medium": 2 / 3, "high": 1.0}
 

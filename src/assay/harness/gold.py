@@ -25,14 +25,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..documents import Document
 from ..report.markdown import cell
 from ..scorers.hard_fact import HARD_FACT, pattern_of, search
+from ..values import Value, answer_variants, expected_regex, near_misses, render_answer
 from .checks import claim_value
 from .claims import Verdict, Verification, verification_report
-from .documents import Document
 from .facts import FactsFile
 from .templates import FieldTemplate, Templates, ask, template_for
-from .values import Value, answer_variants, expected_regex, near_misses, render_answer
 
 ID_LENGTH = 16  # hex digits of sha256: 64 bits, no collision in any gold set people build by hand
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..documents import Document, Sources
 from ..lint import ERROR, WARNING, Finding
 from ..parts import Gold
 from ..records import Dataset, Record
-from .documents import Document, Sources
-from .quotes import find_quote
+from ..scorers.grounding.quotes import find_quote
 
 
 def lint_quotes(dataset: Dataset, sources: Sources, *, fuzzy: bool = True) -> list[Finding]:

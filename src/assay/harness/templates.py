@@ -47,8 +47,8 @@ from typing import Any
 import regex
 
 from ..errors import InputError
+from ..values import ANSWER_TYPES, canonical_unit, parse_answer, unit_from_field
 from .facts import Claim
-from .values import ANSWER_TYPES, canonical_unit, parse_answer, unit_from_field
 
 # The types an inferred template gives a value written as text that reads as one value.
 TYPED_FROM_TEXT = ("number_unit", "money", "percent", "bool", "date")

@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import regex
 
-from ..harness.value_reading import JOINER, Mention, is_reference
-from ..harness.value_types import (
+from ..text import cues, unicode
+from ..values.reading import JOINER, Mention, is_reference
+from ..values.types import (
     COUNT,
     DATE,
     MONEY,
@@ -22,7 +23,6 @@ from ..harness.value_types import (
     comparable_units,
     render_answer,
 )
-from ..text import cues, unicode
 
 NEGATION_WORDS = 3  # a negation this many words before a value negates it
 # "may be" and "could be" are left out: "claims may be filed within 30 days" states the period.

@@ -4,7 +4,7 @@ Every citation resolves to exactly one document the item's scope allows (by id, 
 title, never by substring: a citation naming only the insurer passes for none of its policies), a cited
 page holds the supporting text, every quoted span is found in a cited document (the quote cascade, with
 its level), and every number with its unit occurs as number and unit in the cited or retrieved text.
-``harness.grounding`` states each rule. A reply that cites nothing fails ("cites nothing"); a refusal
+``scorers.grounding.check`` states each rule. A reply that cites nothing fails ("cites nothing"); a refusal
 item and a blank reply are unscored ("nothing to ground"). The documents come from
 ``ScoreOptions.sources`` (``--sources DIR``), whose documents' hashes are in the signature. The extra
 text column ``grounded_problems`` says why a row failed; its trace lists every problem and what was checked.
@@ -16,12 +16,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..harness.value_types import VALUES_VERSION
+from ..values.types import VALUES_VERSION
 from ._base import PASS, UNSCORED, MetricScores, Scorer, SeenRows, Span
 
 if TYPE_CHECKING:
-    from ..harness.documents import Sources
-    from ..harness.grounding import Grounding, Library
+    from ..documents import Sources
+    from .grounding import Grounding, Library
 
 NAME = "grounded"
 PROBLEMS_COLUMN = "grounded_problems"
@@ -41,13 +41,13 @@ INPUTS = (
 # 2: a path or URL names the document its trailing parts name; 3: "30 (thirty) days"; 4: a span the
 # reply quotes supports the cited page it is on
 VERSION = 4
-# The quote cascade's fuzzy threshold (``harness.quotes.FUZZY_THRESHOLD``, which a test holds equal):
+# The quote cascade's fuzzy threshold (``scorers.grounding.quotes.FUZZY_THRESHOLD``, which a test holds equal):
 # written here because reading it would load rapidfuzz with every scorer.
 QUOTES_SIGNATURE = "quotes:fuzzy90"
 
 
 def _library(sources: Sources, cache: dict[int, Library]) -> Library:
-    from ..harness.grounding import Library
+    from .grounding import Library
 
     key = id(sources)
     if key not in cache:
@@ -66,7 +66,7 @@ def _other_titles(documents: Sequence[Any], titles: Sequence[Any]) -> dict[str, 
 
 def _groundings(responses: Sequence[str], inputs: Sequence[Sequence[Any]]) -> list[Grounding]:
     """Each row's Grounding; `inputs` are the scorer's INPUTS, a sequence each, in order."""
-    from ..harness.grounding import Item, ground
+    from .grounding import Item, ground
 
     sources, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs
     others = _other_titles(documents, titles)

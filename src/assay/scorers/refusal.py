@@ -82,7 +82,7 @@ def reading(response: str) -> tuple[refusals.Refusal | None, str | None]:
     found = refusals.find_refusal(response)
     if found is None or found.span is None:  # (no span: the texts could not be aligned; it declines)
         return found, None
-    from ..harness.grounding_text import stated_numbers  # the value reader: loaded when a phrase is found
+    from .grounding.text import stated_numbers  # the value reader: loaded when a phrase is found
 
     before = response[: found.span[0]]
     stated = stated_numbers(before)

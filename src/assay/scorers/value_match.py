@@ -2,12 +2,12 @@
 
 The expected value is the row's typed gold value (``gold.value`` with ``gold.unit`` and
 ``gold.value_type``, or flat ``value``/``unit``/``value_type`` columns) when it has one, else its
-golden answer read as a value (``harness.values.parse_answer``: "30 days", "₹5 lakh", "20%", "Yes",
+golden answer read as a value (``values.parse_answer``: "30 days", "₹5 lakh", "20%", "Yes",
 "1947", "15 August 1947", "३० दिन"). A row with neither is unscored, with the reason: "Mahatma
 Gandhi" has no value to compare, which is not a wrong answer.
 
-The response is read for values (``harness.value_reading``) after the unicode profile's folding, so
-``thirty days`` = ``30 days`` = ``1 month`` (the exact equivalences of ``harness.value_types``), ``₹5
+The response is read for values (``values.reading``) after the unicode profile's folding, so
+``thirty days`` = ``30 days`` = ``1 month`` (the exact equivalences of ``values.types``), ``₹5
 lakh`` = ``Rs 5,00,000`` = ``₹5L``, and Indic digits read as ASCII. The candidates are the stated
 values of the expected one's kind (a duration in a unit it converts with, an amount, a percentage, a
 date; for a bare number or a count, bare numbers and a date's year); when the response states none,
@@ -36,7 +36,7 @@ equals the expected value and none of these holds:
 
 A yes/no value passes when the response says it (``yes``, ``covered``, ``included``; ``no`` as the
 first word of a sentence, ``not covered``, ``excluded``, ``isn't covered``) and never the opposite.
-An enum label or a short text (``harness.value_patterns.MAX_TEXT_WORDS`` words) passes when its
+An enum label or a short text (``values.patterns.MAX_TEXT_WORDS`` words) passes when its
 words, or a golden answer's, occur as a whole and not negated; a longer text is unscored (it is for
 phrase_match or the judge). Traces show the expected value, where it came from, and every value read
 from the response. The rules' lists are versioned: a change to the reading or comparing of values
@@ -53,7 +53,9 @@ from typing import Any
 
 import regex
 
-from ..harness.value_patterns import (
+from ..text import cues, unicode
+from ..values import money_scale, typed_value
+from ..values.patterns import (
     EXCLUSIONS,
     MAX_TEXT_WORDS,
     NEGATED_POSITIVE,
@@ -62,8 +64,8 @@ from ..harness.value_patterns import (
     SENTENCE_NO,
     words_pattern,
 )
-from ..harness.value_reading import Mention, parse_answer, qualifier, read_folded
-from ..harness.value_types import (
+from ..values.reading import Mention, parse_answer, qualifier, read_folded
+from ..values.types import (
     ANSWER_TYPES,
     BOOL,
     ENUM,
@@ -79,8 +81,6 @@ from ..harness.value_types import (
     render_answer,
     same_value,
 )
-from ..harness.values import money_scale, typed_value
-from ..text import cues, unicode
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
 from ._value_reply import MAX_EXAMINED, SHOWN_RIVALS, candidates, hedged, in_play, negated
 from .hard_fact import HARD_FACT

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...documents import Document, Sources, file_sha256, load_sources
+from ...documents.page_cache import DEFAULT_PAGE_CACHE
 from ...errors import InputError
-from ..documents import Document, Sources, file_sha256, load_sources
-from ..page_cache import DEFAULT_PAGE_CACHE
-from ..quotes import PreparedPages, find_quote, prepared_pages
+from ...scorers.grounding.quotes import PreparedPages, find_quote, prepared_pages
 from .spans import GoldSpan, SpanDocument, SpanQuestion, SpanSet
 
 PAGE_SEPARATOR = "\n\n"

@@ -23,9 +23,9 @@ from urllib.parse import urlsplit
 import httpx
 import regex
 
+from ...cells import ValueProblem, parse_json
 from ...errors import UsageError
 from ...judges._clean import display_url, redact, register_secret, register_url
-from ...values import ValueProblem, parse_json
 from .base import SystemFailure, TransportError
 
 TRANSPORT_STATUSES = frozenset({429, 502, 503, 504})  # the request may pass if sent again

@@ -278,7 +278,7 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
 
 
 def _parse_record(line: str, shown: str, number: int) -> Any:
-    from ...values import ValueProblem, parse_json
+    from ...cells import ValueProblem, parse_json
 
     try:
         return parse_json(line)

@@ -17,9 +17,9 @@ from typing import Any
 import regex
 
 from ..text import unicode
-from .value_patterns import expected_regex
-from .value_reading import FALSE_WORDS, SCALES, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
-from .value_types import (
+from .patterns import expected_regex
+from .reading import FALSE_WORDS, SCALES, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
+from .types import (
     ANSWER_TYPES,
     BOOL,
     COUNT,
@@ -44,7 +44,7 @@ from .value_types import (
     render_answer,
     same_value,
 )
-from .value_variants import answer_variants, near_misses
+from .variants import answer_variants, near_misses
 
 # A field name's last word -> the unit its values are in (initial_waiting_period_days -> day). A word
 # anywhere in the name decides only for percentages (room_rent_capped_at_pct_of_si).

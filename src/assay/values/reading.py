@@ -29,7 +29,7 @@ from decimal import Decimal
 import regex
 
 from ..text import unicode
-from .value_types import (
+from .types import (
     BOOL,
     DATE,
     ENUM,

@@ -16,9 +16,9 @@ from fractions import Fraction
 
 import regex
 
-from .value_patterns import grouped, number_words, words_pattern
-from .value_reading import _ONES, HYPHENS, value_in_text
-from .value_types import (
+from .patterns import grouped, number_words, words_pattern
+from .reading import _ONES, HYPHENS, value_in_text
+from .types import (
     BOOL,
     COUNT,
     DATE,

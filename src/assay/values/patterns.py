@@ -31,8 +31,8 @@ from collections.abc import Iterable, Mapping
 import regex
 
 from ..text import unicode
-from .value_reading import _ONES, _TENS, HYPHENS, NOT_A_REFERENCE, NOT_QUALIFIED, QUALIFIERS, SCALES
-from .value_types import (
+from .reading import _ONES, _TENS, HYPHENS, NOT_A_REFERENCE, NOT_QUALIFIED, QUALIFIERS, SCALES
+from .types import (
     BOOL,
     COUNT,
     DATE,

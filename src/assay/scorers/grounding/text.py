@@ -1,10 +1,10 @@
-"""What ``harness.grounding`` reads: a reply's numbers with units and quoted spans, whether a text states
-a number, where a quote is on a page (the quote cascade, ``harness.quotes``), and the documents of a
+"""What ``scorers.grounding.check`` reads: a reply's numbers with units and quoted spans, whether a text states
+a number, where a quote is on a page (the quote cascade, ``scorers.grounding.quotes``), and the documents of a
 run (a sources folder loaded once, and its signature).
 
-A number is compared as a value read by ``harness.value_reading`` from both sides, never as digits in
+A number is compared as a value read by ``values.reading`` from both sides, never as digits in
 a text: "24 months" is not in "124 months" nor in "2024"; "5,00,000" states "₹5 lakh", and "24 months"
-states "2 years" (the exact equivalences of ``harness.value_types``). A number followed by its own words
+states "2 years" (the exact equivalences of ``values.types``). A number followed by its own words
 in brackets, as policy wordings write it ("30 (thirty) days"), is read as the number with its unit.
 """
 
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from .value_reading import Mention, is_reference, read_folded
-from .value_types import DATE, MONEY, NUMBER_UNIT, RUPEES, Value, render_answer, same_value
+from ...values.reading import Mention, is_reference, read_folded
+from ...values.types import DATE, MONEY, NUMBER_UNIT, RUPEES, Value, render_answer, same_value
 
 if TYPE_CHECKING:
-    from .documents import Sources
+    from ...documents import Sources
     from .quotes import QuoteMatch
 
 QUOTED_MIN_CHARS = 20  # a shorter quoted span is a term ("Sum Insured"), not a quotation
@@ -77,7 +77,7 @@ def stated_numbers(text: str) -> list[Stated]:
     """Every number with a unit (a duration, a count of things, an amount, a percentage) the reply
     states, once per value; bracketed citation markers are not read, nor bare numbers or dates, nor an
     article before a unit ("once a year", "within an hour": the reader's 1 year, 1 hour)."""
-    from ..text import unicode
+    from ...text import unicode
 
     folded = unspelled(unicode.fold(MARKER.sub(" ", text)))
     found: dict[Value, Stated] = {}
@@ -114,7 +114,7 @@ def _has_unit(mention: Mention) -> bool:
 def text_values(text: str) -> tuple[Value, ...]:
     """The values `text` states, and each bare number that is not a page or clause number again as an
     amount in rupees: policy wordings write "5,00,000" for the sum insured."""
-    from ..text import unicode
+    from ...text import unicode
 
     folded = unspelled(unicode.fold(text))
     values: list[Value] = []
@@ -147,7 +147,7 @@ def shown(text: str) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _loaded(root: str, state: tuple[tuple[str, int, int], ...]) -> Sources:
-    from .documents import load_sources
+    from ...documents import load_sources
 
     # No page cache: scoring writes nothing but its outputs, and the pages of a folder of policies
     # extract in a second or two, once per run.
@@ -156,7 +156,7 @@ def _loaded(root: str, state: tuple[tuple[str, int, int], ...]) -> Sources:
 
 def load_run_sources(folder: str | Path) -> Sources:
     """The documents of a sources folder, loaded once per state of its files (paths, sizes, times)."""
-    from .documents import load_sources
+    from ...documents import load_sources
 
     root = Path(folder)
     if not root.is_dir():

@@ -1,0 +1,38 @@
+"""The ``grounded`` metric's checks: whether a reply is grounded in the documents it cites
+(``check``), what a citation names (``citations``), what a reply's text is read for (``text``), and the
+quote cascade that finds a quote in a document's pages (``quotes``, with ``folding`` and ``curation``).
+"""
+
+from __future__ import annotations
+
+from .check import Grounding, ground
+from .citations import Item, Library, Resolution, insurer_of, name_key, resolve
+from .text import (
+    QUOTED_MIN_CHARS,
+    Stated,
+    load_run_sources,
+    quote_on_page,
+    quoted_spans,
+    sources_signature,
+    stated_numbers,
+    states,
+)
+
+__all__ = [
+    "QUOTED_MIN_CHARS",
+    "Grounding",
+    "Item",
+    "Library",
+    "Resolution",
+    "Stated",
+    "ground",
+    "insurer_of",
+    "load_run_sources",
+    "name_key",
+    "quote_on_page",
+    "quoted_spans",
+    "resolve",
+    "sources_signature",
+    "stated_numbers",
+    "states",
+]
