@@ -33,7 +33,8 @@ _WORD = regex.compile(r"\w+")
 # Function words, question words and words every question about a document shares. They are the
 # closed classes of English (articles, pronouns, auxiliaries, prepositions, conjunctions), not a list
 # of any domain's words; other languages' questions keep their words (less precise, never wrong).
-FUNCTION_WORDS = frozenset("""
+FUNCTION_WORDS = frozenset(
+    """
 a an the this that these those it its they them their there here i you your we our us me my he she his her
 is are was were be been being am do does did done doing have has had having can could shall should will
 would may might must ought
@@ -41,14 +42,17 @@ of in on at to for from by with within without under over into onto upon about a
 and or nor but if then so also too not no any some each every all both either neither such other
 what which who whom whose when where why how many much long often far old
 please
-""".split())
+""".split()  # noqa: SIM905 (a paragraph of words reads better than 90 quoted ones)
+)
 # Words of units and measures: the value carries its own unit, so they locate nothing.
-UNIT_WORDS = frozenset("""
+UNIT_WORDS = frozenset(
+    """
 day days month months year years week weeks hour hours minute minutes
 percent percentage pct per cent amount amounts count counts number numbers value values rate
 rs inr rupee rupees usd dollar dollars eur euro euros gbp pound pounds lakh lakhs crore crores
 period periods time limit
-""".split())
+""".split()  # noqa: SIM905
+)
 
 
 def key(word: str) -> str:
