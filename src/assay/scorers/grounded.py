@@ -41,7 +41,7 @@ INPUTS = (
 # 2: a path or URL names the document its trailing parts name; 3: "30 (thirty) days"; 4: a span the
 # reply quotes supports the cited page it is on
 VERSION = 4
-# The quote cascade's fuzzy threshold (``scorers.grounding.quotes.FUZZY_THRESHOLD``, which a test holds equal):
+# The quote cascade's fuzzy threshold (``grounding.quotes.FUZZY_THRESHOLD``, which a test holds equal):
 # written here because reading it would load rapidfuzz with every scorer.
 QUOTES_SIGNATURE = "quotes:fuzzy90"
 

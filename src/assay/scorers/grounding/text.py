@@ -1,5 +1,5 @@
-"""What ``scorers.grounding.check`` reads: a reply's numbers with units and quoted spans, whether a text states
-a number, where a quote is on a page (the quote cascade, ``scorers.grounding.quotes``), and the documents of a
+"""What ``grounding.check`` reads: a reply's numbers with units and quoted spans, whether a text states
+a number, where a quote is on a page (the quote cascade, ``grounding.quotes``), and the documents of a
 run (a sources folder loaded once, and its signature).
 
 A number is compared as a value read by ``values.reading`` from both sides, never as digits in
