@@ -14,6 +14,7 @@ or with vowel signs the whole word is its key).
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -81,15 +82,17 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
 
 def clause_of(text: str, position: int) -> tuple[int, int]:
     """The clause of `text` that holds `position` (the whole text when none does)."""
-    for start, end in _spans_cached(text):
-        if start <= position < end or position == end:
-            return start, end
+    starts, spans = _spans_cached(text)
+    at = bisect.bisect_right(starts, position) - 1
+    if at >= 0 and spans[at][0] <= position <= spans[at][1]:
+        return spans[at]
     return 0, len(text)
 
 
-@functools.lru_cache(maxsize=256)
-def _spans_cached(text: str) -> tuple[tuple[int, int], ...]:
-    return tuple(clause_spans(text))
+@functools.lru_cache(maxsize=64)  # keyed by the text: a reply's clauses are found once
+def _spans_cached(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    spans = clause_spans(text)
+    return [start for start, _ in spans], spans
 
 
 @dataclass(frozen=True)
@@ -148,10 +151,15 @@ def field_terms(field: str | None, question: str | None, title: str | None = Non
 
 
 def nearest(positions: Sequence[int], at: int) -> int:
-    """The index in `positions` nearest `at` (the first on a tie); -1 when there are none."""
+    """The index in sorted `positions` nearest `at` (the earlier on a tie); -1 when there are none."""
     if not positions:
         return -1
-    return min(range(len(positions)), key=lambda index: abs(positions[index] - at))
+    after = bisect.bisect_left(positions, at)
+    if after == 0:
+        return 0
+    if after == len(positions):
+        return after - 1
+    return after - 1 if at - positions[after - 1] <= positions[after] - at else after
 
 
 __all__ = [
