@@ -11,18 +11,27 @@ The response is read for values (``values.reading``) after the unicode profile's
 lakh`` = ``Rs 5,00,000`` = ``₹5L``, and Indic digits read as ASCII. The candidates are the stated
 values of the expected one's kind (a duration in a unit it converts with, an amount, a percentage, a
 date; for a bare number or a count, bare numbers and a date's year); when the response states none,
-its bare numbers are read in the expected unit ("It is 30." for 30 days). It passes when a candidate
+its bare numbers are read in the expected unit ("It is 30." for 30 days).
+
+A reply is a set of claims: when the row names its field (a gold item's ``field``, with its question
+and the document's title: ``text.clauses.field_terms``), the candidates that answer are those said in
+the clauses that name the field most strongly, each term counted for the value nearest it after the
+clause's first value (a term before it is the clause's subject, said of every value): "60 days before
+admission and 180 days after discharge" answers the days after discharge with 180 days. A value said
+only in another clause ("the free-look period is 30 days" for the grace period) neither passes nor
+rivals. A row without a field (a plain dataset) is read whole. It passes when an answering candidate
 equals the expected value and none of these holds:
 
 - the response names another value of the same kind too (``30 or 60 days``; ``₹5 lakh or ₹10 lakh``):
-  several candidates, of which a reader cannot tell which is the answer. A reply is read answer
-  first: another value counts in the equal value's sentence or before it ("The grace period is 15
-  days. Some say 30 days."), and in a later sentence only with a contrast, negation or correction
-  word ("However, monthly mode has 15 days", "No, it is 15 days"); a later sentence's value (or a
-  later table cell's) is context: "The grace period is 30 days. The waiting period is 36 months."
-  passes for 30 days, and fails for 36 months, where a reader cannot tell without the question;
-- the equal value is negated: a negation cue (``assay.text.cues``) among the three words before it in
-  its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
+  several candidates, of which a reader cannot tell which is the answer. Values offered as
+  alternatives or a range ("30 or 60 days", "30-60 days", "between 30 and 60 days") always compete;
+  without the field's terms a reply is read answer first: another value counts in the equal value's
+  sentence or before it ("The grace period is 15 days. Some say 30 days."), and in a later sentence
+  only with a contrast, negation or correction word ("However, monthly mode has 15 days", "No, it is
+  15 days"); a later sentence's value (or a later table cell's) is context;
+- the equal value is negated: a negation cue (``assay.text.cues``) before it in its clause (not one of
+  a condition or relative clause: "if you don't renew within 30 days"), or among the three words before
+  it in its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
   word comes between ("not more than 50%", "shall not exceed 50%", "not later than 30 days" state a
   bound); for Indian languages, which put it after, a negation right after the value;
 - the equal value is approximate or strictly bounded ("about 30 days", "more than 30 days", "under
@@ -34,8 +43,14 @@ equals the expected value and none of these holds:
   ``typically``, ``generally``, ...), or a contrast word with another, non-negated number in the
   sentence ("usually 30 days but some plans use 60").
 
-A yes/no value passes when the response says it (``yes``, ``covered``, ``included``; ``no`` as the
-first word of a sentence, ``not covered``, ``excluded``, ``isn't covered``) and never the opposite.
+A yes/no value passes when the response says it and never the opposite: its sentences' own "Yes" and
+"No", and the polarity of the clauses that name the question's terms most strongly ("Are monthly
+subscriptions refundable?" is answered No by "Monthly subscriptions are not refundable." and
+"... are non-refundable": a negation governing the clause, or a term with a negative prefix); without
+such a clause, the yes/no words of coverage (``covered``, ``included``; ``not covered``, ``excluded``).
+A reply that says neither is unscored, for the judge (the ``undecided`` extra column is 1): the rules
+read it and could not decide, which is not a wrong answer.
+
 An enum label or a short text (``values.patterns.MAX_TEXT_WORDS`` words) passes when its
 words, or a golden answer's, occur as a whole and not negated; a longer text is unscored (it is for
 phrase_match or the judge). Traces show the expected value, where it came from, and every value read
@@ -393,6 +408,8 @@ VALUE_MATCH = Scorer(
     signature_parts=(unicode.FOLD_SIGNATURE, cues.SIGNATURE, f"values:{VALUES_VERSION}"),
     inputs=(VALUE, UNIT, VALUE_TYPE, FIELD, TITLE, QUESTION),
     extra_columns=(UNDECIDED,),
+    # 2: the clause that answers the field; negation in the clause; yes/no from the question's terms
+    version=2,
     explain=_explain,
     alignment=HARD_FACT.alignment,
     # Not by default: on a plain dataset most golden answers are names, not values, and the rows would
