@@ -203,7 +203,9 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
         # typed value its verdict stands, and a pattern's differing match is named beside it.
         verdict, why = reader
         pattern = decided.get(HARD_FACT)
-        if pattern is not None and pattern[0] not in (verdict, Outcome.UNSCORED):
+        if pattern is not None and pattern[0] is verdict:
+            why = f"{pattern[1]}; {why}"
+        elif pattern is not None and pattern[0] is not Outcome.UNSCORED:
             why = f"{why} (hard_fact {_NAMES[pattern[0]]}: its pattern matched the text, not the clause)"
         return _declined_pass(run, index, verdict, why)
     scored = {name: found for name, found in decided.items() if found[0] is not Outcome.UNSCORED}
