@@ -311,7 +311,10 @@ def _predicate_polarities(text: str, terms: FieldTerms) -> list[tuple[bool, int,
     if not terms:
         return []
     spans = clause_spans(text)
-    scores = [terms.score(text[start:end]) for start, end in spans]
+    # A clause that holds only the question's context ("the Enterprise plan has ...") says nothing of
+    # what is asked ("Is single sign-on included in the Enterprise plan?").
+    asked = [terms.names_what_is_asked(text, *span) for span in spans]
+    scores = [terms.score(text[start:end]) if has else 0 for (start, end), has in zip(spans, asked)]
     best = max(scores, default=0)
     found = []
     for (start, end), score in zip(spans, scores):
