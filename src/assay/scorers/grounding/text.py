@@ -1,15 +1,30 @@
-"""What ``grounding.check`` reads: a reply's numbers with units and quoted spans, whether a text states
-a number, where a quote is on a page (the quote cascade, ``grounding.quotes``), and the documents of a
-run (a sources folder loaded once, and its signature).
+"""What ``grounding.check`` reads: a reply's figures and quoted spans, whether a text states a figure,
+which words of a page a value belongs to, where a quote is on a page (the quote cascade,
+``grounding.quotes``), and the documents of a run (a sources folder loaded once, and its signature).
 
 A number is compared as a value read by ``values.reading`` from both sides, never as digits in
 a text: "24 months" is not in "124 months" nor in "2024"; "5,00,000" states "₹5 lakh", and "24 months"
 states "2 years" (the exact equivalences of ``values.types``). A number followed by its own words
 in brackets, as policy wordings write it ("30 (thirty) days"), is read as the number with its unit.
+
+**Which words a value of a page belongs to** (``values_on_page``), as a reader of extracted PDF text sees
+it. Extraction keeps the page's lines: a wrapped sentence runs over several ("within the Grace \nPeriod of
+30 days"), a table row is one line ("Grace Period 30 days") or a label over its value ("Grace Period\n30
+days"), a definition puts its term a line or two above its figures. A value's *label* is the text before
+it back to the nearest of: the end of the sentence before it (``. ! ? ;``, a bullet or a table bar), the
+value before it (a row's value ends the row: "Grace Period 30 days\nTenure 1/2/3 Years" gives "2 years"
+the label "Tenure"), or the start of the line ``LABEL_LINES`` above its own. A value joined to the one
+before it by a conjunction ("fifteen days where the mode is monthly and thirty days in all other cases")
+is an alternative of that value and shares its label. The text after a value, to its sentence's end
+and at most ``AFTER_LINES`` line below, is its label too when no other value follows in that sentence
+("a 30 days \ngrace period"): when one does, that text is the next value's label ("free look period of
+30 days and a grace period of 15 days"). Values joined with "or", "to", "/" ("1/2/3 years", "30 or 60
+days") are one group with one label.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import hashlib
@@ -20,11 +35,12 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from ...values.reading import Mention, is_reference, read_folded
-from ...values.types import DATE, MONEY, NUMBER_UNIT, RUPEES, Value, render_answer, same_value
+from ...values.reading import JOINER, Mention, is_reference, read_folded
+from ...values.types import COUNT, DATE, MONEY, NUMBER_UNIT, RUPEES, Value, render_answer, same_value
 
 if TYPE_CHECKING:
     from ...documents import Sources
+    from ...text.clauses import FieldTerms
     from .quotes import QuoteMatch
 
 QUOTED_MIN_CHARS = 20  # a shorter quoted span is a term ("Sum Insured"), not a quotation
@@ -64,28 +80,70 @@ def _shifted(found: QuoteMatch, offset: int) -> QuoteMatch:
 
 @dataclass(frozen=True)
 class Stated:
-    """A number with a unit the reply states, as the reader read it."""
+    """A figure the reply states, as the reader read it: a number with a unit, or a bare count or amount
+    (`bare`); [start, end) in the reply's folded text."""
 
     value: Value
     written: str
+    start: int = 0
+    end: int = 0
+    bare: bool = False
 
     def shown(self) -> str:
-        return render_answer(self.value)
+        return self.written if self.bare else render_answer(self.value)
 
 
 def stated_numbers(text: str) -> list[Stated]:
     """Every number with a unit (a duration, a count of things, an amount, a percentage) the reply
     states, once per value; bracketed citation markers are not read, nor bare numbers or dates, nor an
     article before a unit ("once a year", "within an hour": the reader's 1 year, 1 hour)."""
+    return [figure for figure in stated_figures(text) if not figure.bare]
+
+
+# After a bare number, the words that say what it counts ("9,500 network hospitals"), for a problem.
+_COUNTED = regex.compile(r"(?:[ \-]+[\p{L}][\p{L}\p{M}]*){0,2}")
+# A bare number that numbers a list ("1. Claims", "2) Renewal"): after a line's or sentence's start.
+_NUMBERING_BEFORE = regex.compile(r"(?:^|[.:;!?]\s|\n)\s*$")
+_NUMBERING_AFTER = regex.compile(r"[.)](?!\d)")
+_YEAR = regex.compile(r"(?:19|20)\d\d")
+
+
+def stated_figures(text: str) -> list[Stated]:
+    """Every figure the reply states, once per value: the numbers with units of ``stated_numbers``, and
+    the bare counts and amounts written in digits ("over 9,500 network hospitals", "within 10 working
+    days", "up to 5 ultrasound scans"). Not figures: citation markers, page, section and clause numbers
+    ("p. 4", "Section 3"), a year alone ("in 2024"; dates are read as dates and left out), a list's
+    numbering ("1. ..."), a number written into another ("24/7", "10:30"), and a bare number in words
+    ("the two plans": discourse more often than a figure)."""
     from ...text import unicode
 
     folded = unspelled(unicode.fold(MARKER.sub(" ", text)))
     found: dict[Value, Stated] = {}
     for mention in read_folded(folded):
         written = folded[mention.start : mention.end]
-        if _has_unit(mention) and not _ARTICLE.match(written):
-            found.setdefault(mention.value, Stated(mention.value, written))
+        if _has_unit(mention):
+            if not _ARTICLE.match(written):
+                found.setdefault(mention.value, Stated(mention.value, written, mention.start, mention.end))
+        elif _is_bare_figure(folded, mention):
+            counted = _COUNTED.match(folded, mention.end)
+            shown_as = folded[mention.start : counted.end() if counted else mention.end].strip()
+            stated = Stated(mention.value, shown_as, mention.start, mention.end, bare=True)
+            found.setdefault(mention.value, stated)
     return list(found.values())
+
+
+def _is_bare_figure(folded: str, mention: Mention) -> bool:
+    written = folded[mention.start : mention.end]
+    if mention.value.type != NUMBER_UNIT or not written[:1].isdigit():
+        return False  # a date, or a number in words
+    if is_reference(folded, mention.start) or _YEAR.fullmatch(written):
+        return False
+    if _NUMBERING_BEFORE.search(folded, 0, mention.start) and _NUMBERING_AFTER.match(folded, mention.end):
+        return False
+    inside = folded[mention.start - 1 : mention.start] in ("/", ":") or folded[
+        mention.end : mention.end + 1
+    ] in ("/", ":")
+    return not inside
 
 
 def unspelled(folded: str) -> str:
@@ -127,8 +185,166 @@ def text_values(text: str) -> tuple[Value, ...]:
 
 
 def states(text: str, number: Stated) -> bool:
-    """Whether `text` states the number as a value (number + unit, through the exact equivalences)."""
-    return any(same_value(number.value, value) for value in text_values(text))
+    """Whether `text` states the figure as a value (number + unit, through the exact equivalences; a
+    bare count or amount as a bare number, a count or an amount)."""
+    return any(same_figure(number, value) for value in text_values(text))
+
+
+def same_figure(number: Stated, value: Value) -> bool:
+    """Whether `value` (read from a page) is the figure the reply states."""
+    if not number.bare:
+        return same_value(number.value, value)
+    bare_or_amount = value.type == MONEY or (value.type == NUMBER_UNIT and value.unit in (None, COUNT))
+    return bare_or_amount and value.value == number.value.value
+
+
+# --- which words a value of a page belongs to (see the module's note) --------------------------------
+
+LABEL_LINES = 2  # a label wraps over a line or two above its value; further up is another row's
+AFTER_LINES = 1  # a value ending a line may have its noun on the next ("a 30 days\ngrace period")
+_SENTENCE_END = regex.compile(r"[.!?;\u0964\u0965](?!\d)|[\u2022\u25aa\u25cf\u2023|]")
+# A value after one of these words is an alternative of the value before it, with its label.
+_COORDINATED = regex.compile(r"(?<!\w)(?:and|or|but|while|whereas|whilst)\W*$")
+
+
+@dataclass(frozen=True)
+class PageValue:
+    """A value a page states, at [start, end) of its folded text (``folded_page``), and its label: the
+    words it belongs to, [label_start, label_end) (see the module's note)."""
+
+    value: Value
+    start: int
+    end: int
+    label_start: int
+    label_end: int
+    label: str
+
+
+@functools.lru_cache(maxsize=1024)
+def folded_page(text: str) -> str:
+    """A page's text folded line by line (``unicode.fold`` joins lines): its line breaks kept."""
+    from ...text import unicode
+
+    return "\n".join(unspelled(unicode.fold(line)) for line in text.split("\n"))
+
+
+@functools.lru_cache(maxsize=1024)  # keyed by a page's text: each page is read once per run
+def values_on_page(text: str) -> tuple[PageValue, ...]:
+    """Every value a page states (page and clause numbers left out), each with its label; a bare number
+    again as an amount, as ``text_values`` reads it."""
+    folded = folded_page(text)
+    mentions = [m for m in read_folded(folded) if not is_reference(folded, m.start)]
+    groups = _groups(folded, mentions)
+    lines = _LineIndex(folded)
+    found: list[PageValue] = []
+    label_starts: list[int] = []
+    for index, (start, end, members) in enumerate(groups):
+        label_start = _label_start(folded, lines, groups, label_starts, index)
+        label_starts.append(label_start)
+        after_end = _after_end(folded, lines, groups, index)
+        label = f"{folded[label_start:start]} {folded[end:after_end]}"
+        for mention in members:
+            for value in _as_read(folded, mention):
+                found.append(
+                    PageValue(value, mention.start, mention.end, label_start, max(end, after_end), label)
+                )
+    return tuple(found)
+
+
+def _as_read(folded: str, mention: Mention) -> list[Value]:
+    value = mention.value
+    bare = value.type == NUMBER_UNIT and value.unit is None
+    return [value, Value(MONEY, value.value, RUPEES)] if bare else [value]
+
+
+def _groups(folded: str, mentions: Sequence[Mention]) -> list[tuple[int, int, list[Mention]]]:
+    """Mentions joined by "or", "to", "/", "," ("1/2/3 years", "30 or 60 days") as one group each."""
+    groups: list[tuple[int, int, list[Mention]]] = []
+    for mention in mentions:
+        if groups and JOINER.fullmatch(folded[groups[-1][1] : mention.start]):
+            start, _, members = groups[-1]
+            groups[-1] = (start, mention.end, [*members, mention])
+        else:
+            groups.append((mention.start, mention.end, [mention]))
+    return groups
+
+
+class _LineIndex:
+    """Where each line of a folded page starts."""
+
+    def __init__(self, folded: str) -> None:
+        self.starts: list[int] = [0] + [found.end() for found in regex.finditer("\n", folded)]
+        self.length = len(folded)
+
+    def line_of(self, position: int) -> int:
+        return bisect.bisect_right(self.starts, position) - 1
+
+    def start(self, line: int) -> int:
+        return self.starts[max(line, 0)]
+
+    def end(self, line: int) -> int:
+        return self.starts[line + 1] - 1 if line + 1 < len(self.starts) else self.length
+
+
+def _label_start(
+    folded: str,
+    lines: _LineIndex,
+    groups: Sequence[tuple[int, int, list[Mention]]],
+    starts: Sequence[int],
+    index: int,
+) -> int:
+    start = groups[index][0]
+    earliest = lines.start(lines.line_of(start) - LABEL_LINES)
+    ends = [found.end() for found in _SENTENCE_END.finditer(folded, earliest, start)]
+    sentence = ends[-1] if ends else earliest
+    if index == 0:
+        return sentence
+    before_end = groups[index - 1][1]
+    if before_end <= sentence:
+        return sentence
+    if _COORDINATED.search(folded, before_end, start):
+        return max(starts[index - 1], sentence if ends else 0)
+    return before_end
+
+
+def _after_end(
+    folded: str, lines: _LineIndex, groups: Sequence[tuple[int, int, list[Mention]]], index: int
+) -> int:
+    """Where the label after a group ends: its sentence's end, at most AFTER_LINES below; the group's own
+    end when another value follows in that stretch (the words between are that one's)."""
+    end = groups[index][1]
+    latest = lines.end(min(lines.line_of(end) + AFTER_LINES, len(lines.starts) - 1))
+    found = _SENTENCE_END.search(folded, end, latest)
+    stop = found.start() if found else latest
+    if index + 1 < len(groups):
+        following = groups[index + 1][0]
+        if following < stop:
+            return end
+        line = lines.line_of(following)
+        if not folded[lines.start(line) : following].strip() and line - 1 > lines.line_of(end):
+            # the next value begins its line: the line above it is its label ("Free Look Period\n15 days")
+            stop = min(stop, lines.end(line - 2))
+    return max(stop, end)
+
+
+_TERM_WORD = regex.compile(r"\w+")
+
+
+def names_field(terms: FieldTerms, text: str) -> bool:
+    """Whether `text` names the field: at least half of the words of its name (of its question, for a
+    field without a name), and at least one. A field is named by most of its words: "Specific disease
+    waiting period" names half of pre_existing_disease_waiting_months, "waiting period" alone a quarter."""
+    from ...text.clauses import key, meets
+
+    wanted = terms.named or terms.asked
+    keys = {key(word) for word in _TERM_WORD.findall(text)}
+    present = sum(1 for term in wanted if any(meets(word, term) for word in keys))
+    return present > 0 and 2 * present >= len(wanted)
+
+
+def shown_span(text: str, start: int, end: int) -> str:
+    """text[start:end] on one line, as a problem shows evidence."""
+    return shown(text[start:end].strip())
 
 
 def quoted_spans(text: str) -> list[str]:
@@ -188,15 +404,22 @@ def sources_signature(sources: Sources) -> str:
 __all__ = [
     "MARKER",
     "QUOTED_MIN_CHARS",
+    "PageValue",
     "Stated",
     "find_in_pages",
+    "folded_page",
     "load_run_sources",
+    "names_field",
     "quote_on_page",
     "quoted_spans",
+    "same_figure",
     "shown",
+    "shown_span",
     "sources_signature",
+    "stated_figures",
     "stated_numbers",
     "states",
     "text_values",
     "unspelled",
+    "values_on_page",
 ]
