@@ -321,7 +321,7 @@ def _naming_clause(text: str, terms: FieldTerms) -> str | None:
 
 
 def _evidence(text: str, found: PageValue) -> str:
-    return shown_span(folded_page(text), found.label_start, found.label_end)
+    return found.evidence(folded_page(text))
 
 
 def _gold_hint(row: _Row) -> str:

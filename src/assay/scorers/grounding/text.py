@@ -218,6 +218,12 @@ class PageValue:
     label_start: int
     label_end: int
     label: str
+    heading: str = ""  # the title of the item or section the value is under, when there is one near
+
+    def evidence(self, folded: str) -> str:
+        """The label as a problem shows it: the heading, then the words around the value."""
+        around = " ".join(folded[self.label_start : self.label_end].split())
+        return shown(f"{self.heading} … {around}" if self.heading else around)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -233,8 +239,11 @@ def values_on_page(text: str) -> tuple[PageValue, ...]:
     """Every value a page states (page and clause numbers left out), each with its label; a bare number
     again as an amount, as ``text_values`` reads it."""
     folded = folded_page(text)
-    mentions = [m for m in read_folded(folded) if not is_reference(folded, m.start)]
-    groups = _groups(folded, mentions)
+    # Read with the line breaks as spaces (the same length: offsets agree): "expiry of 24\nmonths" is
+    # 24 months; the lines are kept for the labels.
+    flat = folded.replace("\n", " ")
+    mentions = [m for m in read_folded(flat) if not is_reference(flat, m.start)]
+    groups = _groups(flat, mentions)
     lines = _LineIndex(folded)
     found: list[PageValue] = []
     label_starts: list[int] = []
@@ -242,16 +251,62 @@ def values_on_page(text: str) -> tuple[PageValue, ...]:
         label_start = _label_start(folded, lines, groups, label_starts, index)
         label_starts.append(label_start)
         after_end = _after_end(folded, lines, groups, index)
-        label = f"{folded[label_start:start]} {folded[end:after_end]}"
+        heading = _heading(folded, lines, label_start)
+        label = f"{heading} {folded[label_start:start]} {folded[end:after_end]}"
         for mention in members:
-            for value in _as_read(folded, mention):
-                found.append(
-                    PageValue(value, mention.start, mention.end, label_start, max(end, after_end), label)
-                )
+            for value in _as_read(mention):
+                span = (mention.start, mention.end, label_start, max(end, after_end))
+                found.append(PageValue(value, *span, label, heading))
     return tuple(found)
 
 
-def _as_read(folded: str, mention: Mention) -> list[Value]:
+HEADING_LINES = 3  # how far above a value's sentence its item's heading may be
+# A line that opens an item: "7.1.2.", "2.1.17.", "(ii)", "(a)", "a.", "ii.", "1)", "def. 17." (a number
+# alone is no enumerator: "30 days" opens a table's cell, "5 BIPAP MACHINE" a row of a numbered table)
+_ENUMERATOR = regex.compile(
+    r"^\s*(?:def\.\s*)?(?:\d+(?:\.\d+)+\.?|\d+[.)]|\(?[ivxlc]{1,6}[.)]|\(?[a-z][.)]|\([ivxlc\d]{1,6}\))\s+"
+)
+_SECTION_NUMBER = regex.compile(r"^\s*\d+(?:\.\d+)+\.?\s")  # 7.1.2: a section's own number
+_INNER_END = regex.compile(r"[.!?;](?=\s)")
+
+
+def _heading(folded: str, lines: _LineIndex, label_start: int) -> str:
+    """The title of the item or section a value's sentence is under, its enumerator left out; "" when
+    there is none near. Going up from the sentence's line, at most HEADING_LINES lines: a heading line
+    (``_is_heading``), or the first sentence of the list item the value's sentence is a later one of
+    ("1. Any Pre-existing Condition. Except if ... for 4 consecutive years"). A policy's clauses put a
+    benefit's name there and its figures in the items or sentences below."""
+    first, in_item = lines.line_of(label_start), False
+    for line in range(first, max(first - 1 - HEADING_LINES, -1), -1):
+        start, text = lines.start(line), folded[lines.start(line) : lines.end(line)]
+        following = (
+            folded[lines.start(line + 1) : lines.end(line + 1)] if line + 1 < len(lines.starts) else ""
+        )
+        if line < first and _is_heading(text, following):
+            return " ".join(_ENUMERATOR.sub("", text, count=1).split())
+        opened = _ENUMERATOR.match(text)
+        if opened is None or in_item:
+            continue
+        in_item = True  # the value's own item: only its first sentence, or a heading above, names it
+        lead = _INNER_END.search(text, opened.end())
+        if lead is not None and start + lead.end() <= label_start:
+            return " ".join(text[opened.end() : lead.end()].split())
+    return ""
+
+
+def _is_heading(text: str, following: str) -> bool:
+    opened = _ENUMERATOR.match(text)
+    title = text[opened.end() :] if opened else text
+    if not title.strip() or _INNER_END.search(title.rstrip()):
+        return False
+    if title.rstrip().endswith(":"):
+        return True
+    return opened is not None and (
+        _ENUMERATOR.match(following) is not None or bool(_SECTION_NUMBER.match(text))
+    )
+
+
+def _as_read(mention: Mention) -> list[Value]:
     value = mention.value
     bare = value.type == NUMBER_UNIT and value.unit is None
     return [value, Value(MONEY, value.value, RUPEES)] if bare else [value]
