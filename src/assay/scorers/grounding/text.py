@@ -90,7 +90,9 @@ class Stated:
     bare: bool = False
 
     def shown(self) -> str:
-        return self.written if self.bare else render_answer(self.value)
+        """The figure in words: a number with its unit as rendered ("30 days", "₹5 lakh"); a count as
+        written, with what it counts ("9,500 network hospitals")."""
+        return self.written if self.bare or self.value.unit == COUNT else render_answer(self.value)
 
 
 def stated_numbers(text: str) -> list[Stated]:
@@ -100,8 +102,8 @@ def stated_numbers(text: str) -> list[Stated]:
     return [figure for figure in stated_figures(text) if not figure.bare]
 
 
-# After a bare number, the words that say what it counts ("9,500 network hospitals"), for a problem.
-_COUNTED = regex.compile(r"(?:[ \-]+[\p{L}][\p{L}\p{M}]*){0,2}")
+# After a count, a word that may say what it counts ("9,500 network hospitals"), for a problem.
+_COUNTED_WORD = regex.compile(r"[ \-]+([\p{L}][\p{L}\p{M}]*)")
 # A bare number that numbers a list ("1. Claims", "2) Renewal"): after a line's or sentence's start.
 _NUMBERING_BEFORE = regex.compile(r"(?:^|[.:;!?]\s|\n)\s*$")
 _NUMBERING_AFTER = regex.compile(r"[.)](?!\d)")
@@ -123,13 +125,28 @@ def stated_figures(text: str) -> list[Stated]:
         written = folded[mention.start : mention.end]
         if _has_unit(mention):
             if not _ARTICLE.match(written):
-                found.setdefault(mention.value, Stated(mention.value, written, mention.start, mention.end))
+                shown_as = _with_counted(folded, mention) if mention.value.unit == COUNT else written
+                found.setdefault(mention.value, Stated(mention.value, shown_as, mention.start, mention.end))
         elif _is_bare_figure(folded, mention):
-            counted = _COUNTED.match(folded, mention.end)
-            shown_as = folded[mention.start : counted.end() if counted else mention.end].strip()
-            stated = Stated(mention.value, shown_as, mention.start, mention.end, bare=True)
-            found.setdefault(mention.value, stated)
+            shown_as = _with_counted(folded, mention)
+            found.setdefault(
+                mention.value, Stated(mention.value, shown_as, mention.start, mention.end, bare=True)
+            )
     return list(found.values())
+
+
+def _with_counted(folded: str, mention: Mention) -> str:
+    """The figure as written, with the words after it that say what it counts, up to two and not a
+    function word ("9,500 network hospitals", "12 scans", "9,500 hospitals")."""
+    from ...text.clauses import FUNCTION_WORDS
+
+    end = mention.end
+    for _ in range(2):
+        word = _COUNTED_WORD.match(folded, end)
+        if word is None or word.group(1) in FUNCTION_WORDS:
+            break
+        end = word.end()
+    return folded[mention.start : end].strip()
 
 
 def _is_bare_figure(folded: str, mention: Mention) -> bool:
@@ -221,9 +238,22 @@ class PageValue:
     heading: str = ""  # the title of the item or section the value is under, when there is one near
 
     def evidence(self, folded: str) -> str:
-        """The label as a problem shows it: the heading, then the words around the value."""
-        around = " ".join(folded[self.label_start : self.label_end].split())
-        return shown(f"{self.heading} … {around}" if self.heading else around)
+        """The label as a problem shows it: the heading, then the words before the value, the value and
+        the words after it (each cut near the value)."""
+        before = " ".join(folded[self.label_start : self.start].split())
+        after = " ".join(folded[self.start : self.label_end].split())
+        before = before if len(before) <= EVIDENCE_BEFORE else "…" + before[-EVIDENCE_BEFORE:].lstrip()
+        after = after if len(after) <= EVIDENCE_AFTER else after[:EVIDENCE_AFTER].rstrip() + "…"
+        heading = _cut(self.heading, EVIDENCE_HEADING)
+        joint = " " if folded[self.start - 1 : self.start].isspace() else ""
+        return repr(" … ".join(part for part in (heading, f"{before}{joint}{after}".strip()) if part))
+
+
+EVIDENCE_HEADING, EVIDENCE_BEFORE, EVIDENCE_AFTER = 40, 70, 40  # characters of a label a problem shows
+
+
+def _cut(text: str, size: int) -> str:
+    return text if len(text) <= size else text[: size - 1].rstrip() + "…"
 
 
 @functools.lru_cache(maxsize=1024)
