@@ -2,12 +2,16 @@
 
 Every citation resolves to exactly one document the item's scope allows (by id, path or normalised
 title, never by substring: a citation naming only the insurer passes for none of its policies), a cited
-page holds the supporting text, every quoted span is found in a cited document (the quote cascade, with
-its level), and every number with its unit occurs as number and unit in the cited or retrieved text.
+page supports the answer (it states the asked value for the asked field, ``gold.field`` and the question,
+wherever the page is; else it holds a quote), every quoted span is found in a cited document (the quote
+cascade, with its level), and every figure of the reply (bare counts too) occurs in the cited or
+retrieved text.
 ``scorers.grounding.check`` states each rule. A reply that cites nothing fails ("cites nothing"); a refusal
 item and a blank reply are unscored ("nothing to ground"). The documents come from
 ``ScoreOptions.sources`` (``--sources DIR``), whose documents' hashes are in the signature. The extra
-text column ``grounded_problems`` says why a row failed; its trace lists every problem and what was checked.
+text column ``grounded_problems`` says why a row failed, ``grounded_contradicts`` which figures a cited page
+states otherwise (``assay run`` grades those ``wrong_cited``); its trace lists every problem and what was
+checked.
 """
 
 from __future__ import annotations
@@ -145,9 +149,9 @@ def _blank_decided() -> Mapping[str, Any]:
 
 GROUNDED = Scorer(
     name=NAME,
-    description="every citation resolves to one document the item's scope allows, cited pages hold the "
-    "supporting text, quoted spans are in the cited documents, and every number with its unit is in "
-    "the cited or retrieved text",
+    description="every citation resolves to one document the item's scope allows, a cited page states the "
+    "asked value for the asked field, quoted spans are in the cited documents, and every figure of the "
+    "reply is in the cited or retrieved text",
     view=str,  # quotes and numbers are read from the reply as written
     score_rows=_grounded,
     extra_columns=(),

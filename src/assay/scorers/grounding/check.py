@@ -14,20 +14,45 @@ A row is grounded when it cites something and every check below finds no problem
   its trailing parts name (whole parts, the longest first; its query and fragment left out).
 - **scope**: the document is one the item's scope allows: the document whose id is the scope, and the
   item's gold source document (without either, any document of the sources).
-- **pages**: a cited page exists (1 to the document's page count) and holds the *supporting text*, one
-  of: the gold quote (when the document is the item's source), the citation's own quote, a span the
-  reply quotes, or one of the numbers with units the reply states. A quote holds a page when the quote cascade
-  (``quotes.find_quote``, any level) finds it on that page alone, or across its break with the page
-  before or after. A page is only checked for range when there is none of these to look for.
+- **support**: a cited page exists (1 to the document's page count), and the cited text supports the
+  answer, as a careful reader checks a citation, wherever the page is (the gold quote's page is one
+  such page, not the only one):
+
+  - an item with a typed value (a number with a unit, an amount, a percentage, a date): a cited page
+    (every page of a document cited without one) holds the gold quote, or states the value *for the
+    asked field*: the value, read by the value reader and compared through the equivalences, has a
+    label that names the field (``text.values_on_page``: the words before it in its sentence, row or
+    label line above, the words after it when no other value follows, and the heading of its item or
+    section; the field is named by at least half the words of its name, else of its question,
+    ``text.names_field``; a row with neither: the value anywhere on the page). A page
+    that states the value only for another clause does not support it, and the problem shows that
+    clause ("p.3 states 30 days, but for another clause: 'free look period … of 30 days…'"); "Tenure
+    1/2/3 Years" states 24 months for the tenure, not for a waiting period;
+  - a yes/no item: a cited page holds the gold quote, or a clause of it (its lines joined) names the
+    field;
+  - an item with no typed value (a text, an enum, a row without a gold value): each cited page holds
+    the gold quote (its own document's), the citation's quote, a span the reply quotes, or a figure the
+    reply states. A quote holds a page when the quote cascade (``quotes.find_quote``, any level) finds
+    it on that page alone, or across its break with the page before or after.
+
+  Once one cited page supports the answer, every other cited page must hold something the reply says:
+  a figure of it, a quote it gives, or a clause naming the field.
 - **quotes**: every quoted span of the reply (straight or curly double quotes around at least
   ``QUOTED_MIN_CHARS`` characters) is found by the cascade in one of the cited documents, and every
   citation's quote in its document; the level is recorded.
-- **numbers**: every number with a unit the reply states (``value_reading``: ``30 days``, ``thirty
-  days``, ``₹5 lakh``, ``20%``, ``36 months``; citation markers in brackets are not read) is stated in
-  the cited text (a cited page, or every page of a document cited without one) or the retrieved
-  contexts' text of the allowed documents, as a value read by the same reader: so "24 months" is never
-  found in "124 months" nor "2024", the unit must be there, and equal forms count (``5,00,000`` = ``5
-  lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts for an amount).
+- **figures**: every figure the reply states (``text.stated_figures``: a number with a unit, ``30
+  days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``36 months``; and a bare count or amount in digits,
+  ``9,500 network hospitals``, ``10 working days``, ``5 ultrasound scans``; not citation markers, page,
+  section or clause numbers, a year alone, a list's numbering, ``24/7``) is stated in the cited text (a
+  cited page, or every page of a document cited without one), a quote of the reply found in a cited
+  document, or the retrieved contexts' text of the allowed documents, as a value read by the same
+  reader: so "24 months" is never found in "124 months" nor "2024", the unit must be there, and equal
+  forms count (``5,00,000`` = ``5 lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts
+  for an amount). A figure that is nowhere is named in the problem ("'9,500 network hospitals' is not in
+  the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
+  reply's clause of that figure speaks of (the page value's label names that clause's words), it is a
+  **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30 days for it: 'free look
+  period …'"), which ``assay run`` grades ``wrong_cited``.
 
 What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``.
 The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
