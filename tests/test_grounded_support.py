@@ -197,6 +197,7 @@ def test_an_invented_figure_fails_with_the_figure_named(policy: Library, text: s
         "The grace period is 30 days (fifteen days when the premium is paid monthly).",  # p.5 says both
         "The grace period is 30 days [1], see p. 5, Section 2.1.17, in force since 2024.",
         "1. The grace period is 30 days. Call the 24/7 helpline at 10:30 or later.",
+        "The grace period is 30 days; call 1800 425 2255 or +91 22 6234 6234.",  # phone numbers
     ],
 )
 def test_true_figures_and_numbers_that_are_no_figures_pass(policy: Library, text: str) -> None:
@@ -226,6 +227,11 @@ def test_a_figure_the_cited_page_states_otherwise_is_a_contradiction(policy: Lib
         p.startswith("'15 days' is not in the cited or retrieved text; acme__shield p.3")
         for p in found.problems
     )
+    # a true figure the cited pages do not hold is unsupported, not contradicted: what the reply says
+    # 15 days of is monthly premiums, which p.2's 30 days is not said of
+    uncited = _cite(policy, "The grace period is 30 days (15 days for monthly premiums).", 2)
+    assert uncited.problems == ("'15 days' is not in the cited or retrieved text",)
+    assert uncited.contradicts == ()
     counted = _cite(policy, "The grace period is 30 days. The network has 9,500 hospitals.", 2, 7)
     assert counted.contradicts[0].startswith("'9,500 hospitals': acme__shield p.7 states 5000 for it")
 

@@ -50,8 +50,8 @@ A row is grounded when it cites something and every check below finds no problem
   forms count (``5,00,000`` = ``5 lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts
   for an amount). A figure that is nowhere is named in the problem ("'9,500 network hospitals' is not in
   the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
-  reply's clause of that figure speaks of (the page value's label names that clause's words), it is a
-  **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30 days for it: 'free look
+  reply says that figure of (the page value's label names every word of the figure's label in the reply,
+  read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30 days for it: 'free look
   period …'"), which ``assay run`` grades ``wrong_cited``.
 
 What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``.
@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...parts import Citation, Context
-from ...text.clauses import FieldTerms, clause_of, clause_spans, field_terms
+from ...text.clauses import FieldTerms, clause_spans, field_terms
 from ...values.types import (
     BOOL,
     DATE,
@@ -94,7 +94,6 @@ from .text import (
     shown_span,
     stated_figures,
     states,
-    unspelled,
     values_on_page,
 )
 
@@ -432,21 +431,31 @@ def _check_figures(row: _Row, text: str, figures: Sequence[Stated]) -> None:
 
 
 def _contradiction(row: _Row, text: str, figure: Stated) -> str | None:
-    """Where a cited page states another value for what the reply's clause of `figure` speaks of (the
-    clause's own words name the page value's label), in words; None when no cited page does."""
-    from ...text import unicode
-
-    folded = unspelled(unicode.fold(MARKER.sub(" ", text)))
-    start, end = clause_of(folded, figure.start)
-    terms = field_terms(None, folded[start:end], row.item.source_title)
+    """Where a cited page states another value for what the reply says `figure` of, in words; None
+    when no cited page does. What the reply says it of is the figure's label in the reply, read as a
+    page's (``text.values_on_page``: "the free look period is 15 days" -> free look; "30 days (15 days
+    for monthly premiums)" -> monthly premiums, not the grace period of the 30 days before it); a page
+    value's label must name every one of those words (a contradiction is a strong verdict: the page says
+    the same thing with another figure)."""
+    terms = _figure_terms(row, text, figure)
     if not terms:
         return None
     for where, page in row.cited_pages():
         for found in values_on_page(page):
-            if _rival(figure, found.value) and names_field(terms, found.label):
+            if _rival(figure, found.value) and names_field(terms, found.label, every=True):
                 stated = render_answer(found.value)
                 return f"{where} states {stated} for it: {_evidence(page, found)}"
     return None
+
+
+def _figure_terms(row: _Row, text: str, figure: Stated) -> FieldTerms:
+    """The words the reply says `figure` of: its label in the reply, as field terms."""
+    own = next(
+        (found for found in values_on_page(MARKER.sub(" ", text)) if same_figure(figure, found.value)), None
+    )
+    if own is None:
+        return FieldTerms()
+    return field_terms(None, own.label, row.item.source_title)
 
 
 def _rival(figure: Stated, value: Value) -> bool:

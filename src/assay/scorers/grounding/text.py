@@ -108,6 +108,10 @@ _COUNTED_WORD = regex.compile(r"[ \-]+([\p{L}][\p{L}\p{M}]*)")
 _NUMBERING_BEFORE = regex.compile(r"(?:^|[.:;!?]\s|\n)\s*$")
 _NUMBERING_AFTER = regex.compile(r"[.)](?!\d)")
 _YEAR = regex.compile(r"(?:19|20)\d\d")
+# A number written into another or into a code is no figure: "24/7", "10:30", "+91", "#4", a phone
+# number's groups ("1800-266-0700", "1800 425 2255").
+_IDENTIFIER_BEFORE = regex.compile(r"(?:[/:+#]|\d[\s-])$")
+_IDENTIFIER_AFTER = regex.compile(r"[/:]|[\s-]\d")
 
 
 def stated_figures(text: str) -> list[Stated]:
@@ -115,7 +119,8 @@ def stated_figures(text: str) -> list[Stated]:
     the bare counts and amounts written in digits ("over 9,500 network hospitals", "within 10 working
     days", "up to 5 ultrasound scans"). Not figures: citation markers, page, section and clause numbers
     ("p. 4", "Section 3"), a year alone ("in 2024"; dates are read as dates and left out), a list's
-    numbering ("1. ..."), a number written into another ("24/7", "10:30"), and a bare number in words
+    numbering ("1. ..."), a number written into another or a code ("24/7", "10:30", a phone number's
+    "1800 425 2255"), and a bare number in words
     ("the two plans": discourse more often than a figure)."""
     from ...text import unicode
 
@@ -157,10 +162,9 @@ def _is_bare_figure(folded: str, mention: Mention) -> bool:
         return False
     if _NUMBERING_BEFORE.search(folded, 0, mention.start) and _NUMBERING_AFTER.match(folded, mention.end):
         return False
-    inside = folded[mention.start - 1 : mention.start] in ("/", ":") or folded[
-        mention.end : mention.end + 1
-    ] in ("/", ":")
-    return not inside
+    return not _IDENTIFIER_BEFORE.search(folded, 0, mention.start) and not _IDENTIFIER_AFTER.match(
+        folded, mention.end
+    )
 
 
 def unspelled(folded: str) -> str:
@@ -415,16 +419,17 @@ def _after_end(
 _TERM_WORD = regex.compile(r"\w+")
 
 
-def names_field(terms: FieldTerms, text: str) -> bool:
+def names_field(terms: FieldTerms, text: str, *, every: bool = False) -> bool:
     """Whether `text` names the field: at least half of the words of its name (of its question, for a
-    field without a name), and at least one. A field is named by most of its words: "Specific disease
-    waiting period" names half of pre_existing_disease_waiting_months, "waiting period" alone a quarter."""
+    field without a name), and at least one; with `every`, all of them. A field is named by most of its
+    words: "Specific disease waiting period" names half of pre_existing_disease_waiting_months,
+    "waiting period" alone a quarter."""
     from ...text.clauses import key, meets
 
     wanted = terms.named or terms.asked
     keys = {key(word) for word in _TERM_WORD.findall(text)}
     present = sum(1 for term in wanted if any(meets(word, term) for word in keys))
-    return present > 0 and 2 * present >= len(wanted)
+    return present > 0 and (present == len(wanted) if every else 2 * present >= len(wanted))
 
 
 def shown_span(text: str, start: int, end: int) -> str:
