@@ -51,8 +51,8 @@ A row is grounded when it cites something and every check below finds no problem
   for an amount). A figure that is nowhere is named in the problem ("'9,500 network hospitals' is not in
   the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
   reply says that figure of (the page value's label names every word of the figure's label in the reply,
-  read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30 days for it: 'free look
-  period …'"), which ``assay run`` grades ``wrong_cited``.
+  read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30
+  days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``.
 
 What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``.
 The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
