@@ -301,8 +301,9 @@ def sla(tmp_path_factory: pytest.TempPathFactory) -> Library:
         (UPTIME, "CloudCo commits to 99.9% monthly uptime.", 4, None),
         (REFUND, "Cancel within 30 days; the refund arrives within 5 business days.", 2,
          "'5 business days' is not in the cited or retrieved text"),
-        # a true second figure
+        # a true second figure; a bare number is the page's in the unit the page gives it
         (STARTER, "The Starter plan costs ₹1,499 a month for up to 5 seats.", 4, None),
+        (STARTER, "The Starter plan costs ₹1,499 a month; Team costs 4,999.", 4, None),
         (STARTER, "The Starter plan costs ₹1,499 a month for up to 10 seats.", 4,
          "'10 seats' is not in the cited or retrieved text"),
     ],

@@ -70,6 +70,7 @@ from ...parts import Citation, Context
 from ...text.clauses import FieldTerms, clause_spans, field_terms
 from ...values.types import (
     BOOL,
+    COUNT,
     DATE,
     MONEY,
     NUMBER_UNIT,
@@ -463,7 +464,7 @@ def _rival(figure: Stated, value: Value) -> bool:
     if same_figure(figure, value):
         return False
     if figure.bare:
-        return value.type == NUMBER_UNIT and value.unit is None
+        return value.type == NUMBER_UNIT and value.unit in (None, COUNT)
     if figure.value.type != value.type:
         return False
     return value.type != NUMBER_UNIT or value.unit in comparable_units(figure.value.unit)

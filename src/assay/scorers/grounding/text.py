@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from ...values.reading import JOINER, Mention, is_reference, read_folded
-from ...values.types import COUNT, DATE, MONEY, NUMBER_UNIT, RUPEES, Value, render_answer, same_value
+from ...values.types import COUNT, DATE, MONEY, NUMBER_UNIT, PERCENT, RUPEES, Value, render_answer, same_value
 
 if TYPE_CHECKING:
     from ...documents import Sources
@@ -207,7 +207,7 @@ def text_values(text: str) -> tuple[Value, ...]:
 
 def states(text: str, number: Stated) -> bool:
     """Whether `text` states the figure as a value (number + unit, through the exact equivalences; a
-    bare count or amount as a bare number, a count or an amount)."""
+    bare count or amount as the same number in any unit, ``same_figure``)."""
     return any(same_figure(number, value) for value in text_values(text))
 
 
@@ -215,8 +215,9 @@ def same_figure(number: Stated, value: Value) -> bool:
     """Whether `value` (read from a page) is the figure the reply states."""
     if not number.bare:
         return same_value(number.value, value)
-    bare_or_amount = value.type == MONEY or (value.type == NUMBER_UNIT and value.unit in (None, COUNT))
-    return bare_or_amount and value.value == number.value.value
+    # A bare number of the reply is the page's number in whatever unit the page gives it: "aged 18 to 65"
+    # is the page's "18 - 65 years", "9,500" its "9,500 hospitals" or "Rs 9,500".
+    return value.type in (NUMBER_UNIT, MONEY, PERCENT) and value.value == number.value.value
 
 
 # --- which words a value of a page belongs to (see the module's note) --------------------------------
