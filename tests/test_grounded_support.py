@@ -12,6 +12,7 @@ that state 30 days and 24 months for other clauses; and a software company's SLA
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,17 @@ POLICY_PAGES: tuple[tuple[str | tuple[str, ...], ...], ...] = (
         "Waiting periods.",
         "Pre-existing diseases are covered after 24 months of continuous coverage.",
         "Cashless treatment is available at 5,000 network hospitals.",
+    ),
+    (  # headings over their items: each figure is its heading's
+        "4.1. Waiting Periods",
+        "(i) Pre-Existing Diseases: Code- Excl01",
+        "a. Expenses related to the treatment of a pre-existing disease shall be excluded until the",
+        "expiry of 36 months of continuous coverage.",
+        "(ii) Specific Waiting Period: Code- Excl02",
+        "a. Expenses related to the listed conditions shall be excluded until the expiry of 24",
+        "months of continuous coverage. The listed conditions are:",
+        "k. Cataract",
+        "l. Hernia of 2 types",
     ),
 )
 GRACE = Item(
@@ -152,6 +164,37 @@ def test_a_page_stating_the_value_only_for_another_clause_does_not_support_it(
 ) -> None:
     found = _cite(policy, text, page, item=item)
     assert problem in found.problems, found.problems
+
+
+SPECIFIC = Item(
+    scope=POLICY,
+    source_document=POLICY,
+    source_title="Acme Shield",
+    field="specific_disease_waiting_months",
+    question="What is the waiting period for specified diseases under Acme Shield?",
+    value=Value(NUMBER_UNIT, 24, MONTH),
+)
+
+
+@pytest.mark.parametrize(
+    ("item", "value", "evidence"),
+    [
+        (PED, 36, "'pre-existing diseases: code- excl01 … …atment of a pre-existing disease shall"),
+        (SPECIFIC, 24, "'specific waiting period: code- excl02 … "),
+        (PED, 24, None),  # 24 months is the specific waiting period's, under its heading
+        (SPECIFIC, 36, None),
+    ],
+)
+def test_a_figure_under_a_heading_is_the_heading_s(
+    policy: Library, item: Item, value: int, evidence: str | None
+) -> None:
+    asked = dataclasses.replace(item, value=Value(NUMBER_UNIT, value, MONTH))
+    found = _cite(policy, f"It is {value} months.", 8, item=asked)
+    if evidence is None:
+        assert found.problems[0].startswith(f"acme__shield p.8 states {value} months, but for another clause")
+    else:
+        assert found.passed, found.problems
+        assert f"acme__shield p.8 states {value} months for the field: {evidence}" in " ".join(found.checked)
 
 
 def test_a_second_citation_holding_another_figure_of_the_reply_passes(policy: Library) -> None:

@@ -330,15 +330,50 @@ def _heading(folded: str, lines: _LineIndex, label_start: int) -> str:
 
 
 def _is_heading(text: str, following: str) -> bool:
+    """Whether a line is a heading: it opens an item and holds no sentence of its own, and ends in a
+    colon, or is a numbered section ("5.1.15. Free Look Period"), or is followed by an item that is not
+    its next sibling ("(ii) Specific Waiting Period" then "a. Expenses ...": its first sub-item; "k.
+    Varicose veins" then "l. Parkinson's disease" are two items of one list); or a line ending in a
+    colon ("Waiting Periods:")."""
     opened = _ENUMERATOR.match(text)
     title = text[opened.end() :] if opened else text
     if not title.strip() or _INNER_END.search(title.rstrip()):
         return False
     if title.rstrip().endswith(":"):
         return True
-    return opened is not None and (
-        _ENUMERATOR.match(following) is not None or bool(_SECTION_NUMBER.match(text))
-    )
+    if opened is None:
+        return False
+    if _SECTION_NUMBER.match(text):
+        return True
+    below = _ENUMERATOR.match(following)
+    return below is not None and not _is_next(_token(opened.group()), _token(below.group()))
+
+
+def _token(enumerator: str) -> str:
+    """An enumerator's number or letters: "(ii) " -> "ii", "7.1.2. " -> "7.1.2", "def. 17. " -> "17"."""
+    return enumerator.strip().removeprefix("def.").strip().strip("().").strip()
+
+
+def _is_next(first: str, second: str) -> bool:
+    """Whether `second` numbers the item after `first` in one list: 3, 4; 7.1.2, 7.1.3; k, l; ii, iii."""
+    if first.replace(".", "").isdigit() and second.replace(".", "").isdigit():
+        head, _, last = first.rpartition(".")
+        other_head, _, other_last = second.rpartition(".")
+        return head == other_head and int(other_last) == int(last) + 1
+    if len(first) == len(second) == 1 and first.isalpha() and ord(second) == ord(first) + 1:
+        return True
+    one, two = _roman(first), _roman(second)
+    return one is not None and two == one + 1
+
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def _roman(token: str) -> int | None:
+    if not token or any(letter not in _ROMAN for letter in token):
+        return None
+    values = [_ROMAN[letter] for letter in token]
+    return sum(-value if value < after else value for value, after in zip(values, [*values[1:], 0]))
 
 
 def _as_read(mention: Mention) -> list[Value]:
