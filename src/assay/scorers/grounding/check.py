@@ -337,10 +337,14 @@ def _check_other_pages(row: _Row, supporting: str, terms: FieldTerms, figures: S
 
 
 def _naming_clause(text: str, terms: FieldTerms) -> str | None:
-    """A clause of the page (its lines joined: a sentence wraps) that names the field, shown; or None."""
+    """A clause of the page (its lines joined: a sentence wraps) that names the field by its name's
+    words or by its question's, shown; or None. (Either will do: a yes/no answer has no figure to tie
+    to one clause, and a question names its thing as people do, "cashless at network hospitals".)"""
     joined = " ".join(folded_page(text).split())
+    asked = FieldTerms(asked=terms.asked)
     for start, end in clause_spans(joined):
-        if names_field(terms, joined[start:end]):
+        clause = joined[start:end]
+        if names_field(terms, clause) or names_field(asked, clause):
             return shown_span(joined, start, end)
     return None
 
