@@ -5,18 +5,23 @@
   (``values.value_in_text`` is False); a list item by item, a text by the numbers it states.
 - ``unit_mismatch``: the claim's unit against the template's, or the one the field's name ends in.
 - ``low_confidence``: the curator's confidence below the minimum asked for.
+- ``quote_differs``: a quote found only at the cascade's fuzzy level whose words or numbers differ from
+  the document's (``scorers.grounding.wording``): "7 working days" where the page says "7 business
+  days" is another claim, not a slip; the warning names each difference.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..scorers.grounding.quotes import QuoteMatch
+from ..scorers.grounding.wording import differences
 from ..values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
 from .facts import Claim, confidence_score
 from .templates import FieldTemplate, inferred_template
 
 DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
-WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
+WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence", "quote_differs")
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,17 @@ def consistency_checks(
     """Every finding about a claim whose quote was searched (whatever was found)."""
     checks = [*_value_check(claim, quote, template), *_unit_check(claim, template)]
     return (*checks, *_confidence_check(claim, min_confidence))
+
+
+def wording_check(quote: str, match: QuoteMatch | None) -> tuple[Check, ...]:
+    """A fuzzy-level match whose text says other words or numbers than the quote: each difference."""
+    if match is None or match.level != "fuzzy":
+        return ()
+    found = differences(quote, match.text)
+    if not found:
+        return ()
+    where = f" (page {match.page}, fuzzy match {match.score})"
+    return (Check("quote_differs", "; ".join(found) + where),)
 
 
 def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
