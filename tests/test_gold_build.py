@@ -510,7 +510,10 @@ def test_synthetic_encrypted_pdfs_report_their_encryption(pdf_verification: Veri
 # A software company's terms as a real PDF, and curated quotes the fuzzy level finds: slips are
 # forgiven; a changed word or number is another claim and is warned (quote_differs), never silently found.
 SLA_PAGES = (
-    ("Acme Cloud terms of service.", "Refunds for annual plans are issued within 7 business days of the request."),
+    (
+        "Acme Cloud terms of service.",
+        "Refunds for annual plans are issued within 7 business days of the request.",
+    ),
     ("Support tickets of severity 1 are answered within 4 business hours, all year round.",),
 )
 SLA_QUOTES = {
@@ -537,7 +540,8 @@ def sla_verifications(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Ve
 
     root = tmp_path_factory.mktemp("sla")
     pdfgen.pages_pdf(root / "sources", "acme__cloud.pdf", SLA_PAGES)
-    claims = [_claim("refund_days", name, quote, path="acme__cloud.pdf") for name, (quote, _) in SLA_QUOTES.items()]
+    claims = [_claim("refund", name, quote, path="acme__cloud.pdf") 
+              for name, (quote, _) in SLA_QUOTES.items()]
     (root / "facts").mkdir()
     facts = {"document": "acme__cloud", "claims": claims}
     (root / "facts" / "cloud.json").write_text(json.dumps(facts), encoding="utf-8")
@@ -562,7 +566,9 @@ def test_a_fuzzy_quote_whose_words_differ_is_warned_with_the_difference(
         assert len(differs) == 1 and differs[0].startswith(difference)
 
 
-def test_quote_differs_is_counted_and_an_error_under_strict(sla_verifications: dict[bool, Verification]) -> None:
+def test_quote_differs_is_counted_and_an_error_under_strict(
+    sla_verifications: dict[bool, Verification],
+) -> None:
     loose, strict = sla_verifications[True], sla_verifications[False]
     assert tally(loose.verdicts)["warnings"]["quote_differs"] == 2
     assert has_errors(loose, strict=True) and not has_errors(loose, strict=False)

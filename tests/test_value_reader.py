@@ -12,7 +12,15 @@ import pytest
 from assay import score
 from assay.scorers import Outcome
 from assay.scorers.grounding.text import Stated, stated_numbers, states
-from assay.values import Value, parse_answer, read_values, render_answer, same_value, typed_value, value_in_text
+from assay.values import (
+    Value,
+    parse_answer,
+    read_values,
+    render_answer,
+    same_value,
+    typed_value,
+    value_in_text,
+)
 from assay.values.reading import HIGH, LOW, word_number
 
 PASS, FAIL = Outcome.PASS, Outcome.FAIL

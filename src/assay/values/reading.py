@@ -53,7 +53,6 @@ from .types import (
     PERCENT_SIGN,
     TEXT,
     UNIT_ALIASES,
-    UNIT_QUALIFIERS,
     Value,
     iso_date,
     plain_number,

@@ -106,7 +106,8 @@ UNIT_WORDS: Mapping[str, tuple[str, str]] = {
     DAY: ("day", "days"), WEEK: ("week", "weeks"), MONTH: ("month", "months"), YEAR: ("year", "years"),
     HOUR: ("hour", "hours"), MINUTE: ("minute", "minutes"),
 }  # fmt: skip
-QUALIFIED_UNITS = frozenset(f"{qualifier} {base}" for qualifier in UNIT_QUALIFIERS for base in QUALIFIED_BASES)
+QUALIFIED_UNITS = frozenset(f"{qualifier} {base}" for qualifier in UNIT_QUALIFIERS
+                            for base in QUALIFIED_BASES)
 
 # (larger, smaller) -> how many smaller make one larger: exact by definition.
 EXACT_FACTORS: Mapping[tuple[str, str], int] = {
@@ -356,8 +357,9 @@ def quantity_text(number: int | float, unit: str | None) -> str:
 def render_answer(
     value: Value, *, yes: str = "Yes", no: str = "No", labels: Mapping[str, str] | None = None
 ) -> str:
-    """The expected answer in words: "30 days", "7 business days", "20%", "₹5 lakh", "$1,499", "Yes"/"No", an enum's
-    label (from `labels`, else its value with "_" as spaces), a date as "15 August 1947"."""
+    """The expected answer in words: "30 days", "7 business days", "20%", "₹5 lakh", "$1,499",
+    "Yes"/"No", an enum's label (from `labels`, else its value with "_" as spaces), a date as "15 August
+    1947"."""
     if value.type == NUMBER_UNIT:
         return quantity_text(value.value, value.unit)
     if value.type == MONEY:

@@ -43,7 +43,7 @@ _WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+(?:[.,]\p{N}+)*")
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(unicode.fold(text))
+    return [str(word) for word in _WORD.findall(unicode.fold(text))]
 
 
 def _numbers(words: Sequence[str]) -> Counter[object]:
