@@ -540,7 +540,7 @@ def sla_verifications(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Ve
 
     root = tmp_path_factory.mktemp("sla")
     pdfgen.pages_pdf(root / "sources", "acme__cloud.pdf", SLA_PAGES)
-    claims = [_claim("refund", name, quote, path="acme__cloud.pdf") 
+    claims = [_claim("refund", name, quote, path="acme__cloud.pdf")
               for name, (quote, _) in SLA_QUOTES.items()]
     (root / "facts").mkdir()
     facts = {"document": "acme__cloud", "claims": claims}

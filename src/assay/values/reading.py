@@ -364,7 +364,9 @@ STRICT_BOUNDS = ("more than", "less than", "fewer than", "greater than", "over",
                  "beyond", "exceeding", "in excess of")  # fmt: skip
 UPPER_BOUNDS = ("up to", "upto", "within", "at most", "at the most", "maximum", "max", "maximum of")
 OPEN_ENDS = ("or more", "or above", "and above", "or longer", "or over", "onwards", "+", "plus")
-_CURRENCY_BEFORE = rf"(?:(?:{_alternation(_CURRENCIES_BEFORE)})\s?)?"
+# The currencies commonly written before an amount, compactly: NOT_QUALIFIED goes into every pattern a
+# gold set carries, which a person reads ("about $30", "over ₹5 lakh").
+_CURRENCY_BEFORE = r"(?:(?:[₹$€£]|rs\.?|inr|usd|us\$|eur|gbp)\s?)?"
 _NEGATED_BOUND = r"(?:not|no)\s"
 NOT_QUALIFIED = (
     rf"(?<!(?<!\w)(?:{_alternation(APPROXIMATIONS)})\s?{_CURRENCY_BEFORE})"
