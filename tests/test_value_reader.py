@@ -297,3 +297,30 @@ def test_grounding_reads_replies_and_pages_with_the_reader(reply: str, page: str
     numbers: list[Stated] = stated_numbers(reply)
     assert len(numbers) == 1
     assert states(page, numbers[0]) is supported
+
+
+# --- the gold build's checks read units and currencies alike --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "unit", "quote", "codes"),
+    [
+        ("refund_days", 7, "business days", "Refunds are issued within 7 business days.", []),
+        ("refund_days", 7, "business days", "Refunds take 7 calendar days.", ["value_not_in_quote"]),
+        ("refund_days", 7, "days", "Refunds take 7 working days.", []),  # the gold does not distinguish
+        ("plan_price", 1499, "USD", "The Pro plan costs $1,499 per year.", []),
+        ("plan_price", 1499, "USD", "The Pro plan costs ₹1,499 per year.", ["value_not_in_quote"]),
+        ("deductible_amount", 1499, "$", "A deductible of $1,499 applies.", []),  # any currency is money's
+        ("refund_days", 7, "months", "Refunds are issued within 7 months.", ["unit_mismatch"]),
+    ],
+)
+def test_gold_checks_read_qualified_units_and_currencies(
+    field: str, value: Any, unit: str, quote: str, codes: list[str]
+) -> None:
+    from assay.harness.checks import consistency_checks
+    from assay.harness.facts import Claim
+    from assay.harness.templates import inferred_template
+
+    claim = Claim(document="acme", field=field, value=value, unit=unit, quote=quote)
+    checks = consistency_checks(claim, quote, inferred_template(claim), min_confidence="low")
+    assert [check.code for check in checks] == codes

@@ -16,7 +16,16 @@ from dataclasses import dataclass, replace
 
 from ..scorers.grounding.quotes import QuoteMatch
 from ..scorers.grounding.wording import differences
-from ..values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
+from ..values import (
+    Value,
+    canonical_unit,
+    is_currency,
+    read_values,
+    split_unit,
+    typed_value,
+    unit_from_field,
+    value_in_text,
+)
 from .facts import Claim, confidence_score
 from .templates import FieldTemplate, inferred_template
 
@@ -106,7 +115,9 @@ def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
     if template is not None:
         if template.answer_type in ("bool", "enum", "text"):
             return None
-        implied = {"percent": "%", "money": "INR"}.get(template.answer_type) or canonical_unit(template.unit)
+        unit = canonical_unit(template.unit)
+        money = unit if is_currency(unit) else "INR"  # a template's currency, else rupees (or any: _agrees)
+        implied = {"percent": "%", "money": money}.get(template.answer_type) or unit
         if implied:
             return implied
     return unit_from_field(claim.field)
@@ -114,9 +125,17 @@ def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
 
 def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
     stated, implied = canonical_unit(claim.unit), implied_unit(claim, template)
-    if stated is None or implied is None or stated == implied:
+    if stated is None or implied is None or _agrees(stated, implied):
         return []
     return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
+
+
+def _agrees(stated: str, implied: str) -> bool:
+    """A qualified form of the field's unit is of it (business days for a ``_days`` field); any currency
+    is money's, unless the template names one (rupees is only the default of a fact with no unit)."""
+    if split_unit(stated)[1] == implied:
+        return True
+    return is_currency(stated) and implied == "INR"
 
 
 def _confidence_check(claim: Claim, minimum: str | float) -> list[Check]:
