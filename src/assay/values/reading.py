@@ -441,7 +441,8 @@ def value_in_text(value: Value, text: str) -> bool | None:
     its written forms, through the unit equivalences (``4 consecutive years`` states 48 months); a
     number with a unit must be stated with one (a bare ``30`` is not 30 days), an amount may be bare
     digits (an amount of any currency; ``$1,499`` does not state ₹1,499), and a qualified unit is
-    compared as the value's unit says (``types``' note: 7 business days state 7 days, not 1 week). Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
+    compared as the value's unit says (``types``' note: 7 business days state 7 days, not 1 week).
+    Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
 
     None where a text cannot show it: a boolean or an enum label is a curator's reading of the quote,
     not words in it; a text value is True when its words occur in order, else None (a paraphrase)."""
