@@ -94,6 +94,7 @@ from ..values.types import (
     VALUES_VERSION,
     Value,
     canonical_unit,
+    is_currency,
     render_answer,
     same_value,
 )
@@ -151,7 +152,8 @@ def _gold_value(raw: Any, unit: Any, value_type: Any) -> Value:
             kind = BOOL
         elif isinstance(raw, (int, float)):
             canonical = RUPEES if money_scale(unit) else canonical_unit(unit)  # 5 in "lakh"
-            kind = {RUPEES: MONEY, PERCENT_SIGN: PERCENT}.get(canonical or "", NUMBER_UNIT)
+            money = is_currency(canonical)  # INR, USD, $, dollars
+            kind = MONEY if money else {PERCENT_SIGN: PERCENT}.get(canonical or "", NUMBER_UNIT)
         else:
             parsed = parse_answer(str(raw))
             if parsed is not None:

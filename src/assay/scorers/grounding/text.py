@@ -5,7 +5,8 @@ which words of a page a value belongs to, where a quote is on a page (the quote 
 A number is compared as a value read by ``values.reading`` from both sides, never as digits in
 a text: "24 months" is not in "124 months" nor in "2024"; "5,00,000" states "₹5 lakh", and "24 months"
 states "2 years" (the exact equivalences of ``values.types``). A number followed by its own words
-in brackets, as policy wordings write it ("30 (thirty) days"), is read as the number with its unit.
+in brackets, as policy wordings write it ("30 (thirty) days"), is read by the reader as the number
+with its unit.
 
 **Which words a value of a page belongs to** (``values_on_page``), as a reader of extracted PDF text sees
 it. Extraction keeps the page's lines: a wrapped sentence runs over several ("within the Grace \nPeriod of
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from ...values.reading import JOINER, Mention, is_reference, read_folded
-from ...values.types import COUNT, DATE, MONEY, NUMBER_UNIT, PERCENT, RUPEES, Value, render_answer, same_value
+from ...values.types import COUNT, DATE, MONEY, NUMBER_UNIT, PERCENT, Value, render_answer, same_value
 
 if TYPE_CHECKING:
     from ...documents import Sources
@@ -48,8 +49,6 @@ SHOWN_CHARS = 60  # a quote shown in a problem is cut to this many characters
 _QUOTED = regex.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
 _ARTICLE = regex.compile(r"an?\s")
 MARKER = regex.compile(r"\[[^\[\]]*\]")  # [Source: doc, p.3], [2], [doc:chunk]: citations, not values
-# A number, then words in brackets: "30 (thirty) days", "15(fifteen) days" (the words are checked apart)
-_SPELLED = regex.compile(r"(?<![\p{L}\p{N}])(\p{Nd}[\p{Nd},.]*)\s*\(\s*(\p{L}[\p{L}\p{M}\s-]*?)\s*\)")
 
 
 def find_in_pages(quote: str, pages: Sequence[str]) -> QuoteMatch | None:
@@ -124,7 +123,7 @@ def stated_figures(text: str) -> list[Stated]:
     ("the two plans": discourse more often than a figure)."""
     from ...text import unicode
 
-    folded = unspelled(unicode.fold(MARKER.sub(" ", text)))
+    folded = unicode.fold(MARKER.sub(" ", text))
     found: dict[Value, Stated] = {}
     for mention in read_folded(folded):
         written = folded[mention.start : mention.end]
@@ -167,23 +166,6 @@ def _is_bare_figure(folded: str, mention: Mention) -> bool:
     )
 
 
-def unspelled(folded: str) -> str:
-    """`folded` without the words in brackets that repeat the number before them ("30 (thirty) days"
-    is "30 days"), so that the unit after them is the number's; other brackets are left as they are."""
-    return _SPELLED.sub(_unspell, folded) if "(" in folded else folded
-
-
-def _unspell(found: regex.Match[str]) -> str:
-    whole, number, words = str(found.group(0)), str(found.group(1)), str(found.group(2))
-    try:
-        written = float(number.replace(",", ""))
-    except ValueError:
-        return whole
-    read = read_folded(words)
-    same = len(read) == 1 and read[0].value.type == NUMBER_UNIT and read[0].value.unit is None
-    return number if same and read[0].value.value == written else whole
-
-
 def _has_unit(mention: Mention) -> bool:
     value = mention.value
     return value.type != DATE and (value.type != NUMBER_UNIT or value.unit is not None)
@@ -192,16 +174,17 @@ def _has_unit(mention: Mention) -> bool:
 @functools.lru_cache(maxsize=1024)  # keyed by a page's text: each page is read once per run
 def text_values(text: str) -> tuple[Value, ...]:
     """The values `text` states, and each bare number that is not a page or clause number again as an
-    amount in rupees: policy wordings write "5,00,000" for the sum insured."""
+    amount of no currency (which equals an amount of any): policy wordings write "5,00,000" for the sum
+    insured."""
     from ...text import unicode
 
-    folded = unspelled(unicode.fold(text))
+    folded = unicode.fold(text)
     values: list[Value] = []
     for mention in read_folded(folded):
         values.append(mention.value)
         bare = mention.value.type == NUMBER_UNIT and mention.value.unit is None
         if bare and not is_reference(folded, mention.start):
-            values.append(Value(MONEY, mention.value.value, RUPEES))
+            values.append(Value(MONEY, mention.value.value))
     return tuple(values)
 
 
@@ -266,7 +249,7 @@ def folded_page(text: str) -> str:
     """A page's text folded line by line (``unicode.fold`` joins lines): its line breaks kept."""
     from ...text import unicode
 
-    return "\n".join(unspelled(unicode.fold(line)) for line in text.split("\n"))
+    return "\n".join(unicode.fold(line) for line in text.split("\n"))
 
 
 @functools.lru_cache(maxsize=1024)  # keyed by a page's text: each page is read once per run
@@ -379,7 +362,7 @@ def _roman(token: str) -> int | None:
 def _as_read(mention: Mention) -> list[Value]:
     value = mention.value
     bare = value.type == NUMBER_UNIT and value.unit is None
-    return [value, Value(MONEY, value.value, RUPEES)] if bare else [value]
+    return [value, Value(MONEY, value.value)] if bare else [value]  # an amount of no currency
 
 
 def _groups(folded: str, mentions: Sequence[Mention]) -> list[tuple[int, int, list[Mention]]]:
@@ -546,6 +529,5 @@ __all__ = [
     "stated_numbers",
     "states",
     "text_values",
-    "unspelled",
     "values_on_page",
 ]
