@@ -1,0 +1,164 @@
+"""How often assay's grading agrees with a careful reader, on the labelled suite (tests/verdict_suite):
+realistic RAG replies to the gold items of the shared insurance documents and of a generated software
+SLA and price list, graded exactly as ``assay run --sources`` grades them.
+
+Prints the replies per corpus and label, the confusion table (label x outcome), and three shares:
+
+- misses: faults (every label but correct) graded ``correct``, as a share of faults;
+- false alarms: correct replies given another definite class (not correct, not unscored), as a share of
+  correct replies;
+- unscored: correct replies left ``unscored``, as a share of correct replies.
+
+The targets (issue 20) are misses <= 1%, false alarms <= 1%, unscored <= 10%; the command reports them
+and exits 0 either way (tests/test_verdict_suite.py holds them).
+
+    python bench/verdict_suite.py [--corpus insurance|software|all] [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from verdict_suite import (
+    Agreement,
+    Graded,
+    corpus_replies,
+    grade,
+    insurance_available,
+    insurance_corpus,
+    software_corpus,
+)
+from verdict_suite.replies import LabelledReply
+
+TARGETS = {"misses": 0.01, "false alarms": 0.01, "unscored": 0.10}
+LABELS = (
+    "correct",
+    "wrong_uncited",
+    "wrong_cited",
+    "correct_ungrounded",
+    "refused_answerable",
+    "answered_refusal",
+)
+
+
+def graded_corpus(name: str, folder: Path) -> list[Graded]:
+    """One corpus built, its replies written and graded."""
+    corpus = insurance_corpus() if name == "insurance" else software_corpus(folder / "corpus")
+    replies = corpus_replies(corpus)
+    (folder / "rows").mkdir(parents=True, exist_ok=True)
+    return grade(replies, corpus.root, folder / "rows")
+
+
+def print_counts(graded: Sequence[Graded]) -> None:
+    counts = Counter((one.reply.corpus, one.reply.label) for one in graded)
+    corpora = sorted({corpus for corpus, _ in counts})
+    items = Counter(one.reply.corpus for one in {id(one.reply.item): one for one in graded}.values())
+    print("replies per corpus and label")
+    print(f"  {'label':<22}" + "".join(f"{corpus:>12}" for corpus in corpora))
+    for label in LABELS:
+        print(f"  {label:<22}" + "".join(f"{counts[corpus, label]:>12}" for corpus in corpora))
+    print(f"  {'(items)':<22}" + "".join(f"{items[corpus]:>12}" for corpus in corpora))
+    print()
+
+
+def print_confusion(agreement: Agreement) -> None:
+    table = agreement.confusion()
+    outcomes = sorted(
+        {outcome for _, outcome in table},
+        key=lambda o: (o not in LABELS, LABELS.index(o) if o in LABELS else 0, o),
+    )
+    width = max(len(o) for o in outcomes) + 2
+    print("confusion: rows are the careful reader's label, columns assay's outcome")
+    print(f"  {'':<22}" + "".join(f"{outcome:>{width}}" for outcome in outcomes))
+    for label in LABELS:
+        if any(table[label, outcome] for outcome in outcomes):
+            print(
+                f"  {label:<22}" + "".join(f"{table[label, outcome] or '.':>{width}}" for outcome in outcomes)
+            )
+    print()
+
+
+def print_shares(agreement: Agreement) -> None:
+    rows = (
+        ("misses", agreement.misses, agreement.faults, "faults graded correct"),
+        (
+            "false alarms",
+            agreement.false_alarms,
+            agreement.correct,
+            "correct replies given another definite class",
+        ),
+        ("unscored", agreement.unscored, agreement.correct, "correct replies left unscored"),
+    )
+    for name, part, whole, what in rows:
+        share = len(part) / len(whole) if whole else 0.0
+        verdict = "ok" if share <= TARGETS[name] else "over target"
+        print(
+            f"  {name:<13}{share:>7.1%}  ({len(part)}/{len(whole)} {what}; "
+            f"target <= {TARGETS[name]:.0%}: {verdict})"
+        )
+    print(f"  {'agreement':<13}{agreement.agreement:>7.1%}  (outcome equals label)")
+    print()
+
+
+def _shown(reply: LabelledReply) -> str:
+    text = reply.text.replace("\n", " / ")
+    cited = "; ".join(
+        f"{c.get('document')} p.{c.get('page')}" + (" +quote" if c.get("quote") else "")
+        for c in reply.citations
+    )
+    return f"{text}  {{cites: {cited or 'none'}}}"
+
+
+def print_disagreements(agreement: Agreement, show: int) -> None:
+    wrong = agreement.disagreements()
+    print(
+        f"disagreeing rows: {len(wrong)} (showing {min(show, len(wrong))}; "
+        "misses, then false alarms, then the rest)"
+    )
+    for one in wrong[:show]:
+        item = one.reply.item
+        print(f"- [{one.reply.corpus}] {item.get('field') or 'refusal item'}: {item['question']}")
+        print(f"    expected: {item['expected_answer']}")
+        print(f"    reply:    {_shown(one.reply)}")
+        print(f"    label {one.reply.label} ({one.reply.kind}) / outcome {one.outcome}: {one.reason}")
+    print()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--corpus", choices=("insurance", "software", "all"), default="all")
+    parser.add_argument("--show", type=int, default=0, metavar="N", help="list up to N disagreeing rows")
+    args = parser.parse_args(argv)
+    names = ["insurance", "software"] if args.corpus == "all" else [args.corpus]
+    if "insurance" in names and not insurance_available():
+        print(
+            "the shared insurance data is missing (../shared/data/insurance): the insurance corpus is skipped"
+        )
+        names.remove("insurance")
+    started = time.monotonic()
+    graded: list[Graded] = []
+    with tempfile.TemporaryDirectory(prefix="verdict-suite-") as folder:
+        for name in names:
+            graded += graded_corpus(name, Path(folder) / name)
+    agreement = Agreement(tuple(graded))
+    print_counts(graded)
+    print_confusion(agreement)
+    print_shares(agreement)
+    if args.show:
+        print_disagreements(agreement, args.show)
+    print(f"({len(graded)} replies graded in {time.monotonic() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,247 @@
+"""The labelled suite of realistic RAG replies (tests/verdict_suite, issue 20 item 8): assay's grading
+must agree with the careful reader's labels (misses <= 1%, false alarms <= 1%, correct replies left
+unscored <= 10%), and the labels themselves must be sound: each checked here against the page text with
+the suite's own plain checks, not assay's grader."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from conftest import skip_or_fail
+from verdict_suite import (
+    Agreement,
+    Corpus,
+    LabelledReply,
+    corpus_replies,
+    forms,
+    grade,
+    insurance_available,
+    insurance_corpus,
+    software_corpus,
+)
+from verdict_suite.phrasing import field_terms, predicate_statements, refusal_topic
+
+MISSES, FALSE_ALARMS, UNSCORED = 0.01, 0.01, 0.10
+
+
+@pytest.fixture(scope="module")
+def software(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return software_corpus(tmp_path_factory.mktemp("software"))
+
+
+@pytest.fixture(scope="module")
+def insurance() -> Corpus:
+    if not insurance_available():
+        skip_or_fail("the shared insurance data is not at ../shared/data/insurance")
+    return insurance_corpus()
+
+
+@pytest.fixture(scope="module", params=["software", "insurance"])
+def corpus(request: pytest.FixtureRequest) -> Corpus:
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture(scope="module")
+def replies(corpus: Corpus) -> list[LabelledReply]:
+    return corpus_replies(corpus)
+
+
+def _document(corpus: Corpus, named: str) -> str:
+    """The document a citation names by id, file name or title (the suite writes each unambiguously)."""
+    for document in corpus.sources:
+        if named in (document, corpus.file_name(document), corpus.title(document)):
+            return document
+    raise AssertionError(f"the citation {named!r} names no document of the {corpus.name} corpus")
+
+
+def _quantity(reply: LabelledReply) -> forms.Quantity | None:
+    item = reply.item
+    if item.get("expected_refusal") or item.get("answer_type") in ("bool", "text", "enum"):
+        return None
+    return forms.quantity(str(item["expected_answer"]), item["expected_value"])
+
+
+# --- the targets ------------------------------------------------------------------------------------------
+
+
+def test_assay_agrees_with_the_careful_reader(
+    corpus: Corpus, replies: list[LabelledReply], tmp_path: Path
+) -> None:
+    agreement = Agreement(tuple(grade(replies, corpus.root, tmp_path)))
+    shares = {
+        "misses": agreement.miss_share,
+        "false alarms": agreement.false_alarm_share,
+        "correct left unscored": agreement.unscored_share,
+    }
+    shown = ", ".join(f"{name} {share:.1%}" for name, share in shares.items())
+    examples = "\n".join(
+        f"  {one.reply.label} graded {one.outcome} ({one.reply.kind}): {one.reply.text!r}: {one.reason}"
+        for one in agreement.disagreements()[:8]
+    )
+    assert agreement.miss_share <= MISSES, f"{corpus.name}: {shown}\n{examples}"
+    assert agreement.false_alarm_share <= FALSE_ALARMS, f"{corpus.name}: {shown}\n{examples}"
+    assert agreement.unscored_share <= UNSCORED, f"{corpus.name}: {shown}\n{examples}"
+
+
+# --- the labels are sound ---------------------------------------------------------------------------------
+
+
+def test_every_class_is_made(replies: list[LabelledReply]) -> None:
+    kinds = {reply.kind.split("/")[0] for reply in replies}
+    expected = {"correct", "wrong-number", "wrong-unit", "negated", "hedged", "wrong-page", "wrong-document",
+                "fabricated-quote", "invented-figure", "refusal", "opposite", "fabricated"}  # fmt: skip
+    assert expected <= kinds
+
+
+def test_correct_replies_cite_a_page_stating_the_value(corpus: Corpus, replies: list[LabelledReply]) -> None:
+    checked = 0
+    for reply in replies:
+        q = _quantity(reply)
+        if reply.label != "correct" or q is None:
+            continue
+        assert reply.citations, reply.text
+        for citation in reply.citations:
+            page = corpus.pages(_document(corpus, citation["document"]))[citation["page"] - 1]
+            assert forms.states_quantity(page, q), (
+                f"{reply.text!r}: page {citation['page']} lacks {q.plain()}"
+            )
+            checked += 1
+    assert checked > 20
+
+
+def test_correct_yes_no_replies_cite_the_page_of_the_quote(
+    corpus: Corpus, replies: list[LabelledReply]
+) -> None:
+    for reply in replies:
+        if reply.label != "correct" or reply.item.get("answer_type") != "bool":
+            continue
+        source = reply.item["source"]
+        for citation in reply.citations:
+            assert _document(corpus, citation["document"]) == source["document"]
+            assert forms.holds_quote(corpus.pages(source["document"])[citation["page"] - 1], source["quote"])
+
+
+def test_wrong_pages_state_the_value_for_another_clause(corpus: Corpus, replies: list[LabelledReply]) -> None:
+    wrong_pages = [reply for reply in replies if reply.kind == "wrong-page"]
+    assert wrong_pages, "no page of the corpus states an item's value for another clause"
+    for reply in wrong_pages:
+        q = _quantity(reply)
+        assert q is not None
+        (citation,) = reply.citations
+        document = _document(corpus, citation["document"])
+        assert (document, citation["page"]) != (
+            reply.item["source"]["document"],
+            reply.item["source"]["page"],
+        )
+        page = forms.flat(corpus.pages(document)[citation["page"] - 1])
+        spans = [
+            span
+            for number, unit in forms.equivalent_numbers(q)
+            for span in forms.number_spans(page, number, unit)
+        ]
+        assert spans, f"{reply.text!r}: page {citation['page']} does not state the value at all"
+        assert not forms.terms_near(page, spans, field_terms(reply.item)), (
+            f"{reply.text!r}: page {citation['page']}"
+        )
+
+
+def test_invented_figures_are_not_on_the_cited_page(corpus: Corpus, replies: list[LabelledReply]) -> None:
+    for reply in (reply for reply in replies if reply.kind == "invented-figure"):
+        invented = forms.flat(reply.text).split(". ", 1)[1]
+        (citation,) = reply.citations
+        page = corpus.pages(_document(corpus, citation["document"]))[citation["page"] - 1]
+        for number in (int(n.replace(",", "")) for n in __import__("regex").findall(r"\d[\d,]*", invented)):
+            assert not forms.has_number(page, number), (
+                f"{reply.text!r}: {number} is on page {citation['page']}"
+            )
+
+
+def test_fabricated_quotes_are_not_on_the_page(corpus: Corpus, replies: list[LabelledReply]) -> None:
+    for reply in (reply for reply in replies if reply.kind.startswith("fabricated-quote")):
+        quotes = [c["quote"] for c in reply.citations if c.get("quote")] or [reply.text.split('"')[1]]
+        document = reply.item["source"]["document"]
+        for quote in quotes:
+            assert not forms.holds_quote(corpus.pages(document)[reply.item["source"]["page"] - 1], quote)
+
+
+def test_refusals_and_fabrications_on_refusal_items(replies: list[LabelledReply]) -> None:
+    on_refusal_items = [reply for reply in replies if reply.item.get("expected_refusal")]
+    labels = {reply.label for reply in on_refusal_items}
+    assert labels == {"correct", "answered_refusal"}
+    assert all(not reply.citations for reply in on_refusal_items if reply.label == "correct")
+
+
+def test_the_replies_are_the_same_every_build(corpus: Corpus, replies: list[LabelledReply]) -> None:
+    again = corpus_replies(corpus)
+    assert [(r.kind, r.label, r.text, r.citations) for r in again] == [
+        (r.kind, r.label, r.text, r.citations) for r in replies
+    ]
+
+
+# --- the phrasing helpers ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "statements"),
+    [
+        ("Does Care Classic cover AYUSH treatment?", "Care Classic",
+         ("Care Classic covers AYUSH treatment.", "Care Classic does not cover AYUSH treatment.")),
+        ("Are monthly subscriptions refundable according to the Price List?", "Price List",
+         ("Monthly subscriptions are refundable according to the Price List.",
+          "Monthly subscriptions are not refundable according to the Price List.")),
+        ("Is API access allowed on the Free plan?", "X",
+         ("API access is allowed on the Free plan.", "API access is not allowed on the Free plan.")),
+        ("Can treatment under RISE be taken cashless at network hospitals?", "RISE",
+         ("Treatment under RISE can be taken cashless at network hospitals.",
+          "Treatment under RISE cannot be taken cashless at network hospitals.")),
+        ("Which plan is cheapest?", "X", None),
+    ],
+)  # fmt: skip
+def test_yes_no_questions_become_statements_with_their_own_predicate(
+    question: str, title: str, statements: Sequence[str] | None
+) -> None:
+    assert predicate_statements(question, title) == statements
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [
+        (30, "thirty"),
+        (24, "twenty-four"),
+        (180, "one hundred and eighty"),
+        (1499, "one thousand four hundred and ninety-nine"),
+    ],
+)
+def test_number_words(number: int, words: str) -> None:
+    assert forms.number_words(number) == words
+
+
+@pytest.mark.parametrize(
+    ("number", "grouped"), [(500000, "5,00,000"), (12500000, "1,25,00,000"), (999, "999")]
+)
+def test_indian_grouping(number: int, grouped: str) -> None:
+    assert forms.indian(number) == grouped
+
+
+@pytest.mark.parametrize(
+    ("page", "states"),
+    [
+        ("a grace period of thirty (30) days is allowed", True),
+        ("a grace period of 30 days is allowed", True),
+        ("covered after 2 years of cover", False),
+        ("the 130 days rule", False),
+        ("within 30 calendar days", True),
+    ],
+)
+def test_states_quantity(page: str, states: bool) -> None:
+    assert forms.states_quantity(page, forms.Quantity(30, "day", "days")) is states
+
+
+def test_refusal_topic() -> None:
+    assert (
+        refusal_topic({"expected_answer": "The policy documents do not list network hospitals."})
+        == "network hospitals"
+    )
