@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import regex
 
 from conftest import skip_or_fail
 from verdict_suite import (
@@ -22,7 +23,7 @@ from verdict_suite import (
     insurance_corpus,
     software_corpus,
 )
-from verdict_suite.phrasing import field_terms, predicate_statements, refusal_topic
+from verdict_suite.phrasing import answer_statements, field_terms, predicate_statements, refusal_topic
 
 MISSES, FALSE_ALARMS, UNSCORED = 0.01, 0.01, 0.10
 
@@ -71,19 +72,17 @@ def test_assay_agrees_with_the_careful_reader(
     corpus: Corpus, replies: list[LabelledReply], tmp_path: Path
 ) -> None:
     agreement = Agreement(tuple(grade(replies, corpus.root, tmp_path)))
-    shares = {
-        "misses": agreement.miss_share,
-        "false alarms": agreement.false_alarm_share,
-        "correct left unscored": agreement.unscored_share,
-    }
-    shown = ", ".join(f"{name} {share:.1%}" for name, share in shares.items())
+    misses, alarms, unscored = agreement.miss_share, agreement.false_alarm_share, agreement.unscored_share
+    shown = (
+        f"{corpus.name}: misses {misses:.1%}, false alarms {alarms:.1%}, correct left unscored {unscored:.1%}"
+    )
     examples = "\n".join(
         f"  {one.reply.label} graded {one.outcome} ({one.reply.kind}): {one.reply.text!r}: {one.reason}"
         for one in agreement.disagreements()[:8]
     )
-    assert agreement.miss_share <= MISSES, f"{corpus.name}: {shown}\n{examples}"
-    assert agreement.false_alarm_share <= FALSE_ALARMS, f"{corpus.name}: {shown}\n{examples}"
-    assert agreement.unscored_share <= UNSCORED, f"{corpus.name}: {shown}\n{examples}"
+    assert misses <= MISSES, f"{shown}\n{examples}"
+    assert alarms <= FALSE_ALARMS, f"{shown}\n{examples}"
+    assert unscored <= UNSCORED, f"{shown}\n{examples}"
 
 
 # --- the labels are sound ---------------------------------------------------------------------------------
@@ -153,7 +152,7 @@ def test_invented_figures_are_not_on_the_cited_page(corpus: Corpus, replies: lis
         invented = forms.flat(reply.text).split(". ", 1)[1]
         (citation,) = reply.citations
         page = corpus.pages(_document(corpus, citation["document"]))[citation["page"] - 1]
-        for number in (int(n.replace(",", "")) for n in __import__("regex").findall(r"\d[\d,]*", invented)):
+        for number in (int(n.replace(",", "")) for n in regex.findall(r"\d[\d,]*", invented)):
             assert not forms.has_number(page, number), (
                 f"{reply.text!r}: {number} is on page {citation['page']}"
             )
@@ -165,6 +164,36 @@ def test_fabricated_quotes_are_not_on_the_page(corpus: Corpus, replies: list[Lab
         document = reply.item["source"]["document"]
         for quote in quotes:
             assert not forms.holds_quote(corpus.pages(document)[reply.item["source"]["page"] - 1], quote)
+
+
+def _states_a_form(text: str, q: forms.Quantity) -> bool:
+    return forms.states_quantity(text, q) or any(written in text for written, _ in forms.stated_forms(q))
+
+
+def test_replies_say_the_value_their_label_rests_on(replies: list[LabelledReply]) -> None:
+    """Correct, negated, hedged and ungrounded replies state the item's value; a wrong number or unit
+    does not; a refusal of an answerable item states no value at all."""
+    for reply in replies:
+        q = _quantity(reply)
+        if q is None:
+            continue
+        kind = reply.kind.split("/")[0]
+        if kind in ("correct", "negated", "hedged", "wrong-page", "wrong-document", "fabricated-quote"):
+            assert _states_a_form(reply.text, q), f"{reply.kind}: {reply.text!r} does not state {q.plain()}"
+        if kind in ("wrong-number", "wrong-unit"):
+            assert not forms.states_quantity(reply.text, q), (
+                f"{reply.kind}: {reply.text!r} states {q.plain()}"
+            )
+        if kind == "refusal":
+            assert not forms.has_number(reply.text, q.number), reply.text
+
+
+def test_negated_replies_negate_and_hedged_replies_offer_two_values(replies: list[LabelledReply]) -> None:
+    for reply in replies:
+        if reply.kind == "negated":
+            assert regex.search(r"\b(?:not|cannot)\b", reply.text), reply.text
+        if reply.kind == "hedged":
+            assert regex.search(r"\b(?:usually|typically)\b.*\b(?:but|or)\b", reply.text), reply.text
 
 
 def test_refusals_and_fabrications_on_refusal_items(replies: list[LabelledReply]) -> None:
@@ -238,6 +267,55 @@ def test_indian_grouping(number: int, grouped: str) -> None:
 )
 def test_states_quantity(page: str, states: bool) -> None:
     assert forms.states_quantity(page, forms.Quantity(30, "day", "days")) is states
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("costs Rs. 1,25,000 per year", True),
+        ("costs ₹125,000", True),
+        ("costs $125,000", False),
+        ("1,25,000", False),
+    ],
+)
+def test_states_an_amount_in_its_currency(text: str, states: bool) -> None:
+    assert forms.states_quantity(text, forms.Quantity(125000, "INR", "")) is states
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "statements"),
+    [
+        ("For how many days after discharge are expenses covered under X?", "180 days",
+         ("Expenses are covered for 180 days after discharge under X.",
+          "Expenses are not covered for 180 days after discharge under X.")),
+        ("Within how many days must service credits be claimed under X?", "30 days",
+         ("Service credits must be claimed within 30 days under X.",
+          "Service credits must not be claimed within 30 days under X.")),
+        ("How many users can the Team plan have according to X?", "25",
+         ("The Team plan can have 25 users according to X.",
+          "The Team plan cannot have 25 users according to X.")),
+        ("How much notice is needed to terminate X?", "60 days",
+         ("60 days of notice is needed to terminate X.", "60 days of notice is not needed to terminate X.")),
+        ("Up to what percentage of the sum insured can the bonus accumulate under X?", "50%",
+         ("The bonus can accumulate up to 50% of the sum insured under X.",
+          "The bonus cannot accumulate up to 50% of the sum insured under X.")),
+        ("What monthly uptime does X commit to?", "99.9%",
+         ("X commits to a monthly uptime of 99.9%.", "X does not commit to a monthly uptime of 99.9%.")),
+        ("What co-payment applies under X?", "20%",
+         ("A co-payment of 20% applies under X.", "A co-payment of 20% does not apply under X.")),
+        ("What does the Business plan cost per year in India according to X?", "₹1,25,000",
+         ("The Business plan costs ₹1,25,000 per year in India according to X.",
+          "The Business plan does not cost ₹1,25,000 per year in India according to X.")),
+        ("What is the grace period of X?", "30 days",
+         ("The grace period of X is 30 days.", "The grace period of X is not 30 days.")),
+        ("How long after the policy starts does X begin covering claims?", "30 days", None),
+    ],
+)  # fmt: skip
+def test_answers_are_said_in_the_question_s_own_words(
+    question: str, value: str, statements: tuple[str, str] | None
+) -> None:
+    count = regex.match(r"[\d,.]+", value.lstrip("₹"))
+    assert answer_statements(question, value, count.group() if count else value) == statements
 
 
 def test_refusal_topic() -> None:

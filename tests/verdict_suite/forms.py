@@ -34,6 +34,7 @@ OTHER_UNIT = {
     "week": "month",
     "minute": "hour",
 }
+CURRENCY_UNITS = {"₹": "INR", "rs": "INR", "inr": "INR", "$": "USD", "usd": "USD", "€": "EUR", "eur": "EUR"}
 CURRENCY_SIGNS = {
     "INR": ("₹", "Rs.", "INR"),
     "USD": ("$", "US$", "USD"),
@@ -85,7 +86,11 @@ class Quantity:
     written_unit: str  # what follows the number in the expected answer ("days", "business hours", "%")
 
     def plain(self) -> str:
-        return self.with_number(western(self.number))
+        return self.with_number(self.grouped(self.number))
+
+    def grouped(self, number: int | float) -> str:
+        """A number of this quantity in digits: rupees in Indian grouping (5,00,000), else Western."""
+        return indian(number) if self.unit == "INR" and isinstance(number, int) else western(number)
 
     def with_number(self, written: str, unit: str | None = None) -> str:
         """The number as `written`, with the unit (or `unit` in its place)."""
@@ -106,27 +111,42 @@ def quantity(expected_answer: str, value: dict[str, object]) -> Quantity | None:
     if found is None:
         return None
     written = expected_answer[found.end() :].strip()
+    unit = CURRENCY_UNITS.get(str(unit).casefold(), unit) if unit is not None else None
     return Quantity(number, unit if isinstance(unit, str) else None, written)
 
 
-def stated_forms(q: Quantity) -> list[str]:
-    """The value as people write it: digits, words, "30 (thirty) days", Indian grouping and lakh for
-    rupees, "per cent"; every form states the same value."""
-    forms = [q.plain()]
+def stated_forms(q: Quantity) -> list[tuple[str, str]]:
+    """The value as people write it, each with its number alone (for "586 day care treatments"):
+    digits, words, "30 (thirty) days", "per cent", Indian grouping and lakh/crore for rupees; every form
+    states the same value."""
     number = q.number
+    forms = [(q.plain(), western(number))]
     if isinstance(number, int) and 1 < number < 1000:
-        forms += [q.with_number(number_words(number)), q.with_number(f"{number} ({number_words(number)})")]
+        words, both = number_words(number), f"{number} ({number_words(number)})"
+        if q.unit == "%":
+            forms += [(f"{words} per cent", words), (f"{both} per cent", both)]
+        else:
+            forms += [(q.with_number(words), words), (q.with_number(both), both)]
     if q.unit == "%":
-        forms.append(f"{western(number)} per cent")
+        forms.append((f"{western(number)} per cent", western(number)))
     if q.unit == "INR" and isinstance(number, int):
-        forms += [f"Rs. {indian(number)}", f"₹{indian(number)}"]
-        if number % 100_000 == 0 and number < 10_000_000:
-            forms.append(f"₹{number // 100_000} lakh")
-        if number % 10_000_000 == 0:
-            forms.append(f"Rs {number // 10_000_000} crore")
+        forms += [(f"Rs. {indian(number)}", indian(number)), (f"₹{indian(number)}", indian(number))]
+        forms += [(written, written) for written in _indian_scales(number)]
     if q.unit == "USD":
-        forms += [f"USD {western(number)}", f"{western(number)} US dollars"]
+        forms += [
+            (f"USD {western(number)}", western(number)),
+            (f"{western(number)} US dollars", western(number)),
+        ]
     return forms
+
+
+def _indian_scales(number: int) -> list[str]:
+    """Rupees in lakh or crore, as Indian documents write them: ₹5 lakh, Rs 1.25 lakh, ₹2 crore."""
+    if number % 10_000_000 == 0:
+        return [f"Rs {number // 10_000_000} crore"]
+    if number >= 100_000 and number % 1_000 == 0:
+        return [f"₹{number / 100_000:g} lakh"]
+    return []
 
 
 def wrong_unit_form(q: Quantity) -> str | None:
@@ -183,11 +203,16 @@ def _unit_pattern(unit: str | None) -> str:
     return ""
 
 
+# How a currency is written before an amount, in case-folded text.
+CURRENCY_BEFORE = {"INR": r"(?:₹|rs\.?|inr|rupees)\s?", "USD": r"(?:us\$|\$|usd)\s?", "EUR": r"(?:€|eur)\s?"}
+
+
 def number_spans(text: str, number: int | float, unit: str | None) -> Iterator[tuple[int, int]]:
     """Where the flat `text` states `number` as a whole number (not inside a longer one), followed by its
-    unit when it has a time or percent unit; a currency may stand before it."""
+    unit when it has a time or percent unit, after its currency sign when it is money."""
     for spelled in number_spellings(number):
-        pattern = rf"(?<![\w.,]){regex.escape(spelled)}(?![\w]|[.,]\d)"
+        currency = CURRENCY_BEFORE.get(unit or "", "")
+        pattern = rf"{currency}(?<![\w.,]){regex.escape(spelled)}(?![\w]|[.,]\d)"
         if spelled[0].isdigit():
             pattern += r"(?:\s*\([a-z -]+\))?"  # 30 (thirty) days
         else:

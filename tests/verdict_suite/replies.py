@@ -15,7 +15,7 @@ answers (``answered_refusal``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,10 +28,12 @@ from .corpora import Corpus
 from .phrasing import (
     STYLES,
     Cite,
+    answer_statements,
     citation_objects,
     cite_marker,
     field_phrase,
     field_terms,
+    lower_first,
     predicate_statements,
     refusal_topic,
     sentence,
@@ -124,17 +126,18 @@ class Writer:
 
 
 CORRECT_SHAPES: tuple[tuple[str, str], ...] = (
-    ("answer-first", "{V}{m}. That is the {phrase} stated for {title}."),
+    ("answer-first", "{V}{m}. That is the {phrase} for {title}."),
     ("plain", "The {phrase} is {v}{m}."),
     ("lead-in", "According to the {title} document, the {phrase} is {v}{m}."),
     ("answer-last", "Looking at the section on the {phrase} in {title}, the figure given is {v}{m}."),
     ("bullets", "Here is what I found:\n- {Phrase}: {v}{m}\n- Document: {title}"),
-    ("table", "| Item | Value |\n|---|---|\n| {Phrase} | {v} |\n\n{Title}{m}"),
+    ("table", "| Item | Value |\n|---|---|\n| {Phrase} | {v} |\n\n(from the {title} document){m}"),
     ("context", "Based on the provided context, {title} sets the {phrase} at {v}{m}."),
 )
-NEGATED = (
-    "The {phrase} is not {v}{m}.",
-    "{Title} does not set the {phrase} at {v}{m}.",
+STATEMENT_SHAPES: tuple[tuple[str, str], ...] = (
+    ("statement", "{S}"),
+    ("statement-lead-in", "Based on the {title} document: {S}"),
+    ("statement-answer-first", "{V}. {S}"),
 )
 HEDGED = (
     "The {phrase} is usually {v}, but it can be {w} in some cases{m}.",
@@ -147,11 +150,19 @@ REFUSALS = (
     "The documents don't specify the {phrase}.",
     "I'm sorry, but the provided context does not mention the {phrase} for {title}.",
     "Unfortunately, that isn't stated in the documents I have access to.",
+    "The {title} brochure doesn't give the {phrase}.",
 )
+WHETHER_REFUSALS = (  # a yes/no item declined, in the question's own words
+    "The documents don't say whether {clause}.",
+    "I couldn't find whether {clause} in the provided documents.",
+    "There is no information on whether {clause}.",
+    "The {title} document doesn't specify whether {clause}.",
+)
+REFUSALS_PER_ITEM = 2  # the pool rotates over the items: every phrasing is used, no item is padded
 INVENTED = (  # a figure the page does not hold, beside a right answer
-    ("It also comes with over {n} partner locations nationwide.", (9500, 12400, 7350)),
-    ("Requests under it are handled within {n} working days.", (11, 13, 17)),
-    ("It includes up to {n} free consultations a year.", (7, 9, 23)),
+    ("It also comes with over {n} partner locations nationwide.", 9500),
+    ("Requests under it are handled within {n} working days.", 11),
+    ("It includes up to {n} free consultations a year.", 7),
 )
 
 
@@ -160,69 +171,83 @@ def _fill(shape: str, **values: str) -> str:
     return shape.format(**values, **capitals)
 
 
+def with_marker(said: str, marker: str) -> str:
+    """A sentence with a citation written before its full stop."""
+    return f"{said[:-1]}{marker}." if said.endswith(".") else f"{said}{marker}"
+
+
+class Numbers:
+    """The replies to one item whose answer is a number: the field as a phrase, and the answer as a
+    statement in the question's own words where the question's form allows."""
+
+    def __init__(self, writer: Writer, q: forms.Quantity) -> None:
+        self.writer, self.q = writer, q
+        self.base = {"phrase": field_phrase(writer.item, writer.title), "title": writer.title}
+        self.question = str(writer.item["question"])
+
+    def statement(self, value: str, bare: str, *, negated: bool = False) -> str | None:
+        made = answer_statements(self.question, value, bare)
+        return None if made is None else made[1 if negated else 0]
+
+    def said(
+        self, value: str, bare: str, marker: str, *, negated: bool = False, phrase_first: bool = False
+    ) -> str:
+        """The value said in a sentence (the statement, or "The X is v"), with the marker."""
+        made = None if phrase_first else self.statement(value, bare, negated=negated)
+        if made is None or value not in made:  # "30 days of grace period" cannot say "30 months"
+            shape = "The {phrase} is not {v}." if negated else "The {phrase} is {v}."
+            made = _fill(shape, v=value, **self.base)
+        return with_marker(made, marker)
+
+    def cited(self, cited: bool, style: str | None = None) -> tuple[list[Cite], str]:
+        cites = [self.writer.cite(style)] if cited else []
+        return cites, (self.writer.marker(cites[0]) if cites else "")
+
+
 def quantity_replies(writer: Writer, q: forms.Quantity) -> None:
     """Every reply class for an item whose answer is a number."""
     page = writer.page_text()
     assert forms.states_quantity(page, q), (
         f"{writer.item['id']}: page {writer.page} does not state {q.plain()}"
     )
-    phrase = field_phrase(writer.item, writer.title)
-    stated = forms.stated_forms(q)
-    base = {"phrase": phrase, "title": writer.title}
+    numbers = Numbers(writer, q)
+    _correct_numbers(numbers)
+    _second_figure(numbers)
+    _wrong_numbers(numbers)
+    _ungrounded(numbers)
+    _refusals(writer, numbers.base)
+
+
+def _correct_numbers(numbers: Numbers) -> None:
+    writer, stated = numbers.writer, forms.stated_forms(numbers.q)
     for index, (name, shape) in enumerate(CORRECT_SHAPES):
         cite = writer.cite(STYLES[index % len(STYLES)])
-        writer.add(
-            f"correct/{name}/{cite.style}",
-            CORRECT,
-            _fill(shape, v=stated[index % len(stated)], m=writer.marker(cite), **base),
-            [cite],
-        )
-    for form in stated[1:]:
+        text = _fill(shape, v=stated[index % len(stated)][0], m=writer.marker(cite), **numbers.base)
+        writer.add(f"correct/{name}/{cite.style}", CORRECT, text, [cite])
+    for index, (name, shape) in enumerate(STATEMENT_SHAPES):
+        value, bare = stated[(index + 1) % len(stated)]
+        cite = writer.cite(STYLES[(index + 3) % len(STYLES)])
+        made = numbers.statement(value, bare)
+        if made is not None:
+            said = with_marker(made, writer.marker(cite))
+            text = shape.format(S=said, V=value[:1].upper() + value[1:], title=writer.title)
+            writer.add(f"correct/{name}/{cite.style}", CORRECT, text, [cite])
+    for value, bare in stated[1:]:
         cite = writer.cite()
         writer.add(
-            f"correct/form/{cite.style}",
-            CORRECT,
-            _fill("The {phrase} is {v}{m}.", v=form, m=writer.marker(cite), **base),
-            [cite],
+            f"correct/form/{cite.style}", CORRECT, numbers.said(value, bare, writer.marker(cite)), [cite]
         )
-    _second_figure(writer, q, base)
-    other = _wrong_number(writer, q)
-    for cited in (True, False):
-        cites = [writer.cite()] if cited else []
-        marker = writer.marker(cites[0]) if cites else ""
-        writer.add(
-            "wrong-number",
-            writer.wrong(cites),
-            _fill("The {phrase} is {v}{m}.", v=other, m=marker, **base),
-            cites,
-        )
-    wrong_unit = forms.wrong_unit_form(q)
-    if wrong_unit is not None:
-        cite = writer.cite()
-        writer.add(
-            "wrong-unit",
-            "wrong_cited",
-            _fill("The {phrase} is {v}{m}.", v=wrong_unit, m=writer.marker(cite), **base),
-            [cite],
-        )
-    for index, shape in enumerate(NEGATED):
-        cites = [writer.cite()] if index == 0 else []
-        marker = writer.marker(cites[0]) if cites else ""
-        writer.add("negated", writer.wrong(cites), _fill(shape, v=q.plain(), m=marker, **base), cites)
-    for index, shape in enumerate(HEDGED):
-        cites = [writer.cite()] if index == 0 else []
-        marker = writer.marker(cites[0]) if cites else ""
-        writer.add("hedged", writer.wrong(cites), _fill(shape, v=q.plain(), w=other, m=marker, **base), cites)
-    _ungrounded(writer, q, base)
-    _refusals(writer, base)
 
 
-def _second_figure(writer: Writer, q: forms.Quantity, base: dict[str, str]) -> None:
-    """A right answer with a second true figure from the same page, in another clause."""
+def _second_figure(numbers: Numbers) -> None:
+    """A right answer with a second true figure from the same page, in another clause: a sentence of the
+    page with a number and a unit, neither the item's number nor any of the field's terms."""
+    writer, q = numbers.writer, numbers.q
     terms = field_terms(writer.item)
-    for line in writer.page_text().splitlines():
+    text = regex.sub(r"\s+", " ", writer.page_text())
+    for line in regex.split(r"(?<=[.;])\s+(?=[A-Z(])", text):
         line = line.strip()
-        if not 40 <= len(line) <= 160 or not regex.search(
+        if not 40 <= len(line) <= 220 or not regex.search(
             r"\d+\s*(?:%|days?|months?|years?|hours?)", line, regex.I
         ):
             continue
@@ -231,82 +256,101 @@ def _second_figure(writer: Writer, q: forms.Quantity, base: dict[str, str]) -> N
         ):
             continue
         cite = writer.cite("id")
-        text = _fill(
-            "The {phrase} is {v}{m}. The same page also says: {line}",
-            v=q.plain(),
-            m=writer.marker(cite),
-            line=line,
-            **base,
-        )
-        writer.add("correct/second-figure", CORRECT, text, [cite])
+        said = numbers.said(q.plain(), forms.western(q.number), writer.marker(cite))
+        writer.add("correct/second-figure", CORRECT, f"{said} The same page also says: {line}", [cite])
         return
 
 
-def _wrong_number(writer: Writer, q: forms.Quantity) -> str:
-    """Another number in the item's unit: one the page states for another clause when there is one."""
+def _wrong_numbers(numbers: Numbers) -> None:
+    """A wrong number, the number in a wrong unit, the value negated, the value hedged."""
+    writer, q = numbers.writer, numbers.q
+    other = _wrong_number(writer, q)
+    plain, bare = q.plain(), forms.western(q.number)
+    for cited, phrase_first in ((True, False), (True, True), (False, False)):
+        cites, marker = numbers.cited(cited)
+        text = numbers.said(other[0], other[1], marker, phrase_first=phrase_first)
+        writer.add("wrong-number", writer.wrong(cites), text, cites)
+    wrong_unit = forms.wrong_unit_form(q)
+    if wrong_unit is not None:
+        cites, marker = numbers.cited(True)
+        writer.add("wrong-unit", "wrong_cited", numbers.said(wrong_unit, bare, marker), cites)
+    for cited, phrase_first in ((True, False), (False, False), (True, True)):
+        cites, marker = numbers.cited(cited)
+        text = numbers.said(plain, bare, marker, negated=True, phrase_first=phrase_first)
+        writer.add("negated", writer.wrong(cites), text, cites)
+    for index, shape in enumerate(HEDGED):
+        cites, marker = numbers.cited(index == 0)
+        writer.add(
+            "hedged", writer.wrong(cites), _fill(shape, v=plain, w=other[0], m=marker, **numbers.base), cites
+        )
+
+
+def _wrong_number(writer: Writer, q: forms.Quantity) -> tuple[str, str]:
+    """Another number in the item's unit (with its bare number): one the page states for another clause
+    when there is one, else twice the value."""
     for mention in read_values(writer.page_text()):
         number = mention.value.value
-        if (
-            mention.value.unit == q.unit
-            and isinstance(number, (int, float))
-            and not isinstance(number, bool)
-            and number != q.number
-            and number > 0
-        ):
-            return q.with_number(forms.western(number))
-    number = q.number * 2 if q.number < 1000 else q.number + 500
-    return q.with_number(forms.western(number))
+        same_unit = (
+            mention.value.unit == q.unit and isinstance(number, (int, float)) and not isinstance(number, bool)
+        )
+        if same_unit and number != q.number and number > 0 and not _equivalent(q, number):
+            return q.with_number(q.grouped(number)), q.grouped(number)
+    number = _other_number(q)
+    return q.with_number(q.grouped(number)), q.grouped(number)
 
 
-def _ungrounded(writer: Writer, q: forms.Quantity, base: dict[str, str]) -> None:
+def _other_number(q: forms.Quantity) -> int | float:
+    """A plausible wrong number: twice a small one, a little less than a large share, 500 more."""
+    if q.unit == "%" and q.number > 50:
+        return round(q.number - 0.4, 1) if isinstance(q.number, float) else q.number - 10
+    return q.number * 2 if q.number < 1000 else q.number + 500
+
+
+def _equivalent(q: forms.Quantity, number: int | float) -> bool:
+    return any(value == number for value, _ in forms.equivalent_numbers(q)[1:])
+
+
+def _ungrounded(numbers: Numbers) -> None:
     """The right value with support a careful reader does not find: another clause's page, another
     document, a quote the page does not hold, an invented figure."""
-    plain = q.plain()
-    for page in wrong_pages(writer, q)[:2]:
-        cite = writer.cite(writer.rng.choice(("id", "source-tag", "title")), page=page)
-        writer.add(
-            "wrong-page",
-            "correct_ungrounded",
-            _fill("The {phrase} is {v}{m}.", v=plain, m=writer.marker(cite), **base),
-            [cite],
-        )
+    writer, q = numbers.writer, numbers.q
+    plain, bare = q.plain(), forms.western(q.number)
+    for index, page in enumerate(wrong_pages(writer, q)[:2]):
+        cite = writer.cite(("id", "source-tag", "title")[index % 3], page=page)
+        writer.add("wrong-page", "correct_ungrounded", numbers.said(plain, bare, writer.marker(cite)), [cite])
     for document in [other for other in writer.corpus.sources if other != writer.document][:1]:
         pages = len(writer.corpus.pages(document))
-        cite = writer.cite("title", document=document, page=min(writer.page, pages))
-        writer.add(
-            "wrong-document",
-            "correct_ungrounded",
-            _fill("The {phrase} is {v}{m}.", v=plain, m=writer.marker(cite), **base),
-            [cite],
-        )
-    fake = sentence(f"the {base['phrase']} shall be {plain} for every customer without exception")
+        for style in ("title", "id"):
+            cite = writer.cite(style, document=document, page=min(writer.page, pages))
+            text = numbers.said(plain, bare, writer.marker(cite), phrase_first=style == "id")
+            writer.add("wrong-document", "correct_ungrounded", text, [cite])
+    fake = sentence(f"the {numbers.base['phrase']} shall be {plain} for every customer without exception")
     assert not forms.holds_quote(writer.page_text(), fake), (
         f"{writer.item['id']}: the made-up quote is on the page"
     )
-    cite = writer.cite("quote", quote=fake)
     writer.add(
-        "fabricated-quote", "correct_ungrounded", _fill("The {phrase} is {v}.", v=plain, **base), [cite]
+        "fabricated-quote",
+        "correct_ungrounded",
+        numbers.said(plain, bare, ""),
+        [writer.cite("quote", quote=fake)],
     )
     cite = writer.cite("id")
-    writer.add(
-        "fabricated-quote/in-text",
-        "correct_ungrounded",
-        _fill(
-            'The {phrase} is {v}. The document says: "{fake}"{m}',
-            v=plain,
-            fake=fake,
-            m=writer.marker(cite),
-            **base,
-        ),
-        [cite],
-    )
-    shape, numbers = INVENTED[writer.rng.randrange(len(INVENTED))]
-    number = next(n for n in numbers if n != q.number and not forms.has_number(writer.page_text(), n))
+    text = f'{numbers.said(plain, bare, "")} The document says: "{fake}"{writer.marker(cite)}'
+    writer.add("fabricated-quote/in-text", "correct_ungrounded", text, [cite])
+    shape, start = INVENTED[writer.rng.randrange(len(INVENTED))]
+    number = _absent_number(writer.page_text(), start, q.number)
     cite = writer.cite(writer.rng.choice(("id", "source-tag")))
-    text = _fill(
-        "The {phrase} is {v}{m}. " + shape, v=plain, m=writer.marker(cite), n=forms.western(number), **base
-    )
+    text = f"{numbers.said(plain, bare, writer.marker(cite))} {shape.format(n=forms.western(number))}"
     writer.add("invented-figure", "correct_ungrounded", text, [cite])
+
+
+def _absent_number(page: str, start: int, avoid: int | float) -> int:
+    """The first number from `start` up (by ones, or by hundreds from 1,000) that the page does not hold."""
+    step = 100 if start >= 1000 else 1
+    number = start
+    while number == avoid or forms.has_number(page, number):
+        number += step
+    return number
 
 
 def wrong_pages(writer: Writer, q: forms.Quantity) -> list[int]:
@@ -333,8 +377,10 @@ def wrong_pages(writer: Writer, q: forms.Quantity) -> list[int]:
 
 
 def _refusals(writer: Writer, base: dict[str, str]) -> None:
-    for shape in REFUSALS:
-        writer.add("refusal", "refused_answerable", _fill(shape, **base))
+    """Refusals of an answerable item, REFUSALS_PER_ITEM of the pool from where the rng starts."""
+    start = writer.rng.randrange(len(REFUSALS))
+    for offset in range(REFUSALS_PER_ITEM):
+        writer.add("refusal", "refused_answerable", _fill(REFUSALS[(start + offset) % len(REFUSALS)], **base))
 
 
 # --- yes/no ---------------------------------------------------------------------------------------------
@@ -351,7 +397,8 @@ def bool_replies(writer: Writer) -> None:
     statements = predicate_statements(str(writer.item["question"]), writer.title)
     for answer, label_of in ((expected, lambda cites: CORRECT), (not expected, writer.wrong)):
         kind = "correct" if answer == expected else "opposite"
-        shapes = [sentence(answers[answer]), f"{'Yes' if answer else 'No'}."]
+        bare = regex.sub(r"^(?:yes|no)\s*[,.;:\u2014-]\s*", "", answers[answer], flags=regex.I)
+        shapes = [sentence(answers[answer]), f"{'Yes' if answer else 'No'}.", sentence(bare)]
         if statements:
             said = statements[0] if answer else statements[1]
             shapes += [
@@ -375,7 +422,14 @@ def bool_replies(writer: Writer) -> None:
     fake = f"{said[:-1]} in every case, with no exceptions of any kind."
     assert not forms.holds_quote(writer.page_text(), fake)
     writer.add("fabricated-quote", "correct_ungrounded", said, [writer.cite("quote", quote=fake)])
-    _refusals(writer, {"phrase": field_phrase(writer.item, writer.title), "title": writer.title})
+    clause = lower_first(statements[0][:-1]) if statements else None
+    if clause is None:
+        _refusals(writer, {"phrase": field_phrase(writer.item, writer.title), "title": writer.title})
+        return
+    start = writer.rng.randrange(len(WHETHER_REFUSALS))
+    for offset in range(REFUSALS_PER_ITEM):
+        shape = WHETHER_REFUSALS[(start + offset) % len(WHETHER_REFUSALS)]
+        writer.add("refusal", "refused_answerable", shape.format(clause=clause, title=writer.title))
 
 
 # --- text and enum values -------------------------------------------------------------------------------
@@ -505,6 +559,3 @@ def by_kind(replies: Sequence[LabelledReply]) -> Iterator[tuple[str, list[Labell
     for reply in replies:
         groups.setdefault(reply.kind.split("/")[0], []).append(reply)
     yield from groups.items()
-
-
-_ = Callable  # typing helper kept for the label functions above

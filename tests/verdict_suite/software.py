@@ -88,6 +88,8 @@ PRICE_PAGES = (
         "Team plan: $12 per user per month, for up to 25 users.",
         "Business plan: $1,499 per year, for up to 100 users.",
         "Enterprise plan: priced on request.",
+        "In India the Business plan costs Rs. 1,25,000 per year, billed in rupees.",
+        "Enterprise plans in India start at Rs. 5,00,000 per year.",
         "Invoices are payable within 30 days of the invoice date.",
     ),
     (
@@ -145,6 +147,8 @@ PRICE_LIST = SoftwareDocument(
     _claims(PRICE_PAGES, (
         ("team_price_per_user_month", 12, "USD", "Team plan: $12"),
         ("team_seat_limit", 25, "users", "up to 25 users"),
+        ("business_annual_price_india", 125000, "INR", "Rs. 1,25,000"),
+        ("enterprise_minimum_price_india", 500000, "INR", "Rs. 5,00,000"),
         ("business_annual_price", 1499, "USD", "Business plan: $1,499"),
         ("business_seat_limit", 100, "users", "up to 100 users"),
         ("invoice_payment_days", 30, "days", "payable within 30 days"),
@@ -224,6 +228,14 @@ unit = "count"
 
 [fields.business_annual_price]
 questions = ["What is the annual price of the Business plan in the {title}?"]
+answer_type = "money"
+
+[fields.business_annual_price_india]
+questions = ["What does the Business plan cost per year in India according to the {title}?"]
+answer_type = "money"
+
+[fields.enterprise_minimum_price_india]
+questions = ["What is the minimum annual price of an Enterprise plan in India according to the {title}?"]
 answer_type = "money"
 
 [fields.business_seat_limit]
