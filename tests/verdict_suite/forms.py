@@ -126,7 +126,12 @@ def stated_forms(q: Quantity) -> list[tuple[str, str]]:
         if q.unit == "%":
             forms += [(f"{words} per cent", words), (f"{both} per cent", both)]
         else:
-            forms += [(q.with_number(words), words), (q.with_number(both), both)]
+            echoed = f"{words} ({number})"  # "thirty (30) days", as contracts write it
+            forms += [
+                (q.with_number(words), words),
+                (q.with_number(both), both),
+                (q.with_number(echoed), echoed),
+            ]
     if q.unit == "%":
         forms.append((f"{western(number)} per cent", western(number)))
     if q.unit == "INR" and isinstance(number, int):
@@ -252,3 +257,23 @@ def terms_near(text: str, spans: Sequence[tuple[int, int]], terms: Sequence[str]
         if any(regex.search(rf"\b{regex.escape(term)}", window) for term in terms):
             return True
     return False
+
+
+def values_of_unit(text: str, unit: str | None) -> set[int | float]:
+    """The numbers the flat `text` states in `unit` (a time unit or %), in digits or words."""
+    words = {number_words(number): number for number in range(1, 100)}
+    spelled = "|".join(sorted((regex.escape(word) for word in words), key=len, reverse=True))
+    unit_part = _unit_pattern(unit)
+    if not unit_part:
+        return set()
+    found: set[int | float] = set()
+    for match in regex.finditer(
+        rf"(?<![\w.,])(\d[\d,]*(?:\.\d+)?|{spelled})(?:\s*\([^)]*\))?[\s-]*{unit_part}", text
+    ):
+        written = match.group(1)
+        if written in words:
+            found.add(words[written])
+        else:
+            value = float(written.replace(",", ""))
+            found.add(int(value) if value.is_integer() else value)
+    return found

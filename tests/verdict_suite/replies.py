@@ -237,6 +237,13 @@ def _correct_numbers(numbers: Numbers) -> None:
         writer.add(
             f"correct/form/{cite.style}", CORRECT, numbers.said(value, bare, writer.marker(cite)), [cite]
         )
+    plain, bare = numbers.q.plain(), forms.western(numbers.q.number)
+    for page in other_supporting_pages(writer, numbers.q)[:1]:
+        cite = writer.cite(writer.rng.choice(("id", "source-tag", "title")), page=page)
+        writer.add("correct/other-page", CORRECT, numbers.said(plain, bare, writer.marker(cite)), [cite])
+    for page in silent_pages(writer, numbers.q)[:1]:  # the right page and a page that says nothing of it
+        cites = [writer.cite("id"), writer.cite("id", page=page)]
+        writer.add("correct/two-pages", CORRECT, numbers.said(plain, bare, ""), cites)
 
 
 def _second_figure(numbers: Numbers) -> None:
@@ -318,6 +325,11 @@ def _ungrounded(numbers: Numbers) -> None:
     for index, page in enumerate(wrong_pages(writer, q)[:2]):
         cite = writer.cite(("id", "source-tag", "title")[index % 3], page=page)
         writer.add("wrong-page", "correct_ungrounded", numbers.said(plain, bare, writer.marker(cite)), [cite])
+    for page in silent_pages(writer, q)[:1]:
+        cite = writer.cite(writer.rng.choice(("id", "source-tag")), page=page)
+        writer.add(
+            "wrong-page/silent", "correct_ungrounded", numbers.said(plain, bare, writer.marker(cite)), [cite]
+        )
     for document in [other for other in writer.corpus.sources if other != writer.document][:1]:
         pages = len(writer.corpus.pages(document))
         for style in ("title", "id"):
@@ -351,6 +363,44 @@ def _absent_number(page: str, start: int, avoid: int | float) -> int:
     while number == avoid or forms.has_number(page, number):
         number += step
     return number
+
+
+def silent_pages(writer: Writer, q: forms.Quantity) -> list[int]:
+    """Pages of the item's document that do not hold the item's number at all (in any unit), the
+    gold page's neighbours first: the page a system cites when it gets the page number wrong."""
+    pages = writer.corpus.pages(writer.document)
+    near = sorted(range(1, len(pages) + 1), key=lambda number: (abs(number - writer.page), number))
+    numbers = [value for value, _ in forms.equivalent_numbers(q)]
+    return [
+        number
+        for number in near
+        if number != writer.page
+        and pages[number - 1].strip()
+        and not any(forms.has_number(pages[number - 1], n) for n in numbers)
+    ]
+
+
+def other_supporting_pages(writer: Writer, q: forms.Quantity) -> list[int]:
+    """Pages other than the gold page with a sentence that states the value, and no other value of its
+    unit, together with every one of the field's terms and no negation: another place the document states
+    the asked value (a definition, a benefit table, the schedule)."""
+    terms = field_terms(writer.item)
+    found = []
+    for number, text in enumerate(writer.corpus.pages(writer.document), start=1):
+        if number == writer.page or not terms:
+            continue
+        if any(_supports(piece, q, terms) for piece in regex.split(r"(?<=[.;])\s+", forms.flat(text))):
+            found.append(number)
+    return found
+
+
+def _supports(piece: str, q: forms.Quantity, terms: Sequence[str]) -> bool:
+    """A short sentence that names the field and states the value as the only one of its unit."""
+    if len(piece) > 300 or regex.search(r"\b(?:not|no|except|excluding)\b", piece):
+        return False
+    if not all(regex.search(rf"\b{term}", piece) for term in terms):
+        return False
+    return forms.states_quantity(piece, q) and forms.values_of_unit(piece, q.unit) == {q.number}
 
 
 def wrong_pages(writer: Writer, q: forms.Quantity) -> list[int]:

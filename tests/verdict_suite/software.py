@@ -77,6 +77,7 @@ SLA_PAGES = (
         "5. Termination and data",
         "Customer data is retained for 30 days after cancellation, then deleted.",
         "Either party may terminate this agreement with 60 days written notice.",
+        "For customers in India, liability is capped at Rs. 2,00,00,000 per contract year.",
         "An incident report is published within 5 business days of a critical incident.",
     ),
 )
@@ -136,6 +137,7 @@ SLA = SoftwareDocument(
         ("maintenance_credit_eligible", False, "boolean", "not eligible for service credits"),
         ("data_retention_days", 30, "days", "retained for 30 days"),
         ("termination_notice_days", 60, "days", "terminate this agreement with 60 days"),
+        ("liability_cap_india", 20000000, "INR", "liability is capped at Rs. 2,00,00,000"),
         ("incident_report_business_days", 5, "business days", "within 5 business days"),
     )),
 )  # fmt: skip
@@ -212,6 +214,10 @@ unit = "day"
 questions = ["How much notice is needed to terminate the {title}?"]
 answer_type = "number_unit"
 unit = "day"
+
+[fields.liability_cap_india]
+questions = ["What is the liability cap for customers in India under the {title}?"]
+answer_type = "money"
 
 [fields.incident_report_business_days]
 questions = ["Within what time is an incident report published after a critical incident under the {title}?"]
