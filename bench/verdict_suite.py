@@ -108,6 +108,39 @@ def print_shares(agreement: Agreement) -> None:
     print()
 
 
+def print_corpus_shares(graded: Sequence[Graded]) -> None:
+    """The three shares of each corpus, when there are several."""
+    corpora = sorted({one.reply.corpus for one in graded})
+    if len(corpora) < 2:
+        return
+    print(f"  {'by corpus':<13}{'misses':>10}{'false alarms':>14}{'unscored':>10}")
+    for corpus in corpora:
+        part = Agreement(tuple(one for one in graded if one.reply.corpus == corpus))
+        shares = f"{part.miss_share:>10.1%}{part.false_alarm_share:>14.1%}{part.unscored_share:>10.1%}"
+        print(f"  {corpus:<13}{shares}")
+    print()
+
+
+def _agreement_of(entry: tuple[object, list[Graded]]) -> float:
+    return sum(one.agrees for one in entry[1]) / len(entry[1])
+
+
+def print_kinds(graded: Sequence[Graded]) -> None:
+    """Per kind of reply (its label and what it is): replies, the share graded as labelled, and the
+    outcome it is most often given instead: where the grader goes wrong."""
+    kinds: dict[tuple[str, str], list[Graded]] = {}
+    for one in graded:
+        parts = one.reply.kind.split("/")
+        kind = "/".join(parts[:2]) if parts[0] == "correct" else parts[0]  # correct/table, correct/statement
+        kinds.setdefault((one.reply.label, kind), []).append(one)
+    print("by kind of reply: label, kind, replies, graded as labelled, the most common other outcome")
+    for (label, kind), ones in sorted(kinds.items(), key=_agreement_of):
+        others = Counter(one.outcome for one in ones if not one.agrees).most_common(1)
+        other = f"{others[0][0]} ({others[0][1]})" if others else "-"
+        print(f"  {label:<20}{kind:<28}{len(ones):>6}{_agreement_of((kind, ones)):>8.0%}   {other}")
+    print()
+
+
 def _shown(reply: LabelledReply) -> str:
     text = reply.text.replace("\n", " / ")
     cited = "; ".join(
@@ -154,6 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_counts(graded)
     print_confusion(agreement)
     print_shares(agreement)
+    print_corpus_shares(graded)
+    print_kinds(graded)
     if args.show:
         print_disagreements(agreement, args.show)
     print(f"({len(graded)} replies graded in {time.monotonic() - started:.1f} s)")

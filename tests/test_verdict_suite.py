@@ -178,7 +178,7 @@ def test_fabricated_quotes_are_not_on_the_page(corpus: Corpus, replies: list[Lab
 
 
 def _states_a_form(text: str, q: forms.Quantity) -> bool:
-    return forms.states_quantity(text, q) or any(written in text for written, _ in forms.stated_forms(q))
+    return forms.states_quantity(text, q) or any(form.full in text for form in forms.stated_forms(q))
 
 
 def test_replies_say_the_value_their_label_rests_on(replies: list[LabelledReply]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import regex
 
@@ -115,32 +116,46 @@ def quantity(expected_answer: str, value: dict[str, object]) -> Quantity | None:
     return Quantity(number, unit if isinstance(unit, str) else None, written)
 
 
-def stated_forms(q: Quantity) -> list[tuple[str, str]]:
-    """The value as people write it, each with its number alone (for "586 day care treatments"):
-    digits, words, "30 (thirty) days", "per cent", Indian grouping and lakh/crore for rupees; every form
-    states the same value."""
+class Form(NamedTuple):
+    """A way of writing the value: its name, the value written whole, and its number alone (for "586 day
+    care treatments")."""
+
+    name: str
+    full: str
+    bare: str
+
+
+def stated_forms(q: Quantity) -> list[Form]:
+    """The value as people write it: digits, words, "30 (thirty) days", "thirty (30) days", "per cent",
+    Indian grouping and lakh/crore for rupees, a currency's code; every form states the same value."""
     number = q.number
-    forms = [(q.plain(), western(number))]
+    forms = [Form("digits", q.plain(), q.grouped(number))]
     if isinstance(number, int) and 1 < number < 1000:
-        words, both = number_words(number), f"{number} ({number_words(number)})"
+        words, both, echoed = (
+            number_words(number),
+            f"{number} ({number_words(number)})",
+            f"{number_words(number)} ({number})",
+        )
         if q.unit == "%":
-            forms += [(f"{words} per cent", words), (f"{both} per cent", both)]
-        else:
-            echoed = f"{words} ({number})"  # "thirty (30) days", as contracts write it
             forms += [
-                (q.with_number(words), words),
-                (q.with_number(both), both),
-                (q.with_number(echoed), echoed),
+                Form("words", f"{words} per cent", words),
+                Form("digits-words", f"{both} per cent", both),
+            ]
+        else:
+            forms += [
+                Form("words", q.with_number(words), words),
+                Form("digits-words", q.with_number(both), both),
+                Form("words-digits", q.with_number(echoed), echoed),  # as contracts write it
             ]
     if q.unit == "%":
-        forms.append((f"{western(number)} per cent", western(number)))
+        forms.append(Form("per-cent", f"{western(number)} per cent", western(number)))
     if q.unit == "INR" and isinstance(number, int):
-        forms += [(f"Rs. {indian(number)}", indian(number)), (f"₹{indian(number)}", indian(number))]
-        forms += [(written, written) for written in _indian_scales(number)]
+        forms.append(Form("rs", f"Rs. {indian(number)}", indian(number)))
+        forms += [Form("lakh-crore", written, written) for written in _indian_scales(number)]
     if q.unit == "USD":
         forms += [
-            (f"USD {western(number)}", western(number)),
-            (f"{western(number)} US dollars", western(number)),
+            Form("code", f"USD {western(number)}", western(number)),
+            Form("currency-words", f"{western(number)} US dollars", western(number)),
         ]
     return forms
 

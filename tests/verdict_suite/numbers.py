@@ -84,23 +84,25 @@ def quantity_replies(writer: Writer, q: forms.Quantity) -> None:
 
 def _correct_numbers(numbers: Numbers) -> None:
     writer, stated = numbers.writer, forms.stated_forms(numbers.q)
+    offset = writer.rng.randrange(len(stated))  # which form goes with which shape differs by item
     for index, (name, shape) in enumerate(CORRECT_SHAPES):
         cite = writer.cite(STYLES[index % len(STYLES)])
-        text = fill(shape, v=stated[index % len(stated)][0], m=writer.marker(cite), **numbers.base)
+        text = fill(
+            shape, v=stated[(index + offset) % len(stated)].full, m=writer.marker(cite), **numbers.base
+        )
         writer.add(f"correct/{name}/{cite.style}", CORRECT, text, [cite])
     for index, (name, shape) in enumerate(STATEMENT_SHAPES):
-        value, bare = stated[(index + 1) % len(stated)]
+        _, value, bare = stated[(index + offset + 1) % len(stated)]
         cite = writer.cite(STYLES[(index + 3) % len(STYLES)])
         made = numbers.statement(value, bare)
         if made is not None:
             said = with_marker(made, writer.marker(cite))
             text = shape.format(S=said, V=value[:1].upper() + value[1:], title=writer.title)
             writer.add(f"correct/{name}/{cite.style}", CORRECT, text, [cite])
-    for value, bare in stated[1:]:
+    for form in stated[1:]:
         cite = writer.cite()
-        writer.add(
-            f"correct/form/{cite.style}", CORRECT, numbers.said(value, bare, writer.marker(cite)), [cite]
-        )
+        text = numbers.said(form.full, form.bare, writer.marker(cite))
+        writer.add(f"correct/form-{form.name}/{cite.style}", CORRECT, text, [cite])
     plain, bare = numbers.q.plain(), forms.western(numbers.q.number)
     for page in other_supporting_pages(writer, numbers.q)[:1]:
         cite = writer.cite(writer.rng.choice(("id", "source-tag", "title")), page=page)

@@ -25,19 +25,24 @@ def bool_replies(writer: Writer) -> None:
     for answer, label_of in ((expected, lambda cites: CORRECT), (not expected, writer.wrong)):
         kind = "correct" if answer == expected else "opposite"
         bare = regex.sub(r"^(?:yes|no)\s*[,.;:\u2014-]\s*", "", answers[answer], flags=regex.I)
-        shapes = [sentence(answers[answer]), f"{'Yes' if answer else 'No'}.", sentence(bare)]
+        word = "Yes" if answer else "No"
+        shapes = [
+            ("template", sentence(answers[answer])),
+            ("word", f"{word}."),
+            ("template-bare", sentence(bare)),
+        ]
         if statements:
             said = statements[0] if answer else statements[1]
             shapes += [
-                said,
-                f"{'Yes' if answer else 'No'} — {said[:1].lower()}{said[1:]}",
-                f"According to the {writer.title} document, {said[:1].lower()}{said[1:]}",
+                ("predicate", said),
+                ("word-predicate", f"{word} — {lower_first(said)}"),
+                ("lead-in-predicate", f"According to the {writer.title} document, {lower_first(said)}"),
             ]
-        for index, shape in enumerate(shapes):
+        for index, (name, shape) in enumerate(shapes):
             cites = [writer.cite(STYLES[index % len(STYLES)])] if kind == "correct" or index % 2 == 0 else []
             marker = writer.marker(cites[0]) if cites else ""
             text = shape[:-1] + marker + "." if shape.endswith(".") else shape + marker
-            writer.add(f"{kind}/{index}", label_of(cites), text, cites)
+            writer.add(f"{kind}/{name}", label_of(cites), text, cites)
     said = (
         sentence(statements[0] if expected else statements[1]) if statements else sentence(answers[expected])
     )
@@ -62,6 +67,13 @@ def bool_replies(writer: Writer) -> None:
 # --- text and enum values -------------------------------------------------------------------------------
 
 
+TEXT_SHAPES = (
+    ("plain", "The {phrase} is {v}{m}."),
+    ("answer-only", "{V}{m}."),
+    ("lead-in", "According to {title}, the {phrase} is {v}{m}."),
+)
+
+
 def text_replies(writer: Writer) -> None:
     """A text or enum value (a product code, a kind): right, altered, refused."""
     answer = str(writer.item["expected_answer"])
@@ -70,16 +82,10 @@ def text_replies(writer: Writer) -> None:
     assert forms.alnum(shown) in forms.alnum(writer.page_text()) or forms.holds_quote(
         writer.page_text(), writer.quote
     ), writer.item["id"]
-    for index, shape in enumerate(
-        ("The {phrase} is {v}{m}.", "{V}{m}.", "According to {title}, the {phrase} is {v}{m}.")
-    ):
+    for index, (name, shape) in enumerate(TEXT_SHAPES):
         cite = writer.cite(STYLES[index % len(STYLES)])
-        writer.add(
-            f"correct/{index}",
-            CORRECT,
-            fill(shape, v=shown, m=writer.marker(cite), phrase=phrase, title=writer.title),
-            [cite],
-        )
+        text = fill(shape, v=shown, m=writer.marker(cite), phrase=phrase, title=writer.title)
+        writer.add(f"correct/{name}", CORRECT, text, [cite])
     altered = _altered(writer, shown)
     if altered:
         cite = writer.cite()
