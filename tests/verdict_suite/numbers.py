@@ -11,7 +11,7 @@ import regex
 from assay.values import Value, read_values, same_value
 
 from . import forms
-from .phrasing import STYLES, Cite, answer_statements, field_phrase, field_terms, sentence
+from .phrasing import STYLES, Cite, answer_statements, field_phrase, field_terms, sentence, without_source
 from .refusals import refuse_answerable
 from .writer import CORRECT, Writer, fill, with_marker
 
@@ -96,6 +96,8 @@ def _correct_numbers(numbers: Numbers) -> None:
         cite = writer.cite(STYLES[(index + 3) % len(STYLES)])
         made = numbers.statement(value, bare)
         if made is not None:
+            if "{title}" in shape:
+                made = without_source(made, writer.title)
             said = with_marker(made, writer.marker(cite))
             text = shape.format(S=said, V=value[:1].upper() + value[1:], title=writer.title)
             writer.add(f"correct/{name}/{cite.style}", CORRECT, text, [cite])

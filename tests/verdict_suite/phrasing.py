@@ -57,6 +57,14 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
+def without_source(said: str, title: str) -> str:
+    """A statement without its "according to the <title>" (a lead-in that names the document already
+    says it)."""
+    return regex.sub(
+        rf"\s+according\s+to\s+(?:the\s+)?{regex.escape(title)}(?=\W*$)", "", said, flags=regex.I
+    )
+
+
 def sentence(text: str) -> str:
     """First letter up, a final full stop."""
     text = text.strip()

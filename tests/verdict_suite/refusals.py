@@ -49,7 +49,7 @@ REFUSAL_ITEM_REPLIES = (
 FABRICATED = (
     "According to {title}, it is 92.4%{m}.",
     "The {title} document puts it at 4,250{m}.",
-    "Based on page 3 of {title}, the answer is City Care Centre and Lakeside Clinic.",
+    "Based on page 3 of {title}, the answer is the Riverside and Lakeside sites.",
     "Regarding {topic}: the figure given is 12,500{m}.",
 )
 

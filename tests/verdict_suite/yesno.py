@@ -6,7 +6,7 @@ from __future__ import annotations
 import regex
 
 from . import forms
-from .phrasing import STYLES, field_phrase, lower_first, predicate_statements, sentence
+from .phrasing import STYLES, field_phrase, lower_first, predicate_statements, sentence, without_source
 from .refusals import REFUSALS_PER_ITEM, WHETHER_REFUSALS, refuse_answerable
 from .writer import CORRECT, Writer, fill
 
@@ -33,10 +33,14 @@ def bool_replies(writer: Writer) -> None:
         ]
         if statements:
             said = statements[0] if answer else statements[1]
+            unsourced = without_source(said, writer.title)
             shapes += [
                 ("predicate", said),
                 ("word-predicate", f"{word} — {lower_first(said)}"),
-                ("lead-in-predicate", f"According to the {writer.title} document, {lower_first(said)}"),
+                (
+                    "lead-in-predicate",
+                    f"According to the {writer.title} document, {lower_first(unsourced)}",
+                ),
             ]
         for index, (name, shape) in enumerate(shapes):
             cites = [writer.cite(STYLES[index % len(STYLES)])] if kind == "correct" or index % 2 == 0 else []
