@@ -202,9 +202,12 @@ def test_replies_say_the_value_their_label_rests_on(replies: list[LabelledReply]
 def test_negated_replies_negate_and_hedged_replies_offer_two_values(replies: list[LabelledReply]) -> None:
     for reply in replies:
         if reply.kind == "negated":
-            assert regex.search(r"\b(?:not|cannot)\b", reply.text), reply.text
+            assert regex.search(r"\b(?:not|cannot|no)\b", reply.text), reply.text
         if reply.kind == "hedged":
-            assert regex.search(r"\b(?:usually|typically)\b.*\b(?:but|or)\b", reply.text), reply.text
+            q = _quantity(reply)
+            assert q is not None and _states_a_form(reply.text, q), reply.text
+            assert regex.search(r"\b(?:usually|typically|probably|either)\b", reply.text), reply.text
+            assert len(set(regex.findall(r"\d[\d,.]*\d|\d", reply.text))) >= 2, reply.text
 
 
 def test_refusals_and_fabrications_on_refusal_items(replies: list[LabelledReply]) -> None:

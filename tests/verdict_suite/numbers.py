@@ -29,10 +29,17 @@ STATEMENT_SHAPES: tuple[tuple[str, str], ...] = (
     ("statement-lead-in", "Based on the {title} document: {S}"),
     ("statement-answer-first", "{V}. {S}"),
 )
-HEDGED = (
+HEDGED = (  # the value offered with an alternative, or as a guess: no answer a reader can rely on
     "The {phrase} is usually {v}, but it can be {w} in some cases{m}.",
     "It is typically {v} or {w}, depending on the plan{m}.",
+    "The {phrase} is probably {v}, though some sections suggest {w}{m}.",
+    "It could be either {v} or {w}; the document is not clear{m}.",
 )
+NEGATED = (  # the value denied in words other than the statement's own negation
+    "There is no {phrase} of {v}{m}.",
+    "{Title} does not set the {phrase} at {v}{m}.",
+)
+HEDGES_PER_ITEM = 2
 INVENTED = (  # a figure the page does not hold, beside a right answer
     ("It also comes with over {n} partner locations nationwide.", 9500),
     ("Requests under it are handled within {n} working days.", 11),
@@ -156,8 +163,13 @@ def _wrong_numbers(numbers: Numbers) -> None:
         cites, marker = numbers.cited(cited)
         text = numbers.said(plain, bare, marker, negated=True, phrase_first=phrase_first)
         writer.add("negated", writer.wrong(cites), text, cites)
-    for index, shape in enumerate(HEDGED):
-        cites, marker = numbers.cited(index == 0)
+    negated = NEGATED[writer.rng.randrange(len(NEGATED))]
+    cites, marker = numbers.cited(writer.rng.random() < 0.5)
+    writer.add("negated", writer.wrong(cites), fill(negated, v=plain, m=marker, **numbers.base), cites)
+    start = writer.rng.randrange(len(HEDGED))
+    for offset in range(HEDGES_PER_ITEM):
+        shape = HEDGED[(start + offset) % len(HEDGED)]
+        cites, marker = numbers.cited(offset == 0)
         writer.add(
             "hedged", writer.wrong(cites), fill(shape, v=plain, w=other[0], m=marker, **numbers.base), cites
         )
