@@ -7,7 +7,12 @@ Prints the replies per corpus and label, the confusion table (label x outcome), 
 - misses: faults (every label but correct) graded ``correct``, as a share of faults;
 - false alarms: correct replies given another definite class (not correct, not unscored), as a share of
   correct replies;
-- unscored: correct replies left ``unscored``, as a share of correct replies.
+- unscored: correct replies left ``unscored``, as a share of correct replies;
+
+and, to read beside them: wrong answers and refusals given a passing class (``correct`` or
+``correct_ungrounded``, which factual accuracy counts right), the shares per corpus, and the agreement
+per kind of reply (where the grader goes wrong). ``--show N`` lists N disagreeing rows with the reply,
+its label and kind, the outcome and its reason.
 
 The targets (issue 20) are misses <= 1%, false alarms <= 1%, unscored <= 10%; the command reports them
 and exits 0 either way (tests/test_verdict_suite.py holds them).
@@ -104,6 +109,12 @@ def print_shares(agreement: Agreement) -> None:
             f"  {name:<13}{share:>7.1%}  ({len(part)}/{len(whole)} {what}; "
             f"target <= {TARGETS[name]:.0%}: {verdict})"
         )
+    wrong = [one for one in agreement.faults if one.reply.label != "correct_ungrounded"]
+    passed = agreement.wrong_passed
+    print(
+        f"  {'wrong passed':<13}{len(passed) / max(1, len(wrong)):>7.1%}  ({len(passed)}/{len(wrong)} "
+        "wrong answers or refusals given correct or correct_ungrounded: factual accuracy counts them right)"
+    )
     print(f"  {'agreement':<13}{agreement.agreement:>7.1%}  (outcome equals label)")
     print()
 

@@ -91,6 +91,14 @@ class Agreement:
         """Correct replies left unscored."""
         return [one for one in self.correct if one.outcome == "unscored"]
 
+    @property
+    def wrong_passed(self) -> list[Graded]:
+        """Replies with a wrong answer (or none) given a passing class, ``correct`` or
+        ``correct_ungrounded``: the factual metric counts them right."""
+        wrong = ("wrong_uncited", "wrong_cited", "refused_answerable", "answered_refusal")
+        passing = (CORRECT, "correct_ungrounded")
+        return [one for one in self.graded if one.reply.label in wrong and one.outcome in passing]
+
     def share(self, part: Sequence[Graded], whole: Sequence[Graded]) -> float:
         return len(part) / len(whole) if whole else 0.0
 
