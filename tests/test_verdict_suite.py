@@ -5,6 +5,8 @@ the suite's own plain checks, not assay's grader."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -337,3 +339,20 @@ def test_refusal_topic() -> None:
         refusal_topic({"expected_answer": "The policy documents do not list network hospitals."})
         == "network hospitals"
     )
+
+
+# --- the command ------------------------------------------------------------------------------------------
+
+
+def test_the_bench_prints_the_shares_and_exits_0() -> None:
+    bench = Path(__file__).resolve().parents[1] / "bench" / "verdict_suite.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--corpus", "software", "--show", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for line in ("confusion:", "misses", "false alarms", "unscored", "disagreeing rows:", "label "):
+        assert line in done.stdout, done.stdout
