@@ -52,9 +52,12 @@ def field_terms(item: Mapping[str, Any]) -> list[str]:
     return sorted({word[:5] for word in words if len(word) > 3})
 
 
-def lower_first(text: str) -> str:
-    """The first letter made small unless the first word is an acronym or a name's capitals ("API")."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+def lower_first(text: str, name: str = "") -> str:
+    """The first letter made small, unless the text opens with `name` (a document's title) or an acronym
+    ("API access ...")."""
+    if (name and text.startswith(name)) or not text[1:2].islower():
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def without_source(said: str, title: str) -> str:

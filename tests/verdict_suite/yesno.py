@@ -36,10 +36,10 @@ def bool_replies(writer: Writer) -> None:
             unsourced = without_source(said, writer.title)
             shapes += [
                 ("predicate", said),
-                ("word-predicate", f"{word} — {lower_first(said)}"),
+                ("word-predicate", f"{word} — {lower_first(said, writer.title)}"),
                 (
                     "lead-in-predicate",
-                    f"According to the {writer.title} document, {lower_first(unsourced)}",
+                    f"According to the {writer.title} document, {lower_first(unsourced, writer.title)}",
                 ),
             ]
         for index, (name, shape) in enumerate(shapes):
@@ -58,7 +58,7 @@ def bool_replies(writer: Writer) -> None:
     fake = f"{said[:-1]} in every case, with no exceptions of any kind."
     assert not forms.holds_quote(writer.page_text(), fake)
     writer.add("fabricated-quote", "correct_ungrounded", said, [writer.cite("quote", quote=fake)])
-    clause = lower_first(statements[0][:-1]) if statements else None
+    clause = lower_first(statements[0][:-1], writer.title) if statements else None
     if clause is None:
         refuse_answerable(writer, {"phrase": field_phrase(writer.item, writer.title), "title": writer.title})
         return
