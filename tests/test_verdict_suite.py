@@ -25,7 +25,14 @@ from verdict_suite import (
     insurance_corpus,
     software_corpus,
 )
-from verdict_suite.phrasing import answer_statements, field_terms, predicate_statements, refusal_topic
+from verdict_suite.phrasing import (
+    answer_statements,
+    field_terms,
+    lower_first,
+    predicate_statements,
+    refusal_topic,
+    without_source,
+)
 
 MISSES, FALSE_ALARMS, UNSCORED = 0.01, 0.01, 0.10
 
@@ -356,3 +363,20 @@ def test_the_bench_prints_the_shares_and_exits_0() -> None:
     assert done.returncode == 0, done.stderr
     for line in ("confusion:", "misses", "false alarms", "unscored", "disagreeing rows:", "label "):
         assert line in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "lowered"),
+    [
+        ("Childbirth is covered", "", "childbirth is covered"),
+        ("API access is not allowed", "", "API access is not allowed"),
+        ("Activ Assure (Diamond) covers it", "Activ Assure (Diamond)", "Activ Assure (Diamond) covers it"),
+    ],
+)
+def test_lower_first_keeps_names_and_acronyms(text: str, name: str, lowered: str) -> None:
+    assert lower_first(text, name) == lowered
+
+
+def test_without_source_drops_a_trailing_according_to() -> None:
+    said = "Monthly subscriptions are not refundable according to the Price List."
+    assert without_source(said, "Price List") == "Monthly subscriptions are not refundable."
