@@ -152,3 +152,30 @@ def test_each_reply_gets_the_outcome_a_careful_reader_gives(
         if outcome != expected
     ]
     assert wrong == []
+
+
+# Which value a term of the field is said of, in one clause: (reply, expected days, passes). The field
+# is the refund window; its terms are "annual", "refund", "purchase".
+ATTRIBUTION = [
+    ("Annual plans are refunded within 30 days of purchase and data is kept for 60 days.", 30, True),
+    ("Data is kept for 60 days and annual plans are refunded within 30 days of purchase.", 30, True),
+    ("Data is kept for 30 days and annual plans are refunded within 60 days of purchase.", 30, False),
+    ("The refund window is not 14 days but 30 days.", 30, True),
+    ("The refund window is 30 days, not 14.", 30, True),
+    ("The refund window is 14 or 30 days.", 30, False),
+    ("The refund window is 14-30 days.", 30, False),
+]
+
+
+@pytest.mark.parametrize(("reply", "days", "passes"), ATTRIBUTION)
+def test_a_term_is_said_of_the_value_it_follows_or_the_next_after_a_conjunction(
+    reply: str, days: int, passes: bool
+) -> None:
+    from assay.scorers.value_match import _terms, decide, expected_of
+    from assay.text import unicode
+
+    expected = expected_of({"value": days, "unit": "days"}, None, None, ()).value
+    assert expected is not None
+    question = "Within how many days of purchase can an annual plan be refunded?"
+    terms = _terms("annual_refund_window", question, "X")
+    assert decide(expected, unicode.fold(reply), (), terms).passed is passes

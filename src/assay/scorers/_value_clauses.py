@@ -2,9 +2,10 @@
 clause reading behind value_match (its module docstring says the rules in full).
 
 A reply is a set of claims. The values that answer the field are those said in the clauses that name the
-field most strongly (``text.clauses.FieldTerms``), each term of a clause counted for the value nearest
-it, so "covered for 60 days before admission and 180 days after discharge" gives "60 days" to a question
-about the days before admission and "180 days" to one about the days after discharge. Values in other
+field most strongly (``text.clauses.FieldTerms``), each term of a clause counted for the value it follows
+(or the next, when a comma or a conjunction opens the next value's words), so "covered for 60 days
+before admission and 180 days after discharge" gives "60 days" to a question about the days before
+admission and "180 days" to one about the days after discharge. Values in other
 clauses are other claims (the grounded metric checks them against the documents), neither rivals nor
 answers. A reply that names none of the field's terms near a value ("It is 30 days.") is read whole, as
 before.
@@ -12,11 +13,12 @@ before.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 import regex
 
-from ..text.clauses import FieldTerms, clause_of, key, nearest
+from ..text.clauses import FieldTerms, clause_of, key
 from ..values.reading import Mention
 from ._value_reply import SENTENCE_REACH, _cue_sets
 
@@ -34,24 +36,39 @@ _BOUND_AFTER = frozenset(("more", "less", "later", "earlier", "beyond", "exceed"
 
 
 def relevance(text: str, found: Sequence[Mention], terms: FieldTerms) -> list[int]:
-    """For each mention, the weight of the field's terms its clause says of it: a term after the
-    clause's first value counts for the value nearest it ("60 days before admission and 180 days after
-    discharge"); a term before the first value is the clause's subject, said of every value in it."""
+    """For each mention, the weight of the field's terms its clause says of it. A term before the
+    clause's first value is the clause's subject, said of every value in it; a term after a value
+    belongs to that value ("99.9% monthly uptime", "60 days before admission") unless a comma or a
+    conjunction comes between them, which opens the next value's words ("the free-look period is 30
+    days and the grace period 15 days"); a term after the last value belongs to it."""
     scores = [0] * len(found)
     if not terms or not found:
         return scores
     clauses = [clause_of(text, m.start) for m in found]
     for clause in dict.fromkeys(clauses):
-        members = [i for i, c in enumerate(clauses) if c == clause]
-        first = min(found[i].start for i in members)
-        centres = [(found[i].start + found[i].end) // 2 for i in members]
-        for start, end, weight in terms.found(text, *clause):
-            if start < first:
-                for index in members:
-                    scores[index] += weight
-            else:
-                scores[members[nearest(centres, (start + end) // 2)]] += weight
+        members = sorted((i for i, c in enumerate(clauses) if c == clause), key=lambda i: found[i].start)
+        mentions = [found[i] for i in members]
+        ends = [mention.end for mention in mentions]
+        for start, _, weight in terms.found(text, *clause):
+            for index in _owners(text, mentions, ends, start):
+                scores[members[index]] += weight
     return scores
+
+
+# What opens the words of the next value: a comma, a semicolon, a conjunction or "with".
+_OPENS_NEXT = regex.compile(r",|;|(?<!\w)(?:and|or|but|while|whereas|with|whilst)(?!\w)")
+
+
+def _owners(text: str, members: Sequence[Mention], ends: Sequence[int], at: int) -> list[int]:
+    """The indices (in `members`, in text order, ending at `ends`) of the values a term at `at` is
+    said of."""
+    previous = bisect.bisect_right(ends, at) - 1
+    if previous < 0:
+        return list(range(len(members)))  # the clause's subject
+    if previous + 1 >= len(members) or members[previous + 1].start < at:
+        return [previous]
+    opened = _OPENS_NEXT.search(text, members[previous].end, at) is not None
+    return [previous + 1] if opened else [previous]
 
 
 def answering(text: str, found: Sequence[Mention], terms: FieldTerms) -> tuple[list[Mention], bool]:
@@ -101,6 +118,8 @@ def clause_negated(text: str, start: int) -> bool:
         before, after = tokens[:at], tokens[at + 1 :]
         if _SUBORDINATE & set(before) or after[:1] == [","] or after[:1] == ["claim"]:
             continue
+        if after[:1] and after[0][0].isdigit():
+            continue  # "not 15 days but 30 days": it negates the value it comes before
         if _BOUND_AFTER & set(after[:3]) or (token == "not" and after[:1] == ["only"]):
             continue
         return True

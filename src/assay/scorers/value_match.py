@@ -15,8 +15,9 @@ its bare numbers are read in the expected unit ("It is 30." for 30 days).
 
 A reply is a set of claims: when the row names its field (a gold item's ``field``, with its question
 and the document's title: ``text.clauses.field_terms``), the candidates that answer are those said in
-the clauses that name the field most strongly, each term counted for the value nearest it after the
-clause's first value (a term before it is the clause's subject, said of every value): "60 days before
+the clauses that name the field most strongly, each term counted for the value it follows (or for the
+next, when a comma or a conjunction comes between), a term before the clause's first value for every
+value (it is the clause's subject): "60 days before
 admission and 180 days after discharge" answers the days after discharge with 180 days. A value said
 only in another clause ("the free-look period is 30 days" for the grace period) neither passes nor
 rivals. A row without a field (a plain dataset) is read whole. It passes when an answering candidate

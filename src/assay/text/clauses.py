@@ -174,18 +174,6 @@ def _core(words: Sequence[str]) -> list[str]:
     return list(words)
 
 
-def nearest(positions: Sequence[int], at: int) -> int:
-    """The index in sorted `positions` nearest `at` (the earlier on a tie); -1 when there are none."""
-    if not positions:
-        return -1
-    after = bisect.bisect_left(positions, at)
-    if after == 0:
-        return 0
-    if after == len(positions):
-        return after - 1
-    return after - 1 if at - positions[after - 1] <= positions[after] - at else after
-
-
 __all__ = [
     "FUNCTION_WORDS",
     "FieldTerms",
@@ -194,5 +182,4 @@ __all__ = [
     "field_terms",
     "key",
     "meets",
-    "nearest",
 ]
