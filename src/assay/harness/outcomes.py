@@ -10,7 +10,8 @@ The precedence, per row (the first that applies decides):
 3. An answerable item: ``reply.blocked`` -> ``blocked``; else the factual verdict -- the judge when it ran,
    else ``hard_fact`` and ``value_match`` (the one that scored the row, or both when they agree; when they
    disagree, ``unscored``: neither is trusted over the other; a pass of theirs that ``refusal`` reads as
-   a decline is ``unscored`` too) -- unscored -> ``unscored`` (a judge that could not decide is never
+   a decline is a FAIL when the reply says nothing besides the decline (``refusal.declines_only``: "No,
+   the answer is not provided." is no "No"), else ``unscored``) -- unscored -> ``unscored`` (a judge that could not decide is never
    regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
    the reply declined, else ``wrong_cited`` when it cites a source, else ``wrong_uncited``; PASS ->
    ``correct_ungrounded`` when ``grounded`` FAILs it, else ``correct``.
@@ -38,6 +39,7 @@ from typing import Final
 
 from ..records import Record
 from ..scorers import JUDGE, MetricScores, Outcome
+from ..scorers.refusal import declines_only
 from ..scoring import ScoreRun, system_failures
 from ..signature import Signature
 from ..summary import summarize
@@ -56,7 +58,7 @@ OUTCOMES: Final = (
 PASSING: Final = frozenset({"correct", "correct_ungrounded"})  # the outcomes `factual` passes
 FACTUAL, CITATION = "factual", "citation"
 DERIVED: Final = (FACTUAL, CITATION)
-RULE_VERSION: Final = 2  # bump when the precedence above changes: it is in the derived signatures
+RULE_VERSION: Final = 3  # bump when the precedence above changes: it is in the derived signatures
 MATCHERS: Final = ("hard_fact", "value_match")
 REFUSAL, GROUNDED = "refusal", "grounded"
 DECLINED_COLUMN, PROBLEMS_COLUMN = "declined", "grounded_problems"
@@ -203,8 +205,12 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
         return Outcome.UNSCORED, f"hard_fact and value_match disagree ({shown})"
     verdict, why = verdicts.pop(), "; ".join(why for _, why in scored.values())
     if verdict is Outcome.PASS and _declined(run, index):
-        # A decline can hold what a pattern looks for ("... की जानकारी नहीं है" holds the नहीं of a
-        # "No"): the matchers cannot tell an answer from a refusal there, and a judge must decide.
+        # A decline can hold what a pattern looks for ("No, the answer is not provided.", "... की जानकारी
+        # नहीं है" hold the No of a "No"): a reply that says nothing besides its decline declined (FAIL,
+        # so refused_answerable); one that also says more is for a judge to weigh.
+        record = run.records[index]
+        if declines_only(record.response, record.question):
+            return Outcome.FAIL, f"{why}, but the reply says nothing besides a decline (refusal: declined)"
         return Outcome.UNSCORED, f"{why}, yet the reply reads as a refusal (refusal: declined)"
     return verdict, why
 
