@@ -10,8 +10,9 @@ The precedence, per row (the first that applies decides):
 3. An answerable item: ``reply.blocked`` -> ``blocked``; else the factual verdict -- the judge when it ran,
    else ``hard_fact`` and ``value_match`` (the one that scored the row, or both when they agree; when they
    disagree, ``unscored``: neither is trusted over the other; a pass of theirs that ``refusal`` reads as
-   a decline is a FAIL when the reply says nothing besides the decline (``refusal.declines_only``: "No,
-   the answer is not provided." is no "No"), else ``unscored``) -- unscored -> ``unscored`` (a judge that could not decide is never
+   a decline is ``unscored``; but a reply ``refusal`` reads as a decline that says nothing besides it
+   (``refusal.declines_only``: "No, the answer is not provided." is no "No") is a FAIL whatever the
+   matchers say) -- unscored -> ``unscored`` (a judge that could not decide is never
    regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
    the reply declined, else ``wrong_cited`` when it cites a source, else ``wrong_uncited``; PASS ->
    ``correct_ungrounded`` when ``grounded`` FAILs it, else ``correct``.
@@ -196,6 +197,13 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
     if not ran:
         return Outcome.UNSCORED, "no factual metric ran (hard_fact, value_match or the judge)"
     decided = {name: _verdict(run.metrics[name], index, name) for name in ran}
+    record = run.records[index]
+    if _declined(run, index) and declines_only(record.response, record.question):
+        # A decline can hold what a pattern looks for ("No, the answer is not provided.", "... की
+        # जानकारी नहीं है" hold the No of a "No"): a reply that says nothing besides it declined, whatever
+        # the matchers make of its words (FAIL, so refused_answerable).
+        shown = "; ".join(why for _, why in decided.values())
+        return Outcome.FAIL, f"{shown}; the reply says nothing besides a decline"
     scored = {name: found for name, found in decided.items() if found[0] is not Outcome.UNSCORED}
     if not scored:
         return Outcome.UNSCORED, "; ".join(why for _, why in decided.values())
@@ -205,12 +213,7 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
         return Outcome.UNSCORED, f"hard_fact and value_match disagree ({shown})"
     verdict, why = verdicts.pop(), "; ".join(why for _, why in scored.values())
     if verdict is Outcome.PASS and _declined(run, index):
-        # A decline can hold what a pattern looks for ("No, the answer is not provided.", "... की जानकारी
-        # नहीं है" hold the No of a "No"): a reply that says nothing besides its decline declined (FAIL,
-        # so refused_answerable); one that also says more is for a judge to weigh.
-        record = run.records[index]
-        if declines_only(record.response, record.question):
-            return Outcome.FAIL, f"{why}, but the reply says nothing besides a decline (refusal: declined)"
+        # a decline and more besides: the matchers cannot tell which part they read, a judge must weigh
         return Outcome.UNSCORED, f"{why}, yet the reply reads as a refusal (refusal: declined)"
     return verdict, why
 
