@@ -263,7 +263,7 @@ def test_a_trace_of_factual_gives_the_outcome_and_its_reason(tmp_path: Path) -> 
         # a decline holding the नहीं / No a "No" item's pattern and value look for, and nothing else
         ("पॉलिसी दस्तावेज़ में इसकी जानकारी नहीं है", "refused_answerable", "says nothing besides a decline"),
         ("No, the answer is not provided.", "refused_answerable", "says nothing besides a decline"),
-        ("No, the brochure does not say. Please contact the insurer.", "refused_answerable", "nothing besides"),
+        ("No, the brochure does not say. Please call the insurer.", "refused_answerable", "nothing besides"),
         # a decline and something more: a reader must weigh the two
         ("No. The document does not say.", "unscored", "reads as a refusal"),
     ],

@@ -46,7 +46,11 @@ DECLINES = [
     ("en", "They do not mention a claim settlement ratio.", "do not mention"),
     # passives
     ("en", "It isn't stated in the CIS.", "isn't stated"),
-    ("en", "The premium for age 35 isn't given anywhere in the documents.", "isn't given anywhere in the documents"),
+    (
+        "en",
+        "The premium for age 35 isn't given anywhere in the documents.",
+        "isn't given anywhere in the documents",
+    ),
     ("en", "The claim ratio is not specified in the policy.", "is not specified"),
     ("en", "The uptime credit is not provided in the pricing page.", "is not provided in the pricing page"),
     ("en", "No, the answer is not provided.", "is not provided"),
@@ -224,7 +228,8 @@ def test_a_negated_answer_is_an_answer_on_either_item(tmp_path: Path, reply: str
 TEMPLATES = Path(__file__).resolve().parents[1] / "examples" / "insurance_templates.toml"
 PAGES = (
     ("Zeta Care policy wording.",),
-    ("A grace period of 30 days is allowed for renewal.", "AYUSH treatment is covered up to the sum insured."),
+    ("A grace period of 30 days is allowed for renewal.",
+     "AYUSH treatment is covered up to the sum insured."),
     ("Pre-existing diseases are covered after 24 months of continuous coverage.",
      "Maternity expenses are not covered."),
 )  # fmt: skip
@@ -285,7 +290,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _run(corpus: Path, replies: list[str], out: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+def _run(
+    corpus: Path, replies: list[str], out: Path, capsys: pytest.CaptureFixture[str]
+) -> list[dict[str, Any]]:
     gold = corpus / "gold.jsonl"
     if not gold.exists():
         argv = ["gold", "build", "--facts", str(corpus / "facts"), "--sources", str(corpus / "sources")]

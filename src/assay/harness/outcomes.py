@@ -198,7 +198,8 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
         return Outcome.UNSCORED, "no factual metric ran (hard_fact, value_match or the judge)"
     decided = {name: _verdict(run.metrics[name], index, name) for name in ran}
     record = run.records[index]
-    if _declined(run, index) and declines_only(record.response, record.question):
+    failed = all(verdict is Outcome.FAIL for verdict, _ in decided.values())
+    if not failed and _declined(run, index) and declines_only(record.response, record.question):
         # A decline can hold what a pattern looks for ("No, the answer is not provided.", "... की
         # जानकारी नहीं है" hold the No of a "No"): a reply that says nothing besides it declined, whatever
         # the matchers make of its words (FAIL, so refused_answerable).

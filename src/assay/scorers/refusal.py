@@ -167,8 +167,8 @@ def _contrast_words() -> frozenset[str]:
 @functools.cache
 def _contrast_split() -> regex.Pattern[str]:
     """Where a contrast word of the cue lexicon begins, as a whole word (a place to cut, not a piece)."""
-    words = sorted({word for kinds in cues.CUES.values() for word in kinds[cues.CONTRAST]}, key=len, reverse=True)
-    alternatives = "|".join(regex.escape(word) for word in words)
+    words = {word for kinds in cues.CUES.values() for word in kinds[cues.CONTRAST]}
+    alternatives = "|".join(regex.escape(word) for word in sorted(words, key=len, reverse=True))
     return regex.compile(rf"(?<!\w)(?=(?:{alternatives})(?!\w))", regex.IGNORECASE | regex.VERSION1)
 
 

@@ -271,7 +271,10 @@ _TEXT = (
     "|pdf|pdfs|file|files|booklet|pamphlet|flyer|catalogue|catalog|article|literature|notes|records"
     "|information|data|knowledge base|price list|pricelist|rate card}"
 )
-_AGREEMENT = "{policy|policies|plan|plans|agreement|agreements|contract|contracts|sla|slas|terms|conditions|certificate}"
+_AGREEMENT = (
+    "{policy|policies|plan|plans|agreement|agreements|contract|contracts|sla|slas|terms|conditions"
+    "|certificate}"
+)
 _PART = "{schedule|table|tables|annexure|appendix|section|sections|clause|clauses}"  # says, never grants
 _PRONOUN = "{it|they|this|these}"
 # what may stand between the subject noun and its verb: "the documents you shared do not", "the
@@ -314,7 +317,10 @@ _SAID = (
     "|referred to|documented|answered|listed|shown|set out|laid out|identified|revealed|reported"
     "|enumerated|outlined|itemised|itemized|broken down|noted|confirmed|published|told}"
 )
-_GIVEN = "{given|provided|included|contained|offered|supplied|shared|presented|available|present|found|featured}"
+_GIVEN = (
+    "{given|provided|included|contained|offered|supplied|shared|presented|available|present|found"
+    "|featured}"
+)
 _CONVEY = "{give|provide|include|contain|have|offer|carry|feature|supply|share|present|hold|publish}"
 _BENEFIT = (  # what a policy grants: "does not provide cover for", "does not include any benefit"
     "!{[any|a|an|the|such|this|that] [*ly] {cover|coverage|covers|benefit|benefits|insurance|protection"
@@ -326,7 +332,10 @@ _ABOUT = (  # information as an object: "no information", "does not give details
     "|clarity|clarification|explanation|description|definition|answer|figure|figures|statement"
     "|particulars|list|listing}"
 )
-_IN = "[*ly] [anywhere] {in|within|on|from|anywhere in|throughout|inside} [the|this|these|that|those|any|my|your|our|its|their]"
+_IN = (
+    "[*ly] [anywhere] {in|within|on|from|anywhere in|throughout|inside} [the|this|these|that|those|any|my"
+    "|your|our|its|their]"
+)
 
 ROLES: Mapping[str, tuple[str, ...]] = {
     "en": (
@@ -528,7 +537,7 @@ def is_refusal(text: str) -> bool:
 
 # Where a clause ends, for the roles (a subject and its verb stand in one clause): sentence ends, commas,
 # semicolons, colons, dashes, brackets, quotes, line breaks, the danda.
-_CLAUSE = regex.compile(r"[^.!?;:,()\[\]{}\"“”«»—–\n\r।॥؟،]+")
+_CLAUSE = regex.compile(r"[^.!?;:,()\[\]{}\"“”«»\u2014\u2013\n\r।॥؟،]+")
 
 
 def find_role(text: str) -> Refusal | None:
@@ -601,7 +610,10 @@ def _roles() -> tuple[regex.Pattern[str], dict[str, tuple[str, str]]]:
     return _compiled(ROLES)
 
 
-def _compiled(lexicon: Mapping[str, tuple[str, ...]]) -> tuple[regex.Pattern[str], dict[str, tuple[str, str]]]:
+def _compiled(
+    lexicon: Mapping[str, tuple[str, ...]],
+) -> tuple[regex.Pattern[str], dict[str, tuple[str, str]]]:
+    """One pattern for every phrase of `lexicon`, a named group each, and each group's (language, phrase)."""
     groups, owners = [], {}
     for lang, phrases in lexicon.items():
         for number, phrase in enumerate(phrases):
