@@ -2,13 +2,16 @@
 documents", "दस्तावेज़ में इसकी जानकारी नहीं है"), and by which phrase, for the ``refusal`` metric.
 
 A refusal is a reply that says it will not or cannot give the answer: it cannot find or answer, the
-documents do not mention or specify it, it has no information, the question is outside its scope. A
-reply that merely says "not" is no refusal: "pre-existing diseases are not covered for 36 months" and
-"the policy does not cover cosmetic surgery" are answers, and so are "we cannot pay claims filed late"
-and "cover is not provided for dental treatment". So every phrase names what a refusal is about (an
-answer, information, a mention, the documents) or who is declining (I, we), never a bare negation,
-and verbs a policy's answer uses with a negation (cover, include, provide, offer, pay) count only with
-such an object ("the documents do not provide any information").
+documents do not mention or specify it, it has no information, the question is outside its scope. The
+rule a careful reader uses is in ``ROLES``: a negated verb of saying, showing or finding whose subject
+is the source (a text, or an agreement that says) or the speaker, a passive "is not stated in <the
+source>", or "no information/mention"; the phrases of ``PHRASES`` are the set expressions ("I don't
+know", "outside my scope"). A reply that merely says "not" is no refusal: "pre-existing diseases are not
+covered for 36 months" and "the policy does not cover cosmetic surgery" are answers, and so are "we
+cannot pay claims filed late" and "cover is not provided for dental treatment". So every phrase names
+what a refusal is about (an answer, information, a mention, the documents) or who is declining (I, we),
+never a bare negation, and verbs a policy's answer uses with a negation (cover, include, provide, offer,
+pay) count only with such an object ("the documents do not provide any information").
 
 Phrases are written per language (English; the Indian languages Hindi, Marathi, Bengali, Tamil, Telugu,
 Kannada, Malayalam, Gujarati; French, Spanish, German, Portuguese, Italian) in a small notation,
@@ -25,7 +28,14 @@ phrase is normalised the same way, so a phrase typed with a nukta or a legacy sp
 - ``^`` first: only at the start of the reply ("Unable to find ..." declines; "if you are unable to
   find your policy number, ..." is advice);
 - ``!{a|b c}``: not followed by any of the alternatives ("is not mentioned" declines, "is not
-  mentioned in the table above" is a policy's own wording).
+  mentioned in the table above" is a policy's own wording);
+- ``=>`` (``ROLES`` only): what comes before it is the subject, which must stand right before the
+  phrase's own words in the same clause but is not among them ("the brochure => doesn't name" matches
+  "doesn't name", the words a trace shows).
+
+``PHRASES`` are read over the whole reply, ``ROLES`` clause by clause (the reply cut at sentence ends,
+commas, semicolons, colons, dashes, brackets), so a subject never reaches across a comma to another
+clause's verb ("As per the policy document, the insured does not disclose ...").
 
 What it cannot see: a reply that answers and adds a caveat ("30 days; the renewal bonus is not
 mentioned in the document") holds a phrase all the same; the ``refusal`` metric reads such a reply as
