@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import regex
 
 import pdfgen
 from assay import Outcome, score
 from assay.harness.outcomes import outcomes
 from assay.scorers.refusal import declines_only, reading
-from assay.text import refusals
+from assay.text import refusals, unicode
 from cli_run import run
 
 # (language, a reply that declines, the words that decide it, as the reply writes them)
@@ -65,6 +66,13 @@ DECLINES = [
     ("en", "We could not locate the UIN in the brochure.", "We could not locate"),
     ("en", "I found no information on this.", "no information"),
     ("en", "I have not been able to find a premium table.", "have not been able to find"),
+    ("en", "Unfortunately, the documents don't cover network hospitals in Pune.", "don't cover"),
+    ("en", "This isn't covered in the documents.", "isn't covered in the documents"),
+    ("en", "I wasn't able to find the UIN.", "wasn't able to find"),
+    ("en", "Sorry, that information isn't in the documents provided.", "isn't in the documents"),
+    ("en", "No UIN is mentioned in the brochure.", "is mentioned in the brochure"),
+    ("en", "Information on this is not available.", "is not available"),
+    ("en", "The brochure lacks this detail.", "lacks this detail"),
     # Indian languages of the lexicon
     ("hi", "ब्रोशर में पुणे के नेटवर्क अस्पतालों के नाम नहीं दिए गए हैं।", "नहीं दिए"),
     ("hi", "पॉलिसी में इसके बारे में कुछ नहीं बताया गया है।", "नहीं बताया"),
@@ -117,6 +125,12 @@ ANSWERS = [  # a negated predicate about the world, or an agreement's negated gr
     "The brochure does not provide cover for dental.",
     "The policy does not give any benefit for OPD.",
     "There is no waiting period for accidents.",
+    "The policy wording does not cover dental.",  # a policy's own text covers as a grant
+    "The policy documents don't cover maternity.",
+    "Maternity is not covered in the policy document.",
+    "The plan lacks SSO.",
+    "Dental is not in the plan.",
+    "If no nominee is mentioned, the claim is paid to the legal heir.",
     "We do not pay for cosmetic surgery.",
     "No, the grace period is not 60 days.",
     "The medicine is not recommended for children under 6.",
@@ -147,6 +161,26 @@ def test_every_role_compiles() -> None:
     for phrases in refusals.ROLES.values():
         for phrase in phrases:
             refusals.compile_phrase(phrase)
+
+
+def test_every_role_says_not() -> None:
+    """A clause is searched for roles only when it says "not" (``NEGATORS``): each role holds a negator."""
+    for phrases in refusals.ROLES.values():
+        for phrase in phrases:
+            literals = regex.findall(r"[^\s{}\[\]|…^!*]+", phrase)
+            words = [word for literal in literals for word in unicode.normalise(literal).split()]
+            assert any(
+                word in refusals.NEGATORS or word.endswith(refusals.NEGATIVE_ENDINGS) for word in words
+            ), phrase
+
+
+def test_a_long_reply_without_a_negation_is_read_quickly() -> None:
+    import time
+
+    reply = "The grace period is 30 days, and the policy covers AYUSH treatment; see page 4. " * 20_000
+    started = time.perf_counter()
+    assert refusals.find_role(reply) is None
+    assert time.perf_counter() - started < 10  # about 0.6 s: no clause says "not", none is searched
 
 
 # --- declined: a decline of the asked thing, with no answer to it -------------------------------------

@@ -278,7 +278,7 @@ _TEXT = (
     "|webpage|passage|passages|excerpt|excerpts|extract|extracts|snippet|snippets|chunk|chunks|material"
     "|materials|content|contents|wording|wordings|brochure|brochures|leaflet|leaflets|cis|manual|manuals"
     "|guide|guides|handbook|guidebook|faq|faqs|website|site|sheet|sheets|datasheet|factsheet|prospectus"
-    "|pdf|pdfs|file|files|booklet|pamphlet|flyer|catalogue|catalog|article|literature|notes|records"
+    "|pdf|pdfs|file|files|booklet|pamphlet|flyer|catalogue|catalog|records"
     "|information|data|knowledge base|price list|pricelist|rate card}"
 )
 _AGREEMENT = (
@@ -347,6 +347,23 @@ _IN = (
     "|your|our|its|their]"
 )
 
+# Texts that "cover" a topic when they discuss it: a policy's own document or wording covers as a grant
+# ("the policy documents don't cover maternity", "maternity is not covered in the policy document").
+_DISCUSSED = (
+    "context|contexts|brochure|brochures|leaflet|leaflets|cis|passage|passages|excerpt|excerpts|snippet"
+    "|snippets|chunk|chunks|text|texts|source|sources|page|pages|website|site|faq|faqs|guide|guides|manual"
+    "|manuals|sheet|datasheet|factsheet|material|materials|pdf|pdfs|file|files"
+)
+_DISCUSSING = (
+    "{{the|these|those|your|my|provided|retrieved|available|given|shared|attached|supplied|uploaded|all"
+    "|both} {document|documents}|" + _DISCUSSED + "}"
+)
+_IN_DISCUSSING = (
+    "{in|within} [the|these|this|your|my|any] [provided|retrieved|available|given|shared|attached|supplied"
+    "|uploaded] {document|documents|" + _DISCUSSED + "}"
+)
+_SUBJECT = "{" + "|".join(part[1:-1] for part in (_TEXT, _AGREEMENT, _PART, _PRONOUN)) + "}"
+
 ROLES: Mapping[str, tuple[str, ...]] = {
     "en": (
         # a source says nothing: "the brochure doesn't name ...", "the SLA does not specify ..."
@@ -373,6 +390,23 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         "{" + _TEXT[1:-1] + "|" + _PRONOUN[1:-1] + "} " + _AFTER_SUBJECT + " => " + _NOT_BASE
         + " {cover|address} {this|that|it|the question|this question|the topic|this topic|the subject"
         "|this point|the matter|this matter|such}",
+        # a text that does not discuss it: "the documents don't cover network hospitals in Pune", "this
+        # isn't covered in the context" (not "the policy documents don't cover maternity": a grant)
+        _DISCUSSING + " " + _AFTER_SUBJECT + " => " + _NOT_BASE + " cover " + _BENEFIT,
+        _IS_NOT + " covered " + _IN_DISCUSSING,
+        # a source lacks it: "the brochure lacks this detail" (not "the plan lacks SSO")
+        _SUBJECT + " " + _AFTER_SUBJECT + " => {lacks|lack|lacked|is missing|are missing} [any|this|that|the"
+        "|such|a|an] [specific|further|such|clear|explicit|detailed] " + _ABOUT,
+        # it is not in a text: "that information isn't in the documents provided"
+        "{isn t|aren t|wasn t|weren t|isnt|arent|s not|re not|is not|are not} [anywhere] {in|within|among"
+        "|inside} [the|these|this|my|your|any] …2 " + _TEXT,
+        # nothing of it is said in a text: "no UIN is mentioned in the brochure" (not "if no nominee is
+        # mentioned, ...": only in a text)
+        "no …3 => {is|are|was|were|has been|have been} " + "{" + _SAID[1:-1] + "|" + _GIVEN[1:-1] + "} "
+        + _IN + " …3 " + _TEXT,
+        # information is not to be had: "information on this is not available" (not "if the information is
+        # not provided within 30 days": a claimant's duty)
+        "{information|info|details|data|specifics} …3 => " + _IS_NOT + " {available|known}",
         # it does not appear in a text: "the UIN does not appear in the brochure"
         _NOT_BASE + " {appear|feature|figure|show up|come up} " + _IN + " …2 " + _TEXT,
         # a passive: "is not stated in the CIS", "isn't given anywhere in the documents", "is not
@@ -385,8 +419,10 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         "{answer|answers|figure|figures|specifics|exact figure|exact number|exact amount|exact value} => "
         + _IS_NOT + " {" + _SAID[1:-1] + "|" + _GIVEN[1:-1] + "|known|clear}",
         # the speaker did not find it: "I couldn't find", "we did not locate", "I have not been able to"
-        "{i|we} …2 => {did not|didn t|didnt|do not|don t|dont|have not|haven t|had not|hadn t|never"
-        "|could not|couldn t|cannot|can not|can t|cant|was unable to|were unable to} [*ly] [been able to]"
+        "{i|we} …2 => {did not|didn t|didnt|do not|don t|dont|have not|haven t|had not|hadn t"
+        "|could not|couldn t|cannot|can not|can t|cant|was unable to|were unable to|{wasn t|weren t|was not"
+        "|were not|m not|am not|are not|re not|have not been|haven t been|ve not been} able to} [*ly]"
+        " [been able to]"
         " {find|found|locate|located|see|seen|spot|spotted|come across|came across|identify|identified"
         "|trace|traced}",
         "{i|we} [could|can|did] => {find|found|see|saw|locate|located|spot|spotted} {nothing|no [specific"
@@ -400,8 +436,7 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         # its subject cut off by a comma: "The brochure, unfortunately, doesn't name ..." (not "...,
         # does not disclose": a proposer's duty in a policy's own sentence)
         "^ {does not|do not|doesn t|don t|doesnt|dont|did not|didn t|didnt} [*ly] {say|state|mention"
-        "|specify|name|list|indicate|detail|describe|define|address|discuss|quote|cite|give|provide"
-        "|include|contain} " + _BENEFIT,
+        "|specify|name|list|indicate|detail|describe|define|address|discuss|quote|cite}",
     ),
     "hi": (
         # "ब्रोशर में पुणे के नेटवर्क अस्पतालों के नाम नहीं दिए गए हैं", "पॉलिसी में यह नहीं बताया गया"
@@ -550,13 +585,38 @@ def is_refusal(text: str) -> bool:
 _CLAUSE = regex.compile(r"[^.!?;:,()\[\]{}\"“”«»\u2014\u2013\n\r।॥؟،]+")
 
 
+# Every role says "not" in its language: a clause without one of these words (or a word ending in a fused
+# negation) is never searched, which keeps a long reply's search short. A role written without any of them
+# must add its negation here (``test_every_role_says_not`` holds them to it).
+NEGATORS = frozenset(
+    unicode.normalise(word)
+    for word in (
+        "not", "t", "no", "nothing", "none", "neither", "never", "nowhere", "cannot", "cant", "couldnt",
+        "doesnt", "dont", "didnt", "isnt", "arent", "wasnt", "werent", "hasnt", "havent", "hadnt", "wont",
+        "fails", "fail", "failed", "lacks", "lack", "lacked", "missing", "unable",
+        "नहीं", "नही", "नाही", "नाहीत", "নেই", "হয়নি", "পাইনি", "যায়নি", "না", "નથી",
+        "pas", "rien", "aucun", "aucune", "ne", "n", "nicht", "kein", "keine", "keinen", "nichts", "não",
+        "non",
+    )
+)  # fmt: skip
+NEGATIVE_ENDINGS = tuple(
+    unicode.normalise(end)
+    for end in ("வில்லை", "முடியாது", "இயலாது", "లేదు", "లేను", "లేము", "లేక", "లేకపోయాను", "ಲ್ಲ", "ല്ല")
+)
+
+
+def _says_not(seen: str) -> bool:
+    """Whether normalised text holds a negator of ``NEGATORS`` (or a word with a fused negation)."""
+    return any(word in NEGATORS or word.endswith(NEGATIVE_ENDINGS) for word in seen.split())
+
+
 def find_role(text: str) -> Refusal | None:
     """The first clause of `text` whose roles decline (``ROLES``), with its span in `text` (`seen_span`
     is in the clause's normalised text)."""
     pattern, owners = _roles()
     for clause in _CLAUSE.finditer(text):
         seen = unicode.normalise(clause.group())
-        found = pattern.search(f" {seen}") if seen else None
+        found = pattern.search(f" {seen}") if seen and _says_not(seen) else None
         if found is None:
             continue
         lang, phrase = owners[found.lastgroup or ""]
@@ -700,13 +760,17 @@ def _word(literal: str) -> str:
 
 __all__ = [
     "LANGUAGES",
+    "NEGATIVE_ENDINGS",
+    "NEGATORS",
     "PHRASES",
+    "ROLES",
     "SIGNATURE",
     "VERSION",
     "Refusal",
     "compile_phrase",
     "find_in_normalised",
     "find_refusal",
+    "find_role",
     "is_refusal",
     "locate",
 ]
