@@ -257,6 +257,45 @@ def test_a_negated_answer_is_an_answer_on_either_item(tmp_path: Path, reply: str
     assert found[0] == "answered_refusal" and found[1] != "refused_answerable"
 
 
+def _grace(ident: str, refusal: bool) -> dict[str, Any]:
+    if refusal:
+        return _item(ident, True)
+    return {**_item(ident, False), "field": "grace_period", "question": "What is the grace period?",
+            "expected_answer": "30 days", "expected_value": {"value": 30, "unit": "day"},
+            "expected_regex": r"(?<!\d)30\s?days?\b", "answer_type": "number_unit"}  # fmt: skip
+
+
+# (reply, declined, the refusal item's outcome, the answerable "30 days" item's outcome; None: not refused)
+MIXED = [
+    ("The brochure doesn't mention the grace period.", 1, "correct", "refused_answerable"),
+    # other facts after the decline: a decline of the asked thing; on the answerable item the matchers
+    # pass the figure the reply also states, so a judge must weigh the two
+    ("I couldn't find the UIN. However, the grace period is 30 days.", 1, "correct", "unscored"),
+    ("The documents do not give the UIN, but the policy number is 12345.", 1, "correct", "refused_answerable"),
+    # an answer before the decline, or a guess after it: answered
+    ("30 days. The document does not mention the renewal bonus.", 0, "answered_refusal", "correct"),
+    ("I couldn't find it in the brochure, but it is usually 30 days.", 0, "answered_refusal", None),
+    ("The brochure doesn't say; typically it is around 30 days.", 0, "answered_refusal", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "declined", "on_refusal", "on_answerable"), MIXED)
+def test_a_decline_with_more_is_read_by_what_the_more_is(
+    tmp_path: Path, reply: str, declined: int, on_refusal: str, on_answerable: str | None
+) -> None:
+    rows = [{**_grace("r", True), "response": reply}, {**_grace("a", False), "response": reply}]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    run_ = score(path, ["hard_fact", "value_match", "refusal"])
+    assert list(run_.metrics["refusal"].extras["declined"]) == [declined, declined]
+    found = [outcome for outcome, _ in outcomes(run_)]
+    assert found[0] == on_refusal
+    if on_answerable is None:
+        assert found[1] not in ("refused_answerable", "answered_refusal")
+    else:
+        assert found[1] == on_answerable
+
+
 # --- assay run, end to end -----------------------------------------------------------------------------
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "examples" / "insurance_templates.toml"
