@@ -200,6 +200,9 @@ READINGS = [
     ("The brochure doesn't say; typically around 50 hospitals are in the network.", False, "guesses", False),
     # an answer before the decline: a caveat
     ("30 days. The document does not mention the renewal bonus.", False, "30 days", False),
+    # a conclusion drawn from the silence answers; one that declines again does not
+    ("It does not say anything about dental, so dental is not covered.", False, "concludes", False),
+    ("I couldn't find it, so I can't say.", True, None, True),
 ]
 
 
@@ -271,11 +274,14 @@ MIXED = [
     # other facts after the decline: a decline of the asked thing; on the answerable item the matchers
     # pass the figure the reply also states, so a judge must weigh the two
     ("I couldn't find the UIN. However, the grace period is 30 days.", 1, "correct", "unscored"),
-    ("The documents do not give the UIN, but the policy number is 12345.", 1, "correct", "refused_answerable"),
+    ("The documents do not give the UIN, but the policy number is 1234.", 1, "correct", "refused_answerable"),
     # an answer before the decline, or a guess after it: answered
     ("30 days. The document does not mention the renewal bonus.", 0, "answered_refusal", "correct"),
     ("I couldn't find it in the brochure, but it is usually 30 days.", 0, "answered_refusal", None),
     ("The brochure doesn't say; typically it is around 30 days.", 0, "answered_refusal", None),
+    # a conclusion drawn from the silence: an answer ("so I cannot say" is none)
+    ("The brochure doesn't list it, so the grace period must be 30 days.", 0, "answered_refusal", None),
+    ("I couldn't find it in the documents, so I can't say.", 1, "correct", "refused_answerable"),
 ]
 
 

@@ -14,7 +14,8 @@ the document does not mention the renewal bonus"); so did one that opens with a 
 of the lexicon) and declines only after its first sentence ("Yes, AYUSH is covered. The document does
 not mention a sub-limit"); and so did one that, after its decline, guesses a value anyway -- a later
 clause that states a value and hedges or speaks of what was asked ("I couldn't find it in the brochure,
-but it is usually 30 days", "... typically around 50 hospitals"). A "no" decides nothing: "No, I
+but it is usually 30 days", "... typically around 50 hospitals"), or concludes from the silence ("the
+brochure does not mention dental, so it is not covered"). A "no" decides nothing: "No, I
 cannot find that" declines, and "No, the answer is not provided." is a decline, not a "No". Other
 figures after a decline are other facts, not an answer to it ("The brochure doesn't give a UIN, but
 the policy number is ..."): the reply still declined. The extra column ``declined`` (0/1) says which
@@ -125,32 +126,50 @@ _GUESSING = frozenset(
 _REFERS_BACK = regex.compile(r"^(?:it|this|that)\s+(?:is|s|would be|should be|may be|could be|will be)\b")
 
 
+# Words that draw a conclusion ("..., so dental is not covered"): what follows them, unless it declines
+# too ("so I cannot say"), answers from the documents' silence.
+_CONCLUDING = (
+    "so", "therefore", "hence", "thus", "consequently", "इसलिए", "अतः", "म्हणून", "তাই", "அதனால்",
+    "అందువల్ల", "ಆದ್ದರಿಂದ", "അതിനാൽ", "તેથી", "donc", "por lo tanto", "por tanto", "daher", "deshalb",
+    "portanto", "quindi", "pertanto",
+)  # fmt: skip
+
+
 def guessed_after(after: str) -> str | None:
-    """The value a reply guesses after its decline (a clause stating a value that hedges or refers back
-    to what was asked), as "guesses <value>"; None when it guesses none."""
+    """What a reply answers after its decline: a clause stating a value that hedges or refers back to
+    what was asked ("guesses 30 days"), or a conclusion drawn from the silence that does not itself
+    decline ("concludes 'so it is not covered'"); None when it answers nothing."""
     from .grounding.text import stated_numbers
 
     for clause in clauses(after):
-        stated = stated_numbers(clause)
-        if not stated:
-            continue
         seen = unicode.normalise(clause)
-        if _GUESSING.intersection(seen.split()) or _REFERS_BACK.match(_without_contrast(seen)):
+        if _concludes(seen) and refusals.find_refusal(clause) is None:
+            return f"concludes {' '.join(clause.split())!r}"
+        stated = stated_numbers(clause)
+        if stated and (_GUESSING.intersection(seen.split()) or _REFERS_BACK.match(_without_contrast(seen))):
             return f"guesses {stated[0].shown()}"
     return None
 
 
-# Where a reply's claims part: sentence ends, and the contrast words of the cue lexicon ("but",
-# "however", "लेकिन", ...), each word of them as a whole word.
-_SENTENCE = regex.compile(r"[.!?;।॥\n]+(?:\s|$)|\n")
+def _concludes(seen: str) -> bool:
+    """Whether normalised text opens with a concluding word and says something after it."""
+    return any(seen.startswith(word + " ") and len(seen) > len(word) + 1 for word in _concluding_words())
 
 
+# Where a reply's claims part: sentence ends (``_SENTENCE_END``), and the contrast and concluding words
+# ("but", "however", "लेकिन", "so", "therefore", ...), each as a whole word.
 def clauses(text: str) -> list[str]:
-    """`text` cut at sentence ends and before each contrast word (as written; empty pieces dropped)."""
+    """`text` cut at sentence ends and before each contrast or concluding word (as written; empty pieces
+    dropped)."""
     pieces = []
-    for sentence in _SENTENCE.split(text):
-        pieces.extend(_contrast_split().split(sentence))
+    for sentence in _SENTENCE_END.split(text):
+        pieces.extend(_turn_split().split(sentence))
     return [piece for piece in pieces if piece.strip()]
+
+
+@functools.cache
+def _concluding_words() -> tuple[str, ...]:
+    return tuple(unicode.normalise(word) for word in _CONCLUDING)
 
 
 def _without_contrast(seen: str) -> str:
@@ -165,9 +184,10 @@ def _contrast_words() -> frozenset[str]:
 
 
 @functools.cache
-def _contrast_split() -> regex.Pattern[str]:
-    """Where a contrast word of the cue lexicon begins, as a whole word (a place to cut, not a piece)."""
-    words = {word for kinds in cues.CUES.values() for word in kinds[cues.CONTRAST]}
+def _turn_split() -> regex.Pattern[str]:
+    """Where a contrast word of the cue lexicon, or a concluding word, begins, as a whole word (a place to
+    cut, not a piece)."""
+    words = {word for kinds in cues.CUES.values() for word in kinds[cues.CONTRAST]} | set(_CONCLUDING)
     alternatives = "|".join(regex.escape(word) for word in sorted(words, key=len, reverse=True))
     return regex.compile(rf"(?<!\w)(?=(?:{alternatives})(?!\w))", regex.IGNORECASE | regex.VERSION1)
 
@@ -178,18 +198,22 @@ _CONTENT_WORD = 4  # letters a question's word needs to count as its content ("g
 
 def declines_only(response: str, question: str = "") -> bool:
     """Whether a reply that declines says nothing but its decline: each of its clauses either declines
-    (``text.refusals``) or holds no figure, opens with no yes or no, and shares no content word with the
-    question. "No, the answer is not provided." and "पॉलिसी दस्तावेज़ में इसकी जानकारी नहीं है" do; "I
-    couldn't find it. However, the grace period is 30 days" and "No. The document does not say." do not
-    (a figure, an opening "No": an answer besides the decline, which a reader must weigh)."""
+    (``text.refusals``) or holds no figure, opens with no yes or no, shares no content word with the
+    question, and draws no conclusion ("so ..."). "No, the answer is not provided." and "पॉलिसी
+    दस्तावेज़ में इसकी जानकारी नहीं है" do; "I couldn't find it. However, the grace period is 30 days" and
+    "No. The document does not say." do not (a figure, an opening "No": an answer besides the decline,
+    which a reader must weigh)."""
     if refusals.find_refusal(response) is None:
         return False
     asked = {word for word in unicode.normalise(question).split() if len(word) >= _CONTENT_WORD}
     for clause in clauses(response):
         if refusals.find_refusal(clause) is not None:
             continue
-        seen = unicode.normalise(clause).split()
-        if _DIGIT.search(clause) or (seen and seen[0] in _YES | _NO) or asked.intersection(seen):
+        seen = unicode.normalise(clause)
+        words = seen.split()
+        if _DIGIT.search(clause) or (words and words[0] in _YES | _NO) or asked.intersection(words):
+            return False
+        if _concludes(seen):
             return False
     return True
 
