@@ -66,6 +66,8 @@ DECLINES = [
     ("en", "We could not locate the UIN in the brochure.", "We could not locate"),
     ("en", "I found no information on this.", "no information"),
     ("en", "I have not been able to find a premium table.", "have not been able to find"),
+    ("en", "I don't see any information about this.", "don't see any information"),
+    ("en", "I do not see it in the documents.", "do not see it in the documents"),
     ("en", "Unfortunately, the documents don't cover network hospitals in Pune.", "don't cover"),
     ("en", "This isn't covered in the documents.", "isn't covered in the documents"),
     ("en", "I wasn't able to find the UIN.", "wasn't able to find"),
@@ -131,6 +133,10 @@ ANSWERS = [  # a negated predicate about the world, or an agreement's negated gr
     "The plan lacks SSO.",
     "Dental is not in the plan.",
     "If no nominee is mentioned, the claim is paid to the legal heir.",
+    "The CIS does not cover outpatient treatment.",  # a product's document: its "cover" is the grant
+    "The brochure does not cover dental treatment.",
+    "I don't see an exclusion for AYUSH; it is covered up to the sum insured.",  # no information asked
+    "We don't cover pre-existing conditions in the first 2 years.",
     "We do not pay for cosmetic surgery.",
     "No, the grace period is not 60 days.",
     "The medicine is not recommended for children under 6.",

@@ -194,6 +194,11 @@ def _turn_split() -> regex.Pattern[str]:
 
 _DIGIT = regex.compile(r"\d")
 _CONTENT_WORD = 4  # letters a question's word needs to count as its content ("grace", "dental", "UIN"s aside)
+_STEM = 5  # first letters, for "covered" to share "cover" with the question (a crude stem, on purpose)
+
+
+def _stem(word: str) -> str:
+    return word[:_STEM]
 
 
 def declines_only(response: str, question: str = "") -> bool:
@@ -205,13 +210,14 @@ def declines_only(response: str, question: str = "") -> bool:
     which a reader must weigh)."""
     if refusals.find_refusal(response) is None:
         return False
-    asked = {word for word in unicode.normalise(question).split() if len(word) >= _CONTENT_WORD}
+    asked = {_stem(word) for word in unicode.normalise(question).split() if len(word) >= _CONTENT_WORD}
     for clause in clauses(response):
         if refusals.find_refusal(clause) is not None:
             continue
         seen = unicode.normalise(clause)
         words = seen.split()
-        if _DIGIT.search(clause) or (words and words[0] in _YES | _NO) or asked.intersection(words):
+        stems = {_stem(word) for word in words}
+        if _DIGIT.search(clause) or (words and words[0] in _YES | _NO) or asked.intersection(stems):
             return False
         if _concludes(seen):
             return False

@@ -349,10 +349,9 @@ _IN = (
 
 # Texts that "cover" a topic when they discuss it: a policy's own document or wording covers as a grant
 # ("the policy documents don't cover maternity", "maternity is not covered in the policy document").
-_DISCUSSED = (
-    "context|contexts|brochure|brochures|leaflet|leaflets|cis|passage|passages|excerpt|excerpts|snippet"
-    "|snippets|chunk|chunks|text|texts|source|sources|page|pages|website|site|faq|faqs|guide|guides|manual"
-    "|manuals|sheet|datasheet|factsheet|material|materials|pdf|pdfs|file|files"
+_DISCUSSED = (  # (not a brochure, a CIS, a leaflet: they describe a product, whose "cover" is its grant)
+    "context|contexts|passage|passages|excerpt|excerpts|snippet|snippets|chunk|chunks|text|texts|source"
+    "|sources|page|pages|material|materials|pdf|pdfs|file|files"
 )
 _DISCUSSING = (
     "{{the|these|those|your|my|provided|retrieved|available|given|shared|attached|supplied|uploaded|all"
@@ -423,8 +422,9 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         "|could not|couldn t|cannot|can not|can t|cant|was unable to|were unable to|{wasn t|weren t|was not"
         "|were not|m not|am not|are not|re not|have not been|haven t been|ve not been} able to} [*ly]"
         " [been able to]"
-        " {find|found|locate|located|see|seen|spot|spotted|come across|came across|identify|identified"
-        "|trace|traced}",
+        " {find|found|locate|located|spot|spotted|come across|came across|identify|identified|trace|traced"
+        "|{see|seen} {[any|a|an|the] [specific|further|such|clear|explicit|direct|relevant] " + _ABOUT[1:-1]
+        + "|{it|this|that|them} " + _IN + " …2 " + _TEXT + "}}",
         "{i|we} [could|can|did] => {find|found|see|saw|locate|located|spot|spotted} {nothing|no [specific"
         "|further|such|clear|explicit|direct|relevant] " + _ABOUT + "}",
         "{there|i|we} {is|are|was|were|s|seems to be|appears to be|seem to be|appear to be|see|saw"
