@@ -67,6 +67,9 @@ DECLINES = [
     ("en", "I found no information on this.", "no information"),
     ("en", "I have not been able to find a premium table.", "have not been able to find"),
     ("en", "I don't see any information about this.", "don't see any information"),
+    ("en", "- Network hospitals in Pune: not listed in the brochure", "not listed in the brochure"),
+    ("en", "Claim settlement ratio: not mentioned in the policy wording.", "not mentioned in the policy"),
+    ("en", "The provided text is about AYUSH and does not address maternity.", "does not address"),
     ("en", "I do not see it in the documents.", "do not see it in the documents"),
     ("en", "Unfortunately, the documents don't cover network hospitals in Pune.", "don't cover"),
     ("en", "This isn't covered in the documents.", "isn't covered in the documents"),
@@ -133,6 +136,8 @@ ANSWERS = [  # a negated predicate about the world, or an agreement's negated gr
     "The plan lacks SSO.",
     "Dental is not in the plan.",
     "If no nominee is mentioned, the claim is paid to the legal heir.",
+    "Any treatment not specified in the policy wording shall not be payable.",
+    "The insured must notify us and does not need to state the reason.",
     "The CIS does not cover outpatient treatment.",  # a product's document: its "cover" is the grant
     "The brochure does not cover dental treatment.",
     "I don't see an exclusion for AYUSH; it is covered up to the sum insured.",  # no information asked

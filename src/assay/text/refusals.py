@@ -90,7 +90,9 @@ PHRASES: Mapping[str, tuple[str, ...]] = {
         "not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
         "|documented|given|provided|available|included|present|listed|contained} {in|within|by"
         "|anywhere in|from} [the|this|these|any|my|your] …3 " + _MATERIAL,
-        "not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
+        # (a finite "is not mentioned in the policy" is the roles'; a relative clause is a policy's own:
+        # "any treatment not specified in the policy wording shall not be payable")
+        "^ not {mentioned|stated|specified|found|addressed|discussed|described|defined|disclosed|detailed"
         "|documented} {in|within|anywhere in} [the|this|these|any|your] …3 {policy|policies|wording"
         "|wordings|brochure|schedule|prospectus}",
         "not {in|within|among} [the|these|this|my|your|any] …2 " + _MATERIAL,
@@ -433,6 +435,19 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         "nothing {in|within|on} [the|these|this|any|my|your] …2 " + _TEXT + " " + _SAYS,
         "{none of|neither of|neither|no} [the|these|this|my|your|its|their] …2 {" + _TEXT[1:-1] + "|"
         + _AGREEMENT[1:-1] + "} " + _AFTER_SUBJECT + " {" + _SAYS[1:-1] + "|" + _SAY[1:-1] + "}",
+        # a list item: "Claim ratio: not mentioned in the policy wording"
+        "^ not [*ly] " + _SAID_PURE + " " + _IN + " …3 {" + _AGREEMENT[1:-1] + "|wording|wordings}",
+        # a bare passive in a note or a list: "Pune hospitals: not listed in the brochure" (not "any
+        # treatment not specified in the policy wording shall not be payable": a policy's own sentence)
+        "not [*ly] {" + _SAID[1:-1] + "|" + _GIVEN[1:-1] + "} [anywhere] {in|within|on|from|throughout} {[the"
+        "|this|these|any|my|your] [provided|retrieved|available|given|shared|attached|supplied|uploaded]"
+        " {brochure|brochures|leaflet|leaflets|cis|website|site|faq|faqs|guide|guides|manual|manuals|sheet"
+        "|datasheet|factsheet|prospectus|booklet|pamphlet|flyer|catalogue|catalog|price list|pricelist|rate"
+        " card|knowledge base|" + _DISCUSSED + "}|{the|these|those|your|my|any} [provided|retrieved|available"
+        "|given|shared|attached|supplied|uploaded] {document|documents}}",
+        # its subject before "and"/"but": "The text is about AYUSH and does not address maternity"
+        "{and|but} => {does not|do not|doesn t|don t|doesnt|dont|did not|didn t|didnt} [*ly] {say|state"
+        "|mention|specify|name|list|indicate|detail|describe|define|address|discuss|quote|cite}",
         # its subject cut off by a comma: "The brochure, unfortunately, doesn't name ..." (not "...,
         # does not disclose": a proposer's duty in a policy's own sentence)
         "^ {does not|do not|doesn t|don t|doesnt|dont|did not|didn t|didnt} [*ly] {say|state|mention"
