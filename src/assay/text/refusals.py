@@ -655,8 +655,9 @@ def without_citations(text: str) -> str:
 
 
 def find_in_normalised(normalised: str) -> Refusal | None:
-    """The first refusal phrase in text already under the unicode profile (``unicode.normalise``); its
-    `span` is None (only the normalised text is known here)."""
+    """The first of ``PHRASES`` in text already under the unicode profile (``unicode.normalise``); its
+    `span` is None (only the normalised text is known here). The roles need the reply's punctuation to
+    see its clauses: ``find_role`` reads them, ``find_refusal`` both."""
     pattern, owners = _lexicon()
     # Every word of a phrase is matched with the space before it, so the text gets one in front.
     found = pattern.search(f" {normalised}")
