@@ -242,7 +242,7 @@ def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None
     assert (citation.n - citation.unscored, citation.passed) == (5, 4)
     assert run.metrics[FACTUAL].texts["outcome"] == [row[2] for row in TABLE]
     signature = run.summary.metrics[FACTUAL].signature
-    assert signature.startswith("factual@4|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
+    assert signature.startswith("factual@5|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
     assert with_outcomes(run) is run  # once is enough
 
 
@@ -257,17 +257,29 @@ def test_a_trace_of_factual_gives_the_outcome_and_its_reason(tmp_path: Path) -> 
         assert json.loads(traces_json(run, index, index + 1)[0])[FACTUAL]["rule"] == expected
 
 
-def test_a_refusal_holding_a_no_is_not_a_correct_no(tmp_path: Path) -> None:
-    """A Hindi decline holds the नहीं that a "No" item's pattern and value look for: scored by the real
-    metrics, the matchers pass it and refusal declines it, so no deterministic verdict stands."""
+@pytest.mark.parametrize(
+    ("declines", "expected", "words"),
+    [
+        # a decline holding the नहीं / No a "No" item's pattern and value look for, and nothing else
+        ("पॉलिसी दस्तावेज़ में इसकी जानकारी नहीं है", "refused_answerable", "says nothing besides a decline"),
+        ("No, the answer is not provided.", "refused_answerable", "says nothing besides a decline"),
+        ("No, the brochure does not say. Please call the insurer.", "refused_answerable", "nothing besides"),
+        # a decline and something more: a reader must weigh the two
+        ("No. The document does not say.", "unscored", "reads as a refusal"),
+    ],
+)
+def test_a_refusal_holding_a_no_is_not_a_correct_no(
+    tmp_path: Path, declines: str, expected: str, words: str
+) -> None:
+    """Scored by the real metrics, the matchers pass the No in a decline and refusal declines it: a reply
+    that says nothing besides its decline refused an answerable item; one that says more is unscored."""
     no_item = item(
         "b1", "No", False, None, r"(?<!\w)(?:no|नहीं)(?!\w)", answer_type="bool", category="coverage"
     )
-    declines = "पॉलिसी दस्तावेज़ में इसकी जानकारी नहीं है"
     path = write_rows(tmp_path / "run.jsonl", [{**no_item, "response": declines, "reply": {}}])
     run = score(path, ["hard_fact", "value_match", "refusal"])
     assert run.metrics["hard_fact"].outcome(0) is Outcome.PASS  # what the matchers alone would say
     assert run.metrics["refusal"].extras["declined"][0] == 1
     outcome, why = outcomes(run)[0]
-    assert outcome == "unscored"
-    assert "reads as a refusal" in why
+    assert outcome == expected
+    assert words in why

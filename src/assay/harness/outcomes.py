@@ -11,7 +11,9 @@ The precedence, per row (the first that applies decides):
    else ``value_match`` where it read a typed value (it reads the clause that answers the field:
    negation, hedges, alternatives; a ``hard_fact`` that differs is named in the reason), or where its
    rules could not decide (``unscored``, its reason kept, for the judge); else ``hard_fact`` (a row
-   with no typed value); a pass that ``refusal`` reads as a decline is ``unscored``) -- unscored ->
+   with no typed value); a pass that ``refusal`` reads as a decline is ``unscored``; but a reply
+   ``refusal`` reads as a decline that says nothing besides it (``refusal.declines_only``: "No, the
+   answer is not provided." is no "No") is a FAIL whatever the matchers say) -- unscored ->
    ``unscored`` (a judge that could not decide is never
    regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
    the reply declined, else ``wrong_cited`` when it cites a source, else ``wrong_uncited``; PASS ->
@@ -41,6 +43,7 @@ from typing import Final
 
 from ..records import Record
 from ..scorers import JUDGE, MetricScores, Outcome
+from ..scorers.refusal import declines_only
 from ..scoring import ScoreRun, system_failures
 from ..signature import Signature
 from ..summary import summarize
@@ -59,7 +62,7 @@ OUTCOMES: Final = (
 PASSING: Final = frozenset({"correct", "correct_ungrounded"})  # the outcomes `factual` passes
 FACTUAL, CITATION = "factual", "citation"
 DERIVED: Final = (FACTUAL, CITATION)
-RULE_VERSION: Final = 4  # bump when the precedence above changes: it is in the derived signatures
+RULE_VERSION: Final = 5  # bump when the precedence above changes: it is in the derived signatures
 HARD_FACT, VALUE_MATCH = "hard_fact", "value_match"
 MATCHERS: Final = (HARD_FACT, VALUE_MATCH)
 REFUSAL, GROUNDED = "refusal", "grounded"
@@ -203,6 +206,9 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
     if not ran:
         return Outcome.UNSCORED, "no factual metric ran (hard_fact, value_match or the judge)"
     decided = {name: _verdict(run.metrics[name], index, name) for name in ran}
+    declined = _refused(run, index, decided)
+    if declined is not None:
+        return Outcome.FAIL, declined
     reader = decided.get(VALUE_MATCH)
     if reader is not None and (reader[0] is not Outcome.UNSCORED or _undecided(run, index)):
         # value_match reads the reply's clauses (negation, hedges, the field's clause): where it read a
@@ -221,10 +227,28 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
     return _declined_pass(run, index, verdict, why)
 
 
+def _refused(run: ScoreRun, index: int, decided: Mapping[str, tuple[Outcome, str]]) -> str | None:
+    """Why a reply ``refusal`` reads as a decline refused the item, whatever the matchers make of its
+    words (a FAIL, so ``refused_answerable``); None when the matchers decide. A decline can hold what a
+    pattern looks for ("No, the answer is not provided.", "... की जानकारी नहीं है" hold the No of a "No"):
+    a reply that says nothing besides its decline refused; so did one in which no matcher read an answer
+    ("The brochure doesn't give a UIN, but the policy number is ..."). One they pass that also says more
+    is for a judge (``_declined_pass``)."""
+    verdicts = {verdict for verdict, _ in decided.values()}
+    if verdicts == {Outcome.FAIL} or not _declined(run, index):
+        return None  # (all FAIL and declined: refused_answerable by the precedence, with its own reason)
+    shown = "; ".join(why for _, why in decided.values())
+    record = run.records[index]
+    if declines_only(record.response, record.question):
+        return f"{shown}; the reply says nothing besides a decline"
+    if Outcome.PASS not in verdicts:
+        return f"{shown}; the reply declined and no matcher read an answer in it"
+    return None
+
+
 def _declined_pass(run: ScoreRun, index: int, verdict: Outcome, why: str) -> tuple[Outcome, str]:
     if verdict is Outcome.PASS and _declined(run, index):
-        # A decline can hold what a pattern looks for ("... की जानकारी नहीं है" holds the नहीं of a
-        # "No"): the matchers cannot tell an answer from a refusal there, and a judge must decide.
+        # a decline and more besides: the matchers cannot tell which part they read, a judge must weigh
         return Outcome.UNSCORED, f"{why}, yet the reply reads as a refusal (refusal: declined)"
     return verdict, why
 
