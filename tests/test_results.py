@@ -200,8 +200,11 @@ def test_the_gate_and_how_many_more_correct_it_needs(
 
 
 def test_the_gate_fails_on_too_many_unscored_and_says_so(tmp_path: Path) -> None:
-    found = cases(18, 0) + [Case(item(f"u{i}", regex=r"fifteen days"), RIGHT, CITED) for i in range(2)]
-    run = with_outcomes(scored_run(tmp_path, found))  # 2 of 20 unscored: matchers disagree
+    # 2 of 20 unscored: yes/no items whose replies say neither, which the rules leave to a judge
+    neither = item("u", "Yes", True, None, r"\byes\b", answer_type="bool")
+    undecided = [Case({**neither, "id": f"u{i}"}, "It depends on the plan.", CITED) for i in range(2)]
+    found = cases(18, 0) + undecided
+    run = with_outcomes(scored_run(tmp_path, found))
     gate = check_run(run, GateSettings.parse(["factual>=0.80"]))
     assert not gate.passed and gate.needed == ()
     assert any("2 of 20 items unscored, at most 1 may be" in line for line in gate.lines())
