@@ -182,7 +182,8 @@ _RATE = regex.compile(r"\s?(?:/-)?\s?(?:per|/|a|each|every)\s(?:policy\s)?(\w+)"
 _RATE_WORDS: Mapping[str, str] = {"annum": "year", "yr": "year", "night": "day", "days": "day"}
 
 
-def _rate(text: str, mention: Mention) -> str | None:
+def rate(text: str, mention: Mention) -> str | None:
+    """What the value at `mention` is a rate per ("per day", "a year"), or None."""
     found = _RATE.match(text, mention.end)
     return None if found is None else _RATE_WORDS.get(found.group(1), found.group(1))
 
@@ -193,7 +194,7 @@ def in_play(text: str, answer: Mention, other: Mention) -> bool:
     ("However, ...", "No, it is 15 days"); a later sentence's value is otherwise context."""
     earlier, later = sorted((answer, other), key=lambda m: m.start)
     joined = JOINER.fullmatch(text, earlier.end, max(earlier.end, later.start)) is not None
-    if not joined and _rate(text, answer) != _rate(text, other):  # "15 or 30 days per claim" is one rate
+    if not joined and rate(text, answer) != rate(text, other):  # "15 or 30 days per claim" is one rate
         return False
     if other.start < _sentence(text, answer.start, answer.end)[1]:
         return not _own_subjects(text, earlier, later)

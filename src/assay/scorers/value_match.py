@@ -101,7 +101,7 @@ from ..values.types import (
 )
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
 from ._value_clauses import alternatives, answering, clause_negated, negated_after, negative_forms
-from ._value_reply import MAX_EXAMINED, SHOWN_RIVALS, candidates, hedged, in_play, negated
+from ._value_reply import MAX_EXAMINED, SHOWN_RIVALS, candidates, hedged, in_play, negated, rate
 from .hard_fact import HARD_FACT
 
 VALUE, UNIT, VALUE_TYPE = "gold.value?", "gold.unit?", "gold.value_type?"  # optional: a plain file has none
@@ -233,9 +233,7 @@ def _competes(text: str, answer: Mention, other: Mention, by_terms: bool) -> boo
 
 
 def _rate_differs(text: str, answer: Mention, other: Mention) -> bool:
-    from ._value_reply import _rate
-
-    return _rate(text, answer) != _rate(text, other)
+    return rate(text, answer) != rate(text, other)
 
 
 def _neighbours(found: Sequence[Mention], mention: Mention) -> list[Mention]:
