@@ -179,3 +179,28 @@ def test_a_term_is_said_of_the_value_it_follows_or_the_next_after_a_conjunction(
     question = "Within how many days of purchase can an annual plan be refunded?"
     terms = _terms("annual_refund_window", question, "X")
     assert decide(expected, unicode.fold(reply), (), terms).passed is passes
+
+
+# A yes/no item of any domain, said with the question's own predicate or a verb that denies it.
+PETS = ("pets_allowed", "Are pets allowed in the rental units under the Maple Lease?", "Maple Lease")
+YES_NO = [
+    ("Pets are not allowed in the rental units.", False),
+    ("Tenants may not keep pets in the units.", False),
+    ("Pets are prohibited.", False),
+    ("No pets are allowed.", False),
+    ("Pets are permitted with a deposit of $300.", True),
+    ("Yes - pets are allowed, subject to a $300 deposit.", True),
+    ("Tenants can keep pets with prior written approval.", True),
+]
+
+
+@pytest.mark.parametrize(("reply", "says"), YES_NO)
+def test_a_yes_or_no_is_read_from_the_questions_predicate_in_any_domain(reply: str, says: bool) -> None:
+    from assay.scorers.value_match import _terms, decide, expected_of
+    from assay.text import unicode
+
+    terms = _terms(*PETS)
+    for expected in (True, False):
+        value = expected_of({"value": expected, "unit": None}, None, "bool", ()).value
+        assert value is not None
+        assert decide(value, unicode.fold(reply), (), terms).passed is (expected is says), (reply, expected)

@@ -142,6 +142,19 @@ def negated_after(text: str, end: int) -> bool:
     return False
 
 
+# Verbs that deny what a yes/no question asks, in any domain ("excluded", "prohibited", "not
+# eligible" is a negation): English's verbs of exclusion and prohibition, by their first letters (any
+# inflection), and the short ones whole.
+DENIAL_STEMS = ("exclu", "prohi", "forbi", "disal", "precl", "disqu")
+DENIAL_WORDS = frozenset(("ban", "bans", "banned", "bar", "bars", "barred", "deny", "denies", "denied"))
+
+
+def denial_words(text: str, start: int, end: int) -> list[str]:
+    """The words of text[start:end] that deny: "excluded", "prohibited", "barred"."""
+    words = (word.group() for word in regex.finditer(r"\w+", text[start:end]))
+    return [w for w in words if w in DENIAL_WORDS or (len(w) > 5 and w.startswith(DENIAL_STEMS))]
+
+
 _PREFIXED = regex.compile(r"(?<!\w)(?:non|un|in|im|dis)[\-\u2010\u2011]?(\w{4,})")
 
 
@@ -161,6 +174,7 @@ __all__ = [
     "alternatives",
     "answering",
     "clause_negated",
+    "denial_words",
     "negated_after",
     "negative_forms",
     "relevance",

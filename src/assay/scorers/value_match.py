@@ -47,7 +47,8 @@ equals the expected value and none of these holds:
 A yes/no value passes when the response says it and never the opposite: its sentences' own "Yes" and
 "No", and the polarity of the clauses that name the question's terms most strongly ("Are monthly
 subscriptions refundable?" is answered No by "Monthly subscriptions are not refundable." and
-"... are non-refundable": a negation governing the clause, or a term with a negative prefix); without
+"... are non-refundable": a negation governing the clause, a term with a negative prefix, or a verb of
+exclusion or prohibition, "excluded", "prohibited"); without
 such a clause, the yes/no words of coverage (``covered``, ``included``; ``not covered``, ``excluded``).
 A reply that says neither is unscored, for the judge (the ``undecided`` extra column is 1): the rules
 read it and could not decide, which is not a wrong answer.
@@ -100,7 +101,14 @@ from ..values.types import (
     same_value,
 )
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
-from ._value_clauses import alternatives, answering, clause_negated, negated_after, negative_forms
+from ._value_clauses import (
+    alternatives,
+    answering,
+    clause_negated,
+    denial_words,
+    negated_after,
+    negative_forms,
+)
 from ._value_reply import MAX_EXAMINED, SHOWN_RIVALS, candidates, hedged, in_play, negated, rate
 from .hard_fact import HARD_FACT
 
@@ -325,7 +333,8 @@ def _predicate_polarities(text: str, terms: FieldTerms) -> list[tuple[bool, int,
         if not hits:
             continue
         first, last = hits[0][0], hits[-1][1]
-        negative = clause_negated(text, end) or bool(negative_forms(text, start, end, terms))
+        denied = negative_forms(text, start, end, terms) or denial_words(text, start, end)
+        negative = clause_negated(text, end) or bool(denied)
         found.append((not negative, first, last))
     return found
 
