@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 import regex
 
@@ -208,9 +208,14 @@ def word_number(words: str) -> int:
     return total + current
 
 
-def _written_number(found: regex.Match[str]) -> int | float:
+def _written_number(found: regex.Match[str]) -> int | float | None:
+    r"""The number written, or None for digits Python's Unicode tables do not know: folding made every
+    digit they know ASCII, but the regex module's \d knows newer scripts' (U+1E4F0, Nag Mundari)."""
     if found.group("digits"):
-        return plain_number(Decimal(found.group("digits").replace(",", "")))
+        try:
+            return plain_number(Decimal(found.group("digits").replace(",", "")))
+        except InvalidOperation:
+            return None
     return word_number(found.group("words"))
 
 
@@ -258,6 +263,8 @@ def _mention(found: regex.Match[str], text: str) -> Mention | None:
     if scale == "l" and not found.group("currency"):
         return None  # ₹5L is 5 lakh; 5 l may be litres
     number = _written_number(found)
+    if number is None:
+        return None
     if not _echo_agrees(found, number):  # "30 (thirty-five) days": which is meant? a bare number
         first = found.end("digits") if found.group("digits") else found.end("words")
         return Mention(Value(NUMBER_UNIT, number), found.start(), first)
@@ -386,12 +393,21 @@ def qualifier(text: str, start: int, end: int) -> str | None:
     word = before.group("word") if before else None
     if word in APPROXIMATIONS:
         return f"the approximation {word!r}"
-    if word in STRICT_BOUNDS and not before.group("negation"):
+    if word in STRICT_BOUNDS and not before.group("negation") and not _negated_verb(text, before.start()):
         return f"the strict bound {word!r}"
     open_end = _OPEN_END.match(text, end)
     if word in UPPER_BOUNDS and open_end:
         return f"both {word!r} and {open_end.group().strip()!r}"
     return None
+
+
+# A negation a verb or two before a strict bound makes a limit of it: "do not take more than 8
+# tablets", "must not exceed", "should not be more than 30 days" state 8 tablets and 30 days as maxima.
+_NEGATION_BEFORE_VERB = regex.compile(r"(?<!\w)(?:not|no|never|\w+n't)\s(?:\w+\s){1,2}$")
+
+
+def _negated_verb(text: str, bound_start: int) -> bool:
+    return _NEGATION_BEFORE_VERB.search(text, max(0, bound_start - 32), bound_start) is not None
 
 
 def is_reference(text: str, start: int) -> bool:
