@@ -16,8 +16,8 @@ from fractions import Fraction
 
 import regex
 
-from .patterns import grouped, number_words, words_pattern
-from .reading import _ONES, HYPHENS, value_in_text
+from .patterns import grouped, qualified_unit, spelt, words_pattern
+from .reading import _ONES, value_in_text
 from .types import (
     BOOL,
     COUNT,
@@ -28,6 +28,7 @@ from .types import (
     MONTHS,
     NUMBER_UNIT,
     PERCENT,
+    RUPEES,
     TEXT,
     UNIT_ALIASES,
     UNIT_WORDS,
@@ -51,44 +52,61 @@ _HINDI_UNIT = {
 
 
 def _spelt(number: int | float) -> str | None:
-    if not isinstance(number, int) or number < 0:
-        return None
-    words = number_words(number)
-    return None if words is None else words.replace(f"[ {HYPHENS}]", "-").replace("(?:a |one )?", "one ")
+    return spelt(number) if isinstance(number, int) else None
 
 
-def _quantity_variants(number: int | float, unit: str) -> list[str]:
+def _quantity_variants(number: int | float, unit: str, qualifier: str | None = None) -> list[str]:
+    """How replies write `number` `unit`: with `qualifier` (``business``) when the gold unit has one,
+    else plain and with a neutral or counting qualifier (``4 consecutive years``, ``7 business days``)."""
     singular, plural = UNIT_WORDS[unit]
     word = singular if number == 1 else plural
+    if qualifier is not None:
+        singular, word = f"{qualifier} {singular}", f"{qualifier} {word}"
     written = number_text(number)
-    found = [f"{written} {word}", f"{written}-{singular}", f"{written} {singular}", f"{written}{word}",
-             f"{written} {word}".upper(), f"within {written} {word}.",
-             f"{written} consecutive {word}"]  # fmt: skip
-    spelt = _spelt(number)
-    if spelt is not None:
-        found += [f"{spelt} {word}", f"{spelt}-{singular}", f"{spelt} ({written}) {word}"]
+    found = [f"{written} {word}", f"{written}-{singular}", f"{written} {singular}",
+             f"{written} {word}".upper(), f"within {written} {word}.", f"{written}\u00a0{word}"]  # fmt: skip
+    if qualifier is None:
+        found += [f"{written}{word}", f"{written} consecutive {word}", f"{written} business {word}", f"{written} working {word}"]
+    in_words = _spelt(number)
+    if in_words is not None:
+        found += [f"{in_words} {word}", f"{in_words}-{singular}", f"{in_words} ({written}) {word}",
+                  f"{written} ({in_words}) {word}", f"{in_words.title()} {word}"]  # fmt: skip
     if number == 1:
         found += [f"a {singular}", f"one {singular}", f"an {singular}" if singular[0] in "aeiouh" else ""]
-    if unit in _HINDI_UNIT:
+    if unit in _HINDI_UNIT and qualifier is None:
         found.append(f"{written.translate(_DEVANAGARI_DIGITS)} {_HINDI_UNIT[unit]}")
     return [text for text in found if text]
 
 
 def _number_variants(value: Value) -> list[str]:
     number, unit = value.value, value.unit
-    if unit is not None and unit in UNIT_WORDS:
-        return [text for n, other in equivalents(number, unit) for text in _quantity_variants(n, other)]
+    qualifier, known = qualified_unit(unit) if unit is not None else (None, None)
+    if qualifier is not None and known is not None:
+        return _quantity_variants(number, known, qualifier)
+    if known is not None:
+        return [text for n, other in equivalents(number, known) for text in _quantity_variants(n, other)]
     forms = grouped(number) if isinstance(number, int) else [number_text(number)]
-    spelt = _spelt(number)
-    found = [*forms, f"there are {forms[-1]} of them.", *([spelt] if spelt else [])]
+    in_words = _spelt(number)
+    found = [*forms, f"there are {forms[-1]} of them.", *([in_words] if in_words else [])]
     if isinstance(number, int):
         found.append(str(number).translate(_DEVANAGARI_DIGITS))
-    if value.unit is not None and value.unit not in UNIT_WORDS and value.unit != COUNT:
+    if value.unit is not None and value.unit != COUNT:
         found = [f"{form} {value.unit}" for form in forms]
     return found
 
 
-def _money_variants(amount: int | float) -> list[str]:
+# How replies write an amount in a currency other than rupees: (sign, code, word); an unknown code is
+# written as itself.
+_FOREIGN = {"USD": ("$", "USD", "dollars"), "EUR": ("€", "EUR", "euros"), "GBP": ("£", "GBP", "pounds")}
+
+
+def _currency(value: Value) -> str:
+    return (value.unit or RUPEES).upper()
+
+
+def _money_variants(amount: int | float, currency: str = RUPEES) -> list[str]:
+    if currency != RUPEES:
+        return _foreign_variants(amount, currency)
     if not isinstance(amount, int):
         return [f"₹{number_text(amount)}", f"Rs. {number_text(amount)}"]
     indian, western = indian_grouping(amount), f"{amount:,}"
@@ -100,10 +118,24 @@ def _money_variants(amount: int | float) -> list[str]:
             scaled = number_text(plain_number(Fraction(amount, size)))
             found += [f"₹{scaled} {word}" for word in words] + [f"Rs {scaled} {words[0]}"]
             found += [f"₹{scaled}L", f"Rs.{scaled}L"] if size == 100_000 else []
-            spelt = _spelt(amount // size) if amount % size == 0 else None
-            found += [f"{spelt} {words[0]}"] if spelt else []
+            in_words = _spelt(amount // size) if amount % size == 0 else None
+            found += [f"{in_words} {words[0]}"] if in_words else []
     if 1000 <= amount < 100_000 and amount % 1000 == 0:
         found += [f"₹{amount // 1000}k", f"{amount // 1000} thousand rupees"]
+    return found
+
+
+def _foreign_variants(amount: int | float, currency: str) -> list[str]:
+    sign, code, word = _FOREIGN.get(currency, (f"{currency} ", currency, currency))
+    written = f"{amount:,}" if isinstance(amount, int) else number_text(amount)
+    found = [f"{sign}{written}", f"{code} {written}", f"{written} {code}", f"{written} {word}",
+             f"{sign} {written}", f"{code}{written}"]  # fmt: skip
+    if isinstance(amount, int):
+        found += [f"{sign}{amount}", f"{sign}{written}.00"]
+        if amount >= 1_000_000 and (amount * 100) % 1_000_000 == 0:
+            found.append(f"{sign}{number_text(plain_number(Fraction(amount, 1_000_000)))} million")
+        if 1000 <= amount < 1_000_000 and amount % 1000 == 0:
+            found.append(f"{sign}{amount // 1000}k")
     return found
 
 
@@ -124,7 +156,7 @@ def answer_variants(value: Value, *, labels: Mapping[str, str] | None = None) ->
     if value.type == NUMBER_UNIT:
         found += _number_variants(value)
     elif value.type == MONEY:
-        found += _money_variants(value.value)
+        found += _money_variants(value.value, _currency(value))
     elif value.type == PERCENT:
         written = number_text(value.value)
         found += [f"{written} %", f"{written} percent", f"{written} per cent", f"{written} pct",
@@ -174,8 +206,8 @@ def _number_misses(value: Value) -> list[str]:
             found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
         return found
     found = [f"{number * 10}{tail}", f"{number + 1}{tail}", f"20{number}{tail}", f"1{number}{tail}",
-             f"{number}.5{tail}", f"{max(number - 10, 1)}-{number}{tail}",
-             f"1,{number:03d}{tail}"]  # fmt: skip
+             f"{number}5{tail}", f"{number}.5{tail}", f"{max(number - 10, 1)}-{number}{tail}",
+             f"1,{number:03d}{tail}", f"1.{number}{tail}"]  # fmt: skip
     if number >= 10 and number % 10 == 0:
         found.append(f"{number // 10}{tail}")
     if 0 < number < 10:
@@ -188,15 +220,34 @@ def _number_misses(value: Value) -> list[str]:
     return found
 
 
-def _money_misses(amount: int | float) -> list[str]:
+def _money_text(amount: int | float, currency: str) -> str:
+    if currency == RUPEES:
+        return rupees_text(amount)
+    sign = _FOREIGN.get(currency, (f"{currency} ",))[0]
+    return f"{sign}{amount:,}" if isinstance(amount, int) else f"{sign}{number_text(amount)}"
+
+
+def _money_misses(amount: int | float, currency: str = RUPEES) -> list[str]:
     if not isinstance(amount, int):
-        return [f"₹{number_text(amount * 10)}"]
-    found = [rupees_text(amount * 10), rupees_text(amount + 1), indian_grouping(amount * 10),
-             str(amount * 10), f"1{amount}", rupees_text(amount + amount // 10 or 1)]  # fmt: skip
+        return [_money_text(amount * 10, currency)]
+    found = [_money_text(amount * 10, currency), _money_text(amount + 1, currency), f"1{amount}",
+             _money_text(amount + amount // 10 or 1, currency), str(amount * 10), f"{amount}.5"]  # fmt: skip
+    if currency == RUPEES:
+        found.append(indian_grouping(amount * 10))
     if amount >= 10:
-        found.append(rupees_text(amount // 10))
-    if amount >= 100_000 and amount % 100_000 == 0:
+        found.append(_money_text(amount // 10, currency))
+    if currency == RUPEES and amount >= 100_000 and amount % 100_000 == 0:
         found += [f"₹{amount // 100_000} crore", f"₹{amount // 100_000 + 10} lakh"]
+    return found
+
+
+def _other_currencies(amount: int | float, currency: str) -> list[str]:
+    """The same amount in another currency: $1,499 is not ₹1,499, nor 1,499 EUR $1,499."""
+    written = f"{amount:,}" if isinstance(amount, int) else number_text(amount)
+    found = [f"{sign}{written}" for code, (sign, _, _) in _FOREIGN.items() if code != currency]
+    found += [f"{written} {code}" for code in _FOREIGN if code != currency]
+    if currency != RUPEES:
+        found += [f"₹{written}", f"Rs. {written}", f"{written} INR", f"{written} rupees"]
     return found
 
 
@@ -211,12 +262,11 @@ def _miss_candidates(value: Value) -> list[str]:
     if value.type == NUMBER_UNIT:
         return _number_misses(value)
     if value.type == MONEY:
-        return _money_misses(value.value)
+        return _money_misses(value.value, _currency(value))
     if value.type == PERCENT:
         written, number = number_text(value.value), value.value
         found = [f"{number_text(number * 10)}%", f"{number_text(number + 1)}%", f"1{written}%",
-                 f"{written}.5%",
-                 f"{written} days"]  # fmt: skip
+                 f"{written}.5%", f"{written}5%", f"{written} days"]  # fmt: skip
         return found + ([f"{number_text(number // 10)}%"] if number >= 10 and number % 10 == 0 else [])
     if value.type == BOOL:
         return _bool_variants(not value.value) + (
@@ -230,12 +280,30 @@ def _miss_candidates(value: Value) -> list[str]:
     return [f"not {words}", f"non-{words}", f"{words}s", f"isn't {words}"]
 
 
+def _same_value_misses(value: Value) -> list[str]:
+    """The value itself, denied or made another quantity around it: not, about, more than, another
+    currency, a counting qualifier the gold unit does not have."""
+    if value.type in (BOOL, ENUM, TEXT):
+        return []
+    answer = render_answer(value)
+    found = [f"not {answer}", f"It is not {answer}.", f"isn't {answer}"]
+    if value.type != DATE:
+        found += [f"about {answer}", f"more than {answer}"]
+    if value.type == MONEY:
+        found += _other_currencies(value.value, _currency(value))
+    if value.type == NUMBER_UNIT and value.unit is not None:
+        qualifier, unit = qualified_unit(value.unit)
+        if qualifier is not None and unit is not None:
+            found.append(quantity_text(value.value, unit).replace(" ", " calendar ", 1))
+    return found
+
+
 def near_misses(value: Value) -> list[str]:
     """Answers close to `value`'s that its pattern must NOT match (a different value, a longer number,
-    another unit, a negation); none of them states the value itself."""
+    another unit or currency, a negation or a bound); none of them states the value itself."""
     found = []
     for text in dict.fromkeys(_miss_candidates(value)):
         if value.type not in (BOOL, ENUM, TEXT) and value_in_text(value, text):
             continue  # an equivalent (2 years for 24 months) is no miss
         found.append(text)
-    return found
+    return list(dict.fromkeys([*found, *_same_value_misses(value)]))
