@@ -73,10 +73,10 @@ def test_hard_fact_span_covers_the_pattern_match() -> None:
 @pytest.mark.parametrize(
     ("response", "rule_starts", "rule_has"),
     [
-        ("The waiting period is 24 months.", "expected '24 months' (golden answer); matched '24 months' at 22-31",
-         "characters)"),
-        ("The waiting period is Two Years.", "expected '24 months' (golden answer); matched 'Two Years' at 22-31",
-         "characters)"),
+        ("The waiting period is 24 months.",
+         "expected '24 months' (golden answer); matched '24 months' at 22-31", "characters)"),
+        ("The waiting period is Two Years.",
+         "expected '24 months' (golden answer); matched 'Two Years' at 22-31", "characters)"),
         ("It was set in 2024, not 24 months.", "no variant of '24 months' (golden answer) found as a whole",
          "characters)"),
     ],

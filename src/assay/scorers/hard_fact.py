@@ -103,7 +103,7 @@ def pattern_of(pattern: str, where: str) -> regex.Pattern[str]:
 
 PATTERN = "gold.expected_regex"  # the row's pattern: Gold.expected_regex, or the expected_regex column
 TEXT_SHOWN = 2000  # characters of a match a rule shows
-PATTERN_SHOWN = 60  # a longer pattern (a generated one is hundreds of characters) is shown cut, with its length
+PATTERN_SHOWN = 60  # a longer pattern (a generated one runs to hundreds of characters) is shown cut
 
 
 def shown_pattern(pattern: str) -> str:

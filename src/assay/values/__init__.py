@@ -17,7 +17,7 @@ from typing import Any
 import regex
 
 from ..text import unicode
-from .patterns import expected_regex
+from .patterns import PATTERN_FLAGS, expected_regex
 from .reading import FALSE_WORDS, SCALES, TRUE_WORDS, Mention, parse_answer, read_values, value_in_text
 from .types import (
     ANSWER_TYPES,
@@ -170,6 +170,7 @@ def _date_of(raw: Any) -> str:
 
 __all__ = [
     "ANSWER_TYPES",
+    "PATTERN_FLAGS",
     "Mention",
     "Value",
     "answer_variants",

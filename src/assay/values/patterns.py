@@ -77,8 +77,8 @@ QUANTITY_END = r"(?!\w|[.,]\d|\s?नही)"  # Hindi negates after: "30 दि�
 # STRICT_BOUNDS, the words replies use; a test holds them to it); a negated strict bound is an inclusive
 # one and states the value ("not more than 30 days"), as is an inclusive bound ("up to 30 days").
 _NEGATION = r"\b(?:not|no|never|\w+n['\u2019]t)\s+"
-APPROXIMATE = r"about|around|approx(?:imately|\.)?|roughly|nearly|almost|circa"
-STRICTLY = r"(?:more|less|fewer|greater)\sthan|over|under|above|below|beyond|exceeding"
+APPROXIMATE = r"about|around|approx(?:imately|\.)?|roughly|nearly|almost|circa|close\sto|ca\."
+STRICTLY = r"(?:more|less|fewer|greater)\sthan|over|under|above|below|beyond|exceeding|in\sexcess\sof"
 NOT_QUALIFIED = rf"(?<!\b(?:not|no|never|\w+n['\u2019]t|{APPROXIMATE})\s+|(?<!\bnot?\s)\b(?:{STRICTLY})\s+)"
 
 # No negation in the same clause within this many characters before a yes or a label: "not covered",
@@ -216,10 +216,8 @@ _ANY_CURRENCY_BEFORE = r"[₹$€£]\s?|\b(?:rs\.?|inr|usd|eur|gbp)\s?"
 
 def _count(value: Value) -> str:
     unit_after = rf"(?!{_SEP}(?:{_ANY_UNIT}|{_ANY_CURRENCY_WORD})(?!\w)|\s?%)"
-    number = number_pattern(value.value)
-    return (
-        f"{WHOLE_START}{NOT_QUALIFIED}{NOT_A_REFERENCE}(?<!{_ANY_CURRENCY_BEFORE}){number}{unit_after}{WHOLE_END}"
-    )
+    before = f"{WHOLE_START}{NOT_QUALIFIED}{NOT_A_REFERENCE}(?<!{_ANY_CURRENCY_BEFORE})"
+    return f"{before}{number_pattern(value.value)}{unit_after}{WHOLE_END}"
 
 
 def _number_unit(value: Value) -> str:
@@ -360,4 +358,3 @@ def expected_regex(value: Value, *, labels: Mapping[str, str] | None = None) -> 
     if value.type in (ENUM, TEXT):
         return words_pattern(str(value.value))
     raise ValueError(f"unknown value type {value.type!r}")
-

@@ -66,7 +66,8 @@ def _quantity_variants(number: int | float, unit: str, qualifier: str | None = N
     found = [f"{written} {word}", f"{written}-{singular}", f"{written} {singular}",
              f"{written} {word}".upper(), f"within {written} {word}.", f"{written}\u00a0{word}"]  # fmt: skip
     if qualifier is None:
-        found += [f"{written}{word}", f"{written} consecutive {word}", f"{written} business {word}", f"{written} working {word}"]
+        found += [f"{written}{word}", f"{written} consecutive {word}", f"{written} business {word}",
+                  f"{written} working {word}"]  # fmt: skip
     in_words = _spelt(number)
     if in_words is not None:
         found += [f"{in_words} {word}", f"{in_words}-{singular}", f"{in_words} ({written}) {word}",
