@@ -228,6 +228,10 @@ def test_a_value_s_pattern_alone_matches_its_answers_and_no_near_miss(value: Val
         (Value("number_unit", 7, "day"), "within 7 business days", True),
         (Value("number_unit", 7, "business day"), "within 7 days", False),
         (Value("number_unit", 7, "business day"), "within seven working days", True),
+        (Value("number_unit", 7, "business day"), "within 1 week", False),  # a counting unit converts not
+        (Value("number_unit", 1, "week"), "within 7 business days", False),
+        (Value("number_unit", 1, "week"), "within 7 days", True),
+        (Value("number_unit", 48, "month"), "4 consecutive years", True),
         (Value("number_unit", 586, "count"), "586 day care procedures", True),
         (Value("number_unit", 586, "count"), "see page 586", False),
         (Value("number_unit", 586, "count"), "Rs 586", False),

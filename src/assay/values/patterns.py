@@ -174,14 +174,25 @@ UNIT_PATTERNS = {
     HOUR: "hours?|hrs?|घंट(?:े|ा|ों)",
     MINUTE: "minutes?|mins?|मिनट",
 }
-# Words between a number and its unit that keep the quantity (4 consecutive years is 48 months), and
-# those that qualify how it is counted (business, working days): optional unless the gold unit has one.
-COUNTING_QUALIFIERS = ("business", "working")
+# Words between a number and its unit. A neutral one keeps the quantity (4 consecutive years are 48
+# months: reading.QUALIFIERS, "calendar" among them); a counting one makes it another unit (7 business
+# days are not a week, types' note): optional on the gold's own unit when it has none (7 business days
+# state 7 days), required when the gold unit has one (business = working), and never converted.
+COUNTING_QUALIFIERS = ("business", "working", "clear", "banking")
 SAME_QUALIFIERS: Mapping[str, str] = {"business": "business|working", "working": "business|working"}
 _KNOWN_QUALIFIERS = frozenset((*QUALIFIERS, *COUNTING_QUALIFIERS))
-# "completed?" for complete and completed: one alternative per stem keeps every pattern shorter.
-_STEMS = {*QUALIFIERS, *COUNTING_QUALIFIERS} - {"complete", "completed"} | {"completed?"}
-_ANY_QUALIFIER = "|".join(sorted(_STEMS, key=len, reverse=True))
+
+
+def _one_stem_each(words: Iterable[str]) -> str:
+    """The words as alternatives, longest first, ``completed?`` for complete and completed."""
+    stems = set(words)
+    if {"complete", "completed"} <= stems:
+        stems = stems - {"complete", "completed"} | {"completed?"}
+    return "|".join(sorted(stems, key=len, reverse=True))
+
+
+_NEUTRAL = _one_stem_each(QUALIFIERS)
+_NEUTRAL_OR_COUNTING = _one_stem_each({*QUALIFIERS, *COUNTING_QUALIFIERS})
 
 
 def qualified_unit(unit: str) -> tuple[str | None, str | None]:
@@ -196,14 +207,21 @@ def qualified_unit(unit: str) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _quantity(number: int | float, unit: str, qualifier: str | None) -> str:
-    """`number` `unit` with the qualifier `qualifier` required, or any qualifier optional (None)."""
-    if qualifier is None:
-        between = rf"(?:[\s{DASHES}](?:{_ANY_QUALIFIER}))?{_SEP}"
-    else:
-        words = SAME_QUALIFIERS.get(qualifier, r"\s".join(map(regex.escape, qualifier.split())))
-        between = rf"[\s{DASHES}](?:{words}){_SEP}"
+def _quantity(number: int | float, unit: str, *, optional: str = "", required: str = "") -> str:
+    """`number` `unit` with one of the qualifiers `required` between, or one of `optional` or none."""
+    between = rf"[\s{DASHES}](?:{required})" if required else rf"(?:[\s{DASHES}](?:{optional}))?"
+    between += _SEP
     return f"{number_pattern(number, one_as_article=True)}{between}(?:{UNIT_PATTERNS[unit]})"
+
+
+def _quantities(number: int | float, unit: str, qualifier: str | None) -> str:
+    """Every way to write `number` of the gold unit `unit` qualified by `qualifier` (see the note above)."""
+    if qualifier is not None and qualifier not in QUALIFIERS:  # a counting qualifier: this quantity only
+        required = SAME_QUALIFIERS.get(qualifier, r"\s".join(map(regex.escape, qualifier.split())))
+        return _quantity(number, unit, required=required)
+    own = _NEUTRAL if qualifier is not None else _NEUTRAL_OR_COUNTING
+    equal = [_quantity(n, other, optional=_NEUTRAL) for n, other in equivalents(number, unit)[1:]]
+    return _alternatives([_quantity(number, unit, optional=own), *equal])
 
 
 # Every unit and currency word: what a count is not followed by (586 days is not the count 586).
@@ -227,10 +245,8 @@ def _number_unit(value: Value) -> str:
     if unit is None:  # a unit assay does not know: its own spelling, plural or not
         spelling = r"\s".join(map(regex.escape, value.unit.split()))
         quantity = f"{number_pattern(value.value)}{_SEP}{spelling}s?"
-    elif qualifier is not None:  # a qualified unit: the quantity as stated, with its qualifier
-        quantity = _quantity(value.value, unit, qualifier)
     else:
-        quantity = _alternatives(_quantity(n, other, None) for n, other in equivalents(value.value, unit))
+        quantity = _quantities(value.value, unit, qualifier)
     return f"{WHOLE_START}{NOT_QUALIFIED}{quantity}{QUANTITY_END}"
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import regex
 
-from .patterns import grouped, qualified_unit, spelt, words_pattern
+from .patterns import COUNTING_QUALIFIERS, grouped, qualified_unit, spelt, words_pattern
 from .reading import _ONES, value_in_text
 from .types import (
     BOOL,
@@ -55,9 +55,12 @@ def _spelt(number: int | float) -> str | None:
     return spelt(number) if isinstance(number, int) else None
 
 
-def _quantity_variants(number: int | float, unit: str, qualifier: str | None = None) -> list[str]:
+def _quantity_variants(
+    number: int | float, unit: str, qualifier: str | None = None, *, counting: bool = False
+) -> list[str]:
     """How replies write `number` `unit`: with `qualifier` (``business``) when the gold unit has one,
-    else plain and with a neutral or counting qualifier (``4 consecutive years``, ``7 business days``)."""
+    else plain and with a neutral qualifier (``4 consecutive years``), and with a counting one
+    (``7 business days``) when `counting` (the gold's own unit, unqualified)."""
     singular, plural = UNIT_WORDS[unit]
     word = singular if number == 1 else plural
     if qualifier is not None:
@@ -66,8 +69,9 @@ def _quantity_variants(number: int | float, unit: str, qualifier: str | None = N
     found = [f"{written} {word}", f"{written}-{singular}", f"{written} {singular}",
              f"{written} {word}".upper(), f"within {written} {word}.", f"{written}\u00a0{word}"]  # fmt: skip
     if qualifier is None:
-        found += [f"{written}{word}", f"{written} consecutive {word}", f"{written} business {word}",
-                  f"{written} working {word}"]  # fmt: skip
+        found += [f"{written}{word}", f"{written} consecutive {word}"]
+    if counting:
+        found += [f"{written} business {word}", f"{written} working {word}"]
     in_words = _spelt(number)
     if in_words is not None:
         found += [f"{in_words} {word}", f"{in_words}-{singular}", f"{in_words} ({written}) {word}",
@@ -85,7 +89,9 @@ def _number_variants(value: Value) -> list[str]:
     if qualifier is not None and known is not None:
         return _quantity_variants(number, known, qualifier)
     if known is not None:
-        return [text for n, other in equivalents(number, known) for text in _quantity_variants(n, other)]
+        own, *equal = equivalents(number, known)
+        found = _quantity_variants(*own, counting=True)
+        return found + [text for n, other in equal for text in _quantity_variants(n, other)]
     forms = grouped(number) if isinstance(number, int) else [number_text(number)]
     in_words = _spelt(number)
     found = [*forms, f"there are {forms[-1]} of them.", *([in_words] if in_words else [])]
@@ -197,7 +203,8 @@ _OTHER_UNIT = {DAY: "month", "week": "day", "month": "day", "year": "month", "ho
 
 def _number_misses(value: Value) -> list[str]:
     number = value.value
-    unit = UNIT_WORDS.get(value.unit or "", ("", ""))[1]
+    qualifier, known = qualified_unit(value.unit) if value.unit is not None else (None, None)
+    unit = " ".join(filter(None, (qualifier, UNIT_WORDS.get(known or "", ("", ""))[1])))
     tail = f" {unit}" if unit else ""
     if not isinstance(number, int):
         written = number_text(number)
@@ -206,7 +213,7 @@ def _number_misses(value: Value) -> list[str]:
         if value.unit in _OTHER_UNIT:
             found.append(quantity_text(number, _OTHER_UNIT[value.unit]))
         return found
-    found = [f"{number * 10}{tail}", f"{number + 1}{tail}", f"20{number}{tail}", f"1{number}{tail}",
+    found = [f"{number * 10 or 10}{tail}", f"{number + 1}{tail}", f"20{number}{tail}", f"1{number}{tail}",
              f"{number}5{tail}", f"{number}.5{tail}", f"{max(number - 10, 1)}-{number}{tail}",
              f"1,{number:03d}{tail}", f"1.{number}{tail}"]  # fmt: skip
     if number >= 10 and number % 10 == 0:
@@ -293,10 +300,20 @@ def _same_value_misses(value: Value) -> list[str]:
     if value.type == MONEY:
         found += _other_currencies(value.value, _currency(value))
     if value.type == NUMBER_UNIT and value.unit is not None:
-        qualifier, unit = qualified_unit(value.unit)
-        if qualifier is not None and unit is not None:
-            found.append(quantity_text(value.value, unit).replace(" ", " calendar ", 1))
+        found += _qualifier_misses(value.value, value.unit)
     return found
+
+
+def _qualifier_misses(number: int | float, gold_unit: str) -> list[str]:
+    """A counting qualifier the gold does not have: 1 business week for 7 days, 7 days or 7 calendar
+    days or 1 week for 7 business days (a counting qualifier converts into nothing)."""
+    qualifier, unit = qualified_unit(gold_unit)
+    if unit is None or (qualifier is not None and qualifier not in COUNTING_QUALIFIERS):
+        return []
+    plain = [quantity_text(n, other) for n, other in equivalents(number, unit)]
+    if qualifier is None:
+        return [text.replace(" ", " business ", 1) for text in plain[1:]]
+    return [*plain, plain[0].replace(" ", " calendar ", 1)]
 
 
 def near_misses(value: Value) -> list[str]:
