@@ -140,6 +140,31 @@ def test_every_shared_gold_pattern_alone_matches_its_answers_and_no_near_miss(
     assert not wrong, wrong
 
 
+def test_the_shared_gold_patterns_read_alike_under_the_regex_module_s_version_1(
+    shared_items: list[dict[str, object]],
+) -> None:
+    """A runner that compiles with ``regex.V1`` too (set operations in classes, full case folding)
+    gets the same verdicts: the patterns use nothing the two versions read differently."""
+    differ = []
+    for item in shared_items:
+        if item["expected_regex"] is None:
+            continue
+        value, labels = item_value(item)
+        pattern, answer = str(item["expected_regex"]), str(item["expected_answer"])
+        version_0, version_1 = alone(pattern), regex.compile(pattern, PATTERN_FLAGS | regex.V1)
+        texts = [
+            *answer_variants(value, labels=labels),
+            *near_misses(value),
+            *generated_misses(value, answer),
+        ]
+        differ += [
+            (item["id"], text)
+            for text in texts
+            if bool(version_0.search(text)) != bool(version_1.search(text))
+        ]
+    assert not differ, differ
+
+
 def test_the_shared_gold_patterns_are_shorter_than_before(shared_items: list[dict[str, object]]) -> None:
     lengths = [len(str(item["expected_regex"])) for item in shared_items if item["expected_regex"]]
     # Before issue 20 (hard_fact added the boundaries): 92 patterns, mean 428, longest 867 characters.
