@@ -17,7 +17,7 @@ import pytest
 from assay.cli import main
 from assay.documents import load_sources
 from assay.errors import InputError, UsageError
-from assay.harness.claims import Verification, verify_claims
+from assay.harness.claims import Verification, VerifyOptions, has_errors, tally, verify_claims
 from assay.harness.facts import load_facts
 from assay.harness.gold import GoldBuild, build_gold, gold_jsonl, gold_report
 from assay.harness.templates import Templates, parse_templates
@@ -505,6 +505,76 @@ def test_synthetic_encrypted_pdfs_report_their_encryption(pdf_verification: Veri
     encryption = {doc.id: doc.encryption for doc in sources.values() if doc.encryption}
     assert encryption == {"acme__two-columns.aes-128": "AES-128", "acme__two-columns.aes-256": "AES-256"}
     assert sources["acme__blank-pages"].empty_pages == (2, 3)
+
+
+# A software company's terms as a real PDF, and curated quotes the fuzzy level finds: slips are
+# forgiven; a changed word or number is another claim and is warned (quote_differs), never silently found.
+SLA_PAGES = (
+    (
+        "Acme Cloud terms of service.",
+        "Refunds for annual plans are issued within 7 business days of the request.",
+    ),
+    ("Support tickets of severity 1 are answered within 4 business hours, all year round.",),
+)
+SLA_QUOTES = {
+    "exact": ("Refunds for annual plans are issued within 7 business days of the request.", None),
+    "typo": ("Refunds for anual plans are isued within 7 business days of the request.", None),
+    "word": (
+        "Refunds for annual plans are issued within 7 working days of the request.",
+        "the quote says 'working' where the document says 'business'",
+    ),
+    "negation": (
+        "Support tickets of severity 1 are not answered within 4 business hours, all year round.",
+        "the quote has 'not', which the document does not",
+    ),
+    "number": (
+        "Support tickets of severity 1 are answered within four business hours all year round.",
+        None,  # four is 4: the same number in words
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def sla_verifications(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Verification]:
+    import pdfgen
+
+    root = tmp_path_factory.mktemp("sla")
+    pdfgen.pages_pdf(root / "sources", "acme__cloud.pdf", SLA_PAGES)
+    claims = [_claim("refund", name, quote, path="acme__cloud.pdf")
+              for name, (quote, _) in SLA_QUOTES.items()]
+    (root / "facts").mkdir()
+    facts = {"document": "acme__cloud", "claims": claims}
+    (root / "facts" / "cloud.json").write_text(json.dumps(facts), encoding="utf-8")
+    sources = load_sources(root / "sources", cache_dir=None)
+    return {
+        fuzzy: verify_claims(load_facts(root / "facts"), sources, options=VerifyOptions(fuzzy=fuzzy))
+        for fuzzy in (True, False)
+    }
+
+
+@pytest.mark.parametrize(("case", "difference"), [(case, said) for case, (_, said) in SLA_QUOTES.items()])
+def test_a_fuzzy_quote_whose_words_differ_is_warned_with_the_difference(
+    sla_verifications: dict[bool, Verification], case: str, difference: str | None
+) -> None:
+    (verdict,) = [v for v in sla_verifications[True].verdicts if v.claim.value == case]
+    assert verdict.status == "found"
+    differs = [check.message for check in verdict.warnings if check.code == "quote_differs"]
+    if difference is None:
+        assert differs == []
+    else:
+        assert verdict.match.level == "fuzzy"
+        assert len(differs) == 1 and differs[0].startswith(difference)
+
+
+def test_quote_differs_is_counted_and_an_error_under_strict(
+    sla_verifications: dict[bool, Verification],
+) -> None:
+    loose, strict = sla_verifications[True], sla_verifications[False]
+    assert tally(loose.verdicts)["warnings"]["quote_differs"] == 2
+    assert has_errors(loose, strict=True) and not has_errors(loose, strict=False)
+    # --strict turns the fuzzy level off: a quote that differs is not found at all (an error too)
+    statuses = {v.claim.value: v.status for v in strict.verdicts}
+    assert statuses["word"] == statuses["negation"] == "missing" and statuses["exact"] == "found"
 
 
 # --- bad input ---------------------------------------------------------------------------------------

@@ -150,11 +150,11 @@ TABLE = [
     ),
     (Case(item("a6"), "", {"blocked": True}), (), "blocked", "guard blocked"),
     (Case(item("a7"), "", {"error": "timed out after 60s"}), (), "system_error", "timed out after 60s"),
-    (
-        Case(item("a8", regex=r"fifteen days"), "It is 15 days.", CITED),
+    (  # a yes/no item whose reply says neither: the rules cannot decide, and say so
+        Case(item("a8", "Yes", True, None, r"\byes\b", answer_type="bool"), "It depends on the plan.", CITED),
         (),
         "unscored",
-        "hard_fact and value_match disagree (hard_fact FAIL, value_match PASS)",
+        "says neither yes nor no of the question's terms: a judge decides",
     ),
 ]
 
@@ -242,7 +242,7 @@ def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None
     assert (citation.n - citation.unscored, citation.passed) == (5, 4)
     assert run.metrics[FACTUAL].texts["outcome"] == [row[2] for row in TABLE]
     signature = run.summary.metrics[FACTUAL].signature
-    assert signature.startswith("factual@2|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
+    assert signature.startswith("factual@4|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
     assert with_outcomes(run) is run  # once is enough
 
 

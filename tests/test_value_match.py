@@ -219,7 +219,7 @@ def test_it_runs_when_named_and_not_by_default() -> None:
 
 def test_its_signature_names_the_profile_the_cues_and_the_values_rules() -> None:
     text = str(signature("value_match", ScoreOptions()))
-    assert "value_match@1" in text
+    assert "value_match@2" in text
     assert f"values:{VALUES_VERSION}" in text and "cues:" in text and "profile:unicode-fold" in text
 
 

@@ -124,7 +124,8 @@ def test_a_fact_value_is_typed(raw: Any, answer_type: str, unit: str | None, exp
         ([500000, 750000], "money", "INR", "list of 2 items"),
         ("about a month or so", "number_unit", "day", "not a number"),
         ("30 days", "number_unit", "months", "reads as '30 days'"),  # unit mismatch
-        (30, "money", "USD", "rupees"),
+        (30, "money", "days", "money is in a currency"),  # USD is one now: tests/test_value_reader.py
+        (30, "number_unit", "USD", "makes it money"),
         ("5 days", "money", "lakh", "not a number of lakh"),
         (5, "number_unit", "lakh", "makes it money"),
         (30, "number_unit", "%", "percent"),
@@ -256,11 +257,13 @@ def test_a_golden_answer_is_parsed(text: str, expected: Value | None) -> None:
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("usually Rs 5,00,000, but some offer 10 lakh", ["₹5 lakh", "₹10 lakh"]),
+        # "10 lakh" names no currency: an amount of any (rendered in Western grouping)
+        ("usually Rs 5,00,000, but some offer 10 lakh", ["₹5 lakh", "1,000,000"]),
         ("waiting periods of 10, 15, 30 days", ["10 days", "15 days", "30 days"]),
         ("waiting periods of 10,15,30 days", []),  # no grouping, no list: as hard_fact, inside a number
         ("30 or 60 days", ["30 days", "60 days"]),  # the bare 30 takes the unit after it
-        ("5 to 10 lakh", ["₹5 lakh", "₹10 lakh"]),
+        ("5 to 10 lakh", ["500,000", "1,000,000"]),
+        ("₹5 to 10 lakh", ["₹5 lakh", "₹10 lakh"]),  # the range's currency and scale are both ends'
         ("586 day care treatments", ["586"]),  # day care is no unit of days
         ("a 24x7 helpline, in the 3rd year", []),  # 24x7 is a code; the 3rd year is not 3 years
         ("covid-19 cover for 4 consecutive years", ["4 years"]),  # 19 is the tail of a word

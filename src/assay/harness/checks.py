@@ -5,18 +5,32 @@
   (``values.value_in_text`` is False); a list item by item, a text by the numbers it states.
 - ``unit_mismatch``: the claim's unit against the template's, or the one the field's name ends in.
 - ``low_confidence``: the curator's confidence below the minimum asked for.
+- ``quote_differs``: a quote found only at the cascade's fuzzy level whose words or numbers differ from
+  the document's (``scorers.grounding.wording``): "7 working days" where the page says "7 business
+  days" is another claim, not a slip; the warning names each difference.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..values import Value, canonical_unit, read_values, typed_value, unit_from_field, value_in_text
+from ..scorers.grounding.quotes import QuoteMatch
+from ..scorers.grounding.wording import differences
+from ..values import (
+    Value,
+    canonical_unit,
+    is_currency,
+    read_values,
+    split_unit,
+    typed_value,
+    unit_from_field,
+    value_in_text,
+)
 from .facts import Claim, confidence_score
 from .templates import FieldTemplate, inferred_template
 
 DEFAULT_MIN_CONFIDENCE = "medium"  # "low" is below it: a curator's own doubt is worth a warning
-WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence")
+WARNING_CODES = ("value_not_in_quote", "unit_mismatch", "low_confidence", "quote_differs")
 
 
 @dataclass(frozen=True)
@@ -33,6 +47,17 @@ def consistency_checks(
     """Every finding about a claim whose quote was searched (whatever was found)."""
     checks = [*_value_check(claim, quote, template), *_unit_check(claim, template)]
     return (*checks, *_confidence_check(claim, min_confidence))
+
+
+def wording_check(quote: str, match: QuoteMatch | None) -> tuple[Check, ...]:
+    """A fuzzy-level match whose text says other words or numbers than the quote: each difference."""
+    if match is None or match.level != "fuzzy":
+        return ()
+    found = differences(quote, match.text)
+    if not found:
+        return ()
+    where = f" (page {match.page}, fuzzy match {match.score})"
+    return (Check("quote_differs", "; ".join(found) + where),)
 
 
 def claim_value(claim: Claim, template: FieldTemplate | None) -> Value:
@@ -90,7 +115,9 @@ def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
     if template is not None:
         if template.answer_type in ("bool", "enum", "text"):
             return None
-        implied = {"percent": "%", "money": "INR"}.get(template.answer_type) or canonical_unit(template.unit)
+        unit = canonical_unit(template.unit)
+        money = unit if is_currency(unit) else "INR"  # a template's currency, else rupees (or any: _agrees)
+        implied = {"percent": "%", "money": money}.get(template.answer_type) or unit
         if implied:
             return implied
     return unit_from_field(claim.field)
@@ -98,9 +125,17 @@ def implied_unit(claim: Claim, template: FieldTemplate | None) -> str | None:
 
 def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
     stated, implied = canonical_unit(claim.unit), implied_unit(claim, template)
-    if stated is None or implied is None or stated == implied:
+    if stated is None or implied is None or _agrees(stated, implied):
         return []
     return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
+
+
+def _agrees(stated: str, implied: str) -> bool:
+    """A qualified form of the field's unit is of it (business days for a ``_days`` field); any currency
+    is money's, unless the template names one (rupees is only the default of a fact with no unit)."""
+    if split_unit(stated)[1] == implied:
+        return True
+    return is_currency(stated) and implied == "INR"
 
 
 def _confidence_check(claim: Claim, minimum: str | float) -> list[Check]:

@@ -27,7 +27,9 @@ gold would test one product with another's text.
 **Consistency checks** on every claim with a quote that was searched (warnings; errors under
 ``--strict``): ``value_not_in_quote`` (a number, amount or percentage its own quote does not state:
 ``values.value_in_text`` is False), ``unit_mismatch`` (the claim's unit against the template's or the
-field name's), ``low_confidence`` (the curator's confidence below ``min_confidence``).
+field name's), ``low_confidence`` (the curator's confidence below ``min_confidence``), ``quote_differs``
+(a quote found only at the fuzzy level whose content words or numbers differ from the document's: the
+fuzzy level forgives slips, never a changed claim; each difference is named).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from ..scorers.grounding.quotes import (
     find_quote,
     sentinel_reason,
 )
-from .checks import DEFAULT_MIN_CONFIDENCE, WARNING_CODES, Check, consistency_checks
+from .checks import DEFAULT_MIN_CONFIDENCE, WARNING_CODES, Check, consistency_checks, wording_check
 from .facts import Claim, FactsFile
 from .templates import Templates, template_for
 
@@ -362,7 +364,7 @@ def with_checks(verdict: Verdict, templates: Templates | None, options: VerifyOp
         return verdict
     template = template_for(verdict.claim, templates)
     checks = consistency_checks(verdict.claim, verdict.quote, template, min_confidence=options.min_confidence)
-    return replace(verdict, warnings=checks)
+    return replace(verdict, warnings=(*checks, *wording_check(verdict.quote, verdict.match)))
 
 
 # --- counts and the report -------------------------------------------------------------------------

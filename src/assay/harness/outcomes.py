@@ -8,12 +8,15 @@ The precedence, per row (the first that applies decides):
    should); else the factual verdict -- the judge when it ran, else the ``refusal`` metric -- PASS ->
    ``correct``, FAIL -> ``answered_refusal``, unscored -> ``unscored``.
 3. An answerable item: ``reply.blocked`` -> ``blocked``; else the factual verdict -- the judge when it ran,
-   else ``hard_fact`` and ``value_match`` (the one that scored the row, or both when they agree; when they
-   disagree, ``unscored``: neither is trusted over the other; a pass of theirs that ``refusal`` reads as
-   a decline is ``unscored`` too) -- unscored -> ``unscored`` (a judge that could not decide is never
+   else ``value_match`` where it read a typed value (it reads the clause that answers the field:
+   negation, hedges, alternatives; a ``hard_fact`` that differs is named in the reason), or where its
+   rules could not decide (``unscored``, its reason kept, for the judge); else ``hard_fact`` (a row
+   with no typed value); a pass that ``refusal`` reads as a decline is ``unscored``) -- unscored ->
+   ``unscored`` (a judge that could not decide is never
    regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
    the reply declined, else ``wrong_cited`` when it cites a source, else ``wrong_uncited``; PASS ->
-   ``correct_ungrounded`` when ``grounded`` FAILs it, else ``correct``.
+   ``wrong_cited`` when ``grounded`` FAILs it for a figure a cited page states otherwise
+   (``grounded_contradicts``), ``correct_ungrounded`` when it FAILs it otherwise, else ``correct``.
 
 Two derived metrics carry the outcomes into every table that reads a metric (the summary, the gate,
 compare), as MetricScores beside the scorers' own:
@@ -56,10 +59,12 @@ OUTCOMES: Final = (
 PASSING: Final = frozenset({"correct", "correct_ungrounded"})  # the outcomes `factual` passes
 FACTUAL, CITATION = "factual", "citation"
 DERIVED: Final = (FACTUAL, CITATION)
-RULE_VERSION: Final = 2  # bump when the precedence above changes: it is in the derived signatures
-MATCHERS: Final = ("hard_fact", "value_match")
+RULE_VERSION: Final = 4  # bump when the precedence above changes: it is in the derived signatures
+HARD_FACT, VALUE_MATCH = "hard_fact", "value_match"
+MATCHERS: Final = (HARD_FACT, VALUE_MATCH)
 REFUSAL, GROUNDED = "refusal", "grounded"
-DECLINED_COLUMN, PROBLEMS_COLUMN = "declined", "grounded_problems"
+DECLINED_COLUMN, PROBLEMS_COLUMN, UNDECIDED_COLUMN = "declined", "grounded_problems", "undecided"
+CONTRADICTS_COLUMN = "grounded_contradicts"
 OUTCOME_COLUMN, REASON_COLUMN = "outcome", "outcome_reason"
 NOT_APPLICABLE: Final = "not an answered answerable item"
 _NAMES = {Outcome.PASS: "PASS", Outcome.FAIL: "FAIL", Outcome.UNSCORED: "unscored", Outcome.SOFT_PASS: "FAIL"}
@@ -167,6 +172,10 @@ def _row_outcome(run: ScoreRun, index: int, record: Record, failed: Mapping[int,
         return "unscored", why
     if verdict is Outcome.PASS:
         problem = _grounding_problem(run, index)
+        texts = run.metrics[GROUNDED].texts if problem is not None else {}
+        contradicts = _text(texts, CONTRADICTS_COLUMN, index)
+        if contradicts:  # a figure of the reply the cited page states otherwise: a wrong answer, cited
+            return "wrong_cited", f"{why}; grounded: the reply contradicts the cited page ({contradicts})"
         return ("correct", why) if problem is None else ("correct_ungrounded", f"{why}; {problem}")
     if _declined(run, index):
         return "refused_answerable", f"{why}; refusal: the reply declined an answerable item"
@@ -194,19 +203,36 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
     if not ran:
         return Outcome.UNSCORED, "no factual metric ran (hard_fact, value_match or the judge)"
     decided = {name: _verdict(run.metrics[name], index, name) for name in ran}
+    reader = decided.get(VALUE_MATCH)
+    if reader is not None and (reader[0] is not Outcome.UNSCORED or _undecided(run, index)):
+        # value_match reads the reply's clauses (negation, hedges, the field's clause): where it read a
+        # typed value its verdict stands, and a pattern's differing match is named beside it.
+        verdict, why = reader
+        pattern = decided.get(HARD_FACT)
+        if pattern is not None and pattern[0] is verdict:
+            why = f"{pattern[1]}; {why}"
+        elif pattern is not None and pattern[0] is not Outcome.UNSCORED:
+            why = f"{why} (hard_fact {_NAMES[pattern[0]]}: its pattern matched the text, not the clause)"
+        return _declined_pass(run, index, verdict, why)
     scored = {name: found for name, found in decided.items() if found[0] is not Outcome.UNSCORED}
     if not scored:
         return Outcome.UNSCORED, "; ".join(why for _, why in decided.values())
-    verdicts = {verdict for verdict, _ in scored.values()}
-    if len(verdicts) > 1:
-        shown = ", ".join(f"{name} {_NAMES[verdict]}" for name, (verdict, _) in scored.items())
-        return Outcome.UNSCORED, f"hard_fact and value_match disagree ({shown})"
-    verdict, why = verdicts.pop(), "; ".join(why for _, why in scored.values())
+    verdict, why = next(iter(scored.values()))
+    return _declined_pass(run, index, verdict, why)
+
+
+def _declined_pass(run: ScoreRun, index: int, verdict: Outcome, why: str) -> tuple[Outcome, str]:
     if verdict is Outcome.PASS and _declined(run, index):
         # A decline can hold what a pattern looks for ("... की जानकारी नहीं है" holds the नहीं of a
         # "No"): the matchers cannot tell an answer from a refusal there, and a judge must decide.
         return Outcome.UNSCORED, f"{why}, yet the reply reads as a refusal (refusal: declined)"
     return verdict, why
+
+
+def _undecided(run: ScoreRun, index: int) -> bool:
+    """value_match read the reply and its rules could not decide (not: it had no typed value)."""
+    column = run.metrics[VALUE_MATCH].extras.get(UNDECIDED_COLUMN)
+    return column is not None and column[index] == 1
 
 
 def _verdict(scores: MetricScores, index: int, name: str) -> tuple[Outcome, str]:

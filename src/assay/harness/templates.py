@@ -47,7 +47,7 @@ from typing import Any
 import regex
 
 from ..errors import InputError
-from ..values import ANSWER_TYPES, canonical_unit, parse_answer, unit_from_field
+from ..values import ANSWER_TYPES, canonical_unit, is_currency, parse_answer, unit_from_field
 from .facts import Claim
 
 # The types an inferred template gives a value written as text that reads as one value.
@@ -326,7 +326,7 @@ def _inferred_type(claim: Claim) -> str:
         return "enum"
     if isinstance(value, int | float):
         unit = canonical_unit(claim.unit) or unit_from_field(claim.field)
-        return {"%": "percent", "INR": "money"}.get(unit or "", "number_unit")
+        return "money" if is_currency(unit) else {"%": "percent"}.get(unit or "", "number_unit")
     if isinstance(value, str):
         # A value written as text that reads as one value ("₹2.5 lakh", "30 days", "12%", "Yes") is
         # that value: typed as text it would get no pattern and no value check at all.

@@ -11,18 +11,27 @@ The response is read for values (``values.reading``) after the unicode profile's
 lakh`` = ``Rs 5,00,000`` = ``₹5L``, and Indic digits read as ASCII. The candidates are the stated
 values of the expected one's kind (a duration in a unit it converts with, an amount, a percentage, a
 date; for a bare number or a count, bare numbers and a date's year); when the response states none,
-its bare numbers are read in the expected unit ("It is 30." for 30 days). It passes when a candidate
+its bare numbers are read in the expected unit ("It is 30." for 30 days).
+
+A reply is a set of claims: when the row names its field (a gold item's ``field``, with its question
+and the document's title: ``text.clauses.field_terms``), the candidates that answer are those said in
+the clauses that name the field most strongly, each term counted for the value nearest it after the
+clause's first value (a term before it is the clause's subject, said of every value): "60 days before
+admission and 180 days after discharge" answers the days after discharge with 180 days. A value said
+only in another clause ("the free-look period is 30 days" for the grace period) neither passes nor
+rivals. A row without a field (a plain dataset) is read whole. It passes when an answering candidate
 equals the expected value and none of these holds:
 
 - the response names another value of the same kind too (``30 or 60 days``; ``₹5 lakh or ₹10 lakh``):
-  several candidates, of which a reader cannot tell which is the answer. A reply is read answer
-  first: another value counts in the equal value's sentence or before it ("The grace period is 15
-  days. Some say 30 days."), and in a later sentence only with a contrast, negation or correction
-  word ("However, monthly mode has 15 days", "No, it is 15 days"); a later sentence's value (or a
-  later table cell's) is context: "The grace period is 30 days. The waiting period is 36 months."
-  passes for 30 days, and fails for 36 months, where a reader cannot tell without the question;
-- the equal value is negated: a negation cue (``assay.text.cues``) among the three words before it in
-  its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
+  several candidates, of which a reader cannot tell which is the answer. Values offered as
+  alternatives or a range ("30 or 60 days", "30-60 days", "between 30 and 60 days") always compete;
+  without the field's terms a reply is read answer first: another value counts in the equal value's
+  sentence or before it ("The grace period is 15 days. Some say 30 days."), and in a later sentence
+  only with a contrast, negation or correction word ("However, monthly mode has 15 days", "No, it is
+  15 days"); a later sentence's value (or a later table cell's) is context;
+- the equal value is negated: a negation cue (``assay.text.cues``) before it in its clause (not one of
+  a condition or relative clause: "if you don't renew within 30 days"), or among the three words before
+  it in its sentence, not followed by a comma ("No, it is 30 days" is no negation), unless a comparison
   word comes between ("not more than 50%", "shall not exceed 50%", "not later than 30 days" state a
   bound); for Indian languages, which put it after, a negation right after the value;
 - the equal value is approximate or strictly bounded ("about 30 days", "more than 30 days", "under
@@ -34,8 +43,14 @@ equals the expected value and none of these holds:
   ``typically``, ``generally``, ...), or a contrast word with another, non-negated number in the
   sentence ("usually 30 days but some plans use 60").
 
-A yes/no value passes when the response says it (``yes``, ``covered``, ``included``; ``no`` as the
-first word of a sentence, ``not covered``, ``excluded``, ``isn't covered``) and never the opposite.
+A yes/no value passes when the response says it and never the opposite: its sentences' own "Yes" and
+"No", and the polarity of the clauses that name the question's terms most strongly ("Are monthly
+subscriptions refundable?" is answered No by "Monthly subscriptions are not refundable." and
+"... are non-refundable": a negation governing the clause, or a term with a negative prefix); without
+such a clause, the yes/no words of coverage (``covered``, ``included``; ``not covered``, ``excluded``).
+A reply that says neither is unscored, for the judge (the ``undecided`` extra column is 1): the rules
+read it and could not decide, which is not a wrong answer.
+
 An enum label or a short text (``values.patterns.MAX_TEXT_WORDS`` words) passes when its
 words, or a golden answer's, occur as a whole and not negated; a longer text is unscored (it is for
 phrase_match or the judge). Traces show the expected value, where it came from, and every value read
@@ -54,6 +69,7 @@ from typing import Any
 import regex
 
 from ..text import cues, unicode
+from ..text.clauses import FieldTerms, clause_spans, field_terms
 from ..values import money_scale, typed_value
 from ..values.patterns import (
     EXCLUSIONS,
@@ -78,14 +94,20 @@ from ..values.types import (
     VALUES_VERSION,
     Value,
     canonical_unit,
+    is_currency,
     render_answer,
     same_value,
 )
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
+from ._value_clauses import alternatives, answering, clause_negated, negated_after, negative_forms
 from ._value_reply import MAX_EXAMINED, SHOWN_RIVALS, candidates, hedged, in_play, negated
 from .hard_fact import HARD_FACT
 
 VALUE, UNIT, VALUE_TYPE = "gold.value?", "gold.unit?", "gold.value_type?"  # optional: a plain file has none
+# What names the asked field: the gold item's field and title, and the row's question.
+FIELD, TITLE, QUESTION = "gold.field?", "gold.source_title?", "question"
+NO_TERMS = FieldTerms()  # a plain dataset's row: the reply is read whole
+UNDECIDED = "undecided"  # the extra column: 1 where the rules read the reply and could not decide
 NO_VALUE = (
     "the golden answer is not a typed value (a number with its unit, an amount, a percentage, a date or "
     "yes/no)"
@@ -110,10 +132,11 @@ class Expected:
 
 @dataclass(frozen=True)
 class Decision:
-    """A row's verdict, the rule in words, the deciding span in the seen response, and the golden
-    answer whose words decided (a label's), or -1."""
+    """A row's verdict (None: the rules cannot decide, and the row is unscored for the judge), the rule
+    in words, the deciding span in the seen response, and the golden answer whose words decided (a
+    label's), or -1."""
 
-    passed: bool
+    passed: bool | None
     rule: str
     span: Span | None = None
     answer_index: int = -1
@@ -129,7 +152,8 @@ def _gold_value(raw: Any, unit: Any, value_type: Any) -> Value:
             kind = BOOL
         elif isinstance(raw, (int, float)):
             canonical = RUPEES if money_scale(unit) else canonical_unit(unit)  # 5 in "lakh"
-            kind = {RUPEES: MONEY, PERCENT_SIGN: PERCENT}.get(canonical or "", NUMBER_UNIT)
+            money = is_currency(canonical)  # INR, USD, $, dollars
+            kind = MONEY if money else {PERCENT_SIGN: PERCENT}.get(canonical or "", NUMBER_UNIT)
         else:
             parsed = parse_answer(str(raw))
             if parsed is not None:
@@ -167,30 +191,70 @@ def _shown(mentions: Sequence[Mention]) -> str:
     return ", ".join(shown) + more if shown else "no values"
 
 
-def _decide_quantity(expected: Value, text: str) -> Decision:
+def _decide_quantity(expected: Value, text: str, terms: FieldTerms) -> Decision:
     mentions = read_folded(text)
     read = f"read from the response: {_shown(mentions)}"
     found = candidates(expected, mentions, text)
-    is_equal = [same_value(expected, m.value) for m in found]  # by position: no Mention equality, O(n)
-    equal = [m for m, same in zip(found, is_equal) if same]
+    chosen, by_terms = answering(text, found, terms)
+    is_equal = [same_value(expected, m.value) for m in chosen]  # by position: no Mention equality, O(n)
+    equal = [m for m, same in zip(chosen, is_equal) if same]
     if not equal:
+        elsewhere = [m for m in found if same_value(expected, m.value)]
+        said = ", ".join(dict.fromkeys(render_answer(m.value) for m in chosen[:SHOWN_RIVALS]))
+        if elsewhere and said:
+            return Decision(False, f"the clause that answers the field states {said}; "
+                            f"{render_answer(expected)!r} only in another clause; {read}")  # fmt: skip
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")
-    rivals = (m for m, same in zip(found, is_equal) if not same and in_play(text, equal[0], m))
+    rivals = (m for m, same in zip(chosen, is_equal) if not same and _competes(text, equal[0], m, by_terms))
     others = list(itertools.islice((m for m in rivals if not negated(text, m)), SHOWN_RIVALS))
     if others:
         names = ", ".join(dict.fromkeys(render_answer(m.value) for m in [equal[0], *others]))
         return Decision(False, f"the response names several candidate values ({names}); {read}")
     problems = []
     for mention in equal[:MAX_EXAMINED]:
-        problem = (
-            "a negation before it"
-            if negated(text, mention)
-            else qualifier(text, mention.start, mention.end) or hedged(text, mention, mentions)
-        )
+        problem = _unstated(text, mention, chosen if by_terms else mentions, found)
         if problem is None:
             return Decision(True, f"states {render_answer(expected)!r}; {read}", (mention.start, mention.end))
         problems.append(problem)
     return Decision(False, f"{render_answer(expected)!r} is stated under {problems[0]}; {read}")
+
+
+def _competes(text: str, answer: Mention, other: Mention, by_terms: bool) -> bool:
+    """Whether another value of the answering clauses competes with the answer: offered as its
+    alternative or range, or (when the field's terms did not pick the clauses) in play by the
+    sentence rules of ``_value_reply.in_play``. Values the field's terms gave to the field's clause
+    but joined by "and" are two claims of one sentence, each checked by the grounded metric."""
+    if alternatives(text, answer, other):
+        return True
+    if by_terms:
+        return other.start < answer.start and not _rate_differs(text, answer, other)
+    return in_play(text, answer, other)
+
+
+def _rate_differs(text: str, answer: Mention, other: Mention) -> bool:
+    from ._value_reply import _rate
+
+    return _rate(text, answer) != _rate(text, other)
+
+
+def _neighbours(found: Sequence[Mention], mention: Mention) -> list[Mention]:
+    """The mentions just before and after `mention` in `found` (in text order): the only ones that can
+    be joined to it as alternatives."""
+    at = next((i for i, m in enumerate(found) if m is mention), -1)
+    return [found[i] for i in (at - 1, at + 1) if 0 <= i < len(found) and at >= 0]
+
+
+def _unstated(text: str, mention: Mention, rivals: Sequence[Mention], found: Sequence[Mention]) -> str | None:
+    """Why the equal value at `mention` is not stated as the answer, or None when it is; `rivals` are
+    the values a contrast in its sentence may set against it."""
+    if negated(text, mention) or clause_negated(text, mention.start):
+        return "a negation before it"
+    if negated_after(text, mention.end):
+        return "a negation of its clause after it"
+    joined = next((m for m in _neighbours(found, mention) if alternatives(text, mention, m)), None)
+    if joined is not None:
+        return f"a range or alternatives with {render_answer(joined.value)!r}"
+    return qualifier(text, mention.start, mention.end) or hedged(text, mention, rivals)
 
 
 _NEGATIVE_PHRASE = regex.compile(
@@ -198,12 +262,17 @@ _NEGATIVE_PHRASE = regex.compile(
 )
 _POSITIVE_TERM = regex.compile(rf"(?<!\w)(?:{'|'.join(POSITIVE)})(?!\w)")
 _SENTENCE_NO = regex.compile(SENTENCE_NO)
+_SENTENCE_YES = regex.compile(r"(?:^|(?<=[.!?;:]\s?))(?:yes|हाँ|हां)(?=\s?[.,;:!]|\s?$)")  # "Yes, ..."
 _BETWEEN_WORDS = r"[\s_\-\u2010-\u2014]?"  # pan india, pan-india, pan_india
 _NOT_BEFORE = regex.compile(r"(?<!\w)not\s$")
 
 
-def _polarities(text: str) -> list[tuple[bool, int, int]]:
-    """Each yes or no the response says, as (truth, start, end), in order."""
+def _polarities(text: str, explicit_only: bool = False) -> list[tuple[bool, int, int]]:
+    """Each yes or no the response says, as (truth, start, end), in order: only its sentences' own
+    "Yes" and "No" when `explicit_only`, else its yes/no words of coverage too."""
+    if explicit_only:
+        found = [(False, m.start(), m.end()) for m in _SENTENCE_NO.finditer(text)]
+        return found + [(True, m.start(), m.end()) for m in _SENTENCE_YES.finditer(text)]
     found, taken = [], []
     for match in [*_NEGATIVE_PHRASE.finditer(text), *_SENTENCE_NO.finditer(text)]:
         flipped = match.group() in EXCLUSIONS and _NOT_BEFORE.search(text, 0, match.start())
@@ -215,9 +284,17 @@ def _polarities(text: str) -> list[tuple[bool, int, int]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def _decide_bool(expected: Value, text: str) -> Decision:
-    said = _polarities(text)
-    shown = ", ".join(repr(text[start:end]) for _, start, end in said) or "no yes or no"
+def _decide_bool(expected: Value, text: str, terms: FieldTerms) -> Decision:
+    """Yes or no: the reply's own "Yes"/"No", and the polarity of the clauses that name the question's
+    predicate (its terms: "Are monthly subscriptions refundable?" is answered by "Monthly
+    subscriptions are not refundable."), else of the clauses that say a yes/no word of coverage."""
+    said = _predicate_polarities(text, terms)
+    # The reply's own "Yes"/"No" always counts; the yes/no words of coverage only when no clause
+    # names the question's terms ("Dental is not covered" beside the AYUSH answer is another claim).
+    said = sorted([*_polarities(text, explicit_only=bool(said)), *said], key=lambda item: item[1])
+    shown = ", ".join(dict.fromkeys(repr(text[start:end]) for _, start, end in said)) or "no yes or no"
+    if not said:
+        return Decision(None, "the response says neither yes nor no of the question's terms: a judge decides")
     wanted = [item for item in said if item[0] == expected.value]
     if not wanted:
         return Decision(False, f"the response does not say {render_answer(expected)!r}; it says {shown}")
@@ -228,6 +305,30 @@ def _decide_bool(expected: Value, text: str) -> Decision:
     if hedge is not None:
         return Decision(False, f"{render_answer(expected)!r} is said under {hedge}; it says {shown}")
     return Decision(True, f"the response says {render_answer(expected)!r}: {shown}", (start, end))
+
+
+def _predicate_polarities(text: str, terms: FieldTerms) -> list[tuple[bool, int, int]]:
+    """The polarity of each clause that names the question's terms most strongly: negative when a
+    negation governs the clause or a term is said in its negative form ("non-refundable")."""
+    if not terms:
+        return []
+    spans = clause_spans(text)
+    # A clause that holds only the question's context ("the Enterprise plan has ...") says nothing of
+    # what is asked ("Is single sign-on included in the Enterprise plan?").
+    asked = [terms.names_what_is_asked(text, *span) for span in spans]
+    scores = [terms.score(text[start:end]) if has else 0 for (start, end), has in zip(spans, asked)]
+    best = max(scores, default=0)
+    found = []
+    for (start, end), score in zip(spans, scores):
+        if score == 0 or score < best:
+            continue
+        hits = terms.found(text, start, end)
+        if not hits:
+            continue
+        first, last = hits[0][0], hits[-1][1]
+        negative = clause_negated(text, end) or bool(negative_forms(text, start, end, terms))
+        found.append((not negative, first, last))
+    return found
 
 
 def _decide_words(expected: Value, text: str, answers: Sequence[str]) -> Decision:
@@ -243,13 +344,16 @@ def _decide_words(expected: Value, text: str, answers: Sequence[str]) -> Decisio
     return Decision(False, f"no whole, non-negated mention of {render_answer(expected)!r}")
 
 
-def decide(expected: Value, text: str, answers: Sequence[str] = ()) -> Decision:
-    """Whether folded `text` states `expected` (see the module's note), with the rule in words."""
+def decide(
+    expected: Value, text: str, answers: Sequence[str] = (), terms: FieldTerms = NO_TERMS
+) -> Decision:
+    """Whether folded `text` states `expected` (see the module's note), with the rule in words;
+    `terms` name the asked field (its name's and its question's words)."""
     if expected.type == BOOL:
-        return _decide_bool(expected, text)
+        return _decide_bool(expected, text, terms)
     if expected.type in (ENUM, TEXT):
         return _decide_words(expected, text, answers)
-    return _decide_quantity(expected, text)
+    return _decide_quantity(expected, text, terms)
 
 
 def _value_match(
@@ -258,19 +362,34 @@ def _value_match(
     values: Sequence[Any],
     units: Sequence[Any],
     value_types: Sequence[Any],
+    fields: Sequence[Any],
+    titles: Sequence[Any],
+    questions: Sequence[Any],
 ) -> MetricScores:
-    scores = MetricScores.all_failing("value_match", len(responses))
+    scores = MetricScores.all_failing("value_match", len(responses), (UNDECIDED,))
+    undecided = scores.extras[UNDECIDED]
     for row, (response, answers) in enumerate(zip(responses, answer_sets)):
         expected = expected_of(values[row], units[row], value_types[row], answers)
         if expected.value is None:
             scores.outcomes[row], scores.reasons[row] = UNSCORED, expected.source
             continue
-        decision = decide(expected.value, response, answers)
+        decision = decide(expected.value, response, answers, _terms(fields[row], questions[row], titles[row]))
         # the golden answer that decided, so that a trace (which sees that one answer) decides alike
         scores.answer_index[row] = max(expected.answer_index, decision.answer_index)
-        if decision.passed:
+        if decision.passed is None:
+            scores.outcomes[row], scores.reasons[row], undecided[row] = UNSCORED, decision.rule, 1
+        elif decision.passed:
             scores.outcomes[row] = PASS
     return scores
+
+
+def _terms(field: Any, question: Any, title: Any) -> FieldTerms:
+    """The terms that name the row's field; none for a row without a gold field (a plain dataset's
+    question names a fact, not a field of a document: its reply is read whole, as before)."""
+    if not isinstance(field, str) or not field:
+        return NO_TERMS
+    text = question if isinstance(question, str) else None
+    return field_terms(field, text, title if isinstance(title, str) else None)
 
 
 def _explain(seen: Seen) -> tuple[str, Span | None]:
@@ -279,7 +398,8 @@ def _explain(seen: Seen) -> tuple[str, Span | None]:
     expected = expected_of(inputs.get(VALUE), inputs.get(UNIT), inputs.get(VALUE_TYPE), answers)
     if expected.value is None:
         return expected.source, None
-    decision = decide(expected.value, seen.response, answers)
+    terms = _terms(inputs.get(FIELD), inputs.get(QUESTION), inputs.get(TITLE))
+    decision = decide(expected.value, seen.response, answers, terms)
     rule = f"expected {render_answer(expected.value)!r} ({expected.value.type}, from {expected.source}): "
     span = None if decision.span is None else seen.locate(*decision.span)
     return rule + decision.rule, span
@@ -293,7 +413,10 @@ VALUE_MATCH = Scorer(
     view=unicode.fold,
     score_rows=_value_match,
     signature_parts=(unicode.FOLD_SIGNATURE, cues.SIGNATURE, f"values:{VALUES_VERSION}"),
-    inputs=(VALUE, UNIT, VALUE_TYPE),
+    inputs=(VALUE, UNIT, VALUE_TYPE, FIELD, TITLE, QUESTION),
+    extra_columns=(UNDECIDED,),
+    # 2: the clause that answers the field; negation in the clause; yes/no from the question's terms
+    version=2,
     explain=_explain,
     alignment=HARD_FACT.alignment,
     # Not by default: on a plain dataset most golden answers are names, not values, and the rows would

@@ -1,22 +1,32 @@
 """Reading typed values out of text: the numbers, amounts, percentages and dates a sentence states.
 
+One reader for every part of assay that reads values (value_match, the gold build's checks, grounding).
 Text is read after the ``unicode`` profile's folding (``text.unicode.fold``: case, NFKC, Indic digits
 to ASCII, punctuation kept), so ``३० दिन``, ``30 Days`` and ``30 days`` read alike. A **mention** is
 one stated value with its span in the folded text:
 
-- a number in digits (``30``, ``5,00,000`` in Indian or Western grouping, ``7.5``) or English words
-  (``thirty``, ``twenty-four``; ``a``/``an``/``one`` only before a unit), a word number's echo in
-  digits taken as its value (``thirty (30) days``), never a number inside a longer number or word;
-- then optionally a scale (``lakh``/``lac``, ``crore``/``cr``, ``million``, ``thousand``/``k``), a
-  neutral qualifier (``4 consecutive years``; not ``working``: 30 working days are not 30 days) and a
-  unit (``days``, ``30-day``, ``hrs``, ``%``, ``per cent``, ``rupees``, Hindi ``दिन``); ``day care`` is
-  not a unit of days;
-- money when it has a currency (``₹``, ``Rs.``, ``INR``, ``rupees``) or a scale; a percentage with
-  ``%`` or its words; else a number with its unit, or a bare number.
+- a number in digits (``30``, ``5,00,000`` in Indian or Western grouping, ``7.5``) or English words to
+  any size (``thirty``, ``twenty-four``, ``one hundred and eighty``, ``two thousand five hundred``,
+  ``one lakh fifty thousand``, ``twelve crore``, ``a hundred``, ``a dozen``; ``a``/``an``/``one``
+  alone only before a unit); a number's echo in brackets is read with it (``30 (thirty) days``,
+  ``thirty (30) days``), and an echo that says another number leaves the number bare (which is
+  meant?); never a number inside a longer number or word;
+- before it optionally a currency (``₹``, ``Rs.``, ``$``, ``US$``, ``€``, ``£``, ``INR``, ``USD``:
+  ``types.CURRENCIES``), after it a scale (``lakh``/``lac``, ``crore``/``cr``, ``million``,
+  ``billion``, ``thousand``/``k``), a neutral qualifier (``4 consecutive years``) and a unit (``days``,
+  ``30-day``, ``hrs``, ``%``, ``per cent``, a currency's word, code or sign, Hindi ``दिन``), which may be
+  qualified (``business days``, ``working days``, ``calendar days``: ``types``' note says how they
+  compare); ``day care`` is not a unit of days;
+- money when it has a currency (its ISO code is the unit) or ends in a scale (``5 lakh``: no currency
+  named, the unit is None); a percentage with ``%`` or its words; else a number with its unit, or a
+  bare number.
 
 A bare number followed by a joined number with a unit takes that unit (``30 or 60 days``, ``5 to 10
-lakh``). Dates (``15 August 1947``, ``August 15, 1947``, ``1947-08-15``, ``15/08/1947`` read day first,
-as in India) are read before numbers, so their digits are not bare numbers.
+lakh``), and an amount joined to a scaled one shares its scale and currency (``₹5 to 10 lakh``). Two
+values joined as a range (``30-60 days``, ``30 to 60 days``, ``between 30 and 60 days``) are marked as
+its ends (``Mention.range_end``): a reader can tell a bound from one stated value or from alternatives
+(``30 or 60 days``). Dates (``15 August 1947``, ``August 15, 1947``, ``1947-08-15``, ``15/08/1947``
+read day first, as in India) are read before numbers, so their digits are not bare numbers.
 """
 
 from __future__ import annotations
@@ -31,6 +41,9 @@ import regex
 from ..text import unicode
 from .types import (
     BOOL,
+    CURRENCIES,
+    CURRENCY_CODES,
+    CURRENCY_SIGNS,
     DATE,
     ENUM,
     MONEY,
@@ -38,7 +51,6 @@ from .types import (
     NUMBER_UNIT,
     PERCENT,
     PERCENT_SIGN,
-    RUPEES,
     TEXT,
     UNIT_ALIASES,
     Value,
@@ -59,16 +71,27 @@ NUMBER_WORDS: Mapping[str, int] = {
 SCALES: Mapping[str, int] = {
     **dict.fromkeys(("lakh", "lakhs", "lac", "lacs", "लाख", "l"), 100_000),  # "l" only after a currency
     **dict.fromkeys(("crore", "crores", "cr", "करोड़"), 10_000_000),
-    "million": 1_000_000, "thousand": 1_000, "k": 1_000, "हजार": 1_000, "हज़ार": 1_000,
+    **dict.fromkeys(("million", "millions", "mn"), 1_000_000), **dict.fromkeys(("billion", "bn"), 10**9),
+    "thousand": 1_000, "k": 1_000, "हजार": 1_000, "हज़ार": 1_000,
 }  # fmt: skip
-QUALIFIERS = ("consecutive", "continuous", "completed", "complete", "calendar", "full", "uninterrupted")
+# Words that multiply the number words before them: scales (money when the number ends in one, as
+# "5 lakh" does) and "dozen" (a count: "two dozen" is 24).
+_WORD_SCALES: Mapping[str, int] = {
+    **{word: size for word, size in SCALES.items() if word.isalpha() and word.isascii() and len(word) > 2},
+    "dozen": 12,
+}
+# Neutral qualifiers between a number and its unit: "4 consecutive years" are 4 years. The qualifiers
+# that make a unit another quantity ("7 business days") are the unit's (``types.UNIT_QUALIFIERS``).
+QUALIFIERS = ("consecutive", "continuous", "completed", "complete", "full", "uninterrupted")
 MONTH_NAMES: Mapping[str, int] = {
     **{name: number for number, name in enumerate(MONTHS, 1)},
     **{name[:3]: number for number, name in enumerate(MONTHS, 1)},
     "sept": 9,
 }
 HYPHENS = "\\-\u2010\u2011\u2012\u2013\u2014"  # for a character class: the ASCII hyphen escaped
-_CURRENCIES = ("₹", "rs.", "rs", "inr", "rupees", "rupee")
+# A currency before the amount: a sign or an ISO code (₹, Rs., $, US$, €, £, INR, USD), or "rupees" as
+# Indian cheques write it ("Rupees Five Lakh"); after it, any currency word, code or sign is a unit.
+_CURRENCIES_BEFORE = (*CURRENCY_SIGNS, *(code.casefold() for code in CURRENCY_CODES), "rupees", "rupee")
 
 
 def _alternation(words: Iterable[str]) -> str:
@@ -85,19 +108,50 @@ _DIGITS = (
     rf"\d{{1,3}}(?:,\d{{3}}){{1,9}}(?!,?\d)|\d{{1,2}}(?:,\d{{2}}){{0,13}},\d{{3}}(?!,?\d)"
     rf"|\d{{1,{MAX_DIGITS}}}(?!\d)"
 )
-_WORD_NUMBER = (
-    rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{_alternation(NUMBER_WORDS)}"
+# Number words to any size, as people write them: "one hundred and eighty", "two thousand five
+# hundred", "one lakh fifty thousand", "twelve crore", "a hundred", "a dozen". A group is a number below
+# a thousand ("a"/"an" only before "hundred" or a scale); groups are joined by scales, "and" only after
+# "hundred" or a scale ("thirty and sixty days" is two numbers, not ninety).
+_BELOW_100 = (
+    rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{'|'.join(reversed(_ONES))}"
 )
-_UNIT_WORDS = _alternation(set(UNIT_ALIASES) - {"number", "count", "counts"})
+_AND = r"(?:,?\s(?:and\s)?)"
+_NOT_A_HUNDRED = rf"(?![ {HYPHENS}](?:hundred|{_alternation(_WORD_SCALES)})(?!\w))"
+_BELOW_1000 = (
+    rf"(?:(?:{_BELOW_100}|an?)[ {HYPHENS}]hundred(?:{_AND}(?:{_BELOW_100})(?!\w){_NOT_A_HUNDRED})?"
+    rf"|(?:{_BELOW_100})(?!\w))"
+)
+_GROUP = rf"(?:{_BELOW_1000}|an?)[ {HYPHENS}](?:{_alternation(_WORD_SCALES)})(?!\w)"
+_WORD_NUMBER = (
+    rf"{_GROUP}(?:{_AND}{_GROUP})*(?:{_AND}{_BELOW_1000}{_NOT_A_HUNDRED})?|{_BELOW_1000}|an?(?!\w)"
+)
+def _word_starts(words: Iterable[str]) -> set[str]:
+    """The letters each word starts with, up to its first other character ("us" of "us$")."""
+    return {start.group() for start in map(regex.compile(r"\p{L}+").match, words) if start}
+
+
+# The long alternations are named lists (the regex module matches them as a set, longest first): a
+# megabyte reply is read in seconds. What a mention can start with is checked first: a digit, a sign,
+# or one of the first words, so that every other word of a text costs one failed test.
+_LISTS = {
+    "units": sorted(set(UNIT_ALIASES) - {"number", "count", "counts"}),
+    "currencies": sorted(_CURRENCIES_BEFORE),
+    "scales": sorted(SCALES),
+    "first_words": sorted({*_ONES, *_TENS, "a", "an", *_word_starts(_CURRENCIES_BEFORE)}),
+}
+_UNIT_WORDS = r"\L<units>"
+_SIGNS = regex.escape("".join(sorted({sign[0] for sign in CURRENCY_SIGNS if not sign[0].isalpha()})))
 _MENTION = regex.compile(
-    rf"""(?<!\w)(?<!\d[.,])(?<![^\W\d][{HYPHENS}])
-    (?:(?P<currency>{_alternation(_CURRENCIES)})\s?)?
-    (?:(?P<digits>(?:{_DIGITS})(?:\.\d{{1,12}})?)(?!\d)|(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
-    (?:[ {HYPHENS}]?(?P<scale>{_alternation(SCALES)})(?!\w))?
+    rf"""(?<!\w)(?=\d|[{_SIGNS}]|\L<first_words>(?!\w))(?<!\d[.,])(?<![^\W\d][{HYPHENS}])
+    (?:(?P<currency>\L<currencies>)\s?)?
+    (?:(?P<digits>(?:{_DIGITS})(?:\.\d{{1,12}})?)(?!\d)(?:\s?\((?P<spelled>{_WORD_NUMBER})\))?
+      |(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
+    (?:[ {HYPHENS}]?(?P<scale>\L<scales>)(?!\w))?
     (?:(?:[ {HYPHENS}](?P<qualifier>{"|".join(QUALIFIERS)}))?[ {HYPHENS}]?
        (?P<unit>{_UNIT_WORDS})(?!\w)(?!\s?[{HYPHENS}]?\s?care))?
     (?![.,]\d)""",
     regex.VERBOSE,
+    **_LISTS,
 )
 _MONTH = _alternation(MONTH_NAMES)
 _DATE = regex.compile(
@@ -121,27 +175,60 @@ NOT_A_REFERENCE = rf"(?<!(?<!\w)(?:{'|'.join(map(regex.escape, REFERENCES))})\.?
 _REFERENCE = regex.compile(rf"(?<!\w)(?:{'|'.join(map(regex.escape, REFERENCES))})\.?\s?$")
 
 
+LOW, HIGH = "low", "high"  # a Mention's end of a range
+
+
 @dataclass(frozen=True)
 class Mention:
     """A value stated in folded text, at [start, end); `inherited` when its unit came from a joined
-    number after it (``30`` in ``30 or 60 days``)."""
+    number after it (``30`` in ``30 or 60 days``); `range_end` is ``LOW`` or ``HIGH`` when it is one end
+    of a range ("30-60 days", "30 to 60 days", "between 30 and 60 days"), else None."""
 
     value: Value
     start: int
     end: int
     inherited: bool = False
+    range_end: str | None = None
 
 
-def _number(found: regex.Match[str]) -> int | float:
-    if found.group("echo"):
-        return int(found.group("echo").replace(",", ""))
+def word_number(words: str) -> int:
+    """The number that number words say: "one hundred and eighty" 180, "one lakh fifty thousand"
+    150000, "a dozen" 12 (the words as ``_WORD_NUMBER`` matches them, folded)."""
+    total = current = 0
+    for word in regex.split(rf"[\s,{HYPHENS}]+", words):
+        if word in ("and", ""):
+            continue
+        if word == "hundred" or word in _WORD_SCALES:
+            size = 100 if word == "hundred" else _WORD_SCALES[word]
+            current = (current or 1) * size
+            if size >= 1000:  # a scale closes its group: "two thousand | five hundred"
+                total, current = total + current, 0
+        else:
+            current += NUMBER_WORDS[word]
+    return total + current
+
+
+def _written_number(found: regex.Match[str]) -> int | float:
     if found.group("digits"):
         return plain_number(Decimal(found.group("digits").replace(",", "")))
-    words = " ".join(regex.sub(f"[{HYPHENS}]", " ", found.group("words")).split())
-    if words in NUMBER_WORDS:
-        return NUMBER_WORDS[words]
-    tens, _, ones = words.partition(" ")
-    return NUMBER_WORDS[tens] + NUMBER_WORDS[ones]
+    return word_number(found.group("words"))
+
+
+def _echo_agrees(found: regex.Match[str], number: int | float) -> bool:
+    """Whether a number's echo in brackets says the same number: "30 (thirty)", "thirty (30)"."""
+    if found.group("spelled"):
+        return word_number(found.group("spelled")) == number
+    if found.group("echo"):
+        return int(found.group("echo").replace(",", "")) == number
+    return True
+
+
+def _scaled(found: regex.Match[str]) -> bool:
+    """Whether the amount ends in a scale of money ("5 lakh", "₹10k", "twelve crore"; not "a dozen")."""
+    if found.group("scale") is not None:
+        return True
+    words = found.group("words")
+    return words is not None and regex.split(rf"[\s{HYPHENS}]+", words)[-1] in SCALES
 
 
 def _typed(found: regex.Match[str], number: int | float) -> Value:
@@ -151,8 +238,11 @@ def _typed(found: regex.Match[str], number: int | float) -> Value:
         number = plain_number(Decimal(str(number)) * SCALES[scale])
     if canonical == PERCENT_SIGN:
         return Value(PERCENT, number, PERCENT_SIGN)
-    if (canonical is None and (found.group("currency") or scale is not None)) or canonical == RUPEES:
-        return Value(MONEY, number, RUPEES)
+    before = CURRENCIES.get(found.group("currency") or "")
+    if canonical in CURRENCY_CODES:
+        return Value(MONEY, number, before or canonical)
+    if canonical is None and (before or _scaled(found)):
+        return Value(MONEY, number, before)  # "5 lakh" names no currency
     return Value(NUMBER_UNIT, number, canonical)
 
 
@@ -167,7 +257,11 @@ def _mention(found: regex.Match[str], text: str) -> Mention | None:
         return None  # "rs one" is no amount anyone writes; "rs" alone may be a word
     if scale == "l" and not found.group("currency"):
         return None  # ₹5L is 5 lakh; 5 l may be litres
-    return Mention(_typed(found, _number(found)), found.start(), found.end())
+    number = _written_number(found)
+    if not _echo_agrees(found, number):  # "30 (thirty-five) days": which is meant? a bare number
+        first = found.end("digits") if found.group("digits") else found.end("words")
+        return Mention(Value(NUMBER_UNIT, number), found.start(), first)
+    return Mention(_typed(found, number), found.start(), found.end())
 
 
 def _dates(text: str) -> list[Mention]:
@@ -193,30 +287,69 @@ def read_folded(folded: str) -> tuple[Mention, ...]:
         mention = _mention(match, folded)
         if mention is not None:
             found.append(mention)
-    return tuple(sorted([*dates, *_inherit_units(found, folded)], key=lambda m: m.start))
+    ranged = _mark_ranges(_inherit_units(found, folded), folded)
+    return tuple(sorted([*dates, *ranged], key=lambda m: m.start))
 
 
 def _inherit_units(found: list[Mention], text: str) -> list[Mention]:
-    """A bare number joined to the number after it (``30 or 60 days``) takes that one's unit."""
+    """A bare number joined to the number after it (``30 or 60 days``) takes that one's unit; an amount
+    joined to a scaled one takes its scale and gives it its currency (``₹5 to 10 lakh``)."""
     result = list(found)
     for index in range(len(result) - 2, -1, -1):
-        bare, after = result[index], result[index + 1]
-        if bare.value.type != NUMBER_UNIT or bare.value.unit is not None or after.value.unit is None:
+        first, after = result[index], result[index + 1]
+        if not JOINER.fullmatch(text[first.end : after.start]):
             continue
-        if not JOINER.fullmatch(text[bare.end : after.start]):
-            continue
-        number = bare.value.value
-        if after.value.type == MONEY and number < 1000:
-            number = _rescaled(number, text[after.start : after.end])
-        result[index] = replace(bare, value=Value(after.value.type, number, after.value.unit), inherited=True)
+        bare = first.value.type == NUMBER_UNIT and first.value.unit is None
+        if bare and (after.value.unit is not None or after.value.type != NUMBER_UNIT):
+            number = first.value.value
+            if after.value.type == MONEY and number < 1000:
+                number = _rescaled(number, text[after.start : after.end])
+            value = Value(after.value.type, number, after.value.unit)
+            result[index] = replace(first, value=value, inherited=True)
+        elif first.value.type == MONEY == after.value.type and after.value.unit is None:
+            number = _rescaled(first.value.value, text[after.start : after.end])
+            if number != first.value.value and _scale_in(text[first.start : first.end]) is None:
+                result[index] = replace(first, value=Value(MONEY, number, first.value.unit), inherited=True)
+            result[index + 1] = replace(after, value=Value(MONEY, after.value.value, first.value.unit))
     return result
 
 
-def _rescaled(number: int | float, written: str) -> int | float:
+def _scale_in(written: str) -> int | None:
     for scale, size in SCALES.items():
         if regex.search(rf"(?<!\w){regex.escape(scale)}(?!\w)", written):
-            return plain_number(Decimal(str(number)) * size)
-    return number
+            return size
+    return None
+
+
+def _rescaled(number: int | float, written: str) -> int | float:
+    size = _scale_in(written)
+    if size is None or number >= 1000:
+        return number
+    return plain_number(Decimal(str(number)) * size)
+
+
+# A range: two values joined by a dash or "to" ("30-60 days", "30 to 60 days"), or "between"/"from"
+# before the first and "and"/"to" between them. "30 or 60 days" are alternatives, "30 and 60 days" two
+# values: neither is a range.
+_RANGE_JOINER = regex.compile(rf"\s?(?:to|till|until|through|[{HYPHENS}])\s?")
+_RANGE_AND = regex.compile(r"\s?and\s?")
+_RANGE_START = regex.compile(r"(?<!\w)(?:between|from)\s$")
+
+
+def _mark_ranges(found: list[Mention], text: str) -> list[Mention]:
+    """Each pair of values of one kind that a range joins, marked as its low and high ends."""
+    result = list(found)
+    for index in range(len(result) - 1):
+        low, high = result[index], result[index + 1]
+        if low.range_end is not None or low.value.type != high.value.type or low.value.type == DATE:
+            continue
+        between = text[low.end : high.start]
+        if _RANGE_JOINER.fullmatch(between) or (
+            _RANGE_AND.fullmatch(between) and _RANGE_START.search(text, max(0, low.start - 9), low.start)
+        ):
+            result[index] = replace(low, range_end=LOW)
+            result[index + 1] = replace(high, range_end=HIGH)
+    return result
 
 
 # What a reply writes around a value that makes it some other quantity (folded text). Approximations
@@ -231,7 +364,9 @@ STRICT_BOUNDS = ("more than", "less than", "fewer than", "greater than", "over",
                  "beyond", "exceeding", "in excess of")  # fmt: skip
 UPPER_BOUNDS = ("up to", "upto", "within", "at most", "at the most", "maximum", "max", "maximum of")
 OPEN_ENDS = ("or more", "or above", "and above", "or longer", "or over", "onwards", "+", "plus")
-_CURRENCY_BEFORE = r"(?:(?:₹|rs\.?|inr)\s?)?"
+# The currencies commonly written before an amount, compactly: NOT_QUALIFIED goes into every pattern a
+# gold set carries, which a person reads ("about $30", "over ₹5 lakh").
+_CURRENCY_BEFORE = r"(?:(?:[₹$€£]|rs\.?|inr|usd|us\$|eur|gbp)\s?)?"
 _NEGATED_BOUND = r"(?:not|no)\s"
 NOT_QUALIFIED = (
     rf"(?<!(?<!\w)(?:{_alternation(APPROXIMATIONS)})\s?{_CURRENCY_BEFORE})"
@@ -305,7 +440,9 @@ def value_in_text(value: Value, text: str) -> bool | None:
     """Whether `text` (a curated quote) states `value`: a number, amount, percentage or date in any of
     its written forms, through the unit equivalences (``4 consecutive years`` states 48 months); a
     number with a unit must be stated with one (a bare ``30`` is not 30 days), an amount may be bare
-    digits. Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
+    digits (an amount of any currency; ``$1,499`` does not state ₹1,499), and a qualified unit is
+    compared as the value's unit says (``types``' note: 7 business days state 7 days, not 1 week).
+    Negation is not looked at: policy wording states a cap as "shall not exceed 50%".
 
     None where a text cannot show it: a boolean or an enum label is a curator's reading of the quote,
     not words in it; a text value is True when its words occur in order, else None (a paraphrase)."""
@@ -321,5 +458,5 @@ def value_in_text(value: Value, text: str) -> bool | None:
 def _states(value: Value, mention: Mention) -> bool:
     found = mention.value
     if value.type == MONEY and found.type == NUMBER_UNIT and found.unit is None:
-        found = Value(MONEY, found.value, RUPEES)  # 5,00,000 with no currency is the amount
+        found = Value(MONEY, found.value)  # 5,00,000 with no currency is an amount of any currency
     return same_value(value, found)

@@ -14,8 +14,10 @@ from .text import (
     quote_on_page,
     quoted_spans,
     sources_signature,
+    stated_figures,
     stated_numbers,
     states,
+    values_on_page,
 )
 
 __all__ = [
@@ -33,6 +35,8 @@ __all__ = [
     "quoted_spans",
     "resolve",
     "sources_signature",
+    "stated_figures",
     "stated_numbers",
     "states",
+    "values_on_page",
 ]

@@ -1,0 +1,148 @@
+"""Which of a reply's values answer the asked field, and whether its yes or no is said of the field: the
+clause reading behind value_match (its module docstring says the rules in full).
+
+A reply is a set of claims. The values that answer the field are those said in the clauses that name the
+field most strongly (``text.clauses.FieldTerms``), each term of a clause counted for the value nearest
+it, so "covered for 60 days before admission and 180 days after discharge" gives "60 days" to a question
+about the days before admission and "180 days" to one about the days after discharge. Values in other
+clauses are other claims (the grounded metric checks them against the documents), neither rivals nor
+answers. A reply that names none of the field's terms near a value ("It is 30 days.") is read whole, as
+before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import regex
+
+from ..text.clauses import FieldTerms, clause_of, key, nearest
+from ..values.reading import Mention
+from ._value_reply import SENTENCE_REACH, _cue_sets
+
+# Values joined as alternatives or a range: "30 or 60 days", "30/60 days", "30 to 60 days", "30-60
+# days", "between 30 and 60 days". "and" alone joins two claims ("30 days before and 60 days after").
+_ALTERNATIVE = regex.compile(r"\s?(?:or|to|/|-|\u2013|\u2014)\s?")
+_BETWEEN = regex.compile(r"(?:between|from)\s$")
+# A conditional or relative clause before a negation: its negation is of the condition, not the claim
+# ("If you don't renew within 30 days, ...", "claims that are not intimated within 30 days").
+_SUBORDINATE = frozenset(("if", "unless", "when", "whenever", "who", "which", "where", "whose", "once",
+                          "until"))  # fmt: skip
+# Words after a negation that make a bound of it: "not more than 30 days" states 30 days as a limit.
+_BOUND_AFTER = frozenset(("more", "less", "later", "earlier", "beyond", "exceed", "exceeding", "exceeds",
+                          "over", "above", "below", "fewer", "than", "only", "just"))  # fmt: skip
+
+
+def relevance(text: str, found: Sequence[Mention], terms: FieldTerms) -> list[int]:
+    """For each mention, the weight of the field's terms its clause says of it: a term after the
+    clause's first value counts for the value nearest it ("60 days before admission and 180 days after
+    discharge"); a term before the first value is the clause's subject, said of every value in it."""
+    scores = [0] * len(found)
+    if not terms or not found:
+        return scores
+    clauses = [clause_of(text, m.start) for m in found]
+    for clause in dict.fromkeys(clauses):
+        members = [i for i, c in enumerate(clauses) if c == clause]
+        first = min(found[i].start for i in members)
+        centres = [(found[i].start + found[i].end) // 2 for i in members]
+        for start, end, weight in terms.found(text, *clause):
+            if start < first:
+                for index in members:
+                    scores[index] += weight
+            else:
+                scores[members[nearest(centres, (start + end) // 2)]] += weight
+    return scores
+
+
+def answering(text: str, found: Sequence[Mention], terms: FieldTerms) -> tuple[list[Mention], bool]:
+    """The mentions that answer the field, and whether the field's terms picked them (False: the reply
+    names none of them near a value, and every mention is read)."""
+    scores = relevance(text, found, terms)
+    best = max(scores, default=0)
+    if best == 0:
+        return list(found), False
+    return [m for m, score in zip(found, scores) if score == best], True
+
+
+def alternatives(text: str, one: Mention, other: Mention) -> bool:
+    """Whether two values are offered as alternatives or a range ("30 or 60 days", "30-60 days")."""
+    earlier, later = sorted((one, other), key=lambda m: m.start)
+    if earlier.end > later.start:
+        return False
+    between = text[earlier.end : later.start]
+    if _ALTERNATIVE.fullmatch(between):
+        return True
+    opened = _BETWEEN.search(text, max(0, earlier.start - 12), earlier.start)
+    return between.strip() == "and" and opened is not None
+
+
+_TOKENS = regex.compile(r"\w+(?:'\w+)?|,")
+# Words that end what a negation after a value can be said of: another claim begins there ("36 months,
+# and is not covered before that").
+_CLAIM_ENDS = frozenset(("and", "but", "or", "while", "whereas", "although", "except", "unless", "if",
+                         "when"))  # fmt: skip
+AFTER_REACH = 80  # characters after a value in which its clause's verb is looked for
+
+
+def _is_negation(token: str, negations: frozenset[str]) -> bool:
+    return token.endswith("n't") or token.replace("'", "") in negations
+
+
+def clause_negated(text: str, start: int) -> bool:
+    """A negation in the clause before `start` that is not a condition's, a bound's, "No, ..." nor the
+    "No Claim" of a benefit's name (see ``_value_reply.negated`` for the nearer rule)."""
+    negations, _, _, _ = _cue_sets()
+    # a clause a megabyte long is not read whole for each of its values
+    first = max(clause_of(text, start)[0], start - SENTENCE_REACH)
+    tokens = _TOKENS.findall(text[first:start])
+    for at, token in enumerate(tokens):
+        if not _is_negation(token, negations):
+            continue
+        before, after = tokens[:at], tokens[at + 1 :]
+        if _SUBORDINATE & set(before) or after[:1] == [","] or after[:1] == ["claim"]:
+            continue
+        if _BOUND_AFTER & set(after[:3]) or (token == "not" and after[:1] == ["only"]):
+            continue
+        return True
+    return False
+
+
+def negated_after(text: str, end: int) -> bool:
+    """A negation of the clause's verb after the value, before a comma, a conjunction or another
+    number: "A co-payment of 20% does not apply" (not "30 days, not 60", which corrects another value,
+    nor "not more than", a bound)."""
+    negations, _, _, _ = _cue_sets()
+    last = min(clause_of(text, end)[1], end + AFTER_REACH)
+    tokens = _TOKENS.findall(text[end:last])
+    for at, token in enumerate(tokens):
+        if token == "," or token in _CLAIM_ENDS or token[0].isdigit():
+            return False
+        if _is_negation(token, negations):
+            after = tokens[at + 1 : at + 4]
+            return not (_BOUND_AFTER & set(after)) and not any(word[0].isdigit() for word in after)
+    return False
+
+
+_PREFIXED = regex.compile(r"(?<!\w)(?:non|un|in|im|dis)[\-\u2010\u2011]?(\w{4,})")
+
+
+def negative_forms(text: str, start: int, end: int, terms: FieldTerms) -> list[str]:
+    """The words of text[start:end] that are one of the field's terms with a negative prefix
+    ("non-refundable", "unavailable", "ineligible", "unlimited"): read from the word, so that no list
+    of antonyms is needed. A word that is itself a term ("included") is not one."""
+    found = []
+    for match in _PREFIXED.finditer(text, start, end):
+        whole = match.group()
+        if terms.weight(key(match.group(1))) and not terms.weight(key(whole)):
+            found.append(whole)
+    return found
+
+
+__all__ = [
+    "alternatives",
+    "answering",
+    "clause_negated",
+    "negated_after",
+    "negative_forms",
+    "relevance",
+]
