@@ -173,12 +173,13 @@ def test_the_shared_gold_patterns_are_shorter_than_before(shared_items: list[dic
 
 # --- values of every kind, generated ----------------------------------------------------------------------
 
+CURRENCY_UNITS = ["INR", "USD", "EUR", "JPY", None]  # None: an amount that names no currency
 _UNITS = ["day", "week", "month", "year", "hour", "minute", "count", None, "business day"]
 VALUES = st.one_of(
     st.builds(Value, st.just("number_unit"), st.integers(0, 5000), st.sampled_from(_UNITS)),
     st.builds(Value, st.just("percent"), st.integers(0, 100) | st.sampled_from([2.5, 12.5]), st.just("%")),
     st.builds(Value, st.just("money"), st.integers(1, 10**6).map(lambda n: n * 1000), st.just("INR")),
-    st.builds(Value, st.just("money"), st.integers(1, 10**7), st.just("INR")),
+    st.builds(Value, st.just("money"), st.integers(1, 10**7), st.sampled_from(CURRENCY_UNITS)),
     st.builds(Value, st.just("bool"), st.booleans()),
 )  # fmt: skip
 
@@ -208,6 +209,12 @@ def test_any_value_s_pattern_alone_matches_its_answers_and_no_near_miss(value: V
         Value("money", 15_000_000, "INR"),
         Value("money", 1_234_567, "INR"),
         Value("money", 2_500, "INR"),
+        Value("money", 1_499, "USD"),
+        Value("money", 2_000_000, "EUR"),
+        Value("money", 1_000, "CHF"),
+        Value("money", 1_499, None),
+        Value("number_unit", 7, "calendar day"),
+        Value("number_unit", 3, "clear day"),
         Value("bool", True),
         Value("bool", False),
         Value("date", "1947-08-15"),
@@ -281,6 +288,13 @@ def test_a_value_s_pattern_alone_matches_its_answers_and_no_near_miss(value: Val
         (Value("money", 2_000_000, "EUR"), "€2 million", True),
         (Value("money", 2_000_000, "EUR"), "£2 million", False),
         (Value("money", 50_000, "GBP"), "£50k", True),
+        (Value("money", 1499, None), "$1,499", True),  # an amount that names no currency is any's
+        (Value("money", 1499, None), "₹1,499", True),
+        (Value("money", 1000, "CHF"), "CHF 1,000", True),
+        (Value("money", 1000, "CHF"), "$1,000", False),
+        (Value("number_unit", 7, "calendar day"), "7 days", True),
+        (Value("number_unit", 7, "calendar day"), "1 week", True),
+        (Value("number_unit", 7, "calendar day"), "7 business days", False),
         (Value("bool", True), "Yes, it is covered.", True),
         (Value("bool", True), "It is uncovered.", False),
         (Value("bool", True), "It is not covered.", False),

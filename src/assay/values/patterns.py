@@ -42,9 +42,13 @@ from .reading import _ONES, _TENS, NOT_A_REFERENCE, QUALIFIERS, SCALES
 from .types import (
     BOOL,
     COUNT,
+    CURRENCIES,
+    CURRENCY_SIGNS,
+    CURRENCY_WORDS,
     DATE,
     DAY,
     ENUM,
+    EQUIVALENT_QUALIFIERS,
     HOUR,
     MINUTE,
     MONEY,
@@ -54,13 +58,14 @@ from .types import (
     PERCENT,
     RUPEES,
     TEXT,
+    UNIT_QUALIFIERS,
     UNIT_WORDS,
     WEEK,
     YEAR,
     Value,
-    canonical_unit,
     equivalents,
     number_text,
+    split_unit,
 )
 
 # The flags every generated pattern is compiled with (docs/gold.md): case-insensitive, the regex
@@ -174,13 +179,11 @@ UNIT_PATTERNS = {
     HOUR: "hours?|hrs?|घंट(?:े|ा|ों)",
     MINUTE: "minutes?|mins?|मिनट",
 }
-# Words between a number and its unit. A neutral one keeps the quantity (4 consecutive years are 48
-# months: reading.QUALIFIERS, "calendar" among them); a counting one makes it another unit (7 business
-# days are not a week, types' note): optional on the gold's own unit when it has none (7 business days
-# state 7 days), required when the gold unit has one (business = working), and never converted.
-COUNTING_QUALIFIERS = ("business", "working", "clear", "banking")
-SAME_QUALIFIERS: Mapping[str, str] = {"business": "business|working", "working": "business|working"}
-_KNOWN_QUALIFIERS = frozenset((*QUALIFIERS, *COUNTING_QUALIFIERS))
+# Words between a number and its unit (types' note on qualified units). A neutral one keeps the
+# quantity (4 consecutive years are 48 months: reading.QUALIFIERS; "calendar" is the plain unit said
+# explicitly), on every equivalent. A unit qualifier (business, working, clear, banking days) makes it
+# another unit that converts into nothing: optional on the gold's own unit when the gold has none (7
+# business days state 7 days, not 1 week), required when it has one (business = working).
 
 
 def _one_stem_each(words: Iterable[str]) -> str:
@@ -191,20 +194,8 @@ def _one_stem_each(words: Iterable[str]) -> str:
     return "|".join(sorted(stems, key=len, reverse=True))
 
 
-_NEUTRAL = _one_stem_each(QUALIFIERS)
-_NEUTRAL_OR_COUNTING = _one_stem_each({*QUALIFIERS, *COUNTING_QUALIFIERS})
-
-
-def qualified_unit(unit: str) -> tuple[str | None, str | None]:
-    """(qualifier, canonical unit) of a gold unit: ``day`` -> (None, day), ``business day`` ->
-    (business, day); (None, None) for a unit assay does not know (``sessions``)."""
-    if unit in UNIT_WORDS:
-        return None, unit
-    *qualifiers, last = unit.casefold().split() or [""]
-    base = canonical_unit(last)
-    if qualifiers and base in UNIT_WORDS and set(qualifiers) <= _KNOWN_QUALIFIERS:
-        return " ".join(qualifiers), base
-    return None, None
+_NEUTRAL = _one_stem_each((*QUALIFIERS, "calendar"))
+_ANY_QUALIFIER = _one_stem_each((*QUALIFIERS, *UNIT_QUALIFIERS))
 
 
 def _quantity(number: int | float, unit: str, *, optional: str = "", required: str = "") -> str:
@@ -216,51 +207,54 @@ def _quantity(number: int | float, unit: str, *, optional: str = "", required: s
 
 def _quantities(number: int | float, unit: str, qualifier: str | None) -> str:
     """Every way to write `number` of the gold unit `unit` qualified by `qualifier` (see the note above)."""
-    if qualifier is not None and qualifier not in QUALIFIERS:  # a counting qualifier: this quantity only
-        required = SAME_QUALIFIERS.get(qualifier, r"\s".join(map(regex.escape, qualifier.split())))
-        return _quantity(number, unit, required=required)
-    own = _NEUTRAL if qualifier is not None else _NEUTRAL_OR_COUNTING
+    if qualifier not in (None, "calendar"):  # a unit qualifier: this quantity only, in the same words
+        same = EQUIVALENT_QUALIFIERS.get(qualifier, frozenset((qualifier,)))
+        return _quantity(number, unit, required="|".join(sorted(str(word) for word in same if word)))
+    own = _ANY_QUALIFIER if qualifier is None else _NEUTRAL
     equal = [_quantity(n, other, optional=_NEUTRAL) for n, other in equivalents(number, unit)[1:]]
     return _alternatives([_quantity(number, unit, optional=own), *equal])
-
-
-# Every unit and currency word: what a count is not followed by (586 days is not the count 586).
-_ANY_UNIT = "|".join(UNIT_PATTERNS.values())
-_ANY_CURRENCY_WORD = r"rupees?|inr|rs|lakhs?|lacs?|crores?|dollars?|usd|euros?|eur|pounds?|gbp"
-# Any currency written before an amount: an amount right after another currency is another value, and
-# a count after one is an amount (Rs 1947 is not the year 1947).
-_ANY_CURRENCY_BEFORE = r"[₹$€£]\s?|\b(?:rs\.?|inr|usd|eur|gbp)\s?"
-
-
-def _count(value: Value) -> str:
-    unit_after = rf"(?!{_SEP}(?:{_ANY_UNIT}|{_ANY_CURRENCY_WORD})(?!\w)|\s?%)"
-    before = f"{WHOLE_START}{NOT_QUALIFIED}{NOT_A_REFERENCE}(?<!{_ANY_CURRENCY_BEFORE})"
-    return f"{before}{number_pattern(value.value)}{unit_after}{WHOLE_END}"
 
 
 def _number_unit(value: Value) -> str:
     if value.unit is None or value.unit == COUNT:
         return _count(value)
-    qualifier, unit = qualified_unit(value.unit)
-    if unit is None:  # a unit assay does not know: its own spelling, plural or not
+    qualifier, unit = split_unit(value.unit)
+    if unit not in UNIT_WORDS:  # a unit assay does not know: its own spelling, plural or not
         spelling = r"\s".join(map(regex.escape, value.unit.split()))
         quantity = f"{number_pattern(value.value)}{_SEP}{spelling}s?"
     else:
-        quantity = _quantities(value.value, unit, qualifier)
+        quantity = _quantities(value.value, str(unit), qualifier)
     return f"{WHOLE_START}{NOT_QUALIFIED}{quantity}{QUANTITY_END}"
+
+
+# Every unit word: what a count is not followed by (586 days is not the count 586), nor a scale.
+_ANY_UNIT = "|".join([*UNIT_PATTERNS.values(), "lakhs?|lacs?|crores?"])
+
+
+def _count(value: Value) -> str:
+    unit_after = rf"(?!{_SEP}(?:{_ANY_UNIT}|{_CURRENCY_AFTER})(?!\w)|\s?%)"
+    before = f"{WHOLE_START}{NOT_QUALIFIED}{NOT_A_REFERENCE}(?<!{_CURRENCY_BEFORE})"
+    return f"{before}{number_pattern(value.value)}{unit_after}{WHOLE_END}"
 
 
 # --- money ----------------------------------------------------------------------------------------------
 
-# A currency's unit (its ISO code) -> (how it is written before an amount, after it). An unknown code is
-# written as itself, before or after.
-CURRENCIES: Mapping[str, tuple[str, str]] = {
-    RUPEES: (r"₹|rs\.?|inr", "rupees?|inr"),
-    "USD": (r"us\$|\$|usd", "dollars?|usd"),
-    "EUR": ("€|eur", "euros?|eur"),
-    "GBP": ("£|gbp", "pounds?|gbp"),
-}
+# How each currency is written (types.CURRENCIES: signs, codes, words -> ISO code). Before an amount: a
+# sign or a code (₹, Rs., INR, $, US$, USD); after it: any of its spellings (1,499 USD, 500 rupees, 20
+# €). An amount does not follow nor precede another currency than its own: $1,499 is not ₹1,499.
+_SIGNS = sorted(written for written in CURRENCY_SIGNS if len(written) == 1)
+_NAMED = sorted((w for w in CURRENCIES if len(w) > 1 and w not in CURRENCY_WORDS), key=len, reverse=True)
+_CURRENCY_BEFORE = rf"[{''.join(_SIGNS)}]\s?|\b(?:{'|'.join(map(regex.escape, _NAMED))})\s?"
+_CURRENCY_AFTER = "|".join(map(regex.escape, sorted(CURRENCIES, key=len, reverse=True)))
 _INDIAN_SCALES = (100_000, 10_000_000)  # lakh and crore: rupees only
+
+
+def currency_spellings(code: str) -> tuple[str, str]:
+    """(before an amount, after it): how the currency `code` is written, as two patterns."""
+    written = [word for word, of in CURRENCIES.items() if of == code] or [code.casefold()]
+    written.sort(key=len, reverse=True)
+    before = [word for word in written if word not in CURRENCY_WORDS]  # not "rupees 500"
+    return "|".join(map(regex.escape, before)), "|".join(map(regex.escape, written))
 
 
 def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
@@ -272,41 +266,41 @@ def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
     return f"{number_pattern(number, one_as_article=True)}{_SEP}{spelt_words}"
 
 
-def _scale_forms(amount: int, currency: str) -> list[str]:
+def _scale_forms(amount: int, currency: str | None) -> list[str]:
+    rupees = currency in (RUPEES, None)
     forms = []
     for size in sorted(set(SCALES.values()), reverse=True):
-        if currency == RUPEES and size == 1000 and amount >= 100_000:
-            continue  # 500 thousand is no way to write 5 lakh
-        if currency != RUPEES and size in _INDIAN_SCALES:
-            continue  # nor $5 lakh a way to write $500,000
+        if (size == 1000 and amount >= 100_000 and rupees) or (size in _INDIAN_SCALES and not rupees):
+            continue  # 500 thousand is no way to write 5 lakh, nor $5 lakh a way to write $500,000
         words = [word for word, of in SCALES.items() if of == size and word != "l"]
-        words = [word for word in words if currency == RUPEES or word.isascii()]  # हजार is for rupees
-        scaled = _scaled(amount, size, words)
+        scaled = _scaled(amount, size, [word for word in words if rupees or word.isascii()])
         if scaled is not None:
             forms.append(scaled)
     short = _scaled(amount, 100_000, ["l"]) if currency == RUPEES else None
     if short is not None:  # ₹5L: the letter alone is lakh only after the currency (5 l may be litres)
-        forms.append(f"(?<=(?:{CURRENCIES[RUPEES][0]})\\s?){short}")
+        forms.append(f"(?<=(?:{currency_spellings(RUPEES)[0]})\\s?){short}")
     return forms
 
 
-def _money(value: Value) -> str:
-    amount, currency = value.value, (value.unit or RUPEES).upper()
-    before, after = CURRENCIES.get(currency, (regex.escape(currency.casefold()),) * 2)
+def _amount_forms(amount: int | float, currency: str | None) -> str:
     if isinstance(amount, int):
-        forms = [f"{number_pattern(amount)}(?:\\.0{{1,2}})?", *_scale_forms(amount, currency)]
+        return _alternatives([f"{number_pattern(amount)}(?:\\.0{{1,2}})?", *_scale_forms(amount, currency)])
+    whole, _, cents = number_text(amount).partition(".")
+    zero = "0?" if len(cents) == 1 else ""  # 1234.5 or 1234.50
+    return f"{_alternatives(map(regex.escape, grouped(int(whole))))}\\.{cents}{zero}"
+
+
+def _money(value: Value) -> str:
+    """An amount in its own currency or none, never right after another currency nor followed by one;
+    an amount that names no currency (unit None) in any currency or none."""
+    amount = _amount_forms(value.value, value.unit)
+    if value.unit is None:
+        before, after = f"(?:{_CURRENCY_BEFORE})?", f"(?:\\s?(?:{_CURRENCY_AFTER})(?!\\w))?"
     else:
-        whole, _, cents = number_text(amount).partition(".")
-        zero = "0?" if len(cents) == 1 else ""  # 1234.5 or 1234.50
-        forms = [f"{_alternatives(map(regex.escape, grouped(int(whole))))}\\.{cents}{zero}"]
-    # Its own currency, or none; never right after another one, nor followed by one.
-    currency_before = f"(?:(?:{before})\\s?|(?<!{_ANY_CURRENCY_BEFORE}))"
-    currency_after = f"(?:\\s?(?:{after}))?"
-    not_another = rf"(?!\s?(?:{_ANY_CURRENCY_WORD}|[₹$€£])(?!\w))"
-    return (
-        f"{WHOLE_START}{NOT_QUALIFIED}{currency_before}{_alternatives(forms)}{currency_after}"
-        f"{not_another}{QUANTITY_END}"
-    )
+        own_before, own_after = currency_spellings(value.unit)
+        before = f"(?:(?:{own_before})\\s?|(?<!{_CURRENCY_BEFORE}))"
+        after = f"(?:\\s?(?:{own_after}))?(?!\\s?(?:{_CURRENCY_AFTER})(?!\\w))"
+    return f"{WHOLE_START}{NOT_QUALIFIED}{before}{amount}{after}{QUANTITY_END}"
 
 
 def _percent(value: Value) -> str:

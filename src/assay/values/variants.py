@@ -16,14 +16,17 @@ from fractions import Fraction
 
 import regex
 
-from .patterns import COUNTING_QUALIFIERS, grouped, qualified_unit, spelt, words_pattern
+from .patterns import grouped, spelt, words_pattern
 from .reading import _ONES, value_in_text
 from .types import (
     BOOL,
     COUNT,
+    CURRENCIES,
+    CURRENCY_WORDS,
     DATE,
     DAY,
     ENUM,
+    EQUIVALENT_QUALIFIERS,
     MONEY,
     MONTHS,
     NUMBER_UNIT,
@@ -31,15 +34,18 @@ from .types import (
     RUPEES,
     TEXT,
     UNIT_ALIASES,
+    UNIT_QUALIFIERS,
     UNIT_WORDS,
     Value,
     equivalents,
     indian_grouping,
+    money_text,
     number_text,
     plain_number,
     quantity_text,
     render_answer,
     rupees_text,
+    split_unit,
 )
 
 _DEVANAGARI_DIGITS = str.maketrans("0123456789", "०१२३४५६७८९")
@@ -59,7 +65,7 @@ def _quantity_variants(
     number: int | float, unit: str, qualifier: str | None = None, *, counting: bool = False
 ) -> list[str]:
     """How replies write `number` `unit`: with `qualifier` (``business``) when the gold unit has one,
-    else plain and with a neutral qualifier (``4 consecutive years``), and with a counting one
+    else plain and with a neutral qualifier (``4 consecutive years``), and with a unit qualifier
     (``7 business days``) when `counting` (the gold's own unit, unqualified)."""
     singular, plural = UNIT_WORDS[unit]
     word = singular if number == 1 else plural
@@ -71,7 +77,7 @@ def _quantity_variants(
     if qualifier is None:
         found += [f"{written}{word}", f"{written} consecutive {word}"]
     if counting:
-        found += [f"{written} business {word}", f"{written} working {word}"]
+        found += [f"{written} {other} {word}" for other in UNIT_QUALIFIERS]
     in_words = _spelt(number)
     if in_words is not None:
         found += [f"{in_words} {word}", f"{in_words}-{singular}", f"{in_words} ({written}) {word}",
@@ -85,9 +91,13 @@ def _quantity_variants(
 
 def _number_variants(value: Value) -> list[str]:
     number, unit = value.value, value.unit
-    qualifier, known = qualified_unit(unit) if unit is not None else (None, None)
+    qualifier, known = split_unit(unit)
+    if known not in UNIT_WORDS:
+        known = None
     if qualifier is not None and known is not None:
-        return _quantity_variants(number, known, qualifier)
+        same = sorted(str(word) for word in EQUIVALENT_QUALIFIERS.get(qualifier, {qualifier}) if word)
+        found = [text for word in same for text in _quantity_variants(number, known, word)]
+        return found if qualifier != "calendar" else found + _quantity_variants(number, known)
     if known is not None:
         own, *equal = equivalents(number, known)
         found = _quantity_variants(*own, counting=True)
@@ -102,23 +112,23 @@ def _number_variants(value: Value) -> list[str]:
     return found
 
 
-# How replies write an amount in a currency other than rupees: (sign, code, word); an unknown code is
-# written as itself.
-_FOREIGN = {"USD": ("$", "USD", "dollars"), "EUR": ("€", "EUR", "euros"), "GBP": ("£", "GBP", "pounds")}
+def _spellings(code: str) -> list[str]:
+    """How the currency `code` is written (types.CURRENCIES), signs first."""
+    written = [word for word, of in CURRENCIES.items() if of == code] or [code]
+    return sorted(written, key=lambda word: (word in CURRENCY_WORDS, word.isalpha(), len(word)))
 
 
-def _currency(value: Value) -> str:
-    return (value.unit or RUPEES).upper()
-
-
-def _money_variants(amount: int | float, currency: str = RUPEES) -> list[str]:
+def _money_variants(amount: int | float, currency: str | None) -> list[str]:
+    if currency is None:  # an amount that names no currency: in any, or none
+        written = money_text(amount, None)
+        return [written, f"₹{written}", f"${written}", f"{written} EUR"]
     if currency != RUPEES:
         return _foreign_variants(amount, currency)
     if not isinstance(amount, int):
         return [f"₹{number_text(amount)}", f"Rs. {number_text(amount)}"]
     indian, western = indian_grouping(amount), f"{amount:,}"
     found = [rupees_text(amount), f"Rs. {indian}", f"INR {amount}", indian, str(amount), western,
-             f"₹ {indian}/-", f"Rs.{indian}.00", f"{indian} rupees"]  # fmt: skip
+             f"₹ {indian}/-", f"Rs.{indian}.00", f"{indian} rupees", f"{indian} रुपये"]  # fmt: skip
     for size, words in ((100_000, ("lakh", "lakhs", "lac")), (10_000_000, ("crore", "cr")),
                         (1_000_000, ("million",))):  # fmt: skip
         if amount >= size and (amount * 100) % size == 0:
@@ -133,16 +143,18 @@ def _money_variants(amount: int | float, currency: str = RUPEES) -> list[str]:
 
 
 def _foreign_variants(amount: int | float, currency: str) -> list[str]:
-    sign, code, word = _FOREIGN.get(currency, (f"{currency} ", currency, currency))
     written = f"{amount:,}" if isinstance(amount, int) else number_text(amount)
-    found = [f"{sign}{written}", f"{code} {written}", f"{written} {code}", f"{written} {word}",
-             f"{sign} {written}", f"{code}{written}"]  # fmt: skip
+    spellings = _spellings(currency)
+    found = [money_text(amount, currency), f"{currency} {written}", f"{written} {currency}"]
+    words = [word for word in spellings if word in CURRENCY_WORDS]
+    signs = [word for word in spellings if word not in CURRENCY_WORDS and not word.isalpha()]
+    found += [f"{written} {word}" for word in words] + [f"{sign.upper()}{written}" for sign in signs]
     if isinstance(amount, int):
-        found += [f"{sign}{amount}", f"{sign}{written}.00"]
+        found += [f"{currency} {amount}", f"{currency} {written}.00"]
         if amount >= 1_000_000 and (amount * 100) % 1_000_000 == 0:
-            found.append(f"{sign}{number_text(plain_number(Fraction(amount, 1_000_000)))} million")
+            found.append(f"{currency} {number_text(plain_number(Fraction(amount, 1_000_000)))} million")
         if 1000 <= amount < 1_000_000 and amount % 1000 == 0:
-            found.append(f"{sign}{amount // 1000}k")
+            found.append(f"{currency} {amount // 1000}k")
     return found
 
 
@@ -163,7 +175,7 @@ def answer_variants(value: Value, *, labels: Mapping[str, str] | None = None) ->
     if value.type == NUMBER_UNIT:
         found += _number_variants(value)
     elif value.type == MONEY:
-        found += _money_variants(value.value, _currency(value))
+        found += _money_variants(value.value, value.unit)
     elif value.type == PERCENT:
         written = number_text(value.value)
         found += [f"{written} %", f"{written} percent", f"{written} per cent", f"{written} pct",
@@ -203,7 +215,7 @@ _OTHER_UNIT = {DAY: "month", "week": "day", "month": "day", "year": "month", "ho
 
 def _number_misses(value: Value) -> list[str]:
     number = value.value
-    qualifier, known = qualified_unit(value.unit) if value.unit is not None else (None, None)
+    qualifier, known = split_unit(value.unit)
     unit = " ".join(filter(None, (qualifier, UNIT_WORDS.get(known or "", ("", ""))[1])))
     tail = f" {unit}" if unit else ""
     if not isinstance(number, int):
@@ -228,34 +240,34 @@ def _number_misses(value: Value) -> list[str]:
     return found
 
 
-def _money_text(amount: int | float, currency: str) -> str:
-    if currency == RUPEES:
-        return rupees_text(amount)
-    sign = _FOREIGN.get(currency, (f"{currency} ",))[0]
-    return f"{sign}{amount:,}" if isinstance(amount, int) else f"{sign}{number_text(amount)}"
-
-
-def _money_misses(amount: int | float, currency: str = RUPEES) -> list[str]:
+def _money_misses(amount: int | float, currency: str | None) -> list[str]:
     if not isinstance(amount, int):
-        return [_money_text(amount * 10, currency)]
-    found = [_money_text(amount * 10, currency), _money_text(amount + 1, currency), f"1{amount}",
-             _money_text(amount + amount // 10 or 1, currency), str(amount * 10), f"{amount}.5"]  # fmt: skip
+        return [money_text(amount * 10, currency)]
+    found = [money_text(amount * 10, currency), money_text(amount + 1, currency), f"1{amount}",
+             money_text(amount + amount // 10 or 1, currency), str(amount * 10), f"{amount}.5"]  # fmt: skip
     if currency == RUPEES:
         found.append(indian_grouping(amount * 10))
     if amount >= 10:
-        found.append(_money_text(amount // 10, currency))
+        found.append(money_text(amount // 10, currency))
     if currency == RUPEES and amount >= 100_000 and amount % 100_000 == 0:
         found += [f"₹{amount // 100_000} crore", f"₹{amount // 100_000 + 10} lakh"]
     return found
 
 
-def _other_currencies(amount: int | float, currency: str) -> list[str]:
-    """The same amount in another currency: $1,499 is not ₹1,499, nor 1,499 EUR $1,499."""
+_COMMON = (RUPEES, "USD", "EUR", "GBP", "JPY", "AUD")  # the other currencies a near miss is written in
+
+
+def _other_currencies(amount: int | float, currency: str | None) -> list[str]:
+    """The same amount in another currency: $1,499 is not ₹1,499, nor 1,499 EUR $1,499; an amount
+    that names no currency (None) is any currency's."""
+    if currency is None:
+        return []
     written = f"{amount:,}" if isinstance(amount, int) else number_text(amount)
-    found = [f"{sign}{written}" for code, (sign, _, _) in _FOREIGN.items() if code != currency]
-    found += [f"{written} {code}" for code in _FOREIGN if code != currency]
-    if currency != RUPEES:
-        found += [f"₹{written}", f"Rs. {written}", f"{written} INR", f"{written} rupees"]
+    found = [money_text(amount, code) for code in _COMMON if code != currency]
+    found += [f"{written} {code}" for code in _COMMON if code != currency]
+    found += [
+        f"{written} {word}" for word, code in CURRENCY_WORDS.items() if code in _COMMON and code != currency
+    ]
     return found
 
 
@@ -270,7 +282,7 @@ def _miss_candidates(value: Value) -> list[str]:
     if value.type == NUMBER_UNIT:
         return _number_misses(value)
     if value.type == MONEY:
-        return _money_misses(value.value, _currency(value))
+        return _money_misses(value.value, value.unit)
     if value.type == PERCENT:
         written, number = number_text(value.value), value.value
         found = [f"{number_text(number * 10)}%", f"{number_text(number + 1)}%", f"1{written}%",
@@ -298,22 +310,26 @@ def _same_value_misses(value: Value) -> list[str]:
     if value.type != DATE:
         found += [f"about {answer}", f"more than {answer}"]
     if value.type == MONEY:
-        found += _other_currencies(value.value, _currency(value))
+        found += _other_currencies(value.value, value.unit)
     if value.type == NUMBER_UNIT and value.unit is not None:
         found += _qualifier_misses(value.value, value.unit)
     return found
 
 
 def _qualifier_misses(number: int | float, gold_unit: str) -> list[str]:
-    """A counting qualifier the gold does not have: 1 business week for 7 days, 7 days or 7 calendar
-    days or 1 week for 7 business days (a counting qualifier converts into nothing)."""
-    qualifier, unit = qualified_unit(gold_unit)
-    if unit is None or (qualifier is not None and qualifier not in COUNTING_QUALIFIERS):
+    """A unit qualifier the gold does not have (types' note): 1 business week for 7 days; 7 days, 7
+    calendar days, 7 clear days or 1 week for 7 business days (a qualified unit converts into nothing)."""
+    qualifier, unit = split_unit(gold_unit)
+    if unit not in UNIT_WORDS:
         return []
-    plain = [quantity_text(n, other) for n, other in equivalents(number, unit)]
-    if qualifier is None:
-        return [text.replace(" ", " business ", 1) for text in plain[1:]]
-    return [*plain, plain[0].replace(" ", " calendar ", 1)]
+    plain = [quantity_text(n, other) for n, other in equivalents(number, str(unit))]
+    if qualifier in (None, "calendar"):
+        return [text.replace(" ", " business ", 1) for text in plain[1:]] + (
+            [plain[0].replace(" ", " business ", 1)] if qualifier else []
+        )
+    same = EQUIVALENT_QUALIFIERS.get(qualifier, frozenset((qualifier,)))
+    others = [other for other in UNIT_QUALIFIERS if other not in same]
+    return [*plain, *(plain[0].replace(" ", f" {other} ", 1) for other in others)]
 
 
 def near_misses(value: Value) -> list[str]:
