@@ -6,6 +6,9 @@ The same patterns keep working through assay's own ``hard_fact`` (which folds th
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -328,6 +331,23 @@ def test_the_hedge_words_are_reading_s() -> None:
     hedges = regex.compile(rf"(?:{APPROXIMATE}|{STRICTLY})", PATTERN_FLAGS)
     for word in (*APPROXIMATIONS, *STRICT_BOUNDS):
         assert hedges.fullmatch(word), word
+
+
+def test_a_pattern_is_the_same_text_in_every_process() -> None:
+    """No set order leaks into a pattern: gold.jsonl is byte-stable across runs."""
+    code = (
+        "from assay.values import Value, expected_regex as e; "
+        "print([e(Value('number_unit', 586, 'count')), e(Value('money', 5, 'GBP')), "
+        "e(Value('number_unit', 7, 'business day')), e(Value('number_unit', 24, 'month'))])"
+    )
+    printed = {
+        subprocess.run(
+            [sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True,
+            text=True, check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }  # fmt: skip
+    assert len(printed) == 1
 
 
 def test_the_gold_docs_give_the_flags() -> None:

@@ -43,7 +43,6 @@ from .types import (
     BOOL,
     COUNT,
     CURRENCIES,
-    CURRENCY_SIGNS,
     CURRENCY_WORDS,
     DATE,
     DAY,
@@ -101,6 +100,12 @@ NEGATIVE = ("no cover", "no coverage", "नहीं")
 NEGATED_POSITIVE = rf"(?:not|\w*n't|never)\s(?:\w+\s){{0,2}}?(?:{'|'.join(NEGATABLE)})(?!\w)"
 SENTENCE_NO = r"(?:^|(?<=[.!?;:]\s?))no(?=\s?[.,;:!]|\s?$)"  # "No." "No, ..." as the answer's first word
 MAX_TEXT_WORDS, MAX_TEXT_CHARACTERS = 12, 120  # a text longer than this gets no pattern
+
+
+def _longest_first(word: str) -> tuple[int, str]:
+    """A sort key: longest first (an alternation tries ``lakhs`` before ``lakh``), then alphabetical, so
+    that a pattern's text is the same in every process (a set's order is not)."""
+    return -len(word), word
 
 
 def _alternatives(forms: Iterable[str]) -> str:
@@ -191,7 +196,7 @@ def _one_stem_each(words: Iterable[str]) -> str:
     stems = set(words)
     if {"complete", "completed"} <= stems:
         stems = stems - {"complete", "completed"} | {"completed?"}
-    return "|".join(sorted(stems, key=len, reverse=True))
+    return "|".join(sorted(stems, key=_longest_first))
 
 
 _NEUTRAL = _one_stem_each((*QUALIFIERS, "calendar"))
@@ -232,7 +237,7 @@ _ANY_UNIT = "|".join([*UNIT_PATTERNS.values(), "lakhs?|lacs?|crores?"])
 
 
 def _count(value: Value) -> str:
-    unit_after = rf"(?!{_SEP}(?:{_ANY_UNIT}|{_CURRENCY_AFTER})(?!\w)|\s?%)"
+    unit_after = rf"(?!{_SEP}(?:(?:{_ANY_UNIT})(?!\w)|{_CURRENCY_AFTER})|\s?%)"
     before = f"{WHOLE_START}{NOT_QUALIFIED}{NOT_A_REFERENCE}(?<!{_CURRENCY_BEFORE})"
     return f"{before}{number_pattern(value.value)}{unit_after}{WHOLE_END}"
 
@@ -242,19 +247,41 @@ def _count(value: Value) -> str:
 # How each currency is written (types.CURRENCIES: signs, codes, words -> ISO code). Before an amount: a
 # sign or a code (₹, Rs., INR, $, US$, USD); after it: any of its spellings (1,499 USD, 500 rupees, 20
 # €). An amount does not follow nor precede another currency than its own: $1,499 is not ₹1,499.
-_SIGNS = sorted(written for written in CURRENCY_SIGNS if len(written) == 1)
-_NAMED = sorted((w for w in CURRENCIES if len(w) > 1 and w not in CURRENCY_WORDS), key=len, reverse=True)
-_CURRENCY_BEFORE = rf"[{''.join(_SIGNS)}]\s?|\b(?:{'|'.join(map(regex.escape, _NAMED))})\s?"
-_CURRENCY_AFTER = "|".join(map(regex.escape, sorted(CURRENCIES, key=len, reverse=True)))
-_INDIAN_SCALES = (100_000, 10_000_000)  # lakh and crore: rupees only
+
+
+def _spelled(words: Iterable[str], *, phrases: bool = False) -> str:
+    r"""`words` as alternatives, longest first: a plural folded into its singular (``dollars?``), a
+    final dot made optional (``rs\.?``), a phrase left out when a word of the list begins it (``pounds
+    sterling``: ``pounds`` is enough to see a currency follows) unless `phrases` keeps them."""
+    pool = set(words)
+    if not phrases:
+        pool = {word for word in pool if not any(word.startswith(f"{other} ") for other in pool)}
+    found = []
+    for word in sorted(pool, key=_longest_first):
+        if word[-1] in "s." and word[:-1] in pool:
+            continue  # folded into its stem below
+        tail = {"s": "s?", ".": r"\.?"}
+        ending = next((tail[end] for end in tail if f"{word}{end}" in pool), "")
+        found.append(f"{regex.escape(word)}{ending}")
+    return "|".join(found)
+
+
+_SIGNS = "".join(sorted(written for written in CURRENCIES if len(written) == 1))
+# Any currency, before an amount and after one. A sign ends every dollar's prefix (US$, A$, HK$), so
+# the sign alone tells a currency is there; the words are enough without their phrases (US dollars).
+_NAMED = [word for word in CURRENCIES if len(word) > 1 and word not in CURRENCY_WORDS and "$" not in word]
+_CURRENCY_BEFORE = rf"[{_SIGNS}]\s?|\b(?:{_spelled(_NAMED)})\s?"
+_CURRENCY_AFTER = rf"[{_SIGNS}]|(?:{_spelled([*_NAMED, *CURRENCY_WORDS])})(?!\w)"
 
 
 def currency_spellings(code: str) -> tuple[str, str]:
     """(before an amount, after it): how the currency `code` is written, as two patterns."""
     written = [word for word, of in CURRENCIES.items() if of == code] or [code.casefold()]
-    written.sort(key=len, reverse=True)
     before = [word for word in written if word not in CURRENCY_WORDS]  # not "rupees 500"
-    return "|".join(map(regex.escape, before)), "|".join(map(regex.escape, written))
+    return _spelled(before), _spelled(written, phrases=True)
+
+
+_INDIAN_SCALES = (100_000, 10_000_000)  # lakh and crore: rupees only
 
 
 def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
@@ -262,7 +289,7 @@ def _scaled(amount: int, size: int, words: Iterable[str]) -> str | None:
     if amount < size or (amount * 100) % size:
         return None
     number = amount // size if amount % size == 0 else amount / size
-    spelt_words = _alternatives(regex.escape(word) for word in sorted(words, key=len, reverse=True))
+    spelt_words = _alternatives(regex.escape(word) for word in sorted(words, key=_longest_first))
     return f"{number_pattern(number, one_as_article=True)}{_SEP}{spelt_words}"
 
 
@@ -295,11 +322,11 @@ def _money(value: Value) -> str:
     an amount that names no currency (unit None) in any currency or none."""
     amount = _amount_forms(value.value, value.unit)
     if value.unit is None:
-        before, after = f"(?:{_CURRENCY_BEFORE})?", f"(?:\\s?(?:{_CURRENCY_AFTER})(?!\\w))?"
+        before, after = f"(?:{_CURRENCY_BEFORE})?", f"(?:\\s?(?:{_CURRENCY_AFTER}))?"
     else:
         own_before, own_after = currency_spellings(value.unit)
         before = f"(?:(?:{own_before})\\s?|(?<!{_CURRENCY_BEFORE}))"
-        after = f"(?:\\s?(?:{own_after}))?(?!\\s?(?:{_CURRENCY_AFTER})(?!\\w))"
+        after = f"(?:\\s?(?:{own_after})(?!\\w))?(?!\\s?(?:{_CURRENCY_AFTER}))"
     return f"{WHOLE_START}{NOT_QUALIFIED}{before}{amount}{after}{QUANTITY_END}"
 
 
