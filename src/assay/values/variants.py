@@ -1,12 +1,15 @@
 """The answers a ``hard_fact`` pattern of ``value_patterns`` must match, and the near misses it must not.
 
 Variants are the forms people write for a value: its rendered answer first, then digits and words,
-hyphenated and run-together units, upper case, the equivalent quantities, Devanagari digits with a
-Hindi unit; amounts with ₹/Rs./INR, in lakh, crore, million, Indian and Western grouping; yes and no
-in their common phrasings. Near misses are the answers a loose pattern would pass: the number ten
-times larger, one more, inside a longer number (``2024`` for ``24``), with a decimal, as a range's
-end, in another unit, the opposite yes/no, a negated label. A near miss that states the value after
-all (``2 years`` for 24 months) is dropped.
+echoed (``30 (thirty) days``), hyphenated and run-together units, upper case, the equivalent quantities,
+a unit qualifier on the gold's own unit (``7 business days``), Devanagari digits with a Hindi unit;
+amounts in their own currency (₹/Rs./INR, in lakh, crore, million, Indian and Western grouping; $1,499,
+USD 1,499, 1,499 dollars); yes and no in their common phrasings. Near misses are the answers a loose
+pattern would pass: the number ten times larger, one more, inside a longer number (``2024``, ``245``,
+``1,24`` for ``24``), with a decimal, as a range's end, in another unit or currency, the opposite yes/no,
+a negated label; a near miss that states the value after all (``2 years`` for 24 months) is dropped.
+Then the value itself denied or hedged (``not 24 months``, ``about 24 months``), and in a unit qualified
+otherwise than the gold's (``1 business week`` for 7 days).
 """
 
 from __future__ import annotations
