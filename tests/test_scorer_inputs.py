@@ -169,7 +169,8 @@ def test_a_hard_fact_trace_shows_the_pattern_as_written(
     )
     assert code == 0, err
     written = json.loads((tmp_path / "t.jsonl").read_text(encoding="utf-8"))
-    assert written["traces"]["hard_fact"]["rule"] == "the pattern '30\\s+days' matches '30 days' as a whole"
+    rule = "expected 'a' (golden answer); matched '30 days' at 8-15 (pattern '30\\s+days')"
+    assert written["traces"]["hard_fact"]["rule"] == rule
 
 
 def test_a_scorer_registered_alone_runs_everywhere_and_gets_a_generic_trace(

@@ -16,6 +16,7 @@ from assay import SCORERS, ScoreOptions, score
 from assay.scorers.hard_fact import pattern_of
 from assay.text import align, unicode
 from assay.trace import BLANK, traces
+from assay.values import Value, expected_regex
 from cli_run import NEEDS_MORE_INPUTS, run
 from test_unicode_profile import TEXT
 
@@ -64,8 +65,30 @@ def test_hard_fact_span_covers_the_pattern_match() -> None:
     response = "Claims are paid within ३० days, not 300."
     outcome, rule, span = traced("30 days", response, "hard_fact", expected_regex=r"30\s+days")
     assert (outcome, span and response[span[0] : span[1]]) == ("pass", "३० days")
-    # The pattern as the user wrote it: one backslash (issue 10; it used to be shown doubled).
-    assert rule == "the pattern '30\\s+days' matches '30 days' as a whole"
+    # What was expected and what matched, as the response wrote it; the pattern as the user wrote it:
+    # one backslash (issue 10; it used to be shown doubled).
+    assert rule == "expected '30 days' (golden answer); matched '३० days' at 23-30 (pattern '30\\s+days')"
+
+
+@pytest.mark.parametrize(
+    ("response", "rule_starts", "rule_has"),
+    [
+        ("The waiting period is 24 months.",
+         "expected '24 months' (golden answer); matched '24 months' at 22-31", "characters)"),
+        ("The waiting period is Two Years.",
+         "expected '24 months' (golden answer); matched 'Two Years' at 22-31", "characters)"),
+        ("It was set in 2024, not 24 months.", "no variant of '24 months' (golden answer) found as a whole",
+         "characters)"),
+    ],
+)  # fmt: skip
+def test_a_generated_pattern_is_traced_by_its_value_not_shown_whole(
+    response: str, rule_starts: str, rule_has: str
+) -> None:
+    pattern = expected_regex(Value("number_unit", 24, "month"))
+    assert pattern is not None and len(pattern) > 200
+    _, rule, _ = traced("24 months", response, "hard_fact", expected_regex=pattern)
+    assert rule.startswith(rule_starts) and rule_has in rule
+    assert pattern not in rule and len(rule) < len(pattern)
 
 
 def test_no_span_rather_than_a_wrong_one() -> None:

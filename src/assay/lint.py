@@ -19,6 +19,7 @@ from .scorers._base import AnswerSets
 from .scorers.hard_fact import pattern_of, search
 from .scorers.unicode import PHRASE_MATCH
 from .text import unicode
+from .text.pattern_size import shown
 
 ERROR, WARNING = "error", "warning"
 
@@ -110,7 +111,7 @@ def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, st
     try:
         found = any(search(compiled, unicode.fold(answer)) for answer in record.answers)
     except TimeoutError:
-        slow = f"the expected_regex {pattern!r} ran past its time budget on a golden answer"
+        slow = f"the expected_regex {shown(pattern)} ran past its time budget on a golden answer"
         yield ERROR, "slow-pattern", f"{slow}. Fix: simplify it (nested or overlapping repeats)"
         return
     if not found:
@@ -118,7 +119,8 @@ def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, st
             ERROR,
             "pattern-misses-golden",
             (
-                f"the expected_regex {pattern!r} finds none of the golden answers {list(record.answers)!r}, "
+                f"the expected_regex {shown(pattern)} finds none of the golden answers "
+                f"{list(record.answers)!r}, "
                 "so hard_fact would fail even a perfect response. Fix: correct the pattern or the answer"
             ),
         )

@@ -28,6 +28,7 @@ from typing import Any
 from ..documents import Document
 from ..report.markdown import cell
 from ..scorers.hard_fact import HARD_FACT, pattern_of, search
+from ..text.pattern_size import shown
 from ..values import Value, answer_variants, expected_regex, near_misses, render_answer
 from .checks import claim_value
 from .claims import Verdict, Verification, verification_report
@@ -153,10 +154,10 @@ def pattern_problem(pattern: str, value: Value, answer: str) -> str | None:
     matches = hard_fact_matcher(pattern)
     for wanted in dict.fromkeys([answer, *answer_variants(value)]):
         if not matches(wanted):
-            return f"the expected_regex {pattern!r} does not match its own answer {wanted!r}"
+            return f"the expected_regex {shown(pattern)} does not match its own answer {wanted!r}"
     for miss in near_misses(value):
         if matches(miss):
-            return f"the expected_regex {pattern!r} matches the near miss {miss!r}"
+            return f"the expected_regex {shown(pattern)} matches the near miss {miss!r}"
     return None
 
 

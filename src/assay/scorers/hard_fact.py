@@ -103,24 +103,42 @@ def pattern_of(pattern: str, where: str) -> regex.Pattern[str]:
 
 PATTERN = "gold.expected_regex"  # the row's pattern: Gold.expected_regex, or the expected_regex column
 TEXT_SHOWN = 2000  # characters of a match a rule shows
+PATTERN_SHOWN = 60  # a longer pattern (a generated one runs to hundreds of characters) is shown cut
+
+
+def shown_pattern(pattern: str) -> str:
+    """The pattern as a rule names it: whole when short, else its start and its length (a trace says
+    what was expected and what matched; the whole pattern is in the gold item)."""
+    if len(pattern) <= PATTERN_SHOWN:
+        return f"pattern {as_written(pattern)}"
+    return f"pattern {as_written(pattern[:PATTERN_SHOWN])}... ({len(pattern):,} characters)"
+
+
+def _matched_text(seen: Seen, found: regex.Match[str], span: Span | None) -> str:
+    """What matched, as the response wrote it where the span maps back (३० days), else as seen."""
+    matched = seen.original[span[0] : span[1]] if span is not None else found.group()
+    if len(matched) > TEXT_SHOWN:
+        matched = f"{matched[:TEXT_SHOWN]} [... {len(matched):,} characters in all]"
+    return as_written(matched)
 
 
 def _explain(seen: Seen) -> tuple[str, Span | None]:
     pattern = str(seen.inputs.get(PATTERN))
-    shown_pattern = as_written(pattern)  # as the user wrote it: one backslash is one
+    expected = f"{as_written(seen.golden)} (golden answer)" if seen.golden else None
     try:
         found = search(pattern_of(pattern, f"row id {seen.inputs.get('id')}"), seen.response)
     except TimeoutError:  # it passed in time when scored, but not now (a loaded machine): no span
-        return f"the pattern {shown_pattern} matched when scored; {timed_out_reason(seen.response)}", None
+        return f"the {shown_pattern(pattern)} matched when scored; {timed_out_reason(seen.response)}", None
     if found is None:
-        return (
-            f"the pattern {shown_pattern} matches nowhere as a whole (no word or digit run on either side)",
-            None,
-        )
-    matched = found.group()
-    if len(matched) > TEXT_SHOWN:
-        matched = f"{matched[:TEXT_SHOWN]} [... {len(matched):,} characters in all]"
-    return f"the pattern {shown_pattern} matches {as_written(matched)} as a whole", seen.locate(*found.span())
+        if expected is None:
+            return f"the {shown_pattern(pattern)} matches nowhere as a whole", None
+        return f"no variant of {expected} found as a whole ({shown_pattern(pattern)})", None
+    span = seen.locate(*found.span())
+    at = f" at {span[0]}-{span[1]}" if span is not None else ""
+    matched = f"matched {_matched_text(seen, found, span)}{at}"
+    if expected is None:
+        return f"the {shown_pattern(pattern)} {matched} as a whole", span
+    return f"expected {expected}; {matched} ({shown_pattern(pattern)})", span
 
 
 HARD_FACT = Scorer(

@@ -18,7 +18,7 @@ from typing import Any
 import regex
 
 from ..text import unicode
-from .patterns import expected_regex
+from .patterns import PATTERN_FLAGS, expected_regex
 from .reading import (
     FALSE_WORDS,
     SCALES,
@@ -203,6 +203,7 @@ def _date_of(raw: Any) -> str:
 __all__ = [
     "ANSWER_TYPES",
     "CURRENCIES",
+    "PATTERN_FLAGS",
     "Mention",
     "Value",
     "answer_variants",
