@@ -106,7 +106,7 @@ def check_outside_inputs(outputs: dict[str, str | Path | None], args: argparse.N
     """Refuse an output that would be read back as an input: a .json file in the facts folder (a
     facts file, or a report read as one on the next run), a PDF or text file under the sources folder
     (a document). Other outputs there (gold.jsonl next to the facts) are harmless."""
-    from ..documents import PDF_SUFFIXES, TEXT_SUFFIXES
+    from ..documents.sources import PDF_SUFFIXES, TEXT_SUFFIXES
 
     facts, sources = Path(os.path.realpath(args.facts)), Path(os.path.realpath(args.sources))
     for flag, path in outputs.items():

@@ -8,6 +8,12 @@ its level), and every number with its unit occurs as number and unit in the cite
 item and a blank reply are unscored ("nothing to ground"). The documents come from
 ``ScoreOptions.sources`` (``--sources DIR``), whose documents' hashes are in the signature. The extra
 text column ``grounded_problems`` says why a row failed; its trace lists every problem and what was checked.
+
+Without sources the metric runs in a reduced mode (``WITHOUT_DOCUMENTS``, "sources:none" in its signature):
+each citation must name the item's document by what the gold set records of it (``source.document``,
+the file name of ``source.path``, ``source.title``, as ``grounding.citations`` reads names) and be in the
+item's scope; pages, quotes and numbers are not checked, and each trace says so. A reply citing another
+document is not grounded in either mode.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ if TYPE_CHECKING:
 NAME = "grounded"
 PROBLEMS_COLUMN = "grounded_problems"
 INPUTS = (
-    "sources",
+    "sources?",  # without them, the reduced mode
+    "gold.source_path?",
     "scope?",
     "reply.citations?",
     "reply.contexts?",
@@ -39,14 +46,32 @@ INPUTS = (
 # The rules' version: a change to what a citation may name, what supports a page or how a number is
 # found bumps it (the value reader's own version is in the signature too).
 # 2: a path or URL names the document its trailing parts name; 3: "30 (thirty) days"; 4: a span the
-# reply quotes supports the cited page it is on
-VERSION = 4
+# reply quotes supports the cited page it is on; 5: printed titles, titles with and without the kind
+# word, and the reduced mode without sources
+VERSION = 5
+# What the metric checks in each mode, as a run's results say it.
+WITH_DOCUMENTS = (
+    "citations resolved to the sources' documents (id, file name, printed title, title, with and without "
+    "the kind word) within the item's scope; cited pages, quotes and numbers checked against the "
+    "documents' text (--sources)"
+)
+WITHOUT_DOCUMENTS = (
+    "citations resolved against the gold set's document names (id, file name, title) within the item's "
+    "scope; pages, quotes and numbers not checked (no --sources)"
+)
+
+
+def checks_ran(with_documents: bool) -> str:
+    """The grounding checks a run made, in words: with the documents or without (the reduced mode)."""
+    return WITH_DOCUMENTS if with_documents else WITHOUT_DOCUMENTS
+
+
 # The quote cascade's fuzzy threshold (``grounding.quotes.FUZZY_THRESHOLD``, which a test holds equal):
 # written here because reading it would load rapidfuzz with every scorer.
 QUOTES_SIGNATURE = "quotes:fuzzy90"
 
 
-def _library(sources: Sources, cache: dict[int, Library]) -> Library:
+def _library(sources: Sources | None, cache: dict[int, Library]) -> Library:
     from .grounding import Library
 
     key = id(sources)
@@ -68,7 +93,7 @@ def _groundings(responses: Sequence[str], inputs: Sequence[Sequence[Any]]) -> li
     """Each row's Grounding; `inputs` are the scorer's INPUTS, a sequence each, in order."""
     from .grounding import Item, ground
 
-    sources, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs
+    sources, paths, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs
     others = _other_titles(documents, titles)
     libraries: dict[int, Library] = {}  # one per Sources (every row of a run reads the same)
     found = []
@@ -80,10 +105,31 @@ def _groundings(responses: Sequence[str], inputs: Sequence[Sequence[Any]]) -> li
             quote=quotes[row],
             page=pages[row],
             expected_refusal=refusals[row],
+            source_path=paths[row],
         )
         library = _library(sources[row], libraries)
-        found.append(ground(text, citations[row] or (), contexts[row] or (), item, library, others))
+        if library.reads_text:
+            found.append(ground(text, citations[row] or (), contexts[row] or (), item, library, others))
+        else:
+            found.append(_ground_names(text, citations[row] or (), item, library, others))
     return found
+
+
+def _ground_names(
+    text: str, citations: Sequence[Any], item: Any, library: Library, others: Mapping[str, str]
+) -> Grounding:
+    """The reduced mode: the citations' names against what the gold set records (no documents to read)."""
+    from .grounding import Grounding, names_checked
+
+    if item.expected_refusal:
+        return Grounding(unscored="a refusal item: nothing to ground")
+    if not text.strip():
+        return Grounding(unscored="a blank reply: nothing to ground")
+    if not citations:
+        return Grounding(problems=("cites nothing",))
+    problems, checked = names_checked((c.document for c in citations), library, item, others)
+    not_checked = "pages, quotes and numbers not checked (no --sources)"
+    return Grounding(tuple(dict.fromkeys(problems)), (*dict.fromkeys(checked), not_checked))
 
 
 def _grounded(
@@ -126,9 +172,9 @@ GROUNDED = Scorer(
     signature_parts=(f"values:{VALUES_VERSION}", QUOTES_SIGNATURE),
     inputs=INPUTS,
     explain_rows=_explain_rows,
-    # Not by default: it needs the documents (--sources); assay run asks for it.
+    # Not by default: assay run asks for it (with the documents of --sources, or in the reduced mode).
     default=False,
     **_blank_decided(),
 )
 
-__all__ = ["GROUNDED", "PROBLEMS_COLUMN"]
+__all__ = ["GROUNDED", "PROBLEMS_COLUMN", "WITHOUT_DOCUMENTS", "WITH_DOCUMENTS", "checks_ran"]
