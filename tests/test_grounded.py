@@ -133,8 +133,8 @@ def test_a_citation_naming_the_scope_document_any_way_passes(library: Library, n
         ("Acme Basic Plan Plus", OUTSIDE),
         ("Acme Basic Shield Plus", OUTSIDE),  # the title another row gives it
         ("zeta/care.pdf", "cites zeta__care, outside the item's scope (acme__basic-plan)"),
-        ("Acme", "'Acme' names only an insurer, none of its documents"),
-        ("ACME.", "'ACME.' names only an insurer, none of its documents"),
+        ("Acme", "'Acme' names only a company, none of its documents"),
+        ("ACME.", "'ACME.' names only a company, none of its documents"),
         ("acme__basic", "'acme__basic' names no document of the sources"),  # a prefix of the id
         ("Basic", "'Basic' names no document of the sources"),  # a substring of the title
         ("Acme Basic Shield Gold", "names no document of the sources"),  # the title and more
@@ -152,9 +152,11 @@ def test_a_citation_of_another_document_or_of_none_fails(library: Library, name:
 
 def test_a_title_two_documents_share_is_ambiguous(library: Library) -> None:
     # the item's title is also the title printed on zeta/care.pdf's first page
-    item = Item(scope="acme__basic-plan", source_document="acme__basic-plan", source_title="Zeta Care Policy Wording")
+    title = "Zeta Care Policy Wording"
+    item = Item(scope="acme__basic-plan", source_document="acme__basic-plan", source_title=title)
     found = ground("It is 30 days.", [Citation("zeta care policy wordings", 2)], [], item, library)
-    assert found.problems == ("'zeta care policy wordings' is ambiguous: it names acme__basic-plan, zeta__care",)
+    ambiguous = "'zeta care policy wordings' is ambiguous: it names acme__basic-plan, zeta__care"
+    assert found.problems == (ambiguous,)
 
 
 def test_a_file_name_is_a_more_exact_name_than_a_title(library: Library) -> None:

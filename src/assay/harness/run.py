@@ -87,7 +87,8 @@ def run_gold(
     outcomes, write the reports (results.json/.md/.html) and check `gate` (``run_gate.GateSettings``).
 
     `metrics` default to ``run_metrics``; `rubric` replaces the judge's (None keeps the setup's);
-    `sources` is the documents' folder grounded reads (without it, grounded checks citations' names only). The system is closed (``aclose``) when asked."""
+    `sources` is the documents' folder grounded reads (without it, grounded checks citations' names
+    only). The system is closed (``aclose``) when asked."""
     try:  # everything that can be wrong with the call, before the system is asked anything
         out = _out_folder(out_dir)
         rows_path = out / RUN_NAME

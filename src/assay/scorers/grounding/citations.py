@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 _NOT_NAME = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
 _PATH_SEPARATOR = regex.compile(r"[/\\]+")
 _QUERY = regex.compile(r"[?#][^/\\]*$")  # a URL's ?page=2 or #page=2
-_POSSESSIVE = regex.compile(r"(?<=\p{L})['’]s?\b")  # "HDFC ERGO's", "Members'"
+_POSSESSIVE = regex.compile(r"(?<=\p{L})['\u2019]s?\b")  # "HDFC ERGO's", "Members'"
 _AMPERSAND = regex.compile(r"\s*&\s*")
 
 # Kinds of document, each with the ways people write it (name_key form). A generic list of what
@@ -70,7 +70,7 @@ _TITLE_WORDS = 8  # a longer line is body text (a title is a few words)
 _HEADER_PAGES = 20  # pages read for a running header
 _NUMBERED = regex.compile(r"^\s*(?:\(?[\p{N}]+(?:\.[\p{N}]+)*[.)]|\(?[ivxIVX]+\))\s")  # "1. Preamble"
 # "PRODUCT NAME: RISE | UIN ...", "Product Name WELLSURANCE FAMILY", "Title: Cloud SLA"
-_LABELLED = regex.compile(r"(?:^|\|)\s*(?:\p{L}+\s+)?(?:name\s*[:\-–]?|title\s*[:\-–])\s*([^|]+)", regex.I)
+_LABELLED = regex.compile(r"(?:^|\|)\s*(?:\p{L}+\s+)?(?:name\s*[:\-\u2013]?|title\s*[:\-\u2013])\s*([^|]+)", regex.I)
 
 
 def name_key(text: str) -> str:
@@ -208,7 +208,9 @@ def _windows(lines: Sequence[str]) -> list[str]:
 
 
 def _labelled(pages: Sequence[str]) -> list[str]:
-    return [m.group(1).strip() for page in pages for line in _top_lines(page) for m in _LABELLED.finditer(line)]
+    return [
+        m.group(1).strip() for page in pages for line in _top_lines(page) for m in _LABELLED.finditer(line)
+    ]
 
 
 @lru_cache(maxsize=64)
@@ -251,7 +253,9 @@ class Named:
         if loose.core:
             self.titles.setdefault(loose, how)
             for company in sorted(self.companies):
-                self.titles.setdefault(LooseName(f"{company} {loose.core}", loose.kinds), f"insurer and {how}")
+                self.titles.setdefault(
+                    LooseName(f"{company} {loose.core}", loose.kinds), f"insurer and {how}"
+                )
         self.kinds |= loose.kinds
 
     def by_title(self, name: LooseName) -> str | None:
@@ -365,14 +369,16 @@ def resolve(name: str, library: Library, item: Item, other_titles: Mapping[str, 
             ((document_id, how),) = found.items()
             return Resolution(name, document_id, how)
         if found:
-            return Resolution(name, None, problem=f"{name!r} is ambiguous: it names {', '.join(sorted(found))}")
+            return Resolution(
+                name, None, problem=f"{name!r} is ambiguous: it names {', '.join(sorted(found))}"
+            )
     meant = _outside(exact, item, other_titles)
     if meant is not None:
         return Resolution(name, meant, "title (of another item)")
     loose = loose_name(exact)
     companies = library.companies | {c for n in known.values() for c in n.companies}
-    if name_key(exact) in companies or loose.core in companies:
-        return Resolution(name, None, problem=f"{name!r} names only an insurer, none of its documents")
+    if {name_key(exact), loose.core, company_name(exact)} & companies:
+        return Resolution(name, None, problem=f"{name!r} names only a company, none of its documents")
     where = "of the sources" if library.reads_text else "the gold set records for the item (no --sources)"
     return Resolution(name, None, problem=f"{name!r} names no document {where}")
 
