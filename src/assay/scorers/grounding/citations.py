@@ -70,7 +70,9 @@ _TITLE_WORDS = 8  # a longer line is body text (a title is a few words)
 _HEADER_PAGES = 20  # pages read for a running header
 _NUMBERED = regex.compile(r"^\s*(?:\(?[\p{N}]+(?:\.[\p{N}]+)*[.)]|\(?[ivxIVX]+\))\s")  # "1. Preamble"
 # "PRODUCT NAME: RISE | UIN ...", "Product Name WELLSURANCE FAMILY", "Title: Cloud SLA"
-_LABELLED = regex.compile(r"(?:^|\|)\s*(?:\p{L}+\s+)?(?:name\s*[:\-\u2013]?|title\s*[:\-\u2013])\s*([^|]+)", regex.I)
+_LABELLED = regex.compile(
+    r"(?:^|\|)\s*(?:\p{L}+\s+)?(?:name\s*[:\-\u2013]?|title\s*[:\-\u2013])\s*([^|]+)", regex.I
+)
 
 
 def name_key(text: str) -> str:
@@ -231,7 +233,7 @@ class Item:
     quote: str | None = None
     page: int | None = None
     expected_refusal: bool | None = None
-    source_path: str | None = None
+    source_path: str | None = None  # the source file as the gold set records it: its file name names it
 
     def allowed(self) -> frozenset[str]:
         return frozenset(name for name in (self.scope, self.source_document) if name)
@@ -278,8 +280,8 @@ def named(document_id: str, path: str | None = None, printed: Printed = Printed(
         found.exact.setdefault(key, how)  # "acme/basic-plan" is the id before it is the path
     insurer = insurer_of(document_id)
     found.companies |= {c for c in (name_key(insurer or ""), *printed.companies) if c}
-    for name in (document_id, *(path.rsplit("/", 1)[-1].rsplit(".", 1)[:1] if path else ())):
-        found.kinds |= loose_name(name).kinds  # "rise__wordings", "wellsurance-family__cis.pdf"
+    for key in found.exact:  # the kind an id or file name says: "rise__wordings", "family__cis.pdf"
+        found.kinds |= loose_name(key).kinds
     for title in printed.titles:
         found.add_title(title, "printed title")
     return found
