@@ -456,6 +456,16 @@ def test_grounded_without_sources_checks_the_citations_names_only(run_file: Path
     assert "sources:none" in str(run.summary.metrics["grounded"].signature)
 
 
+def test_without_sources_a_row_naming_no_document_is_unscored(tmp_path: Path) -> None:
+    row = {"id": "a", "question": "Grace?", "answer": "30 days", "response": "30 days.",
+           "reply": {"citations": [{"document": "policy.pdf", "page": 2}]}}  # fmt: skip
+    path = tmp_path / "plain.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    scores = score(path, ["grounded"]).metrics["grounded"]
+    assert scores.outcome(0) == Outcome.UNSCORED
+    assert scores.reasons[0] == "nothing to check against: the item names no document, and no --sources"
+
+
 def test_a_sources_folder_that_is_not_there_stops_with_the_reason(
     run_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

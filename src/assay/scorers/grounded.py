@@ -125,6 +125,8 @@ def _ground_names(
         return Grounding(unscored="a refusal item: nothing to ground")
     if not text.strip():
         return Grounding(unscored="a blank reply: nothing to ground")
+    if not item.allowed():
+        return Grounding(unscored="nothing to check against: the item names no document, and no --sources")
     if not citations:
         return Grounding(problems=("cites nothing",))
     problems, checked = names_checked((c.document for c in citations), library, item, others)
