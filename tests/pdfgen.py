@@ -71,6 +71,42 @@ def pages_pdf(folder: Path, name: str, pages: Sequence[Sequence[str]]) -> Path:
     return _write(pdf, folder, name)
 
 
+def rows_pdf(folder: Path, name: str, pages: Sequence[Sequence[str | tuple[str, ...]]]) -> Path:
+    """A PDF of these pages, written as folder/name: each page a sequence of lines (a str, one per
+    baseline) and table rows (a tuple of cells; consecutive rows are one ruled table, as a policy's
+    schedule or a price list is set)."""
+    pdf = _pdf()
+    for items in pages:
+        pdf.add_page()
+        y, index = 30.0, 0
+        while index < len(items):
+            item = items[index]
+            if isinstance(item, str):
+                pdf.text(20.0, y, item)
+                y, index = y + LINE, index + 1
+                continue
+            rows = []
+            while index < len(items) and not isinstance(items[index], str):
+                rows.append(items[index])
+                index += 1
+            y = _table(pdf, rows, y) + LINE
+    folder.mkdir(parents=True, exist_ok=True)
+    return _write(pdf, folder, name)
+
+
+def _table(pdf: FPDF, rows: Sequence[Sequence[str]], y: float) -> float:
+    """A ruled table from y down, its columns sharing 160 mm; where it ends."""
+    pdf.set_xy(20.0, y)
+    columns = max(len(row) for row in rows)
+    widths = tuple(160 / columns for _ in range(columns))
+    with pdf.table(col_widths=widths, width=160, align="LEFT", first_row_as_headings=False) as grid:
+        for cells in rows:
+            row = grid.row()
+            for cell in cells:
+                row.cell(cell)
+    return float(pdf.get_y())
+
+
 PLAIN_PAGES = (
     ("Section 1. Definitions used in this policy.", "A hospital means an institution for in-patient care."),
     ("Section 2. The grace period for renewal is thirty days.", "Premiums are payable in advance."),

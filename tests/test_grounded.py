@@ -280,7 +280,9 @@ def test_every_number_with_its_unit_must_be_in_the_cited_text(
     if missing is None:
         assert not number_problems, found.problems
     else:
-        assert number_problems == [f"{missing} is not in the cited or retrieved text"]
+        # what follows the ";" names a cited page stating the same thing otherwise (45 days: p.2's 30)
+        first = [line.split(";")[0] for line in number_problems]
+        assert first == [f"{missing} is not in the cited or retrieved text"]
 
 
 def test_a_number_only_the_retrieved_context_holds_passes(library: Library) -> None:

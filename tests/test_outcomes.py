@@ -127,7 +127,7 @@ DECLINE = "I'm sorry, I cannot find that in the documents."
 
 # (case, the metrics given beside hard_fact and value_match, the outcome, words its reason holds)
 TABLE = [
-    (Case(item("a1"), "The free-look period is 15 days.", CITED), (), "correct", "value_match PASS"),
+    (Case(item("a1"), "The free-look period is 15 days.", CITED), (), "correct", "hard_fact PASS"),
     (Case(item("a2"), "It is 45 days.", {}), (), "wrong_uncited", "no citation"),
     (Case(item("a3"), "It is 2024 days.", CITED), (), "wrong_cited", f"cites {SCOPE}"),
     (
@@ -228,7 +228,7 @@ def test_an_error_of_no_words_is_no_system_error_as_the_core_scores_it(tmp_path:
     """The metrics scored the row (the core's rule: an error of only spaces is none); so does its outcome."""
     run = scored_run(tmp_path, [Case(item("e2"), "The free-look period is 15 days.", {"error": error})])
     assert run.metrics["hard_fact"].outcome(0) is Outcome.PASS
-    assert outcomes(run)[0] == ("correct", "value_match PASS")
+    assert outcomes(run)[0] == ("correct", "hard_fact PASS; value_match PASS")
 
 
 def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None:
@@ -242,7 +242,7 @@ def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None
     assert (citation.n - citation.unscored, citation.passed) == (5, 4)
     assert run.metrics[FACTUAL].texts["outcome"] == [row[2] for row in TABLE]
     signature = run.summary.metrics[FACTUAL].signature
-    assert signature.startswith("factual@3|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
+    assert signature.startswith("factual@4|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
     assert with_outcomes(run) is run  # once is enough
 
 

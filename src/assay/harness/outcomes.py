@@ -15,7 +15,8 @@ The precedence, per row (the first that applies decides):
    ``unscored`` (a judge that could not decide is never
    regraded by a matcher); FAIL -> ``refused_answerable`` when ``refusal`` says
    the reply declined, else ``wrong_cited`` when it cites a source, else ``wrong_uncited``; PASS ->
-   ``correct_ungrounded`` when ``grounded`` FAILs it, else ``correct``.
+   ``wrong_cited`` when ``grounded`` FAILs it for a figure a cited page states otherwise
+   (``grounded_contradicts``), ``correct_ungrounded`` when it FAILs it otherwise, else ``correct``.
 
 Two derived metrics carry the outcomes into every table that reads a metric (the summary, the gate,
 compare), as MetricScores beside the scorers' own:
@@ -58,11 +59,12 @@ OUTCOMES: Final = (
 PASSING: Final = frozenset({"correct", "correct_ungrounded"})  # the outcomes `factual` passes
 FACTUAL, CITATION = "factual", "citation"
 DERIVED: Final = (FACTUAL, CITATION)
-RULE_VERSION: Final = 3  # bump when the precedence above changes: it is in the derived signatures
+RULE_VERSION: Final = 4  # bump when the precedence above changes: it is in the derived signatures
 HARD_FACT, VALUE_MATCH = "hard_fact", "value_match"
 MATCHERS: Final = (HARD_FACT, VALUE_MATCH)
 REFUSAL, GROUNDED = "refusal", "grounded"
 DECLINED_COLUMN, PROBLEMS_COLUMN, UNDECIDED_COLUMN = "declined", "grounded_problems", "undecided"
+CONTRADICTS_COLUMN = "grounded_contradicts"
 OUTCOME_COLUMN, REASON_COLUMN = "outcome", "outcome_reason"
 NOT_APPLICABLE: Final = "not an answered answerable item"
 _NAMES = {Outcome.PASS: "PASS", Outcome.FAIL: "FAIL", Outcome.UNSCORED: "unscored", Outcome.SOFT_PASS: "FAIL"}
@@ -170,6 +172,10 @@ def _row_outcome(run: ScoreRun, index: int, record: Record, failed: Mapping[int,
         return "unscored", why
     if verdict is Outcome.PASS:
         problem = _grounding_problem(run, index)
+        texts = run.metrics[GROUNDED].texts if problem is not None else {}
+        contradicts = _text(texts, CONTRADICTS_COLUMN, index)
+        if contradicts:  # a figure of the reply the cited page states otherwise: a wrong answer, cited
+            return "wrong_cited", f"{why}; grounded: the reply contradicts the cited page ({contradicts})"
         return ("correct", why) if problem is None else ("correct_ungrounded", f"{why}; {problem}")
     if _declined(run, index):
         return "refused_answerable", f"{why}; refusal: the reply declined an answerable item"
@@ -203,7 +209,9 @@ def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
         # typed value its verdict stands, and a pattern's differing match is named beside it.
         verdict, why = reader
         pattern = decided.get(HARD_FACT)
-        if pattern is not None and pattern[0] not in (verdict, Outcome.UNSCORED):
+        if pattern is not None and pattern[0] is verdict:
+            why = f"{pattern[1]}; {why}"
+        elif pattern is not None and pattern[0] is not Outcome.UNSCORED:
             why = f"{why} (hard_fact {_NAMES[pattern[0]]}: its pattern matched the text, not the clause)"
         return _declined_pass(run, index, verdict, why)
     scored = {name: found for name, found in decided.items() if found[0] is not Outcome.UNSCORED}

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 import regex
 
-from ..text import unicode
 from ..text.clauses import FieldTerms, clause_of, key, nearest
 from ..values.reading import Mention
 from ._value_reply import SENTENCE_REACH, _cue_sets
@@ -77,23 +76,50 @@ def alternatives(text: str, one: Mention, other: Mention) -> bool:
     return between.strip() == "and" and opened is not None
 
 
+_TOKENS = regex.compile(r"\w+(?:'\w+)?|,")
+# Words that end what a negation after a value can be said of: another claim begins there ("36 months,
+# and is not covered before that").
+_CLAIM_ENDS = frozenset(("and", "but", "or", "while", "whereas", "although", "except", "unless", "if",
+                         "when"))  # fmt: skip
+AFTER_REACH = 80  # characters after a value in which its clause's verb is looked for
+
+
+def _is_negation(token: str, negations: frozenset[str]) -> bool:
+    return token.endswith("n't") or token.replace("'", "") in negations
+
+
 def clause_negated(text: str, start: int) -> bool:
     """A negation in the clause before `start` that is not a condition's, a bound's, "No, ..." nor the
     "No Claim" of a benefit's name (see ``_value_reply.negated`` for the nearer rule)."""
     negations, _, _, _ = _cue_sets()
     # a clause a megabyte long is not read whole for each of its values
     first = max(clause_of(text, start)[0], start - SENTENCE_REACH)
-    tokens = regex.findall(r"\w+(?:'\w+)?|,", text[first:start])
+    tokens = _TOKENS.findall(text[first:start])
     for at, token in enumerate(tokens):
-        word = token.replace("'", "")
-        if not (token.endswith("n't") or word in negations):
+        if not _is_negation(token, negations):
             continue
         before, after = tokens[:at], tokens[at + 1 :]
         if _SUBORDINATE & set(before) or after[:1] == [","] or after[:1] == ["claim"]:
             continue
-        if _BOUND_AFTER & set(after[:3]) or (word == "not" and after[:1] == ["only"]):
+        if _BOUND_AFTER & set(after[:3]) or (token == "not" and after[:1] == ["only"]):
             continue
         return True
+    return False
+
+
+def negated_after(text: str, end: int) -> bool:
+    """A negation of the clause's verb after the value, before a comma, a conjunction or another
+    number: "A co-payment of 20% does not apply" (not "30 days, not 60", which corrects another value,
+    nor "not more than", a bound)."""
+    negations, _, _, _ = _cue_sets()
+    last = min(clause_of(text, end)[1], end + AFTER_REACH)
+    tokens = _TOKENS.findall(text[end:last])
+    for at, token in enumerate(tokens):
+        if token == "," or token in _CLAIM_ENDS or token[0].isdigit():
+            return False
+        if _is_negation(token, negations):
+            after = tokens[at + 1 : at + 4]
+            return not (_BOUND_AFTER & set(after)) and not any(word[0].isdigit() for word in after)
     return False
 
 
@@ -112,8 +138,11 @@ def negative_forms(text: str, start: int, end: int, terms: FieldTerms) -> list[s
     return found
 
 
-def words_of(text: str, start: int, end: int) -> list[str]:
-    return unicode.words(unicode.normalise(text[start:end]))
-
-
-__all__ = ["alternatives", "answering", "clause_negated", "negative_forms", "relevance", "words_of"]
+__all__ = [
+    "alternatives",
+    "answering",
+    "clause_negated",
+    "negated_after",
+    "negative_forms",
+    "relevance",
+]

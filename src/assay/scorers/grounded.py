@@ -2,12 +2,16 @@
 
 Every citation resolves to exactly one document the item's scope allows (by id, path or normalised
 title, never by substring: a citation naming only the insurer passes for none of its policies), a cited
-page holds the supporting text, every quoted span is found in a cited document (the quote cascade, with
-its level), and every number with its unit occurs as number and unit in the cited or retrieved text.
+page supports the answer (it states the asked value for the asked field, ``gold.field`` and the question,
+wherever the page is; else it holds a quote), every quoted span is found in a cited document (the quote
+cascade, with its level), and every figure of the reply (bare counts too) occurs in the cited or
+retrieved text.
 ``scorers.grounding.check`` states each rule. A reply that cites nothing fails ("cites nothing"); a refusal
 item and a blank reply are unscored ("nothing to ground"). The documents come from
 ``ScoreOptions.sources`` (``--sources DIR``), whose documents' hashes are in the signature. The extra
-text column ``grounded_problems`` says why a row failed; its trace lists every problem and what was checked.
+text column ``grounded_problems`` says why a row failed, ``grounded_contradicts`` which figures a cited page
+states otherwise (``assay run`` grades those ``wrong_cited``); its trace lists every problem and what was
+checked.
 
 Without sources the metric runs in a reduced mode (``WITHOUT_DOCUMENTS``, "sources:none" in its signature):
 each citation must name the item's document by what the gold set records of it (``source.document``,
@@ -27,10 +31,12 @@ from ._base import PASS, UNSCORED, MetricScores, Scorer, SeenRows, Span
 
 if TYPE_CHECKING:
     from ..documents import Sources
+    from ..values.types import Value
     from .grounding import Grounding, Library
 
 NAME = "grounded"
 PROBLEMS_COLUMN = "grounded_problems"
+CONTRADICTS_COLUMN = "grounded_contradicts"  # figures a cited page states otherwise: wrong_cited in assay run
 INPUTS = (
     "sources?",  # without them, the reduced mode
     "gold.source_path?",
@@ -42,13 +48,23 @@ INPUTS = (
     "gold.quote?",
     "gold.page?",
     "gold.expected_refusal?",
+    # what is asked: a cited page supports the answer when it states this value for this field
+    "gold.field?",
+    "question",
+    "gold.value?",
+    "gold.unit?",
+    "gold.value_type?",
 )
 # The rules' version: a change to what a citation may name, what supports a page or how a number is
 # found bumps it (the value reader's own version is in the signature too).
 # 2: a path or URL names the document its trailing parts name; 3: "30 (thirty) days"; 4: a span the
-# reply quotes supports the cited page it is on; 5: printed titles, titles with and without the kind
-# word, and the reduced mode without sources
-VERSION = 5
+# reply quotes supports the cited page it is on; 5: a cited page supports a typed answer when it states
+# the value for the asked field (the value's label on the page names it), not any number of the reply;
+# a yes/no answer when a clause names the field; every figure of the reply, bare counts too ("9,500
+# network hospitals"), must be in the cited text, and one a cited page states otherwise is named in
+# grounded_contradicts; 6: printed titles, titles with and without the kind word, and the reduced mode
+# without sources
+VERSION = 6
 # What the metric checks in each mode, as a run's results say it.
 WITH_DOCUMENTS = (
     "citations resolved to the sources' documents (id, file name, printed title, title, with and without "
@@ -89,11 +105,22 @@ def _other_titles(documents: Sequence[Any], titles: Sequence[Any]) -> dict[str, 
     return found
 
 
-def _groundings(responses: Sequence[str], inputs: Sequence[Sequence[Any]]) -> list[Grounding]:
+def _asked_value(raw: Any, unit: Any, value_type: Any, answers: Sequence[str]) -> Value | None:
+    """The row's expected value as value_match types it (its gold value, else a golden answer that is
+    one value), or None."""
+    from .value_match import expected_of
+
+    return expected_of(raw, unit, value_type, answers).value
+
+
+def _groundings(
+    responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], inputs: Sequence[Sequence[Any]]
+) -> list[Grounding]:
     """Each row's Grounding; `inputs` are the scorer's INPUTS, a sequence each, in order."""
     from .grounding import Item, ground
 
-    sources, paths, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs
+    sources, paths, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs[:10]
+    fields, questions, values, units, value_types = inputs[10:15]
     others = _other_titles(documents, titles)
     libraries: dict[int, Library] = {}  # one per Sources (every row of a run reads the same)
     found = []
@@ -106,6 +133,9 @@ def _groundings(responses: Sequence[str], inputs: Sequence[Sequence[Any]]) -> li
             page=pages[row],
             expected_refusal=refusals[row],
             source_path=paths[row],
+            field=fields[row] if isinstance(fields[row], str) else None,
+            question=questions[row],
+            value=_asked_value(values[row], units[row], value_types[row], answer_sets[row]),
         )
         library = _library(sources[row], libraries)
         if library.reads_text:
@@ -139,19 +169,22 @@ def _grounded(
 ) -> MetricScores:
     scores = MetricScores.all_failing(NAME, len(responses))
     problems: list[str | None] = []
-    for row, grounding in enumerate(_groundings(responses, inputs)):
+    contradicts: list[str | None] = []
+    for row, grounding in enumerate(_groundings(responses, answer_sets, inputs)):
         if grounding.unscored is not None:
             scores.outcomes[row], scores.reasons[row] = UNSCORED, grounding.unscored
         elif grounding.passed:
             scores.outcomes[row] = PASS
         problems.append("; ".join(grounding.problems) or None)
-    scores.texts = {PROBLEMS_COLUMN: problems}
+        contradicts.append("; ".join(grounding.contradicts) or None)
+    scores.texts = {PROBLEMS_COLUMN: problems, CONTRADICTS_COLUMN: contradicts}
     return scores
 
 
 def _explain_rows(seen: SeenRows) -> tuple[list[str], list[Span | None]]:
     inputs = [[row.get(name) for row in seen.inputs] for name in INPUTS]
-    rules = [grounding.rule() for grounding in _groundings(seen.responses, inputs)]
+    answers = [() if golden is None else (golden,) for golden in seen.goldens]
+    rules = [grounding.rule() for grounding in _groundings(seen.responses, answers, inputs)]
     return rules, [None] * len(rules)
 
 
@@ -164,9 +197,9 @@ def _blank_decided() -> Mapping[str, Any]:
 
 GROUNDED = Scorer(
     name=NAME,
-    description="every citation resolves to one document the item's scope allows, cited pages hold the "
-    "supporting text, quoted spans are in the cited documents, and every number with its unit is in "
-    "the cited or retrieved text",
+    description="every citation resolves to one document the item's scope allows, a cited page states the "
+    "asked value for the asked field, quoted spans are in the cited documents, and every figure of the "
+    "reply is in the cited or retrieved text",
     view=str,  # quotes and numbers are read from the reply as written
     score_rows=_grounded,
     extra_columns=(),
@@ -179,4 +212,11 @@ GROUNDED = Scorer(
     **_blank_decided(),
 )
 
-__all__ = ["GROUNDED", "PROBLEMS_COLUMN", "WITHOUT_DOCUMENTS", "WITH_DOCUMENTS", "checks_ran"]
+__all__ = [
+    "CONTRADICTS_COLUMN",
+    "GROUNDED",
+    "PROBLEMS_COLUMN",
+    "WITHOUT_DOCUMENTS",
+    "WITH_DOCUMENTS",
+    "checks_ran",
+]

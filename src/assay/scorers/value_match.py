@@ -98,7 +98,7 @@ from ..values.types import (
     same_value,
 )
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
-from ._value_clauses import alternatives, answering, clause_negated, negative_forms
+from ._value_clauses import alternatives, answering, clause_negated, negated_after, negative_forms
 from ._value_reply import MAX_EXAMINED, SHOWN_RIVALS, candidates, hedged, in_play, negated
 from .hard_fact import HARD_FACT
 
@@ -247,6 +247,8 @@ def _unstated(text: str, mention: Mention, rivals: Sequence[Mention], found: Seq
     the values a contrast in its sentence may set against it."""
     if negated(text, mention) or clause_negated(text, mention.start):
         return "a negation before it"
+    if negated_after(text, mention.end):
+        return "a negation of its clause after it"
     joined = next((m for m in _neighbours(found, mention) if alternatives(text, mention, m)), None)
     if joined is not None:
         return f"a range or alternatives with {render_answer(joined.value)!r}"
@@ -309,7 +311,10 @@ def _predicate_polarities(text: str, terms: FieldTerms) -> list[tuple[bool, int,
     if not terms:
         return []
     spans = clause_spans(text)
-    scores = [terms.score(text[start:end]) for start, end in spans]
+    # A clause that holds only the question's context ("the Enterprise plan has ...") says nothing of
+    # what is asked ("Is single sign-on included in the Enterprise plan?").
+    asked = [terms.names_what_is_asked(text, *span) for span in spans]
+    scores = [terms.score(text[start:end]) if has else 0 for (start, end), has in zip(spans, asked)]
     best = max(scores, default=0)
     found = []
     for (start, end), score in zip(spans, scores):
@@ -319,7 +324,7 @@ def _predicate_polarities(text: str, terms: FieldTerms) -> list[tuple[bool, int,
         if not hits:
             continue
         first, last = hits[0][0], hits[-1][1]
-        negative = clause_negated(text, last) or bool(negative_forms(text, start, end, terms))
+        negative = clause_negated(text, end) or bool(negative_forms(text, start, end, terms))
         found.append((not negative, first, last))
     return found
 

@@ -45,6 +45,8 @@ what which who whom whose when where why how many much long often far old
 please
 """.split()  # noqa: SIM905 (a paragraph of words reads better than 90 quoted ones)
 )
+PREPOSITIONS = frozenset(("in", "under", "by", "at", "for", "of", "on", "with", "within", "during", "from",
+                          "to", "per", "via", "through", "across"))  # fmt: skip
 # Words of units and measures: the value carries its own unit, so they locate nothing.
 UNIT_WORDS = frozenset(
     """
@@ -97,10 +99,13 @@ def _spans_cached(text: str) -> tuple[list[int], list[tuple[int, int]]]:
 
 @dataclass(frozen=True)
 class FieldTerms:
-    """The keys that name an asked field: `named` from the field's name, `asked` from its question."""
+    """The keys that name an asked field: `named` from the field's name, `asked` from its question, and
+    `core` the question's own subject and predicate (its words before the first preposition that
+    follows one: "Is single sign-on included | in the Enterprise plan?")."""
 
     named: frozenset[str] = frozenset()
     asked: frozenset[str] = frozenset()
+    core: frozenset[str] = frozenset()
 
     def __bool__(self) -> bool:
         return bool(self.named or self.asked)
@@ -120,6 +125,14 @@ class FieldTerms:
             if weight:
                 found.append((word.start(), word.end(), weight))
         return found
+
+    def names_what_is_asked(self, text: str, start: int = 0, end: int | None = None) -> bool:
+        """Whether text[start:end] holds a word of the field's name or of the question's core: a
+        clause that holds only the question's context ("the Enterprise plan has ...") does not."""
+        asked = self.named | self.core
+        stop = len(text) if end is None else end
+        words = (key(word.group()) for word in _WORD.finditer(text, start, stop))
+        return any(any(meets(word, term) for term in asked) for word in words)
 
     def score(self, text: str) -> int:
         """How strongly `text` names the field: the weights of the distinct terms it holds."""
@@ -146,8 +159,19 @@ def field_terms(field: str | None, question: str | None, title: str | None = Non
     words, less the title's words."""
     title_keys = frozenset(key(w) for w in _WORD.findall(unicode.normalise(title or "")))
     named = _content_keys(_WORD.findall((field or "").replace("_", " ")), title_keys)
-    asked = _content_keys(_WORD.findall(question or ""), title_keys)
-    return FieldTerms(named, asked)
+    words = _WORD.findall(question or "")
+    return FieldTerms(named, _content_keys(words, title_keys), _content_keys(_core(words), title_keys))
+
+
+def _core(words: Sequence[str]) -> list[str]:
+    """A question's words up to the first preposition after a content word: its subject and predicate."""
+    seen_content = False
+    for at, word in enumerate(words):
+        folded = unicode.normalise(word)
+        if seen_content and folded in PREPOSITIONS:
+            return list(words[:at])
+        seen_content = seen_content or folded not in FUNCTION_WORDS
+    return list(words)
 
 
 def nearest(positions: Sequence[int], at: int) -> int:

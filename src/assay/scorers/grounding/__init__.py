@@ -26,8 +26,10 @@ from .text import (
     quote_on_page,
     quoted_spans,
     sources_signature,
+    stated_figures,
     stated_numbers,
     states,
+    values_on_page,
 )
 
 __all__ = [
@@ -50,6 +52,8 @@ __all__ = [
     "quoted_spans",
     "resolve",
     "sources_signature",
+    "stated_figures",
     "stated_numbers",
     "states",
+    "values_on_page",
 ]

@@ -14,20 +14,45 @@ A row is grounded when it cites something and every check below finds no problem
   its trailing parts name (whole parts, the longest first; its query and fragment left out).
 - **scope**: the document is one the item's scope allows: the document whose id is the scope, and the
   item's gold source document (without either, any document of the sources).
-- **pages**: a cited page exists (1 to the document's page count) and holds the *supporting text*, one
-  of: the gold quote (when the document is the item's source), the citation's own quote, a span the
-  reply quotes, or one of the numbers with units the reply states. A quote holds a page when the quote cascade
-  (``quotes.find_quote``, any level) finds it on that page alone, or across its break with the page
-  before or after. A page is only checked for range when there is none of these to look for.
+- **support**: a cited page exists (1 to the document's page count), and the cited text supports the
+  answer, as a careful reader checks a citation, wherever the page is (the gold quote's page is one
+  such page, not the only one):
+
+  - an item with a typed value (a number with a unit, an amount, a percentage, a date): a cited page
+    (every page of a document cited without one) holds the gold quote, or states the value *for the
+    asked field*: the value, read by the value reader and compared through the equivalences, has a
+    label that names the field (``text.values_on_page``: the words before it in its sentence, row or
+    label line above, the words after it when no other value follows, and the heading of its item or
+    section; the field is named by at least half the words of its name, else of its question,
+    ``text.names_field``; a row with neither: the value anywhere on the page). A page
+    that states the value only for another clause does not support it, and the problem shows that
+    clause ("p.3 states 30 days, but for another clause: 'free look period … of 30 days…'"); "Tenure
+    1/2/3 Years" states 24 months for the tenure, not for a waiting period;
+  - a yes/no item: a cited page holds the gold quote, or a clause of it (its lines joined) names the
+    field;
+  - an item with no typed value (a text, an enum, a row without a gold value): each cited page holds
+    the gold quote (its own document's), the citation's quote, a span the reply quotes, or a figure the
+    reply states. A quote holds a page when the quote cascade (``quotes.find_quote``, any level) finds
+    it on that page alone, or across its break with the page before or after.
+
+  Once one cited page supports the answer, every other cited page must hold something the reply says:
+  a figure of it, a quote it gives, or a clause naming the field.
 - **quotes**: every quoted span of the reply (straight or curly double quotes around at least
   ``QUOTED_MIN_CHARS`` characters) is found by the cascade in one of the cited documents, and every
   citation's quote in its document; the level is recorded.
-- **numbers**: every number with a unit the reply states (``value_reading``: ``30 days``, ``thirty
-  days``, ``₹5 lakh``, ``20%``, ``36 months``; citation markers in brackets are not read) is stated in
-  the cited text (a cited page, or every page of a document cited without one) or the retrieved
-  contexts' text of the allowed documents, as a value read by the same reader: so "24 months" is never
-  found in "124 months" nor "2024", the unit must be there, and equal forms count (``5,00,000`` = ``5
-  lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts for an amount).
+- **figures**: every figure the reply states (``text.stated_figures``: a number with a unit, ``30
+  days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``36 months``; and a bare count or amount in digits,
+  ``9,500 network hospitals``, ``10 working days``, ``5 ultrasound scans``; not citation markers, page,
+  section or clause numbers, a year alone, a list's numbering, ``24/7``) is stated in the cited text (a
+  cited page, or every page of a document cited without one), a quote of the reply found in a cited
+  document, or the retrieved contexts' text of the allowed documents, as a value read by the same
+  reader: so "24 months" is never found in "124 months" nor "2024", the unit must be there, and equal
+  forms count (``5,00,000`` = ``5 lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts
+  for an amount). A figure that is nowhere is named in the problem ("'9,500 network hospitals' is not in
+  the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
+  reply says that figure of (the page value's label names every word of the figure's label in the reply,
+  read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30
+  days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``.
 
 What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``.
 The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
@@ -42,20 +67,41 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...parts import Citation, Context
+from ...text.clauses import FieldTerms, clause_spans, field_terms
+from ...values.types import (
+    BOOL,
+    COUNT,
+    DATE,
+    MONEY,
+    NUMBER_UNIT,
+    PERCENT,
+    Value,
+    comparable_units,
+    render_answer,
+    same_value,
+)
 from .citations import Item, Library, resolve
 from .text import (
     MARKER,
+    PageValue,
     Stated,
     find_in_pages,
+    folded_page,
+    names_field,
     quote_on_page,
     quoted_spans,
+    same_figure,
     shown,
-    stated_numbers,
+    shown_span,
+    stated_figures,
     states,
+    values_on_page,
 )
 
 if TYPE_CHECKING:
     from ...documents import Document
+
+TYPED = (NUMBER_UNIT, MONEY, PERCENT, DATE)  # a value a page states in figures, found by the value reader
 
 # --- one row ------------------------------------------------------------------------------------------
 
@@ -63,11 +109,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Grounding:
     """One row's result: `unscored` says why there was nothing to ground; else it passed when there
-    are no `problems`. `checked` says what was looked at (for the trace)."""
+    are no `problems`. `checked` says what was looked at (for the trace); `contradicts` names each figure
+    of the reply that a cited page states otherwise, for the same words (a wrong answer, not only an
+    unsupported one)."""
 
     problems: tuple[str, ...] = ()
     checked: tuple[str, ...] = ()
     unscored: str | None = None
+    contradicts: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -85,19 +134,32 @@ class Grounding:
 
 @dataclass
 class _Row:
-    """What the checks of one row gather: cited documents and the texts that may state its numbers."""
+    """What the checks of one row gather: cited documents and pages, and the texts that may state its
+    figures."""
 
     library: Library
     item: Item
     problems: list[str] = field(default_factory=list)
     checked: list[str] = field(default_factory=list)
+    contradicts: list[str] = field(default_factory=list)
     quoted: tuple[str, ...] = ()  # the spans the reply quotes
     cited: dict[str, Document] = field(default_factory=dict)  # in scope and in the sources
+    pages: list[tuple[Document, int, Citation]] = field(default_factory=list)  # the cited pages in range
+    whole: list[Document] = field(default_factory=list)  # documents cited without a page
     texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
 
     def in_scope(self, document_id: str) -> bool:
         allowed = self.item.allowed()
         return document_id in allowed if allowed else True
+
+    def terms(self) -> FieldTerms:
+        return field_terms(self.item.field, self.item.question, self.item.source_title)
+
+    def cited_pages(self) -> list[tuple[str, str]]:
+        """(where, text) of every cited page; a document cited without a page, each of its pages."""
+        found = [(f"{d.id} p.{number}", d.pages[number - 1]) for d, number, _ in self.pages]
+        found += [(f"{d.id} p.{number}", page) for d in self.whole for number, page in enumerate(d.pages, 1)]
+        return found
 
 
 def ground(
@@ -119,16 +181,21 @@ def ground(
     if not citations:
         return Grounding(problems=("cites nothing",))
     row = _Row(library, item, quoted=tuple(quoted_spans(MARKER.sub(" ", text))))
-    numbers = stated_numbers(text)
+    figures = stated_figures(text)
     for citation in dict.fromkeys(citations):
-        _check_citation(row, citation, numbers, other_titles)
+        _check_citation(row, citation, other_titles)
+    _check_support(row, figures)
     _gather_contexts(row, contexts)
     if row.texts:
         _check_quoted(row, row.quoted)
-        _check_numbers(row, numbers)
+        _check_figures(row, text, figures)
     else:  # the citations' problems say why: no text of the scope to look in
         row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
-    return Grounding(tuple(dict.fromkeys(row.problems)), tuple(dict.fromkeys(row.checked)))
+    return Grounding(
+        tuple(dict.fromkeys(row.problems)),
+        tuple(dict.fromkeys(row.checked)),
+        contradicts=tuple(dict.fromkeys(row.contradicts)),
+    )
 
 
 def _missing_sources(item: Item, library: Library) -> str | None:
@@ -139,9 +206,7 @@ def _missing_sources(item: Item, library: Library) -> str | None:
     return f"nothing to check against: {', '.join(allowed)} is not among the sources"
 
 
-def _check_citation(
-    row: _Row, citation: Citation, numbers: Sequence[Stated], others: Mapping[str, str]
-) -> None:
+def _check_citation(row: _Row, citation: Citation, others: Mapping[str, str]) -> None:
     resolved = resolve(citation.document, row.library, row.item, others)
     if resolved.document_id is None:
         row.problems.append(resolved.problem)
@@ -160,13 +225,14 @@ def _check_citation(
     if citation.quote:
         _check_citation_quote(row, document, citation.quote)
     if citation.page is None:
+        row.whole.append(document)
         row.texts += [(f"{name} p.{number}", page) for number, page in enumerate(document.pages, 1)]
         return
     if not 1 <= citation.page <= len(document.pages):
         row.problems.append(f"p.{citation.page} is beyond {name}'s {len(document.pages)} pages")
         return
+    row.pages.append((document, citation.page, citation))
     row.texts.append((f"{name} p.{citation.page}", document.pages[citation.page - 1]))
-    _check_page(row, document, citation, numbers)
 
 
 def _check_citation_quote(row: _Row, document: Document, quote: str) -> None:
@@ -177,8 +243,124 @@ def _check_citation_quote(row: _Row, document: Document, quote: str) -> None:
         row.checked.append(f"the citation's quote is in {document.id} p.{found.page} ({found.level})")
 
 
+# --- the answer on the cited pages ---------------------------------------------------------------------
+
+
+def _check_support(row: _Row, figures: Sequence[Stated]) -> None:
+    """The cited text supports the answer (see the module's note): a typed value stated for the field,
+    a yes/no item's field named, else the quotes or figures of the old page check on each page."""
+    if not row.pages and not row.whole:
+        return
+    value, terms = row.item.value, row.terms()
+    if value is not None and value.type in TYPED:
+        _check_value_support(row, value, terms, figures)
+    elif value is not None and value.type == BOOL and terms:
+        _check_named_support(row, terms, figures)
+    else:
+        for document, _page, citation in row.pages:
+            _check_page(row, document, citation, figures)
+
+
+def _check_value_support(row: _Row, value: Value, terms: FieldTerms, figures: Sequence[Stated]) -> None:
+    shown_value = render_answer(value)
+    reasons: list[str] = []
+    for where, text, gold in _support_candidates(row):
+        if gold is not None:
+            row.checked.append(f"{where} holds the gold quote ({gold})")
+            return _check_other_pages(row, where, terms, figures)
+        held = [found for found in values_on_page(text) if same_value(value, found.value)]
+        named = next((found for found in held if not terms or names_field(terms, found.label)), None)
+        if named is not None:
+            row.checked.append(f"{where} states {shown_value} for the field: {_evidence(text, named)}")
+            return _check_other_pages(row, where, terms, figures)
+        if held:
+            reasons.append(
+                f"{where} states {shown_value}, but for another clause: {_evidence(text, held[0])}"
+            )
+        elif (where, text) in _explicit(row):
+            reasons.append(f"{where} does not state {shown_value}{_gold_hint(row)}")
+    if not reasons:  # only documents cited without a page, none of whose pages states it
+        names = ", ".join(document.id for document in row.whole)
+        reasons.append(f"{names} states {shown_value} for the field on no page{_gold_hint(row)}")
+    row.problems += reasons
+
+
+def _check_named_support(row: _Row, terms: FieldTerms, figures: Sequence[Stated]) -> None:
+    """A yes/no answer: a cited page holds the gold quote, or a clause of it names the field."""
+    for where, text, gold in _support_candidates(row):
+        if gold is not None:
+            row.checked.append(f"{where} holds the gold quote ({gold})")
+            return _check_other_pages(row, where, terms, figures)
+        clause = _naming_clause(text, terms)
+        if clause is not None:
+            row.checked.append(f"{where} names the field: {clause}")
+            return _check_other_pages(row, where, terms, figures)
+    for where, _ in _explicit(row):
+        row.problems.append(
+            f"{where} holds neither the gold quote nor a clause naming the field{_gold_hint(row)}"
+        )
+    if not row.pages:
+        names = ", ".join(document.id for document in row.whole)
+        row.problems.append(f"{names} names the field on no page{_gold_hint(row)}")
+
+
+def _support_candidates(row: _Row) -> Iterable[tuple[str, str, str | None]]:
+    """(where, text, the gold quote's level there or None) of each cited page, explicit pages first."""
+    for document, page, _ in row.pages:
+        quote = _gold_quote(row.item, document)
+        found = quote_on_page(quote, document.pages, page) if quote else None
+        yield f"{document.id} p.{page}", document.pages[page - 1], None if found is None else found.level
+    for document in row.whole:
+        for number, text in enumerate(document.pages, 1):
+            yield f"{document.id} p.{number}", text, None
+
+
+def _explicit(row: _Row) -> list[tuple[str, str]]:
+    return [(f"{d.id} p.{number}", d.pages[number - 1]) for d, number, _ in row.pages]
+
+
+def _check_other_pages(row: _Row, supporting: str, terms: FieldTerms, figures: Sequence[Stated]) -> None:
+    """Every other cited page holds something the reply says: a figure of it, a quote it gives, or a
+    clause naming the field (a second citation for the same answer)."""
+    for document, page, citation in row.pages:
+        where = f"{document.id} p.{page}"
+        if where == supporting:
+            continue
+        text = document.pages[page - 1]
+        quotes = [q for q in (citation.quote, *row.quoted) if q]
+        held = any(states(text, figure) for figure in figures)
+        held = held or any(quote_on_page(q, document.pages, page) is not None for q in quotes)
+        if held or (terms and _naming_clause(text, terms) is not None):
+            row.checked.append(f"{where} holds what the reply says too")
+        else:
+            row.problems.append(f"{where} holds none of the reply's figures or quotes, nor the field")
+
+
+def _naming_clause(text: str, terms: FieldTerms) -> str | None:
+    """A clause of the page (its lines joined: a sentence wraps) that names the field by its name's
+    words or by its question's, shown; or None. (Either will do: a yes/no answer has no figure to tie
+    to one clause, and a question names its thing as people do, "cashless at network hospitals".)"""
+    joined = " ".join(folded_page(text).split())
+    asked = FieldTerms(asked=terms.asked)
+    for start, end in clause_spans(joined):
+        clause = joined[start:end]
+        if names_field(terms, clause) or names_field(asked, clause):
+            return shown_span(joined, start, end)
+    return None
+
+
+def _evidence(text: str, found: PageValue) -> str:
+    return found.evidence(folded_page(text))
+
+
+def _gold_hint(row: _Row) -> str:
+    item = row.item
+    return f" (the gold quote is on p.{item.page})" if item.quote and item.page else ""
+
+
 def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequence[Stated]) -> None:
-    """The cited page holds the supporting text (see the module's note)."""
+    """An item with no typed value: the cited page holds the gold quote, a quote of the reply or the
+    citation, or one of the reply's figures (see the module's note)."""
     page, where = citation.page or 0, f"{document.id} p.{citation.page}"
     quotes = [(q, who) for q, who in ((_gold_quote(row.item, document), "the gold quote"),
                                       (citation.quote, "the citation's quote")) if q]  # fmt: skip
@@ -222,6 +404,8 @@ def _gather_contexts(row: _Row, contexts: Iterable[Context]) -> None:
 
 
 def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
+    """Each quoted span is in a cited document; a span found there joins the texts that may state the
+    reply's figures."""
     for span in spans:
         found = next(
             ((d.id, m) for d in row.cited.values() if (m := find_in_pages(span, d.pages)) is not None), None
@@ -231,12 +415,60 @@ def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
         else:
             name, match = found
             row.checked.append(f"the quoted {shown(span)} is in {name} p.{match.page} ({match.level})")
+            row.texts.append((f"the reply's quote (in {name} p.{match.page})", span))
 
 
-def _check_numbers(row: _Row, numbers: Sequence[Stated]) -> None:
-    for number in numbers:
-        where = next((where for where, text in row.texts if states(text, number)), None)
-        if where is None:
-            row.problems.append(f"{number.shown()!r} is not in the cited or retrieved text")
-        else:
-            row.checked.append(f"{number.shown()!r} is in {where}")
+# --- every figure of the reply -------------------------------------------------------------------------
+
+
+def _check_figures(row: _Row, text: str, figures: Sequence[Stated]) -> None:
+    for figure in figures:
+        where = next((where for where, page in row.texts if states(page, figure)), None)
+        if where is not None:
+            row.checked.append(f"{figure.shown()!r} is in {where}")
+            continue
+        problem = f"{figure.shown()!r} is not in the cited or retrieved text"
+        contradiction = _contradiction(row, text, figure)
+        if contradiction is not None:
+            row.contradicts.append(f"{figure.shown()!r}: {contradiction}")
+            problem = f"{problem}; {contradiction}"
+        row.problems.append(problem)
+
+
+def _contradiction(row: _Row, text: str, figure: Stated) -> str | None:
+    """Where a cited page states another value for what the reply says `figure` of, in words; None
+    when no cited page does. What the reply says it of is the figure's label in the reply, read as a
+    page's (``text.values_on_page``: "the free look period is 15 days" -> free look; "30 days (15 days
+    for monthly premiums)" -> monthly premiums, not the grace period of the 30 days before it); a page
+    value's label must name every one of those words (a contradiction is a strong verdict: the page says
+    the same thing with another figure)."""
+    terms = _figure_terms(row, text, figure)
+    if not terms:
+        return None
+    for where, page in row.cited_pages():
+        for found in values_on_page(page):
+            if _rival(figure, found.value) and names_field(terms, found.label, every=True):
+                stated = render_answer(found.value)
+                return f"{where} states {stated} for it: {_evidence(page, found)}"
+    return None
+
+
+def _figure_terms(row: _Row, text: str, figure: Stated) -> FieldTerms:
+    """The words the reply says `figure` of: its label in the reply, as field terms."""
+    own = next(
+        (found for found in values_on_page(MARKER.sub(" ", text)) if same_figure(figure, found.value)), None
+    )
+    if own is None:
+        return FieldTerms()
+    return field_terms(None, own.label, row.item.source_title)
+
+
+def _rival(figure: Stated, value: Value) -> bool:
+    """Whether a page's `value` is another value of the same kind as the figure (a rival reading)."""
+    if same_figure(figure, value):
+        return False
+    if figure.bare:
+        return value.type == NUMBER_UNIT and value.unit in (None, COUNT)
+    if figure.value.type != value.type:
+        return False
+    return value.type != NUMBER_UNIT or value.unit in comparable_units(figure.value.unit)

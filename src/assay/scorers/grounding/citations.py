@@ -30,6 +30,7 @@ import regex
 
 if TYPE_CHECKING:
     from ...documents import Document
+    from ...values.types import Value
 
 _NOT_NAME = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
 _PATH_SEPARATOR = regex.compile(r"[/\\]+")
@@ -233,6 +234,11 @@ class Item:
     quote: str | None = None
     page: int | None = None
     expected_refusal: bool | None = None
+    # What is asked, for "does the cited page state the answer for this field": the field's name, the
+    # question, and the expected value typed (None for a text or a row without one).
+    field: str | None = None
+    question: str | None = None
+    value: Value | None = None
     source_path: str | None = None  # the source file as the gold set records it: its file name names it
 
     def allowed(self) -> frozenset[str]:
