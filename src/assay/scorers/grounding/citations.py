@@ -62,7 +62,7 @@ _CONNECTORS = frozenset({"of", "for", "to", "and", "on", "in"})  # left at an ed
 # A company's legal form, the last word(s) of its name: "HDFC ERGO General Insurance Company Limited".
 _LEGAL_FORMS = frozenset({
     "limited", "ltd", "company", "co", "inc", "incorporated", "corp", "corporation", "llc", "llp", "plc",
-    "pvt", "private", "gmbh", "ag", "sa", "sas", "srl", "bv", "nv", "pty", "oy", "ab", "as", "spa", "kk",
+    "pvt", "private", "gmbh", "ag", "sas", "srl", "bv", "nv", "pty",
 })  # fmt: skip
 
 # Printed titles: the top lines of a page that a reader sees before the body text starts.
@@ -258,7 +258,7 @@ class Named:
 
     def add_title(self, title: str, how: str) -> None:
         loose = loose_name(title)
-        if loose.core:
+        if loose.core and loose.core not in self.companies:  # a logo line "ACME" names the company only
             self.titles.setdefault(loose, how)
             for company in sorted(self.companies):
                 self.titles.setdefault(
