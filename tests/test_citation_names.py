@@ -142,7 +142,8 @@ def test_a_logo_line_with_the_company_s_name_names_none_of_its_documents(tmp_pat
     for name in ("travel.pdf", "home.pdf"):  # each prints only the insurer's name above its title
         pdfgen.pages_pdf(tmp_path / "zenith", name, (("ZENITH", f"{name[:-4].title()} Cover", BODY),))
     library = Library(load_sources(tmp_path, cache_dir=None))
-    assert resolve("Zenith", library, Item()).problem == "'Zenith' names only a company, none of its documents"
+    only = "'Zenith' names only a company, none of its documents"
+    assert resolve("Zenith", library, Item()).problem == only
     assert resolve("Zenith Travel Cover", library, Item()).document_id == "zenith__travel"
 
 
