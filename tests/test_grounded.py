@@ -22,7 +22,6 @@ import pdfgen
 from assay import load_records
 from assay.cli import main
 from assay.documents import load_sources
-from assay.errors import InputError
 from assay.parts import Citation, Context
 from assay.scorers import Outcome
 from assay.scorers.grounding import (
@@ -112,6 +111,8 @@ def _ground(
         ("basic_shield", "title"),
         ("ACME Basic Shield", "insurer and title"),
         ("Ａｃｍｅ  basic-shield", "insurer and title"),  # NFKC: fullwidth letters
+        ("Acme Basic Shield policy wording", "insurer and title without the kind word"),
+        ("the Acme Basic Plan Policy Wordings", "printed title"),  # page 1's first line
         # the system's own path to the file: its trailing parts are the document's path
         ("/srv/rag/corpus/acme/basic-plan.pdf", "path"),
         ("C:\\corpus\\acme\\basic-plan.pdf", "path"),
@@ -132,11 +133,11 @@ def test_a_citation_naming_the_scope_document_any_way_passes(library: Library, n
         ("Acme Basic Plan Plus", OUTSIDE),
         ("Acme Basic Shield Plus", OUTSIDE),  # the title another row gives it
         ("zeta/care.pdf", "cites zeta__care, outside the item's scope (acme__basic-plan)"),
-        ("Acme", "'Acme' names only an insurer, none of its documents"),
-        ("ACME.", "'ACME.' names only an insurer, none of its documents"),
+        ("Acme", "'Acme' names only a company, none of its documents"),
+        ("ACME.", "'ACME.' names only a company, none of its documents"),
         ("acme__basic", "'acme__basic' names no document of the sources"),  # a prefix of the id
         ("Basic", "'Basic' names no document of the sources"),  # a substring of the title
-        ("Acme Basic Shield policy wording", "names no document of the sources"),  # the title and more
+        ("Acme Basic Shield Gold", "names no document of the sources"),  # the title and more
         ("", "a citation names no document"),
         ("/srv/rag/acme/basic-plan-plus.pdf", OUTSIDE),  # a path's trailing parts, never a substring
         ("/srv/rag/acme/basic-plan.pdf/extra", "names no document of the sources"),
@@ -149,11 +150,20 @@ def test_a_citation_of_another_document_or_of_none_fails(library: Library, name:
     assert any(problem in line for line in found.problems), found.problems
 
 
-def test_a_name_two_documents_share_is_ambiguous(library: Library) -> None:
-    # the item's title "Care" is also zeta/care.pdf's file name without its suffix
+def test_a_title_two_documents_share_is_ambiguous(library: Library) -> None:
+    # the item's title is also the title printed on zeta/care.pdf's first page
+    title = "Zeta Care Policy Wording"
+    item = Item(scope="acme__basic-plan", source_document="acme__basic-plan", source_title=title)
+    found = ground("It is 30 days.", [Citation("zeta care policy wordings", 2)], [], item, library)
+    ambiguous = "'zeta care policy wordings' is ambiguous: it names acme__basic-plan, zeta__care"
+    assert found.problems == (ambiguous,)
+
+
+def test_a_file_name_is_a_more_exact_name_than_a_title(library: Library) -> None:
+    # "Care" is the item's title and zeta/care.pdf's file stem: the file name is the exact name
     item = Item(scope="acme__basic-plan", source_document="acme__basic-plan", source_title="Care")
     found = ground("It is 30 days.", [Citation("Care", 2)], [], item, library)
-    assert found.problems == ("'Care' is ambiguous: it names acme__basic-plan, zeta__care",)
+    assert found.problems == ("cites zeta__care, outside the item's scope (acme__basic-plan)",)
 
 
 def test_without_other_rows_titles_another_policy_s_title_names_nothing_and_fails(library: Library) -> None:
@@ -436,10 +446,26 @@ def test_every_trace_says_what_the_problems_column_says(run_file: Path, sources_
         assert (written or "") in rule and (written is None) == (" problem(s): " not in rule)
 
 
-def test_grounded_without_sources_stops_with_the_fix(run_file: Path) -> None:
-    with pytest.raises(InputError) as raised:
-        score(run_file, ["grounded"])
-    assert "--sources DIR" in (raised.value.fix or "")
+def test_grounded_without_sources_checks_the_citations_names_only(run_file: Path) -> None:
+    """Without --sources a citation is still checked against the gold set's names of the item's
+    document: another document's is not grounded, and every trace says what was not checked."""
+    run = score(run_file, ["grounded"])
+    scores = run.metrics["grounded"]
+    assert list(map(scores.outcome, range(4))) == [Outcome.PASS, Outcome.FAIL, Outcome.FAIL, Outcome.UNSCORED]
+    assert scores.texts["grounded_problems"][1] == "'acme__basic-plan-plus' names no document the gold set " \
+        "records for the item (no --sources)"
+    assert "pages, quotes and numbers not checked (no --sources)" in trace(run, "grounded", 0).rule
+    assert "sources:none" in str(run.summary.metrics["grounded"].signature)
+
+
+def test_without_sources_a_row_naming_no_document_is_unscored(tmp_path: Path) -> None:
+    row = {"id": "a", "question": "Grace?", "answer": "30 days", "response": "30 days.",
+           "reply": {"citations": [{"document": "policy.pdf", "page": 2}]}}  # fmt: skip
+    path = tmp_path / "plain.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    scores = score(path, ["grounded"]).metrics["grounded"]
+    assert scores.outcome(0) == Outcome.UNSCORED
+    assert scores.reasons[0] == "nothing to check against: the item names no document, and no --sources"
 
 
 def test_a_sources_folder_that_is_not_there_stops_with_the_reason(

@@ -179,7 +179,7 @@ def test_the_reasons_say_which_check_failed(
         return {row["grounded_problems"] for row in rows if (row["scope"], row["field"]) == (scope, field)}
 
     wrong_policy = f"cites {PLUS}, outside the item's scope ({BASIC})"
-    insurer_only = "'Acme' names only an insurer, none of its documents"
+    insurer_only = "'Acme' names only a company, none of its documents"
     assert problems(BASIC, "grace_period") == {wrong_policy, insurer_only}
     (absent,) = problems(PLUS, "pre_existing_disease_waiting_months")
     assert "'36 months' is not in the cited or retrieved text" in absent

@@ -86,6 +86,8 @@ def signature(metric: str, options: ScoreOptions) -> Signature:
         parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
     if SOURCES in scorer.inputs and options.sources is not None:
         parts.append(sources_signature(options))
+    elif SOURCES + OPTIONAL in scorer.inputs:  # read when given: the signature says which mode ran
+        parts.append("sources:none" if options.sources is None else sources_signature(options))
     parts += [*options.signature_info(), f"assay:{__version__}"]
     return Signature.of(f"{metric}@{scorer.version}", parts)
 
@@ -311,8 +313,8 @@ def _missing_input(name: str, options: ScoreOptions) -> tuple[str, str, str]:
 def row_inputs(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
     """Each row's value of the input `name` (None where a row has none): the one resolver of inputs."""
     name = name.removesuffix(OPTIONAL)
-    if name == SOURCES:
-        return [run_sources(options)] * len(batch)
+    if name == SOURCES:  # an optional sources input reads None without a folder
+        return [None if options.sources is None else run_sources(options)] * len(batch)
     if name in RECORD_INPUTS:
         return list(map(operator.attrgetter(name), batch))
     part, _, rest = name.partition(".")

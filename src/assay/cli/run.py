@@ -34,7 +34,8 @@ def add_parsers(commands: flags.Commands) -> None:
         "run",
         help="ask a system every gold item, score the replies, report and gate",
         description="Ask a system under test every item of a gold set, score its replies (hard_fact, "
-        "value_match, refusal; grounded with --sources; the judge with --judge), write DIR/run.jsonl and "
+        "value_match, refusal, grounded: against the documents with --sources, the citations' names only "
+        "without; the judge with --judge), write DIR/run.jsonl and "
         "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered.",
         conflict_handler="resolve",
     )
@@ -223,10 +224,12 @@ def _headline(markdown: Path | None) -> str:
 
 
 def _derived(sources: str | None) -> list[str]:
-    """The derived metrics a gate may name: factual, and citation when grounded runs."""
+    """The derived metrics a gate may name: factual, and citation (grounded runs with or without
+    `sources`)."""
     from ..harness.outcomes import CITATION, FACTUAL
 
-    return [FACTUAL, *([CITATION] if sources is not None else [])]
+    del sources
+    return [FACTUAL, CITATION]
 
 
 def _gate_settings(args: argparse.Namespace, found: list[Gate]) -> GateSettings | None:

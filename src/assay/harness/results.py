@@ -7,7 +7,9 @@ run, for the HTML's table of questions), so the three cannot disagree. Its numbe
 
 - factual accuracy: the derived metric ``factual`` (``harness.outcomes``) over the items it scored, with
   the run's 95% interval (Wilson's by default);
-- citation accuracy: ``citation``, grounded's verdict on the answerable items answered (when it ran);
+- citation accuracy: ``citation``, grounded's verdict on the answerable items answered (when it ran),
+  with ``grounding``: which grounding checks ran (with --sources: names, scope, pages, quotes, numbers
+  against the documents; without: the citations' names and scope against the gold set's names only);
 - refusal precision and recall: from the ``refusal`` metric's ``declined`` column over the items it
   scored; precision = declined refusal items / declined items, recall = declined refusal items /
   refusal items (the seed called its recall "precision");
@@ -28,6 +30,7 @@ from .._version import __version__
 from ..outputs import json_document, write_text
 from ..records import Record
 from ..scorers import MetricScores, Outcome
+from ..scorers.grounded import checks_ran
 from ..scoring import ScoreRun
 from ..signature import info_of
 from ..summary import Tally
@@ -36,6 +39,7 @@ from .outcomes import (
     DECLINED_COLUMN,
     DERIVED,
     FACTUAL,
+    GROUNDED,
     OUTCOME_COLUMN,
     OUTCOMES,
     REASON_COLUMN,
@@ -107,6 +111,7 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
                 if CITATION in run.metrics
                 else None
             ),
+            "grounding": grounding_checks(run, info),
             "refusal": refusal_rates(run),
             "blocked": sum(bool(r.reply is not None and r.reply.blocked) for r in run.records),
             "system_errors": classes.count("system_error"),
@@ -169,6 +174,15 @@ def rollup(
         for name, found in counts.items()
     }
     return {name: tally_dict(tallies[name], interval_of) for name in sorted(tallies)}
+
+
+def grounding_checks(run: ScoreRun, info: RunInfo) -> dict[str, Any] | None:
+    """Which grounding checks ran: `documents` (the sources' text was read) and `checks` in words; None
+    when grounded did not run."""
+    if GROUNDED not in run.metrics:
+        return None
+    documents = info.sources is not None
+    return {"documents": documents, "checks": checks_ran(documents)}
 
 
 def refusal_rates(run: ScoreRun) -> dict[str, Any] | None:

@@ -40,10 +40,9 @@ if TYPE_CHECKING:
 
 RUN_NAME = "run.jsonl"
 RAG_RUBRIC = "rag-answer"  # the judge's rubric in a harness run unless another is named
-# The metrics of every run; grounded joins when there are documents to check citations in, the judge
-# when there is a chain.
-RUN_METRICS = ("hard_fact", "value_match", "refusal")
-GROUNDED = "grounded"
+# The metrics of every run: grounded reads the documents with --sources and checks the citations' names
+# against the gold set's without (its reduced mode, never silently off); the judge joins with a chain.
+RUN_METRICS = ("hard_fact", "value_match", "refusal", "grounded")
 
 
 @dataclass(frozen=True)
@@ -88,7 +87,8 @@ def run_gold(
     outcomes, write the reports (results.json/.md/.html) and check `gate` (``run_gate.GateSettings``).
 
     `metrics` default to ``run_metrics``; `rubric` replaces the judge's (None keeps the setup's);
-    `sources` is the documents' folder, for grounded. The system is closed (``aclose``) when asked."""
+    `sources` is the documents' folder grounded reads (without it, grounded checks citations' names
+    only). The system is closed (``aclose``) when asked."""
     try:  # everything that can be wrong with the call, before the system is asked anything
         out = _out_folder(out_dir)
         rows_path = out / RUN_NAME
@@ -131,9 +131,10 @@ def run_gold(
 
 
 def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tuple[str, ...]:
-    """The metrics of a run: hard_fact, value_match and refusal; grounded with `sources`; the judge with
-    a chain."""
-    return (*RUN_METRICS, *([GROUNDED] if sources is not None else []), *([JUDGE] if judge else []))
+    """The metrics of a run: hard_fact, value_match, refusal and grounded (with the documents of
+    `sources`, or in its reduced mode without them: ``scorers.grounded``); the judge with a chain."""
+    del sources  # grounded runs either way; the sources only choose its mode (ScoreOptions.sources)
+    return (*RUN_METRICS, *([JUDGE] if judge else []))
 
 
 async def _ask(

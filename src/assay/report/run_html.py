@@ -99,9 +99,17 @@ def _headline(results: Mapping[str, Any]) -> str:
         '<section id="run"><h2>Run</h2>'
         + table(["", "value"], rows, class_="numbers")
         + element("p", graded, class_="note", data_field="graded")
+        + _grounding(headline.get("grounding"))
         + gate_html
         + "</section>"
     )
+
+
+def _grounding(grounding: Mapping[str, Any] | None) -> str:
+    """Which grounding checks ran, as a note under the headline ("" when grounded did not run)."""
+    if not grounding:
+        return ""
+    return element("p", f"grounding: {grounding['checks']}", class_="note", data_field="grounding")
 
 
 def _rate(refusal: Mapping[str, Any], of: str) -> str:

@@ -67,6 +67,7 @@ def _headline(headline: Mapping[str, Any], signatures: Mapping[str, Any]) -> lis
         f"- factual accuracy: {accuracy_text(headline['factual'])}",
         f"- citation accuracy: {accuracy_text(headline['citation'])}"
         + (" (grounded, over the answerable items answered)" if headline["citation"] else " (no grounded)"),
+        *_grounding(headline.get("grounding")),
         f"- {_refusal_text(headline['refusal'])}",
         f"- blocked: {headline['blocked']}",
         f"- system errors: {headline['system_errors']}",
@@ -75,6 +76,11 @@ def _headline(headline: Mapping[str, Any], signatures: Mapping[str, Any]) -> lis
         "",
     ]
     return lines
+
+
+def _grounding(grounding: Mapping[str, Any] | None) -> list[str]:
+    """The line that says which grounding checks ran (none when grounded did not run)."""
+    return [] if not grounding else [f"- grounding: {cell(grounding['checks'])}"]
 
 
 def _refusal_text(refusal: Mapping[str, Any] | None) -> str:

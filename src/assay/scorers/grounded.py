@@ -12,6 +12,12 @@ item and a blank reply are unscored ("nothing to ground"). The documents come fr
 text column ``grounded_problems`` says why a row failed, ``grounded_contradicts`` which figures a cited page
 states otherwise (``assay run`` grades those ``wrong_cited``); its trace lists every problem and what was
 checked.
+
+Without sources the metric runs in a reduced mode (``WITHOUT_DOCUMENTS``, "sources:none" in its signature):
+each citation must name the item's document by what the gold set records of it (``source.document``,
+the file name of ``source.path``, ``source.title``, as ``grounding.citations`` reads names) and be in the
+item's scope; pages, quotes and numbers are not checked, and each trace says so. A reply citing another
+document is not grounded in either mode.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ NAME = "grounded"
 PROBLEMS_COLUMN = "grounded_problems"
 CONTRADICTS_COLUMN = "grounded_contradicts"  # figures a cited page states otherwise: wrong_cited in assay run
 INPUTS = (
-    "sources",
+    "sources?",  # without them, the reduced mode
+    "gold.source_path?",
     "scope?",
     "reply.citations?",
     "reply.contexts?",
@@ -55,14 +62,32 @@ INPUTS = (
 # the value for the asked field (the value's label on the page names it), not any number of the reply;
 # a yes/no answer when a clause names the field; every figure of the reply, bare counts too ("9,500
 # network hospitals"), must be in the cited text, and one a cited page states otherwise is named in
-# grounded_contradicts
-VERSION = 5
+# grounded_contradicts; 6: printed titles, titles with and without the kind word, and the reduced mode
+# without sources
+VERSION = 6
+# What the metric checks in each mode, as a run's results say it.
+WITH_DOCUMENTS = (
+    "citations resolved to the sources' documents (id, file name, printed title, title, with and without "
+    "the kind word) within the item's scope; cited pages, quotes and numbers checked against the "
+    "documents' text (--sources)"
+)
+WITHOUT_DOCUMENTS = (
+    "citations resolved against the gold set's document names (id, file name, title) within the item's "
+    "scope; pages, quotes and numbers not checked (no --sources)"
+)
+
+
+def checks_ran(with_documents: bool) -> str:
+    """The grounding checks a run made, in words: with the documents or without (the reduced mode)."""
+    return WITH_DOCUMENTS if with_documents else WITHOUT_DOCUMENTS
+
+
 # The quote cascade's fuzzy threshold (``grounding.quotes.FUZZY_THRESHOLD``, which a test holds equal):
 # written here because reading it would load rapidfuzz with every scorer.
 QUOTES_SIGNATURE = "quotes:fuzzy90"
 
 
-def _library(sources: Sources, cache: dict[int, Library]) -> Library:
+def _library(sources: Sources | None, cache: dict[int, Library]) -> Library:
     from .grounding import Library
 
     key = id(sources)
@@ -94,8 +119,8 @@ def _groundings(
     """Each row's Grounding; `inputs` are the scorer's INPUTS, a sequence each, in order."""
     from .grounding import Item, ground
 
-    sources, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs[:9]
-    fields, questions, values, units, value_types = inputs[9:14]
+    sources, paths, scopes, citations, contexts, documents, titles, quotes, pages, refusals = inputs[:10]
+    fields, questions, values, units, value_types = inputs[10:15]
     others = _other_titles(documents, titles)
     libraries: dict[int, Library] = {}  # one per Sources (every row of a run reads the same)
     found = []
@@ -107,13 +132,36 @@ def _groundings(
             quote=quotes[row],
             page=pages[row],
             expected_refusal=refusals[row],
+            source_path=paths[row],
             field=fields[row] if isinstance(fields[row], str) else None,
             question=questions[row],
             value=_asked_value(values[row], units[row], value_types[row], answer_sets[row]),
         )
         library = _library(sources[row], libraries)
-        found.append(ground(text, citations[row] or (), contexts[row] or (), item, library, others))
+        if library.reads_text:
+            found.append(ground(text, citations[row] or (), contexts[row] or (), item, library, others))
+        else:
+            found.append(_ground_names(text, citations[row] or (), item, library, others))
     return found
+
+
+def _ground_names(
+    text: str, citations: Sequence[Any], item: Any, library: Library, others: Mapping[str, str]
+) -> Grounding:
+    """The reduced mode: the citations' names against what the gold set records (no documents to read)."""
+    from .grounding import Grounding, names_checked
+
+    if item.expected_refusal:
+        return Grounding(unscored="a refusal item: nothing to ground")
+    if not text.strip():
+        return Grounding(unscored="a blank reply: nothing to ground")
+    if not item.allowed():
+        return Grounding(unscored="nothing to check against: the item names no document, and no --sources")
+    if not citations:
+        return Grounding(problems=("cites nothing",))
+    problems, checked = names_checked((c.document for c in citations), library, item, others)
+    not_checked = "pages, quotes and numbers not checked (no --sources)"
+    return Grounding(tuple(dict.fromkeys(problems)), (*dict.fromkeys(checked), not_checked))
 
 
 def _grounded(
@@ -159,9 +207,16 @@ GROUNDED = Scorer(
     signature_parts=(f"values:{VALUES_VERSION}", QUOTES_SIGNATURE),
     inputs=INPUTS,
     explain_rows=_explain_rows,
-    # Not by default: it needs the documents (--sources); assay run asks for it.
+    # Not by default: assay run asks for it (with the documents of --sources, or in the reduced mode).
     default=False,
     **_blank_decided(),
 )
 
-__all__ = ["CONTRADICTS_COLUMN", "GROUNDED", "PROBLEMS_COLUMN"]
+__all__ = [
+    "CONTRADICTS_COLUMN",
+    "GROUNDED",
+    "PROBLEMS_COLUMN",
+    "WITHOUT_DOCUMENTS",
+    "WITH_DOCUMENTS",
+    "checks_ran",
+]

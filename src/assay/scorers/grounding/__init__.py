@@ -6,7 +6,19 @@ quote cascade that finds a quote in a document's pages (``quotes``, with ``foldi
 from __future__ import annotations
 
 from .check import Grounding, ground
-from .citations import Item, Library, Resolution, insurer_of, name_key, resolve
+from .citations import (
+    Item,
+    Library,
+    LooseName,
+    Printed,
+    Resolution,
+    insurer_of,
+    loose_name,
+    name_key,
+    names_checked,
+    printed_names,
+    resolve,
+)
 from .text import (
     QUOTED_MIN_CHARS,
     Stated,
@@ -25,12 +37,17 @@ __all__ = [
     "Grounding",
     "Item",
     "Library",
+    "LooseName",
+    "Printed",
     "Resolution",
     "Stated",
     "ground",
     "insurer_of",
     "load_run_sources",
+    "loose_name",
     "name_key",
+    "names_checked",
+    "printed_names",
     "quote_on_page",
     "quoted_spans",
     "resolve",
