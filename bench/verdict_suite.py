@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from assay.harness.outcomes import OUTCOMES
 from verdict_suite import (
     Agreement,
     Graded,
@@ -44,14 +45,8 @@ from verdict_suite import (
 from verdict_suite.replies import LabelledReply
 
 TARGETS = {"misses": 0.01, "false alarms": 0.01, "unscored": 0.10}
-LABELS = (
-    "correct",
-    "wrong_uncited",
-    "wrong_cited",
-    "correct_ungrounded",
-    "refused_answerable",
-    "answered_refusal",
-)
+# The outcome classes a reply of the suite can be labelled with: all but those of the system's own doing.
+LABELS = tuple(o for o in OUTCOMES if o not in ("blocked", "unscored", "system_error"))
 
 
 def graded_corpus(name: str, folder: Path) -> list[Graded]:
