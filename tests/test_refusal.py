@@ -18,7 +18,7 @@ from assay.scorers import SCORERS
 from assay.scorers.refusal import REFUSAL, Rate, RefusalCounts, refusal_rates
 from assay.scoring import ScoreOptions, available_metrics
 from assay.stats import wilson
-from assay.text import refusals, unicode
+from assay.text import refusal_notation, refusals, unicode
 from assay.trace import traces
 from cli_run import run
 from conftest import skip_or_fail
@@ -199,14 +199,14 @@ def test_a_phrase_typed_in_another_normal_form_still_matches() -> None:
 @pytest.mark.parametrize("phrase", ["{a|b", "[a b", "a } b", "a ^ b", "a ! b", ""])
 def test_a_malformed_phrase_is_refused(phrase: str) -> None:
     with pytest.raises(ValueError, match="refusal phrase"):
-        refusals.compile_phrase(phrase)
+        refusal_notation.compile_phrase(phrase)
 
 
 def test_every_phrase_of_the_lexicon_compiles() -> None:
     assert set(refusals.LANGUAGES) >= {"en", "hi", "mr", "bn", "ta", "te", "kn", "ml", "gu", "fr", "de"}
     for phrases in refusals.PHRASES.values():
         for phrase in phrases:
-            refusals.compile_phrase(phrase)
+            refusal_notation.compile_phrase(phrase)
 
 
 # --- the refusal metric ---------------------------------------------------------------------------------

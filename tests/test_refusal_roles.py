@@ -19,7 +19,7 @@ import pdfgen
 from assay import Outcome, score
 from assay.harness.outcomes import outcomes
 from assay.scorers.refusal import declines_only, reading
-from assay.text import refusals, unicode
+from assay.text import refusal_notation, refusal_roles, refusals, unicode
 from cli_run import run
 
 # (language, a reply that declines, the words that decide it, as the reply writes them)
@@ -168,20 +168,21 @@ def test_a_negated_answer_is_no_refusal(reply: str) -> None:
 
 
 def test_every_role_compiles() -> None:
-    assert set(refusals.ROLES) <= set(refusals.LANGUAGES)
-    for phrases in refusals.ROLES.values():
+    assert set(refusal_roles.ROLES) <= set(refusals.LANGUAGES)
+    for phrases in refusal_roles.ROLES.values():
         for phrase in phrases:
-            refusals.compile_phrase(phrase)
+            refusal_notation.compile_phrase(phrase)
 
 
 def test_every_role_says_not() -> None:
     """A clause is searched for roles only when it says "not" (``NEGATORS``): each role holds a negator."""
-    for phrases in refusals.ROLES.values():
+    for phrases in refusal_roles.ROLES.values():
         for phrase in phrases:
             literals = regex.findall(r"[^\s{}\[\]|…^!*]+", phrase)
             words = [word for literal in literals for word in unicode.normalise(literal).split()]
             assert any(
-                word in refusals.NEGATORS or word.endswith(refusals.NEGATIVE_ENDINGS) for word in words
+                word in refusal_roles.NEGATORS or word.endswith(refusal_roles.NEGATIVE_ENDINGS)
+                for word in words
             ), phrase
 
 
@@ -190,7 +191,7 @@ def test_a_long_reply_without_a_negation_is_read_quickly() -> None:
 
     reply = "The grace period is 30 days, and the policy covers AYUSH treatment; see page 4. " * 20_000
     started = time.perf_counter()
-    assert refusals.find_role(reply) is None
+    assert refusal_roles.find_role(reply) is None
     assert time.perf_counter() - started < 10  # about 0.6 s: no clause says "not", none is searched
 
 

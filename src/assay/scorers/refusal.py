@@ -45,6 +45,7 @@ import regex
 from .. import stats
 from ..errors import InputError
 from ..text import cues, refusals, unicode
+from ..text.refusal_notation import Refusal
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def declined(response: str, blocked: Any) -> bool:
     return blocked is True or reading(response)[0] is not None
 
 
-def reading(response: str) -> tuple[refusals.Refusal | None, str | None]:
+def reading(response: str) -> tuple[Refusal | None, str | None]:
     """The refusal phrase by which the reply declines (None when it does not), and what it answered
     with, when it did: a value or an opening "yes" before its first phrase (then the phrase is a caveat),
     or a guess after it (``guessed_after``); None of the phrase then."""

@@ -1,5 +1,6 @@
 """The ``grounded`` metric's checks: whether a reply is grounded in the documents it cites
-(``check``), what a citation names (``citations``), what a reply's text is read for (``text``), and the
+(``check``), what a citation names (``citations``), what a reply's text is read for (``text``), which
+words of a page a value belongs to (``page_values``), the documents of a run (``run_sources``), and the
 quote cascade that finds a quote in a document's pages (``quotes``, with ``folding`` and ``curation``).
 """
 
@@ -19,17 +20,16 @@ from .citations import (
     printed_names,
     resolve,
 )
+from .page_values import values_on_page
+from .run_sources import load_run_sources, sources_signature
 from .text import (
     QUOTED_MIN_CHARS,
     Stated,
-    load_run_sources,
     quote_on_page,
     quoted_spans,
-    sources_signature,
     stated_figures,
     stated_numbers,
     states,
-    values_on_page,
 )
 
 __all__ = [

@@ -21,10 +21,10 @@ A row is grounded when it cites something and every check below finds no problem
   - an item with a typed value (a number with a unit, an amount, a percentage, a date): a cited page
     (every page of a document cited without one) holds the gold quote, or states the value *for the
     asked field*: the value, read by the value reader and compared through the equivalences, has a
-    label that names the field (``text.values_on_page``: the words before it in its sentence, row or
+    label that names the field (``page_values.values_on_page``: the words before it in its sentence, row or
     label line above, the words after it when no other value follows, and the heading of its item or
     section; the field is named by at least half the words of its name, else of its question,
-    ``text.names_field``; a row with neither: the value anywhere on the page). A page
+    ``page_values.names_field``; a row with neither: the value anywhere on the page). A page
     that states the value only for another clause does not support it, and the problem shows that
     clause ("p.3 states 30 days, but for another clause: 'free look period … of 30 days…'"); "Tenure
     1/2/3 Years" states 24 months for the tenure, not for a waiting period;
@@ -82,13 +82,11 @@ from ...values.types import (
     same_value,
 )
 from .citations import Item, Library, resolve
+from .page_values import PageValue, folded_page, names_field, values_on_page
 from .text import (
     MARKER,
-    PageValue,
     Stated,
     find_in_pages,
-    folded_page,
-    names_field,
     quote_on_page,
     quoted_spans,
     same_figure,
@@ -96,7 +94,6 @@ from .text import (
     shown_span,
     stated_figures,
     states,
-    values_on_page,
 )
 
 if TYPE_CHECKING:
@@ -439,7 +436,7 @@ def _check_figures(row: _Row, text: str, figures: Sequence[Stated]) -> None:
 def _contradiction(row: _Row, text: str, figure: Stated) -> str | None:
     """Where a cited page states another value for what the reply says `figure` of, in words; None
     when no cited page does. What the reply says it of is the figure's label in the reply, read as a
-    page's (``text.values_on_page``: "the free look period is 15 days" -> free look; "30 days (15 days
+    page's (``page_values.values_on_page``: "the free look period is 15 days" -> free look; "30 days (15 days
     for monthly premiums)" -> monthly premiums, not the grace period of the 30 days before it); a page
     value's label must name every one of those words (a contradiction is a strong verdict: the page says
     the same thing with another figure)."""
