@@ -242,7 +242,7 @@ def test_factual_and_citation_are_metrics_of_the_summary(tmp_path: Path) -> None
     assert (citation.n - citation.unscored, citation.passed) == (5, 4)
     assert run.metrics[FACTUAL].texts["outcome"] == [row[2] for row in TABLE]
     signature = run.summary.metrics[FACTUAL].signature
-    assert signature.startswith("factual@5|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
+    assert signature.startswith("factual@6|hard_fact:(hard_fact@") and "refusal:(refusal@test)" in signature
     assert with_outcomes(run) is run  # once is enough
 
 

@@ -178,8 +178,8 @@ def agree_pair(text: str) -> tuple[str, str]:
 
 # --- the judge metric (read by judging.judge_setup) -----------------------------------------------------
 
-JUDGE_FLAGS = ("judge", "config", "judge_after_config", "judge_rubric", "cascade", "concurrency", "cache",
-               "no_cache", "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
+JUDGE_FLAGS = ("judge", "config", "judge_after_config", "judge_rubric", "cascade", "judge_all", "concurrency",
+               "cache", "no_cache", "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
 
 
 def add_judge(parser: argparse.ArgumentParser) -> None:

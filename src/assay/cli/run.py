@@ -35,7 +35,7 @@ def add_parsers(commands: flags.Commands) -> None:
         help="ask a system every gold item, score the replies, report and gate",
         description="Ask a system under test every item of a gold set, score its replies (hard_fact, "
         "value_match, refusal, grounded: against the documents with --sources, the citations' names only "
-        "without; the judge with --judge), write DIR/run.jsonl and "
+        "without; with --judge, the judge decides the items those leave unscored), write DIR/run.jsonl and "
         "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered.",
         conflict_handler="resolve",
     )
@@ -97,6 +97,21 @@ def _add_judge(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"what the judges are asked: a rubric by name (default {RAG_RUBRIC}: does the reply answer "
         "with the expected value and cite the expected source; a refusal item is correct only declined)",
+    )
+    asked = judging.add_mutually_exclusive_group()
+    asked.add_argument(
+        "--cascade",
+        action="store_true",
+        help="ask the judge only the items the deterministic metrics cannot decide (those they leave "
+        "unscored: hard_fact and value_match disagree or cannot read the reply, a match that reads as a "
+        "refusal); every other item keeps their verdict (the default; cascade = false under [judge] in "
+        "the config asks every item)",
+    )
+    asked.add_argument(
+        "--judge-all",
+        action="store_true",
+        help="ask the judge every item, its verdict replacing the deterministic metrics' (default: only "
+        "the items they leave unscored)",
     )
 
 
@@ -183,6 +198,7 @@ def run_run(args: argparse.Namespace) -> int:
                 limit=args.limit,
                 options=RunOptions(args.system_concurrency, args.timeout, args.retries),
                 judge=judge,
+                judge_all=_judge_all(args, _table(config, "judge")),
                 rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
                 sources=args.sources,
                 gate=_gate_settings(args, found_gates),
@@ -230,6 +246,12 @@ def _derived(sources: str | None) -> list[str]:
 
     del sources
     return [FACTUAL, CITATION]
+
+
+def _judge_all(args: argparse.Namespace, settings: Mapping[str, Any]) -> bool:
+    """Whether the judge is asked every item: --judge-all, or cascade = false in the config's [judge]
+    without --cascade (by default it is asked only the items the deterministic metrics leave unscored)."""
+    return bool(args.judge_all) or (settings.get("cascade") is False and not args.cascade)
 
 
 def _gate_settings(args: argparse.Namespace, found: list[Gate]) -> GateSettings | None:

@@ -31,6 +31,17 @@ compare), as MetricScores beside the scorers' own:
   item"). Its accuracy is the citation accuracy; its gate is over the answered answerable items only
   (``run_gate``), so the rows it does not apply to never count as unscored there.
 
+"The judge when it ran" means: when the judge was asked that item. Behind the run's cascade
+(``UNDECIDED_ONLY``, ``assay run --judge`` by default) the judge is asked only the items the rule above,
+without a judge, leaves ``unscored``; every other item keeps its deterministic verdict. A blank reply is
+never asked (the matchers fail it). With ``--judge-all`` it is asked every item, and its verdict replaces
+the matchers' wherever it gave one.
+
+Each outcome records who decided it (``decided_by``, a text column of ``factual`` beside the outcome):
+``system`` (a system error), ``guard`` (the guard blocked the reply), ``judge`` (the judge was asked: its
+verdict, or why it could not give one), else ``matchers`` (the deterministic metrics: hard_fact,
+value_match, refusal, grounded; their verdict, or why they could not decide).
+
 A derived metric's signature is the combination rule's version and the full signature of every metric it
 read, so two runs whose derived signatures are equal combined equal verdicts by the same rule.
 """
@@ -39,8 +50,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Protocol
 
+from ..judges.accounting import CORRECT, INCORRECT
+from ..judges.metric import CASCADE_PREFIX, Sorted, asked_judges
+from ..judges.run import Judgement
 from ..records import Record
 from ..scorers import JUDGE, MetricScores, Outcome
 from ..scorers.refusal import declines_only
@@ -62,21 +77,95 @@ OUTCOMES: Final = (
 PASSING: Final = frozenset({"correct", "correct_ungrounded"})  # the outcomes `factual` passes
 FACTUAL, CITATION = "factual", "citation"
 DERIVED: Final = (FACTUAL, CITATION)
-RULE_VERSION: Final = 5  # bump when the precedence above changes: it is in the derived signatures
+RULE_VERSION: Final = 6  # bump when the precedence above changes: it is in the derived signatures
 HARD_FACT, VALUE_MATCH = "hard_fact", "value_match"
 MATCHERS: Final = (HARD_FACT, VALUE_MATCH)
 REFUSAL, GROUNDED = "refusal", "grounded"
 DECLINED_COLUMN, PROBLEMS_COLUMN, UNDECIDED_COLUMN = "declined", "grounded_problems", "undecided"
 CONTRADICTS_COLUMN = "grounded_contradicts"
-OUTCOME_COLUMN, REASON_COLUMN = "outcome", "outcome_reason"
+OUTCOME_COLUMN, REASON_COLUMN, DECIDED_COLUMN = "outcome", "outcome_reason", "decided_by"
+DECIDERS: Final = ("matchers", "judge", "guard", "system")  # who decided an outcome (DECIDED_COLUMN)
+NOT_ASKED: Final = "the judge was not asked: the matchers decided"  # said in a judged run's other rows
 NOT_APPLICABLE: Final = "not an answered answerable item"
 _NAMES = {Outcome.PASS: "PASS", Outcome.FAIL: "FAIL", Outcome.UNSCORED: "unscored", Outcome.SOFT_PASS: "FAIL"}
 
 
-def outcomes(run: ScoreRun) -> list[tuple[str, str]]:
+class Verdicts(Protocol):
+    """What the outcome rule reads: the rows, and each metric's verdicts on them (a ScoreRun has both)."""
+
+    @property
+    def records(self) -> list[Record]: ...
+
+    @property
+    def metrics(self) -> Mapping[str, MetricScores]: ...
+
+
+@dataclass(frozen=True)
+class _Verdicts:
+    records: list[Record]
+    metrics: Mapping[str, MetricScores]
+
+
+def outcomes(run: Verdicts) -> list[tuple[str, str]]:
     """Each row's (outcome, reason), in row order, by the precedence in this module's docstring."""
+    return [(outcome, reason) for outcome, reason, _ in decided_outcomes(run)]
+
+
+def decided_outcomes(run: Verdicts) -> list[tuple[str, str, str]]:
+    """Each row's (outcome, reason, who decided: one of DECIDERS), in row order."""
     failed = system_failures(run.records)  # the core's rule: the rows no metric scored
-    return [_row_outcome(run, index, record, failed) for index, record in enumerate(run.records)]
+    judge = run.metrics.get(JUDGE)
+    unjudged = run if judge is None else _without_judge(run.records, run.metrics)
+    found = []
+    for index, record in enumerate(run.records):
+        asked = judge is not None and asked_judges(judge, index)
+        outcome, reason = _row_outcome(run if asked else unjudged, index, record, failed)
+        by = _decider(record, outcome, asked)
+        if judge is not None and by == "matchers":
+            reason = f"{reason}; {NOT_ASKED}"
+        found.append((outcome, reason, by))
+    return found
+
+
+def _without_judge(records: list[Record], metrics: Mapping[str, MetricScores]) -> Verdicts:
+    return _Verdicts(records, {name: scores for name, scores in metrics.items() if name != JUDGE})
+
+
+def _decider(record: Record, outcome: str, asked: bool) -> str:
+    """Who decided a row's outcome (DECIDERS), in the precedence's order."""
+    if outcome == "system_error":
+        return "system"
+    if record.reply is not None and record.reply.blocked is True:
+        return "guard"  # blocked: "blocked" for an answerable item, "correct" for a refusal item
+    return "judge" if asked else "matchers"
+
+
+@dataclass(frozen=True)
+class UndecidedOnly:
+    """The run's cascade (``assay run --judge`` unless ``--judge-all``): the judge is asked only the items
+    the outcome rule, without a judge, leaves unscored; the others are decided by the matchers or the
+    guard, and keep that verdict (the judge's column holds it, as ``factual`` would: PASS for a correct
+    outcome, else FAIL)."""
+
+    signature_parts: tuple[str, ...] = (f"cascade:outcomes@{RULE_VERSION}",)
+    needs: tuple[str, ...] = (*MATCHERS, REFUSAL)
+    reasons: tuple[str, ...] = ("decided_by_matchers", "decided_by_guard", "sent_unscored_by_the_matchers")
+
+    def sort(self, records: Sequence[Record], results: Mapping[str, MetricScores]) -> list[Sorted]:
+        unjudged = _without_judge(list(records), results)
+        return [self._sorted(outcome, by) for outcome, _, by in decided_outcomes(unjudged)]
+
+    def _sorted(self, outcome: str, by: str) -> Sorted:
+        if outcome == "unscored" or by == "system":  # a system error is never asked: decided before this
+            return Sorted(self.reasons[2])
+        passed = outcome in PASSING
+        label = f"{CASCADE_PREFIX}decided by the {'guard' if by == 'guard' else 'matchers'})"
+        rationale = f"{outcome}, {CORRECT if passed else INCORRECT}"
+        judgement = Judgement(Outcome.PASS if passed else Outcome.FAIL, judge=label, rationale=rationale)
+        return Sorted(self.reasons[1] if by == "guard" else self.reasons[0], judgement)
+
+
+UNDECIDED_ONLY = UndecidedOnly()
 
 
 def with_outcomes(run: ScoreRun) -> ScoreRun:
@@ -85,7 +174,7 @@ def with_outcomes(run: ScoreRun) -> ScoreRun:
     given back as it is."""
     if FACTUAL in run.metrics:
         return run
-    found = outcomes(run)
+    found = decided_outcomes(run)
     metrics = dict(run.metrics)
     signatures = {name: run.summary.metrics[name].signature for name in run.metrics}
     metrics[FACTUAL] = factual_scores(found)
@@ -110,8 +199,8 @@ def read_metrics(run: ScoreRun, metric: str) -> list[str]:
     """The metrics a derived metric's verdicts depend on, in the run: what its signature names."""
     if metric == CITATION:
         return [name for name in (GROUNDED, REFUSAL) if name in run.metrics]
-    factual = [JUDGE] if JUDGE in run.metrics else [m for m in MATCHERS if m in run.metrics]
-    return factual + [name for name in (REFUSAL, GROUNDED) if name in run.metrics and name not in factual]
+    # the judge where it was asked, the matchers on every other row
+    return [name for name in (JUDGE, *MATCHERS, REFUSAL, GROUNDED) if name in run.metrics]
 
 
 def derived_signature(run: ScoreRun, metric: str) -> Signature:
@@ -119,25 +208,27 @@ def derived_signature(run: ScoreRun, metric: str) -> Signature:
     return Signature.of(f"{metric}@{RULE_VERSION}", [*parts, run.options.intervals.signature()])
 
 
-def factual_scores(found: Sequence[tuple[str, str]]) -> MetricScores:
-    """``factual`` from the rows' outcomes, with the outcome and its reason as text columns."""
+def factual_scores(found: Sequence[tuple[str, str, str]]) -> MetricScores:
+    """``factual`` from the rows' outcomes, with the outcome, its reason and who decided it as text
+    columns."""
     scores = MetricScores.all_failing(FACTUAL, len(found))
-    for index, (outcome, reason) in enumerate(found):
+    for index, (outcome, reason, _) in enumerate(found):
         if outcome in PASSING:
             scores.outcomes[index] = Outcome.PASS
         elif outcome == "unscored":
             scores.outcomes[index] = Outcome.UNSCORED
             scores.reasons[index] = reason
-    scores.texts[OUTCOME_COLUMN] = [outcome for outcome, _ in found]
-    scores.texts[REASON_COLUMN] = [reason for _, reason in found]
+    scores.texts[OUTCOME_COLUMN] = [outcome for outcome, _, _ in found]
+    scores.texts[REASON_COLUMN] = [reason for _, reason, _ in found]
+    scores.texts[DECIDED_COLUMN] = [by for _, _, by in found]
     return scores
 
 
-def citation_scores(run: ScoreRun, found: Sequence[tuple[str, str]]) -> MetricScores:
+def citation_scores(run: ScoreRun, found: Sequence[tuple[str, str, str]]) -> MetricScores:
     """``citation``: grounded's verdict where the system answered an answerable item, else unscored."""
     grounded = run.metrics[GROUNDED]
     scores = MetricScores.all_failing(CITATION, len(found))
-    for index, (record, (outcome, _)) in enumerate(zip(run.records, found)):
+    for index, (record, (outcome, _, _)) in enumerate(zip(run.records, found)):
         answered = not _is_refusal_item(record) and outcome not in ("system_error", "blocked")
         if not answered or outcome == "refused_answerable":
             scores.outcomes[index] = Outcome.UNSCORED
@@ -153,7 +244,7 @@ def citation_scores(run: ScoreRun, found: Sequence[tuple[str, str]]) -> MetricSc
 # --- one row ------------------------------------------------------------------------------------------
 
 
-def _row_outcome(run: ScoreRun, index: int, record: Record, failed: Mapping[int, str]) -> tuple[str, str]:
+def _row_outcome(run: Verdicts, index: int, record: Record, failed: Mapping[int, str]) -> tuple[str, str]:
     reply = record.reply
     if index in failed:
         return "system_error", failed[index]
@@ -192,14 +283,14 @@ def _is_refusal_item(record: Record) -> bool:
     return record.gold is not None and record.gold.expected_refusal is True
 
 
-def _refusal_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str] | None:
+def _refusal_verdict(run: Verdicts, index: int) -> tuple[Outcome, str] | None:
     for name in (JUDGE, REFUSAL):
         if name in run.metrics:
             return _verdict(run.metrics[name], index, name)
     return None
 
 
-def _factual_verdict(run: ScoreRun, index: int) -> tuple[Outcome, str]:
+def _factual_verdict(run: Verdicts, index: int) -> tuple[Outcome, str]:
     if JUDGE in run.metrics:
         return _verdict(run.metrics[JUDGE], index, JUDGE)
     ran = [name for name in MATCHERS if name in run.metrics]
@@ -273,7 +364,7 @@ def _verdict(scores: MetricScores, index: int, name: str) -> tuple[Outcome, str]
     return outcome, f"{name} {_NAMES[outcome]}"
 
 
-def _grounding_problem(run: ScoreRun, index: int) -> str | None:
+def _grounding_problem(run: Verdicts, index: int) -> str | None:
     """Why grounded failed a row ("grounded FAIL: ..."), or None when it did not fail it (or did not run)."""
     scores = run.metrics.get(GROUNDED)
     if scores is None or scores.outcome(index) not in (Outcome.FAIL, Outcome.SOFT_PASS):
@@ -282,7 +373,7 @@ def _grounding_problem(run: ScoreRun, index: int) -> str | None:
     return f"grounded FAIL: {problems}" if problems else "grounded FAIL"
 
 
-def _declined(run: ScoreRun, index: int) -> bool:
+def _declined(run: Verdicts, index: int) -> bool:
     scores = run.metrics.get(REFUSAL)
     declined = None if scores is None else scores.extras.get(DECLINED_COLUMN)
     return declined is not None and declined[index] == 1

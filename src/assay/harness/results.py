@@ -13,6 +13,8 @@ run, for the HTML's table of questions), so the three cannot disagree. Its numbe
 - refusal precision and recall: from the ``refusal`` metric's ``declined`` column over the items it
   scored; precision = declined refusal items / declined items, recall = declined refusal items /
   refusal items (the seed called its recall "precision");
+- who decided the outcomes (``decided_by``: the matchers, the judge, the guard, the system), and how many
+  items the judge was asked (behind the run's cascade: only those the matchers left unscored);
 - rollups per category (``gold.category``), per scope (the item's ``scope``) and per route
   (``reply.route``; "(none)" when the system named none), each n, correct, scored, accuracy, interval.
 """
@@ -36,6 +38,8 @@ from ..signature import info_of
 from ..summary import Tally
 from .outcomes import (
     CITATION,
+    DECIDED_COLUMN,
+    DECIDERS,
     DECLINED_COLUMN,
     DERIVED,
     FACTUAL,
@@ -117,6 +121,8 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
             "system_errors": classes.count("system_error"),
             "elapsed": info.elapsed,
             "judged": bool(info.judges),
+            "decided_by": {name: factual.texts[DECIDED_COLUMN].count(name) for name in DECIDERS},
+            "judge_asked": judge_asked(run),
         },
         "outcomes": {name: classes.count(name) for name in OUTCOMES},
         "rollups": {
@@ -130,6 +136,15 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
         },
         "items": _items(run),
     }
+
+
+def judge_asked(run: ScoreRun) -> dict[str, Any] | None:
+    """How many items the judge was asked, and which (``undecided``: those the deterministic metrics
+    left unscored, the run's cascade; ``all``: --judge-all); None without a judge."""
+    judge = run.summary.judge
+    if judge is None:
+        return None
+    return {"items": judge.sent_to_judges, "which": "undecided" if judge.cascade else "all"}
 
 
 def tally_dict(tally: Tally, interval_of: Callable[[Tally], Any]) -> dict[str, Any]:
@@ -236,6 +251,7 @@ def _item(run: ScoreRun, index: int) -> dict[str, Any]:
         "response": record.response,
         "outcome": factual.texts[OUTCOME_COLUMN][index],
         "reason": factual.texts[REASON_COLUMN][index],
+        "decided_by": factual.texts[DECIDED_COLUMN][index],
         "verdicts": {name: _verdict(scores, index) for name, scores in run.metrics.items()},
         "route": None if reply is None else reply.route,
         "blocked": None if reply is None else reply.blocked,

@@ -28,7 +28,7 @@ from ..records import Dataset, load_records, load_table
 from ..scorers import JUDGE
 from ..scoring import ScoreOptions, ScoreRun, score
 from .journal import JOURNAL_NAME, Journal, JournalHeader, file_sha256, open_journal
-from .outcomes import with_outcomes
+from .outcomes import UNDECIDED_ONLY, with_outcomes
 from .results import RESULTS_FILES, RunInfo, write_results
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
@@ -74,6 +74,7 @@ def run_gold(
     limit: int | None = None,
     options: RunOptions | None = None,
     judge: JudgeSetup | None = None,
+    judge_all: bool = False,
     rubric: str | None = RAG_RUBRIC,
     sources: str | Path | None = None,
     metrics: Sequence[str] | None = None,
@@ -86,15 +87,17 @@ def run_gold(
     `out_dir` (unless `fresh`); write ``run.jsonl`` there, score it, write it again with verdicts and
     outcomes, write the reports (results.json/.md/.html) and check `gate` (``run_gate.GateSettings``).
 
-    `metrics` default to ``run_metrics``; `rubric` replaces the judge's (None keeps the setup's);
-    `sources` is the documents' folder grounded reads (without it, grounded checks citations' names
-    only). The system is closed (``aclose``) when asked."""
+    `metrics` default to ``run_metrics``; `rubric` replaces the judge's (None keeps the setup's). The
+    judge is asked only the items the deterministic metrics leave unscored (``outcomes.UNDECIDED_ONLY``:
+    the setup's own cascade is replaced), or every item with `judge_all`. `sources` is the documents'
+    folder grounded reads (without it, grounded checks citations' names only). The system is closed
+    (``aclose``) when asked."""
     try:  # everything that can be wrong with the call, before the system is asked anything
         out = _out_folder(out_dir)
         rows_path = out / RUN_NAME
         check_outputs({"run.jsonl": rows_path, JOURNAL_NAME: out / JOURNAL_NAME}, {"--gold": gold_path})
         names = tuple(metrics) if metrics is not None else run_metrics(sources=sources, judge=bool(judge))
-        judge = _with_rubric(judge, rubric) if JUDGE in names else None
+        judge = _with_cascade(_with_rubric(judge, rubric), judge_all) if JUDGE in names else None
         score_options = _with_sources(score_options or ScoreOptions(), sources)
         options = options or RunOptions()
         items = select_items(gold_path, scopes=scopes, limit=limit)
@@ -291,6 +294,13 @@ def _with_rubric(judge: JudgeSetup | None, rubric: str | None) -> JudgeSetup | N
     from ..judges.rubric import get_rubric
 
     return dataclasses.replace(judge, rubric=get_rubric(rubric))
+
+
+def _with_cascade(judge: JudgeSetup | None, judge_all: bool) -> JudgeSetup | None:
+    """The judge behind the run's cascade (only the undecided items), or asked every item."""
+    if judge is None:
+        return None
+    return dataclasses.replace(judge, cascade=False if judge_all else UNDECIDED_ONLY)
 
 
 def _with_sources(options: ScoreOptions, sources: str | Path | None) -> ScoreOptions:

@@ -1,7 +1,10 @@
-"""The ``judge`` metric: a chain of LLM judges over a dataset, optionally behind the cascade.
+"""The ``judge`` metric: a chain of LLM judges over a dataset, optionally behind a cascade.
 
-With ``cascade``, the deterministic matchers decide the clear rows, and only the rest cost a model
-call: a row is clearly correct when exact_substring, word_overlap and phrase_match all pass, and
+A cascade (``Cascade``) decides the rows it can without a judge and sends only the rest, each for a
+reason it counts. ``assay score --cascade`` uses the matchers' (``MATCHERS_AGREE``); ``assay run``
+gives its own, the outcome rule of ``assay.harness.outcomes`` (only the items it leaves unscored are
+sent). With the matchers' cascade, the deterministic matchers decide the clear rows, and only the rest
+cost a model call: a row is clearly correct when exact_substring, word_overlap and phrase_match all pass, and
 clearly incorrect when all three fail and no word of any golden answer (under the unicode profile)
 is among the response's words. But matchers are blind where the words say the opposite of their
 sense ("the answer is not Delhi, but Ganga" passes all three): a row whose response carries a
@@ -23,7 +26,7 @@ import asyncio
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from .._version import __version__
 from ..errors import UsageError
@@ -40,7 +43,9 @@ from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
 
 VERSION = 1
 CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
-CASCADE = "cascade (the matchers agree)"
+# What decided a row a cascade decided, "cascade (...)": a judge's label (kind:...) never reads so.
+CASCADE_PREFIX = "cascade ("
+CASCADE = f"{CASCADE_PREFIX}the matchers agree)"
 BLANK = "blank response"
 SYSTEM_ERROR = "system error"  # what decided a row whose system failed (unscored): no judge
 # Why the cascade decided a row, or sent it to the judges: the keys of JudgeSummary.cascade.
@@ -51,23 +56,80 @@ CASCADE_REASONS = (ALL_PASS, ALL_FAIL, SENT_CUE, SENT_CANDIDATES, SENT_UNDECIDED
 
 
 @dataclass(frozen=True)
+class Sorted:
+    """A cascade's word on one row: why it decided or sent it (a key of its ``reasons``), and its verdict
+    when it decided the row (None: sent to the judges)."""
+
+    reason: str
+    decided: Judgement | None = None
+
+
+class Cascade(Protocol):
+    """What decides the rows it can without a judge, and sends the rest to the chain."""
+
+    @property
+    def signature_parts(self) -> tuple[str, ...]:
+        """In the judge's signature: which rows the judges saw depends on it."""
+        ...
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The metrics whose verdicts it reads, scored before the judge."""
+        ...
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why it decides or sends a row: the keys of ``JudgeSummary.cascade``, in the order reported."""
+        ...
+
+    def sort(self, records: Sequence[Record], results: Mapping[str, MetricScores]) -> list[Sorted]:
+        """Every row's Sorted, in row order (`results`: the verdicts of the metrics it `needs`)."""
+        ...
+
+
+@dataclass(frozen=True)
+class MatchersAgree:
+    """``assay score --cascade``: a row is decided where exact_substring, word_overlap and phrase_match
+    agree and no cue says their reading may be blind (see this module's docstring)."""
+
+    signature_parts: tuple[str, ...] = ("cascade:on", cues.SIGNATURE)
+    needs: tuple[str, ...] = CASCADE_MATCHERS
+    reasons: tuple[str, ...] = CASCADE_REASONS
+
+    def sort(self, records: Sequence[Record], results: Mapping[str, MetricScores]) -> list[Sorted]:
+        columns = [results[name].outcomes for name in self.needs]
+        return [_matchers_sorted(row, {column[i] for column in columns}) for i, row in enumerate(records)]
+
+
+MATCHERS_AGREE = MatchersAgree()
+
+
+@dataclass(frozen=True)
 class JudgeSetup:
     chain: tuple[Judge, ...]
     options: JudgeOptions = field(default_factory=JudgeOptions)
-    cascade: bool = False
+    # True: the matchers' cascade (MATCHERS_AGREE); a Cascade: that one; False: every row to the judges
+    cascade: bool | Cascade = False
     system_model: str | None = None  # the model under test, for the cross-family rule
     rubric: Rubric = EQUIVALENCE  # what the judges are asked, and how their replies are read
+
+    @property
+    def cascade_rule(self) -> Cascade | None:
+        """The cascade in front of the judges, None without one."""
+        if isinstance(self.cascade, bool):
+            return MATCHERS_AGREE if self.cascade else None
+        return self.cascade
 
     def signature(self, options: str | Sequence[str] = ()) -> Signature:
         """The judge metric's signature; `options` are the run's parts, each ``name:value`` (nfc, the
         intervals' method: ``ScoreOptions.signature_info()``)."""
         chain = ">".join(f"{judge.label}[{judge.sampling.signature()}]" for judge in self.chain)
+        rule = self.cascade_rule
         parts = [
             f"chain:{chain}",
             self.rubric.signature,
             f"truncate:{self.options.max_response_chars}",
-            f"cascade:{'on' if self.cascade else 'off'}",
-            *([cues.SIGNATURE] if self.cascade else []),  # the cues decide which rows the judges see
+            *(rule.signature_parts if rule is not None else ("cascade:off",)),  # which rows they see
             *([options] if isinstance(options, str) else options),
             f"assay:{__version__}",
         ]
@@ -114,8 +176,9 @@ class JudgeMetric:
 
     @property
     def needs(self) -> tuple[str, ...]:
-        """The metrics whose verdicts it reads, to be scored first: the cascade's matchers."""
-        return CASCADE_MATCHERS if self.setup.cascade else ()
+        """The metrics whose verdicts it reads, to be scored first: its cascade's."""
+        rule = self.setup.cascade_rule
+        return () if rule is None else tuple(rule.needs)
 
     def signature(self, options: str | Sequence[str] = ()) -> Signature:
         """Its signature; `options` are the run's parts (``ScoreOptions.signature_info()``)."""
@@ -135,7 +198,7 @@ class JudgeMetric:
         """The judge's verdict per row (PASS, FAIL or UNSCORED, with who decided and why), and its
         accounting; `results` holds the verdicts of the metrics it needs."""
         setup, records = self.setup, dataset.records
-        decided, reasons = _decided_without_judges(records, results, blank, setup.cascade)
+        decided, reasons = _decided_without_judges(records, results, blank, setup.cascade_rule)
         items = [Item(i, self.rubric.values(r)) for i, r in enumerate(records) if i not in decided]
         judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress, self.rubric))
         by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
@@ -162,6 +225,13 @@ def judge_rule(scores: MetricScores, index: int) -> str:
     return f"{by}: {verdict}" + (f" ({rationale})" if rationale else "")
 
 
+def asked_judges(scores: MetricScores, index: int) -> bool:
+    """Whether row `index` went to the chain of judges (decided by one, or left unscored by all), rather
+    than being decided without them: by a cascade, as blank, or as a system failure."""
+    by = scores.texts.get("judge_by", [None] * len(scores))[index]
+    return by is None or (by not in (BLANK, SYSTEM_ERROR) and not by.startswith(CASCADE_PREFIX))
+
+
 def judge_metric(
     dataset: Dataset,
     results: Mapping[str, MetricScores],
@@ -174,32 +244,38 @@ def judge_metric(
 
 
 def _decided_without_judges(
-    records: Sequence[Record], results: Mapping[str, MetricScores], blank: bytearray, cascade: bool
+    records: Sequence[Record], results: Mapping[str, MetricScores], blank: bytearray, cascade: Cascade | None
 ) -> tuple[dict[int, Judgement], dict[str, int]]:
-    """The rows decided without a judge (those whose system failed, unscored; blank ones; with the
-    cascade, the clear ones), and how many rows the cascade decided or sent for each reason
-    (CASCADE_REASONS; empty without the cascade)."""
+    """The rows decided without a judge (those whose system failed, unscored; blank ones; with a
+    cascade, those it decides), and how many rows the cascade decided or sent for each of its reasons
+    (empty without a cascade)."""
     decided = {
         index: Judgement(Outcome.UNSCORED, judge=SYSTEM_ERROR, reason=reason)
         for index, reason in system_failures(records).items()
     }
     for index in itertools.compress(range(len(blank)), blank):
         decided.setdefault(index, Judgement(Outcome.FAIL, judge=BLANK))
-    if not cascade:
+    if cascade is None:
         return decided, {}
-    missing = [name for name in CASCADE_MATCHERS if name not in results]
+    missing = [name for name in cascade.needs if name not in results]
     if missing:
-        raise UsageError(f"the cascade needs the matchers {', '.join(missing)}", fix="run them too")
-    matchers = [results[name].outcomes for name in CASCADE_MATCHERS]
-    reasons = dict.fromkeys(CASCADE_REASONS, 0)
-    for index, record in enumerate(records):
+        raise UsageError(f"the cascade needs the metrics {', '.join(missing)}", fix="run them too")
+    reasons = dict.fromkeys(cascade.reasons, 0)
+    for index, found in enumerate(cascade.sort(records, results)):
         if index in decided:
             continue
-        reason = _cascade_reason(record, {column[index] for column in matchers})
-        reasons[reason] += 1
-        if reason in (ALL_PASS, ALL_FAIL):
-            decided[index] = Judgement(Outcome.PASS if reason == ALL_PASS else Outcome.FAIL, judge=CASCADE)
+        reasons[found.reason] += 1
+        if found.decided is not None:
+            decided[index] = found.decided
     return decided, reasons
+
+
+def _matchers_sorted(record: Record, outcomes: set[int]) -> Sorted:
+    """The matchers' cascade on one row: decided PASS or FAIL by CASCADE, or sent, and why."""
+    reason = _cascade_reason(record, outcomes)
+    if reason not in (ALL_PASS, ALL_FAIL):
+        return Sorted(reason)
+    return Sorted(reason, Judgement(Outcome.PASS if reason == ALL_PASS else Outcome.FAIL, judge=CASCADE))
 
 
 def _cascade_reason(record: Record, outcomes: set[int]) -> str:
@@ -238,6 +314,10 @@ def _columns(judgements: Sequence[Judgement]) -> MetricScores:
     return scores
 
 
+def _by_cascade(judgement: Judgement) -> bool:
+    return judgement.judge is not None and judgement.judge.startswith(CASCADE_PREFIX)
+
+
 def _summary(
     setup: JudgeSetup,
     results: Mapping[str, MetricScores],
@@ -257,7 +337,7 @@ def _summary(
         agreement[name] = (len(pairs), sum(judge == matcher for judge, matcher in pairs))
     return JudgeSummary(
         sent_to_judges=len(items),
-        decided_by_cascade=sum(j.judge == CASCADE for j in decided.values()),
+        decided_by_cascade=sum(_by_cascade(j) for j in decided.values()),
         blank=sum(j.judge == BLANK for j in decided.values()),
         truncated=stats.truncated,
         over_budget=stats.over_budget,

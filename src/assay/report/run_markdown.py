@@ -73,6 +73,7 @@ def _headline(headline: Mapping[str, Any], signatures: Mapping[str, Any]) -> lis
         f"- system errors: {headline['system_errors']}",
         f"- elapsed: {'n/a' if elapsed is None else f'{elapsed:.1f} s'}",
         f"- {graded}",
+        *([f"- {decided_text(headline)}"] if headline.get("decided_by") else []),
         "",
     ]
     return lines
@@ -81,6 +82,23 @@ def _headline(headline: Mapping[str, Any], signatures: Mapping[str, Any]) -> lis
 def _grounding(grounding: Mapping[str, Any] | None) -> list[str]:
     """The line that says which grounding checks ran (none when grounded did not run)."""
     return [] if not grounding else [f"- grounding: {cell(grounding['checks'])}"]
+
+
+ASKED = {"undecided": "only the items the matchers left unscored", "all": "every item, --judge-all"}
+
+
+def decided_text(headline: Mapping[str, Any]) -> str:
+    """'decided by: the matchers 18, the judge 3 (asked 3 items: only the items the matchers left
+    unscored), the guard 1, the system 0'."""
+    counts, asked = headline["decided_by"], headline.get("judge_asked")
+    judge = f"the judge {counts.get('judge', 0)}" + (
+        f" (asked {asked['items']} item{'' if asked['items'] == 1 else 's'}: {ASKED[asked['which']]})"
+        if asked
+        else ""
+    )
+    shown = [f"the matchers {counts.get('matchers', 0)}", judge]
+    shown += [f"the {name} {counts.get(name, 0)}" for name in ("guard", "system")]
+    return f"decided by: {', '.join(shown)}"
 
 
 def _refusal_text(refusal: Mapping[str, Any] | None) -> str:
