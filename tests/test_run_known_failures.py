@@ -5,9 +5,9 @@ an in-process system file, graded, and the outcome of every item and the counts 
 The system: answers a "24 months" item with a sentence holding only "2024"; answers Yes/No items right
 (Yes and No) and wrong (Yes for No, No for Yes); cites the other policy of the same insurer, or the insurer
 alone, for a right value; states a right number on a page that does not hold it; declines an answerable
-item; answers an item that should be refused. Then the same run with a judge whose replies are no
-verdicts (tests/fault_proxy.py in front of the real llama.cpp server): every item unscored, and so it
-stays, though the matchers would pass some.
+item; answers an item that should be refused. Then the same run with a judge asked every item
+(--judge-all) whose replies are no verdicts (tests/fault_proxy.py in front of the real llama.cpp
+server): every item unscored, decided by the judge, and so it stays, though the matchers would pass some.
 """
 
 from __future__ import annotations
@@ -192,18 +192,19 @@ def test_a_judge_reply_that_is_no_verdict_leaves_every_item_unscored_and_it_stay
 ) -> None:
     out = tmp_path / "run"
     with fault_proxy(llama_server.base_url, Faults(garbage="lorem ipsum")) as proxy:
-        judge = ["--judge", f"openai:{llama_server.model}@{proxy}", "--no-cache"]
+        judge = ["--judge", f"openai:{llama_server.model}@{proxy}", "--no-cache", "--judge-all"]
         code, stderr = _run(corpus, out, capsys, *judge, "--gate", "factual>=0.5")
     assert code == 1, stderr  # the gate: too many unscored
     rows = _rows(out)
     assert {row["outcome"] for row in rows} == {"unscored"}
     assert all(row["judge"] is None and "lorem ipsum" in row["outcome_reason"] for row in rows)
+    assert {row["decided_by"] for row in rows} == {"judge"}
     assert any(row["hard_fact"] is True for row in rows)  # a matcher would have passed these: it does not
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert results["outcomes"]["unscored"] == 22 and results["headline"]["factual"]["scored"] == 0
     # and so it stays: the same command again (the journal answers, the judge is asked again) changes nothing
     with fault_proxy(llama_server.base_url, Faults(garbage="still no verdict")) as proxy:
-        judge = ["--judge", f"openai:{llama_server.model}@{proxy}", "--no-cache"]
+        judge = ["--judge", f"openai:{llama_server.model}@{proxy}", "--no-cache", "--judge-all"]
         code, stderr = _run(corpus, out, capsys, *judge)
     assert code == 0, stderr
     assert {row["outcome"] for row in _rows(out)} == {"unscored"}

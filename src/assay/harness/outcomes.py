@@ -53,7 +53,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from ..judges.accounting import CORRECT, INCORRECT
 from ..judges.metric import CASCADE_PREFIX, Sorted, asked_judges
 from ..judges.run import Judgement
 from ..records import Record
@@ -140,6 +139,12 @@ def _decider(record: Record, outcome: str, asked: bool) -> str:
     return "judge" if asked else "matchers"
 
 
+# Why the run's cascade decided an item, or sent it to the judge (the keys of JudgeSummary.cascade).
+BY_THE_MATCHERS, BY_THE_GUARD = "decided_by_the_matchers", "decided_by_the_guard"
+SENT_UNSCORED = "sent_unscored_by_the_matchers"
+CASCADE_REASONS: Final = (BY_THE_MATCHERS, BY_THE_GUARD, SENT_UNSCORED)
+
+
 @dataclass(frozen=True)
 class UndecidedOnly:
     """The run's cascade (``assay run --judge`` unless ``--judge-all``): the judge is asked only the items
@@ -149,7 +154,7 @@ class UndecidedOnly:
 
     signature_parts: tuple[str, ...] = (f"cascade:outcomes@{RULE_VERSION}",)
     needs: tuple[str, ...] = (*MATCHERS, REFUSAL)
-    reasons: tuple[str, ...] = ("decided_by_matchers", "decided_by_guard", "sent_unscored_by_the_matchers")
+    reasons: tuple[str, ...] = CASCADE_REASONS
 
     def sort(self, records: Sequence[Record], results: Mapping[str, MetricScores]) -> list[Sorted]:
         unjudged = _without_judge(list(records), results)
@@ -157,12 +162,12 @@ class UndecidedOnly:
 
     def _sorted(self, outcome: str, by: str) -> Sorted:
         if outcome == "unscored" or by == "system":  # a system error is never asked: decided before this
-            return Sorted(self.reasons[2])
+            return Sorted(SENT_UNSCORED)
         passed = outcome in PASSING
         label = f"{CASCADE_PREFIX}decided by the {'guard' if by == 'guard' else 'matchers'})"
-        rationale = f"{outcome}, {CORRECT if passed else INCORRECT}"
-        judgement = Judgement(Outcome.PASS if passed else Outcome.FAIL, judge=label, rationale=rationale)
-        return Sorted(self.reasons[1] if by == "guard" else self.reasons[0], judgement)
+        verdict = Outcome.PASS if passed else Outcome.FAIL
+        judgement = Judgement(verdict, judge=label, rationale=f"the outcome {outcome}")
+        return Sorted(BY_THE_GUARD if by == "guard" else BY_THE_MATCHERS, judgement)
 
 
 UNDECIDED_ONLY = UndecidedOnly()
