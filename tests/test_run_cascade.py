@@ -185,17 +185,13 @@ def asked_items(faults: Faults) -> set[str]:
 def judged_run(
     corpus: Path, server: Server, capsys: pytest.CaptureFixture[str], *extra: str
 ) -> tuple[dict[str, dict[str, Any]], set[str]]:
-    """The rows of a run with the judge behind the recording proxy, one request at a time (the small
-    server answers one at a time: a queue of them would only wait), and the items it was asked."""
+    """The rows of a run with the judge behind the recording proxy, one short request at a time (the
+    small server answers one at a time; the tests check which items are asked and who decided, not the
+    verdicts), and the items it was asked."""
     faults = Faults()  # none: it forwards every request, and records it
     with fault_proxy(server.base_url, faults) as proxy:
-        judge = [
-            "--judge",
-            f"openai:{server.model}@{proxy}",
-            "--no-cache",
-            "--config",
-            str(corpus / "assay.toml"),
-        ]
+        spec = f"openai:{server.model}@{proxy},max_tokens=32"
+        judge = ["--judge", spec, "--no-cache", "--config", str(corpus / "assay.toml")]
         code, stderr = assay_run(corpus, "judged", capsys, *judge, *extra)
     assert code == 0, stderr
     return rows_of(corpus / "judged"), asked_items(faults)
