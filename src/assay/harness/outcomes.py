@@ -323,7 +323,7 @@ def _factual_verdict(run: Verdicts, index: int) -> tuple[Outcome, str]:
     return _declined_pass(run, index, verdict, why)
 
 
-def _refused(run: ScoreRun, index: int, decided: Mapping[str, tuple[Outcome, str]]) -> str | None:
+def _refused(run: Verdicts, index: int, decided: Mapping[str, tuple[Outcome, str]]) -> str | None:
     """Why a reply ``refusal`` reads as a decline refused the item, whatever the matchers make of its
     words (a FAIL, so ``refused_answerable``); None when the matchers decide. A decline can hold what a
     pattern looks for ("No, the answer is not provided.", "... की जानकारी नहीं है" hold the No of a "No"):
@@ -342,14 +342,14 @@ def _refused(run: ScoreRun, index: int, decided: Mapping[str, tuple[Outcome, str
     return None
 
 
-def _declined_pass(run: ScoreRun, index: int, verdict: Outcome, why: str) -> tuple[Outcome, str]:
+def _declined_pass(run: Verdicts, index: int, verdict: Outcome, why: str) -> tuple[Outcome, str]:
     if verdict is Outcome.PASS and _declined(run, index):
         # a decline and more besides: the matchers cannot tell which part they read, a judge must weigh
         return Outcome.UNSCORED, f"{why}, yet the reply reads as a refusal (refusal: declined)"
     return verdict, why
 
 
-def _undecided(run: ScoreRun, index: int) -> bool:
+def _undecided(run: Verdicts, index: int) -> bool:
     """value_match read the reply and its rules could not decide (not: it had no typed value)."""
     column = run.metrics[VALUE_MATCH].extras.get(UNDECIDED_COLUMN)
     return column is not None and column[index] == 1
