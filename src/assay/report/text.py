@@ -109,13 +109,20 @@ def _review(review: Review) -> list[str]:
     return lines
 
 
+def _needs_a_run(inputs: tuple[str, ...]) -> bool:
+    """Whether a metric reads what only a harness run gives: the documents (--sources DIR) or a
+    system's replies (their citations); a file of responses is not one flag away from it."""
+    return any(name.rstrip("?") == SOURCES or (name.startswith("reply.") and not name.endswith("?"))
+               for name in inputs)  # fmt: skip
+
+
 def _hint(report: Report) -> list[str]:
     others = [  # the metrics not run that would run if named (one needing a language column: with one)
         name
         for name, scorer in SCORERS.items()
         if name not in report.metrics
         and (not scorer.default or (report.has_lang and "lang" in scorer.inputs))
-        and SOURCES not in scorer.inputs  # that one needs --sources DIR too
+        and not _needs_a_run(scorer.inputs)
     ]
     lines = []
     if others:

@@ -41,7 +41,7 @@ INPUTS = (
     "sources?",  # without them, the reduced mode
     "gold.source_path?",
     "scope?",
-    "reply.citations?",
+    "reply.citations",  # a plain file of responses has none: grounded is not for it
     "reply.contexts?",
     "gold.source_document?",
     "gold.source_title?",
