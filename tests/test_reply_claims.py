@@ -164,6 +164,11 @@ ATTRIBUTION = [
     ("The refund window is 30 days, not 14.", 30, True),
     ("The refund window is 14 or 30 days.", 30, False),
     ("The refund window is 14-30 days.", 30, False),
+    # a reply that answers first and quotes after: the opening is its answer, the quote its evidence
+    ("30 days. Refunds: annual subscriptions may be refunded within 30 days of purchase (14 days for "
+     "promotional plans).", 30, True),
+    ("14 days. Refunds: annual subscriptions may be refunded within 30 days of purchase.", 30, False),
+    ("It is 30 days, but the refund window is 14 days for some plans.", 30, False),
 ]
 
 
@@ -191,6 +196,8 @@ YES_NO = [
     ("Pets are permitted with a deposit of $300.", True),
     ("Yes - pets are allowed, subject to a $300 deposit.", True),
     ("Tenants can keep pets with prior written approval.", True),
+    ("Yes. Pets not registered with the landlord must be removed.", True),  # the opening answers
+    ("No. Section 4: pets are allowed only in ground-floor units.", False),
 ]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import regex
 
-from ..text.clauses import FieldTerms, clause_of, key
+from ..text.clauses import FUNCTION_WORDS, UNIT_WORDS, FieldTerms, clause_of, key
 from ..values.reading import Mention
 from ._value_reply import SENTENCE_REACH, _cue_sets
 
@@ -71,14 +71,42 @@ def _owners(text: str, members: Sequence[Mention], ends: Sequence[int], at: int)
     return [previous + 1] if opened else [previous]
 
 
-def answering(text: str, found: Sequence[Mention], terms: FieldTerms) -> tuple[list[Mention], bool]:
-    """The mentions that answer the field, and whether the field's terms picked them (False: the reply
-    names none of them near a value, and every mention is read)."""
+OPENING, BY_TERMS, WHOLE = "opening", "by terms", "whole"  # how the answering values were found
+
+
+def answering(text: str, found: Sequence[Mention], terms: FieldTerms) -> tuple[list[Mention], str]:
+    """The mentions that answer the field, and how they were found: the reply's ``OPENING`` answer
+    ("30 days. ..."), the clauses that name the field ``BY_TERMS``, or the ``WHOLE`` reply (it names
+    none of the field's terms near a value, and every mention is read)."""
+    opening = _bare_answer(text, found)
+    if opening:
+        return opening, OPENING
     scores = relevance(text, found, terms)
     best = max(scores, default=0)
     if best == 0:
-        return list(found), False
-    return [m for m, score in zip(found, scores) if score == best], True
+        return list(found), WHOLE
+    return [m for m, score in zip(found, scores) if score == best], BY_TERMS
+
+
+# Words a bare answer may have besides its value: "It is 30 days.", "Answer: 30 days", "30 days only."
+_ANSWER_WORDS = frozenset(("answer", "only", "just", "exactly", "total", "yes", "no"))
+
+
+def _bare_answer(text: str, found: Sequence[Mention]) -> list[Mention]:
+    """The values of the reply's first clause when it is nothing but an answer ("30 days. The grace
+    period of 30 days (15 days for monthly premiums) ..."): the reply's answer, the text after it
+    context or evidence, as a reader takes a reply that answers first and quotes after."""
+    if not found:
+        return []
+    start, end = clause_of(text, found[0].start)
+    if text[:start].strip(" \t\n*#>-:"):  # words before the first clause: it is not the opening
+        return []
+    own = [m for m in found if start <= m.start < end]
+    rest = text[start:end]
+    for mention in reversed(own):
+        rest = rest[: mention.start - start] + " " + rest[mention.end - start :]
+    words = (w.casefold() for w in regex.findall(r"\p{L}+", rest))
+    return own if all(w in FUNCTION_WORDS or w in UNIT_WORDS or w in _ANSWER_WORDS for w in words) else []
 
 
 def alternatives(text: str, one: Mention, other: Mention) -> bool:
@@ -171,6 +199,9 @@ def negative_forms(text: str, start: int, end: int, terms: FieldTerms) -> list[s
 
 
 __all__ = [
+    "BY_TERMS",
+    "OPENING",
+    "WHOLE",
     "alternatives",
     "answering",
     "clause_negated",

@@ -177,15 +177,23 @@ def _rival(mention: Mention, other: Mention) -> bool:
 
 
 # A value per something is a rate: "₹5,000 per day" is no rival to a sum insured of "₹5 lakh" (nor to
-# one "per annum"), but is to "₹4,000 per day". The word after "per" names the rate; these say one.
-_RATE = regex.compile(r"\s?(?:/-)?\s?(?:per|/|a|each|every)\s(?:policy\s)?(\w+)")
+# one "per annum"), but is to "₹4,000 per day". The word after "per" or "/" names the rate; after "a",
+# "each" or "every" only a period does ("₹500 a day", "10% every year"): in a table flattened to one
+# line, "20% Each Index Finger" starts the next row, and is no rate.
+_RATE = regex.compile(
+    r"\s?(?:/-)?\s?(?:(?:per|/)\s(?:policy\s)?(\w+)"
+    r"|(?:a|each|every)\s(?:policy\s)?(day|days|night|week|month|year|annum|hour|quarter|fortnight)(?!\w))"
+)
 _RATE_WORDS: Mapping[str, str] = {"annum": "year", "yr": "year", "night": "day", "days": "day"}
 
 
 def rate(text: str, mention: Mention) -> str | None:
     """What the value at `mention` is a rate per ("per day", "a year"), or None."""
     found = _RATE.match(text, mention.end)
-    return None if found is None else _RATE_WORDS.get(found.group(1), found.group(1))
+    if found is None:
+        return None
+    word = str(found.group(1) or found.group(2))
+    return _RATE_WORDS.get(word, word)
 
 
 def in_play(text: str, answer: Mention, other: Mention) -> bool:

@@ -102,6 +102,8 @@ from ..values.types import (
 )
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
 from ._value_clauses import (
+    BY_TERMS,
+    WHOLE,
     alternatives,
     answering,
     clause_negated,
@@ -204,7 +206,7 @@ def _decide_quantity(expected: Value, text: str, terms: FieldTerms) -> Decision:
     mentions = read_folded(text)
     read = f"read from the response: {_shown(mentions)}"
     found = candidates(expected, mentions, text)
-    chosen, by_terms = answering(text, found, terms)
+    chosen, how = answering(text, found, terms)
     is_equal = [same_value(expected, m.value) for m in chosen]  # by position: no Mention equality, O(n)
     equal = [m for m, same in zip(chosen, is_equal) if same]
     if not equal:
@@ -214,28 +216,30 @@ def _decide_quantity(expected: Value, text: str, terms: FieldTerms) -> Decision:
             return Decision(False, f"the clause that answers the field states {said}; "
                             f"{render_answer(expected)!r} only in another clause; {read}")  # fmt: skip
         return Decision(False, f"no stated value equals {render_answer(expected)!r}; {read}")
-    rivals = (m for m, same in zip(chosen, is_equal) if not same and _competes(text, equal[0], m, by_terms))
+    rivals = (m for m, same in zip(chosen, is_equal) if not same and _competes(text, equal[0], m, how))
     others = list(itertools.islice((m for m in rivals if not negated(text, m)), SHOWN_RIVALS))
     if others:
         names = ", ".join(dict.fromkeys(render_answer(m.value) for m in [equal[0], *others]))
         return Decision(False, f"the response names several candidate values ({names}); {read}")
     problems = []
     for mention in equal[:MAX_EXAMINED]:
-        problem = _unstated(text, mention, chosen if by_terms else mentions, found)
+        # a contrast in the answer's own sentence sets it against any value there, unless the field's
+        # terms picked the clauses (then only theirs)
+        problem = _unstated(text, mention, chosen if how == BY_TERMS else mentions, found)
         if problem is None:
             return Decision(True, f"states {render_answer(expected)!r}; {read}", (mention.start, mention.end))
         problems.append(problem)
     return Decision(False, f"{render_answer(expected)!r} is stated under {problems[0]}; {read}")
 
 
-def _competes(text: str, answer: Mention, other: Mention, by_terms: bool) -> bool:
+def _competes(text: str, answer: Mention, other: Mention, how: str) -> bool:
     """Whether another value of the answering clauses competes with the answer: offered as its
     alternative or range, or (when the field's terms did not pick the clauses) in play by the
     sentence rules of ``_value_reply.in_play``. Values the field's terms gave to the field's clause
     but joined by "and" are two claims of one sentence, each checked by the grounded metric."""
     if alternatives(text, answer, other):
         return True
-    if by_terms:
+    if how != WHOLE:
         return other.start < answer.start and not _rate_differs(text, answer, other)
     return in_play(text, answer, other)
 
@@ -294,11 +298,13 @@ def _polarities(text: str, explicit_only: bool = False) -> list[tuple[bool, int,
 def _decide_bool(expected: Value, text: str, terms: FieldTerms) -> Decision:
     """Yes or no: the reply's own "Yes"/"No", and the polarity of the clauses that name the question's
     predicate (its terms: "Are monthly subscriptions refundable?" is answered by "Monthly
-    subscriptions are not refundable."), else of the clauses that say a yes/no word of coverage."""
-    said = _predicate_polarities(text, terms)
+    subscriptions are not refundable."), else of the clauses that say a yes/no word of coverage. A
+    reply that opens with a bare "Yes." or "No." has answered: what follows is its context or evidence
+    (the grounded metric reads it), as with an opening value."""
+    said = _opening_polarity(text) or _predicate_polarities(text, terms)
     # The reply's own "Yes"/"No" always counts; the yes/no words of coverage only when no clause
     # names the question's terms ("Dental is not covered" beside the AYUSH answer is another claim).
-    said = sorted([*_polarities(text, explicit_only=bool(said)), *said], key=lambda item: item[1])
+    said = sorted(set([*_polarities(text, explicit_only=bool(said)), *said]), key=lambda item: item[1])
     shown = ", ".join(dict.fromkeys(repr(text[start:end]) for _, start, end in said)) or "no yes or no"
     if not said:
         return Decision(None, "the response says neither yes nor no of the question's terms: a judge decides")
@@ -312,6 +318,18 @@ def _decide_bool(expected: Value, text: str, terms: FieldTerms) -> Decision:
     if hedge is not None:
         return Decision(False, f"{render_answer(expected)!r} is said under {hedge}; it says {shown}")
     return Decision(True, f"the response says {render_answer(expected)!r}: {shown}", (start, end))
+
+
+_OPENING_YES_NO = regex.compile(r"\W*(?:(?P<yes>yes|हाँ|हां)|(?P<no>no|नहीं))\s*(?:[.!;\u0964]|$)")
+
+
+def _opening_polarity(text: str) -> list[tuple[bool, int, int]]:
+    """The reply's opening "Yes." or "No." when it is a sentence of its own, else nothing."""
+    found = _OPENING_YES_NO.match(text)
+    if found is None:
+        return []
+    word = "yes" if found.group("yes") else "no"
+    return [(word == "yes", found.start(word), found.end(word))]
 
 
 def _predicate_polarities(text: str, terms: FieldTerms) -> list[tuple[bool, int, int]]:
