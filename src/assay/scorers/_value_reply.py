@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import functools
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import regex
 
@@ -24,6 +25,20 @@ from ..values.types import (
     comparable_units,
     render_answer,
 )
+from ._base import Span
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A row's verdict (None: the rules cannot decide, and the row is unscored for the judge), the rule
+    in words, the deciding span in the seen response, and the golden answer whose words decided (a
+    label's), or -1."""
+
+    passed: bool | None
+    rule: str
+    span: Span | None = None
+    answer_index: int = -1
+
 
 NEGATION_WORDS = 3  # a negation this many words before a value negates it
 # "may be" and "could be" are left out: "claims may be filed within 30 days" states the period.
