@@ -256,9 +256,12 @@ class Named:
     kinds: set[str] = field(default_factory=set)
     companies: set[str] = field(default_factory=set)
 
-    def add_title(self, title: str, how: str) -> None:
+    def add_title(self, title: str, how: str, *, curated: bool = False) -> None:
+        """Add a title; a printed line that is only a company's name ("ACME", a logo) is none, but a
+        title the gold set gives is the document's whatever the folder is called ("relivex/leaflet.pdf"
+        titled "Relivex")."""
         loose = loose_name(title)
-        if loose.core and loose.core not in self.companies:  # a logo line "ACME" names the company only
+        if loose.core and (curated or loose.core not in self.companies):
             self.titles.setdefault(loose, how)
             for company in sorted(self.companies):
                 self.titles.setdefault(
@@ -335,7 +338,7 @@ def _known(library: Library, item: Item) -> dict[str, Named]:
         own = document_id == item.source_document
         extra = named(document_id, item.source_path if own else None)
         if own and item.source_title:
-            extra.add_title(item.source_title, "title")
+            extra.add_title(item.source_title, "title", curated=True)
         found[document_id] = _merged(found.get(document_id), extra)
     return found
 
