@@ -324,3 +324,17 @@ def test_gold_checks_read_qualified_units_and_currencies(
     claim = Claim(document="acme", field=field, value=value, unit=unit, quote=quote)
     checks = consistency_checks(claim, quote, inferred_template(claim), min_confidence="low")
     assert [check.code for check in checks] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("Do not take more than 8 tablets in 24 hours.", True),
+        ("A pack holds 8 tablet strips.", True),  # the unit's word, singular or plural
+        ("Take 8 capsules.", False),
+        ("Take 18 tablets.", False),
+    ],
+)
+def test_a_unit_the_reader_does_not_know_is_stated_by_its_own_word(text: str, states: bool) -> None:
+    value = typed_value(8, answer_type="number_unit", unit="tablets")
+    assert value_in_text(value, text) is states

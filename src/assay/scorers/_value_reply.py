@@ -12,15 +12,14 @@ from dataclasses import dataclass
 
 import regex
 
-from ..text import clauses, cues, unicode
-from ..values.reading import JOINER, Mention, is_reference
+from ..text import cues, unicode
+from ..values.reading import JOINER, Mention, is_reference, unit_word_follows
 from ..values.types import (
     COUNT,
     DATE,
     MONEY,
     NUMBER_UNIT,
     PERCENT,
-    UNIT_ALIASES,
     Value,
     comparable_units,
     render_answer,
@@ -89,21 +88,13 @@ def candidates(expected: Value, mentions: Sequence[Mention], text: str) -> list[
     return [Mention(value, m.start, m.end) for m, value in bare if value is not None]
 
 
-_KNOWN_UNITS = frozenset(UNIT_ALIASES.values())  # units the reader reads with their number
-_NEXT_WORD = regex.compile(r"\s?([\p{L}\p{M}]+)")
-
-
 def _standing(expected: Value, text: str, end: int) -> bool:
     """Whether a bare number ending at `end` stands for a value of `expected`'s unit: alone, or followed
-    by the unit's own word when the reader knows no such unit ("25 users" for a count of users, in
-    the singular or plural: compared by the crude stem of ``text.clauses``)."""
+    by the unit's own word when the reader knows no such unit ("25 users" for a count of users)."""
     if _ALONE.match(text, end) is not None:
         return True
-    unit = expected.unit
-    if expected.type != NUMBER_UNIT or not isinstance(unit, str) or unit == COUNT or unit in _KNOWN_UNITS:
-        return False
-    following = _NEXT_WORD.match(text, end)
-    return following is not None and clauses.meets(clauses.key(following.group(1)), clauses.key(unit))
+    unit = expected.unit if expected.type == NUMBER_UNIT and expected.unit != COUNT else None
+    return unit_word_follows(text, end, unit)
 
 
 def _unitless(value: Value) -> bool:

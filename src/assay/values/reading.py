@@ -468,11 +468,30 @@ def value_in_text(value: Value, text: str) -> bool | None:
     if value.type == TEXT:
         words = unicode.fold(str(value.value)).split()
         return True if words and " ".join(words) in folded else None
-    return any(_states(value, mention) for mention in read_folded(folded))
+    return any(_states(value, mention, folded) for mention in read_folded(folded))
 
 
-def _states(value: Value, mention: Mention) -> bool:
+def _states(value: Value, mention: Mention, folded: str) -> bool:
     found = mention.value
     if value.type == MONEY and found.type == NUMBER_UNIT and found.unit is None:
         found = Value(MONEY, found.value)  # 5,00,000 with no currency is an amount of any currency
+    bare = value.type == NUMBER_UNIT and found.type == NUMBER_UNIT and found.unit is None
+    if bare and unit_word_follows(folded, mention.end, value.unit):  # "8 tablets" for 8 in tablets
+        found = Value(NUMBER_UNIT, found.value, value.unit)
     return same_value(value, found)
+
+
+_NEXT_WORD = regex.compile(r"\s?([\p{L}\p{M}]+)")
+KNOWN_UNITS = frozenset(UNIT_ALIASES.values())  # units the reader reads with their number
+
+
+def unit_word_follows(folded: str, end: int, unit: str | None) -> bool:
+    """Whether the word after a bare number ending at `end` is `unit`'s own word, for a unit the reader
+    does not know ("25 users", "8 tablets"): compared by the crude stem of ``text.clauses``, so the
+    singular and the plural meet."""
+    if not isinstance(unit, str) or unit in KNOWN_UNITS:
+        return False
+    from ..text import clauses
+
+    following = _NEXT_WORD.match(folded, end)
+    return following is not None and clauses.meets(clauses.key(following.group(1)), clauses.key(unit))
