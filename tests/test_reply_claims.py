@@ -211,3 +211,24 @@ def test_a_yes_or_no_is_read_from_the_questions_predicate_in_any_domain(reply: s
         value = expected_of({"value": expected, "unit": None}, None, "bool", ()).value
         assert value is not None
         assert decide(value, unicode.fold(reply), (), terms).passed is (expected is says), (reply, expected)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        ("The refund window for annual plans is 30 days. " * 25_000)[:1_000_000],  # a clause a value
+        "annual refund within 30 days and 14 days " * 25_000,  # one clause of 50,000 values
+    ],
+)
+def test_a_megabyte_reply_with_the_fields_terms_takes_seconds(reply: str) -> None:
+    import time
+
+    from assay.scorers.value_match import _terms, decide, expected_of
+    from assay.text import unicode
+
+    expected = expected_of({"value": 30, "unit": "days"}, None, None, ()).value
+    assert expected is not None
+    terms = _terms("annual_refund_window", "Within how many days can an annual plan be refunded?", "X")
+    started = time.perf_counter()
+    decide(expected, unicode.fold(reply), (), terms)
+    assert time.perf_counter() - started < 15

@@ -1,14 +1,14 @@
-"""Which of a reply's values answer the asked field, and whether its yes or no is said of the field: the
-clause reading behind value_match (its module docstring says the rules in full).
+"""Which of a reply's values answer the asked field, and what negates a clause: the clause reading
+behind value_match (its module docstring says the rules in full).
 
 A reply is a set of claims. The values that answer the field are those said in the clauses that name the
 field most strongly (``text.clauses.FieldTerms``), each term of a clause counted for the value it follows
 (or the next, when a comma or a conjunction opens the next value's words), so "covered for 60 days
 before admission and 180 days after discharge" gives "60 days" to a question about the days before
-admission and "180 days" to one about the days after discharge. Values in other
-clauses are other claims (the grounded metric checks them against the documents), neither rivals nor
-answers. A reply that names none of the field's terms near a value ("It is 30 days.") is read whole, as
-before.
+admission and "180 days" to one about the days after discharge. Values in other clauses are other
+claims (the grounded metric checks them against the documents), neither rivals nor answers. A reply
+that opens with a bare answer ("30 days. ...") has answered, and what follows is its evidence; one that
+names none of the field's terms near a value ("It is 30 days.") is read whole.
 """
 
 from __future__ import annotations
@@ -44,9 +44,11 @@ def relevance(text: str, found: Sequence[Mention], terms: FieldTerms) -> list[in
     scores = [0] * len(found)
     if not terms or not found:
         return scores
-    clauses = [clause_of(text, m.start) for m in found]
-    for clause in dict.fromkeys(clauses):
-        members = sorted((i for i, c in enumerate(clauses) if c == clause), key=lambda i: found[i].start)
+    by_clause: dict[tuple[int, int], list[int]] = {}
+    for index, mention in enumerate(found):
+        by_clause.setdefault(clause_of(text, mention.start), []).append(index)
+    for clause, indices in by_clause.items():
+        members = sorted(indices, key=lambda i: found[i].start)
         mentions = [found[i] for i in members]
         ends = [mention.end for mention in mentions]
         for start, _, weight in terms.found(text, *clause):
@@ -88,6 +90,7 @@ def answering(text: str, found: Sequence[Mention], terms: FieldTerms) -> tuple[l
     return [m for m, score in zip(found, scores) if score == best], BY_TERMS
 
 
+BARE_ANSWER_CHARS = 120  # a bare answer is short: a longer opening clause says more than its value
 # Words a bare answer may have besides its value: "It is 30 days.", "Answer: 30 days", "30 days only."
 _ANSWER_WORDS = frozenset(("answer", "only", "just", "exactly", "total", "yes", "no"))
 
@@ -99,6 +102,8 @@ def _bare_answer(text: str, found: Sequence[Mention]) -> list[Mention]:
     if not found:
         return []
     start, end = clause_of(text, found[0].start)
+    if end - start > BARE_ANSWER_CHARS:
+        return []
     if text[:start].strip(" \t\n*#>-:"):  # words before the first clause: it is not the opening
         return []
     own = [m for m in found if start <= m.start < end]

@@ -119,11 +119,13 @@ class FieldTerms:
     def found(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, int]]:
         """Each word of text[start:end] that names the field, as (start, end, weight)."""
         stop = len(text) if end is None else end
-        found = []
+        found, weights = [], {}  # a long text repeats its words: each key is weighed once
         for word in _WORD.finditer(text, start, stop):
-            weight = self.weight(key(word.group()))
-            if weight:
-                found.append((word.start(), word.end(), weight))
+            word_key = key(word.group())
+            if word_key not in weights:
+                weights[word_key] = self.weight(word_key)
+            if weights[word_key]:
+                found.append((word.start(), word.end(), weights[word_key]))
         return found
 
     def names_what_is_asked(self, text: str, start: int = 0, end: int | None = None) -> bool:

@@ -34,6 +34,7 @@ as 720 hours).
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -230,6 +231,7 @@ def equivalents(number: int | float, unit: str) -> list[tuple[int | float, str]]
     return found
 
 
+@functools.lru_cache(maxsize=256)  # a reply of many values asks it of each
 def comparable_units(unit: str | None) -> frozenset[str | None]:
     """Units whose values could be read as an answer in `unit`: itself, those it converts with, and
     their qualified forms (a reply's "7 business days" is a candidate for "7 days", or "1 week")."""
