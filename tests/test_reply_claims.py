@@ -232,3 +232,24 @@ def test_a_megabyte_reply_with_the_fields_terms_takes_seconds(reply: str) -> Non
     started = time.perf_counter()
     decide(expected, unicode.fold(reply), (), terms)
     assert time.perf_counter() - started < 15
+
+
+def test_a_megabyte_of_distinct_figures_is_grounded_in_seconds_and_not_vouched_for(
+    gold: tuple[Path, dict[str, dict[str, Any]]],
+) -> None:
+    import time
+
+    from assay.parts import Citation
+    from assay.scorers.grounding import load_run_sources
+    from assay.scorers.grounding.check import MAX_FIGURES, ground
+    from assay.scorers.grounding.citations import Item, Library
+
+    sources, _ = gold
+    library = Library(load_run_sources(sources))
+    reply = " ".join(f"{number} seats" for number in range(1, 90_000))  # 1.2 MB
+    item = Item(scope=DOCUMENT, source_document=DOCUMENT, source_title="Nimbus Cloud")
+    started = time.perf_counter()
+    grounding = ground(reply, [Citation(document=DOCUMENT, page=3)], [], item, library)
+    assert time.perf_counter() - started < 15
+    assert not grounding.passed
+    assert any(f"the first {MAX_FIGURES} were checked" in problem for problem in grounding.problems)

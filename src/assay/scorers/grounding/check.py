@@ -419,8 +419,21 @@ def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
 # --- every figure of the reply -------------------------------------------------------------------------
 
 
+# Figures of one reply checked one by one: each is looked for on every cited page, so a megabyte of
+# distinct figures would take minutes. A reply stating more is not vouched for (a problem says so).
+MAX_FIGURES = 200
+# A reply's labels are read as a page's (``values_on_page``), whose cost grows with the square of a
+# text's values: a reply longer than this is no answer a contradiction is read from.
+LABELLED_REPLY_CHARS = 20_000
+
+
 def _check_figures(row: _Row, text: str, figures: Sequence[Stated]) -> None:
-    for figure in figures:
+    if len(figures) > MAX_FIGURES:
+        row.problems.append(
+            f"the reply states {len(figures):,} figures; the first {MAX_FIGURES} were checked, "
+            "the rest cannot be"
+        )
+    for figure in figures[:MAX_FIGURES]:
         where = next((where for where, page in row.texts if states(page, figure)), None)
         if where is not None:
             row.checked.append(f"{figure.shown()!r} is in {where}")
@@ -452,7 +465,10 @@ def _contradiction(row: _Row, text: str, figure: Stated) -> str | None:
 
 
 def _figure_terms(row: _Row, text: str, figure: Stated) -> FieldTerms:
-    """The words the reply says `figure` of: its label in the reply, as field terms."""
+    """The words the reply says `figure` of: its label in the reply, as field terms (none in a reply
+    longer than ``LABELLED_REPLY_CHARS``: its labels are not read, and no figure of it contradicts)."""
+    if len(text) > LABELLED_REPLY_CHARS:
+        return FieldTerms()
     own = next(
         (found for found in values_on_page(MARKER.sub(" ", text)) if same_figure(figure, found.value)), None
     )

@@ -134,15 +134,21 @@ def _with_counted(folded: str, mention: Mention) -> str:
     return folded[mention.start : end].strip()
 
 
+LOOK_BEHIND = 8  # characters before a number that say it numbers a list or sits in a code
+
+
 def _is_bare_figure(folded: str, mention: Mention) -> bool:
     written = folded[mention.start : mention.end]
     if mention.value.type != NUMBER_UNIT or not written[:1].isdigit():
         return False  # a date, or a number in words
     if is_reference(folded, mention.start) or _YEAR.fullmatch(written):
         return False
-    if _NUMBERING_BEFORE.search(folded, 0, mention.start) and _NUMBERING_AFTER.match(folded, mention.end):
+    # What comes just before: both patterns end at the number, so a few characters decide (searching
+    # from the text's start would read a megabyte reply once per figure)
+    near = max(0, mention.start - LOOK_BEHIND)
+    if _NUMBERING_BEFORE.search(folded, near, mention.start) and _NUMBERING_AFTER.match(folded, mention.end):
         return False
-    return not _IDENTIFIER_BEFORE.search(folded, 0, mention.start) and not _IDENTIFIER_AFTER.match(
+    return not _IDENTIFIER_BEFORE.search(folded, near, mention.start) and not _IDENTIFIER_AFTER.match(
         folded, mention.end
     )
 
