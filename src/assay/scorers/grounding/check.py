@@ -53,7 +53,9 @@ A row is grounded when it cites something and every check below finds no problem
   the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
   reply says that figure of (the page value's label names every word of the figure's label in the reply,
   read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30
-  days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``.
+  days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``. A reply of more than
+  ``MAX_FIGURES`` figures has the first checked and a problem saying the rest cannot be; one longer
+  than ``LABELLED_REPLY_CHARS`` has no contradiction read (bounds on a megabyte of figures).
 
 What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``.
 The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
