@@ -1,6 +1,6 @@
 """The seed's two deterministic protocols, held to the seed's own tables and caveats.
 
-Source of every table below: the seed README (/work/shared/seeds/000_8064d584b82f7884.txt),
+Source of every table below: the seed README (../shared/seeds/000_8064d584b82f7884.txt),
 sections "1. Exact substring", "2. Word overlap", "Real disagreements" and "Caveats".
 The protocols, as the seed states them:
 
