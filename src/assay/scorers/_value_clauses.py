@@ -19,13 +19,12 @@ from collections.abc import Sequence
 import regex
 
 from ..text.clauses import FUNCTION_WORDS, UNIT_WORDS, FieldTerms, clause_of, key
-from ..values.reading import Mention
+from ..values.reading import HIGH, LOW, Mention
 from ._value_reply import SENTENCE_REACH, _cue_sets
 
-# Values joined as alternatives or a range: "30 or 60 days", "30/60 days", "30 to 60 days", "30-60
-# days", "between 30 and 60 days". "and" alone joins two claims ("30 days before and 60 days after").
-_ALTERNATIVE = regex.compile(r"\s?(?:or|to|/|-|\u2013|\u2014)\s?")
-_BETWEEN = regex.compile(r"(?:between|from)\s$")
+# Values joined as alternatives: "30 or 60 days", "30/60 days" (a range the reader marks itself). "and"
+# alone joins two claims ("30 days before and 60 days after").
+_ALTERNATIVE = regex.compile(r"\s?(?:or|/)\s?")
 # A conditional or relative clause before a negation: its negation is of the condition, not the claim
 # ("If you don't renew within 30 days, ...", "claims that are not intimated within 30 days").
 _SUBORDINATE = frozenset(("if", "unless", "when", "whenever", "who", "which", "where", "whose", "once",
@@ -115,15 +114,15 @@ def _bare_answer(text: str, found: Sequence[Mention]) -> list[Mention]:
 
 
 def alternatives(text: str, one: Mention, other: Mention) -> bool:
-    """Whether two values are offered as alternatives or a range ("30 or 60 days", "30-60 days")."""
+    """Whether two values are offered as alternatives ("30 or 60 days", "30/60 days") or as the two
+    ends of a range, as the reader marks them (``Mention.range_end``: "30-60 days", "between 30 and 60
+    days")."""
     earlier, later = sorted((one, other), key=lambda m: m.start)
     if earlier.end > later.start:
         return False
-    between = text[earlier.end : later.start]
-    if _ALTERNATIVE.fullmatch(between):
+    if earlier.range_end == LOW and later.range_end == HIGH:
         return True
-    opened = _BETWEEN.search(text, max(0, earlier.start - 12), earlier.start)
-    return between.strip() == "and" and opened is not None
+    return _ALTERNATIVE.fullmatch(text, earlier.end, later.start) is not None
 
 
 _TOKENS = regex.compile(r"\w+(?:'\w+)?|,")

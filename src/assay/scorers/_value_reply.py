@@ -6,6 +6,7 @@ whether one is negated, hedged, or one of several rival values in play (``negate
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -85,7 +86,7 @@ def candidates(expected: Value, mentions: Sequence[Mention], text: str) -> list[
     if found:
         return found
     bare = ((m, _bare(expected, m.value, _standing(expected, text, m.end))) for m in mentions)
-    return [Mention(value, m.start, m.end) for m, value in bare if value is not None]
+    return [dataclasses.replace(m, value=value) for m, value in bare if value is not None]
 
 
 def _standing(expected: Value, text: str, end: int) -> bool:

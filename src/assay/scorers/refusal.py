@@ -45,6 +45,7 @@ import regex
 from .. import stats
 from ..errors import InputError
 from ..text import cues, refusals, unicode
+from ..text.clauses import key
 from ..text.refusal_notation import Refusal
 from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
 
@@ -195,13 +196,6 @@ def _turn_split() -> regex.Pattern[str]:
 
 _DIGIT = regex.compile(r"\d")
 _CONTENT_WORD = 4  # letters a question's word needs to count as its content ("grace", "dental", "UIN"s aside)
-_STEM = 5  # first letters, for "covered" to share "cover" with the question (a crude stem, on purpose)
-
-
-def _stem(word: str) -> str:
-    return word[:_STEM]
-
-
 def declines_only(response: str, question: str = "") -> bool:
     """Whether a reply that declines says nothing but its decline: each of its clauses either declines
     (``text.refusals``) or holds no figure, opens with no yes or no, shares no content word with the
@@ -211,13 +205,14 @@ def declines_only(response: str, question: str = "") -> bool:
     which a reader must weigh)."""
     if refusals.find_refusal(response) is None:
         return False
-    asked = {_stem(word) for word in unicode.normalise(question).split() if len(word) >= _CONTENT_WORD}
+    # words compared by text.clauses' crude stem, as a field's terms are: "covered" shares "cover"
+    asked = {key(word) for word in unicode.normalise(question).split() if len(word) >= _CONTENT_WORD}
     for clause in clauses(response):
         if refusals.find_refusal(clause) is not None:
             continue
         seen = unicode.normalise(clause)
         words = seen.split()
-        stems = {_stem(word) for word in words}
+        stems = {key(word) for word in words}
         if _DIGIT.search(clause) or (words and words[0] in _YES | _NO) or asked.intersection(stems):
             return False
         if _concludes(seen):

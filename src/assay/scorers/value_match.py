@@ -222,12 +222,8 @@ def _competes(text: str, answer: Mention, other: Mention, how: str) -> bool:
     if alternatives(text, answer, other):
         return True
     if how != WHOLE:
-        return other.start < answer.start and not _rate_differs(text, answer, other)
+        return other.start < answer.start and rate(text, answer) == rate(text, other)
     return in_play(text, answer, other)
-
-
-def _rate_differs(text: str, answer: Mention, other: Mention) -> bool:
-    return rate(text, answer) != rate(text, other)
 
 
 def _neighbours(found: Sequence[Mention], mention: Mention) -> list[Mention]:
