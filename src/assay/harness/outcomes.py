@@ -57,7 +57,6 @@ from ..judges.metric import CASCADE_PREFIX, Sorted, asked_judges
 from ..judges.run import Judgement
 from ..records import Record
 from ..scorers import JUDGE, MetricScores, Outcome
-from ..scorers.refusal import declines_only
 from ..scoring import ScoreRun, system_failures
 from ..signature import Signature
 from ..summary import summarize
@@ -80,7 +79,8 @@ RULE_VERSION: Final = 6  # bump when the precedence above changes: it is in the 
 HARD_FACT, VALUE_MATCH = "hard_fact", "value_match"
 MATCHERS: Final = (HARD_FACT, VALUE_MATCH)
 REFUSAL, GROUNDED = "refusal", "grounded"
-DECLINED_COLUMN, PROBLEMS_COLUMN, UNDECIDED_COLUMN = "declined", "grounded_problems", "undecided"
+DECLINED_COLUMN, DECLINES_ONLY_COLUMN = "declined", "declines_only"  # refusal's extra columns
+PROBLEMS_COLUMN, UNDECIDED_COLUMN = "grounded_problems", "undecided"
 CONTRADICTS_COLUMN = "grounded_contradicts"
 OUTCOME_COLUMN, REASON_COLUMN, DECIDED_COLUMN = "outcome", "outcome_reason", "decided_by"
 DECIDERS: Final = ("matchers", "judge", "guard", "system")  # who decided an outcome (DECIDED_COLUMN)
@@ -334,8 +334,7 @@ def _refused(run: Verdicts, index: int, decided: Mapping[str, tuple[Outcome, str
     if verdicts == {Outcome.FAIL} or not _declined(run, index):
         return None  # (all FAIL and declined: refused_answerable by the precedence, with its own reason)
     shown = "; ".join(why for _, why in decided.values())
-    record = run.records[index]
-    if declines_only(record.response, record.question):
+    if _flag(run, REFUSAL, DECLINES_ONLY_COLUMN, index):
         return f"{shown}; the reply says nothing besides a decline"
     if Outcome.PASS not in verdicts:
         return f"{shown}; the reply declined and no matcher read an answer in it"
@@ -351,8 +350,14 @@ def _declined_pass(run: Verdicts, index: int, verdict: Outcome, why: str) -> tup
 
 def _undecided(run: Verdicts, index: int) -> bool:
     """value_match read the reply and its rules could not decide (not: it had no typed value)."""
-    column = run.metrics[VALUE_MATCH].extras.get(UNDECIDED_COLUMN)
-    return column is not None and column[index] == 1
+    return _flag(run, VALUE_MATCH, UNDECIDED_COLUMN, index)
+
+
+def _flag(run: Verdicts, metric: str, column: str, index: int) -> bool:
+    """Whether a metric that ran set its extra column `column` on the row."""
+    scores = run.metrics.get(metric)
+    values = None if scores is None else scores.extras.get(column)
+    return values is not None and values[index] == 1
 
 
 def _verdict(scores: MetricScores, index: int, name: str) -> tuple[Outcome, str]:
@@ -379,9 +384,7 @@ def _grounding_problem(run: Verdicts, index: int) -> str | None:
 
 
 def _declined(run: Verdicts, index: int) -> bool:
-    scores = run.metrics.get(REFUSAL)
-    declined = None if scores is None else scores.extras.get(DECLINED_COLUMN)
-    return declined is not None and declined[index] == 1
+    return _flag(run, REFUSAL, DECLINED_COLUMN, index)
 
 
 def _text(texts: Mapping[str, list[str | None]], column: str, index: int) -> str | None:
