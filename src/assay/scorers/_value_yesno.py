@@ -23,15 +23,20 @@ _SENTENCE_YES = regex.compile(r"(?:^|(?<=[.!?;:]\s?))(?:yes|हाँ|हां)
 _NOT_BEFORE = regex.compile(r"(?<!\w)not\s$")
 
 
-def _polarities(text: str, explicit_only: bool = False) -> list[tuple[bool, int, int]]:
-    """Each yes or no the response says, as (truth, start, end), in order: only its sentences' own
-    "Yes" and "No" when `explicit_only`, else its yes/no words of coverage too."""
-    if explicit_only:
-        found = [(False, m.start(), m.end()) for m in _SENTENCE_NO.finditer(text)]
-        return found + [(True, m.start(), m.end()) for m in _SENTENCE_YES.finditer(text)]
+def _sentence_polarities(text: str) -> list[tuple[bool, int, int]]:
+    """Each "Yes" and "No" that opens a sentence of the response, as (truth, start, end)."""
+    found = [(False, m.start(), m.end()) for m in _SENTENCE_NO.finditer(text)]
+    return found + [(True, m.start(), m.end()) for m in _SENTENCE_YES.finditer(text)]
+
+
+def _polarities(text: str) -> list[tuple[bool, int, int]]:
+    """Each yes or no the response says, as (truth, start, end), in order: its sentences' own "Yes"
+    and "No", and its yes/no words of coverage."""
     found, taken = [], []
     for match in [*_NEGATIVE_PHRASE.finditer(text), *_SENTENCE_NO.finditer(text)]:
-        flipped = match.group() in EXCLUSIONS and _NOT_BEFORE.search(text, 0, match.start())
+        # "not excluded" is a yes: the word just before decides (a few characters, not the whole text)
+        before = max(0, match.start() - 5)
+        flipped = match.group() in EXCLUSIONS and _NOT_BEFORE.search(text, before, match.start())
         found.append((bool(flipped), match.start(), match.end()))
         taken.append(match.span())
     for match in _POSITIVE_TERM.finditer(text):
@@ -49,7 +54,8 @@ def decide_bool(expected: Value, text: str, terms: FieldTerms) -> Decision:
     said = _opening_polarity(text) or _predicate_polarities(text, terms)
     # The reply's own "Yes"/"No" always counts; the yes/no words of coverage only when no clause
     # names the question's terms ("Dental is not covered" beside the AYUSH answer is another claim).
-    said = sorted(set([*_polarities(text, explicit_only=bool(said)), *said]), key=lambda item: item[1])
+    beside = _sentence_polarities(text) if said else _polarities(text)
+    said = sorted(set([*beside, *said]), key=lambda item: item[1])
     shown = ", ".join(dict.fromkeys(repr(text[start:end]) for _, start, end in said)) or "no yes or no"
     if not said:
         return Decision(None, "the response says neither yes nor no of the question's terms: a judge decides")
