@@ -58,12 +58,18 @@ BLOCKED = "reply.blocked?"
 NO_EXPECTATION = "the item does not say whether it should be refused (no expected_refusal)"
 _FLAGS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
 # "yes" in the lexicon's languages (unicode profile), and the end of a reply's first sentence
-_YES = frozenset(map(unicode.normalise, ("yes", "yeah", "हाँ", "हां", "होय", "হ্যাঁ", "ஆம்", "అవును", "ಹೌದು",
-                                         "അതെ", "હા", "oui", "sí", "ja", "sim", "sì")))  # fmt: skip
+_YES_WORDS = ("yes", "yeah", "हाँ", "हां", "होय", "হ্যাঁ", "ஆம்", "అవును", "ಹೌದು", "അതെ", "હા", "oui", "sí", "ja",
+              "sim", "sì")  # fmt: skip
 # (not "si": Spanish for "if"); and "no" in them, an answer when it stands apart from a decline
-_NO = frozenset(map(unicode.normalise, ("no", "nope", "नहीं", "नाही", "না", "இல்லை", "లేదు", "ಇಲ್ಲ", "ഇല്ല", "ના",
-                                        "non", "nein", "não")))  # fmt: skip
+_NO_WORDS = ("no", "nope", "नहीं", "नाही", "না", "இல்லை", "లేదు", "ಇಲ್ಲ", "ഇല്ല", "ના", "non", "nein",
+             "não")  # fmt: skip
 _SENTENCE_END = regex.compile(r"[.!?;।॥]+(?:\s|$)|\n")
+
+
+@functools.cache
+def _yes_no() -> tuple[frozenset[str], frozenset[str]]:
+    """"yes" and "no" in the lexicon's languages, normalised: built on first use (see ``_guessing``)."""
+    return frozenset(map(unicode.normalise, _YES_WORDS)), frozenset(map(unicode.normalise, _NO_WORDS))
 
 
 def expected_refusal(value: Any, where: str) -> bool | None:
@@ -104,7 +110,7 @@ def reading(response: str) -> tuple[Refusal | None, str | None]:
     if stated:
         return None, stated[0].shown()
     words = unicode.normalise(before).split()
-    if words and words[0] in _YES and _SENTENCE_END.search(before):
+    if words and words[0] in _yes_no()[0] and _SENTENCE_END.search(before):
         return None, f"opens with {words[0]!r}"
     guessed = guessed_after(response[found.span[1] :])
     if guessed is not None:
@@ -114,16 +120,20 @@ def reading(response: str) -> tuple[Refusal | None, str | None]:
 
 # Words that make a figure a guess: the cue lexicon's hedges in every language, and words of "as a
 # rule" ("usually 30 days", "typically around 50", "आमतौर पर", "généralement", "normalerweise").
-_GUESSING = frozenset(
-    unicode.normalise(word)
-    for word in (
-        *(word for kinds in cues.CUES.values() for word in kinds[cues.HEDGE]),
-        "usually", "typically", "generally", "normally", "commonly", "often", "approximately",
-        "roughly", "around", "estimated", "standard", "आमतौर", "सामान्यतः", "लगभग", "généralement",
-        "habituellement", "environ", "generalmente", "normalmente", "aproximadamente", "normalerweise",
-        "üblicherweise", "ungefähr", "etwa", "geralmente", "solitamente", "circa",
-    )
+_GUESSING_WORDS = (
+    "usually", "typically", "generally", "normally", "commonly", "often", "approximately",
+    "roughly", "around", "estimated", "standard", "आमतौर", "सामान्यतः", "लगभग", "généralement",
+    "habituellement", "environ", "generalmente", "normalmente", "aproximadamente", "normalerweise",
+    "üblicherweise", "ungefähr", "etwa", "geralmente", "solitamente", "circa",
 )  # fmt: skip
+
+
+@functools.cache
+def _guessing() -> frozenset[str]:
+    """The guessing words, normalised (the hedges of every language of the cue lexicon too): built on first
+    use, once a process, since normalising builds the fold tables, which no import should pay for."""
+    hedges = (word for kinds in cues.CUES.values() for word in kinds[cues.HEDGE])
+    return frozenset(unicode.normalise(word) for word in (*hedges, *_GUESSING_WORDS))
 # "... but it is 30 days": a clause that speaks of the asked thing by a pronoun and gives its value
 _REFERS_BACK = regex.compile(r"^(?:it|this|that)\s+(?:is|s|would be|should be|may be|could be|will be)\b")
 
@@ -148,7 +158,7 @@ def guessed_after(after: str) -> str | None:
         if _concludes(seen) and refusals.find_refusal(clause) is None:
             return f"concludes {' '.join(clause.split())!r}"
         stated = stated_numbers(clause)
-        if stated and (_GUESSING.intersection(seen.split()) or _REFERS_BACK.match(_without_contrast(seen))):
+        if stated and (_guessing().intersection(seen.split()) or _REFERS_BACK.match(_without_contrast(seen))):
             return f"guesses {stated[0].shown()}"
     return None
 
@@ -213,7 +223,8 @@ def declines_only(response: str, question: str = "") -> bool:
         seen = unicode.normalise(clause)
         words = seen.split()
         stems = {key(word) for word in words}
-        if _DIGIT.search(clause) or (words and words[0] in _YES | _NO) or asked.intersection(stems):
+        opens_yes_or_no = bool(words) and any(words[0] in kind for kind in _yes_no())
+        if _DIGIT.search(clause) or opens_yes_or_no or asked.intersection(stems):
             return False
         if _concludes(seen):
             return False

@@ -335,26 +335,38 @@ _CLAUSE = regex.compile(r"[^.!?;:,()\[\]{}\"“”«»\u2014\u2013\n\r।॥؟،
 # Every role says "not" in its language: a clause without one of these words (or a word ending in a fused
 # negation) is never searched, which keeps a long reply's search short. A role written without any of them
 # must add its negation here (``test_every_role_says_not`` holds them to it).
-NEGATORS = frozenset(
-    unicode.normalise(word)
-    for word in (
-        "not", "t", "no", "nothing", "none", "neither", "never", "nowhere", "cannot", "cant", "couldnt",
-        "doesnt", "dont", "didnt", "isnt", "arent", "wasnt", "werent", "hasnt", "havent", "hadnt", "wont",
-        "fails", "fail", "failed", "lacks", "lack", "lacked", "missing", "unable",
-        "नहीं", "नही", "नाही", "नाहीत", "নেই", "হয়নি", "পাইনি", "যায়নি", "না", "નથી",
-        "pas", "rien", "aucun", "aucune", "ne", "n", "nicht", "kein", "keine", "keinen", "nichts", "não",
-        "non",
-    )
+_NEGATOR_WORDS = (
+    "not", "t", "no", "nothing", "none", "neither", "never", "nowhere", "cannot", "cant", "couldnt",
+    "doesnt", "dont", "didnt", "isnt", "arent", "wasnt", "werent", "hasnt", "havent", "hadnt", "wont",
+    "fails", "fail", "failed", "lacks", "lack", "lacked", "missing", "unable",
+    "नहीं", "नही", "नाही", "नाहीत", "নেই", "হয়নি", "পাইনি", "যায়নি", "না", "નથી",
+    "pas", "rien", "aucun", "aucune", "ne", "n", "nicht", "kein", "keine", "keinen", "nichts", "não",
+    "non",
 )  # fmt: skip
-NEGATIVE_ENDINGS = tuple(
-    unicode.normalise(end)
-    for end in ("வில்லை", "முடியாது", "இயலாது", "లేదు", "లేను", "లేము", "లేక", "లేకపోయాను", "ಲ್ಲ", "ല്ല")
-)
+_NEGATIVE_ENDING_WORDS = ("வில்லை", "முடியாது", "இயலாது", "లేదు", "లేను", "లేము", "లేక", "లేకపోయాను", "ಲ್ಲ", "ല്ല")
+
+
+@functools.cache
+def negators() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The negators and the fused negative endings, normalised: built on first use, once a process (the
+    normalisation's fold tables cost half a second, which no import should pay)."""
+    words = frozenset(unicode.normalise(word) for word in _NEGATOR_WORDS)
+    return words, tuple(unicode.normalise(end) for end in _NEGATIVE_ENDING_WORDS)
+
+
+def __getattr__(name: str) -> object:
+    """``NEGATORS`` and ``NEGATIVE_ENDINGS``, read as the constants they were (PEP 562), built on first use."""
+    if name == "NEGATORS":
+        return negators()[0]
+    if name == "NEGATIVE_ENDINGS":
+        return negators()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _says_not(seen: str) -> bool:
     """Whether normalised text holds a negator of ``NEGATORS`` (or a word with a fused negation)."""
-    return any(word in NEGATORS or word.endswith(NEGATIVE_ENDINGS) for word in seen.split())
+    words, endings = negators()
+    return any(word in words or word.endswith(endings) for word in seen.split())
 
 
 def find_role(text: str) -> Refusal | None:
@@ -381,4 +393,4 @@ def _roles() -> tuple[regex.Pattern[str], dict[str, tuple[str, str]]]:
     return compile_lexicon(ROLES)
 
 
-__all__ = ["NEGATIVE_ENDINGS", "NEGATORS", "ROLES", "find_role"]
+__all__ = ["NEGATIVE_ENDINGS", "NEGATORS", "ROLES", "find_role", "negators"]
