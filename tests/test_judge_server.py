@@ -323,11 +323,12 @@ def test_requests_keep_to_the_rate_limit(llama_server: Server) -> None:
 def test_two_processes_share_one_cache(tmp_path: Path) -> None:
     cache, go = tmp_path / "shared.sqlite", tmp_path / "go"
     script = (
-        "import os, sys, time; from assay.judges.cache import Cache; from assay.judges._base import Reply\n"
+        "import os, sys, time; from assay.judges.cache import Cache\n"
+        "from assay.judges._base import Completion\n"
         "while not os.path.exists(sys.argv[3]): time.sleep(0.001)\n"  # both start together
         "c = Cache(sys.argv[1])\n"
         "for i in range(1000):\n"
-        "    c.put(f'{sys.argv[2]}-{i}', Reply(text=str(i), model='m'))\n"
+        "    c.put(f'{sys.argv[2]}-{i}', Completion(text=str(i), model='m'))\n"
         "    assert c.get(f'{sys.argv[2]}-{i}').text == str(i)\n"
     )
     writers = [subprocess.Popen([sys.executable, "-c", script, str(cache), name, str(go)]) for name in "ab"]

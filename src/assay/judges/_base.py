@@ -1,4 +1,4 @@
-"""What every judge backend shares: the protocol, its reply, and how it fails."""
+"""What every judge backend shares: the protocol, its completion, and how it fails."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ MAX_TOKENS = 10**9  # more tokens than this in one request is a server's mistake
 
 
 @dataclass(frozen=True)
-class Reply:
-    """One completion: the text, what served it, and what it cost in tokens."""
+class Completion:
+    """One completion of an LLM: the text, what served it, and what it cost in tokens (not a system's
+    reply, which is ``parts.Reply``)."""
 
     text: str
     model: str  # the model id the server says it used
@@ -76,7 +77,7 @@ class Judge(Protocol):
     async def preflight(self) -> None:
         """Fail fast, with a clear message, when the judge cannot work at all."""
 
-    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Completion:
         """One completion at the judge's sampling; raises JudgeUnavailable. `pace` is awaited before
         every attempt (the first and each retry), to keep to the judge's request rate."""
 

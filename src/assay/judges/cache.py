@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ._base import MAX_TOKENS, Reply, Sampling
+from ._base import MAX_TOKENS, Completion, Sampling
 from ._clean import cleaned
 from .prompt import PROMPT_SIGNATURE
 
@@ -88,7 +88,7 @@ class Cache:
                     raise
                 time.sleep(0.1)
 
-    def get(self, key: str) -> Reply | None:
+    def get(self, key: str) -> Completion | None:
         """The stored reply, or None: not there, or stored as something that is not a reply."""
         with self._lock, self._errors("read"):
             row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
@@ -119,7 +119,7 @@ class Cache:
                 wanted.difference_update(key for (key,) in found)
         return not wanted
 
-    def put(self, key: str, reply: Reply) -> None:
+    def put(self, key: str, reply: Completion) -> None:
         reply = cleaned(reply)
         record: dict[str, Any] = {
             "text": reply.text,
@@ -140,7 +140,7 @@ class Cache:
             self._db.close()
 
 
-def _decoded(stored: object) -> Reply | None:
+def _decoded(stored: object) -> Completion | None:
     """A stored row as a reply (cleaned), or None when it is not one."""
     try:
         found = json.loads(stored)  # type: ignore[arg-type]
@@ -151,4 +151,4 @@ def _decoded(stored: object) -> Reply | None:
     texts_ok = all(isinstance(found[name], str) for name in _TEXTS)
     fingerprint_ok = found["fingerprint"] is None or isinstance(found["fingerprint"], str)
     counts_ok = all(type(found[name]) is int and 0 <= found[name] <= MAX_TOKENS for name in _COUNTS)
-    return cleaned(Reply(**found)) if texts_ok and fingerprint_ok and counts_ok else None
+    return cleaned(Completion(**found)) if texts_ok and fingerprint_ok and counts_ok else None

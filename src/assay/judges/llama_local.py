@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
-from ._base import JudgeUnavailable, Pace, Prices, Reply, Sampling, token_count
+from ._base import Completion, JudgeUnavailable, Pace, Prices, Sampling, token_count
 from ._clean import cleaned
 
 
@@ -71,7 +71,7 @@ class LlamaJudge:
                 f"llama.cpp cannot load {self.model_path} ({exc})", fix="give a valid GGUF model file"
             ) from None
 
-    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Completion:
         await self.preflight()
         if pace is not None:
             await pace()
@@ -88,7 +88,7 @@ class LlamaJudge:
             except (RuntimeError, ValueError) as exc:  # e.g. the prompt exceeds the context
                 raise JudgeUnavailable(f"{type(exc).__name__}: {exc}") from None
         usage = body.get("usage") or {}
-        reply = Reply(
+        reply = Completion(
             text=str(body["choices"][0]["message"].get("content") or ""),
             model=self.model,
             prompt_tokens=token_count(usage, "prompt_tokens"),

@@ -5,12 +5,14 @@ The API key is read from the environment variable the user *names*; the key itse
 a flag, log, report, trace or cache. Requests ask for a JSON verdict with ``response_format``
 ``json_object`` (llama.cpp's server answers ``json_schema`` with HTTP 500 but accepts ``json_object``);
 a server that rejects ``response_format`` altogether is asked again without it, and its reply is
-parsed as text. Connection errors, timeouts, 429 and 5xx are retried with exponential backoff and
-jitter, honouring ``Retry-After``; past the retries the judge is unavailable and the chain moves on.
+parsed as text. Connection errors, timeouts and the statuses worth asking again (``net.RETRY_STATUSES``:
+408, 429, 500, 502, 503, 504) are retried with exponential backoff and jitter, honouring ``Retry-After`` up
+to the one cap (``net.MAX_RETRY_AFTER``): a server asking for longer is not waited for, and past the
+retries the judge is unavailable, so the chain moves on.
 
 ``timeout`` is a total deadline for each request: connecting, sending and reading the whole body
-(httpx's own timeout bounds each read, so a body that drips a byte at a time would never end).
-Every reply is cleaned where it enters (``_clean``: secrets redacted, lone surrogates replaced), and
+(``net.within_deadline``). Every completion is cleaned where it enters (``_clean``: secrets redacted,
+lone surrogates replaced), and
 its token counts must be whole numbers from 0 to MAX_TOKENS: anything else is a broken judge (the row
 goes down the chain), never a discount on the cost ceiling.
 """
@@ -19,23 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
-import time
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
+from .. import net
 from ..errors import UsageError
-from ._base import JudgeDown, JudgeUnavailable, Pace, Prices, Reply, Sampling, token_count
-from ._clean import cleaned, display_url, redact, register_secret, register_url
-
-RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
-MAX_BACKOFF = 30.0  # the longest wait, Retry-After included: past it, the next judge is the better bet
+from ._base import Completion, JudgeDown, JudgeUnavailable, Pace, Prices, Sampling, token_count
+from ._clean import cleaned
 
 
 @dataclass
@@ -54,12 +50,12 @@ class OpenAIJudge:
     _json_mode: bool = field(default=True, repr=False)  # False once the server rejects response_format
 
     def __post_init__(self) -> None:
-        register_url(self.base_url)  # its password, if it has one, is never shown
+        net.register_url(self.base_url)  # its password, if it has one, is never shown
 
     @cached_property
     def shown_url(self) -> str:
         """The base URL as messages and reports show it: without userinfo."""
-        return display_url(self.base_url)
+        return net.display_url(self.base_url)
 
     @cached_property
     def label(self) -> str:
@@ -80,7 +76,7 @@ class OpenAIJudge:
                 f"the judge {self.label} reads its API key from ${self.api_key_env}, which is not set",
                 fix=f"export {self.api_key_env}=..., or name another variable with api_key_env",
             )
-        register_secret(key)
+        net.register_secret(key)
         return {"Authorization": f"Bearer {key}"}
 
     def _http(self) -> httpx.AsyncClient:
@@ -104,7 +100,7 @@ class OpenAIJudge:
         """GET /models: is the endpoint up (else JudgeDown), is the key accepted and the model served
         (else UsageError: a mistake in the setup, which no fallback should hide)?"""
         try:
-            response = await self._within_deadline(self._http().get("/models"))
+            response = await net.within_deadline(self._http().get("/models"), self.timeout)
         except (TimeoutError, httpx.HTTPError) as exc:
             raise JudgeDown(
                 f"the judge endpoint {self.shown_url} does not answer ({_failure(exc, self.timeout)})",
@@ -137,35 +133,45 @@ class OpenAIJudge:
                 fix=f"use one of: {', '.join(served)}",
             )
 
-    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Completion:
         attempt = 0
         while True:
             body = self._body(messages)
             if pace is not None:
                 await pace()
             try:
-                response = await self._within_deadline(self._http().post("/chat/completions", json=body))
+                response = await net.within_deadline(
+                    self._http().post("/chat/completions", json=body), self.timeout
+                )
             except (TimeoutError, httpx.TimeoutException, httpx.TransportError) as exc:
-                failure, wait = _failure(exc, self.timeout), None
+                failure, asked = _failure(exc, self.timeout), None
             else:
                 if response.status_code == 200:
-                    return _reply(response, self.model)
+                    return _completion(response, self.model)
                 if "response_format" in body and _rejects_response_format(response):
                     self._json_mode = False  # ask again, at once, for plain text (and from now on)
                     continue
-                if response.status_code not in RETRY_STATUSES:
+                if response.status_code not in net.RETRY_STATUSES:
                     # The status only: an error body may echo the request, and with it the key.
                     raise JudgeUnavailable(f"HTTP {response.status_code}")
-                failure, wait = f"HTTP {response.status_code}", _retry_after(response)
-            if attempt >= self.retries:
-                raise JudgeUnavailable(f"{failure}, after {self.retries} retries")
-            await asyncio.sleep(wait if wait is not None else _backoff(self.backoff, attempt))
+                failure, asked = (
+                    f"HTTP {response.status_code}",
+                    net.retry_after(response.headers.get("retry-after")),
+                )
+            await asyncio.sleep(self._wait(failure, attempt, asked))
             attempt += 1
 
-    async def _within_deadline(self, request: Awaitable[httpx.Response]) -> httpx.Response:
-        """The response, body and all, within `timeout` seconds from the start (asyncio.TimeoutError
-        past it): httpx reads a non-streamed body before it returns, so the deadline covers it."""
-        return await asyncio.wait_for(request, self.timeout)
+    def _wait(self, failure: str, attempt: int, asked: float | None) -> float:
+        """The wait before retry `attempt` (the server's Retry-After, else the backoff); JudgeUnavailable
+        when no retry is left, or when the server asks for longer than the cap (the next judge is the
+        better bet)."""
+        if attempt >= self.retries:
+            raise JudgeUnavailable(f"{failure}, after {self.retries} retries")
+        if net.past_cap(asked):
+            raise JudgeUnavailable(
+                f"{failure}, Retry-After {asked:g} s is past the {net.MAX_RETRY_AFTER:g} s cap"
+            )
+        return asked if asked is not None else net.backoff(self.backoff, attempt)
 
     def _body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -181,13 +187,10 @@ class OpenAIJudge:
 
 
 def _failure(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, asyncio.TimeoutError):
-        return f"no whole reply within the {timeout:g} s deadline"
-    detail = redact(str(exc))  # an error's text can hold the URL, and with it a password
-    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    return net.failure(exc, timeout, deadline="deadline")
 
 
-def _reply(response: httpx.Response, asked_model: str) -> Reply:
+def _completion(response: httpx.Response, asked_model: str) -> Completion:
     """The completion in a 200 response, cleaned; a body of another shape, or token counts that are
     not counts, mean the judge is not usable."""
     try:
@@ -195,7 +198,7 @@ def _reply(response: httpx.Response, asked_model: str) -> Reply:
         message = body["choices"][0]["message"]
         usage = body.get("usage") or {}
         fingerprint = body.get("system_fingerprint")
-        reply = Reply(
+        completion = Completion(
             text=str(message.get("content") or ""),
             model=str(body.get("model") or asked_model),
             fingerprint=None if fingerprint is None else str(fingerprint),
@@ -204,7 +207,7 @@ def _reply(response: httpx.Response, asked_model: str) -> Reply:
         )
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         raise JudgeUnavailable("HTTP 200 with a body that is not a chat completion") from None
-    return cleaned(reply)
+    return cleaned(completion)
 
 
 def _served_models(response: httpx.Response) -> list[str] | None:
@@ -217,23 +220,3 @@ def _served_models(response: httpx.Response) -> list[str] | None:
 def _rejects_response_format(response: httpx.Response) -> bool:
     """A 4xx/5xx whose error names response_format: the server does not do JSON mode."""
     return response.status_code >= 400 and "response_format" in response.text
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds the server asked to wait (Retry-After, as seconds or an HTTP date), capped."""
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return min(max(float(value), 0.0), MAX_BACKOFF)
-    except ValueError:
-        pass
-    try:
-        return min(max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0), MAX_BACKOFF)
-    except (TypeError, ValueError):
-        return None
-
-
-def _backoff(base: float, attempt: int) -> float:
-    """Exponential backoff with full jitter (so that many waiting requests do not retry together)."""
-    return random.uniform(0, min(MAX_BACKOFF, base * 2**attempt))

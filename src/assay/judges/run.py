@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..scorers import Outcome
-from ._base import Judge, JudgeDown, JudgeUnavailable, Reply
+from ._base import Completion, Judge, JudgeDown, JudgeUnavailable
 from ._clean import redact
 from .accounting import JudgeUsage
 from .cache import Cache, cache_key
@@ -118,7 +118,7 @@ class _Run:
     def spent(self) -> float:
         return sum(usage.cost for usage in self.stats.usage.values())
 
-    async def ask(self, judge: Judge, asked: Messages, live: bool) -> Reply:
+    async def ask(self, judge: Judge, asked: Messages, live: bool) -> Completion:
         """One reply: from the cache if it has it, else (when `live`) from the judge, cached at once."""
         usage = self.stats.usage[judge.label]
         key = cache_key(judge.kind, judge.identity, judge.sampling, asked, self.rubric.signature)
@@ -194,12 +194,12 @@ class _Run:
         return parsed
 
 
-def _decided(parsed: Parsed, label: str, reply: Reply) -> Judgement:
+def _decided(parsed: Parsed, label: str, reply: Completion) -> Judgement:
     outcome = Outcome.PASS if parsed.verdict == CORRECT else Outcome.FAIL
     return Judgement(outcome, judge=label, model=_served(reply), rationale=parsed.rationale)
 
 
-def _served(reply: Reply) -> str:
+def _served(reply: Completion) -> str:
     return reply.model + (f"@{reply.fingerprint}" if reply.fingerprint else "")
 
 

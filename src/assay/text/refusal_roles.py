@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from typing import Any
 
 import regex
 
@@ -354,8 +355,9 @@ def negators() -> tuple[frozenset[str], tuple[str, ...]]:
     return words, tuple(unicode.normalise(end) for end in _NEGATIVE_ENDING_WORDS)
 
 
-def __getattr__(name: str) -> object:
-    """``NEGATORS`` and ``NEGATIVE_ENDINGS``, read as the constants they were (PEP 562), built on first use."""
+def __getattr__(name: str) -> Any:
+    """``NEGATORS`` and ``NEGATIVE_ENDINGS``, read as the constants they were (PEP 562): built on first
+    use."""
     if name == "NEGATORS":
         return negators()[0]
     if name == "NEGATIVE_ENDINGS":
@@ -393,4 +395,4 @@ def _roles() -> tuple[regex.Pattern[str], dict[str, tuple[str, str]]]:
     return compile_lexicon(ROLES)
 
 
-__all__ = ["NEGATIVE_ENDINGS", "NEGATORS", "ROLES", "find_role", "negators"]
+__all__ = ["ROLES", "find_role", "negators"]  # and NEGATORS, NEGATIVE_ENDINGS, through __getattr__

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ...judges._clean import clean
+from ...net import clean
 from ...parts import Citation, Context, Reply
 from .citations import citation_of_text, citations_in_text
 

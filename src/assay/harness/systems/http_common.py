@@ -1,37 +1,34 @@
 """What the two HTTP adapters share: one POST of a JSON body, its failures sorted into TransportError
 (retryable) and SystemFailure (the system's own), the settings they read, and headers with secrets.
 
-``timeout`` is a total deadline for each request, connecting, sending and reading the whole body (httpx's
-own timeout bounds each read, so a body that drips a byte at a time would never end); the runner has its
-own per-item timeout, and this one only makes sure the client never hangs on its own. Secrets (an API key,
-a header's value read from the environment) are registered with the judges' redaction, so a server that
-echoes them cannot carry them into a run row's raw reply or error.
+The HTTP layer is ``assay.net``'s: ``timeout`` is a total deadline for each request (``net.within_deadline``);
+the runner has its own per-item timeout, and this one only makes sure the client never hangs on its own.
+The statuses retried are ``net.SYSTEM_RETRY_STATUSES`` (408, 429, 502, 503, 504: a system's own 500 is its
+answer), with the server's Retry-After (``net.retry_after``, held to ``net.MAX_RETRY_AFTER``). Secrets (an
+API key, a header's value read from the environment) are registered with ``net``'s redaction, so a server
+that echoes them cannot carry them into a run row's raw reply or error.
 """
 
 from __future__ import annotations
 
-import asyncio
 import math
 import os
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import regex
 
+from ... import net
 from ...cells import ValueProblem, parse_json
 from ...errors import UsageError
-from ...judges._clean import display_url, redact, register_secret, register_url
+from ...net import display_url, redact, register_secret, register_url
 from .base import SystemFailure, TransportError
 
-TRANSPORT_STATUSES = frozenset({429, 502, 503, 504})  # the request may pass if sent again
 DEFAULT_TIMEOUT = 60.0
 RAW_LIMIT = 20_000  # characters of a reply kept as its raw text: a run row is not an archive
-MAX_RETRY_AFTER = 60.0
 _ENV_REFERENCE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -47,19 +44,20 @@ class JsonPoster:
     async def post(self, body: Mapping[str, Any]) -> tuple[Any, str]:
         """The reply's JSON value and its raw text (redacted, capped); TransportError or SystemFailure."""
         try:
-            response = await asyncio.wait_for(self._http().post(self.url, json=body), self.timeout)
-        except TimeoutError:
-            raise TransportError(f"no whole reply within the {self.timeout:g} s timeout") from None
+            response = await net.within_deadline(self._http().post(self.url, json=body), self.timeout)
+        except TimeoutError as exc:
+            raise TransportError(net.failure(exc, self.timeout)) from None
         except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
-            raise SystemFailure(f"cannot send the request ({_detail(exc)})") from None
+            raise SystemFailure(f"cannot send the request ({net.failure(exc, self.timeout)})") from None
         except httpx.TransportError as exc:
-            raise TransportError(_detail(exc)) from None
+            raise TransportError(net.failure(exc, self.timeout)) from None
         except httpx.HTTPError as exc:  # a body that cannot be decoded, too many redirects
-            raise SystemFailure(_detail(exc)) from None
+            raise SystemFailure(net.failure(exc, self.timeout)) from None
         raw = redact(response.text)
         shown = raw if len(raw) <= RAW_LIMIT else raw[:RAW_LIMIT] + " [...]"
-        if response.status_code in TRANSPORT_STATUSES:
-            raise TransportError(f"HTTP {response.status_code}", retry_after=_retry_after(response))
+        if response.status_code in net.SYSTEM_RETRY_STATUSES:
+            asked = net.capped(net.retry_after(response.headers.get("retry-after")))
+            raise TransportError(f"HTTP {response.status_code}", retry_after=asked)
         if response.is_redirect:  # never followed: the address asked is the one signed and reported
             where = redact(response.headers.get("location", "nowhere said"))
             reason = f"HTTP {response.status_code}, a redirect to {where} (give --system that address)"
@@ -97,26 +95,6 @@ def _not_json(response: httpx.Response, raw: str, exc: ValueError) -> str:
     what = exc.what if isinstance(exc, ValueProblem) else str(exc)
     snippet = " ".join(raw.split())[:80]
     return f"a body that is not JSON ({what}), {kind}: {snippet!r}"
-
-
-def _detail(exc: BaseException) -> str:
-    detail = redact(str(exc))  # an error's text can hold the URL, and with it a password
-    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds the server asked to wait (Retry-After, as seconds or an HTTP date), capped."""
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            seconds = parsedate_to_datetime(value).timestamp() - time.time()
-        except (TypeError, ValueError):
-            return None
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER) if math.isfinite(seconds) else None
 
 
 def check_url(url: str, spec: str) -> str:
@@ -175,7 +153,8 @@ def expanded_headers(headers: object, where: str) -> dict[str, str]:
         missing = [var for var in _ENV_REFERENCE.findall(template) if not os.environ.get(var)]
         if missing:
             raise UsageError(
-                f"the header {name!r} reads ${{{missing[0]}}}, which is not set", where=where,
+                f"the header {name!r} reads ${{{missing[0]}}}, which is not set",
+                where=where,
                 fix=f"export {missing[0]}=...",
             )
         value = _ENV_REFERENCE.sub(lambda m: os.environ[m.group(1)], template)

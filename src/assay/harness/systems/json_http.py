@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import UsageError
-from ...judges._clean import display_url
+from ...net import display_url
 from .base import Answer, SystemFailure, answer_from
 from .http_common import (
     DEFAULT_TIMEOUT,

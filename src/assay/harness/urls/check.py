@@ -43,12 +43,10 @@ that is not one), because the exit code gates CI on broken and a WAF's 400 or 40
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -56,6 +54,7 @@ from urllib.parse import urlsplit
 import httpx
 import regex
 
+from ...net import retry_after
 from .extract import FoundUrl
 from .fetch import PDF_WINDOW, Answer, Fetcher, ask, hold_location, host_of_url, phrase, vet
 from .settings import CheckSettings as CheckSettings  # its public home is this module
@@ -69,7 +68,6 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
 NOT_TRANSIENT_5XX = frozenset({501, 505})  # the server says it never will, however often asked
 PDF_MAGIC = b"%PDF-"
-DELAY_SECONDS = regex.compile(r"\s*[0-9]+\s*")  # Retry-After's delay-seconds
 ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /index.html -> / is no soft 404
 # A login page's path or query: the words as whole tokens, so /author or /casual do not match.
 LOGIN = regex.compile(
@@ -187,16 +185,8 @@ async def _walk(found: FoundUrl, ctx: _Context, validators: dict[str, str]) -> _
 
 
 def _retry_after(answer: Answer) -> float | None:
-    """Seconds the server asked to wait (Retry-After, as seconds or an HTTP date), or None."""
-    value = answer.headers.get("retry-after")
-    if value is None or answer.status not in (429, 503):
-        return None
-    if DELAY_SECONDS.fullmatch(value):  # RFC 9110: digits only; "inf", "1e400", "1_0" are no delay
-        return float(value)
-    try:
-        return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
-    except (TypeError, ValueError):
-        return None
+    """Seconds the server asked to wait (``net.retry_after``) with a 429 or 503, or None."""
+    return retry_after(answer.headers.get("retry-after")) if answer.status in (429, 503) else None
 
 
 def _transient(walk: _Walk) -> bool:

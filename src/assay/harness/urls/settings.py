@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..._version import __version__
 from ...errors import UsageError
+from ...net import MAX_RETRY_AFTER
 
 NON_NEGATIVE = ("interval", "timeout", "retries", "max_redirects", "max_retry_after", "backoff", "deadline")
 
@@ -21,7 +22,7 @@ class CheckSettings:
     max_redirects: int = 10
     allow_private: bool = False
     user_agent: str = f"assay-urls/{__version__}"
-    max_retry_after: float = 60.0
+    max_retry_after: float = MAX_RETRY_AFTER
     backoff: float = 0.5  # the first retry's wait; each later one doubles it
     deadline: float = 120.0  # one URL's whole check: every attempt, hop and wait
     private_hosts: tuple[str, ...] = ()  # host names allowed to resolve to private addresses
