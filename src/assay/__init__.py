@@ -1,79 +1,59 @@
 """assay: score answers to questions against golden answers, and say how far each number can be trusted.
 
-The public API is what this module exports; everything else is private.
+The public API is what this module exports; everything else is private. Each name loads its module on
+first use, so ``import assay`` (and ``assay --help``) cost no scoring stack: ``from assay import score``
+loads what scoring needs, when it is asked for.
 """
 
-from ._version import __version__
-from .agree import agree
-from .compare import compare, compare_files, load_scored
-from .errors import AssayError, InputError, OutputError, UsageError
-from .gate import Gate, check_gates
-from .parts import Citation, Context, Gold, Reply
-from .records import ColumnMap, Dataset, Record, load_records
-from .report.html import render_html, write_html
-from .report.json import summary_dict, write_summary_json
-from .report.markdown import render_markdown, write_markdown
-from .report.model import Report, build_report
-from .report.plot import accuracy_chart_svg, write_plot
-from .report.rows import row_traces, verdict_rows, write_traces, write_verdicts
-from .report.text import render_text
-from .scorers import SCORERS, Evidence, MetricScores, Outcome, Scorer, Seen
-from .scoring import ScoreOptions, ScoreRun, available_metrics, score, signature
-from .summary import Agreement, IntervalMethod, MetricSummary, Summary, Tally
-from .trace import Trace, explain, traces
+from __future__ import annotations
 
-__all__ = [
-    "SCORERS",
-    "Agreement",
-    "AssayError",
-    "Citation",
-    "ColumnMap",
-    "Context",
-    "Dataset",
-    "Evidence",
-    "Gate",
-    "Gold",
-    "InputError",
-    "IntervalMethod",
-    "MetricScores",
-    "MetricSummary",
-    "Outcome",
-    "OutputError",
-    "Record",
-    "Reply",
-    "Report",
-    "ScoreOptions",
-    "ScoreRun",
-    "Scorer",
-    "Seen",
-    "Summary",
-    "Tally",
-    "Trace",
-    "UsageError",
-    "__version__",
-    "accuracy_chart_svg",
-    "agree",
-    "available_metrics",
-    "build_report",
-    "check_gates",
-    "compare",
-    "compare_files",
-    "explain",
-    "load_records",
-    "load_scored",
-    "render_html",
-    "render_markdown",
-    "render_text",
-    "row_traces",
-    "score",
-    "signature",
-    "summary_dict",
-    "traces",
-    "verdict_rows",
-    "write_html",
-    "write_markdown",
-    "write_plot",
-    "write_summary_json",
-    "write_traces",
-    "write_verdicts",
-]
+import sys
+import types
+
+from ._lazy import lazy_names
+from ._version import __version__ as __version__
+
+# Each module -> the public names it defines.
+_NAMES = {
+    ".agree": ("agree",),
+    ".compare": ("compare", "compare_files", "load_scored"),
+    ".errors": ("AssayError", "InputError", "OutputError", "UsageError"),
+    ".gate": ("Gate", "check_gates"),
+    ".parts": ("Citation", "Context", "Gold", "Reply"),
+    ".records": ("ColumnMap", "Dataset", "Record", "load_records"),
+    ".report.html": ("render_html", "write_html"),
+    ".report.json": ("summary_dict", "write_summary_json"),
+    ".report.markdown": ("render_markdown", "write_markdown"),
+    ".report.model": ("Report", "build_report"),
+    ".report.plot": ("accuracy_chart_svg", "write_plot"),
+    ".report.rows": ("row_traces", "verdict_rows", "write_traces", "write_verdicts"),
+    ".report.text": ("render_text",),
+    ".scorers": ("SCORERS", "Evidence", "MetricScores", "Outcome", "Scorer", "Seen"),
+    ".scoring": ("ScoreOptions", "ScoreRun", "available_metrics", "score", "signature"),
+    ".summary": ("Agreement", "IntervalMethod", "MetricSummary", "Summary", "Tally"),
+    ".trace": ("Trace", "explain", "traces"),
+}
+_MODULES = {name: module for module, names in _NAMES.items() for name in names}
+_NAMED_AS_A_MODULE = frozenset({"agree", "compare", "signature"})  # public functions named as a module
+
+__getattr__, _lazy_dir = lazy_names(__name__, _MODULES)
+
+
+def __dir__() -> list[str]:
+    return sorted([*_lazy_dir(), "__version__"])
+
+
+class _Package(types.ModuleType):
+    """The package's module type (Python's "customizing module attribute access"). The import system
+    sets each submodule as an attribute of its package once loaded: ``assay.agree`` the module would
+    then hide ``assay.agree`` the function, which an eager ``from .agree import agree`` used to rebind."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _NAMED_AS_A_MODULE and isinstance(value, types.ModuleType):
+            return  # the function stays (or is loaded by __getattr__); the module is in sys.modules
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+__all__ = sorted([*_MODULES, "__version__"])

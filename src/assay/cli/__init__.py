@@ -1,21 +1,66 @@
 """The command line: parse, call the library, render. Typed errors become exit code 2 and one line.
 
 One module per command (score.py also holds the seed scripts' commands; agree.py scores through it);
-the flags several commands share are added and read in flags.py."""
+the flags several commands share are added and read in flags.py. A run loads only the module of the
+command it names: the others are their line of ``--help`` (``HELP``), so that ``assay --help`` or
+``assay lint`` costs no scoring stack."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
 from collections.abc import Sequence
+from types import ModuleType
 from typing import NoReturn
 
 from .._version import __version__
 from ..errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, AssayError
 from ..terminal import EscapingStream, one_line
-from . import agree, compare, explain, gold, lint, plot, run, score, sources, sweep, urls
+
+# Each command's line in --help, in --help's order (tests/test_cli_init.py holds each to its own parser's).
+HELP = {
+    "score": "score a responses file with one or more metrics",
+    "agree": "measure each metric's agreement with human labels",
+    "compare": "compare two scored runs (--out files) row by row",
+    "plot": "draw per-domain accuracy with 95%% intervals (SVG, PNG)",
+    "explain": "show how each metric decided one row, with traces",
+    "lint": "check the golden answers of a file (or a gold set) for problems",
+    "gold": "build gold sets from curated facts and their source documents",
+    "run": "ask a system every gold item, score the replies, report and gate",
+    "sources": "map curated claims to their sources",
+    "urls": "check the URLs that facts, gold sets and corpora cite",
+    "sweep": "sweep chunk size and overlap, scoring retrieval by gold character spans",
+    "exact-substring": "score with exact_substring only (the original evaluation script's command)",
+    "word-overlap": "score with word_overlap only (the original evaluation script's command)",
+    "llm-judge": "score with the LLM judge chain only (the original evaluation script's command)",
+}
+# Who adds the commands' parsers, in --help's order: the module, its function, the commands it adds.
+REGISTRARS = (
+    ("score", "add_parsers", ("score",)),
+    ("agree", "add_parsers", ("agree",)),
+    ("compare", "add_parsers", ("compare",)),
+    ("plot", "add_parsers", ("plot",)),
+    ("explain", "add_parsers", ("explain",)),
+    ("lint", "add_parsers", ("lint",)),
+    ("gold", "add_parsers", ("gold",)),
+    ("run", "add_parsers", ("run",)),
+    ("sources", "add_parsers", ("sources",)),
+    ("urls", "add_parsers", ("urls",)),
+    ("sweep", "add_parsers", ("sweep",)),
+    ("score", "add_shorthand_parsers", ("exact-substring", "word-overlap", "llm-judge")),
+)
+
+
+
+def __getattr__(name: str) -> ModuleType:
+    """A command's module as an attribute (``assay.cli.score``), loaded on first use (PEP 562)."""
+    if name in {module for module, _, _ in REGISTRARS}:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 BUG_REPORT = (
     "this is a bug in assay, not in your input. Fix: please report it with the command you ran "
@@ -26,7 +71,8 @@ BUG_REPORT = (
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Exit 0 when done, 1 on findings (a failed gate, lint errors), 2 on bad input
     or usage (one line: what, where, the fix), 3 on a bug in assay itself (one line, and --debug)."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     terminal = sys.stdout, sys.stderr
     # Text from the data reaches the terminal through escaping streams: it can show, never drive it.
@@ -91,7 +137,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"assay: error: {one_line(message)}. Fix: see '{self.prog} --help'\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; given the `argv` to parse, only the command it names is built in
+    full (with its module loaded), the others being their line of --help."""
+    named = next((arg for arg in argv if not arg.startswith("-")), None) if argv is not None else None
     parser = _Parser(
         prog="assay",
         description="Score answers to questions against golden answers, "
@@ -99,8 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, parser_class=_Parser)
-    # --help's order
-    for command in (score, agree, compare, plot, explain, lint, gold, run, sources, urls, sweep):
-        command.add_parsers(commands)
-    score.add_shorthand_parsers(commands)
+    for module, registrar, added in REGISTRARS:  # --help's order
+        if argv is None or named in added:
+            getattr(importlib.import_module(f".{module}", __name__), registrar)(commands)
+        else:
+            for command in added:
+                commands.add_parser(command, help=HELP[command])
     return parser
