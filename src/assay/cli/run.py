@@ -212,9 +212,10 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
+    from ..report.model import build_report
     from ..report.text import render_text, warnings
 
-    summary = done.run.summary
+    summary = build_report(done.run.summary)
     for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))

@@ -88,7 +88,7 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     finally:
         if progress is not None:
             progress.close()  # end the progress line, also before an error's message
-    summary = scored.summary
+    summary = build_report(scored.summary)  # the printed report and the JSON: no rows needed
     for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:

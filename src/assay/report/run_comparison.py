@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..terminal import one_line
-from .markdown import cell, code, render_comparison_markdown
-from .run_markdown import table as markdown_table
+from .markdown import render_comparison_markdown
+from .markup import cell, code, markdown_table
 from .text import render_comparison
 
 

@@ -14,8 +14,8 @@ from ..scoring import SOURCES
 from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
 from ..terminal import one_line
 from ..trace import Trace
-from ._format import DASH, cascade_text, difference_cells, interval_text, percent
-from .model import Cell, MetricReport, Report, build_report
+from .format import DASH, cascade_text, difference_cells, interval_text, percent
+from .model import Cell, MetricReport, Report
 
 if TYPE_CHECKING:
     from ..agree import Confusion, MetricAgreement
@@ -25,12 +25,11 @@ SNIPPET = 70
 # Named in the closing hint when not run: one --metric away.
 
 
-def render_text(summary: Summary | Report, *, detail: bool = False) -> str:
+def render_text(report: Report, *, detail: bool = False) -> str:
     """The printed report. By default: one table across metrics, accuracy by domain (and by language)
     per metric, the agreement pair, the rows to review and a hint; with `detail`, each metric's own
     table per domain (counts, interval, mean, soft passes, blank, unscored) and the agreement's
-    examples, as earlier versions printed."""
-    report = summary if isinstance(summary, Report) else build_report(summary)
+    examples, as earlier versions printed. A summary alone reports as ``build_report(summary)``."""
     return (_detailed(report) if detail else _overview(report)).rstrip() + "\n"
 
 

@@ -23,9 +23,9 @@ from typing import Any
 
 from ..._version import __version__
 from ...outputs import json_document, write_text
-from ...report._format import interval_text, percent
-from ...report._markup import attrs, element, number_cell, table
-from ...report.markdown import cell as md_cell
+from ...report.format import interval_text, percent
+from ...report.markup import attrs, element, number_cell, table
+from ...report.markup import cell as md_cell
 from ...report.plot import PALETTE
 from .rollup import METRICS
 from .sweep import Sweep
