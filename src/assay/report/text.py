@@ -14,7 +14,7 @@ from ..scoring import SOURCES
 from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
 from ..terminal import one_line
 from ..trace import Trace
-from .format import DASH, cascade_text, difference_cells, interval_text, percent
+from .format import DASH, cascade_text, difference_cells, interval_text, percent, text_table
 from .model import Cell, MetricReport, Report
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def _across_metrics(report: Report) -> list[str]:
         cell = metric.combined
         mean = [("n/a" if cell.mean is None else f"{cell.mean:.3f}") if cell.graded else ""] if graded else []
         rows.append([name, str(cell.n), percent(cell.accuracy), _interval(cell), *mean, str(cell.unscored)])
-    return _table(header, rows)
+    return text_table(header, rows)
 
 
 def _by_scope(report: Report, scope: str) -> list[str]:
@@ -88,7 +88,7 @@ def _by_scope(report: Report, scope: str) -> list[str]:
             [key or f"(no {scope})", str(n), *(percent(c[key].accuracy) if key in c else "" for c in cells)]
         )
     rows.append(["combined", str(metrics[0].combined.n), *(percent(m.combined.accuracy) for m in metrics)])
-    return [title, *_table(header, rows)]
+    return [title, *text_table(header, rows)]
 
 
 def _review(review: Review) -> list[str]:
@@ -191,7 +191,7 @@ def _metric_table(metric: MetricReport) -> list[str]:
         ("combined", metric.combined),
     ]
     rows = [_tally_row(label, c, show_unscored, show_soft) for label, c in cells]
-    return [f"{metric.name}   [{metric.signature}]", *_table(header, rows)]
+    return [f"{metric.name}   [{metric.signature}]", *text_table(header, rows)]
 
 
 def _tally_row(label: str, cell: Cell, show_unscored: bool, show_soft: bool) -> list[str]:
@@ -217,7 +217,7 @@ def _judge(judge: JudgeSummary) -> list[str]:
         [label, *(str(getattr(usage, key)) for key in counted), f"{usage.cost:.4f}"]
         for label, usage in judge.usage.items()
     ]
-    lines += _table(header, rows)
+    lines += text_table(header, rows)
     agreeing = [
         f"{name} {agree}/{both} ({agree / both:.1%})"
         for name, (both, agree) in judge.agreement.items()
@@ -236,7 +236,7 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
     ]
     rows.append(["overall", *(str(agreement.overall[b]) for b in buckets)])
     first, second = agreement.pair
-    lines = [f"agreement: {first} vs {second}", *_table(header, rows)]
+    lines = [f"agreement: {first} vs {second}", *text_table(header, rows)]
     if not examples:
         return lines
     lines += ["", "  examples:"]
@@ -258,17 +258,6 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
             f"    {_ids(agreement.review_ids)}",
         ]
     return lines
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    rows = [[one_line(cell) for cell in row] for row in rows]  # a domain from the data: one line, inert
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        return "  " + "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))])
-
-    return [line(header), *map(line, rows)]
 
 
 def _snip(text: str) -> str:
@@ -343,7 +332,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
             ("combined", metric["combined"]),
         ]
         rows = [[scope, *difference_cells(found)] for scope, found in scopes]
-        lines += [name, *_table(header, rows), ""]
+        lines += [name, *text_table(header, rows), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -358,7 +347,7 @@ def render_agreement(
         scopes += [(f"domain {d or '(none)'}", c) for d, c in metric.domains.items()]
         scopes += [(f"lang {lang}", c) for lang, c in metric.langs.items()]
         title = f"{metric.metric}   [{signatures[metric.metric]}]" if signatures else metric.metric
-        lines += [title, *_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
+        lines += [title, *text_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
         others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
         if others:
             lines.append(f"  other labels, apart: {one_line(others)}")

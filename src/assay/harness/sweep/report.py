@@ -24,7 +24,7 @@ from typing import Any
 from ..._version import __version__
 from ...outputs import json_document, write_text
 from ...report.format import interval_text, percent
-from ...report.markup import attrs, element, number_cell, table
+from ...report.markup import attrs, element, markdown_table, number_cell, table
 from ...report.markup import cell as md_cell
 from ...report.plot import PALETTE
 from .rollup import METRICS
@@ -107,11 +107,7 @@ def leaderboard_markdown(board: Mapping[str, Any]) -> str:
 
 
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
-        *("| " + " | ".join(r) + " |" for r in rows),
-    ]
+    return markdown_table(header, rows)[:-1]  # no blank line after it: the caller spaces its tables
 
 
 def corpus_names(board: Mapping[str, Any]) -> list[str]:
