@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..records import Record
 from ..scorers import SCORERS
 from ..scoring import SOURCES
-from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
+from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
 from ..terminal import one_line
 from ..trace import Trace
 from .format import DASH, cascade_text, difference_cells, interval_text, percent, text_table
@@ -140,7 +140,7 @@ def _interval(cell: Cell) -> str:
     return interval_text(cell.interval.as_dict() if cell.interval else None)
 
 
-def warnings(summary: Summary | Report) -> list[str]:
+def warnings(summary: Report) -> list[str]:
     """Problems in the input that change what the numbers mean; the CLI prints them on stderr."""
     found = []
     if summary.empty_golden_ids:
@@ -153,7 +153,7 @@ def warnings(summary: Summary | Report) -> list[str]:
     for metric in summary.metrics.values():
         if metric.timed_out_ids:
             found.append(
-                f"{_name(metric)}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
+                f"{metric.name}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
                 f"time budget: ids {_ids(metric.timed_out_ids)}. "
                 "Simplify these patterns (nested or overlapping repeats)"
             )
@@ -165,10 +165,6 @@ def warnings(summary: Summary | Report) -> list[str]:
     if summary.judge is not None:  # a judge left out, unreadable cache rows, a judge not judging
         found += summary.judge.warnings
     return found
-
-
-def _name(metric: MetricSummary | MetricReport) -> str:
-    return metric.metric if isinstance(metric, MetricSummary) else metric.name
 
 
 def _headline(report: Report) -> str:
