@@ -11,12 +11,9 @@ escape were missed.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +23,7 @@ from ..summary import AGREEMENT_PAIR, BUCKETS
 from ._comparison import comparison_section
 from ._questions import questions_section
 from .format import cascade_text, interval_text, percent
-from .markup import element, json_script, number_cell, row_attrs, table
+from .markup import csp_hash, element, json_script, number_cell, row_attrs, table, template
 from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
 from .run_html import run_sections
@@ -79,19 +76,10 @@ def row_dict(row: Row) -> dict[str, Any]:
     return {**parts, "response": row.response, **row.verdicts, **soft, **agreement, "trace": dict(row.traces)}
 
 
-def _template(name: str) -> str:
-    return (resources.files("assay.report") / "templates" / name).read_text(encoding="utf-8")
-
-
-def _csp_hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
-
-
 def _page(title: str, body: str) -> str:
-    css, script = _template("report.css"), _template("report.js")
+    css, script = template("report.css"), template("report.js")
     # Nothing may be fetched (default-src 'none'), and only this script and this style may run.
-    policy = f"default-src 'none'; script-src {_csp_hash(script)}; style-src {_csp_hash(css)}"
+    policy = f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(css)}"
     values = {
         "policy": escape(policy),
         "title": escape(title),
@@ -101,7 +89,7 @@ def _page(title: str, body: str) -> str:
         "script": script,
     }
     # One pass, so text put in is never read again as a placeholder.
-    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], _template("report.html"))
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], template("report.html"))
 
 
 def _header(summary: Mapping[str, Any], compared: bool, more: Sequence[tuple[str, str]] = ()) -> str:

@@ -14,13 +14,17 @@ line break cannot break a table and no link, image, raw HTML, emphasis or code s
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from html import escape
+from importlib import resources
 from typing import Any
 
 import regex
 
+from .._version import __version__
 from ..terminal import printable
 
 
@@ -49,6 +53,31 @@ def row_attrs(section: str, scope: str, metric: str | None = None, domain: str |
 def table(header: Iterable[str], rows: Iterable[str], **values: object) -> str:
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in header)
     return f"<table{attrs(**values)}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def template(name: str) -> str:
+    """One of the report's template files (``report/templates``: the page, its CSS and its script)."""
+    return (resources.files("assay.report") / "templates" / name).read_text(encoding="utf-8")
+
+
+def csp_hash(text: str) -> str:
+    """A Content-Security-Policy source allowing exactly this inline script or style."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def static_page(title: str, body: str, styles: Sequence[str]) -> str:
+    """A self-contained page with no script at all: the `styles` (template names) inline, allowed by
+    hash, and nothing fetched (the sweep's page)."""
+    css = "".join(template(name) for name in styles)
+    policy = f"default-src 'none'; style-src {csp_hash(css)}"  # no script at all; nothing fetched
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{escape(policy)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="assay {escape(__version__)}">\n'
+        f"<title>{escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
 
 
 def json_script(element_id: str, data: Any) -> str:
