@@ -20,10 +20,10 @@ from typing import Any
 
 from .._version import __version__
 from ..outputs import check_writable, write_text
-from ..summary import AGREEMENT_PAIR, BUCKETS
+from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
 from .format import difference_cells, interval_text, percent
 from .markup import cell, code, markdown_table, plain
-from .model import Report, Row
+from .model import Cell, MetricReport, Report, Row
 
 TOP_MISSES = 10
 SNIPPET = 160
@@ -33,22 +33,19 @@ __all__ = ["cell", "code", "plain", "render_comparison_markdown", "render_markdo
 def render_markdown(report: Report) -> str:
     """The Markdown report of the report model (``build_report(run)``), whose rows give the misses (a
     report of a summary alone has none)."""
-    summary = report.as_dict()
-    lines = [f"# assay results: {cell(summary['source'])}", ""]
-    rows_line = (
-        f"{summary['rows']['total']} rows, {summary['rows']['blank']} blank responses (scored incorrect)"
-    )
-    lines += [f"{rows_line}; assay {__version__}; intervals: {summary['signature'].get('intervals', '')}", ""]
-    lines += _judge_warnings(summary.get("judge"))
-    lines += _headline(summary["metrics"])
-    for name, metric in summary["metrics"].items():
+    lines = [f"# assay results: {cell(report.source)}", ""]
+    rows_line = f"{report.total} rows, {report.blank} blank responses (scored incorrect)"
+    lines += [f"{rows_line}; assay {__version__}; intervals: {report.intervals}", ""]
+    lines += _judge_warnings(report.judge)
+    lines += _headline(report.metrics)
+    for name, metric in report.metrics.items():
         lines += _domains(name, metric)
-    if summary.get("agreement"):
-        lines += _agreement(summary["agreement"])
-    if summary.get("review"):
-        lines += _review(summary["review"])
-    if report.rows and summary["metrics"]:
-        lines += _misses(next(iter(summary["metrics"])), [_row_of(row) for row in report.rows])
+    if report.agreement is not None:
+        lines += _agreement(report.agreement)
+    if report.review is not None:
+        lines += _review(report.review)
+    if report.rows and report.metrics:
+        lines += _misses(next(iter(report.metrics)), [_row_of(row) for row in report.rows])
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -68,63 +65,56 @@ def _row_of(row: Row) -> Mapping[str, Any]:
     }
 
 
-def _tally_cells(tally: Mapping[str, Any]) -> list[str]:
-    soft = str(tally["soft"]) if "soft" in tally else ""
-    mean = f"{tally['mean']:.3f}" if tally.get("mean") is not None else ""
-    counts = [
-        str(tally["n"]),
-        str(tally["passed"]),
-        percent(tally["accuracy"]),
-        interval_text(tally.get("interval")),
-    ]
-    return [*counts, mean, soft, str(tally["blank"]), str(tally["unscored"])]
+def _tally_cells(tally: Cell) -> list[str]:
+    mean = f"{tally.mean:.3f}" if tally.graded and tally.mean is not None else ""
+    interval = None if tally.interval is None else tally.interval.as_dict()
+    counts = [str(tally.n), str(tally.passed), percent(tally.accuracy), interval_text(interval)]
+    return [*counts, mean, str(tally.soft), str(tally.blank), str(tally.unscored)]
 
 
 TALLY_HEADER = ["n", "passed", "accuracy", "95% CI", "mean", "soft", "blank", "unscored"]
 
 
-def _judge_warnings(judge: Mapping[str, Any] | None) -> list[str]:
+def _judge_warnings(judge: JudgeSummary | None) -> list[str]:
     """The judge's warnings (a judge left out, a judge that may not be judging), each escaped."""
-    found = (judge or {}).get("warnings") or []
+    found = () if judge is None else judge.warnings
     return [*(f"> **Warning:** {cell(warning)}" for warning in found), ""] if found else []
 
 
-def _headline(metrics: Mapping[str, Any]) -> list[str]:
-    rows = [[f"`{name}`", *_tally_cells(m["combined"]), code(m["signature"])] for name, m in metrics.items()]
+def _headline(metrics: Mapping[str, MetricReport]) -> list[str]:
+    rows = [[f"`{name}`", *_tally_cells(m.combined), code(m.signature)] for name, m in metrics.items()]
     return ["## Headline", "", *markdown_table(["metric", *TALLY_HEADER, "signature"], rows)]
 
 
-def _domains(name: str, metric: Mapping[str, Any]) -> list[str]:
-    rows = [[cell(domain or "(no domain)"), *_tally_cells(t)] for domain, t in metric["domains"].items()]
-    rows.append(["**combined**", *_tally_cells(metric["combined"])])
+def _domains(name: str, metric: MetricReport) -> list[str]:
+    rows = [[cell(domain or "(no domain)"), *_tally_cells(t)] for domain, t in metric.domains.items()]
+    rows.append(["**combined**", *_tally_cells(metric.combined)])
     return [f"## `{name}` by domain", "", *markdown_table(["domain", *TALLY_HEADER], rows)]
 
 
-def _agreement(agreement: Mapping[str, Any]) -> list[str]:
-    buckets = agreement.get("buckets") or BUCKETS
-    first, second = agreement.get("pair") or AGREEMENT_PAIR
-    rows = [
-        [cell(d or "(no domain)"), *(str(c[b]) for b in buckets)] for d, c in agreement["domains"].items()
-    ]
-    rows.append(["**overall**", *(str(agreement["overall"][b]) for b in buckets)])
+def _agreement(agreement: Agreement) -> list[str]:
+    buckets = agreement.buckets
+    first, second = agreement.pair
+    rows = [[cell(d or "(no domain)"), *(str(c[b]) for b in buckets)] for d, c in agreement.domains.items()]
+    rows.append(["**overall**", *(str(agreement.overall[b]) for b in buckets)])
     header = ["domain", *map(cell, buckets)]
     title = (
         f"{first} and {second}" if (first, second) == AGREEMENT_PAIR else f"{cell(first)} and {cell(second)}"
     )
     lines = [f"## Agreement of {title}", "", *markdown_table(header, rows)]
-    if agreement["review_ids"]:
+    if agreement.review_ids:
         only = "Overlap-only" if (first, second) == AGREEMENT_PAIR else f"{cell(second)}-only"
-        lines += [f"{only} rows to review: {cell(', '.join(agreement['review_ids']))}", ""]
+        lines += [f"{only} rows to review: {cell(', '.join(agreement.review_ids))}", ""]
     return lines
 
 
-def _review(review: Mapping[str, Any]) -> list[str]:
+def _review(review: Review) -> list[str]:
     """The rows a person should look at, each with why (the report model's ``review``)."""
-    listed = review.get("rows") or []
+    listed = review.rows
     if not listed:
         return []
-    lines = [f"## Rows to review ({len(listed)} of {review['total']})", ""]
-    lines += markdown_table(["id", "why"], [[cell(row["id"]), cell(row["why"])] for row in listed])
+    lines = [f"## Rows to review ({len(listed)} of {review.total})", ""]
+    lines += markdown_table(["id", "why"], [[cell(row.id), cell(row.why)] for row in listed])
     return lines
 
 
