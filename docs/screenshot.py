@@ -1,4 +1,4 @@
-"""Redraw docs/report.png, the README's picture of the HTML report.
+"""Redraw docs/report.png, docs/reports.md's picture of the HTML report.
 
     python docs/screenshot.py
 
