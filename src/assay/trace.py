@@ -185,5 +185,5 @@ def explain(
             where=data.source,
             fix="give an id from the file's id column (or a 1-based row number when it has none)",
         )
-    run = score(dataclasses.replace(data, records=[record]), metrics, options=options)
+    run = score(dataclasses.replace(data, records=[record]), metrics, options=options, evidence=True)
     return record, traces(run, 0)
