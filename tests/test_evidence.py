@@ -72,8 +72,9 @@ def test_cli_trace_searches_each_row_once(
 ) -> None:
     data, written = tmp_path / "facts.csv", tmp_path / "traces.jsonl"
     FACTS.to_csv(data, index=False)
-    code, _, err = run(["score", "--responses", str(data), "--metric", "hard_fact", "--trace", str(written),
-                        "--out", str(tmp_path / "out.csv"), "--trace-col", "--workers", "1"], capsys)  # fmt: skip
+    argv = ["score", "--responses", str(data), "--metric", "hard_fact", "--trace", str(written)]
+    argv += ["--out", str(tmp_path / "out.csv"), "--trace-col", "--workers", "1"]
+    code, _, err = run(argv, capsys)
     assert code == 0, err
     assert len(searches) == SEARCHED  # --out, its trace column and --trace: no second search
     lines = [json.loads(line) for line in written.read_text(encoding="utf-8").splitlines()]

@@ -91,11 +91,10 @@ def _decide_rows(
     scores = _searched(responses, patterns, ids, matches)
 
     def explain_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
+        rows_seen = zip(rows.positions, rows.inputs, rows.goldens, rows.originals)
         said = [
-            _rule(str(inputs.get(PATTERN)), golden, matches[position], original, functools.partial(rows.locate, at))
-            for at, (position, inputs, golden, original) in enumerate(
-                zip(rows.positions, rows.inputs, rows.goldens, rows.originals)
-            )
+            _rule(str(inputs.get(PATTERN)), golden, matches[at], text, functools.partial(rows.locate, row))
+            for row, (at, inputs, golden, text) in enumerate(rows_seen)
         ]
         return [rule for rule, _ in said], [span for _, span in said]
 
