@@ -14,7 +14,7 @@ import dataclasses
 import itertools
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,19 @@ from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scorers._base import EMPTY_GOLDEN
 from .scoring import ScoreOptions, ScoreRun, score
 
-__all__ = ["BLANK", "CUT_MARK", "EMPTY_GOLDEN", "TEXT_SHOWN", "Trace", "explain", "trace", "traces"]
+__all__ = [
+    "BLANK",
+    "CUT_MARK",
+    "EMPTY_GOLDEN",
+    "TEXT_SHOWN",
+    "Trace",
+    "explain",
+    "trace",
+    "trace_dicts",
+    "trace_rows",
+    "traces",
+    "traces_as_json",
+]
 
 OUTCOME_NAMES = {
     Outcome.PASS: "pass",
@@ -33,6 +45,7 @@ OUTCOME_NAMES = {
     Outcome.UNSCORED: "unscored",
     Outcome.SOFT_PASS: "soft_pass",
 }
+_OUTCOME_NAME = tuple(OUTCOME_NAMES[code] for code in sorted(Outcome))  # by code: a tuple is faster
 JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
 
 
@@ -62,22 +75,73 @@ _shown = shown
 
 def traces(run: ScoreRun, index: int) -> dict[str, Trace]:
     """Every metric's trace of row `index` of a run."""
+    return trace_rows(run, index, index + 1)[0]
+
+
+def trace_rows(run: ScoreRun, start: int, stop: int) -> list[dict[str, Trace]]:
+    """Every metric's trace of each of rows start..stop, keyed by metric: the evidence kept with the
+    run's verdicts (``score(..., evidence=True)``), or its stored verdicts explained, a metric at a time."""
     seen: SeenResponses = {}  # metrics that see alike see the response once
-    return {name: _trace(run, name, index, seen) for name in run.metrics}
+    per_metric = []
+    for metric, scores in run.metrics.items():
+        if metric not in SCORERS:  # the judge, whose rows are few
+            per_metric.append([_judge_trace(run, metric, scores, index) for index in range(start, stop)])
+            continue
+        found = _evidence(run, metric, start, stop, seen)
+        outcomes = map(_OUTCOME_NAME.__getitem__, scores.outcomes[start:stop])
+        values: Iterable[float | None] = itertools.repeat(None)
+        if scores.values is not None:
+            values = scores.values[start:stop]
+        row_traces = map(
+            Trace,
+            itertools.repeat(metric),
+            outcomes,
+            found.rules,
+            found.goldens,
+            found.responses,
+            found.spans,
+            values,
+        )
+        per_metric.append(list(row_traces))
+    if not per_metric:
+        return [{} for _ in range(start, stop)]
+    return [dict(zip(run.metrics, row)) for row in zip(*per_metric)]
+
+
+def traces_as_json(found: Mapping[str, Trace]) -> str:
+    """A row's traces as one JSON object keyed by metric, as ``json.dumps({metric: trace.as_dict()},
+    ensure_ascii=False)`` writes it (what --trace and --trace-col write); a response two metrics saw
+    alike (the same text) is encoded once."""
+    pieces, last, last_json = [], None, ""
+    for metric, one in found.items():
+        if one.response is not last:
+            last, last_json = one.response, _text_json(one.response)
+        score = "" if one.score is None else _score_json(one.score)
+        outcome = _OUTCOME_JSON_BY_NAME[one.outcome]
+        golden, span = _text_json(one.golden), _span_json(one.span)
+        pieces.append(
+            f"{_string(metric)}: {_TRACE_JSON(outcome, _string(one.rule), golden, last_json, span, score)}"
+        )
+    return f"{{{', '.join(pieces)}}}"
 
 
 def trace(run: ScoreRun, metric: str, index: int) -> Trace:
-    return _trace(run, metric, index, {})
-
-
-def _trace(run: ScoreRun, metric: str, index: int, seen: SeenResponses) -> Trace:
     scores: MetricScores = run.metrics[metric]
     if metric not in SCORERS:  # the judge: its own words are the rule
         return _judge_trace(run, metric, scores, index)
-    found = _evidence(run, metric, index, index + 1, seen).evidence()[0]
+    found = _evidence(run, metric, index, index + 1, {}).evidence()[0]
     value = scores.values[index] if scores.values is not None else None
-    outcome = OUTCOME_NAMES[scores.outcomes[index]]  # type: ignore[index]  # an IntEnum key is its int
+    outcome = _OUTCOME_NAME[scores.outcomes[index]]
     return Trace(metric, outcome, found.rule, found.golden, found.response, found.span, value)
+
+
+def trace_dicts(found: Mapping[str, Trace | Mapping[str, Any]] | None) -> dict[str, dict[str, Any]]:
+    """A row's traces as the dicts a report reads, keyed by metric: a Trace's ``as_dict``, a dict (a
+    report model's row holds them so) as it is."""
+    return {
+        metric: one.as_dict() if isinstance(one, Trace) else dict(one)
+        for metric, one in (found or {}).items()
+    }
 
 
 def _evidence(run: ScoreRun, metric: str, start: int, stop: int, seen: SeenResponses) -> EvidenceRows:
@@ -114,6 +178,7 @@ def traces_json(run: ScoreRun, start: int, stop: int) -> list[str]:
 
 _string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=False (quotes included)
 _OUTCOME_JSON = tuple(f'{{"outcome": "{OUTCOME_NAMES[code]}", "rule": ' for code in sorted(Outcome))
+_OUTCOME_JSON_BY_NAME = {OUTCOME_NAMES[code]: _OUTCOME_JSON[code] for code in Outcome}
 _TRACE_JSON = '{}{}, "golden": {}, "response": {}, "span": {}{}}}'.format
 
 

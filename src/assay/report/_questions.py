@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from ..trace import trace_dicts
 from ._markup import attrs, element, json_text
 
 # Where each part of a question is found when the caller does not say: the usual column names.
@@ -222,11 +223,9 @@ def _text_cell(text: str, part: str) -> str:
     return element("td", text, class_=part)
 
 
-def _traces(found: Any) -> dict[str, Any]:
-    """A row's traces by metric, from the JSON text of the ``trace`` column (or a dict already)."""
-    if isinstance(found, str) and found:
-        found = json.loads(found)
-    return dict(found) if isinstance(found, Mapping) else {}
+def _traces(found: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A row's traces by metric, as dicts, from the typed traces (``verdict_rows``) or a report row's."""
+    return trace_dicts(found)
 
 
 def outcome_of(row: Mapping[str, Any], metric: str, trace: Mapping[str, Any] | None) -> str:

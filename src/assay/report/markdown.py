@@ -13,7 +13,6 @@ knows), and a word that a renderer would turn into a link by itself (GFM's autol
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..summary import AGREEMENT_PAIR, BUCKETS
 from ..terminal import printable
+from ..trace import trace_dicts
 from ._format import difference_cells, interval_text, percent
 from .model import Report, Row
 
@@ -193,8 +193,7 @@ def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
     lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {len(missed)})", ""]
     for row in missed[:TOP_MISSES]:
-        found = row.get("trace")
-        traces = json.loads(found) if isinstance(found, str) and found else dict(found or {})
+        traces = trace_dicts(row.get("trace"))
         golden = row.get("answer") or row.get("answers") or ""
         lines += [f"### {cell(row.get('id'))}", "", f"- golden: {cell(golden)}",
                   f"- response: {cell(_snip(str(row.get('response', ''))))}"]  # fmt: skip

@@ -10,7 +10,6 @@ column map (``Dataset.fields``) was applied when the records were read, so a fil
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from .._version import __version__
 from ..signature import info_of
 from ..stats import Interval
 from ..summary import Agreement, IntervalMethod, JudgeSummary, MetricSummary, Review, Summary, Tally
+from ..trace import Trace, trace_dicts
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -233,10 +233,8 @@ def _rows(run: ScoreRun, rows: Iterable[Mapping[str, Any]]) -> Iterable[Row]:
         )
 
 
-def _traces(found: Any) -> dict[str, Any]:
-    if isinstance(found, str) and found:
-        found = json.loads(found)
-    return dict(found) if isinstance(found, Mapping) else {}
+def _traces(found: Mapping[str, Trace] | None) -> dict[str, Any]:
+    return trace_dicts(found)  # the typed traces (``report.rows.verdict_rows``) as the renderers read them
 
 
 def judge_dict(judge: JudgeSummary) -> dict[str, Any]:

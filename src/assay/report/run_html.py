@@ -8,12 +8,12 @@ read them back; every text from the data is escaped where it is written.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
 from ..scoring import ScoreRun
+from ..trace import trace_dicts
 from ._format import interval_text, percent
 from ._markup import attrs, element, number_cell, table
 from .html import render_html
@@ -51,7 +51,7 @@ def question_rows(run: ScoreRun) -> list[dict[str, Any]]:
     factual = run.metrics[FACTUAL].texts
     rows = []
     for index, (record, row) in enumerate(zip(run.records, verdict_rows(run, trace=False))):
-        traces = json.loads(traced.json(index))
+        traces = trace_dicts(traced.traces(index))
         outcome = factual[OUTCOME_COLUMN][index] or ""
         traces[FACTUAL] = {
             "outcome": _TRACE_OUTCOMES.get(outcome, "fail"),
