@@ -49,8 +49,13 @@ _OUTCOME_NAME = tuple(OUTCOME_NAMES[code] for code in sorted(Outcome))  # by cod
 JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
 
 
-@dataclass(frozen=True)
+# Not frozen (a frozen dataclass is three times slower to build, which shows at a trace per row and
+# metric): treat a Trace as immutable all the same, as ``Evidence``.
+@dataclass(slots=True)
 class Trace:
+    """Why one row got its verdict under one metric: the outcome, the rule that decided, the texts as
+    the metric saw them and where it matched, from the evidence of the call that decided it."""
+
     metric: str
     outcome: str  # pass, fail, unscored or soft_pass
     rule: str  # what decided, in words
@@ -114,13 +119,20 @@ def traces_as_json(found: Mapping[str, Trace]) -> str:
     alike (the same text) is encoded once."""
     pieces, last, last_json = [], None, ""
     for metric, one in found.items():
-        if one.response is not last:
-            last, last_json = one.response, _text_json(one.response)
-        score = "" if one.score is None else _score_json(one.score)
-        outcome = _OUTCOME_JSON_BY_NAME[one.outcome]
-        golden, span = _text_json(one.golden), _span_json(one.span)
+        response = one.response
+        if response is not last:
+            last, last_json = response, _string(response)
+        golden, span, score = one.golden, one.span, one.score
         pieces.append(
-            f"{_string(metric)}: {_TRACE_JSON(outcome, _string(one.rule), golden, last_json, span, score)}"
+            _KEYED_TRACE_JSON(
+                _string(metric),
+                _OUTCOME_JSON_BY_NAME[one.outcome],
+                _string(one.rule),
+                "null" if golden is None else _string(golden),
+                last_json,
+                "null" if span is None else f"[{span[0]}, {span[1]}]",
+                "" if score is None else _score_json(score),
+            )
         )
     return f"{{{', '.join(pieces)}}}"
 
@@ -180,6 +192,7 @@ _string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=
 _OUTCOME_JSON = tuple(f'{{"outcome": "{OUTCOME_NAMES[code]}", "rule": ' for code in sorted(Outcome))
 _OUTCOME_JSON_BY_NAME = {OUTCOME_NAMES[code]: _OUTCOME_JSON[code] for code in Outcome}
 _TRACE_JSON = '{}{}, "golden": {}, "response": {}, "span": {}{}}}'.format
+_KEYED_TRACE_JSON = '{}: {}{}, "golden": {}, "response": {}, "span": {}{}}}'.format  # "metric": {...}
 
 
 def _trace_json(
