@@ -114,3 +114,36 @@ def test_verdicts_decided_with_their_evidence_are_the_fast_paths(
         assert (decided.values, decided.extras) == (scores.values, scores.extras)
         assert decided.evidence is not None and len(decided.evidence) == len(FACTS)
     assert together.summary == fast.summary
+
+
+VALUES = pd.DataFrame(
+    {
+        "id": list("abcdef"),
+        "question": ["How long?", "What is the fee?", "When?", "Is it covered?", "How much?", "How long?"],
+        "answers": [
+            ["30 days", "a month"],
+            ["$5"],
+            ["2024-01-05", "5 January 2024"],
+            ["Yes"],
+            ["10%", "ten percent"],
+            ["Thirty days"],
+        ],
+        "response": [
+            "Refunds within 30 days.",
+            "The fee is $6.",
+            "It starts on 5 Jan 2024.",
+            "No, it is not covered.",
+            "It is about 10 percent.",
+            "",
+        ],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "metric", ["value_match", "exact_substring", "word_overlap", "phrase_match", "squad_f1"]
+)
+def test_evidence_of_the_deciding_call_says_what_a_stored_verdict_explained_says(metric: str) -> None:
+    stored, decided = score(VALUES, [metric]), score(VALUES, [metric], evidence=True)
+    assert stored.metrics[metric].evidence is None
+    assert [traces(decided, i) for i in range(len(VALUES))] == [traces(stored, i) for i in range(len(VALUES))]

@@ -108,7 +108,7 @@ def decide_batch(
     for scorer in scorers:
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             view = views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
-            seen[(scorer.view, options.nfc)] = view[0], list(map(shown, view[0]))  # as _seen keys it
+            seen[(scorer.view, options.nfc)] = view[0], list(map(shown, view[0]))  # type: ignore[arg-type]  # as _seen keys it
         inputs = [row_inputs(batch, name, options) for name in scorer.inputs]
         if scorer.decide_rows is not None:
             scores, explain_rows = scorer.decide_rows(*views[scorer.view], *inputs)
