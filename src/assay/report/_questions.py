@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..trace import trace_dicts
 from ._markup import attrs, element, json_text
 
 # Where each part of a question is found when the caller does not say: the usual column names.
@@ -224,8 +223,13 @@ def _text_cell(text: str, part: str) -> str:
 
 
 def _traces(found: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A row's traces by metric, as dicts, from the typed traces (``verdict_rows``) or a report row's."""
-    return trace_dicts(found)
+    """A row's traces by metric, as dicts: a typed trace's (``trace.Trace.as_dict``, what
+    ``verdict_rows`` gives), or a report row's dict as it is. (Read by its method, not its class: this
+    leaf of the page imports nothing of the scoring.)"""
+    return {
+        metric: one.as_dict() if hasattr(one, "as_dict") else dict(one)
+        for metric, one in (found or {}).items()
+    }
 
 
 def outcome_of(row: Mapping[str, Any], metric: str, trace: Mapping[str, Any] | None) -> str:
