@@ -12,10 +12,10 @@ A run whose verdicts were not decided here (read back from a scored file, or sco
 has its stored verdicts explained by the same functions (``evidence_rows``): there is no deciding call
 to read, and the stored verdict is what the evidence must agree with.
 
-Evidence is built for a batch of rows at a time (``evidence_rows``), as columns: at a million rows the
-interpreter's cost per row, not the texts, is what a trace costs, so each batch's texts are seen once
-per way of seeing (both seed protocols lowercase) and no object is built per row but the `Seen` a
-scorer's `explain` reads.
+Evidence is built for a batch of rows at a time, as columns: at a million rows the interpreter's cost
+per row, not the texts, is what a trace costs, so each batch's texts are seen once per way of seeing
+(both seed protocols lowercase; with the verdicts, the scoring views are the texts as seen) and no
+object is built per row but the `Seen` a scorer's `explain` reads.
 """
 
 from __future__ import annotations

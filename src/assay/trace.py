@@ -1,11 +1,16 @@
 """A trace for every verdict: what the metric saw, the rule that decided, and where it matched.
 
-A trace is built from a run's stored verdict (outcome, deciding answer, score), so it can never
-disagree with it: it is the scorer's evidence (``assay.evidence``: the golden answer and the response
-as the metric saw them, the rule in words, and the matched span as character offsets [start, end) into
-the original response, for the metrics whose pass is a place in the response: exact_substring,
-phrase_match, token_em, hard_fact). Metrics that count tokens (word_overlap, the F1 scores) have no
-span; their rule says what they counted. A run scored with ``evidence=True`` already holds it.
+A trace is the scorer's evidence of a row's verdict (``assay.evidence``: the golden answer and the
+response as the metric saw them, the rule in words, and the matched span as character offsets
+[start, end) into the original response, for the metrics whose pass is a place in the response:
+exact_substring, phrase_match, token_em, hard_fact), with the verdict's outcome and score. Metrics that
+count tokens (word_overlap, the F1 scores) have no span; their rule says what they counted.
+
+A run scored with ``evidence=True`` holds each verdict's evidence from the call that decided it: its
+traces are read, never decided again. A run without it (a scored file read back, or one scored without
+evidence) has its stored verdicts explained, so that a trace never disagrees with its verdict.
+Traces stay typed (``Trace``) up to the renderers; JSON is made of them only to write a file
+(``traces_as_json``, ``traces_json``).
 """
 
 from __future__ import annotations
