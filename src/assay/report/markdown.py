@@ -13,7 +13,6 @@ knows), and a word that a renderer would turn into a link by itself (GFM's autol
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
+from ..trace import trace_dicts
 from .format import difference_cells, interval_text, percent
 from .markup import cell, code, markdown_table, plain
 from .model import Cell, MetricReport, Report, Row
@@ -125,8 +125,7 @@ def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
     lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {len(missed)})", ""]
     for row in missed[:TOP_MISSES]:
-        found = row.get("trace")
-        traces = json.loads(found) if isinstance(found, str) and found else dict(found or {})
+        traces = trace_dicts(row.get("trace"))
         golden = row.get("answer") or row.get("answers") or ""
         lines += [f"### {cell(row.get('id'))}", "", f"- golden: {cell(golden)}",
                   f"- response: {cell(_snip(str(row.get('response', ''))))}"]  # fmt: skip

@@ -14,7 +14,6 @@ report holds (a harness run's numbers, a comparison of two runs) comes in as its
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,6 +22,7 @@ from .._version import __version__
 from ..signature import info_of
 from ..stats import Interval
 from ..summary import Agreement, IntervalMethod, JudgeSummary, MetricSummary, Review, Summary, Tally
+from ..trace import Trace, trace_dicts
 from .sections import Section
 
 if TYPE_CHECKING:
@@ -316,10 +316,8 @@ def _rows(run: ScoreRun, rows: Iterable[Mapping[str, Any]]) -> Iterable[Row]:
         )
 
 
-def _traces(found: Any) -> dict[str, Any]:
-    if isinstance(found, str) and found:
-        found = json.loads(found)
-    return dict(found) if isinstance(found, Mapping) else {}
+def _traces(found: Mapping[str, Trace] | None) -> dict[str, Any]:
+    return trace_dicts(found)  # the typed traces (``report.rows.verdict_rows``) as the renderers read them
 
 
 def judge_dict(judge: JudgeSummary) -> dict[str, Any]:

@@ -9,12 +9,12 @@ read them back; every text from the data is escaped where it is written.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
 from ..scoring import ScoreRun
+from ..trace import trace_dicts
 from .format import interval_text, percent
 from .markup import attrs, element, number_cell, table
 from .rows import row_traces, verdict_rows
@@ -44,8 +44,8 @@ def question_rows(
     traced = row_traces(traced_run)
     rows = []
     for index, (row, more) in enumerate(zip(verdict_rows(run, trace=False), more_traces)):
-        traces = json.loads(traced.json(index))
-        traces.update(more)
+        traces = trace_dicts(traced.traces(index))
+        traces.update(trace_dicts(more))
         rows.append({**row, "trace": traces})
     return rows
 
