@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..config_file import read_config
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..harness.runner import RunOptions
+from ..harness.systems.adapters import spec_forms
 from ..terminal import one_line
 from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
@@ -43,9 +44,9 @@ def add_parsers(commands: flags.Commands) -> None:
     parser.add_argument(
         "--system",
         metavar="SPEC",
-        help="the system under test: pkg.module:function or path/to/file.py:function (in process), "
-        "openai:BASE_URL (an OpenAI-compatible chat endpoint) or http:URL (JSON over HTTP, mapped by "
-        "[system] in the config file, whose spec it may also be given as)",
+        help=f"the system under test: {spec_forms()} (an http system is mapped by [system] in the config "
+        "file, whose spec it may also be given as; other packages add adapters by prefix, entry point group "
+        "assay.systems)",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="the run's folder (made when missing)")
     parser.add_argument(
