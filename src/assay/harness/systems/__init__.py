@@ -112,7 +112,9 @@ def load_system_config(path: str | Path) -> dict[str, Any]:
             f"[system] has no key {unknown[0]!r}", where=str(path), fix=f"use: {', '.join(CONFIG_KEYS)}"
         )
     if "spec" in section and not isinstance(section["spec"], str):
-        raise UsageError("[system] spec is not a text", where=str(path), fix='write spec = "openai:http://..."')
+        raise UsageError(
+            "[system] spec is not a text", where=str(path), fix='write spec = "openai:http://..."'
+        )
     return dict(section)
 
 

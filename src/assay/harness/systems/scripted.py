@@ -81,7 +81,9 @@ def _from_file(spec: SystemSpec) -> ScriptedSystem:
         ) from None
     if not isinstance(script, dict):
         raise UsageError(
-            f"the script is a JSON {type(script).__name__}", where=str(path), fix="write an object of question -> reply"
+            f"the script is a JSON {type(script).__name__}",
+            where=str(path),
+            fix="write an object of question -> reply",
         )
     default = spec.options.get("default", _NO_DEFAULT)
     return ScriptedSystem(script, default=default, spec=spec.spec)
