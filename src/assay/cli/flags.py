@@ -12,6 +12,7 @@ from typing import Any, TypeAlias
 
 from ..documents.page_cache import DEFAULT_PAGE_CACHE
 from ..gate import MAX_UNSCORED, ON, SCOPES
+from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
 from ..records import ColumnMap
 from ..scorers import SCORERS
@@ -188,9 +189,9 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--judge",
         action="append",
         metavar="SPEC",
-        help="a judge, tried in order; repeatable: openai:MODEL@BASE_URL or llama:PATH.gguf, then "
-        ",key=value settings (api_key_env=NAME, timeout, retries, rps, max_tokens, seed, "
-        "price_prompt, price_completion per million tokens)",
+        help=f"a judge, tried in order; repeatable: {judge_forms()} (the kinds of judge backends, more by "
+        "entry point group assay.judges), then ,key=value settings (api_key_env=NAME, timeout, retries, "
+        "rps, max_tokens, seed, price_prompt, price_completion per million tokens)",
     )
     judging.add_argument(
         "--config",
