@@ -58,6 +58,12 @@ def add_parsers(commands: flags.Commands) -> None:
         help="ask only the items of this scope (the policy's document id); repeatable",
     )
     parser.add_argument("--limit", type=flags.positive, metavar="N", help="ask only the first N items")
+    parser.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="a metric to score beside the run's own (a plugin's, or one more built-in); repeatable",
+    )
     _add_judge(parser)
     _add_asking(parser)
     flags.add_sources(parser)
@@ -178,7 +184,9 @@ def run_run(args: argparse.Namespace) -> int:
 
     config = _config(args)
     judged = bool(args.judge) or bool(_table(config, "judge").get("chain"))
-    args.metric = [*run_metrics(sources=args.sources, judge=judged), *_derived(args.sources)]
+    extra = [name for name in args.metric or () if name not in run_metrics(judge=True)]
+    metrics = [*run_metrics(sources=args.sources, judge=judged), *extra]
+    args.metric = [*metrics, *_derived(args.sources)]
     gate_scope = args.gate_scope  # before `gates` gives it assay score's default, which is not a run's
     found_gates = gates(args)  # a typo in a gate fails before any work
     args.gate_scope = gate_scope or "overall"
@@ -202,6 +210,7 @@ def run_run(args: argparse.Namespace) -> int:
                 judge_all=_judge_all(args, _table(config, "judge")),
                 rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
                 sources=args.sources,
+                metrics=metrics,
                 gate=_gate_settings(args, found_gates),
                 fresh=args.fresh,
                 progress=progress,
