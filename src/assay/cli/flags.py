@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from ..documents.page_cache import DEFAULT_PAGE_CACHE
-from ..gate import MAX_UNSCORED, ON, SCOPES
+from ..errors import UsageError
+from ..gate import ON, SCOPES, GateSettings, parse_share
 from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
 from ..records import ColumnMap
@@ -291,13 +292,23 @@ def add_scoring_run(parser: argparse.ArgumentParser) -> None:
 
 # --- assay score's reports of every row, and its gate ---------------------------------------------------
 
-# The gate's settings and their defaults (None on the command line means "not given").
-GATE_SETTINGS: dict[str, object] = {
-    "gate_scope": "all",
-    "max_unscored": str(MAX_UNSCORED),
-    "gate_on": "point",
-    "min_n": 1,
-}
+Settings = TypeVar("Settings", bound=GateSettings)
+# The gate's settings: the flag of each field of GateSettings (whose defaults are the only ones).
+GATE_FLAGS = {"scope": "gate_scope", "max_unscored": "max_unscored", "on": "gate_on", "min_n": "min_n"}
+
+
+def gate_settings(args: argparse.Namespace, kind: type[Settings]) -> Settings:
+    """The gates and their settings of the command line (`kind`: a scored file's, or a run's), read before
+    any work. A setting without a gate would change nothing, so it is a mistake, not a no-op; a setting
+    not given takes GateSettings' default."""
+    given = {field: getattr(args, flag) for field, flag in GATE_FLAGS.items()}
+    given = {field: value for field, value in given.items() if value is not None}
+    if given and not args.gate:
+        named = ", ".join(f"--{GATE_FLAGS[field].replace('_', '-')}" for field in given)
+        raise UsageError(f"{named} only apply to a gate", fix="add --gate EXPR, or drop them")
+    if "max_unscored" in given:
+        given["max_unscored"] = parse_share(given["max_unscored"])
+    return kind.parse(args.gate or (), **given)
 
 
 def add_reports_and_gates(parser: argparse.ArgumentParser) -> None:
@@ -321,23 +332,23 @@ def add_gates(group: argparse._ActionsContainer) -> None:
         "--gate-scope",
         choices=SCOPES,
         help="what each gate checks: the whole and every domain (all), the whole only (overall), or "
-        f"every domain only (domains) (default: {GATE_SETTINGS['gate_scope']})",
+        f"every domain only (domains) (default: {GateSettings().scope})",
     )
     group.add_argument(
         "--max-unscored",
         metavar="SHARE",
         help="a scope with more than this share of its rows unscored fails the gate, whatever its "
-        f"accuracy on the rest: a fraction or a percentage (default: {GATE_SETTINGS['max_unscored']})",
+        f"accuracy on the rest: a fraction or a percentage (default: {GateSettings.max_unscored})",
     )
     group.add_argument(
         "--gate-on",
         choices=ON,
         help="gate on the accuracy (point) or the conservative end of its 95%% interval: the lower end "
-        f"for >=, the upper for <= (default: {GATE_SETTINGS['gate_on']})",
+        f"for >=, the upper for <= (default: {GateSettings.on})",
     )
     group.add_argument(
         "--min-n",
         type=int,
         metavar="N",
-        help="a scope with fewer scored rows cannot pass the gate (default: 1)",
+        help=f"a scope with fewer scored rows cannot pass the gate (default: {GateSettings.min_n})",
     )
