@@ -16,7 +16,7 @@ from ..gate import ON, SCOPES, GateSettings, parse_share
 from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
 from ..records import ColumnMap
-from ..scorers import SCORERS
+from ..scorers import JUDGE, SCORERS
 from ..scoring import ScoreOptions
 from ..summary import IntervalMethod
 
@@ -110,10 +110,26 @@ def add_metric(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric",
         action="append",
-        choices=[*sorted(SCORERS), "judge"],
-        help="a metric to run; repeatable (default: every metric whose inputs the file has among "
-        "exact_substring, word_overlap, phrase_match, mlqa_em and mlqa_f1 (a lang column) and hard_fact "
-        "(a pattern column); squad_em, squad_f1, token_f1 and token_em run when named)",
+        choices=[*sorted(SCORERS), JUDGE],
+        help=metric_help(),
+    )
+
+
+# Inputs every file has: not worth naming in the help.
+_ALWAYS_THERE = ("id", "question")
+
+
+def metric_help() -> str:
+    """--metric's help, from the registry: which metrics run by default, with the inputs they need."""
+    defaults: list[str] = []
+    named: list[str] = []
+    for name in SCORERS:
+        scorer = SCORERS[name]
+        needed = [field for field in scorer.inputs if not field.endswith("?") and field not in _ALWAYS_THERE]
+        (defaults if scorer.default else named).append(f"{name} ({', '.join(needed)})" if needed else name)
+    return (
+        f"a metric to run; repeatable (default: every metric whose inputs the file has among "
+        f"{', '.join(defaults)}; {', '.join(named)} and {JUDGE} run when named)"
     )
 
 
@@ -125,13 +141,7 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
         default=IntervalMethod.name,
         help="how each accuracy's 95%% interval is computed (default: %(default)s)",
     )
-    parser.add_argument(
-        "--ci-seed",
-        type=seed,
-        default=IntervalMethod.seed,
-        metavar="N",
-        help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",
-    )
+    add_ci_seed(parser)
     parser.add_argument(
         "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
     )
@@ -142,6 +152,17 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
         "stems) as soft passes, reported apart from passes",
     )
     add_sources(parser)
+
+
+def add_ci_seed(parser: argparse.ArgumentParser) -> None:
+    """--ci-seed N: the bootstrap's seed, of score's intervals and compare's alike (one library default)."""
+    parser.add_argument(
+        "--ci-seed",
+        type=seed,
+        default=IntervalMethod.seed,
+        metavar="N",
+        help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",
+    )
 
 
 def add_sources(parser: argparse._ActionsContainer) -> None:
