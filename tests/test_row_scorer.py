@@ -160,3 +160,30 @@ def _forget(name: str) -> None:
         forget(name)
     else:
         SCORERS._scorers().pop(name, None)  # type: ignore[attr-defined]
+
+
+# --- the judge's cascade (Scorer.cascade: the engine's declaration; skipped where Scorer has none) ---------
+
+CASCADE_MODULE = PLUGIN_MODULE.replace(
+    '@row_scorer(inputs=("question",))', '@row_scorer(inputs=("question",), cascade=True)'
+)
+
+
+@pytest.mark.skipif("cascade" not in Scorer.__dataclass_fields__, reason="Scorer declares no cascade here")
+def test_a_row_scorer_declaring_cascade_feeds_the_judges_cascade(tmp_path: Path) -> None:
+    site = install_plugin(tmp_path, "rowplugin", CASCADE_MODULE, "first_word = rowplugin:first_word")
+    rows = [
+        ("a", "Capital of India?", "New Delhi", "New Delhi", "yes"),
+        ("b", "Capital?", "New Delhi", "the answer is New Delhi", "yes"),
+    ]
+    responses(tmp_path / "r.csv", rows)
+    (tmp_path / "judge.json").write_text(json.dumps({}), encoding="utf-8")
+    argv = ["score", "--responses", "r.csv", "--metric", "judge", "--metric", "first_word", "--cascade"]
+    argv += ["--judge", "scripted:judge.json,default=INCORRECT", "--no-cache", "--out", "x.csv"]
+    done = assay(site, *argv, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with (tmp_path / "x.csv").open(encoding="utf-8") as handle:
+        judged = [row["judge"] for row in csv.DictReader(handle)]
+    # Row a: every cascade matcher passes, first_word too: decided without a judge. Row b: the built-in
+    # matchers pass but first_word fails ('the' begins no golden answer): sent to the judge, which says no.
+    assert judged == ["True", "False"]
