@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from assay import load_records, score
+from assay import Dataset, ScoreRun, load_records, score
 from assay.errors import UsageError
+from assay.judges import metric
 from assay.judges._base import JudgeUnavailable
 from assay.judges.backends import JUDGES, JudgeBackend, judge_forms, judge_kinds
 from assay.judges.metric import JudgeSetup
@@ -77,6 +78,14 @@ def test_a_broken_backend_package_is_named_by_its_entry_point(tmp_path: Path) ->
     assert "entry point 'bad = badjudge:MISSING' (group assay.judges)" in done.stderr
 
 
+def judged(records: Dataset, setup: JudgeSetup) -> ScoreRun:
+    """The judge metric scored (with the engine's ``with_judge`` where the judge is a Scorer)."""
+    with_judge = getattr(metric, "with_judge", None)
+    if with_judge is not None:
+        return score(records, with_judge(["judge"], setup))
+    return score(records, ["judge"], judge=setup)  # type: ignore[call-arg]
+
+
 # --- the scripted double ------------------------------------------------------------------------------
 
 
@@ -96,14 +105,14 @@ def test_a_scripted_judge_decides_from_its_script(
     script: object, default: str | None, verdicts: list[Outcome]
 ) -> None:
     judge = ScriptedJudge(script, default=default)  # type: ignore[arg-type]
-    scored = score(load_records(EXAMPLE, limit=3), ["judge"], judge=JudgeSetup((judge,)))
+    scored = judged(load_records(EXAMPLE, limit=3), JudgeSetup((judge,)))
     assert list(scored.metrics["judge"].outcomes) == verdicts
     assert len(judge.prompts) == 3 and "Who painted Guernica?" in judge.prompts[2]
 
 
 def test_a_scripted_judge_raises_what_it_is_scripted_to() -> None:
     judge = ScriptedJudge({"Guernica": JudgeUnavailable("down")}, default="CORRECT")
-    scored = score(load_records(EXAMPLE, limit=3), ["judge"], judge=JudgeSetup((judge,)))
+    scored = judged(load_records(EXAMPLE, limit=3), JudgeSetup((judge,)))
     assert list(scored.metrics["judge"].outcomes) == [PASS, PASS, UNSCORED]
 
 

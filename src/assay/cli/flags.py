@@ -16,7 +16,7 @@ from ..gate import ON, SCOPES, GateSettings, parse_share
 from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
 from ..records import ColumnMap
-from ..scorers import JUDGE, SCORERS
+from ..scorers import SCORERS
 from ..scoring import ScoreOptions
 from ..summary import IntervalMethod
 
@@ -110,7 +110,7 @@ def add_metric(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric",
         action="append",
-        choices=[*sorted(SCORERS), JUDGE],
+        choices=[*sorted(SCORERS), "judge"],
         help=metric_help(),
     )
 
@@ -129,7 +129,7 @@ def metric_help() -> str:
         (defaults if scorer.default else named).append(f"{name} ({', '.join(needed)})" if needed else name)
     return (
         f"a metric to run; repeatable (default: every metric whose inputs the file has among "
-        f"{', '.join(defaults)}; {', '.join(named)} and {JUDGE} run when named)"
+        f"{', '.join(defaults)}; {', '.join(named)} and judge run when named)"
     )
 
 
