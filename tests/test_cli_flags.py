@@ -10,6 +10,8 @@ from assay.cli.flags import metric_help
 from assay.gate import RUN_SCOPES, GateSettings
 from assay.harness.systems import spec_forms
 from assay.judges.backends import judge_forms
+from assay.judges.rubric import DEFAULT_RUBRIC
+from assay.judges.run import JudgeOptions
 from assay.scorers import SCORERS
 from assay.summary import IntervalMethod
 from cli_run import run
@@ -39,6 +41,9 @@ def test_metric_help_names_every_registered_metric() -> None:
         ("run", f"both (all) (default: {RUN_SCOPES[0]})"),
         ("score", f"the bootstrap's seed (default: {IntervalMethod.seed})"),
         ("compare", f"the bootstrap's seed (default: {IntervalMethod.seed})"),
+        ("score", f"requests in flight (default {JudgeOptions.concurrency})"),
+        ("score", f"before judging (default {JudgeOptions.max_response_chars})"),
+        ("score", f"(default {DEFAULT_RUBRIC}: is the response's answer"),
         ("run", spec_forms()),
         ("score", judge_forms()),
         ("run", judge_forms()),

@@ -15,6 +15,8 @@ from ..errors import UsageError
 from ..gate import ON, SCOPES, GateSettings, parse_share
 from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
+from ..judges.rubric import DEFAULT_RUBRIC
+from ..judges.run import JudgeOptions
 from ..records import ColumnMap
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
@@ -230,12 +232,17 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--judge-rubric",
         metavar="NAME",
         help="what the judges are asked, and how their replies are read: a rubric by name, built in or "
-        "a plugin's (default equivalence: is the response's answer one of the golden answers?)",
+        f"a plugin's (default {DEFAULT_RUBRIC}: is the response's answer one of the golden answers?)",
     )
     judging.add_argument(
         "--cascade", action="store_true", help="ask the judges only where the matchers cannot decide"
     )
-    judging.add_argument("--concurrency", type=int, metavar="N", help="requests in flight (default 8)")
+    judging.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help=f"requests in flight (default {JudgeOptions.concurrency})",
+    )
     judging.add_argument(
         "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"
     )
@@ -248,7 +255,8 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--max-response-chars",
         type=int,
         metavar="N",
-        help="cut longer responses, with a marker, before judging (default 8000)",
+        help="cut longer responses, with a marker, before judging "
+        f"(default {JudgeOptions.max_response_chars})",
     )
     judging.add_argument(
         "--system-model",
