@@ -64,9 +64,12 @@ class ScriptedJudge:
 
     @property
     def identity(self) -> str:
-        """The script's own words (a mapping's) or the function's name: a changed script is another judge."""
-        if callable(self.script):
-            code = getattr(self.script, "__qualname__", type(self.script).__name__)
+        """The script's own words (a mapping's, or a function's name and code): a changed script is
+        another judge, whose replies the cache keeps apart."""
+        if callable(self.script):  # its name and its code: a cached reply of an edited function is not reused
+            body = getattr(self.script, "__code__", None)
+            words = "" if body is None else f"{body.co_code.hex()}{body.co_consts!r}"
+            code = f"{getattr(self.script, '__qualname__', type(self.script).__name__)}|{words}"
         else:
             code = json.dumps({str(k): str(v) for k, v in self.script.items()}, sort_keys=True)
         return hashlib.sha256(f"{code}|{self.default}".encode()).hexdigest()[:16]
