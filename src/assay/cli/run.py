@@ -220,12 +220,13 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
+    from ..report.model import build_report
     from ..report.text import render_text, warnings
 
-    summary = done.run.summary
-    for warning in warnings(summary):
+    report = build_report(done.run.summary)
+    for warning in warnings(report):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
-    sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))
+    sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(report))
     if done.run.summary.judge is None and not done.reports:  # else results.md's headline says so
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"

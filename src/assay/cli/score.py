@@ -88,11 +88,11 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     finally:
         if progress is not None:
             progress.close()  # end the progress line, also before an error's message
-    summary = scored.summary
-    for warning in warnings(summary):
+    model = build_report(scored.summary)  # the printed report and the JSON: no rows needed
+    for warning in warnings(model):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
-        sys.stdout.write(render_text(summary, detail=args.detail))
+        sys.stdout.write(render_text(model, detail=args.detail))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
@@ -101,7 +101,7 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     if args.trace:
         print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        written = write_summary_json(summary, args.json)
+        written = write_summary_json(model, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ._markup import attrs, element, json_text
+from .markup import attrs, element, json_text
 
 # Where each part of a question is found when the caller does not say: the usual column names.
 USUAL_COLUMNS = {
