@@ -18,6 +18,7 @@ from .report.plot import accuracy_chart_svg, write_plot
 from .report.rows import row_traces, verdict_rows, write_traces, write_verdicts
 from .report.text import render_text
 from .scorers import SCORERS, Evidence, MetricScores, Outcome, Scorer, Seen
+from .scorers.row import RowVerdict, row_scorer
 from .scoring import ScoreOptions, ScoreRun, available_metrics, score, signature
 from .summary import Agreement, IntervalMethod, MetricSummary, Summary, Tally
 from .trace import Trace, explain, traces
@@ -42,6 +43,7 @@ __all__ = [
     "Record",
     "Reply",
     "Report",
+    "RowVerdict",
     "ScoreOptions",
     "ScoreRun",
     "Scorer",
@@ -64,6 +66,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "render_text",
+    "row_scorer",
     "row_traces",
     "score",
     "signature",

@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .. import stats
 from ..compare import compare, load_scored
 from ..errors import EXIT_OK, InputError, UsageError
 from ..outputs import check_outputs, json_document, write_text
@@ -31,9 +30,7 @@ def add_parsers(commands: flags.Commands) -> None:
     comparer.add_argument("--json", metavar="FILE", help="write the comparison as JSON")
     comparer.add_argument("--markdown", metavar="FILE", help="write the comparison as Markdown")
     comparer.add_argument("--html", metavar="FILE", help="write B's HTML report with the comparison")
-    comparer.add_argument(
-        "--ci-seed", type=flags.seed, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
-    )
+    flags.add_ci_seed(comparer)
     comparer.add_argument(
         "--allow-changed-questions",
         action="store_true",
