@@ -1,4 +1,4 @@
-"""Redraw docs/report.png, the README's picture of the HTML report.
+"""Redraw docs/report.png, docs/reports.md's picture of the HTML report.
 
     python docs/screenshot.py
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from playwright.sync_api import sync_playwright
 import assay
 from assay.compare import compare
 from assay.report.html import write_html
+from assay.report.sections import Comparison
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "qa_responses.csv"
@@ -66,11 +68,8 @@ def comparison(a: assay.ScoreRun, b: assay.ScoreRun) -> dict[str, Any]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         a, b = assay.score(EXAMPLE), assay.score(answered_copy(Path(folder)))
-        summary = assay.summary_dict(a.summary) | {"source": "examples/qa_responses.csv"}  # not a full path
-        rows = list(assay.verdict_rows(a))
-        page = write_html(
-            Path(folder) / "report.html", summary, rows, comparison(a, b), fields=a.dataset.fields
-        )
+        report = replace(assay.build_report(a), source="examples/qa_responses.csv")  # not a full path
+        page = write_html(Path(folder) / "report.html", report.with_sections(Comparison(comparison(a, b))))
         picture = Path(folder) / "report.png"
         with sync_playwright() as driver:
             chromium = driver.chromium

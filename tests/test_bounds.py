@@ -117,7 +117,7 @@ def test_a_huge_repeat_names_its_row_and_pattern(tmp_path: Path) -> None:
 def test_thousands_of_golden_answers_against_a_long_response() -> None:
     rng = random.Random(9)
     # No grouped number (1,24,000) in the long response: those send a text through the profile's
-    # Python steps (about 1.1 s per MB here; see the README's Speed), not the C path.
+    # Python steps (about 1.1 s per MB here; see docs/speed.md), not the C path.
     vocabulary = ["Delhi", "river", "valley", "दिल्ली", "राजधानी", "3.5", "कण्णूर", "北京", "१९४७"]
     response = " ".join(rng.choice(vocabulary) for _ in range(150_000))  # about 1 MB
     goldens = [f"answer {i} {rng.choice(vocabulary)} number {i}" for i in range(5_000)] + ["valley दिल्ली"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assay import load_records, score, summary_dict, verdict_rows
+from assay import build_report, load_records, score, summary_dict
 from assay.judges.metric import CASCADE, CASCADE_MATCHERS, JudgeSetup
 from assay.judges.spec import parse_spec
 from assay.report.html import render_html
@@ -144,8 +144,8 @@ def test_the_cascade_sends_rows_with_cues_to_the_judge(llama_server: Server, tmp
         "judges (3 for a negation, contrast or hedge cue, 2 for naming several candidates, 1 where the "
         "matchers disagreed or a golden word was there)"
     )
-    assert said in render_text(run.summary)
-    assert said in render_html(summary_dict(run.summary), list(verdict_rows(run)))
+    assert said in render_text(build_report(run.summary))
+    assert said in render_html(build_report(run))
 
 
 def test_without_the_cascade_no_cue_is_looked_at() -> None:

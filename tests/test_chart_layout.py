@@ -9,6 +9,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from assay.report._comparison import difference_chart_svg
+from assay.report.model import report_from_summary
 from assay.report.plot import accuracy_chart_svg
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def check_readable(found: dict[str, Any]) -> None:
 
 
 def test_fifty_long_domain_names_fit_the_accuracy_chart(browser: Browser) -> None:
-    found = measure(browser, accuracy_chart_svg(accuracy_summary()))
+    found = measure(browser, accuracy_chart_svg(report_from_summary(accuracy_summary())))
     check_readable(found)
     assert len(found["labels"]) == 51  # 50 domains and the combined row
 
@@ -88,6 +89,6 @@ def test_a_comparisons_legend_wraps_above_the_plot(browser: Browser) -> None:
 def test_a_cut_label_keeps_its_whole_name_as_a_tooltip(browser: Browser) -> None:
     long = "A domain whose name runs well past the label column's room"
     summary = {"metrics": {"m": {"combined": _tally(0.5), "domains": {long: _tally(0.5)}}}}
-    found = measure(browser, accuracy_chart_svg(summary))
+    found = measure(browser, accuracy_chart_svg(report_from_summary(summary)))
     check_readable(found)
     assert found["tooltips"] == [long]

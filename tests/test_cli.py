@@ -193,7 +193,8 @@ def test_report_without_a_domain_column_says_no_domain(
 
 def test_report_matches_render_text(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(["score", "--responses", "my_model_english.csv"], capsys)
-    assert out == assay.render_text(assay.score(assay.load_records("my_model_english.csv")).summary)
+    scored = assay.score(assay.load_records("my_model_english.csv"))
+    assert out == assay.render_text(assay.build_report(scored.summary))
 
 
 # --- errors --------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from assay import InputError, Outcome, score
+from assay.report.model import build_report
 from assay.report.text import warnings
 from assay.scorers.hard_fact import PATTERN_SECONDS, TIMED_OUT
 from assay.trace import traces
@@ -144,5 +145,5 @@ def test_a_catastrophic_pattern_leaves_its_row_unscored_within_the_budget(
     assert (trace.outcome, trace.rule) == ("unscored", scores.reasons[0])
     assert any(
         "1 rows unscored, their pattern ran past its time budget: ids slow" in w
-        for w in warnings(run.summary)
+        for w in warnings(build_report(run.summary))
     )

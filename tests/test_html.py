@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import base64
 import csv
+import dataclasses
 import hashlib
 import html
 import json
 import re
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -22,8 +22,11 @@ from typing import Any
 import pytest
 
 import assay
+from assay.judges.accounting import JudgeSummary, JudgeUsage
 from assay.report.html import render_html, write_html
+from assay.report.model import Report
 from assay.report.plot import accuracy_chart_svg, write_plot
+from assay.report.sections import Comparison
 from cli_run import NEEDS_MORE_INPUTS
 from conftest import skip_or_fail
 
@@ -156,8 +159,13 @@ def summary(run: assay.ScoreRun) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def page(run: assay.ScoreRun, summary: dict[str, Any]) -> str:
-    return render_html(summary, list(assay.verdict_rows(run)), COMPARISON, fields=run.dataset.fields)
+def report(run: assay.ScoreRun) -> Report:
+    return assay.build_report(run)
+
+
+@pytest.fixture(scope="module")
+def page(report: Report) -> str:
+    return render_html(report.with_sections(Comparison(COMPARISON)))
 
 
 def test_hostile_text_appears_only_escaped(page: str) -> None:
@@ -235,23 +243,28 @@ def test_comparison_section_shows_the_comparison(page: str) -> None:
     assert "only in A (1): id7" in page and "only in B (0): none" in page
 
 
-def test_no_comparison_no_section(run: assay.ScoreRun, summary: dict[str, Any]) -> None:
-    page = render_html(summary, list(assay.verdict_rows(run)))
+def test_no_comparison_no_section(report: Report) -> None:
+    page = render_html(report)
     assert 'id="comparison"' not in page and "assay-comparison" not in page
 
 
-def test_judge_usage_and_input_warnings_are_shown(run: assay.ScoreRun, summary: dict[str, Any]) -> None:
-    usage = {"calls": 40, "cache_hits": 16, "failures": 1, "prompt_tokens": 9000, "completion_tokens": 700}
-    judge = {
-        "sent_to_judges": 40,
-        "decided_by_cascade": 16,
-        "truncated": 2,
-        "over_budget": 0,
-        "usage": {"openai:<model>@127.0.0.1:8080": usage | {"cost": 0.0125}},
-        "warnings": ["a judge is of the <family> of the system under test"],
-    }
-    rows = summary["rows"] | {"empty_golden_ids": ["art-02"], "null_cells": {"response": ["x1", "x2"]}}
-    page = render_html(summary | {"judge": judge, "rows": rows}, list(assay.verdict_rows(run)))
+def test_judge_usage_and_input_warnings_are_shown(report: Report) -> None:
+    usage = JudgeUsage(
+        calls=40, cache_hits=16, failures=1, prompt_tokens=9000, completion_tokens=700, cost=0.0125
+    )
+    judge = JudgeSummary(
+        sent_to_judges=40,
+        decided_by_cascade=16,
+        blank=0,
+        truncated=2,
+        over_budget=0,
+        seconds=1.0,
+        usage={"openai:<model>@127.0.0.1:8080": usage},
+        agreement={},
+        notes=("a judge is of the <family> of the system under test",),
+    )
+    inputs = {"empty_golden_ids": ("art-02",), "null_cells": {"response": ("x1", "x2")}}
+    page = render_html(dataclasses.replace(report, judge=judge, **inputs))
     assert "40 rows sent to the judges; 16 decided by the cascade; 2 responses truncated" in page
     assert "openai:&lt;model&gt;@127.0.0.1:8080" in page and "of the &lt;family&gt; of" in page
     assert '<td data-field="cache_hits" data-value="16">16</td>' in page
@@ -283,9 +296,7 @@ def test_columns_named_otherwise_are_found_through_fields(tmp_path: Path) -> Non
     path.write_text("qid,q,gold,topic,model_output\nx1,Capital of France?,Paris,Geo,It is Paris.\n")
     columns = assay.ColumnMap(id="qid", question="q", answer="gold", domain="topic", response="model_output")
     run = assay.score(assay.load_records(path, columns=columns))
-    page = render_html(
-        assay.summary_dict(run.summary), list(assay.verdict_rows(run)), fields=run.dataset.fields
-    )
+    page = render_html(assay.build_report(run))
     question = re.search(r'<tr class="question">.*?</tr>', page, re.S)
     assert question is not None
     for text in ("x1", "Capital of France?", "Paris", "Geo", "It is <mark>Paris</mark>."):
@@ -293,21 +304,21 @@ def test_columns_named_otherwise_are_found_through_fields(tmp_path: Path) -> Non
     assert '<td class="response">It is Paris.</td>' in question[0]
 
 
-def test_write_html_writes_the_page(tmp_path: Path, run: assay.ScoreRun, summary: dict[str, Any]) -> None:
-    path = write_html(tmp_path / "report.html", summary, list(assay.verdict_rows(run)))
+def test_write_html_writes_the_page(tmp_path: Path, report: Report) -> None:
+    path = write_html(tmp_path / "report.html", report)
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!doctype html>") and text.rstrip().endswith("</html>")
 
 
-def test_charts_are_well_formed_svg(page: str, summary: dict[str, Any]) -> None:
+def test_charts_are_well_formed_svg(page: str, summary: dict[str, Any], report: Report) -> None:
     charts = re.findall(r"<svg\b.*?</svg>", page, re.S)
     assert len(charts) == len(summary["metrics"]) + 1  # one per metric, and the comparison's
-    for chart in [*charts, accuracy_chart_svg(summary)]:
+    for chart in [*charts, accuracy_chart_svg(report)]:
         ET.fromstring(chart)
 
 
-def test_chart_points_are_the_summary_accuracies(summary: dict[str, Any]) -> None:
-    root = ET.fromstring(accuracy_chart_svg(summary, ["exact_substring", "phrase_match"]))
+def test_chart_points_are_the_summary_accuracies(summary: dict[str, Any], report: Report) -> None:
+    root = ET.fromstring(accuracy_chart_svg(report, ["exact_substring", "phrase_match"]))
     points = {
         (g.get("data-metric"), g.get("data-domain")): g for g in root.iter("{http://www.w3.org/2000/svg}g")
     }
@@ -320,27 +331,27 @@ def test_chart_points_are_the_summary_accuracies(summary: dict[str, Any]) -> Non
     assert len(points) == 2 * (len(summary["metrics"]["phrase_match"]["domains"]) + 1)
 
 
-def test_write_plot_svg(tmp_path: Path, summary: dict[str, Any]) -> None:
-    path = write_plot(tmp_path / "chart.svg", summary, ["phrase_match"])
+def test_write_plot_svg(tmp_path: Path, report: Report) -> None:
+    path = write_plot(tmp_path / "chart.svg", report, ["phrase_match"])
     assert ET.parse(path).getroot().tag == "{http://www.w3.org/2000/svg}svg"
 
 
 @pytest.mark.parametrize("suffix", [".png", ".pdf"])
-def test_write_plot_with_matplotlib(tmp_path: Path, summary: dict[str, Any], suffix: str) -> None:
+def test_write_plot_with_matplotlib(tmp_path: Path, report: Report, suffix: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         skip_or_fail("matplotlib is not installed (pip install 'assay[plot]')")
-    data = write_plot(tmp_path / f"chart{suffix}", summary).read_bytes()
+    data = write_plot(tmp_path / f"chart{suffix}", report).read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n" if suffix == ".png" else b"%PDF-")
 
 
 def test_png_without_matplotlib_says_how_to_get_it(
-    tmp_path: Path, summary: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, report: Report, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if it were not installed
     with pytest.raises(assay.UsageError, match=r"pip install 'assay\[plot\]', or write \.svg"):
-        write_plot(tmp_path / "chart.png", summary)
+        write_plot(tmp_path / "chart.png", report)
 
 
 @pytest.mark.parametrize(
@@ -351,7 +362,7 @@ def test_png_without_matplotlib_says_how_to_get_it(
     ],
 )
 def test_write_plot_refuses(
-    tmp_path: Path, summary: Mapping[str, Any], name: str, metrics: list[str] | None, message: str
+    tmp_path: Path, report: Report, name: str, metrics: list[str] | None, message: str
 ) -> None:
     with pytest.raises(assay.UsageError, match=re.escape(message)):
-        write_plot(tmp_path / name, summary, metrics)
+        write_plot(tmp_path / name, report, metrics)

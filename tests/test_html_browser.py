@@ -12,6 +12,7 @@ import pytest
 
 import assay
 from assay.report.html import write_html
+from assay.report.sections import Comparison
 from cli_run import NEEDS_MORE_INPUTS
 from test_html import ATTRIBUTE_PAYLOAD, COMPARISON, PWN_PAYLOAD, SCRIPT_PAYLOAD, hostile_csv
 
@@ -27,7 +28,7 @@ def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, An
     every = [name for name in assay.SCORERS if name not in NEEDS_MORE_INPUTS]  # the file's every metric
     run = assay.score(hostile_csv(folder), every)
     summary, rows = assay.summary_dict(run.summary), list(assay.verdict_rows(run))
-    path = write_html(folder / "report.html", summary, rows, COMPARISON, fields=run.dataset.fields)
+    path = write_html(folder / "report.html", assay.build_report(run, sections=[Comparison(COMPARISON)]))
     return path, summary, rows
 
 

@@ -74,13 +74,13 @@ def test_every_output_of_a_run_shares_one_computation_of_each_rows_traces(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
-    real = rows_module.trace_json
+    real = rows_module.row_trace
 
-    def counted(run_: Any, index: int) -> str:
+    def counted(run_: Any, index: int) -> Any:
         calls.append(index)
         return real(run_, index)
 
-    monkeypatch.setattr(rows_module, "trace_json", counted)
+    monkeypatch.setattr(rows_module, "row_trace", counted)
     argv = ["score", "--responses", str(EXAMPLE), "--out", str(tmp_path / "o.csv"), "--trace-col"]
     argv += ["--trace", str(tmp_path / "t.jsonl"), "--markdown", str(tmp_path / "r.md")]
     argv += ["--html", str(tmp_path / "r.html")]
@@ -93,7 +93,7 @@ def test_row_traces_are_kept_with_their_run() -> None:
     run_ = score(EXAMPLE, ["exact_substring"])
     traced = rows_module.row_traces(run_)
     assert rows_module.row_traces(run_) is traced
-    assert traced.json(3) is traced.json(3)
+    assert traced.traces(3) is traced.traces(3)
     assert traced.as_dicts(3)["exact_substring"]["outcome"] in ("pass", "fail")
     assert rows_module.row_traces(score(EXAMPLE, ["exact_substring"])) is not traced
 

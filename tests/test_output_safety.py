@@ -157,11 +157,11 @@ def test_a_crash_before_the_file_is_complete_leaves_the_old_file_and_no_temporar
 @pytest.mark.parametrize(
     ("writer", "step"),
     [
-        ("score --out csv", "trace_json"),
-        ("score --out jsonl", "trace_json"),
-        ("score --out parquet", "trace_json"),
-        ("score --trace", "trace_json"),
-        ("score --html", "trace_json"),
+        ("score --out csv", "row_trace"),
+        ("score --out jsonl", "row_trace"),
+        ("score --out parquet", "row_trace"),
+        ("score --trace", "row_trace"),
+        ("score --html", "row_trace"),
     ],
 )
 @pytest.mark.parametrize("crash_at_row", [1, 3])
@@ -198,7 +198,7 @@ def test_an_output_that_did_not_exist_is_not_created_by_a_crash(
     def crash(*_: Any) -> str:
         raise RuntimeError("injected crash")
 
-    monkeypatch.setattr(rows_module, "trace_json", crash)
+    monkeypatch.setattr(rows_module, "row_trace", crash)
     main_crashing([*_score("--out")(inputs, tmp_path / "new.csv"), "--trace-col"])
     assert list(tmp_path.iterdir()) == [tmp_path / "in"]
 
@@ -481,11 +481,11 @@ import os, sys, time
 from pathlib import Path
 import assay.report.rows as rows
 from assay.cli import main
-real = rows.trace_json
+real = rows.row_trace
 def slow(run, index):
     time.sleep(0.002)
     return real(run, index)
-rows.trace_json = slow
+rows.row_trace = slow
 folder = Path(sys.argv[1])
 (folder / f"ready-{os.getpid()}").touch()
 while not (folder / "go").exists():

@@ -75,15 +75,15 @@ BROKEN_MODULE = "raise RuntimeError('this plugin is broken on purpose')\n"
 CLASH_MODULE = "from assay.scorers import BUILT_IN\nSAME = BUILT_IN['exact_substring']\n"
 
 
-def install_plugin(tmp_path: Path, name: str, module: str, entry: str) -> Path:
-    """A package `name` with one module and one `assay.scorers` entry point, pip-installed into a
-    directory of its own, which is returned (put it on PYTHONPATH)."""
+def install_plugin(tmp_path: Path, name: str, module: str, entry: str, group: str = "assay.scorers") -> Path:
+    """A package `name` with one module and one entry point in `group`, pip-installed into a directory
+    of its own, which is returned (put it on PYTHONPATH)."""
     package = tmp_path / f"{name}-src"
     (package / name).mkdir(parents=True)
     (package / name / "__init__.py").write_text(textwrap.dedent(module), encoding="utf-8")
     (package / "backend.py").write_text(BACKEND, encoding="utf-8")
     (package / "name.txt").write_text(f"{name} 0.1", encoding="utf-8")
-    (package / "entry_points.txt").write_text(f"[assay.scorers]\n{entry}\n", encoding="utf-8")
+    (package / "entry_points.txt").write_text(f"[{group}]\n{entry}\n", encoding="utf-8")
     pyproject = '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n'
     (package / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     target = tmp_path / f"{name}-site"

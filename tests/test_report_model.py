@@ -198,7 +198,7 @@ def test_the_default_text_report_has_one_table_across_metrics_and_a_hint(
 def test_a_file_without_a_lang_column_has_no_language_table(tmp_path: Path) -> None:
     path = tmp_path / "plain.csv"
     path.write_text("question,answer,response\nq1,a,a\nq2,b,c\n", encoding="utf-8")
-    printed = render_text(assay.score(assay.load_records(path)).summary)
+    printed = render_text(build_report(assay.score(assay.load_records(path)).summary))
     assert "accuracy by domain" in printed and "accuracy by language" not in printed
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import assay.parallel as parallel
-from assay import Outcome, score, summary_dict
+from assay import Outcome, build_report, score, summary_dict
 from assay.parallel import score_file
 from assay.report.text import render_text
 
@@ -58,7 +58,7 @@ def test_the_summary_reports_the_mean_over_scored_rows() -> None:
     assert summary["domains"]["A"]["mean"] == pytest.approx((1.0 + 2 / 3) / 2)
     assert summary["domains"]["B"]["mean"] == 0.0
     assert (summary["combined"]["unscored"], summary["combined"]["blank"]) == (1, 1)
-    report = render_text(score(frame, ["token_f1"]).summary, detail=True)
+    report = render_text(build_report(score(frame, ["token_f1"]).summary), detail=True)
     assert "mean" in report.splitlines()[3] and "0.556" in report
 
 

@@ -219,7 +219,7 @@ def test_token_f1_and_em_see_whole_numbers(golden: str, response: str) -> None:
     assert values is not None and values[0] == 0.0
 
 
-# Legacy spellings the profile promises to map (README "Careful matching"), a vector of our own for
+# Legacy spellings the profile promises to map (docs/scoring.md, "Careful matching"), a vector of our own for
 # each: (legacy, modern), inside a word of the script where one reads naturally.
 LEGACY = {
     "malayalam chillu nn": ("\u0d15\u0d23\u0d4d\u200d", "\u0d15\u0d7a"),

@@ -60,7 +60,7 @@ from assay.harness import DEFAULT_PAGE_CACHE  # noqa: E402
 SOURCES_ENV = "ASSAY_EXAMPLE_SOURCES"
 BUNDLED_SOURCES = Path(__file__).resolve().parent.parent / "gold" / "sources"
 TOP_CHUNKS = 8
-DEFAULT_FLOOR = 0.08  # measured on the shared insurance gold set and the bundled example: see README.md
+DEFAULT_FLOOR = 0.08  # measured on the shared insurance gold set and the bundled example: see docs/run.md
 EXTRACTIVE_MODEL = "bm25s-extractive"
 OPTIONS = frozenset(
     {"sources", "page_cache", "chunk", "overlap", "floor", "top", "llm", "model", "llm_timeout"}

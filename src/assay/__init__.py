@@ -29,6 +29,7 @@ _NAMES = {
     ".report.rows": ("row_traces", "verdict_rows", "write_traces", "write_verdicts"),
     ".report.text": ("render_text",),
     ".scorers": ("SCORERS", "Evidence", "MetricScores", "Outcome", "Scorer", "Seen"),
+    ".scorers.row": ("RowVerdict", "row_scorer"),
     ".scoring": ("ScoreOptions", "ScoreRun", "available_metrics", "score", "signature"),
     ".summary": ("Agreement", "IntervalMethod", "MetricSummary", "Summary", "Tally"),
     ".trace": ("Trace", "explain", "traces"),

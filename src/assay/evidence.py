@@ -1,21 +1,27 @@
 """Evidence: why one row got its verdict under one metric, in the metric's own words.
 
-Built from a decided verdict (outcome, deciding answer, score), so it can never disagree with it: the
-texts as the metric saw them (``Scorer.view``, or ``Scorer.seen_by``), the rule in words
-(``Scorer.explain``), and the matched span as offsets into the original response (mapped back through
-``Scorer.alignment``). ``score(..., evidence=True)`` gives every row's evidence with its verdicts;
-``assay.trace`` builds a stored run's traces with the same function. A scorer without ``explain`` still
-gets evidence: its description, the outcome and the deciding answer.
+``score(..., evidence=True)`` decides each batch of rows and says why in one step (``decide_batch``):
+the scorer's call that decides a row's verdict is the one whose result the evidence reads, so the two
+can never disagree and nothing is decided twice (``Scorer.decide_rows`` hands over what deciding found:
+hard_fact's match, not a second search). Evidence holds the texts as the metric saw them
+(``Scorer.view``, or ``Scorer.seen_by``), the rule in words (``Scorer.explain``), and the matched span as
+offsets into the original response (mapped back through ``Scorer.alignment``). A scorer without
+``explain`` still gets evidence: its description, the outcome and the deciding answer.
 
-Evidence is built for a batch of rows at a time (``evidence_rows``), as columns: at a million rows the
-interpreter's cost per row, not the texts, is what a trace costs, so each batch's texts are seen once
-per way of seeing (both seed protocols lowercase) and no object is built per row but the `Seen` a
-scorer's `explain` reads.
+A run whose verdicts were not decided here (read back from a scored file, or scored without evidence)
+has its stored verdicts explained by the same functions (``evidence_rows``): there is no deciding call
+to read, and the stored verdict is what the evidence must agree with.
+
+Evidence is built for a batch of rows at a time, as columns: at a million rows the interpreter's cost
+per row, not the texts, is what a trace costs, so each batch's texts are seen once per way of seeing
+(both seed protocols lowercase; with the verdicts, the scoring views are the texts as seen) and no
+object is built per row but the `Seen` a scorer's `explain` reads.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -23,8 +29,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from .records import Record
-from .scorers._base import Alignment, Evidence, MetricScores, Outcome, Scorer, Seen, SeenRows, Span
-from .scoring import ScoreOptions, row_inputs
+from .scorers._base import (
+    Alignment,
+    AnswerSets,
+    Evidence,
+    ExplainRows,
+    MetricScores,
+    Outcome,
+    Scorer,
+    Seen,
+    SeenRows,
+    Span,
+)
+from .scoring import ScoreOptions, blank_rows, row_inputs, system_failures
 from .text import align
 
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
@@ -68,10 +85,57 @@ class EvidenceRows:
 SeenResponses = dict[object, tuple[list[str], list[str]]]
 
 
+def decide_batch(
+    batch: Sequence[Record],
+    scorers: Sequence[Scorer],
+    results: Mapping[str, MetricScores],
+    options: ScoreOptions,
+) -> None:
+    """Score a batch of rows under each scorer, each row's verdict and its Evidence from one call: the
+    scorer's ``decide_rows`` (verdicts and what it found), else its ``score_rows`` and the explanation
+    of that same result. Each metric's verdicts, Evidence included (``MetricScores.evidence``), are
+    appended to its `results`. Rows whose system failed and blank rows are settled here, before the
+    evidence reads them, as ``scoring.verdicts`` settles every row (again, alike)."""
+    failed = system_failures(batch)
+    blank = blank_rows(batch, failed)
+    responses = list(map(operator.attrgetter("response"), batch))
+    answer_sets = AnswerSets.of(list(map(operator.attrgetter("answers"), batch)))
+    if options.nfc:
+        responses = list(map(_nfc, responses))
+        answer_sets = answer_sets.mapped(_nfc)
+    views: dict[Callable[[str], str], tuple[list[str], AnswerSets]] = {}
+    seen: SeenResponses = {}  # the scoring views are the responses as seen: not seen a second time
+    for scorer in scorers:
+        if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
+            view = views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
+            seen[(scorer.view, options.nfc)] = view[0], list(map(shown, view[0]))  # type: ignore[arg-type]  # as _seen keys it
+        inputs = [row_inputs(batch, name, options) for name in scorer.inputs]
+        if scorer.decide_rows is not None:
+            scores, explain_rows = scorer.decide_rows(*views[scorer.view], *inputs)
+        else:
+            scores, explain_rows = scorer.score_rows(*views[scorer.view], *inputs), None
+        if options.inflection and scorer.soft_pass is not None:
+            scorer.soft_pass(scores, *views[scorer.view])
+        _settle(scorer, scores, failed, blank)
+        found = _explained(scorer, scores, batch, 0, blank, options, seen, explain_rows)
+        scores.evidence = found.evidence()
+        results[scorer.name].extend(scores)
+
+
+def _settle(scorer: Scorer, scores: MetricScores, failed: Mapping[int, str], blank: bytearray) -> None:
+    """A batch's rows whose system failed unscored, and its blank rows failed (the seed's caveat 4)
+    unless the scorer decides them itself: what ``scoring.verdicts`` does to every row."""
+    for index, reason in failed.items():
+        scores.mark_unscored(index, reason)
+    if not scorer.decides_blank:
+        for index in itertools.compress(range(len(blank)), blank):
+            scores.force_fail(index)
+
+
 def evidence_of(
     scorer: Scorer, scores: MetricScores, record: Record, index: int, blank: int, options: ScoreOptions
 ) -> Evidence:
-    """Row `index`'s evidence under `scorer`, from its decided verdict in `scores` (`record` is the row)."""
+    """Row `index`'s evidence under `scorer`, from its stored verdict in `scores` (`record` is the row)."""
     return evidence_rows(scorer, scores, [record], index, bytearray([blank]), options).evidence()[0]
 
 
@@ -84,9 +148,26 @@ def evidence_rows(
     options: ScoreOptions,
     seen_responses: SeenResponses | None = None,
 ) -> EvidenceRows:
-    """The evidence under `scorer` of rows start, start + 1, ... of `scores`, which are `records` (and
-    `blank` says which are blank, from the first of them). `seen_responses`: a dict kept across the
-    metrics of one batch of rows, so that metrics that see alike see each response once."""
+    """The evidence under `scorer` of rows start, start + 1, ... of `scores`, stored verdicts that were
+    not decided with their evidence (a run read back from a file, or scored without it), which are
+    `records` (and `blank` says which are blank, from the first of them). `seen_responses`: a dict
+    kept across the metrics of one batch of rows, so that metrics that see alike see each response once."""
+    return _explained(scorer, scores, records, start, blank, options, seen_responses)
+
+
+def _explained(
+    scorer: Scorer,
+    scores: MetricScores,
+    records: Sequence[Record],
+    start: int,
+    blank: Sequence[int],
+    options: ScoreOptions,
+    seen_responses: SeenResponses | None = None,
+    explain_rows: ExplainRows | None = None,
+) -> EvidenceRows:
+    """``evidence_rows``; `explain_rows`, when given, is what the call that decided `scores` found
+    (``Scorer.decide_rows``), read in place of the scorer's own explanation."""
+    explain_rows = explain_rows or scorer.explain_rows
     stop = start + len(records)
     outcomes, answer_index = scores.outcomes[start:stop], scores.answer_index[start:stop]
     values = scores.values[start:stop] if scores.values is not None else None
@@ -98,7 +179,7 @@ def evidence_rows(
     responses, goldens, responses_shown = _seen(scorer, inputs, originals, deciding, options, cache)
     rules: list[str] = [""] * len(records)
     spans: list[Span | None] = [None] * len(records)
-    explained = scorer.explain is not None or scorer.explain_rows is not None
+    explained = scorer.explain is not None or explain_rows is not None
     no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
     decided = []  # the rows the scorer explains
     forced = not scorer.decides_blank  # the core failed its blank rows, whatever it said
@@ -111,7 +192,7 @@ def evidence_rows(
             decided.append(row)
         else:
             rules[row] = no_evidence
-    if scorer.explain_rows is not None and decided:
+    if explain_rows is not None and decided:
 
         def cells(column: Sequence[Any]) -> list[Any]:  # the decided rows' cells of a column
             return list(map(column.__getitem__, decided))
@@ -128,8 +209,9 @@ def evidence_rows(
             cells(inputs),
             lambda at, begin, end: locate(decided[at], begin, end),
             {name: cells(column[start:stop]) for name, column in scores.extras.items()},
+            decided,
         )
-        for row, rule, span in zip(decided, *scorer.explain_rows(seen_rows), strict=True):
+        for row, rule, span in zip(decided, *explain_rows(seen_rows), strict=True):
             rules[row], spans[row] = rule, span
     elif scorer.explain is not None:
         for row in decided:

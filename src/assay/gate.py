@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Self
 
 import regex
 
@@ -37,6 +38,8 @@ _COMPARE: dict[str, Callable[[float, float], bool]] = {
 }
 ON = ("point", "lower")
 SCOPES = ("all", "overall", "domains")  # what a gate checks: the whole and each domain, or one of them
+# A harness run's gate (harness.run_gate): the whole run by default, each scope (the items' policy), or both.
+RUN_SCOPES = ("overall", "scopes", "all")
 MAX_UNSCORED = 0.05  # the default share of a scope's rows that may be unscored
 
 
@@ -92,9 +95,57 @@ class Rule:
     """How every gate of a run is checked: on the point or the interval's conservative end, the fewest
     scored rows a scope needs, and the largest share of its rows that may be unscored."""
 
-    on: str = "point"
+    on: str = ON[0]
     min_n: int = 1
     max_unscored: float = MAX_UNSCORED
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """The gates of a run and how they are checked: the one set of defaults of ``assay score --gate`` and
+    ``assay run --gate`` (their flags' defaults and help texts read them from here).
+
+    `scopes` are what `scope` may be (``SCOPES`` for a scored file, ``RUN_SCOPES`` for a harness run);
+    `scope` defaults to the first of them: the whole and every domain of a file, the whole of a run.
+    """
+
+    gates: tuple[Gate, ...] = ()
+    on: str = ON[0]
+    min_n: int = 1
+    max_unscored: float = MAX_UNSCORED
+    scope: str = ""  # "": the first of `scopes`
+    scopes: tuple[str, ...] = SCOPES
+
+    def __post_init__(self) -> None:
+        if not self.scope:
+            object.__setattr__(self, "scope", self.scopes[0])
+        if self.on not in ON:
+            raise UsageError(f"unknown --gate-on {self.on!r}", fix=f"use one of: {', '.join(ON)}")
+        if self.scope not in self.scopes:
+            raise UsageError(
+                f"unknown gate scope {self.scope!r}", fix=f"use one of: {', '.join(self.scopes)}"
+            )
+        if self.min_n < 1:
+            raise UsageError(f"--min-n must be at least 1, got {self.min_n}", fix="give a positive number")
+        if not 0.0 <= self.max_unscored <= 1.0:
+            raise UsageError(
+                f"--max-unscored must be a share from 0 to 1, got {self.max_unscored!r}",
+                fix="give a fraction or a percentage, e.g. 0.05 or 5%",
+            )
+
+    @classmethod
+    def parse(cls, texts: Sequence[str], **settings: Any) -> Self:
+        """The settings of gates given as text (``--gate EXPR``, repeatable); a UsageError for a typo.
+        `settings` are the other fields (on, min_n, max_unscored, scope), each left out for its default."""
+        return cls(tuple(Gate.parse(text) for text in texts), **settings)
+
+    @property
+    def rule(self) -> Rule:
+        return Rule(self.on, self.min_n, self.max_unscored)
+
+    def check(self, summary: Summary) -> list[Check]:
+        """Every gate against `summary` (a scored file's: ``SCOPES``)."""
+        return check_gates(summary, self.gates, self.on, self.min_n, self.max_unscored, self.scope)
 
 
 @dataclass(frozen=True)
@@ -114,10 +165,10 @@ class Check:
 def check_gates(
     summary: Summary,
     gates: Sequence[Gate],
-    on: str = "point",
-    min_n: int = 1,
-    max_unscored: float = MAX_UNSCORED,
-    scope: str = "all",
+    on: str = GateSettings.on,
+    min_n: int = GateSettings.min_n,
+    max_unscored: float = GateSettings.max_unscored,
+    scope: str = SCOPES[0],
 ) -> list[Check]:
     """Every gate against the combined figure and each domain's (or, by `scope`, one of them)."""
     if scope not in SCOPES:

@@ -115,6 +115,7 @@ def score_file(
     job = _Job(
         path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids, trace_col
     )
+    evidence = trace is not None or trace_col or whole  # traces read the calls that decide (assay.evidence)
     # Judges are asked from one process, concurrently.
     whole = whole or (metrics is not None and JUDGE in metrics)
     spans = [] if whole else _plan(path, default_workers() if workers is None else workers, limit)
@@ -128,7 +129,7 @@ def score_file(
     )
     if out is not None:
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it
-    run = score(dataset, job.metrics, options=options, progress=progress, judge=judge)
+    run = score(dataset, job.metrics, options=options, progress=progress, judge=judge, evidence=evidence)
     # The traces are kept for the outputs still to come: --trace, and the reports of a whole run
     if out is not None:
         write_verdicts(run, out, trace=trace_col, keep_traces=whole or trace is not None)
@@ -288,7 +289,8 @@ def _worker(
         )
         if part is not None:
             column_conflicts(dataset, job.metrics, job.options)
-        results, blank = verdicts(dataset, job.metrics, job.options)
+        traced = trace_part is not None or (part is not None and job.trace_col)
+        results, blank = verdicts(dataset, job.metrics, job.options, evidence=traced)
         numbered = "id" not in dataset.fields
         ids = None if numbered or job.allow_duplicate_ids else [r.id for r in dataset.records]
         pipe.send(("ok", (len(dataset), tally.lines, ids)))

@@ -159,9 +159,16 @@ def verdicts(
         check_inputs(dataset, scorer, options)
     results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in scorers}
     records = dataset.records
+    score_batch = _score_batch
+    if evidence:  # each row's verdict and its evidence from one call of the scorer, never a second pass
+        from .evidence import decide_batch
+
+        score_batch = decide_batch
+        for scores in results.values():
+            scores.evidence = []
     with collection_paused():
         for start in range(0, len(records), BATCH_ROWS):
-            _score_batch(records[start : start + BATCH_ROWS], scorers, results, options)
+            score_batch(records[start : start + BATCH_ROWS], scorers, results, options)
             if progress is not None:
                 progress(min(start + BATCH_ROWS, len(records)), len(records))
     failed = system_failures(records)
@@ -173,19 +180,6 @@ def verdicts(
     for index in itertools.compress(range(len(blank)), blank):
         for scores in forced:  # the seed's caveat 4: blank is incorrect, whatever the golden
             scores.force_fail(index)
-    if evidence:  # from the verdicts just decided, blank rows included, so that it cannot disagree
-        from .evidence import SeenResponses, evidence_rows
-
-        for scorer in scorers:
-            results[scorer.name].evidence = []
-        for start in range(0, len(records), BATCH_ROWS):
-            batch, seen = records[start : start + BATCH_ROWS], SeenResponses()  # seen once per batch
-            for scorer in scorers:
-                scores = results[scorer.name]
-                found = evidence_rows(
-                    scorer, scores, batch, start, blank[start : start + len(batch)], options, seen
-                )
-                scores.evidence += found.evidence()  # type: ignore[operator]  # set just above
     return results, blank
 
 

@@ -1,11 +1,16 @@
 """A trace for every verdict: what the metric saw, the rule that decided, and where it matched.
 
-A trace is built from a run's stored verdict (outcome, deciding answer, score), so it can never
-disagree with it: it is the scorer's evidence (``assay.evidence``: the golden answer and the response
-as the metric saw them, the rule in words, and the matched span as character offsets [start, end) into
-the original response, for the metrics whose pass is a place in the response: exact_substring,
-phrase_match, token_em, hard_fact). Metrics that count tokens (word_overlap, the F1 scores) have no
-span; their rule says what they counted. A run scored with ``evidence=True`` already holds it.
+A trace is the scorer's evidence of a row's verdict (``assay.evidence``: the golden answer and the
+response as the metric saw them, the rule in words, and the matched span as character offsets
+[start, end) into the original response, for the metrics whose pass is a place in the response:
+exact_substring, phrase_match, token_em, hard_fact), with the verdict's outcome and score. Metrics that
+count tokens (word_overlap, the F1 scores) have no span; their rule says what they counted.
+
+A run scored with ``evidence=True`` holds each verdict's evidence from the call that decided it: its
+traces are read, never decided again. A run without it (a scored file read back, or one scored without
+evidence) has its stored verdicts explained, so that a trace never disagrees with its verdict.
+Traces stay typed (``Trace``) up to the renderers; JSON is made of them only to write a file
+(``traces_as_json``, ``traces_json``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import dataclasses
 import itertools
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +30,19 @@ from .scorers import JUDGE, SCORERS, MetricScores, Outcome
 from .scorers._base import EMPTY_GOLDEN
 from .scoring import ScoreOptions, ScoreRun, score
 
-__all__ = ["BLANK", "CUT_MARK", "EMPTY_GOLDEN", "TEXT_SHOWN", "Trace", "explain", "trace", "traces"]
+__all__ = [
+    "BLANK",
+    "CUT_MARK",
+    "EMPTY_GOLDEN",
+    "TEXT_SHOWN",
+    "Trace",
+    "explain",
+    "trace",
+    "trace_dicts",
+    "trace_rows",
+    "traces",
+    "traces_as_json",
+]
 
 OUTCOME_NAMES = {
     Outcome.PASS: "pass",
@@ -33,11 +50,17 @@ OUTCOME_NAMES = {
     Outcome.UNSCORED: "unscored",
     Outcome.SOFT_PASS: "soft_pass",
 }
+_OUTCOME_NAME = tuple(OUTCOME_NAMES[code] for code in sorted(Outcome))  # by code: a tuple is faster
 JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
 
 
-@dataclass(frozen=True)
+# Not frozen (a frozen dataclass is three times slower to build, which shows at a trace per row and
+# metric): treat a Trace as immutable all the same, as ``Evidence``.
+@dataclass(slots=True)
 class Trace:
+    """Why one row got its verdict under one metric: the outcome, the rule that decided, the texts as
+    the metric saw them and where it matched, from the evidence of the call that decided it."""
+
     metric: str
     outcome: str  # pass, fail, unscored or soft_pass
     rule: str  # what decided, in words
@@ -62,22 +85,80 @@ _shown = shown
 
 def traces(run: ScoreRun, index: int) -> dict[str, Trace]:
     """Every metric's trace of row `index` of a run."""
+    return trace_rows(run, index, index + 1)[0]
+
+
+def trace_rows(run: ScoreRun, start: int, stop: int) -> list[dict[str, Trace]]:
+    """Every metric's trace of each of rows start..stop, keyed by metric: the evidence kept with the
+    run's verdicts (``score(..., evidence=True)``), or its stored verdicts explained, a metric at a time."""
     seen: SeenResponses = {}  # metrics that see alike see the response once
-    return {name: _trace(run, name, index, seen) for name in run.metrics}
+    per_metric = []
+    for metric, scores in run.metrics.items():
+        if metric not in SCORERS:  # the judge, whose rows are few
+            per_metric.append([_judge_trace(run, metric, scores, index) for index in range(start, stop)])
+            continue
+        found = _evidence(run, metric, start, stop, seen)
+        outcomes = map(_OUTCOME_NAME.__getitem__, scores.outcomes[start:stop])
+        values: Iterable[float | None] = itertools.repeat(None)
+        if scores.values is not None:
+            values = scores.values[start:stop]
+        row_traces = map(
+            Trace,
+            itertools.repeat(metric),
+            outcomes,
+            found.rules,
+            found.goldens,
+            found.responses,
+            found.spans,
+            values,
+        )
+        per_metric.append(list(row_traces))
+    if not per_metric:
+        return [{} for _ in range(start, stop)]
+    return [dict(zip(run.metrics, row)) for row in zip(*per_metric)]
+
+
+def traces_as_json(found: Mapping[str, Trace]) -> str:
+    """A row's traces as one JSON object keyed by metric, as ``json.dumps({metric: trace.as_dict()},
+    ensure_ascii=False)`` writes it (what --trace and --trace-col write); a response two metrics saw
+    alike (the same text) is encoded once."""
+    pieces, last, last_json = [], None, ""
+    for metric, one in found.items():
+        response = one.response
+        if response is not last:
+            last, last_json = response, _string(response)
+        golden, span, score = one.golden, one.span, one.score
+        pieces.append(
+            _KEYED_TRACE_JSON(
+                _string(metric),
+                _OUTCOME_JSON_BY_NAME[one.outcome],
+                _string(one.rule),
+                "null" if golden is None else _string(golden),
+                last_json,
+                "null" if span is None else f"[{span[0]}, {span[1]}]",
+                "" if score is None else _score_json(score),
+            )
+        )
+    return f"{{{', '.join(pieces)}}}"
 
 
 def trace(run: ScoreRun, metric: str, index: int) -> Trace:
-    return _trace(run, metric, index, {})
-
-
-def _trace(run: ScoreRun, metric: str, index: int, seen: SeenResponses) -> Trace:
     scores: MetricScores = run.metrics[metric]
     if metric not in SCORERS:  # the judge: its own words are the rule
         return _judge_trace(run, metric, scores, index)
-    found = _evidence(run, metric, index, index + 1, seen).evidence()[0]
+    found = _evidence(run, metric, index, index + 1, {}).evidence()[0]
     value = scores.values[index] if scores.values is not None else None
-    outcome = OUTCOME_NAMES[scores.outcomes[index]]  # type: ignore[index]  # an IntEnum key is its int
+    outcome = _OUTCOME_NAME[scores.outcomes[index]]
     return Trace(metric, outcome, found.rule, found.golden, found.response, found.span, value)
+
+
+def trace_dicts(found: Mapping[str, Trace | Mapping[str, Any]] | None) -> dict[str, dict[str, Any]]:
+    """A row's traces as the dicts a report reads, keyed by metric: a Trace's ``as_dict``, a dict (a
+    report model's row holds them so) as it is."""
+    return {
+        metric: one.as_dict() if isinstance(one, Trace) else dict(one)
+        for metric, one in (found or {}).items()
+    }
 
 
 def _evidence(run: ScoreRun, metric: str, start: int, stop: int, seen: SeenResponses) -> EvidenceRows:
@@ -114,7 +195,9 @@ def traces_json(run: ScoreRun, start: int, stop: int) -> list[str]:
 
 _string = json.encoder.encode_basestring  # json.dumps's own, with ensure_ascii=False (quotes included)
 _OUTCOME_JSON = tuple(f'{{"outcome": "{OUTCOME_NAMES[code]}", "rule": ' for code in sorted(Outcome))
+_OUTCOME_JSON_BY_NAME = {OUTCOME_NAMES[code]: _OUTCOME_JSON[code] for code in Outcome}
 _TRACE_JSON = '{}{}, "golden": {}, "response": {}, "span": {}{}}}'.format
+_KEYED_TRACE_JSON = '{}: {}{}, "golden": {}, "response": {}, "span": {}{}}}'.format  # "metric": {...}
 
 
 def _trace_json(
@@ -185,5 +268,5 @@ def explain(
             where=data.source,
             fix="give an id from the file's id column (or a 1-based row number when it has none)",
         )
-    run = score(dataclasses.replace(data, records=[record]), metrics, options=options)
+    run = score(dataclasses.replace(data, records=[record]), metrics, options=options, evidence=True)
     return record, traces(run, 0)

@@ -8,14 +8,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .. import stats
 from ..compare import compare, load_scored
 from ..errors import EXIT_OK, InputError, UsageError
 from ..outputs import check_outputs, json_document, write_text
 from ..report.html import write_html
-from ..report.json import summary_dict
 from ..report.markdown import render_comparison_markdown
-from ..report.rows import verdict_rows
+from ..report.model import build_report
+from ..report.sections import Comparison
 from ..report.text import render_comparison
 from ..summary import IntervalMethod
 from ..terminal import one_line
@@ -31,9 +30,7 @@ def add_parsers(commands: flags.Commands) -> None:
     comparer.add_argument("--json", metavar="FILE", help="write the comparison as JSON")
     comparer.add_argument("--markdown", metavar="FILE", help="write the comparison as Markdown")
     comparer.add_argument("--html", metavar="FILE", help="write B's HTML report with the comparison")
-    comparer.add_argument(
-        "--ci-seed", type=flags.seed, default=stats.DEFAULT_SEED, metavar="N", help="the bootstrap's seed"
-    )
+    flags.add_ci_seed(comparer)
     comparer.add_argument(
         "--allow-changed-questions",
         action="store_true",
@@ -54,13 +51,7 @@ def run_compare(args: argparse.Namespace) -> int:
     comparison = compare(a, b, args.ci_seed, allow_changed=args.allow_changed_questions).as_dict()
     _emit(comparison, args, render_comparison, render_comparison_markdown)
     if args.html:
-        write_html(
-            args.html,
-            summary_dict(b.summary),
-            list(verdict_rows(b, trace=True)),
-            comparison,
-            fields=b.dataset.fields,
-        )
+        write_html(args.html, build_report(b, sections=[Comparison(comparison)]))
     return EXIT_OK
 
 

@@ -8,11 +8,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from ..documents.page_cache import DEFAULT_PAGE_CACHE
-from ..gate import MAX_UNSCORED, ON, SCOPES
+from ..errors import UsageError
+from ..gate import ON, SCOPES, GateSettings, parse_share
+from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
+from ..judges.rubric import DEFAULT_RUBRIC
+from ..judges.run import JudgeOptions
 from ..records import ColumnMap
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
@@ -109,9 +113,25 @@ def add_metric(parser: argparse.ArgumentParser) -> None:
         "--metric",
         action="append",
         choices=[*sorted(SCORERS), "judge"],
-        help="a metric to run; repeatable (default: every metric whose inputs the file has among "
-        "exact_substring, word_overlap, phrase_match, mlqa_em and mlqa_f1 (a lang column) and hard_fact "
-        "(a pattern column); squad_em, squad_f1, token_f1 and token_em run when named)",
+        help=metric_help(),
+    )
+
+
+# Inputs every file has: not worth naming in the help.
+_ALWAYS_THERE = ("id", "question")
+
+
+def metric_help() -> str:
+    """--metric's help, from the registry: which metrics run by default, with the inputs they need."""
+    defaults: list[str] = []
+    named: list[str] = []
+    for name in SCORERS:
+        scorer = SCORERS[name]
+        needed = [field for field in scorer.inputs if not field.endswith("?") and field not in _ALWAYS_THERE]
+        (defaults if scorer.default else named).append(f"{name} ({', '.join(needed)})" if needed else name)
+    return (
+        f"a metric to run; repeatable (default: every metric whose inputs the file has among "
+        f"{', '.join(defaults)}; {', '.join(named)} and judge run when named)"
     )
 
 
@@ -123,13 +143,7 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
         default=IntervalMethod.name,
         help="how each accuracy's 95%% interval is computed (default: %(default)s)",
     )
-    parser.add_argument(
-        "--ci-seed",
-        type=seed,
-        default=IntervalMethod.seed,
-        metavar="N",
-        help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",
-    )
+    add_ci_seed(parser)
     parser.add_argument(
         "--nfc", action="store_true", help="normalise both sides to Unicode NFC before scoring"
     )
@@ -140,6 +154,17 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
         "stems) as soft passes, reported apart from passes",
     )
     add_sources(parser)
+
+
+def add_ci_seed(parser: argparse.ArgumentParser) -> None:
+    """--ci-seed N: the bootstrap's seed, of score's intervals and compare's alike (one library default)."""
+    parser.add_argument(
+        "--ci-seed",
+        type=seed,
+        default=IntervalMethod.seed,
+        metavar="N",
+        help="the bootstrap's seed (default: %(default)s); equal seeds give equal intervals",
+    )
 
 
 def add_sources(parser: argparse._ActionsContainer) -> None:
@@ -188,9 +213,9 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--judge",
         action="append",
         metavar="SPEC",
-        help="a judge, tried in order; repeatable: openai:MODEL@BASE_URL or llama:PATH.gguf, then "
-        ",key=value settings (api_key_env=NAME, timeout, retries, rps, max_tokens, seed, "
-        "price_prompt, price_completion per million tokens)",
+        help=f"a judge, tried in order; repeatable: {judge_forms()} (the kinds of judge backends, more by "
+        "entry point group assay.judges), then ,key=value settings (api_key_env=NAME, timeout, retries, "
+        "rps, max_tokens, seed, price_prompt, price_completion per million tokens)",
     )
     judging.add_argument(
         "--config",
@@ -207,12 +232,17 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--judge-rubric",
         metavar="NAME",
         help="what the judges are asked, and how their replies are read: a rubric by name, built in or "
-        "a plugin's (default equivalence: is the response's answer one of the golden answers?)",
+        f"a plugin's (default {DEFAULT_RUBRIC}: is the response's answer one of the golden answers?)",
     )
     judging.add_argument(
         "--cascade", action="store_true", help="ask the judges only where the matchers cannot decide"
     )
-    judging.add_argument("--concurrency", type=int, metavar="N", help="requests in flight (default 8)")
+    judging.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help=f"requests in flight (default {JudgeOptions.concurrency})",
+    )
     judging.add_argument(
         "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"
     )
@@ -225,7 +255,8 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--max-response-chars",
         type=int,
         metavar="N",
-        help="cut longer responses, with a marker, before judging (default 8000)",
+        help="cut longer responses, with a marker, before judging "
+        f"(default {JudgeOptions.max_response_chars})",
     )
     judging.add_argument(
         "--system-model",
@@ -290,13 +321,23 @@ def add_scoring_run(parser: argparse.ArgumentParser) -> None:
 
 # --- assay score's reports of every row, and its gate ---------------------------------------------------
 
-# The gate's settings and their defaults (None on the command line means "not given").
-GATE_SETTINGS: dict[str, object] = {
-    "gate_scope": "all",
-    "max_unscored": str(MAX_UNSCORED),
-    "gate_on": "point",
-    "min_n": 1,
-}
+Settings = TypeVar("Settings", bound=GateSettings)
+# The gate's settings: the flag of each field of GateSettings (whose defaults are the only ones).
+GATE_FLAGS = {"scope": "gate_scope", "max_unscored": "max_unscored", "on": "gate_on", "min_n": "min_n"}
+
+
+def gate_settings(args: argparse.Namespace, kind: type[Settings]) -> Settings:
+    """The gates and their settings of the command line (`kind`: a scored file's, or a run's), read before
+    any work. A setting without a gate would change nothing, so it is a mistake, not a no-op; a setting
+    not given takes GateSettings' default."""
+    given = {field: getattr(args, flag) for field, flag in GATE_FLAGS.items()}
+    given = {field: value for field, value in given.items() if value is not None}
+    if given and not args.gate:
+        named = ", ".join(f"--{GATE_FLAGS[field].replace('_', '-')}" for field in given)
+        raise UsageError(f"{named} only apply to a gate", fix="add --gate EXPR, or drop them")
+    if "max_unscored" in given:
+        given["max_unscored"] = parse_share(given["max_unscored"])
+    return kind.parse(args.gate or (), **given)
 
 
 def add_reports_and_gates(parser: argparse.ArgumentParser) -> None:
@@ -320,23 +361,23 @@ def add_gates(group: argparse._ActionsContainer) -> None:
         "--gate-scope",
         choices=SCOPES,
         help="what each gate checks: the whole and every domain (all), the whole only (overall), or "
-        f"every domain only (domains) (default: {GATE_SETTINGS['gate_scope']})",
+        f"every domain only (domains) (default: {GateSettings().scope})",
     )
     group.add_argument(
         "--max-unscored",
         metavar="SHARE",
         help="a scope with more than this share of its rows unscored fails the gate, whatever its "
-        f"accuracy on the rest: a fraction or a percentage (default: {GATE_SETTINGS['max_unscored']})",
+        f"accuracy on the rest: a fraction or a percentage (default: {GateSettings.max_unscored})",
     )
     group.add_argument(
         "--gate-on",
         choices=ON,
         help="gate on the accuracy (point) or the conservative end of its 95%% interval: the lower end "
-        f"for >=, the upper for <= (default: {GATE_SETTINGS['gate_on']})",
+        f"for >=, the upper for <= (default: {GateSettings.on})",
     )
     group.add_argument(
         "--min-n",
         type=int,
         metavar="N",
-        help="a scope with fewer scored rows cannot pass the gate (default: 1)",
+        help=f"a scope with fewer scored rows cannot pass the gate (default: {GateSettings.min_n})",
     )

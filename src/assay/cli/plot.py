@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import EXIT_OK, UsageError
 from ..outputs import check_outputs
+from ..report.model import report_from_summary
 from ..report.plot import summary_problem, write_plot
 from ..terminal import one_line
 from . import flags
@@ -42,5 +43,6 @@ def run_plot(args: argparse.Namespace) -> int:
             where=args.summary,
             fix="give a file written by assay score --json",
         )
-    print(f"assay: wrote {one_line(str(write_plot(args.out, summary, args.metric)))}", file=sys.stderr)
+    written = write_plot(args.out, report_from_summary(summary), args.metric)
+    print(f"assay: wrote {one_line(str(written))}", file=sys.stderr)
     return EXIT_OK

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..config_file import read_config
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from ..gate import RUN_SCOPES
 from ..harness.runner import RunOptions
+from ..harness.systems.adapters import spec_forms
 from ..terminal import one_line
 from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
 from .progress import CountProgress, beneath
 
 if TYPE_CHECKING:
-    from ..gate import Gate
     from ..harness.run import HarnessRun
-    from ..harness.run_gate import GateSettings
     from ..harness.systems import System
 
 RAG_RUBRIC = "rag-answer"  # harness.run.RAG_RUBRIC (not imported here: `assay --help` loads no harness)
@@ -43,9 +43,9 @@ def add_parsers(commands: flags.Commands) -> None:
     parser.add_argument(
         "--system",
         metavar="SPEC",
-        help="the system under test: pkg.module:function or path/to/file.py:function (in process), "
-        "openai:BASE_URL (an OpenAI-compatible chat endpoint) or http:URL (JSON over HTTP, mapped by "
-        "[system] in the config file, whose spec it may also be given as)",
+        help=f"the system under test: {spec_forms()} (an http system is mapped by [system] in the config "
+        "file, whose spec it may also be given as; other packages add adapters by prefix, entry point group "
+        "assay.systems)",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="the run's folder (made when missing)")
     parser.add_argument(
@@ -57,6 +57,12 @@ def add_parsers(commands: flags.Commands) -> None:
         help="ask only the items of this scope (the policy's document id); repeatable",
     )
     parser.add_argument("--limit", type=flags.positive, metavar="N", help="ask only the first N items")
+    parser.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="a metric to score beside the run's own (a plugin's, or one more built-in); repeatable",
+    )
     _add_judge(parser)
     _add_asking(parser)
     flags.add_sources(parser)
@@ -72,9 +78,9 @@ def add_parsers(commands: flags.Commands) -> None:
     )
     gates.add_argument(
         "--gate-scope",
-        choices=("overall", "scopes", "all"),
+        choices=RUN_SCOPES,
         help="what each gate checks: the whole run (overall), every scope alone (scopes), or both (all) "
-        "(default: overall)",
+        f"(default: {RUN_SCOPES[0]})",
     )
     flags.add_debug(parser)
     parser.set_defaults(run=run_run, concurrency=None)  # the judge's concurrency: its config's, or 8
@@ -173,14 +179,15 @@ def _option(text: str) -> tuple[str, str]:
 
 def run_run(args: argparse.Namespace) -> int:
     from ..harness.run import run_gold, run_metrics
+    from ..harness.run_gate import GateSettings
     from .score import gates
 
     config = _config(args)
     judged = bool(args.judge) or bool(_table(config, "judge").get("chain"))
-    args.metric = [*run_metrics(sources=args.sources, judge=judged), *_derived(args.sources)]
-    gate_scope = args.gate_scope  # before `gates` gives it assay score's default, which is not a run's
-    found_gates = gates(args)  # a typo in a gate fails before any work
-    args.gate_scope = gate_scope or "overall"
+    extra = [name for name in args.metric or () if name not in run_metrics(judge=True)]
+    metrics = [*run_metrics(sources=args.sources, judge=judged), *extra]
+    args.metric = [*metrics, *_derived(args.sources)]
+    gate = gates(args, GateSettings)  # a typo in a gate fails before any work
     if not judged:
         _no_judge_flags(args)
     judge = judge_setup(args) if judged else None
@@ -201,7 +208,8 @@ def run_run(args: argparse.Namespace) -> int:
                 judge_all=_judge_all(args, _table(config, "judge")),
                 rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
                 sources=args.sources,
-                gate=_gate_settings(args, found_gates),
+                metrics=metrics,
+                gate=gate if gate.gates else None,
                 fresh=args.fresh,
                 progress=progress,
             )
@@ -212,12 +220,13 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
+    from ..report.model import build_report
     from ..report.text import render_text, warnings
 
-    summary = done.run.summary
-    for warning in warnings(summary):
+    report = build_report(done.run.summary)
+    for warning in warnings(report):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
-    sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))
+    sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(report))
     if done.run.summary.judge is None and not done.reports:  # else results.md's headline says so
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
@@ -252,19 +261,6 @@ def _judge_all(args: argparse.Namespace, settings: Mapping[str, Any]) -> bool:
     """Whether the judge is asked every item: --judge-all, or cascade = false in the config's [judge]
     without --cascade (by default it is asked only the items the deterministic metrics leave unscored)."""
     return bool(args.judge_all) or (settings.get("cascade") is False and not args.cascade)
-
-
-def _gate_settings(args: argparse.Namespace, found: list[Gate]) -> GateSettings | None:
-    """The run's gate, None without --gate."""
-    if not found:
-        return None
-    from ..gate import parse_share
-    from ..harness.run_gate import GateSettings
-
-    share = parse_share(args.max_unscored)
-    return GateSettings(
-        tuple(found), on=args.gate_on, min_n=args.min_n, max_unscored=share, scope=args.gate_scope
-    )
 
 
 def _no_judge_flags(args: argparse.Namespace) -> None:

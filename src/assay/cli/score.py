@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from ..gate import Gate, check_gates, parse_share
+from ..gate import GateSettings
 from ..outputs import check_outputs
 from ..parallel import ScoredFile, score_file
 from ..report.gate import gate_lines
@@ -54,11 +54,11 @@ def add_shorthand_parsers(commands: flags.Commands) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    found_gates = gates(args)  # fail before the work, not after it
+    settings = gates(args, GateSettings)  # fail before the work, not after it
     scored = score_from_flags(args, whole=bool(args.markdown or args.html))
     if scored.run is not None:
         write_reports(scored.run, args)
-    return apply_gates(scored.summary, found_gates, args)
+    return apply_gates(scored.summary, settings)
 
 
 def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = True) -> ScoredFile:
@@ -88,11 +88,11 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     finally:
         if progress is not None:
             progress.close()  # end the progress line, also before an error's message
-    summary = scored.summary
-    for warning in warnings(summary):
+    model = build_report(scored.summary)  # the printed report and the JSON: no rows needed
+    for warning in warnings(model):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
-        sys.stdout.write(render_text(summary, detail=args.detail))
+        sys.stdout.write(render_text(model, detail=args.detail))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
@@ -101,7 +101,7 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     if args.trace:
         print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        written = write_summary_json(summary, args.json)
+        written = write_summary_json(model, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
 
@@ -153,46 +153,24 @@ def check_agree_pair(pair: tuple[str, str] | None, metrics: Sequence[str] | None
         )
 
 
-def gates(args: argparse.Namespace) -> list[Gate]:
-    """The gates of the command line, read before any work: a typo, or a metric this run will not
-    score, fails at once rather than after paying for a judge."""
-    _settle_gate_settings(args)
-    if args.min_n < 1:
-        raise UsageError(f"--min-n must be at least 1, got {args.min_n}", fix="give a positive number")
-    parse_share(args.max_unscored)  # a bad share fails here, before any work
-    found = [Gate.parse(text) for text in args.gate or ()]
-    for gate in found:
+def gates(args: argparse.Namespace, kind: type[flags.Settings]) -> flags.Settings:
+    """The gates of the command line (`kind`: a scored file's GateSettings, or a run's), read before any
+    work: a typo, or a metric this run will not score, fails at once rather than after paying for a judge."""
+    settings = flags.gate_settings(args, kind)
+    for gate in settings.gates:
         if args.metric and gate.metric not in args.metric:
             raise UsageError(
                 f"the gate {gate.text!r} names a metric this run does not score",
                 fix=f"add --metric {gate.metric}, or gate on one of: {', '.join(args.metric)}",
             )
-    return found
+    return settings
 
 
-def _settle_gate_settings(args: argparse.Namespace) -> None:
-    """A gate's settings without a gate would change nothing, so they are a mistake, not a no-op;
-    settings not given take their defaults."""
-    given = [f"--{name.replace('_', '-')}" for name in flags.GATE_SETTINGS if getattr(args, name) is not None]
-    if given and not args.gate:
-        raise UsageError(f"{', '.join(given)} only apply to a gate", fix="add --gate EXPR, or drop them")
-    for name, default in flags.GATE_SETTINGS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, default)
-
-
-def apply_gates(summary: Summary, found: Sequence[Gate], args: argparse.Namespace) -> int:
+def apply_gates(summary: Summary, settings: GateSettings) -> int:
     """Print every check; exit 1 when any fails."""
-    if not found:
+    if not settings.gates:
         return EXIT_OK
-    checks = check_gates(
-        summary,
-        found,
-        on=args.gate_on,
-        min_n=args.min_n,
-        max_unscored=parse_share(args.max_unscored),
-        scope=args.gate_scope,
-    )
+    checks = settings.check(summary)
     for line in gate_lines(checks):
         print(f"assay: {one_line(line)}", file=sys.stderr)
     failed = any(not check.passed for check in checks)

@@ -61,6 +61,17 @@ def add_parsers(commands: flags.Commands) -> None:
         type=Path,
         help="chunk_eval's questions CSV (question, references, corpus_id) or a gold set JSONL",
     )
+    _add_grid_flags(parser)
+    parser.add_argument(
+        "--out", required=True, metavar="DIR", type=Path, help="the folder to write (made when missing)"
+    )
+    flags.add_page_cache(parser)
+    flags.add_debug(parser)
+    parser.set_defaults(run=run_sweep_command)
+
+
+def _add_grid_flags(parser: argparse.ArgumentParser) -> None:
+    """The grid's axes and how each cell chunks, retrieves and is scored."""
     parser.add_argument("--sizes", default=SIZES, help="chunk sizes, comma-separated (%(default)s)")
     parser.add_argument(
         "--overlaps",
@@ -92,12 +103,6 @@ def add_parsers(commands: flags.Commands) -> None:
         help="per-document: an index per document, each question searched in its gold spans' documents; "
         "pooled: one index of every document (%(default)s)",
     )
-    parser.add_argument(
-        "--out", required=True, metavar="DIR", type=Path, help="the folder to write (made when missing)"
-    )
-    flags.add_page_cache(parser)
-    flags.add_debug(parser)
-    parser.set_defaults(run=run_sweep_command)
 
 
 def numbers(text: str, flag: str, kind: type[int] | type[float]) -> list[Any]:
@@ -185,9 +190,7 @@ def load_spans(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                 fix="give the folder of PDFs (assay gold build's --sources); "
                 "corpus .md files go with a questions CSV",
             )
-        found = read_gold_spans(
-            args.questions, args.corpus[0], cache_dir=flags.page_cache(args)
-        )
+        found = read_gold_spans(args.questions, args.corpus[0], cache_dir=flags.page_cache(args))
         return found.spans, found.accounting()
     from ..harness.sweep.chunk_eval import load_chunk_eval
 

@@ -55,6 +55,13 @@ def add_parsers(commands: flags.Commands) -> None:
         "--out", metavar="FILE.json", help="write one entry per URL (its verdict and places) as JSON"
     )
     check.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    _add_cache_flags(check)
+    _add_asking_flags(check)
+    flags.add_debug(check)
+    check.set_defaults(run=run_check)
+
+
+def _add_cache_flags(check: argparse.ArgumentParser) -> None:
     caching = check.add_argument_group("the cache")
     caching.add_argument(
         "--cache",
@@ -69,6 +76,9 @@ def add_parsers(commands: flags.Commands) -> None:
         help=f"reuse a cached verdict this long, then revalidate it (ETag, Last-Modified): seconds, or "
         f"with a unit: 90s, 30m, 12h, 7d, 2w (default: {DEFAULT_CACHE_TTL})",
     )
+
+
+def _add_asking_flags(check: argparse.ArgumentParser) -> None:
     asking = check.add_argument_group("asking the servers")
     asking.add_argument(
         "--concurrency",
@@ -114,8 +124,6 @@ def add_parsers(commands: flags.Commands) -> None:
         "host of the run) resolves, else it is an error (offline?); repeat for more, '' to believe the "
         f"resolver alone (default: {', '.join(DEFAULT_DNS_CANARY)})",
     )
-    flags.add_debug(check)
-    check.set_defaults(run=run_check)
 
 
 def duration(text: str) -> float:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..documents import Document
-from ..report.markdown import cell
+from ..report.markup import cell
 from ..scorers.hard_fact import HARD_FACT, pattern_of, search
 from ..text.pattern_size import shown
 from ..values import Value, answer_variants, expected_regex, near_misses, render_answer

@@ -2,8 +2,9 @@
 headline, the rollups, the hallucination breakdown, the misses with their traces) and ``results.html``
 (assay's HTML report with those sections), each written atomically.
 
-``results_dict`` is the one model of them: the Markdown and the HTML are renderings of it (and of the
-run, for the HTML's table of questions), so the three cannot disagree. Its numbers:
+``results_dict`` is the one model of them: the run's Report (``run_report``) holds it as its
+``RunResults`` section, and the Markdown and the HTML are renderings of that Report (the HTML's table of
+questions is the report's rows), so the three cannot disagree. Its numbers:
 
 - factual accuracy: the derived metric ``factual`` (``harness.outcomes``) over the items it scored, with
   the run's 95% interval (Wilson's by default);
@@ -31,6 +32,11 @@ from typing import Any
 from .._version import __version__
 from ..outputs import json_document, write_text
 from ..records import Record
+from ..report.html import render_html
+from ..report.model import Report, build_report
+from ..report.run_html import question_rows
+from ..report.run_markdown import render_run_markdown
+from ..report.sections import RunResults
 from ..scorers import MetricScores, Outcome
 from ..scorers.grounded import checks_ran
 from ..scoring import ScoreRun
@@ -84,18 +90,46 @@ class RunInfo:
 def write_results(run: ScoreRun, out_dir: Path, info: RunInfo) -> dict[str, Path]:
     """Write results.json, results.md and results.html of the run into `out_dir` (made if missing):
     each complete or not at all. Returns the paths, by file name."""
-    from ..report.run_html import render_run_html
-    from ..report.run_markdown import render_run_markdown
-
     run = with_outcomes(run)
     found = results_dict(run, info)
+    report = run_report(run, found)
     out_dir.mkdir(parents=True, exist_ok=True)
     texts = {
         "results.json": json_document(found),
-        "results.md": render_run_markdown(found),
-        "results.html": render_run_html(run, found),
+        "results.md": render_run_markdown(report),
+        "results.html": render_html(report),
     }
     return {name: write_text(out_dir / name, text) for name, text in texts.items()}
+
+
+def run_report(run: ScoreRun, results: Mapping[str, Any]) -> Report:
+    """The run's Report (``run`` has its outcomes: ``with_outcomes``): assay's report of every metric,
+    its table of questions with each scoring metric's trace and the outcome as ``factual``'s, and the
+    run's own numbers (``results``, ``results_dict``) as its ``RunResults`` section."""
+    original = original_metrics(run)  # held: the traces hold their run only weakly
+    rows = question_rows(run, original, outcome_traces(run))
+    return build_report(run, rows, sections=[RunResults(results)])
+
+
+_TRACE_OUTCOMES = {"correct": "pass", "correct_ungrounded": "pass", "unscored": "unscored"}
+
+
+def outcome_traces(run: ScoreRun) -> list[dict[str, dict[str, Any]]]:
+    """Each item's outcome and its reason as ``factual``'s trace (a derived metric has no trace of its
+    own), for the table of questions."""
+    factual = run.metrics[FACTUAL].texts
+    found = []
+    for index, record in enumerate(run.records):
+        outcome = factual[OUTCOME_COLUMN][index] or ""
+        trace = {
+            "outcome": _TRACE_OUTCOMES.get(outcome, "fail"),
+            "rule": f"{outcome}: {factual[REASON_COLUMN][index]}",
+            "golden": " | ".join(record.answers),
+            "response": record.response,
+            "span": None,
+        }
+        found.append({FACTUAL: trace})
+    return found
 
 
 def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:

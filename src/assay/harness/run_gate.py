@@ -24,14 +24,16 @@ from dataclasses import dataclass
 from ..errors import UsageError
 from ..gate import (
     COMPARED,
-    MAX_UNSCORED,
-    ON,
+    RUN_SCOPES,
     TOO_FEW_SCORED,
     TOO_MANY_UNSCORED,
     Check,
     Gate,
     Rule,
     check_gates,
+)
+from ..gate import (
+    GateSettings as _GateSettings,
 )
 from ..report.gate import gate_lines
 from ..scorers import MetricScores
@@ -40,37 +42,14 @@ from ..stats import Interval
 from ..summary import Summary, Tally, summarize
 from .outcomes import CITATION, NOT_APPLICABLE
 
-RUN_SCOPES = ("overall", "scopes", "all")
 _MEETS: dict[str, Callable[[float, float], bool]] = {">=": operator.ge, ">": operator.gt}
 
 
 @dataclass(frozen=True)
-class GateSettings:
-    """The gates of a run and how they are checked (``assay.gate.Rule``'s settings, and the scope)."""
+class GateSettings(_GateSettings):
+    """A run's gate settings: ``assay.gate.GateSettings`` (one set of defaults), over a run's scopes."""
 
-    gates: tuple[Gate, ...]
-    on: str = "point"
-    min_n: int = 1
-    max_unscored: float = MAX_UNSCORED
-    scope: str = "overall"
-
-    def __post_init__(self) -> None:
-        if self.on not in ON:
-            raise UsageError(f"unknown --gate-on {self.on!r}", fix=f"use one of: {', '.join(ON)}")
-        if self.scope not in RUN_SCOPES:
-            raise UsageError(f"unknown gate scope {self.scope!r}", fix=f"use one of: {', '.join(RUN_SCOPES)}")
-
-    @classmethod
-    def parse(
-        cls,
-        texts: Sequence[str],
-        on: str = "point",
-        min_n: int = 1,
-        max_unscored: float = MAX_UNSCORED,
-        scope: str = "overall",
-    ) -> GateSettings:
-        """The settings of gates given as text (``--gate EXPR``, repeatable); a UsageError for a typo."""
-        return cls(tuple(Gate.parse(text) for text in texts), on, min_n, max_unscored, scope)
+    scopes: tuple[str, ...] = RUN_SCOPES
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
-from ..report.markdown import code
+from ..report.markup import code
 from .claims import Verdict, Verification, flag_entry
 from .gold import Strong, flag_lines, markdown_table
 from .urls.normalise import normalise_url

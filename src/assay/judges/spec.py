@@ -1,6 +1,7 @@
 """Judges named on the command line (``--judge SPEC``) or in a config file (``assay.toml``).
 
-A SPEC is ``openai:MODEL@BASE_URL`` or ``llama:PATH.gguf``, then optional ``,key=value`` settings:
+A SPEC is a backend's short form (``openai:MODEL@BASE_URL``, ``llama:PATH.gguf``, ``scripted:FILE.json``:
+the kinds of backends.JUDGES, where other packages register theirs), then optional ``,key=value`` settings:
 
     openai:gpt-4o-mini@https://api.openai.com/v1,api_key_env=OPENAI_API_KEY,price_prompt=0.15
     openai:qwen2.5-7b-instruct@http://127.0.0.1:8000/v1,rps=5
@@ -16,7 +17,6 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import regex
 
@@ -24,29 +24,20 @@ from ..config_file import read_config
 from ..errors import UsageError
 from ._base import Judge, Prices, Sampling
 from ._clean import display_url
-from .llama_local import LlamaJudge
-from .openai_http import OpenAIJudge
+from .backends import JUDGES, JudgeArgs, backend_settings, judge_forms, judge_kinds
 
-_NUMBERS = {
-    "timeout": float,
-    "retries": int,
-    "backoff": float,
+# The settings every judge takes, whatever its kind (each kind adds its own: JudgeBackend.settings).
+_COMMON: dict[str, type] = {
+    "kind": str,
     "rps": float,
     "max_tokens": int,
     "temperature": float,
     "seed": int,
     "price_prompt": float,
     "price_completion": float,
-    "n_ctx": int,
-    "n_threads": int,
 }
 _POSITIVE = frozenset({"timeout", "rps", "max_tokens", "n_ctx", "n_threads"})  # 0 means nothing here
 # The rest may be 0 but not negative: retries, backoff, temperature, seed, the prices.
-_TEXTS = ("kind", "model", "base_url", "api_key_env", "model_path")
-_ONLY_FOR = {
-    "openai": {"model", "base_url", "api_key_env", "timeout", "retries", "backoff"},
-    "llama": {"model_path", "n_ctx", "n_threads"},
-}
 # The [judge] table of assay.toml, besides its chain: each setting and the types it may have.
 CONFIG_SETTINGS: dict[str, tuple[type, ...]] = {
     "concurrency": (int,),
@@ -64,23 +55,20 @@ _FAMILIES = {
     "smollm": "smollm", "falcon": "falcon", "granite": "granite", "olmo": "olmo",
 }  # fmt: skip
 _OPENAI_REASONING = regex.compile(r"(?:^|[/:])o\d")  # o1, o3-mini, o4-mini: OpenAI's models, as gpt-*
-_SHORT = regex.compile(r"(?P<kind>openai|llama):(?P<rest>[^,]+)")
 
 
 def parse_spec(spec: str) -> Judge:
     """A judge from ``kind:...`` and ``,key=value`` settings."""
     head, *pairs = spec.split(",")
     settings: dict[str, Any] = {}
-    short = _SHORT.fullmatch(head.strip())
-    if short is None:
-        pairs.insert(0, head)
-    elif short["kind"] == "openai":
-        model, at, base_url = short["rest"].partition("@")
-        if not at:
-            raise _bad(spec, "an openai judge is openai:MODEL@BASE_URL")
-        settings |= {"kind": "openai", "model": model, "base_url": base_url}
+    kind, colon, rest = head.strip().partition(":")
+    if colon and rest and kind in JUDGES:
+        try:
+            settings |= {"kind": kind, **JUDGES[kind].short(rest)}
+        except ValueError as exc:
+            raise _bad(spec, str(exc)) from None
     else:
-        settings |= {"kind": "llama", "model_path": short["rest"]}
+        pairs.insert(0, head)
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals:
@@ -90,14 +78,19 @@ def parse_spec(spec: str) -> Judge:
 
 
 def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
-    unknown = set(settings) - set(_NUMBERS) - set(_TEXTS)
+    """The judge of checked settings: known, of the right type and range, of its kind (UsageError else)."""
+    own = backend_settings()
+    types = {name: kind for settings_of in own.values() for name, kind in settings_of.items()} | _COMMON
+    unknown = set(settings) - set(types)
     if unknown:
-        known = ", ".join(sorted({*_NUMBERS, *_TEXTS}))
         raise UsageError(
-            f"unknown judge setting(s) {', '.join(sorted(unknown))}", where=where, fix=f"use: {known}"
+            f"unknown judge setting(s) {', '.join(sorted(unknown))}",
+            where=where,
+            fix=f"use: {', '.join(sorted(types))}",
         )
     values: dict[str, Any] = {
-        key: _number(key, value, where) if key in _NUMBERS else str(value) for key, value in settings.items()
+        key: str(value) if types[key] is str else _number(key, types[key], value, where)
+        for key, value in settings.items()
     }
     if values.get("api_key_env") == "":  # else: "reads its API key from $, which is not set"
         raise UsageError(
@@ -112,37 +105,10 @@ def build_judge(settings: Mapping[str, Any], where: str) -> Judge:
     )
     prices = Prices(values.get("price_prompt", 0.0), values.get("price_completion", 0.0))
     kind = values.get("kind")
-    _check_kind_settings(kind, values, where)
-    if kind == "openai":
-        missing = [key for key in ("model", "base_url") if not values.get(key)]
-        if missing:
-            raise UsageError(
-                f"an openai judge needs {' and '.join(missing)}", where=where, fix="see assay score --help"
-            )
-        _check_base_url(values["base_url"], where)
-        return OpenAIJudge(
-            base_url=values["base_url"],
-            model=values["model"],
-            api_key_env=values.get("api_key_env"),
-            timeout=values.get("timeout", 60.0),
-            retries=values.get("retries", 3),
-            backoff=values.get("backoff", 0.5),
-            sampling=sampling,
-            prices=prices,
-            requests_per_second=values.get("rps"),
-        )
-    if kind == "llama":
-        if not values.get("model_path"):
-            raise UsageError("a llama judge needs model_path", where=where, fix="llama:PATH.gguf")
-        return LlamaJudge(
-            model_path=values["model_path"],
-            n_ctx=values.get("n_ctx", 2048),
-            n_threads=values.get("n_threads"),
-            sampling=sampling,
-            prices=prices,
-            requests_per_second=values.get("rps"),
-        )
-    raise UsageError(f"unknown judge kind {kind!r}", where=where, fix="use openai or llama")
+    if kind not in own:
+        raise UsageError(f"unknown judge kind {kind!r}", where=where, fix=f"use {judge_kinds()}")
+    _check_kind_settings(kind, own, values, where)
+    return JUDGES[kind].make(JudgeArgs(values, sampling, prices, values.get("rps"), where))
 
 
 def load_config(path: str | Path) -> tuple[list[Judge], dict[str, Any]]:
@@ -182,26 +148,11 @@ def _check_config_settings(section: Mapping[str, Any], path: Path) -> None:
             )
 
 
-def _check_base_url(url: str, where: str) -> None:
-    """An endpoint the HTTP client can ask: http(s), a host, a port in range (else urlsplit or the
-    client raises a ValueError of its own, deep in the run, for 'http://[::1' or port 99999)."""
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (reading it checks the range)
-    except ValueError as exc:
-        raise UsageError(f"the base URL cannot be read ({exc})", where=where, fix=_URL_FIX) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:  # not shown: it may hold a secret
-        raise UsageError("the base URL is not an http:// or https:// address", where=where, fix=_URL_FIX)
-
-
-_URL_FIX = "give an address like http://127.0.0.1:8080/v1"
-
-
-def _check_kind_settings(kind: Any, values: Mapping[str, Any], where: str) -> None:
-    """A setting of the other kind of judge (n_ctx on an openai judge) is a mistake, not a no-op."""
-    if kind not in _ONLY_FOR:
-        return
-    others = set().union(*(keys for other, keys in _ONLY_FOR.items() if other != kind)) - _ONLY_FOR[kind]
+def _check_kind_settings(
+    kind: str, own: Mapping[str, Mapping[str, type]], values: Mapping[str, Any], where: str
+) -> None:
+    """A setting of another kind of judge (n_ctx on an openai judge) is a mistake, not a no-op."""
+    others = set().union(*(keys for other, keys in own.items() if other != kind)) - set(own[kind])
     wrong = sorted(set(values) & others)
     if wrong:
         raise UsageError(f"a {kind} judge has no setting {', '.join(wrong)}", where=where, fix="leave it out")
@@ -221,10 +172,10 @@ def model_family(model: str) -> str:
     return str(letters.group()) if letters else last
 
 
-def _number(key: str, value: Any, where: str) -> Any:
+def _number(key: str, kind: type, value: Any, where: str) -> Any:
     """A setting's number, refused when it makes no sense (a timeout of 0, -1 retries, NaN)."""
     try:
-        number = _NUMBERS[key](value)
+        number = kind(value)
     except (TypeError, ValueError, OverflowError):
         raise UsageError(
             f"judge setting {key}={value!r} is not a number", where=where, fix=f"give {key} a number"
@@ -245,5 +196,5 @@ def _number(key: str, value: Any, where: str) -> Any:
 def _bad(spec: str, what: str) -> UsageError:
     return UsageError(
         f"cannot read the judge spec {display_url(spec)!r}: {what}",
-        fix="write openai:MODEL@BASE_URL or llama:PATH.gguf, then ,key=value settings",
+        fix=f"write {judge_forms()}, then ,key=value settings",
     )

@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ._format import NA, percent
-from ._markup import element, number_cell, row_attrs, table
+from .format import NA, percent
+from .markup import element, number_cell, row_attrs, table
 from .plot import COMBINED, NO_DOMAIN, Axis, Group, Point, dot_whisker_svg
 
 HEADER = [

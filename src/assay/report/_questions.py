@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ._markup import attrs, element, json_text
+from .markup import attrs, element, json_text
 
 # Where each part of a question is found when the caller does not say: the usual column names.
 USUAL_COLUMNS = {
@@ -222,11 +222,14 @@ def _text_cell(text: str, part: str) -> str:
     return element("td", text, class_=part)
 
 
-def _traces(found: Any) -> dict[str, Any]:
-    """A row's traces by metric, from the JSON text of the ``trace`` column (or a dict already)."""
-    if isinstance(found, str) and found:
-        found = json.loads(found)
-    return dict(found) if isinstance(found, Mapping) else {}
+def _traces(found: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A row's traces by metric, as dicts: a typed trace's (``trace.Trace.as_dict``, what
+    ``verdict_rows`` gives), or a report row's dict as it is. (Read by its method, not its class: this
+    leaf of the page imports nothing of the scoring.)"""
+    return {
+        metric: one.as_dict() if hasattr(one, "as_dict") else dict(one)
+        for metric, one in (found or {}).items()
+    }
 
 
 def outcome_of(row: Mapping[str, Any], metric: str, trace: Mapping[str, Any] | None) -> str:

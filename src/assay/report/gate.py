@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..gate import COMPARED, NO_SCORED, TOO_FEW_SCORED, TOO_MANY_UNSCORED, Check
 from ..summary import Tally
-from ._format import DASH, percent
+from .format import DASH, percent
 
 
 def gate_lines(checks: Sequence[Check]) -> list[str]:

@@ -1,6 +1,7 @@
 """The HTML report: one self-contained file (inline CSS, JS and SVG; nothing fetched) with each metric's
 accuracy per domain as a table and a chart, the protocols' agreement, a sortable, filterable table of
-every question with its traces, and optionally the comparison of two runs.
+every question with its traces, and the report's sections (``report/sections.py``): a harness run's
+numbers, the comparison of two runs.
 
 Every string from the data is escaped where it is written (``html.escape`` for text and attributes,
 JSON escapes inside the one data ``<script>``), and the page's Content-Security-Policy runs only its own
@@ -10,12 +11,9 @@ escape were missed.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +21,13 @@ from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..summary import AGREEMENT_PAIR, BUCKETS
 from ._comparison import comparison_section
-from ._format import cascade_text, interval_text, percent
-from ._markup import element, json_script, number_cell, row_attrs, table
 from ._questions import questions_section
+from .format import cascade_text, interval_text, percent
+from .markup import csp_hash, element, json_script, number_cell, row_attrs, table, template
 from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
+from .run_html import run_sections
+from .sections import Comparison, RunResults
 
 BUCKET_NOTES = {
     "both_pass": "both protocols pass",
@@ -37,34 +37,25 @@ BUCKET_NOTES = {
 }
 
 
-def render_html(
-    summary: Report | Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]] = (),
-    comparison: Mapping[str, Any] | None = None,
-    *,
-    fields: Mapping[str, str] | None = None,
-    sections: Sequence[tuple[str, str, str]] = (),
-) -> str:
-    """The report as one HTML page. `summary` is the report model (``build_report(run)``, whose rows
-    fill the table of questions), or as before ``assay.summary_dict(...)`` with `rows` from
-    ``assay.verdict_rows(run)``; `comparison` is what ``assay compare`` returns; `fields` names the
-    input columns (``run.dataset.fields``) of such rows where they are not the usual ones; `sections`
-    are more sections, each (anchor, label in the navigation, its HTML), put after the overview (a
-    harness run's: ``report/run_html.py``)."""
-    if isinstance(summary, Report):
-        rows, fields = rows or [row_dict(row) for row in summary.rows], None if not rows else fields
-        summary = summary.as_dict()
+def render_html(report: Report) -> str:
+    """The report as one HTML page: the overview, the report's sections (a harness run's numbers:
+    ``run_html.run_sections``; a comparison of two runs), each metric, the judge, the agreement, the rows
+    to review and the table of questions (the report's rows: ``build_report(run)``)."""
+    summary = report.as_dict()
+    run, compared = report.section(RunResults), report.section(Comparison)
+    sections = run_sections(run.results) if run is not None else []
+    comparison = None if compared is None else compared.comparison
     parts = [_overview(summary), *(html for _, _, html in sections)]
     if comparison is not None:
         parts.append(comparison_section(comparison))
-    parts += [_metric_section(name, metric) for name, metric in summary["metrics"].items()]
+    parts += [_metric_section(report, name) for name in report.metrics]
     if summary.get("judge"):
         parts.append(_judge_section(summary["judge"]))
     if summary.get("agreement"):
         parts.append(_agreement_section(summary["agreement"]))
     if (summary.get("review") or {}).get("rows"):
         parts.append(_review_section(summary["review"]))
-    parts.append(questions_section(summary, rows, fields))
+    parts.append(questions_section(summary, [row_dict(row) for row in report.rows], None))
     data = json_script("assay-summary", summary)
     if comparison is not None:
         data += json_script("assay-comparison", comparison)
@@ -73,17 +64,8 @@ def render_html(
     return _page(f"assay report: {summary.get('source', '')}", body)
 
 
-def write_html(
-    path: str | Path,
-    summary: Report | Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]] = (),
-    comparison: Mapping[str, Any] | None = None,
-    *,
-    fields: Mapping[str, str] | None = None,
-    sections: Sequence[tuple[str, str, str]] = (),
-) -> Path:
-    page = render_html(summary, rows, comparison, fields=fields, sections=sections)
-    return write_text(check_writable(path), page)
+def write_html(path: str | Path, report: Report) -> Path:
+    return write_text(check_writable(path), render_html(report))
 
 
 def row_dict(row: Row) -> dict[str, Any]:
@@ -94,19 +76,10 @@ def row_dict(row: Row) -> dict[str, Any]:
     return {**parts, "response": row.response, **row.verdicts, **soft, **agreement, "trace": dict(row.traces)}
 
 
-def _template(name: str) -> str:
-    return (resources.files("assay.report") / "templates" / name).read_text(encoding="utf-8")
-
-
-def _csp_hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
-
-
 def _page(title: str, body: str) -> str:
-    css, script = _template("report.css"), _template("report.js")
+    css, script = template("report.css"), template("report.js")
     # Nothing may be fetched (default-src 'none'), and only this script and this style may run.
-    policy = f"default-src 'none'; script-src {_csp_hash(script)}; style-src {_csp_hash(css)}"
+    policy = f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(css)}"
     values = {
         "policy": escape(policy),
         "title": escape(title),
@@ -116,7 +89,7 @@ def _page(title: str, body: str) -> str:
         "script": script,
     }
     # One pass, so text put in is never read again as a placeholder.
-    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], _template("report.html"))
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], template("report.html"))
 
 
 def _header(summary: Mapping[str, Any], compared: bool, more: Sequence[tuple[str, str]] = ()) -> str:
@@ -205,7 +178,8 @@ def _tally_cell(field: str, tally: Mapping[str, Any]) -> str:
     return number_cell(field, value, str(value))
 
 
-def _metric_section(name: str, metric: Mapping[str, Any]) -> str:
+def _metric_section(report: Report, name: str) -> str:
+    metric = report.metrics[name].as_dict()
     combined = metric["combined"]
     columns = _columns([combined, *metric["domains"].values()])
     headline = (
@@ -226,7 +200,7 @@ def _metric_section(name: str, metric: Mapping[str, Any]) -> str:
         f'<section id="metric-{escape(name)}" class="metric"><h2>{escape(name)}</h2>'
         f'<p class="headline">{escape(headline)}</p>'
         f'<p class="signature"><code>{escape(str(metric.get("signature", "")))}</code></p>'
-        f'<div class="split"><div class="chart">{accuracy_chart_svg({"metrics": {name: metric}})}</div>'
+        f'<div class="split"><div class="chart">{accuracy_chart_svg(report, [name])}</div>'
         f"{table(header, rows, class_='numbers')}</div></section>"
     )
 

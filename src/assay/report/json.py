@@ -12,9 +12,11 @@ from .model import Report, build_report
 
 
 def summary_dict(summary: Summary | Report) -> dict[str, Any]:
+    """The JSON summary as a dict: ``build_report(summary).as_dict()``, in one call (kept for the many
+    callers that hold a Summary and want its numbers, not a rendering)."""
     report = summary if isinstance(summary, Report) else build_report(summary)
     return report.as_dict()
 
 
-def write_summary_json(summary: Summary | Report, path: str | Path) -> Path:
-    return write_text(path, json_document(summary_dict(summary)))
+def write_summary_json(report: Report, path: str | Path) -> Path:
+    return write_text(path, json_document(report.as_dict()))

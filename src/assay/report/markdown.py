@@ -1,75 +1,61 @@
 """The Markdown report (results.md): a headline table, the per-domain tables, the agreement of a pair,
 the rows to review and the top misses with their traces; and the comparison of two runs. Pure
-functions of the report model (``build_report``; or, as before, the summary dict and the per-row
-verdicts) and of the comparison dict.
+functions of the report model (``build_report``) and of the comparison dict.
 
 Every number is printed as the text report prints it (percentages to one decimal, intervals with an
 en dash), and every string from the data is inert (issue 9): a `|` or a line break in a response cannot
 break the table, and no link, image, raw HTML, emphasis or code span can be made from it. Markdown's
 own characters are backslash-escaped (``<``, ``>`` and ``&`` written as entities, which every renderer
 knows), and a word that a renderer would turn into a link by itself (GFM's autolinks: ``http://``,
-``www.``, an e-mail address) is shown as inline code, which is never a link.
+``www.``, an e-mail address) is shown as inline code, which is never a link: ``markup.cell`` and
+``markup.code``, re-exported here.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from .._version import __version__
 from ..outputs import check_writable, write_text
-from ..summary import AGREEMENT_PAIR, BUCKETS
-from ..terminal import printable
-from ._format import difference_cells, interval_text, percent
-from .model import Report, Row
+from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
+from ..trace import trace_dicts
+from .format import difference_cells, interval_text, percent
+from .markup import cell, code, markdown_table, plain
+from .model import Cell, MetricReport, Report, Row
 
 TOP_MISSES = 10
 SNIPPET = 160
+__all__ = ["cell", "code", "plain", "render_comparison_markdown", "render_markdown", "write_markdown"]
 
 
-def render_markdown(
-    summary: Report | Mapping[str, Any], rows: Sequence[Mapping[str, Any]] | Sequence[Row] = ()
-) -> str:
-    """The Markdown report of the report model (``build_report(run)``), whose rows give the misses;
-    or, as before, of a summary dict and the per-row verdicts (``verdict_rows``)."""
-    if isinstance(summary, Report):
-        rows = rows or summary.rows
-        summary = summary.as_dict()
-    lines = [f"# assay results: {cell(summary['source'])}", ""]
-    rows_line = (
-        f"{summary['rows']['total']} rows, {summary['rows']['blank']} blank responses (scored incorrect)"
-    )
-    lines += [f"{rows_line}; assay {__version__}; intervals: {summary['signature'].get('intervals', '')}", ""]
-    lines += _judge_warnings(summary.get("judge"))
-    lines += _headline(summary["metrics"])
-    for name, metric in summary["metrics"].items():
+def render_markdown(report: Report) -> str:
+    """The Markdown report of the report model (``build_report(run)``), whose rows give the misses (a
+    report of a summary alone has none)."""
+    lines = [f"# assay results: {cell(report.source)}", ""]
+    rows_line = f"{report.total} rows, {report.blank} blank responses (scored incorrect)"
+    lines += [f"{rows_line}; assay {__version__}; intervals: {report.intervals}", ""]
+    lines += _judge_warnings(report.judge)
+    lines += _headline(report.metrics)
+    for name, metric in report.metrics.items():
         lines += _domains(name, metric)
-    if summary.get("agreement"):
-        lines += _agreement(summary["agreement"])
-    if summary.get("review"):
-        lines += _review(summary["review"])
-    if rows and summary["metrics"]:
-        lines += _misses(next(iter(summary["metrics"])), [_row_of(row) for row in rows])
+    if report.agreement is not None:
+        lines += _agreement(report.agreement)
+    if report.review is not None:
+        lines += _review(report.review)
+    if report.rows and report.metrics:
+        lines += _misses(next(iter(report.metrics)), [_row_of(row) for row in report.rows])
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_markdown(
-    path: str | Path,
-    summary: Report | Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]] | Sequence[Row] = (),
-) -> Path:
-    return write_text(check_writable(path), render_markdown(summary, rows))
+def write_markdown(path: str | Path, report: Report) -> Path:
+    return write_text(check_writable(path), render_markdown(report))
 
 
-def _row_of(row: Mapping[str, Any] | Row) -> Mapping[str, Any]:
+def _row_of(row: Row) -> Mapping[str, Any]:
     """A row of the report model as the misses read it: golden and response by record field, whatever
     the input columns were called."""
-    if not isinstance(row, Row):
-        return row
     return {
         **row.verdicts,
         "id": row.id,
@@ -79,110 +65,56 @@ def _row_of(row: Mapping[str, Any] | Row) -> Mapping[str, Any]:
     }
 
 
-# The characters that make inline syntax (escapes, code, emphasis, strike-through, links and images,
-# GFM tables, GitHub's math). A cell never starts a line, so block syntax (#, -, 1.) cannot begin there.
-_MARKUP = regex.compile(r"[\\`*_\[\]!~|$]")
-_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-# A word that GFM (and most renderers) would link by itself, without any markup.
-_AUTOLINKED = regex.compile(r"\S*(?:://|www\.|@|mailto:|xmpp:)\S*", regex.IGNORECASE)
-
-
-def cell(value: object) -> str:
-    """Text from the data made inert for one table cell or line: runs of space and line breaks folded,
-    Markdown's characters escaped, self-linking words shown as code, and controls shown as escapes
-    (``\x1b``: `cat results.md` must not let a reply drive the terminal)."""
-    text = printable(" ".join(str(value).split()))
-    pieces, start = [], 0
-    for found in _AUTOLINKED.finditer(text):
-        pieces += [_escaped(text[start : found.start()]), code(found.group())]
-        start = found.end()
-    return "".join([*pieces, _escaped(text[start:])])
-
-
-def _escaped(text: str) -> str:
-    text = "".join(_ENTITIES.get(char, char) for char in text)
-    escaped: str = _MARKUP.sub(lambda found: "\\" + found.group(), text)
-    return escaped
-
-
-def plain(markdown: str) -> str:
-    """Text `cell` wrote, read back as plain text (for a terminal): its escapes and entities undone."""
-    unescaped: str = regex.sub(r"\\([\\`*_\[\]!~|$])", r"\1", markdown)
-    return unescaped.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")  # &amp; last
-
-
-def code(value: object) -> str:
-    """Text as inline code, literal in every renderer: fenced by more backticks than any run inside it
-    (CommonMark 6.1), padded when it starts or ends with one, and its pipes escaped for a GFM table."""
-    text = printable(" ".join(str(value).split())).replace("|", "\\|")
-    longest = max((len(run) for run in regex.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    padded = f" {text} " if text.startswith("`") or text.endswith("`") or not text.strip() else text
-    return f"{fence}{padded}{fence}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows] + [""]
-
-
-def _tally_cells(tally: Mapping[str, Any]) -> list[str]:
-    soft = str(tally["soft"]) if "soft" in tally else ""
-    mean = f"{tally['mean']:.3f}" if tally.get("mean") is not None else ""
-    counts = [
-        str(tally["n"]),
-        str(tally["passed"]),
-        percent(tally["accuracy"]),
-        interval_text(tally.get("interval")),
-    ]
-    return [*counts, mean, soft, str(tally["blank"]), str(tally["unscored"])]
+def _tally_cells(tally: Cell) -> list[str]:
+    mean = f"{tally.mean:.3f}" if tally.graded and tally.mean is not None else ""
+    interval = None if tally.interval is None else tally.interval.as_dict()
+    counts = [str(tally.n), str(tally.passed), percent(tally.accuracy), interval_text(interval)]
+    return [*counts, mean, str(tally.soft), str(tally.blank), str(tally.unscored)]
 
 
 TALLY_HEADER = ["n", "passed", "accuracy", "95% CI", "mean", "soft", "blank", "unscored"]
 
 
-def _judge_warnings(judge: Mapping[str, Any] | None) -> list[str]:
+def _judge_warnings(judge: JudgeSummary | None) -> list[str]:
     """The judge's warnings (a judge left out, a judge that may not be judging), each escaped."""
-    found = (judge or {}).get("warnings") or []
+    found = () if judge is None else judge.warnings
     return [*(f"> **Warning:** {cell(warning)}" for warning in found), ""] if found else []
 
 
-def _headline(metrics: Mapping[str, Any]) -> list[str]:
-    rows = [[f"`{name}`", *_tally_cells(m["combined"]), code(m["signature"])] for name, m in metrics.items()]
-    return ["## Headline", "", *_table(["metric", *TALLY_HEADER, "signature"], rows)]
+def _headline(metrics: Mapping[str, MetricReport]) -> list[str]:
+    rows = [[f"`{name}`", *_tally_cells(m.combined), code(m.signature)] for name, m in metrics.items()]
+    return ["## Headline", "", *markdown_table(["metric", *TALLY_HEADER, "signature"], rows)]
 
 
-def _domains(name: str, metric: Mapping[str, Any]) -> list[str]:
-    rows = [[cell(domain or "(no domain)"), *_tally_cells(t)] for domain, t in metric["domains"].items()]
-    rows.append(["**combined**", *_tally_cells(metric["combined"])])
-    return [f"## `{name}` by domain", "", *_table(["domain", *TALLY_HEADER], rows)]
+def _domains(name: str, metric: MetricReport) -> list[str]:
+    rows = [[cell(domain or "(no domain)"), *_tally_cells(t)] for domain, t in metric.domains.items()]
+    rows.append(["**combined**", *_tally_cells(metric.combined)])
+    return [f"## `{name}` by domain", "", *markdown_table(["domain", *TALLY_HEADER], rows)]
 
 
-def _agreement(agreement: Mapping[str, Any]) -> list[str]:
-    buckets = agreement.get("buckets") or BUCKETS
-    first, second = agreement.get("pair") or AGREEMENT_PAIR
-    rows = [
-        [cell(d or "(no domain)"), *(str(c[b]) for b in buckets)] for d, c in agreement["domains"].items()
-    ]
-    rows.append(["**overall**", *(str(agreement["overall"][b]) for b in buckets)])
+def _agreement(agreement: Agreement) -> list[str]:
+    buckets = agreement.buckets
+    first, second = agreement.pair
+    rows = [[cell(d or "(no domain)"), *(str(c[b]) for b in buckets)] for d, c in agreement.domains.items()]
+    rows.append(["**overall**", *(str(agreement.overall[b]) for b in buckets)])
     header = ["domain", *map(cell, buckets)]
     title = (
         f"{first} and {second}" if (first, second) == AGREEMENT_PAIR else f"{cell(first)} and {cell(second)}"
     )
-    lines = [f"## Agreement of {title}", "", *_table(header, rows)]
-    if agreement["review_ids"]:
+    lines = [f"## Agreement of {title}", "", *markdown_table(header, rows)]
+    if agreement.review_ids:
         only = "Overlap-only" if (first, second) == AGREEMENT_PAIR else f"{cell(second)}-only"
-        lines += [f"{only} rows to review: {cell(', '.join(agreement['review_ids']))}", ""]
+        lines += [f"{only} rows to review: {cell(', '.join(agreement.review_ids))}", ""]
     return lines
 
 
-def _review(review: Mapping[str, Any]) -> list[str]:
+def _review(review: Review) -> list[str]:
     """The rows a person should look at, each with why (the report model's ``review``)."""
-    listed = review.get("rows") or []
+    listed = review.rows
     if not listed:
         return []
-    lines = [f"## Rows to review ({len(listed)} of {review['total']})", ""]
-    lines += _table(["id", "why"], [[cell(row["id"]), cell(row["why"])] for row in listed])
+    lines = [f"## Rows to review ({len(listed)} of {review.total})", ""]
+    lines += markdown_table(["id", "why"], [[cell(row.id), cell(row.why)] for row in listed])
     return lines
 
 
@@ -193,8 +125,7 @@ def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
     lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {len(missed)})", ""]
     for row in missed[:TOP_MISSES]:
-        found = row.get("trace")
-        traces = json.loads(found) if isinstance(found, str) and found else dict(found or {})
+        traces = trace_dicts(row.get("trace"))
         golden = row.get("answer") or row.get("answers") or ""
         lines += [f"### {cell(row.get('id'))}", "", f"- golden: {cell(golden)}",
                   f"- response: {cell(_snip(str(row.get('response', ''))))}"]  # fmt: skip
@@ -240,7 +171,7 @@ def render_comparison_markdown(comparison: Mapping[str, Any]) -> str:
     for name, metric in comparison["metrics"].items():
         rows = [[cell(d or "(no domain)"), *difference_cells(x)] for d, x in metric["domains"].items()]
         rows.append(["**combined**", *difference_cells(metric["combined"])])
-        lines += [f"## `{name}`", "", *_table(header, rows)]
+        lines += [f"## `{name}`", "", *markdown_table(header, rows)]
     for side in ("only_in_a", "only_in_b"):
         if comparison[side]:
             lines += [f"Rows only in {side[-1].upper()}: {cell(', '.join(comparison[side]))}", ""]

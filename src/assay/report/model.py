@@ -6,22 +6,29 @@ Rows (the Markdown misses, the HTML question table) carry a question's parts by 
 domain, lang, question, golden, response), whatever the input columns were called: the dataset's
 column map (``Dataset.fields``) was applied when the records were read, so a file with
 ``--answer-col gold --response-col reply`` reports the same as one with the usual names.
+
+Every renderer (text, JSON, Markdown, HTML, plot) takes a ``Report`` and nothing else; what else a
+report holds (a harness run's numbers, a comparison of two runs) comes in as its ``sections``
+(``report/sections.py``), built by whoever has the data.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._version import __version__
 from ..signature import info_of
 from ..stats import Interval
 from ..summary import Agreement, IntervalMethod, JudgeSummary, MetricSummary, Review, Summary, Tally
+from ..trace import Trace, trace_dicts
+from .sections import Section
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
+
+SectionType = TypeVar("SectionType", bound=Section)
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,26 @@ class Cell:
             soft_credit=soft_credit,
             mean=tally.mean,
             graded=tally.graded,
+        )
+
+    @classmethod
+    def from_dict(cls, found: Mapping[str, Any]) -> Cell:
+        """A tally as ``as_dict`` wrote it (a summary file); a count it lacks reads as 0."""
+        interval = found.get("interval") or {}
+        low, high = interval.get("low"), interval.get("high")
+        return cls(
+            n=found["n"],
+            passed=found.get("passed", 0),
+            failed=found.get("failed", 0),
+            blank=found.get("blank", 0),
+            unscored=found.get("unscored", 0),
+            accuracy=found.get("accuracy"),
+            interval=None if low is None or high is None else Interval(low, high),
+            soft=found.get("soft", 0),
+            accuracy_with_soft=found.get("accuracy_with_soft"),
+            soft_credit="accuracy_with_soft" in found,
+            mean=found.get("mean"),
+            graded="mean" in found,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -139,6 +166,15 @@ class Report:
     has_lang: bool
     rows: tuple[Row, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)  # record field -> input column
+    sections: tuple[Section, ...] = ()  # more sections, in order (report/sections.py)
+
+    def section(self, kind: type[SectionType]) -> SectionType | None:
+        """The report's first section of this kind, or None."""
+        return next((found for found in self.sections if isinstance(found, kind)), None)
+
+    def with_sections(self, *sections: Section) -> Report:
+        """This report with `sections` after its own."""
+        return replace(self, sections=(*self.sections, *sections))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON summary (``--json``): the keys every earlier version wrote, and a few more."""
@@ -164,9 +200,14 @@ class Report:
         }
 
 
-def build_report(source: ScoreRun | Summary, rows: Iterable[Mapping[str, Any]] | None = None) -> Report:
+def build_report(
+    source: ScoreRun | Summary,
+    rows: Iterable[Mapping[str, Any]] | None = None,
+    sections: Sequence[Section] = (),
+) -> Report:
     """The report of a run (with its rows), or of a summary alone (without rows). `rows` are the run's
-    per-row verdicts when the caller has them already; by default they are made here."""
+    per-row verdicts when the caller has them already; by default they are made here. `sections` are
+    the report's more sections (a harness run's numbers, a comparison), in order."""
     from ..scoring import ScoreRun
 
     run = source if isinstance(source, ScoreRun) else None
@@ -191,6 +232,48 @@ def build_report(source: ScoreRun | Summary, rows: Iterable[Mapping[str, Any]] |
         has_lang=summary.langs_column,
         rows=found,
         columns=dict(run.dataset.fields) if run is not None else {},
+        sections=tuple(sections),
+    )
+
+
+def report_from_summary(summary: Mapping[str, Any]) -> Report:
+    """The Report of a summary file ``assay score --json`` wrote (``Report.as_dict()``), as ``assay plot``
+    draws it: its source, counts, signature and every metric's tallies. The judge, the agreement and the
+    review are not read back (None), and a summary has no rows."""
+    signature, counts = summary.get("signature") or {}, summary.get("rows") or {}
+    protocols = signature.get("protocols") or {}
+    metrics = {
+        name: _metric_from_dict(name, found, protocols.get(name))
+        for name, found in summary["metrics"].items()
+    }
+    return Report(
+        source=str(summary.get("source", "")),
+        total=counts.get("total", 0),
+        blank=counts.get("blank", 0),
+        empty_golden_ids=tuple(counts.get("empty_golden_ids") or ()),
+        null_cells={column: tuple(ids) for column, ids in (counts.get("null_cells") or {}).items()},
+        limit=signature.get("limit"),
+        options=signature.get("options", ""),
+        intervals=signature.get("intervals", ""),
+        version=signature.get("assay", __version__),
+        metrics=metrics,
+        judge=None,
+        agreement=None,
+        review=None,
+        has_lang=any(metric.langs for metric in metrics.values()),
+    )
+
+
+def _metric_from_dict(name: str, found: Mapping[str, Any], signature: str | None) -> MetricReport:
+    combined = Cell.from_dict(found["combined"])
+    return MetricReport(
+        name=name,
+        signature=str(found.get("signature", signature or "")),
+        signature_info=found.get("signature_info"),
+        combined=combined,
+        domains={domain: Cell.from_dict(tally) for domain, tally in found["domains"].items()},
+        langs={lang: Cell.from_dict(tally) for lang, tally in (found.get("langs") or {}).items()},
+        soft_credit=combined.soft_credit,
     )
 
 
@@ -233,10 +316,8 @@ def _rows(run: ScoreRun, rows: Iterable[Mapping[str, Any]]) -> Iterable[Row]:
         )
 
 
-def _traces(found: Any) -> dict[str, Any]:
-    if isinstance(found, str) and found:
-        found = json.loads(found)
-    return dict(found) if isinstance(found, Mapping) else {}
+def _traces(found: Mapping[str, Trace] | None) -> dict[str, Any]:
+    return trace_dicts(found)  # the typed traces (``report.rows.verdict_rows``) as the renderers read them
 
 
 def judge_dict(judge: JudgeSummary) -> dict[str, Any]:
@@ -274,17 +355,3 @@ def review_dict(review: Review) -> dict[str, Any]:
         "cue_rows_scanned": review.cue_rows_scanned,
         "cue_rows_passing": review.cue_rows_passing,
     }
-
-
-def report_of(found: Report | Summary | Mapping[str, Any]) -> Report | None:
-    """A Report from what a renderer was given (a Report, or a Summary); None for a summary dict,
-    which the renderers still take as before."""
-    if isinstance(found, Report):
-        return found
-    if isinstance(found, Summary):
-        return build_report(found)
-    return None
-
-
-def metric_names(report: Report) -> Sequence[str]:
-    return list(report.metrics)

@@ -1,7 +1,8 @@
-"""Charts of a summary: per-domain accuracy as a dot with its 95% interval as whiskers.
+"""Charts of a report (``report/model.py``): per-domain accuracy as a dot with its 95% interval as whiskers.
 
 The SVG is written by hand, so it needs nothing installed and is byte-for-byte the same for the same
-summary; the HTML report embeds it. PNG and PDF (for papers) are drawn by matplotlib from the same points.
+report; the HTML report embeds it; ``assay plot`` draws one from a summary file (``report_from_summary``).
+PNG and PDF (for papers) are drawn by matplotlib from the same points.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..outputs import check_writable, replacing, write_text
+from .model import Report
 
 # Okabe & Ito's palette, told apart by people with any common colour-vision deficiency
 # (Okabe and Ito, "Color Universal Design", 2008).
@@ -92,11 +94,11 @@ def _is_tally(tally: Any) -> bool:
     return all(share is None or (type(share) in (int, float) and 0 <= share <= 1) for share in shares)
 
 
-def chosen_metrics(summary: Mapping[str, Any], metrics: Sequence[str] | None) -> list[str]:
-    known = list(summary["metrics"])
+def chosen_metrics(report: Report, metrics: Sequence[str] | None) -> list[str]:
+    known = list(report.metrics)
     if metrics is None:
         return known
-    unknown = [name for name in metrics if name not in summary["metrics"]]
+    unknown = [name for name in metrics if name not in report.metrics]
     if unknown or not metrics:
         raise UsageError(
             f"no metric {', '.join(map(repr, unknown))} in this summary" if unknown else "no metric chosen",
@@ -105,32 +107,33 @@ def chosen_metrics(summary: Mapping[str, Any], metrics: Sequence[str] | None) ->
     return list(metrics)
 
 
-def accuracy_groups(summary: Mapping[str, Any], metrics: Sequence[str]) -> list[Group]:
-    """One group per domain (in the summary's order), then the combined one; in each, a point per metric."""
+def accuracy_groups(report: Report, metrics: Sequence[str]) -> list[Group]:
+    """One group per domain (in the report's order), then the combined one; in each, a point per metric."""
     domains: dict[str, None] = {}
     for name in metrics:
-        domains |= dict.fromkeys(summary["metrics"][name]["domains"])
+        domains |= dict.fromkeys(report.metrics[name].domains)
     groups = [
-        Group(domain or NO_DOMAIN, domain, tuple(_point(summary, name, domain) for name in metrics))
+        Group(domain or NO_DOMAIN, domain, tuple(_point(report, name, domain) for name in metrics))
         for domain in domains
     ]
-    return [*groups, Group(COMBINED, None, tuple(_point(summary, name, None) for name in metrics))]
+    return [*groups, Group(COMBINED, None, tuple(_point(report, name, None) for name in metrics))]
 
 
-def _point(summary: Mapping[str, Any], metric: str, domain: str | None) -> Point:
-    found = summary["metrics"][metric]
-    tally = found["combined"] if domain is None else found["domains"].get(domain)
-    if tally is None:  # this metric saw no row of the domain
+def _point(report: Report, metric: str, domain: str | None) -> Point:
+    found = report.metrics[metric]
+    cell = found.combined if domain is None else found.domains.get(domain)
+    if cell is None:  # this metric saw no row of the domain
         return Point(metric, None, None, None, 0)
-    interval = tally.get("interval") or {}
-    return Point(metric, tally.get("accuracy"), interval.get("low"), interval.get("high"), tally["n"])
+    interval = cell.interval
+    low, high = (None, None) if interval is None else (interval.low, interval.high)
+    return Point(metric, cell.accuracy, low, high, cell.n)
 
 
-def accuracy_chart_svg(summary: Mapping[str, Any], metrics: Sequence[str] | None = None) -> str:
+def accuracy_chart_svg(report: Report, metrics: Sequence[str] | None = None) -> str:
     """Per-domain and combined accuracy of each metric (all by default), whiskers for the 95% interval."""
-    names = chosen_metrics(summary, metrics)
+    names = chosen_metrics(report, metrics)
     title = "Accuracy per domain, with 95% intervals" + ("" if len(names) > 1 else f": {names[0]}")
-    return dot_whisker_svg(accuracy_groups(summary, names), PERCENT_AXIS, names, title)
+    return dot_whisker_svg(accuracy_groups(report, names), PERCENT_AXIS, names, title)
 
 
 def dot_whisker_svg(groups: Sequence[Group], axis: Axis, series: Sequence[str], title: str) -> str:
@@ -260,7 +263,7 @@ def _num(value: float | None) -> str:
     return "" if value is None else repr(float(value))
 
 
-def write_plot(path: str | Path, summary: Mapping[str, Any], metrics: Sequence[str] | None = None) -> Path:
+def write_plot(path: str | Path, report: Report, metrics: Sequence[str] | None = None) -> Path:
     """The accuracy chart as .svg (always), or .png / .pdf (with matplotlib: pip install 'assay[plot]')."""
     path = check_writable(path)
     suffix = path.suffix.lower()
@@ -270,12 +273,12 @@ def write_plot(path: str | Path, summary: Mapping[str, Any], metrics: Sequence[s
             where=str(path),
             fix=f"give a name ending in {', '.join(PLOT_FORMATS)}",
         )
-    names = chosen_metrics(summary, metrics)
+    names = chosen_metrics(report, metrics)
     if suffix == ".svg":
-        write_text(path, accuracy_chart_svg(summary, names))
+        write_text(path, accuracy_chart_svg(report, names))
     else:
         with replacing(path) as temp:  # the temporary name keeps the suffix matplotlib reads
-            _write_matplotlib(temp, accuracy_groups(summary, names), names)
+            _write_matplotlib(temp, accuracy_groups(report, names), names)
     return path
 
 

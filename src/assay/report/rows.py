@@ -1,5 +1,6 @@
 """Per-question verdicts: every input column, then each metric's verdict columns (and, when asked, the
-row's traces as a JSON ``trace`` column), one row per input row; and every row's traces, once per run."""
+row's traces as a JSON ``trace`` column), one row per input row; and every row's traces, once per run,
+typed until a file is written."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signature import PARQUET_KEY, signatures_json
 from ..summary import pair_bucket
-from ..trace import traces_json
+from ..trace import Trace, trace_dicts, trace_rows, traces_as_json
 
 try:
     from .. import _csvwrite
@@ -184,25 +185,31 @@ def _input_columns(
 
 def verdict_rows(run: ScoreRun, *, trace: bool = True) -> Iterator[dict[str, Any]]:
     """One dict per input row, in input order, of ``verdict_table``'s columns and, unless
-    `trace=False`, the row's traces as JSON in "trace" (what the Markdown and HTML reports read)."""
-    table = verdict_table(run, trace=trace)
+    `trace=False`, the row's traces in "trace", typed (``trace.Trace`` by metric: what the Markdown
+    and HTML reports read)."""
+    table = verdict_table(run)
     columns = list(table)
-    for cells in zip(*table.values()):
-        yield dict(zip(columns, cells))
+    traced = row_traces(run) if trace else None
+    for index, cells in enumerate(zip(*table.values())):
+        row = dict(zip(columns, cells))
+        if traced is not None:
+            row["trace"] = traced.traces(index)
+        yield row
 
 
 # --- traces, once per run -----------------------------------------------------------------------------
 
 
 class RowTraces:
-    """Every row's traces of one run, each computed the first time it is asked for and kept: --trace,
-    --trace-col, Markdown's misses and the HTML's question table share them. ``row_traces(run)``
-    gives the one of a run."""
+    """Every row's traces of one run, typed (``trace.Trace``, keyed by metric), each computed the first
+    time it is asked for and kept: --trace, --trace-col, Markdown's misses and the HTML's question
+    table share them. JSON is made of them only to write a file (``json``). ``row_traces(run)`` gives
+    the one of a run."""
 
     def __init__(self, run: ScoreRun) -> None:
-        self._run = weakref.ref(run)  # held by the run itself (see row_traces): no cycle
-        self._json: dict[int, str] = {}
-        self._ahead: dict[int, str] = {}  # rows computed with the last one asked for, not yet asked for
+        self._run = weakref.ref(run)  # kept by row_traces while the run lives: it must not keep the run
+        self._kept: dict[int, dict[str, Trace]] = {}
+        self._ahead: dict[int, dict[str, Trace]] = {}  # rows computed with the last one asked for
         self._next = -1  # the row after the last one computed: asked for next, the reader reads in order
 
     def __len__(self) -> int:
@@ -210,29 +217,33 @@ class RowTraces:
 
     def _owner(self) -> ScoreRun:
         run = self._run()
-        if run is None:  # pragma: no cover - the run holds this object
+        if run is None:  # pragma: no cover - row_traces forgets this object with its run
             raise RuntimeError("the run of these traces is gone")
         return run
 
-    def json(self, index: int, *, keep: bool = True) -> str:
-        """Row `index`'s traces, one JSON object keyed by metric (see ``assay.trace``). `keep=False`
-        for the last output to use them: a million rows' traces are gigabytes held for nothing."""
-        found = self._json.get(index)
+    def traces(self, index: int, *, keep: bool = True) -> dict[str, Trace]:
+        """Row `index`'s traces, keyed by metric (see ``assay.trace``). `keep=False` for the last
+        output to use them: a million rows' traces are gigabytes held for nothing."""
+        found = self._kept.get(index)
         if found is None:
-            found = trace_json(self._owner(), index)
+            found = row_trace(self._owner(), index)
             if keep:
-                self._json[index] = found
+                self._kept[index] = found
         return found
 
-    def computed(self, index: int) -> str:
-        """Row `index`'s traces, freshly computed (``trace_json``). A reader that asks for rows in
-        order (--trace, --trace-col) has them computed AHEAD_ROWS at a time, which costs less per
+    def json(self, index: int, *, keep: bool = True) -> str:
+        """Row `index`'s traces as one JSON object keyed by metric, as a file holds them."""
+        return traces_as_json(self.traces(index, keep=keep))
+
+    def computed(self, index: int) -> dict[str, Trace]:
+        """Row `index`'s traces, freshly computed (``trace.trace_rows``). A reader that asks for rows
+        in order (--trace, --trace-col) has them computed AHEAD_ROWS at a time, which costs less per
         row; one asking here and there (Markdown's misses), a row at a time."""
         found = self._ahead.pop(index, None)
         if found is None:
             run = self._owner()
             stop = min(index + (AHEAD_ROWS if index == self._next else 1), len(run.records))
-            first, *rest = traces_json(run, index, stop)
+            first, *rest = trace_rows(run, index, stop)
             self._ahead = dict(zip(range(index + 1, stop), rest))
             found = first
         self._next = index + 1
@@ -240,25 +251,26 @@ class RowTraces:
 
     def as_dicts(self, index: int) -> dict[str, dict[str, Any]]:
         """Row `index`'s traces as dicts, keyed by metric (a fresh copy: the caller may change it)."""
-        found: dict[str, dict[str, Any]] = json.loads(self.json(index))
-        return found
+        return trace_dicts(self.traces(index))
 
 
-_TRACES_KEY = "_assay_row_traces"
 AHEAD_ROWS = 4096  # rows whose traces are computed together for a reader that reads in order
+# Each live run's RowTraces, by the run's identity, forgotten with the run (weakref.finalize): the
+# traces live as long as their run without being written into it.
+_OF_RUN: dict[int, RowTraces] = {}
 
 
 def row_traces(run: ScoreRun) -> RowTraces:
     """The traces of a run's rows, computed at most once per row however many outputs use them."""
-    cache = vars(run)  # a frozen dataclass still has its __dict__: the cache lives and dies with the run
-    found = cache.get(_TRACES_KEY)
-    if found is None:
-        found = cache[_TRACES_KEY] = RowTraces(run)
+    found = _OF_RUN.get(id(run))
+    if found is None or found._run() is not run:
+        found = _OF_RUN[id(run)] = RowTraces(run)
+        weakref.finalize(run, _OF_RUN.pop, id(run), None)
     return found
 
 
-def trace_json(run: ScoreRun, index: int) -> str:
-    """Every metric's trace of a row, as one JSON object keyed by metric (see ``assay.trace``)."""
+def row_trace(run: ScoreRun, index: int) -> dict[str, Trace]:
+    """Every metric's trace of a row, keyed by metric (see ``assay.trace``): computed, not kept."""
     return row_traces(run).computed(index)
 
 

@@ -5,12 +5,13 @@ JSON has all of them), factual accuracy per scope with the paired tests, and the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..terminal import one_line
-from .markdown import cell, code, render_comparison_markdown
-from .run_markdown import table as markdown_table
+from .format import text_table
+from .markdown import render_comparison_markdown
+from .markup import cell, code, markdown_table
 from .text import render_comparison
 
 
@@ -23,10 +24,10 @@ def render_run_comparison(comparison: Mapping[str, Any]) -> str:
         *(one_line(f"signature differs: {line}") for line in comparison["signature_differences"]),
         "",
         "outcomes",
-        *_text_table(["outcome", "A", "B", "B - A"], _count_rows(comparison)),
+        *text_table(["outcome", "A", "B", "B - A"], _count_rows(comparison)),
         "",
         "transitions A -> B (rows: A's outcome; columns: B's)",
-        *_text_table(*_transition_table(comparison)),
+        *text_table(*_transition_table(comparison)),
         "",
     ]
     factual = dict(comparison["factual"], warnings=[])  # its warnings are in this report's, above
@@ -65,14 +66,3 @@ def _transition_table(comparison: Mapping[str, Any]) -> tuple[list[str], list[li
     transitions = comparison["transitions"]
     rows = [[x, *(str(transitions[x][y]) for y in present)] for x in present]
     return ["A \\ B", *present], rows
-
-
-def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    rows = [[one_line(str(value)) for value in row] for row in rows]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        return "  " + "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))])
-
-    return [line(header), *map(line, rows)]

@@ -1,32 +1,30 @@
-"""A harness run's HTML report (results.html): assay's HTML report of the run (every metric, the derived
-``factual`` and ``citation`` among them, and the table of questions with their traces) with the run's
-own sections after the overview: the headline, the gate, the hallucination breakdown, the rollups per
-scope, category and route, and the signatures. Numbers carry their exact values in ``data-value`` (as
-``_markup`` writes them) and rows say what they are with ``data-section`` and ``data-key``, so tests
+"""A harness run's own sections of its HTML report (results.html: ``render_html`` of the run's Report,
+whose ``RunResults`` the harness built), put after the overview: the headline, the gate, the
+hallucination breakdown, the rollups per scope, category and route, and the signatures. Every metric
+(the derived ``factual`` and ``citation`` among them) and the table of questions with their traces
+(``question_rows``) are the report's own. Numbers carry their exact values in ``data-value`` (as
+``markup`` writes them) and rows say what they are with ``data-section`` and ``data-key``, so tests
 read them back; every text from the data is escaped where it is written.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
 from ..scoring import ScoreRun
-from ._format import interval_text, percent
-from ._markup import attrs, element, number_cell, table
-from .html import render_html
-from .model import build_report
+from ..trace import trace_dicts
+from .format import interval_text, percent
+from .markup import attrs, element, number_cell, table
+from .rows import row_traces, verdict_rows
 from .run_markdown import MEANINGS, ROLLUP_TITLES, accuracy_text, options_text
 
-_TRACE_OUTCOMES = {"correct": "pass", "correct_ungrounded": "pass", "unscored": "unscored"}
 
-
-def render_run_html(run: ScoreRun, results: Mapping[str, Any]) -> str:
-    """The page of a run that has its outcomes (``with_outcomes``) and of its ``results_dict``."""
-    rows = question_rows(run)
-    sections = [
+def run_sections(results: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """The run's own sections of results.html, each (anchor, label in the navigation, its HTML), from
+    its numbers (the report's ``RunResults``, as results.json holds them)."""
+    return [
         ("run", "Run", _headline(results)),
         ("breakdown", "Hallucination breakdown", _breakdown(results["outcomes"], results["headline"])),
         *(
@@ -35,31 +33,19 @@ def render_run_html(run: ScoreRun, results: Mapping[str, Any]) -> str:
         ),
         ("signatures", "Signatures", _signatures(results["signatures"])),
     ]
-    report = build_report(run, rows)
-    return render_html(report, rows, fields=run.dataset.fields, sections=sections)
 
 
-def question_rows(run: ScoreRun) -> list[dict[str, Any]]:
-    """The table of questions' rows: every verdict, each scoring metric's trace (``results.original_
-    metrics``), and for ``factual`` its outcome and reason as its trace."""
-    from ..harness.outcomes import FACTUAL, OUTCOME_COLUMN, REASON_COLUMN
-    from ..harness.results import original_metrics
-    from .rows import row_traces, verdict_rows
-
-    original = original_metrics(run)  # held: the traces hold their run only weakly
-    traced = row_traces(original)
-    factual = run.metrics[FACTUAL].texts
+def question_rows(
+    run: ScoreRun, traced_run: ScoreRun, more_traces: Sequence[Mapping[str, Mapping[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The table of questions' rows of a run: every verdict, the traces of `traced_run`'s metrics (the
+    run without the metrics that have no trace of their own) and each row's `more_traces` (a derived
+    metric's, such as the harness's outcome as ``factual``'s trace)."""
+    traced = row_traces(traced_run)
     rows = []
-    for index, (record, row) in enumerate(zip(run.records, verdict_rows(run, trace=False))):
-        traces = json.loads(traced.json(index))
-        outcome = factual[OUTCOME_COLUMN][index] or ""
-        traces[FACTUAL] = {
-            "outcome": _TRACE_OUTCOMES.get(outcome, "fail"),
-            "rule": f"{outcome}: {factual[REASON_COLUMN][index]}",
-            "golden": " | ".join(record.answers),
-            "response": record.response,
-            "span": None,
-        }
+    for index, (row, more) in enumerate(zip(verdict_rows(run, trace=False), more_traces)):
+        traces = trace_dicts(traced.traces(index))
+        traces.update(trace_dicts(more))
         rows.append({**row, "trace": traces})
     return rows
 

@@ -1,9 +1,10 @@
 """A harness run's Markdown report (results.md): the seed's headline, the gate and what it needs, the
 hallucination breakdown, the rollups per scope, category and route, the misses with their traces, and
-the signatures. A pure function of ``harness.results.results_dict``.
+the signatures. A pure function of the run's Report: its ``RunResults`` section, which the harness builds
+(``harness.results.run_report``).
 
 Every text from the data (ids, questions, replies, reasons, traces, scopes, specs) goes through
-``markdown.cell`` or ``markdown.code``, so a reply holding a link, HTML or a pipe renders as the text it
+``markup.cell`` or ``markup.code``, so a reply holding a link, HTML or a pipe renders as the text it
 is (issue 9); the report's own markup uses no brackets, so nothing in it can be read as a link.
 """
 
@@ -12,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._format import DASH, interval_text, percent
-from .markdown import cell, code
+from .format import DASH, interval_text, percent
+from .markup import cell, code, markdown_table
+from .model import Report
+from .sections import RunResults
 
 MISSES_SHOWN = 50  # misses written with their traces; the rest are counted
 SNIPPET = 240
@@ -31,7 +34,9 @@ MEANINGS = {
 ROLLUP_TITLES = {"scope": "Per scope", "category": "Per category", "route": "Per route"}
 
 
-def render_run_markdown(results: Mapping[str, Any]) -> str:
+def render_run_markdown(report: Report) -> str:
+    """results.md: the report's ``RunResults`` (a report without one is not a harness run's)."""
+    results = run_results(report)
     signatures = results["signatures"]
     lines = [f"# assay run: {cell(signatures['system'])}", ""]
     lines += _headline(results["headline"], signatures)
@@ -43,6 +48,17 @@ def render_run_markdown(results: Mapping[str, Any]) -> str:
     lines += _misses([item for item in results["items"] if item["outcome"] != "correct"])
     lines += _signatures(signatures)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def run_results(report: Report) -> Mapping[str, Any]:
+    """The numbers of the harness run a report is of (its ``RunResults`` section)."""
+    found = report.section(RunResults)
+    if found is None:
+        raise ValueError(
+            f"the report of {report.source!r} has no RunResults section: it is not a harness run's "
+            "(build it with harness.results.run_report)"
+        )
+    return found.results
 
 
 def accuracy_text(tally: Mapping[str, Any] | None) -> str:
@@ -125,13 +141,13 @@ def _breakdown(outcomes: Mapping[str, int], total: int) -> list[str]:
         [code(name), str(count), percent(count / total if total else None), cell(MEANINGS.get(name, ""))]
         for name, count in outcomes.items()
     ]
-    return ["## Hallucination breakdown", "", *table(["outcome", "items", "share", "meaning"], rows)]
+    return ["## Hallucination breakdown", "", *markdown_table(["outcome", "items", "share", "meaning"], rows)]
 
 
 def _rollup(title: str, by: str, tallies: Mapping[str, Mapping[str, Any]]) -> list[str]:
     header = [by, "n", "correct", "scored", "accuracy", "95% CI", "unscored"]
     rows = [_rollup_row(name, tally) for name, tally in tallies.items()]
-    return [f"## {title} (factual)", "", *table(header, rows)]
+    return [f"## {title} (factual)", "", *markdown_table(header, rows)]
 
 
 def _rollup_row(name: str, tally: Mapping[str, Any]) -> list[str]:
@@ -188,7 +204,7 @@ def _signatures(signatures: Mapping[str, Any]) -> list[str]:
         ["assay", cell(signatures.get("assay") or "")],
     ]
     rows += [[f"metric {code(name)}", code(text)] for name, text in signatures["metrics"].items()]
-    return ["## Signatures", "", *table(["what", "signature"], rows)]
+    return ["## Signatures", "", *markdown_table(["what", "signature"], rows)]
 
 
 _UNSET = {"scopes": "all", "limit": "none"}  # what a run option left unset means
@@ -203,11 +219,6 @@ def _option_value(key: str, value: Any) -> str:
     if value is None or value == []:
         return _UNSET.get(key, "none")
     return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows] + [""]
 
 
 def _snip(text: str) -> str:

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from ..records import Record
 from ..scorers import SCORERS
 from ..scoring import SOURCES
-from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
+from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
 from ..terminal import one_line
 from ..trace import Trace
-from ._format import DASH, cascade_text, difference_cells, interval_text, percent
-from .model import Cell, MetricReport, Report, build_report
+from .format import DASH, cascade_text, difference_cells, interval_text, percent, text_table
+from .model import Cell, MetricReport, Report
 
 if TYPE_CHECKING:
     from ..agree import Confusion, MetricAgreement
@@ -25,12 +25,11 @@ SNIPPET = 70
 # Named in the closing hint when not run: one --metric away.
 
 
-def render_text(summary: Summary | Report, *, detail: bool = False) -> str:
+def render_text(report: Report, *, detail: bool = False) -> str:
     """The printed report. By default: one table across metrics, accuracy by domain (and by language)
     per metric, the agreement pair, the rows to review and a hint; with `detail`, each metric's own
     table per domain (counts, interval, mean, soft passes, blank, unscored) and the agreement's
-    examples, as earlier versions printed."""
-    report = summary if isinstance(summary, Report) else build_report(summary)
+    examples, as earlier versions printed. A summary alone reports as ``build_report(summary)``."""
     return (_detailed(report) if detail else _overview(report)).rstrip() + "\n"
 
 
@@ -72,7 +71,7 @@ def _across_metrics(report: Report) -> list[str]:
         cell = metric.combined
         mean = [("n/a" if cell.mean is None else f"{cell.mean:.3f}") if cell.graded else ""] if graded else []
         rows.append([name, str(cell.n), percent(cell.accuracy), _interval(cell), *mean, str(cell.unscored)])
-    return _table(header, rows)
+    return text_table(header, rows)
 
 
 def _by_scope(report: Report, scope: str) -> list[str]:
@@ -89,7 +88,7 @@ def _by_scope(report: Report, scope: str) -> list[str]:
             [key or f"(no {scope})", str(n), *(percent(c[key].accuracy) if key in c else "" for c in cells)]
         )
     rows.append(["combined", str(metrics[0].combined.n), *(percent(m.combined.accuracy) for m in metrics)])
-    return [title, *_table(header, rows)]
+    return [title, *text_table(header, rows)]
 
 
 def _review(review: Review) -> list[str]:
@@ -141,7 +140,7 @@ def _interval(cell: Cell) -> str:
     return interval_text(cell.interval.as_dict() if cell.interval else None)
 
 
-def warnings(summary: Summary | Report) -> list[str]:
+def warnings(summary: Report) -> list[str]:
     """Problems in the input that change what the numbers mean; the CLI prints them on stderr."""
     found = []
     if summary.empty_golden_ids:
@@ -154,7 +153,7 @@ def warnings(summary: Summary | Report) -> list[str]:
     for metric in summary.metrics.values():
         if metric.timed_out_ids:
             found.append(
-                f"{_name(metric)}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
+                f"{metric.name}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
                 f"time budget: ids {_ids(metric.timed_out_ids)}. "
                 "Simplify these patterns (nested or overlapping repeats)"
             )
@@ -166,10 +165,6 @@ def warnings(summary: Summary | Report) -> list[str]:
     if summary.judge is not None:  # a judge left out, unreadable cache rows, a judge not judging
         found += summary.judge.warnings
     return found
-
-
-def _name(metric: MetricSummary | MetricReport) -> str:
-    return metric.metric if isinstance(metric, MetricSummary) else metric.name
 
 
 def _headline(report: Report) -> str:
@@ -192,7 +187,7 @@ def _metric_table(metric: MetricReport) -> list[str]:
         ("combined", metric.combined),
     ]
     rows = [_tally_row(label, c, show_unscored, show_soft) for label, c in cells]
-    return [f"{metric.name}   [{metric.signature}]", *_table(header, rows)]
+    return [f"{metric.name}   [{metric.signature}]", *text_table(header, rows)]
 
 
 def _tally_row(label: str, cell: Cell, show_unscored: bool, show_soft: bool) -> list[str]:
@@ -218,7 +213,7 @@ def _judge(judge: JudgeSummary) -> list[str]:
         [label, *(str(getattr(usage, key)) for key in counted), f"{usage.cost:.4f}"]
         for label, usage in judge.usage.items()
     ]
-    lines += _table(header, rows)
+    lines += text_table(header, rows)
     agreeing = [
         f"{name} {agree}/{both} ({agree / both:.1%})"
         for name, (both, agree) in judge.agreement.items()
@@ -237,7 +232,7 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
     ]
     rows.append(["overall", *(str(agreement.overall[b]) for b in buckets)])
     first, second = agreement.pair
-    lines = [f"agreement: {first} vs {second}", *_table(header, rows)]
+    lines = [f"agreement: {first} vs {second}", *text_table(header, rows)]
     if not examples:
         return lines
     lines += ["", "  examples:"]
@@ -259,17 +254,6 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
             f"    {_ids(agreement.review_ids)}",
         ]
     return lines
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    rows = [[one_line(cell) for cell in row] for row in rows]  # a domain from the data: one line, inert
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        return "  " + "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:]))])
-
-    return [line(header), *map(line, rows)]
 
 
 def _snip(text: str) -> str:
@@ -344,7 +328,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
             ("combined", metric["combined"]),
         ]
         rows = [[scope, *difference_cells(found)] for scope, found in scopes]
-        lines += [name, *_table(header, rows), ""]
+        lines += [name, *text_table(header, rows), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -359,7 +343,7 @@ def render_agreement(
         scopes += [(f"domain {d or '(none)'}", c) for d, c in metric.domains.items()]
         scopes += [(f"lang {lang}", c) for lang, c in metric.langs.items()]
         title = f"{metric.metric}   [{signatures[metric.metric]}]" if signatures else metric.metric
-        lines += [title, *_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
+        lines += [title, *text_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
         others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
         if others:
             lines.append(f"  other labels, apart: {one_line(others)}")

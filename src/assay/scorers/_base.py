@@ -219,6 +219,7 @@ class SeenRows:
     inputs: list[Mapping[str, Any]]
     locate: Callable[[int, int, int], Span | None]
     extras: Mapping[str, list[int]]  # the rows' values of the scorer's extra_columns, as it decided
+    positions: Sequence[int] = ()  # each row's place in its batch (what a `decide_rows` call found, by row)
 
 
 # What a scorer says about one decided row: the rule in words, and the span already mapped back to the
@@ -227,6 +228,10 @@ Explain = Callable[[Seen], tuple[str, Span | None]]
 # The same for a batch of rows at once, a list of rules and a list of spans: what `explain` says of
 # each row, for less than a call per row (a trace per row and metric, at a million rows).
 ExplainRows = Callable[[SeenRows], tuple[list[str], list[Span | None]]]
+# A batch's verdicts and their evidence from one call (``Scorer.decide_rows``): the arguments of
+# `score_rows`, and back the verdicts and an ExplainRows that reads what deciding found (by
+# ``SeenRows.positions``), so that evidence never decides again (hard_fact's search).
+DecideRows = Callable[..., tuple[MetricScores, ExplainRows]]
 # How a scorer sees a text for one row, given the row's inputs (the official scripts' tokens, per lang).
 SeenBy = Callable[[Mapping[str, Any]], Callable[[str], str]]
 
@@ -260,6 +265,8 @@ class Scorer:
     - `explain`: the rule and span of one decided row, for traces and evidence; without it a trace
       says the outcome, the score and the deciding answer, under the scorer's description.
       `explain_rows`, its batch form (the same answers, for speed), is used in its place when given.
+    - `decide_rows`: `score_rows` with the evidence of the same call (see ``DecideRows``), for a scorer
+      whose `explain` would decide again; used when evidence is asked for (``score(..., evidence=True)``).
     - `alignment`: how `view`'s offsets map back to the original response (for spans).
     - `seen_by`: how a row's texts are shown when that is not `view` (the SQuAD scripts' tokens).
     - `default`: whether it runs when no metric is named (and the file has its inputs); a scorer that
@@ -281,6 +288,7 @@ class Scorer:
     soft_pass: SoftPass | None = None  # what --inflection adds (see scorers.inflection)
     explain: Explain | None = None
     explain_rows: ExplainRows | None = None
+    decide_rows: DecideRows | None = None
     alignment: Alignment | None = None
     seen_by: SeenBy | None = None
     default: bool = True

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..values.types import VALUES_VERSION
-from ._base import PASS, UNSCORED, MetricScores, Scorer, SeenRows, Span
+from ._base import PASS, UNSCORED, ExplainRows, MetricScores, Scorer, SeenRows, Span
 
 if TYPE_CHECKING:
     from ..documents import Sources
@@ -167,10 +167,28 @@ def _ground_names(
 def _grounded(
     responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], *inputs: Sequence[Any]
 ) -> MetricScores:
-    scores = MetricScores.all_failing(NAME, len(responses))
+    return _scored(_groundings(responses, answer_sets, inputs), len(responses))
+
+
+def _decide_rows(
+    responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], *inputs: Sequence[Any]
+) -> tuple[MetricScores, ExplainRows]:
+    """The verdicts, and the rules of the groundings that decided them: each reply grounded once."""
+    groundings = _groundings(responses, answer_sets, inputs)
+
+    def explain_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
+        rules = [groundings[at].rule() for at in rows.positions]
+        return rules, [None] * len(rules)
+
+    return _scored(groundings, len(responses)), explain_rows
+
+
+def _scored(groundings: Sequence[Grounding], rows: int) -> MetricScores:
+    """The verdicts of a batch's groundings, with their problems and contradictions as text columns."""
+    scores = MetricScores.all_failing(NAME, rows)
     problems: list[str | None] = []
     contradicts: list[str | None] = []
-    for row, grounding in enumerate(_groundings(responses, answer_sets, inputs)):
+    for row, grounding in enumerate(groundings):
         if grounding.unscored is not None:
             scores.outcomes[row], scores.reasons[row] = UNSCORED, grounding.unscored
         elif grounding.passed:
@@ -182,6 +200,7 @@ def _grounded(
 
 
 def _explain_rows(seen: SeenRows) -> tuple[list[str], list[Span | None]]:
+    """Stored verdicts' rules (a run not scored with its evidence): the replies grounded again."""
     inputs = [[row.get(name) for row in seen.inputs] for name in INPUTS]
     answers = [() if golden is None else (golden,) for golden in seen.goldens]
     rules = [grounding.rule() for grounding in _groundings(seen.responses, answers, inputs)]
@@ -207,6 +226,7 @@ GROUNDED = Scorer(
     signature_parts=(f"values:{VALUES_VERSION}", QUOTES_SIGNATURE),
     inputs=INPUTS,
     explain_rows=_explain_rows,
+    decide_rows=_decide_rows,
     # Not by default: assay run asks for it (with the documents of --sources, or in the reduced mode).
     default=False,
     **_blank_decided(),

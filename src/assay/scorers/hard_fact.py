@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import regex
@@ -26,12 +26,23 @@ import regex
 from ..errors import InputError
 from ..text import unicode
 from ..text.pattern_size import oversize, shown
-from ._base import PASS, UNSCORED, Alignment, MetricScores, Scorer, Seen, Span, as_written
+from ._base import (
+    PASS,
+    UNSCORED,
+    Alignment,
+    ExplainRows,
+    MetricScores,
+    Scorer,
+    Seen,
+    SeenRows,
+    Span,
+    as_written,
+)
 
 NO_PATTERN = "the row has no expected_regex"
 # One search's time budget: this much for any text up to a megabyte, and this much per megabyte past
-# it, so that a row stays within a second per megabyte with its trace (which searches again) and the
-# other metrics' time.
+# it, so that a row stays within a second per megabyte with the other metrics' time (its trace reads
+# the match that decided it; only a stored verdict's trace searches again).
 PATTERN_SECONDS = 0.25
 TIMED_OUT = "the pattern ran past its time budget"  # how a timed-out row's reason begins
 # Not inside a word, and not inside a number: no digit and separator just before or just after.
@@ -64,20 +75,56 @@ def _hard_fact(
     patterns: Sequence[Any],
     ids: Sequence[str],
 ) -> MetricScores:
+    return _searched(responses, patterns, ids, None)
+
+
+def _decide_rows(
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    patterns: Sequence[Any],
+    ids: Sequence[str],
+) -> tuple[MetricScores, ExplainRows]:
+    """The verdicts, and the rules and spans of the matches that decided them: one search per row,
+    whose match (or none) the evidence reads, so that a trace never searches again (and cannot time
+    out where the verdict did not)."""
+    matches: list[regex.Match[str] | None] = []
+    scores = _searched(responses, patterns, ids, matches)
+
+    def explain_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
+        rows_seen = zip(rows.positions, rows.inputs, rows.goldens, rows.originals)
+        said = [
+            _rule(str(inputs.get(PATTERN)), golden, matches[at], text, functools.partial(rows.locate, row))
+            for row, (at, inputs, golden, text) in enumerate(rows_seen)
+        ]
+        return [rule for rule, _ in said], [span for _, span in said]
+
+    return scores, explain_rows
+
+
+def _searched(
+    responses: Sequence[str],
+    patterns: Sequence[Any],
+    ids: Sequence[str],
+    matches: list[regex.Match[str] | None] | None,
+) -> MetricScores:
+    """Each row's pattern searched in its response; each row's match (None: none, or no search)
+    appended to `matches` when given."""
     scores = MetricScores.all_failing("hard_fact", len(responses))
     for row, (response, pattern, record_id) in enumerate(zip(responses, patterns, ids)):
+        found = None
         if not isinstance(pattern, str) or not pattern.strip():
             scores.outcomes[row] = UNSCORED
             scores.reasons[row] = NO_PATTERN
-            continue
-        try:
-            found = search(pattern_of(pattern, f"row id {record_id}"), response)
-        except TimeoutError:
-            scores.outcomes[row] = UNSCORED
-            scores.reasons[row] = timed_out_reason(response)
-            continue
-        if found:
-            scores.outcomes[row] = PASS
+        else:
+            try:
+                found = search(pattern_of(pattern, f"row id {record_id}"), response)
+            except TimeoutError:
+                scores.outcomes[row] = UNSCORED
+                scores.reasons[row] = timed_out_reason(response)
+            if found:
+                scores.outcomes[row] = PASS
+        if matches is not None:
+            matches.append(found)
     return scores
 
 
@@ -114,28 +161,40 @@ def shown_pattern(pattern: str) -> str:
     return f"pattern {as_written(pattern[:PATTERN_SHOWN])}... ({len(pattern):,} characters)"
 
 
-def _matched_text(seen: Seen, found: regex.Match[str], span: Span | None) -> str:
+def _matched_text(original: str, found: regex.Match[str], span: Span | None) -> str:
     """What matched, as the response wrote it where the span maps back (३० days), else as seen."""
-    matched = seen.original[span[0] : span[1]] if span is not None else found.group()
+    matched = original[span[0] : span[1]] if span is not None else found.group()
     if len(matched) > TEXT_SHOWN:
         matched = f"{matched[:TEXT_SHOWN]} [... {len(matched):,} characters in all]"
     return as_written(matched)
 
 
 def _explain(seen: Seen) -> tuple[str, Span | None]:
+    """A stored verdict's rule (a run not scored with its evidence): the row's pattern searched again."""
     pattern = str(seen.inputs.get(PATTERN))
-    expected = f"{as_written(seen.golden)} (golden answer)" if seen.golden else None
     try:
         found = search(pattern_of(pattern, f"row id {seen.inputs.get('id')}"), seen.response)
     except TimeoutError:  # it passed in time when scored, but not now (a loaded machine): no span
         return f"the {shown_pattern(pattern)} matched when scored; {timed_out_reason(seen.response)}", None
+    return _rule(pattern, seen.golden, found, seen.original, seen.locate)
+
+
+def _rule(
+    pattern: str,
+    golden: str | None,
+    found: regex.Match[str] | None,
+    original: str,
+    locate: Callable[[int, int], Span | None],
+) -> tuple[str, Span | None]:
+    """The rule and span of a row whose pattern found `found` (None: no match) in the seen response."""
+    expected = f"{as_written(golden)} (golden answer)" if golden else None
     if found is None:
         if expected is None:
             return f"the {shown_pattern(pattern)} matches nowhere as a whole", None
         return f"no variant of {expected} found as a whole ({shown_pattern(pattern)})", None
-    span = seen.locate(*found.span())
+    span = locate(*found.span())
     at = f" at {span[0]}-{span[1]}" if span is not None else ""
-    matched = f"matched {_matched_text(seen, found, span)}{at}"
+    matched = f"matched {_matched_text(original, found, span)}{at}"
     if expected is None:
         return f"the {shown_pattern(pattern)} {matched} as a whole", span
     return f"expected {expected}; {matched} ({shown_pattern(pattern)})", span
@@ -150,5 +209,6 @@ HARD_FACT = Scorer(
     signature_parts=(unicode.FOLD_SIGNATURE, f"budget:{PATTERN_SECONDS:g}s"),
     inputs=(PATTERN, "id"),
     explain=_explain,
+    decide_rows=_decide_rows,
     alignment=Alignment(functools.lru_cache(1 << 16)(unicode.fold_keeping_spaces), collapse=True),
 )

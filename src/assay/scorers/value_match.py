@@ -63,8 +63,9 @@ the signature.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +96,7 @@ from ..values.types import (
     render_answer,
     same_value,
 )
-from ._base import PASS, UNSCORED, MetricScores, Scorer, Seen, Span
+from ._base import PASS, UNSCORED, ExplainRows, MetricScores, Scorer, Seen, SeenRows, Span
 from ._value_clauses import (
     BY_TERMS,
     WHOLE,
@@ -126,6 +127,8 @@ TYPE_ALIASES: Mapping[str, str] = {
     "number": NUMBER_UNIT, "integer": NUMBER_UNIT, "int": NUMBER_UNIT, "float": NUMBER_UNIT,
     "boolean": BOOL, "string": TEXT, "amount": MONEY, "currency": MONEY,
 }  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Expected:
     """The value a row expects, and where it came from (for traces), or why there is none."""
@@ -262,9 +265,7 @@ def _decide_words(expected: Value, text: str, answers: Sequence[str]) -> Decisio
     return Decision(False, f"no whole, non-negated mention of {render_answer(expected)!r}")
 
 
-def decide(
-    expected: Value, text: str, answers: Sequence[str] = (), terms: FieldTerms = NO_TERMS
-) -> Decision:
+def decide(expected: Value, text: str, answers: Sequence[str] = (), terms: FieldTerms = NO_TERMS) -> Decision:
     """Whether folded `text` states `expected` (see the module's note), with the rule in words;
     `terms` name the asked field (its name's and its question's words)."""
     if expected.type == BOOL:
@@ -284,14 +285,51 @@ def _value_match(
     titles: Sequence[Any],
     questions: Sequence[Any],
 ) -> MetricScores:
+    return _decided(responses, answer_sets, (values, units, value_types, fields, titles, questions), None)
+
+
+def _decide_rows(
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    *inputs: Sequence[Any],
+) -> tuple[MetricScores, ExplainRows]:
+    """The verdicts (``_value_match``'s arguments), and the rules and spans of the decisions that made
+    them: each reply read once."""
+    found: list[tuple[Expected, Decision] | None] = []
+    scores = _decided(responses, answer_sets, inputs, found)
+
+    def explain_rows(rows: SeenRows) -> tuple[list[str], list[Span | None]]:
+        said = []
+        for row, at in enumerate(rows.positions):
+            both = found[at]
+            assert both is not None  # a row without an expected value is unscored, never explained
+            said.append(_rule(*both, functools.partial(rows.locate, row)))
+        return [rule for rule, _ in said], [span for _, span in said]
+
+    return scores, explain_rows
+
+
+def _decided(
+    responses: Sequence[str],
+    answer_sets: Sequence[tuple[str, ...]],
+    inputs: Sequence[Sequence[Any]],
+    found: list[tuple[Expected, Decision] | None] | None,
+) -> MetricScores:
+    """Each row's value decided (`inputs`: the scorer's, in order); each row's expected value and
+    decision (None: no value) appended to `found` when given."""
+    values, units, value_types, fields, titles, questions = inputs
     scores = MetricScores.all_failing("value_match", len(responses), (UNDECIDED,))
     undecided = scores.extras[UNDECIDED]
     for row, (response, answers) in enumerate(zip(responses, answer_sets)):
         expected = expected_of(values[row], units[row], value_types[row], answers)
         if expected.value is None:
             scores.outcomes[row], scores.reasons[row] = UNSCORED, expected.source
+            if found is not None:
+                found.append(None)
             continue
         decision = decide(expected.value, response, answers, _terms(fields[row], questions[row], titles[row]))
+        if found is not None:
+            found.append((expected, decision))
         # the golden answer that decided, so that a trace (which sees that one answer) decides alike
         scores.answer_index[row] = max(expected.answer_index, decision.answer_index)
         if decision.passed is None:
@@ -311,15 +349,23 @@ def _terms(field: Any, question: Any, title: Any) -> FieldTerms:
 
 
 def _explain(seen: Seen) -> tuple[str, Span | None]:
+    """A stored verdict's rule (a run not scored with its evidence): the reply read again."""
     answers = () if seen.golden is None else (seen.golden,)
     inputs = seen.inputs
     expected = expected_of(inputs.get(VALUE), inputs.get(UNIT), inputs.get(VALUE_TYPE), answers)
     if expected.value is None:
         return expected.source, None
     terms = _terms(inputs.get(FIELD), inputs.get(QUESTION), inputs.get(TITLE))
-    decision = decide(expected.value, seen.response, answers, terms)
+    return _rule(expected, decide(expected.value, seen.response, answers, terms), seen.locate)
+
+
+def _rule(
+    expected: Expected, decision: Decision, locate: Callable[[int, int], Span | None]
+) -> tuple[str, Span | None]:
+    """The rule and span of a row's decision, the span mapped back to the original response."""
+    assert expected.value is not None  # a row without an expected value is unscored, never explained
     rule = f"expected {render_answer(expected.value)!r} ({expected.value.type}, from {expected.source}): "
-    span = None if decision.span is None else seen.locate(*decision.span)
+    span = None if decision.span is None else locate(*decision.span)
     return rule + decision.rule, span
 
 
@@ -336,6 +382,7 @@ VALUE_MATCH = Scorer(
     # 2: the clause that answers the field; negation in the clause; yes/no from the question's terms
     version=2,
     explain=_explain,
+    decide_rows=_decide_rows,
     alignment=HARD_FACT.alignment,
     # Not by default: on a plain dataset most golden answers are names, not values, and the rows would
     # be unscored; it is one --metric away, and a gold set names it.

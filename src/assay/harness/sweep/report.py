@@ -11,21 +11,17 @@ data (corpus names, file names) is escaped where it is written; numbers carry th
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
 from html import escape
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..._version import __version__
 from ...outputs import json_document, write_text
-from ...report._format import interval_text, percent
-from ...report._markup import attrs, element, number_cell, table
-from ...report.markdown import cell as md_cell
+from ...report.format import interval_text, percent
+from ...report.markup import attrs, element, markdown_table, number_cell, static_page, table
+from ...report.markup import cell as md_cell
 from ...report.plot import PALETTE
 from .rollup import METRICS
 from .sweep import Sweep
@@ -107,11 +103,7 @@ def leaderboard_markdown(board: Mapping[str, Any]) -> str:
 
 
 def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
-        *("| " + " | ".join(r) + " |" for r in rows),
-    ]
+    return markdown_table(header, rows)[:-1]  # no blank line after it: the caller spaces its tables
 
 
 def corpus_names(board: Mapping[str, Any]) -> list[str]:
@@ -325,19 +317,7 @@ def _series(
 
 
 def _page(title: str, body: str) -> str:
-    css = "".join(
-        (resources.files("assay.report") / "templates" / name).read_text(encoding="utf-8")
-        for name in ("report.css", "sweep.css")
-    )
-    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-    policy = f"default-src 'none'; style-src 'sha256-{digest}'"  # no script at all; nothing fetched
-    return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{escape(policy)}">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f'<meta name="generator" content="assay {escape(__version__)}">\n'
-        f"<title>{escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
-    )
+    return static_page(title, body, ("report.css", "sweep.css"))
 
 
 # --- the outputs ----------------------------------------------------------------------------------------

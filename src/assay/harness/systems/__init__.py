@@ -1,10 +1,12 @@
-"""The systems under test of ``assay run``: one protocol (base.System) and three adapters, chosen by the
-form of the spec:
+"""The systems under test of ``assay run``: one protocol (base.System) and adapters chosen by the prefix of
+the spec (adapters.SYSTEMS, where other packages register theirs by the entry point group ``assay.systems``):
 
     pkg.module:function, path/to/file.py:function   a Python callable, in process (inprocess.py)
     openai:BASE_URL                                  an OpenAI-compatible chat endpoint (openai_chat.py)
     http:URL (or the URL itself)                     a plain JSON endpoint (json_http.py)
+    scripted:FILE.json                               replies from a JSON script, a test double (scripted.py)
 
+(``spec_forms()`` and ``spec_table()`` list them from the registry, plug-ins included.)
 Options come from ``--system-option KEY=VALUE`` (repeatable) and from the ``[system]`` table of an
 assay.toml (``load_system_config``), whose keys are:
 
@@ -24,12 +26,12 @@ from typing import Any
 
 from ...config_file import read_config
 from ...errors import UsageError
+from .adapters import ADAPTER_KEYS, SYSTEMS, SystemAdapter, SystemSpec, adapter_for, readers_of, spec_forms
 from .base import Answer, System, SystemFailure, TransportError, answer_from
 from .citations import citations_in_text
+from .scripted import ScriptedSystem
 
-CONFIG_KEYS = ("spec", "options", "request", "response", "headers")
-_HTTP_ONLY = {"request": "http", "response": "http", "headers": "http or openai"}
-SPEC_FORMS = "pkg.module:function, path/to/file.py:function, openai:BASE_URL or http:URL"
+CONFIG_KEYS = ("spec", "options", *ADAPTER_KEYS)
 
 
 def load_system(
@@ -46,23 +48,18 @@ def load_system(
     spec = spec.strip() or str(table.get("spec") or "").strip()
     if not spec:
         raise UsageError(
-            "no system to ask", fix=f"give --system as {SPEC_FORMS}, or spec = ... in assay.toml's [system]"
+            "no system to ask", fix=f"give --system as {spec_forms()}, or spec = ... in assay.toml's [system]"
         )
-    if spec.startswith("openai:"):
-        from .openai_chat import openai_system
-
-        _refuse_keys(table, ("request", "response"), "openai")
-        return openai_system(spec, spec.removeprefix("openai:"), settings, table.get("headers"))
-    url = _http_url(spec)
-    if url is not None:
-        from .json_http import json_http_system
-
-        return json_http_system(spec, url, settings, table)
+    adapter = adapter_for(spec)
+    if adapter is not None:
+        _refuse_keys(table, adapter.reads, adapter.prefix)
+        target = spec if spec.startswith(("http://", "https://")) else spec.partition(":")[2]
+        return adapter.make(SystemSpec(spec, target, settings, table))
     if ":" not in spec:
-        raise UsageError(f"cannot read the system spec {spec!r}", fix=f"give --system as {SPEC_FORMS}")
+        raise UsageError(f"cannot read the system spec {spec!r}", fix=f"give --system as {spec_forms()}")
     from .inprocess import inprocess_system
 
-    _refuse_keys(table, ("request", "response", "headers"), "in-process")
+    _refuse_keys(table, (), "in-process")
     return inprocess_system(spec, settings)
 
 
@@ -81,18 +78,6 @@ def system_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _http_url(spec: str) -> str | None:
-    """The URL of an http system's spec ("http:URL", or the URL itself), else None."""
-    if spec.startswith(("http://", "https://")):
-        return spec
-    if spec.startswith("http:"):
-        url = spec.removeprefix("http:")
-        if not url.startswith(("http://", "https://")):
-            raise UsageError(f"--system {spec!r}: http: is followed by a URL", fix="write http:http://HOST/PATH")
-        return url
-    return None
-
-
 def _options_table(options: object) -> dict[str, object]:
     if options is None:
         return {}
@@ -101,12 +86,12 @@ def _options_table(options: object) -> dict[str, object]:
     return {str(key): value for key, value in options.items()}
 
 
-def _refuse_keys(table: Mapping[str, object], keys: tuple[str, ...], kind: str) -> None:
-    """A setting another kind of system reads is a mistake here, not a no-op."""
-    given = [key for key in keys if key in table]
+def _refuse_keys(table: Mapping[str, object], reads: tuple[str, ...], kind: str) -> None:
+    """A setting only other kinds of system read is a mistake here, not a no-op."""
+    given = [key for key in ADAPTER_KEYS if key in table and key not in reads]
     if given:
         raise UsageError(
-            f"[system] {given[0]} is for {_HTTP_ONLY[given[0]]} systems, and this one is {kind}",
+            f"[system] {given[0]} is for {readers_of(given[0])} systems, and this one is {kind}",
             fix="leave it out, or name the system it is for",
         )
 
@@ -127,19 +112,26 @@ def load_system_config(path: str | Path) -> dict[str, Any]:
             f"[system] has no key {unknown[0]!r}", where=str(path), fix=f"use: {', '.join(CONFIG_KEYS)}"
         )
     if "spec" in section and not isinstance(section["spec"], str):
-        raise UsageError("[system] spec is not a text", where=str(path), fix='write spec = "openai:http://..."')
+        raise UsageError(
+            "[system] spec is not a text", where=str(path), fix='write spec = "openai:http://..."'
+        )
     return dict(section)
 
 
 __all__ = [
     "CONFIG_KEYS",
+    "SYSTEMS",
     "Answer",
+    "ScriptedSystem",
     "System",
+    "SystemAdapter",
     "SystemFailure",
+    "SystemSpec",
     "TransportError",
     "answer_from",
     "citations_in_text",
     "load_system",
     "load_system_config",
+    "spec_forms",
     "system_options",
 ]

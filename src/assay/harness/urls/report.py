@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...report.markdown import cell, code
+from ...report.markup import cell, code
 from ...terminal import one_line
 from .check import CLASSES, UrlVerdict
 from .extract import FoundUrl

@@ -3,8 +3,10 @@ messages print an accuracy, an interval or a difference the same way."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from ..terminal import one_line
 
 DASH = "\u2013"  # an en dash between an interval's ends
 NA = "n/a"
@@ -26,6 +28,19 @@ def difference_cells(found: Mapping[str, Any]) -> list[str]:
     ci = NA if low_high is None else f"{low_high['low'] * 100:+.1f}{DASH}{low_high['high'] * 100:+.1f} pts"
     counts = [str(found["n"]), percent(found["a_accuracy"]), percent(found["b_accuracy"])]
     return [*counts, shown, ci, NA if p is None else f"{p:.4g}", str(found["a_only"]), str(found["b_only"])]
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """A table for the terminal: the first column left-aligned, the others right-aligned, each cell one
+    inert line (a domain from the data cannot break the table or drive the terminal)."""
+    cells = [[one_line(str(cell)) for cell in row] for row in rows]
+    widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
+
+    def line(found: Sequence[str]) -> str:
+        first = found[0].ljust(widths[0])
+        return "  " + "  ".join([first, *(c.rjust(w) for c, w in zip(found[1:], widths[1:]))])
+
+    return [line(header), *map(line, cells)]
 
 
 def cascade_text(counts: Mapping[str, int]) -> str:
