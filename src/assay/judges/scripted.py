@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from ._base import JudgeUnavailable, Pace, Prices, Reply, Sampling
+from ._base import Completion, JudgeUnavailable, Pace, Prices, Sampling
 from .backends import JudgeArgs, JudgeBackend
 
 JudgeScript = Mapping[str, object] | Callable[[str], object]
@@ -77,7 +77,7 @@ class ScriptedJudge:
     async def preflight(self) -> None:
         return None
 
-    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Reply:
+    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Completion:
         if pace is not None:
             await pace()
         prompt = messages[-1]["content"] if messages else ""
@@ -87,7 +87,7 @@ class ScriptedJudge:
             raise reply
         if reply is None:
             raise JudgeUnavailable("the script has no reply to this prompt")
-        return Reply(text=str(reply), model=self.name)
+        return Completion(text=str(reply), model=self.name)
 
     def _reply(self, prompt: str) -> object:
         if callable(self.script):
