@@ -8,7 +8,6 @@ import pytest
 import regex
 
 from assay.errors import UsageError
-from assay.judges._clean import clean, display_url, register_secret
 from assay.judges.prompt import (
     BOTH_VERDICTS,
     CORRECT,
@@ -21,6 +20,7 @@ from assay.judges.prompt import (
     parse_verdict,
 )
 from assay.judges.spec import model_family, parse_spec
+from assay.net import clean, display_url, register_secret
 from assay.summary import JudgeSummary
 from conftest import free_port
 

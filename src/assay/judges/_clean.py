@@ -2,14 +2,14 @@
 text of a completion is cleaned (``net.clean``: secrets redacted, lone surrogates replaced).
 
 The redaction itself is the HTTP layer's (``assay.net``), shared with the systems under test and the URL
-check; its names are re-exported here for the judges' modules and their tests.
+check.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ..net import REDACTED, clean, display_url, redact, register_secret, register_url
+from ..net import clean
 from ._base import Completion
 
 
@@ -20,5 +20,3 @@ def cleaned(completion: Completion) -> Completion:
         completion, text=clean(completion.text), model=clean(completion.model), fingerprint=fingerprint
     )
 
-
-__all__ = ["REDACTED", "clean", "cleaned", "display_url", "redact", "register_secret", "register_url"]

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
+from ..net import redact
 from ..scorers import Outcome
 from ._base import Completion, Judge, JudgeDown, JudgeUnavailable
-from ._clean import redact
 from .accounting import JudgeUsage
 from .cache import Cache, cache_key
 from .prompt import CORRECT, INCORRECT, NO_VERDICT, Parsed, fit_response

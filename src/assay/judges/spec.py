@@ -22,8 +22,8 @@ import regex
 
 from ..config_file import read_config
 from ..errors import UsageError
+from ..net import display_url
 from ._base import Judge, Prices, Sampling
-from ._clean import display_url
 from .backends import JUDGES, JudgeArgs, backend_settings, judge_forms, judge_kinds
 
 # The settings every judge takes, whatever its kind (each kind adds its own: JudgeBackend.settings).
