@@ -16,9 +16,9 @@ from assay.judges.prompt import (
     PROMPT_SIGNATURE,
     SYSTEM,
     fit_response,
-    messages,
     parse_verdict,
 )
+from assay.judges.rubric import messages
 from assay.judges.spec import model_family, parse_spec
 from assay.net import clean, display_url, register_secret
 from assay.summary import JudgeSummary

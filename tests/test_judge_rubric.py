@@ -20,7 +20,7 @@ from assay.errors import InputError, UsageError
 from assay.judges._base import Sampling
 from assay.judges.cache import cache_key
 from assay.judges.metric import JudgeMetric, JudgeSetup
-from assay.judges.prompt import PROMPT_SIGNATURE, REMINDER, SYSTEM, USER, messages
+from assay.judges.prompt import PROMPT_SIGNATURE, REMINDER, SYSTEM, USER
 from assay.judges.rubric import (
     DEFAULT_RUBRIC,
     ENTRY_POINT_GROUP,
@@ -28,6 +28,7 @@ from assay.judges.rubric import (
     RUBRICS,
     Rubric,
     get_rubric,
+    messages,
     register_rubric,
 )
 from assay.judges.run import JudgeOptions

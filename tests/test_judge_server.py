@@ -25,7 +25,8 @@ from assay.judges._base import Sampling
 from assay.judges.llama_local import LlamaJudge
 from assay.judges.metric import JudgeSetup
 from assay.judges.openai_http import OpenAIJudge
-from assay.judges.prompt import REMINDER, messages
+from assay.judges.prompt import REMINDER
+from assay.judges.rubric import messages
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
 from assay.summary import JudgeUsage

@@ -19,4 +19,3 @@ def cleaned(completion: Completion) -> Completion:
     return replace(
         completion, text=clean(completion.text), model=clean(completion.model), fingerprint=fingerprint
     )
-

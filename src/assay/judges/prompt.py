@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import regex
@@ -70,14 +69,6 @@ def fit_response(response: str, limit: int) -> tuple[str, bool]:
     if len(response) <= limit:
         return response, False
     return response[:limit] + TRUNCATION_MARKER.format(hidden=len(response) - limit), True
-
-
-def messages(question: str, answers: Sequence[str], response: str) -> list[dict[str, str]]:
-    """The chat messages of the ``equivalence`` rubric that ask for one verdict. A fence marker in any
-    text from the data is made inert, so that only the prompt's own markers delimit the response."""
-    from .rubric import EQUIVALENCE  # the rubric is built from this module's texts
-
-    return EQUIVALENCE.messages({"question": question, "goldens": tuple(answers), "response": response})
 
 
 def reminded(asked: list[dict[str, str]], reply: str) -> list[dict[str, str]]:

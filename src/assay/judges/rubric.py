@@ -332,3 +332,9 @@ def get_rubric(name: str) -> Rubric:
         return RUBRICS[name]
     except KeyError:
         raise UsageError(f"unknown judge rubric {name!r}", fix=f"use one of: {', '.join(RUBRICS)}") from None
+
+
+def messages(question: str, answers: Sequence[str], response: str) -> list[dict[str, str]]:
+    """The chat messages of the ``equivalence`` rubric that ask for one verdict. A fence marker in any
+    text from the data is made inert, so that only the prompt's own markers delimit the response."""
+    return EQUIVALENCE.messages({"question": question, "goldens": tuple(answers), "response": response})
