@@ -218,7 +218,8 @@ def _read_csv(
 
 def _read_jsonl(path: Path, limit: int | None, content: bytes | None = None) -> Table:
     # islice takes at most sys.maxsize; a larger --limit is more rows than any file holds anyway.
-    rows = list(itertools.islice(_jsonl_objects(path, content), None if limit is None else min(limit, sys.maxsize)))
+    most = None if limit is None else min(limit, sys.maxsize)
+    rows = list(itertools.islice(_jsonl_objects(path, content), most))
     if not rows:
         raise InputError("the file has no JSON objects", where=str(path), fix="add one object per line")
     # Any object may add keys: the columns are all keys, in order of first appearance.
@@ -227,8 +228,8 @@ def _read_jsonl(path: Path, limit: int | None, content: bytes | None = None) -> 
 
 def _jsonl_objects(path: Path, content: bytes | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     # Only "\n" ends a line: a carriage return is JSON whitespace, not a line break.
-    text = None if content is None else io.StringIO(content.decode("utf-8-sig"), newline="\n")
-    with text or path.open(encoding="utf-8-sig", newline="\n") as handle:
+    held = None if content is None else io.StringIO(content.decode("utf-8-sig"), newline="\n")
+    with held or path.open(encoding="utf-8-sig", newline="\n") as handle:
         for number, text in enumerate(handle, start=1):
             if not text.strip():
                 continue
