@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import json
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -14,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from assay.errors import UsageError
+from assay.harness.run import run_gold
+from assay.harness.systems import load_system
 from cli_run import run
 from test_run_cli import SYSTEM, write_gold
 
@@ -94,3 +98,18 @@ def test_a_resumed_run_reads_the_gold_file_once_and_writes_run_jsonl_once(
     assert code == 0 and "6 answered before" in stderr, stderr
     assert tally.reads[gold.resolve()] == 1 and tally.writes[(out / "run.jsonl").resolve()] == 1
     assert (out / "run.jsonl").read_text(encoding="utf-8") == first
+
+
+def test_a_scoring_that_fails_leaves_the_answers_in_run_jsonl_without_verdicts(
+    tmp_path: Path, tally: FileTally
+) -> None:
+    """As the journal does: the answers were paid for, and `assay score run.jsonl` can grade them later."""
+    gold, out, bot = write_gold(tmp_path / "gold.jsonl", 4), tmp_path / "run", tmp_path / "bot.py"
+    bot.write_text(SYSTEM.format(log=str(tmp_path / "asked.log")), encoding="utf-8")
+    system = load_system(f"{bot}:answer", {}, None)
+    with pytest.raises(UsageError, match="no_such_metric"):
+        run_gold(gold, system, out, metrics=["hard_fact", "no_such_metric"])
+    rows = [json.loads(line) for line in (out / "run.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in rows] == [f"item{n:02d}" for n in range(4)]
+    assert rows[0]["response"] == "It is 10 days." and "hard_fact" not in rows[0] and "outcome" not in rows[0]
+    assert tally.writes[(out / "run.jsonl").resolve()] == 1
