@@ -109,6 +109,7 @@ def test_a_csv_gold_column_of_json_objects(tmp_path: Path) -> None:
         ("reply", {"latency": "slow"}, "field 'latency' must be a number of seconds"),
         ("reply", {"blocked": "no"}, "field 'blocked' must be true or false"),
         ("reply", "[1, 2]", "column 'reply' must be an object"),
+        ("reply", {"text": "30 days"}, "column 'reply' has no field 'text'"),  # the text is the response
     ],
 )
 def test_a_malformed_part_names_the_line_the_row_and_the_field(

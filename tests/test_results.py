@@ -59,7 +59,7 @@ def mixed(tmp_path: Path) -> list[Case]:
 
 
 def test_results_json_holds_the_headline_breakdown_and_rollups(tmp_path: Path, mixed: list[Case]) -> None:
-    run = scored_run(tmp_path, mixed, ["refusal", "grounded"])
+    run = with_outcomes(scored_run(tmp_path, mixed, ["refusal", "grounded"]))
     paths = write_results(run, tmp_path / "out", info())
     assert sorted(paths) == sorted(RESULTS_FILES) and all(path.is_file() for path in paths.values())
     found = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
@@ -113,7 +113,7 @@ def markdown_table(markdown: str, heading: str) -> list[list[str]]:
 
 
 def test_results_md_has_the_seed_headline_and_tables(tmp_path: Path, mixed: list[Case]) -> None:
-    write_results(scored_run(tmp_path, mixed, ["refusal", "grounded"]), tmp_path, info())
+    write_results(with_outcomes(scored_run(tmp_path, mixed, ["refusal", "grounded"])), tmp_path, info())
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "- questions run: 20" in markdown
     factual = "- factual accuracy: 60.0% (95% CI 38.7\u201378.1%), 12 of 20 scored correct, 0 unscored"
@@ -138,7 +138,7 @@ def test_results_md_has_the_seed_headline_and_tables(tmp_path: Path, mixed: list
 def test_results_md_says_when_a_judge_graded(tmp_path: Path) -> None:
     judged = [Case(item("j1"), RIGHT, CITED, judge=(Outcome.PASS, "states 15 days"))]
     judges = info(judges=("openai:m",), rubric="rag-answer")
-    write_results(scored_run(tmp_path, judged, ["judge"]), tmp_path, judges)
+    write_results(with_outcomes(scored_run(tmp_path, judged, ["judge"])), tmp_path, judges)
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "judged by `openai:m` with the rubric `rag-answer`" in markdown
     assert "deterministically" not in markdown
@@ -153,7 +153,7 @@ def test_hostile_text_stays_inert_in_results_md(tmp_path: Path) -> None:
         hostile["question"] = text
         found.append(Case(hostile, f"{text} 45 days", {"route": text, "citations": [{"document": text}]}))
     hostile_info = info(system=HOSTILE[1], options={"note": HOSTILE[0]}, judges=tuple(HOSTILE[4:6]))
-    write_results(scored_run(tmp_path, found), tmp_path, hostile_info)
+    write_results(with_outcomes(scored_run(tmp_path, found)), tmp_path, hostile_info)
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "evil.example" in markdown and "onerror" in markdown  # there, and inert
     assert live_markup(markdown) == []
@@ -223,7 +223,8 @@ def test_the_gate_by_scope(tmp_path: Path) -> None:
 
 def test_the_gate_is_in_the_reports(tmp_path: Path) -> None:
     settings = GateSettings.parse(["factual>=0.90"], on="point")
-    write_results(scored_run(tmp_path, cases(16, 4)), tmp_path, info(gate=settings))
+    run = with_outcomes(scored_run(tmp_path, cases(16, 4)))
+    write_results(run, tmp_path, info(gate=settings), check_run(run, settings))
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "## Gate: FAILED" in markdown
     assert "factual&gt;=0.90 needs 2 more correct (18 of 20)" in markdown
@@ -243,7 +244,7 @@ def test_more_needed_for_a_ceiling_is_not_a_count() -> None:
 
 
 def test_results_dict_is_the_written_json(tmp_path: Path) -> None:
-    run = scored_run(tmp_path, cases(2, 1))
+    run = with_outcomes(scored_run(tmp_path, cases(2, 1)))
     write_results(run, tmp_path, info())
     written = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert written == json.loads(json.dumps(results_dict(run, info())))
@@ -293,7 +294,7 @@ def test_the_run_options_read_as_the_command_line_gave_them(
     tmp_path: Path, options: dict[str, Any], shown: str
 ) -> None:
     """Not Python's reprs: 'scopes=[]' reads as no scope at all, 'limit=None' as a program's value."""
-    write_results(scored_run(tmp_path, cases(1, 0)), tmp_path, info(options=options))
+    write_results(with_outcomes(scored_run(tmp_path, cases(1, 0))), tmp_path, info(options=options))
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     (row,) = [row for row in markdown_table(markdown, "## Signatures") if row[0] == "options"]
     assert row[1] == shown.replace("_", "\\_")

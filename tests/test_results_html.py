@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assay.harness.outcomes import with_outcomes
 from assay.harness.results import write_results
 from assay.scorers import Outcome
 from test_html import SCRIPT_PAYLOAD
@@ -27,7 +28,7 @@ def test_results_html_in_chromium(browser: Browser, tmp_path: Path) -> None:
         Case(item("ref-1", refusal=True), DECLINE, {}, refusal=(Outcome.PASS, 1)),
     ]
     out = tmp_path / "out"
-    write_results(scored_run(tmp_path, found, ["refusal"]), out, info())
+    write_results(with_outcomes(scored_run(tmp_path, found, ["refusal"])), out, info())
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     page = browser.new_page()
     errors: list[str] = []

@@ -7,25 +7,20 @@ each written to fail in one known way."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from assay.errors import UsageError
+from assay.harness.gold_set import GoldSet, load_gold_set, run_row
 from assay.harness.journal import JournalHeader, open_journal
 from assay.harness.runner import RunOptions, SystemFailure, TransportError, ask_all, run_to_end
 from assay.parts import Citation, Reply
-
-
-@dataclass(frozen=True)
-class Answer:  # what System.ask returns (systems.base.Answer's shape: text and reply)
-    text: str
-    reply: Reply
 
 
 class Scripted:
@@ -63,17 +58,27 @@ def items(count: int) -> list[dict[str, Any]]:
     ]
 
 
+def gold_of(tmp_path: Path, asked: list[dict[str, Any]]) -> GoldSet:
+    """The items as a gold file's records, read as a run reads them."""
+    path = tmp_path / "gold.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in asked), encoding="utf-8")
+    return load_gold_set(path)
+
+
 def ask(
     tmp_path: Path, system: Scripted, asked: list[dict[str, Any]], **options: Any
 ) -> list[dict[str, Any]]:
-    """ask_all through a journal in tmp_path, in the runner's own event loop (as run_gold runs it)."""
+    """ask_all through a journal in tmp_path, in the runner's own event loop (as run_gold runs it); each
+    answered record as its row (the item, response and reply: what the journal and run.jsonl hold)."""
+    gold = gold_of(tmp_path, asked)
     with open_journal(tmp_path, JournalHeader(system.signature(), "0" * 64)) as journal:
-        return run_to_end(ask_all(asked, system, journal, RunOptions(**{"backoff": 0.01, **options})))
+        answered = run_to_end(ask_all(gold, system, journal, RunOptions(**{"backoff": 0.01, **options})))
+    return [run_row(item, record) for item, record in zip(gold.items, answered)]
 
 
-async def answers_30_days(question: str, attempt: int) -> Answer:
+async def answers_30_days(question: str, attempt: int) -> Reply:
     await asyncio.sleep(0.01)
-    return Answer("30 days", Reply(citations=(Citation("acme__gold", 2),)))
+    return Reply(text="30 days", citations=(Citation("acme__gold", 2),))
 
 
 @pytest.mark.parametrize("concurrency", [1, 3, 8])
@@ -85,9 +90,9 @@ def test_no_more_calls_are_in_flight_than_the_concurrency(tmp_path: Path, concur
 
 
 def test_rows_come_in_the_items_order_whatever_order_they_finish_in(tmp_path: Path) -> None:
-    async def later_ones_first(question: str, attempt: int) -> Answer:
+    async def later_ones_first(question: str, attempt: int) -> Reply:
         await asyncio.sleep(0.05 - int(question.split()[1]) * 0.004)  # question 0 finishes last
-        return Answer(question.upper(), Reply())
+        return Reply(text=question.upper())
 
     rows = ask(tmp_path, Scripted(later_ones_first), items(10), concurrency=10)
     assert [row["id"] for row in rows] == [item["id"] for item in items(10)]
@@ -103,10 +108,10 @@ def test_a_row_is_the_item_with_the_response_and_the_reply_with_its_latency(tmp_
 
 
 def test_transport_errors_are_retried_and_then_the_answer_is_the_row(tmp_path: Path) -> None:
-    async def refused_twice(question: str, attempt: int) -> Answer:
+    async def refused_twice(question: str, attempt: int) -> Reply:
         if attempt <= 2:
             raise TransportError("connection refused")
-        return Answer("30 days", Reply())
+        return Reply(text="30 days")
 
     system = Scripted(refused_twice)
     (row,) = ask(tmp_path, system, items(1), retries=2)
@@ -115,7 +120,7 @@ def test_transport_errors_are_retried_and_then_the_answer_is_the_row(tmp_path: P
 
 
 def test_transport_errors_past_the_retries_are_the_items_system_error(tmp_path: Path) -> None:
-    async def always_refused(question: str, attempt: int) -> Answer:
+    async def always_refused(question: str, attempt: int) -> Reply:
         raise TransportError("connection refused")
 
     system = Scripted(always_refused)
@@ -126,12 +131,12 @@ def test_transport_errors_past_the_retries_are_the_items_system_error(tmp_path: 
 
 
 def test_a_wait_the_server_asks_for_is_kept_before_the_retry(tmp_path: Path) -> None:
-    async def too_many_requests(question: str, attempt: int) -> Answer:
+    async def too_many_requests(question: str, attempt: int) -> Reply:
         if attempt == 1:
             busy = TransportError("HTTP 429")
             busy.retry_after = 0.4  # the server's Retry-After (systems.base.TransportError carries it)
             raise busy
-        return Answer("30 days", Reply())
+        return Reply(text="30 days")
 
     started = time.monotonic()
     (row,) = ask(tmp_path, Scripted(too_many_requests), items(1), backoff=0.01)
@@ -139,7 +144,7 @@ def test_a_wait_the_server_asks_for_is_kept_before_the_retry(tmp_path: Path) -> 
 
 
 def test_the_reply_a_failing_system_sent_is_kept_in_the_row(tmp_path: Path) -> None:
-    async def server_error(question: str, attempt: int) -> Answer:
+    async def server_error(question: str, attempt: int) -> Reply:
         failure = SystemFailure("HTTP 500")
         failure.raw = "<html>Internal Server Error</html>"  # as systems.base.SystemFailure carries it
         raise failure
@@ -148,11 +153,11 @@ def test_the_reply_a_failing_system_sent_is_kept_in_the_row(tmp_path: Path) -> N
     assert row["reply"]["error"] == "HTTP 500" and row["reply"]["raw"] == "<html>Internal Server Error</html>"
 
 
-async def raises(question: str, attempt: int) -> Answer:
+async def raises(question: str, attempt: int) -> Reply:
     raise ValueError("the index is not loaded")
 
 
-async def fails(question: str, attempt: int) -> Answer:
+async def fails(question: str, attempt: int) -> Reply:
     raise SystemFailure("HTTP 500 from http://127.0.0.1:9/ask")
 
 
@@ -164,8 +169,8 @@ async def returns_none(question: str, attempt: int) -> Any:
     return None
 
 
-async def answers_with_an_error(question: str, attempt: int) -> Answer:
-    return Answer("", Reply(error="the model is overloaded", route="fallback"))
+async def answers_with_an_error(question: str, attempt: int) -> Reply:
+    return Reply(text="", error="the model is overloaded", route="fallback")
 
 
 @pytest.mark.parametrize(
@@ -173,8 +178,8 @@ async def answers_with_an_error(question: str, attempt: int) -> Answer:
     [
         (raises, "the system raised ValueError: the index is not loaded"),
         (fails, "HTTP 500 from http://127.0.0.1:9/ask"),
-        (returns_a_list, "malformed reply: ask() returned a list, not an Answer"),
-        (returns_none, "malformed reply: ask() returned None, not an Answer"),
+        (returns_a_list, "malformed reply: ask() returned a list, not a Reply"),
+        (returns_none, "malformed reply: ask() returned None, not a Reply"),
         (answers_with_an_error, "the model is overloaded"),
     ],
 )
@@ -189,19 +194,19 @@ def test_a_system_failure_is_the_items_row_and_is_not_retried(
 
 
 def test_an_error_message_without_text_is_named_by_its_type(tmp_path: Path) -> None:
-    async def bare(question: str, attempt: int) -> Answer:
+    async def bare(question: str, attempt: int) -> Reply:
         raise KeyError
 
     (row,) = ask(tmp_path, Scripted(bare), items(1))
     assert row["reply"]["error"] == "the system raised KeyError: KeyError"
 
 
-async def hangs(question: str, attempt: int) -> Answer:
+async def hangs(question: str, attempt: int) -> Reply:
     await asyncio.Event().wait()
     raise AssertionError("never set")
 
 
-async def ignores_its_cancellation(question: str, attempt: int) -> Answer:
+async def ignores_its_cancellation(question: str, attempt: int) -> Reply:
     for _ in range(100):  # some 10 s, whatever it is told
         try:
             await asyncio.sleep(0.1)
@@ -210,7 +215,7 @@ async def ignores_its_cancellation(question: str, attempt: int) -> Answer:
     raise AssertionError("outlived the test")
 
 
-async def hangs_in_a_thread(question: str, attempt: int) -> Answer:
+async def hangs_in_a_thread(question: str, attempt: int) -> Reply:
     # A sync system run in a thread, as the in-process adapter runs one: the thread cannot be stopped.
     await asyncio.to_thread(threading.Event().wait, 30)
     raise AssertionError("outlived the test")
@@ -220,7 +225,7 @@ async def hangs_in_a_thread(question: str, attempt: int) -> Answer:
 def test_a_call_past_the_timeout_is_the_items_system_error_and_the_run_ends(
     tmp_path: Path, behave: Callable[[str, int], Awaitable[Any]]
 ) -> None:
-    async def hangs_on_one(question: str, attempt: int) -> Answer:
+    async def hangs_on_one(question: str, attempt: int) -> Reply:
         found = behave if question == "question 1" else answers_30_days
         return await found(question, attempt)
 
@@ -235,9 +240,9 @@ def test_a_call_past_the_timeout_is_the_items_system_error_and_the_run_ends(
 def test_an_async_call_that_holds_the_event_loop_past_the_timeout_is_timed_out_and_says_why(
     tmp_path: Path,
 ) -> None:
-    async def blocks_the_loop(question: str, attempt: int) -> Answer:
+    async def blocks_the_loop(question: str, attempt: int) -> Reply:
         time.sleep(0.4)  # blocking code in an async def: no timer can fire meanwhile
-        return Answer("30 days", Reply())
+        return Reply(text="30 days")
 
     rows = ask(tmp_path, Scripted(blocks_the_loop), items(2), timeout=0.2, concurrency=2)
     errors = [row["reply"].get("error") for row in rows]
@@ -247,7 +252,7 @@ def test_an_async_call_that_holds_the_event_loop_past_the_timeout_is_timed_out_a
 
 
 def test_a_timeout_the_system_raises_itself_is_its_own_error_not_the_runs(tmp_path: Path) -> None:
-    async def socket_timeout(question: str, attempt: int) -> Answer:
+    async def socket_timeout(question: str, attempt: int) -> Reply:
         raise TimeoutError("timed out reading the index")
 
     (row,) = ask(tmp_path, Scripted(socket_timeout), items(1), timeout=30)
@@ -273,7 +278,9 @@ def test_progress_counts_items_done_of_all(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     with open_journal(tmp_path, JournalHeader("test:scripted", "0" * 64)) as journal:
         progress = lambda done, total: seen.append((done, total))  # noqa: E731
-        run_to_end(ask_all(items(3), Scripted(answers_30_days), journal, RunOptions(), progress))
+        run_to_end(
+            ask_all(gold_of(tmp_path, items(3)), Scripted(answers_30_days), journal, RunOptions(), progress)
+        )
     assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)]
 
 

@@ -365,9 +365,12 @@ def test_the_judge_is_told_the_model_the_replies_name_for_the_cross_family_rule(
     from assay.harness.run import _with_system_model
     from assay.judges.metric import JudgeSetup
     from assay.judges.spec import parse_spec
+    from assay.parts import Reply
+    from assay.records import Record
 
     setup = JudgeSetup((parse_spec("openai:Qwen2.5-7B-Instruct@http://127.0.0.1:9/v1"),))
-    rows = [{"reply": {"model": "qwen2.5-14b"}}, {"reply": {"model": "qwen2.5-14b"}}, {"reply": {}}]
+    replies = [Reply(model="qwen2.5-14b"), Reply(model="qwen2.5-14b"), Reply()]
+    rows = [Record(f"q{n}", "question", ("answer",), "", reply=reply) for n, reply in enumerate(replies)]
     told = _with_system_model(setup, rows)
     assert told is not None and told.system_model == "qwen2.5-14b"
     assert any("same model family" in warning for warning in told.warnings())

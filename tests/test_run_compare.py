@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from assay import stats
-from assay.harness.outcomes import OUTCOMES, outcomes
+from assay.harness.outcomes import OUTCOMES, outcomes, with_outcomes
 from assay.harness.results import write_results
 from assay.harness.run_compare import compare_runs
 from cli_run import run as cli
@@ -47,7 +47,7 @@ def write_run(folder: Path, side: int, gold_sha256: str = "ab" * 32, **change: A
         for row, (outcome, reason) in zip(run_rows(cases), found)
     ]
     write_rows(folder / "run.jsonl", rows)  # as the runner writes it (verdict columns aside)
-    write_results(scored, folder, info(system=f"bot-v{side + 1}"))
+    write_results(with_outcomes(scored), folder, info(system=f"bot-v{side + 1}"))
     results = folder / "results.json"
     written = json.loads(results.read_text(encoding="utf-8"))
     written["signatures"]["gold_sha256"] = gold_sha256

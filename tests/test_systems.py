@@ -5,6 +5,7 @@ assay.toml."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 import textwrap
 import threading
@@ -51,7 +52,7 @@ def cited(**fields: object) -> dict[str, object]:
 def test_a_text_is_the_answer_with_the_citations_written_in_it() -> None:
     answer = answer_from(f"30 days [Source: {POLICY}, p.13]")
     assert answer.text == f"30 days [Source: {POLICY}, p.13]"
-    assert answer.reply == Reply(citations=(Citation(POLICY, 13),))
+    assert dataclasses.replace(answer, text=None) == Reply(citations=(Citation(POLICY, 13),))
 
 
 def test_a_full_mapping_is_read_field_by_field() -> None:
@@ -69,7 +70,7 @@ def test_a_full_mapping_is_read_field_by_field() -> None:
         }
     )
     assert answer.text == "30 days"
-    assert answer.reply == Reply(
+    assert dataclasses.replace(answer, text=None) == Reply(
         citations=(Citation(POLICY, 13, quote="thirty days"), Citation("prospectus", 2)),
         contexts=(Context(POLICY, 13, 4, 27, "grace period of 30 days"),),
         blocked=False,
@@ -91,15 +92,15 @@ def test_the_text_is_the_key_that_holds_a_text() -> None:
 
 def test_sources_are_citations_and_the_first_document_key_wins() -> None:
     answer = answer_from({"answer": "x", "sources": [{"document": POLICY, "source": "a.pdf", "page": 2}]})
-    assert answer.reply.citations == (Citation(POLICY, 2),)
+    assert answer.citations == (Citation(POLICY, 2),)
     both = answer_from({"answer": "x", "citations": ["a"], "sources": ["b"]})
-    assert both.reply.citations == (Citation("a"),)
+    assert both.citations == (Citation("a"),)
 
 
 def test_a_serialised_document_is_a_context() -> None:
     context = {"page_content": "30 days", "source": POLICY, "page": 4}
     answer = answer_from({"result": "x", "contexts": [context]})
-    assert answer.reply.contexts == (Context(POLICY, 4, text="30 days"),)
+    assert answer.contexts == (Context(POLICY, 4, text="30 days"),)
 
 
 @dataclass
@@ -126,9 +127,9 @@ class BrokenDump:
 
 def test_a_dataclass_or_a_pydantic_model_is_read_as_its_mapping() -> None:
     answer = answer_from(BotReply("30 days", [{"document": POLICY, "page": 13}], "bm25"))
-    assert answer.text == "30 days" and answer.reply.route == "bm25"
-    assert answer.reply.citations == (Citation(POLICY, 13),)
-    assert answer_from(PydanticLike(answer="30 days [Source: a, p.2]")).reply.citations == (Citation("a", 2),)
+    assert answer.text == "30 days" and answer.route == "bm25"
+    assert answer.citations == (Citation(POLICY, 13),)
+    assert answer_from(PydanticLike(answer="30 days [Source: a, p.2]")).citations == (Citation("a", 2),)
     with pytest.raises(SystemFailure, match=r"a BrokenDump whose model_dump\(\) raised RuntimeError"):
         answer_from(BrokenDump())
     with pytest.raises(SystemFailure, match="a type, not a text"):
@@ -137,39 +138,39 @@ def test_a_dataclass_or_a_pydantic_model_is_read_as_its_mapping() -> None:
 
 def test_brain_used_is_the_route() -> None:
     answer = answer_from({"text": "x", "brain_used": "sales_brain::continue"})
-    assert answer.reply.route == "sales_brain::continue"
+    assert answer.route == "sales_brain::continue"
 
 
 def test_without_citations_they_are_read_from_the_text_against_the_contexts() -> None:
     answer = answer_from(
         {"text": "30 days [2]", "contexts": [{"document": "a", "page": 1}, {"document": POLICY, "page": 13}]}
     )
-    assert answer.reply.citations == (Citation(POLICY, 13),)
+    assert answer.citations == (Citation(POLICY, 13),)
     empty = answer_from({"text": "30 days [1]", "citations": [], "contexts": [{"document": "a", "page": 1}]})
-    assert empty.reply.citations == (Citation("a", 1),)
+    assert empty.citations == (Citation("a", 1),)
 
 
 def test_given_citations_win_over_the_text() -> None:
     answer = answer_from({"text": "30 days [Source: other, p.1]", "citations": [{"document": POLICY}]})
-    assert answer.reply.citations == (Citation(POLICY),)
+    assert answer.citations == (Citation(POLICY),)
 
 
 def test_a_blocked_reply_needs_no_text() -> None:
     answer = answer_from({"blocked": True})
-    assert answer.text == "" and answer.reply.blocked is True
+    assert answer.text == "" and answer.blocked is True
 
 
 def test_string_contexts_are_passages_of_no_known_document() -> None:
     answer = answer_from({"text": "x [1]", "contexts": ["the grace period is 30 days"]})
-    assert answer.reply.contexts == (Context("", text="the grace period is 30 days"),)
-    assert answer.reply.citations == (Citation(""),)  # cites a passage whose document nobody knows
+    assert answer.contexts == (Context("", text="the grace period is 30 days"),)
+    assert answer.citations == (Citation(""),)  # cites a passage whose document nobody knows
 
 
 @pytest.mark.parametrize(
     ("page", "expected"), [(3, 3), (3.0, 3), ("3", 3), (" 12 ", 12), (None, None)]
 )
 def test_a_page_may_be_any_spelling_of_a_whole_number(page: object, expected: int | None) -> None:
-    assert answer_from(cited(document="d", page=page)).reply.citations[0].page == expected
+    assert answer_from(cited(document="d", page=page)).citations[0].page == expected
 
 
 def test_a_lone_surrogate_becomes_the_replacement_character() -> None:
@@ -218,9 +219,10 @@ def test_anything_malformed_is_a_failure_naming_the_field(value: object, reason:
 
 def test_an_answer_round_trips_through_a_run_row() -> None:
     """The Reply an answer carries is what run.jsonl writes and load_records reads back."""
-    reply = answer_from(
+    answer = answer_from(
         {"text": "30 days [1]", "contexts": [{"document": POLICY, "page": 13, "text": "x"}], "blocked": False}
-    ).reply
+    )
+    reply = dataclasses.replace(answer, text=None)  # on a record, the text is its response
     assert parse_part(Reply, part_dict(reply)) == reply
 
 
@@ -298,8 +300,8 @@ def test_a_sync_function_answers_in_a_worker_thread_with_scope_and_options(bot_f
     system = load_system(f"{bot_file}:answer", {"route": "custom"})
     answer = ask(system)
     assert answer.text == f"30 days [Source: {POLICY}, p.13]"
-    assert answer.reply.citations == (Citation(POLICY, 13),)
-    assert answer.reply.route == "custom"  # the option reached the function as a keyword
+    assert answer.citations == (Citation(POLICY, 13),)
+    assert answer.route == "custom"  # the option reached the function as a keyword
     question, scope, options, thread = calls(system)[-1]
     assert (question, scope, options) == ("What is the grace period?", POLICY, {"route": "custom"})
     assert thread != threading.main_thread().name  # it ran off the event loop
@@ -379,7 +381,7 @@ def test_the_signature_is_the_spec_and_its_sorted_options(bot_file: Path) -> Non
 def test_config_options_reach_the_function_and_the_command_line_wins(bot_file: Path) -> None:
     config = {"options": {"route": "from-config", "top_k": 5}}
     system = load_system(f"{bot_file}:answer", {"route": "from-cli"}, config)
-    assert ask(system).reply.route == "from-cli"
+    assert ask(system).route == "from-cli"
     assert calls(system)[-1][2] == {"route": "from-cli", "top_k": 5}  # a TOML number stays a number
 
 

@@ -130,10 +130,10 @@ def openai(endpoint: Endpoint, **options: str) -> System:
 def test_a_chat_completion_is_the_answer_its_model_and_its_citations(endpoint: Endpoint) -> None:
     answer = ask(openai(endpoint))
     assert answer.text == f"The grace period is 30 days [Source: {POLICY}, p.13]."
-    assert answer.reply.citations == (Citation(POLICY, 13),)
-    assert answer.reply.model == "served-model-v2"  # the completion's, not the one asked for
-    assert answer.reply.raw is not None and json.loads(answer.reply.raw)["id"] == "chatcmpl-1"
-    assert answer.reply.error is None and answer.reply.blocked is None
+    assert answer.citations == (Citation(POLICY, 13),)
+    assert answer.model == "served-model-v2"  # the completion's, not the one asked for
+    assert answer.raw is not None and json.loads(answer.raw)["id"] == "chatcmpl-1"
+    assert answer.error is None and answer.blocked is None
     [request] = endpoint.requests
     assert request["path"] == "/v1/chat/completions"
     assert request["body"]["model"] == "asked-model" and request["body"]["temperature"] == 0.0
@@ -157,7 +157,7 @@ def test_the_scope_travels_as_a_system_message_metadata_or_both(
     assert systems == ([system_message] if system_message else [])
     assert body.get("metadata") == metadata
     assert body["messages"][-1] == {"role": "user", "content": QUESTION}
-    assert answer.reply.citations == (Citation(scope or "none", 13),)  # the server saw that scope
+    assert answer.citations == (Citation(scope or "none", 13),)  # the server saw that scope
 
 
 def test_the_system_prompt_and_metadata_key_are_options(endpoint: Endpoint) -> None:
@@ -190,7 +190,7 @@ def test_the_api_key_is_read_from_the_variable_named_and_never_shown(
     system = openai(endpoint, api_key_env="PROBE_BOT_KEY")
     answer = ask(system)
     assert endpoint.requests[-1]["headers"]["Authorization"] == "Bearer sk-probe-1234567890"
-    assert "sk-probe-1234567890" not in answer.text + (answer.reply.raw or "") + system.signature()
+    assert "sk-probe-1234567890" not in answer.text + (answer.raw or "") + system.signature()
     assert "api_key_env=PROBE_BOT_KEY" in system.signature()
 
 
@@ -207,7 +207,7 @@ def test_a_refusal_or_a_content_filter_is_blocked(
     body = {"model": "m", "choices": [{"message": message, "finish_reason": finish}]}
     endpoint.answer = lambda request: Scripted(body=body)
     answer = ask(openai(endpoint))
-    assert answer.reply.blocked is True and answer.text == text
+    assert answer.blocked is True and answer.text == text
 
 
 def test_content_parts_are_joined(endpoint: Endpoint) -> None:
@@ -215,7 +215,7 @@ def test_content_parts_are_joined(endpoint: Endpoint) -> None:
     body = {"model": "m", "choices": [{"message": {"content": parts}}]}
     endpoint.answer = lambda request: Scripted(body=body)
     answer = ask(openai(endpoint))
-    assert answer.text == "30 days [Source: a, p.2]" and answer.reply.citations == (Citation("a", 2),)
+    assert answer.text == "30 days [Source: a, p.2]" and answer.citations == (Citation("a", 2),)
 
 
 def test_a_gateways_contexts_beside_the_completion_are_read(endpoint: Endpoint) -> None:
@@ -224,8 +224,8 @@ def test_a_gateways_contexts_beside_the_completion_are_read(endpoint: Endpoint) 
         "contexts": [{"document": POLICY, "page": 13, "text": "a grace period of 30 days"}],
     })  # fmt: skip
     answer = ask(openai(endpoint))
-    assert answer.reply.citations == (Citation(POLICY, 13),)
-    assert answer.reply.contexts[0].text == "a grace period of 30 days"
+    assert answer.citations == (Citation(POLICY, 13),)
+    assert answer.contexts[0].text == "a grace period of 30 days"
 
 
 # --- faults: which are the transport's (retried) and which the system's --------------------------------
@@ -356,14 +356,14 @@ def test_the_default_request_and_a_reply_that_is_the_mapping(endpoint: Endpoint)
     answer = ask(load_system(f"http:{endpoint.url}/ask"))
     assert endpoint.requests[-1]["body"] == {"question": QUESTION, "scope": POLICY}
     assert answer.text == "30 days"
-    assert answer.reply.citations == (Citation(POLICY, 13),) and answer.reply.route == "extractive"
+    assert answer.citations == (Citation(POLICY, 13),) and answer.route == "extractive"
 
 
 def test_a_bare_url_is_an_http_system_and_a_json_text_is_the_reply(endpoint: Endpoint) -> None:
     endpoint.answer = lambda request: Scripted(body=f"30 days [Source: {POLICY}, p.2]")
     answer = ask(load_system(f"{endpoint.url}/ask"), scope=None)
     assert endpoint.requests[-1]["body"] == {"question": QUESTION, "scope": None}
-    assert answer.reply.citations == (Citation(POLICY, 2),)
+    assert answer.citations == (Citation(POLICY, 2),)
 
 
 TEMPLATE = {
@@ -418,8 +418,8 @@ def test_the_response_mapping_reads_dotted_paths(endpoint: Endpoint) -> None:
     })  # fmt: skip
     answer = ask(load_system(f"http:{endpoint.url}/ask", {}, {"response": RESPONSE}))
     assert answer.text == "30 days [2]"
-    assert answer.reply.citations == (Citation(POLICY, 13),)  # [2], the second chunk
-    assert (answer.reply.blocked, answer.reply.route, answer.reply.model) == (False, "bm25", "extractive-1")
+    assert answer.citations == (Citation(POLICY, 13),)  # [2], the second chunk
+    assert (answer.blocked, answer.route, answer.model) == (False, "bm25", "extractive-1")
 
 
 def test_a_text_path_that_leads_nowhere_fails_unless_the_reply_is_blocked(endpoint: Endpoint) -> None:
@@ -429,7 +429,7 @@ def test_a_text_path_that_leads_nowhere_fails_unless_the_reply_is_blocked(endpoi
         ask(system)
     endpoint.answer = lambda request: Scripted(body={"guard": {"blocked": True}})
     answer = ask(load_system(f"http:{endpoint.url}/ask", {}, {"response": RESPONSE}))
-    assert answer.reply.blocked is True and answer.text == ""
+    assert answer.blocked is True and answer.text == ""
 
 
 def test_headers_read_secrets_from_the_environment(
@@ -442,7 +442,7 @@ def test_headers_read_secrets_from_the_environment(
     answer = ask(system)
     headers = endpoint.requests[-1]["headers"]
     assert headers["X-Api-Key"] == "tok-abcdef-123456" and headers["X-Tenant"] == "acme"
-    assert "tok-abcdef-123456" not in answer.text + (answer.reply.raw or "") + system.signature()
+    assert "tok-abcdef-123456" not in answer.text + (answer.raw or "") + system.signature()
     assert system.signature().endswith("|header=X-Api-Key|header=X-Tenant")
 
 
@@ -503,9 +503,9 @@ def test_a_real_openai_compatible_server_answers(llama_server: Server) -> None:
     system = load_system(f"openai:{llama_server.base_url}", options)
     answer = ask(system, question="Say: 30 days [1].")
     assert isinstance(answer.text, str) and answer.text.strip()
-    assert answer.reply.raw is not None
-    assert answer.reply.model == json.loads(answer.reply.raw)["model"]  # the completion's model
-    assert answer.reply.model
+    assert answer.raw is not None
+    assert answer.model == json.loads(answer.raw)["model"]  # the completion's model
+    assert answer.model
 
 
 def test_the_documented_assay_toml_makes_a_working_system(
@@ -525,7 +525,7 @@ def test_the_documented_assay_toml_makes_a_working_system(
     request = endpoint.requests[-1]
     assert request["body"] == {"question": QUESTION, "policy_filter_ids": [POLICY], "top_k": 5}
     assert request["headers"]["Authorization"] == "Bearer tok-docs-123456"
-    assert answer.reply.citations == (Citation(POLICY, 13),) and answer.reply.route == "bm25"
+    assert answer.citations == (Citation(POLICY, 13),) and answer.route == "bm25"
 
 
 HTML_PAGE = Scripted(body=b"<html><body>Bad gateway</body></html>", headers={"Content-Type": "text/html"})

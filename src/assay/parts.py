@@ -65,8 +65,13 @@ class Gold:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """What a system replied besides its text, which is ``Record.response``."""
+    """What a system replied: its text, and what came with it.
 
+    A system returns its text here (``text``); on a Record the text is ``Record.response`` (the text every
+    metric scores) and ``text`` is unset, so that it is held once. A reply read from a file never has a
+    ``text`` field: its text is the record's response column."""
+
+    text: str | None = None  # the reply's text, as a system returns it (None on a Record)
     citations: tuple[Citation, ...] = ()
     contexts: tuple[Context, ...] = ()  # the retrieved passages it answered from
     raw: str | None = None  # the reply as it came (before any extraction of its text)
@@ -82,6 +87,8 @@ class PartError(ValueError):
 
 
 Part = TypeVar("Part", Gold, Reply, Citation, Context)
+# A reply read from a row has its text in the row's response column, never twice: not a field there.
+_NOT_READ: dict[type, set[str]] = {Reply: {"text"}}
 _INT_FIELDS = {"page", "end_page", "start", "end"}
 
 
@@ -94,7 +101,7 @@ def parse_part(kind: type[Part], value: Any) -> Part:
             raise PartError(f"is not JSON ({exc})") from None
     if not isinstance(value, Mapping):
         raise PartError(f"must be an object, found a {type(value).__name__}")
-    names = {spec.name for spec in dataclasses.fields(kind)}
+    names = {spec.name for spec in dataclasses.fields(kind)} - _NOT_READ.get(kind, set())
     unknown = sorted(set(value) - names)
     if unknown:
         raise PartError(f"has no field {unknown[0]!r} (its fields: {', '.join(sorted(names))})")
@@ -201,11 +208,12 @@ def _object(value: Any, name: str) -> Mapping[str, Any] | None:
 
 
 def part_dict(part: Gold | Reply | Citation | Context) -> dict[str, Any]:
-    """The part as a JSON-ready mapping of its set fields (what --out writes back)."""
+    """The part as a JSON-ready mapping of its set fields (what --out writes back; a reply's text is its
+    row's response, not written here)."""
     found: dict[str, Any] = {}
     for spec in dataclasses.fields(part):
         value = getattr(part, spec.name)
-        if value is None or value == ():
+        if value is None or value == () or spec.name in _NOT_READ.get(type(part), ()):
             continue
         if spec.name in ("citations", "contexts"):
             value = [part_dict(item) for item in value]

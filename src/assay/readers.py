@@ -11,6 +11,7 @@ anything else is an error that names the file and the byte offset, never a silen
 from __future__ import annotations
 
 import codecs
+import io
 import itertools
 import json
 import math
@@ -30,6 +31,7 @@ BLOCK_ROWS = 4096  # rows per block for the formats read row by row
 
 SPLITTABLE = ("csv",)  # JSON Lines rows may differ in keys, so their shards could differ in columns
 FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet"}
+WHOLE_TEXT = ("jsonl", "json")  # read from bytes a caller holds (read_table's `content`)
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,15 @@ def read_table(
     tally: LineTally | None = None,
     *,
     raw_lines: bool = False,
+    content: bytes | None = None,
 ) -> Table:
     """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read.
-    With `raw_lines` (for --out), a CSV table notes which rows' lines can be copied (``Table.raw``)."""
+    With `raw_lines` (for --out), a CSV table notes which rows' lines can be copied (``Table.raw``).
+    `content` is the file's bytes, read already (by a caller that hashes them): a JSONL or JSON file is
+    read from them rather than opened again (a CSV or Parquet file is read from the file)."""
     path = Path(path)
+    if content is not None and FORMATS.get(path.suffix.lower()) in WHOLE_TEXT:
+        return _read_content(path, content, limit)
     try:
         found = path.is_file()
     except OSError as exc:  # a name too long for the file system (ENAMETOOLONG), ...
@@ -120,10 +127,25 @@ def _holdable(rows: Iterator[tuple[int, Row]], columns: tuple[str, ...]) -> Iter
         yield number, row
 
 
+def _read_content(path: Path, content: bytes, limit: int | None) -> Table:
+    """A JSONL or JSON file's rows from its bytes (``read_table``'s `content`)."""
+    _check_head(content[:4096], path)
+    try:
+        if FORMATS[path.suffix.lower()] == "jsonl":
+            return _read_jsonl(path, limit, content)
+        return _read_json_array(path, content)
+    except UnicodeDecodeError:
+        _check_utf8(path)  # raises with the byte offset
+        raise
+
+
 def _check_text_head(path: Path) -> None:
-    """Refuse an empty file, and UTF-16 without a BOM (its NUL bytes are valid UTF-8, but not text)."""
     with path.open("rb") as handle:
-        head = handle.read(4096)
+        _check_head(handle.read(4096), path)
+
+
+def _check_head(head: bytes, path: Path) -> None:
+    """Refuse an empty file, and UTF-16 without a BOM (its NUL bytes are valid UTF-8, but not text)."""
     if len(head) < 4096 and not head.removeprefix(codecs.BOM_UTF8).strip():
         raise InputError("the file is empty", where=str(path), fix="point --responses at a file with rows")
     if b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -194,18 +216,20 @@ def _read_csv(
     return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True, raw=raw)
 
 
-def _read_jsonl(path: Path, limit: int | None) -> Table:
+def _read_jsonl(path: Path, limit: int | None, content: bytes | None = None) -> Table:
     # islice takes at most sys.maxsize; a larger --limit is more rows than any file holds anyway.
-    rows = list(itertools.islice(_jsonl_objects(path), None if limit is None else min(limit, sys.maxsize)))
+    most = None if limit is None else min(limit, sys.maxsize)
+    rows = list(itertools.islice(_jsonl_objects(path, content), most))
     if not rows:
         raise InputError("the file has no JSON objects", where=str(path), fix="add one object per line")
     # Any object may add keys: the columns are all keys, in order of first appearance.
     return Table(str(path), _union_of_keys(row for _, row in rows), _in_blocks(iter(rows)), "line")
 
 
-def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _jsonl_objects(path: Path, content: bytes | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     # Only "\n" ends a line: a carriage return is JSON whitespace, not a line break.
-    with path.open(encoding="utf-8-sig", newline="\n") as handle:
+    held = None if content is None else io.StringIO(content.decode("utf-8-sig"), newline="\n")
+    with held or path.open(encoding="utf-8-sig", newline="\n") as handle:
         for number, text in enumerate(handle, start=1):
             if not text.strip():
                 continue
@@ -230,9 +254,12 @@ def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, value
 
 
-def _read_json_array(path: Path) -> Table:
-    with path.open(encoding="utf-8-sig") as handle:
-        text = handle.read()
+def _read_json_array(path: Path, content: bytes | None = None) -> Table:
+    if content is not None:
+        text = content.decode("utf-8-sig")
+    else:
+        with path.open(encoding="utf-8-sig") as handle:
+            text = handle.read()
     try:
         value = parse_json(text)
     except json.JSONDecodeError as exc:

@@ -3,10 +3,11 @@ stopped in any way (``kill -9`` too) and started again with the same command ask
 the items it has not answered yet.
 
 The first line is the header: the system's signature (its spec and options), the gold file's sha256 and
-assay's version. Then one line per finished item, in the order they finished: the run row without
-verdicts (the gold item's keys, ``response`` and ``reply``). Each line is written whole, flushed and
-fsynced before the next item is counted as done, so a kill loses at most the items in flight; a line
-torn by the kill (the last one, unfinished) is dropped with a warning, and its item is asked again.
+assay's version. Then one line per answered record, in the order they finished: its run row without
+verdicts (the gold item's keys, ``response`` and ``reply``: ``gold_set.run_row``). Each line is written
+whole, flushed and fsynced before the next item is counted as done, so a kill loses at most the items
+in flight; a line torn by the kill (the last one, unfinished) is dropped with a warning, and its item
+is asked again.
 
 Which failures a resumed run asks again:
 
@@ -36,6 +37,9 @@ from typing import IO, Any
 from .._version import __version__
 from ..errors import InputError, UsageError
 from ..outputs import write_failed
+from ..parts import PartError
+from ..records import Record
+from .gold_set import answered_from_row, run_row
 
 JOURNAL_NAME = "journal.jsonl"
 FORMAT = 1  # the journal's own layout; a header of another format is another run's
@@ -65,8 +69,9 @@ class JournalHeader:
 
 
 class Journal:
-    """An open journal: the rows finished before (``finished_row``) and the appending of new ones
-    (``record``). Open one with ``open_journal``; close it (or use it as a context manager)."""
+    """An open journal: the records answered before (``answered``; as rows, ``finished_row``) and the
+    journaling of new ones (``record_answer``; as rows, ``record``). Open one with ``open_journal``;
+    close it (or use it as a context manager)."""
 
     def __init__(
         self, path: Path, handle: IO[bytes], finished: dict[str, dict[str, Any]], retried: int
@@ -81,6 +86,26 @@ class Journal:
         recorded since are on the disk only), None when it is to be asked (never asked, or its
         transport failed)."""
         return self._finished.get(item_id)
+
+    def answered(self, record: Record) -> Record | None:
+        """The gold record with the response and Reply an earlier run journaled, None when it is to be
+        asked (as ``finished_row``)."""
+        row = self.finished_row(record.id)
+        if row is None:
+            return None
+        try:
+            return answered_from_row(record, row)
+        except PartError as exc:
+            raise InputError(
+                f"the answer to item {record.id!r} has a reply that {exc}",
+                where=str(self.path),
+                fix=f"restore the file, or {FRESH_FIX}",
+            ) from None
+
+    def record_answer(self, item: Mapping[str, Any], record: Record, *, retry: bool = False) -> None:
+        """Journal an answered record (as its run row: `item`, the gold item as its file writes it, with
+        the response and reply), durable before returning; `retry` as ``record``'s."""
+        self.record(run_row(item, record), retry=retry)
 
     def __len__(self) -> int:
         return len(self._finished)

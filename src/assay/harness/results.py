@@ -54,9 +54,8 @@ from .outcomes import (
     OUTCOMES,
     REASON_COLUMN,
     REFUSAL,
-    with_outcomes,
 )
-from .run_gate import GateSettings, check_run
+from .run_gate import GateSettings, RunGate
 
 NO_VALUE = "(none)"  # a rollup's key for items without a category, scope or route
 RESULTS_FILES = ("results.json", "results.md", "results.html")
@@ -87,11 +86,13 @@ class RunInfo:
         return found
 
 
-def write_results(run: ScoreRun, out_dir: Path, info: RunInfo) -> dict[str, Path]:
-    """Write results.json, results.md and results.html of the run into `out_dir` (made if missing):
-    each complete or not at all. Returns the paths, by file name."""
-    run = with_outcomes(run)
-    found = results_dict(run, info)
+def write_results(
+    run: ScoreRun, out_dir: Path, info: RunInfo, gate: RunGate | None = None
+) -> dict[str, Path]:
+    """Write results.json, results.md and results.html of the run (with its outcomes: ``with_outcomes``)
+    and its `gate`'s checks into `out_dir` (made if missing): each complete or not at all. Returns the
+    paths, by file name."""
+    found = results_dict(run, info, gate)
     report = run_report(run, found)
     out_dir.mkdir(parents=True, exist_ok=True)
     texts = {
@@ -132,13 +133,14 @@ def outcome_traces(run: ScoreRun) -> list[dict[str, dict[str, Any]]]:
     return found
 
 
-def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
-    """The model of a run's reports (what results.json holds); `run` gets its outcomes if it lacks them."""
-    run = with_outcomes(run)
+def results_dict(run: ScoreRun, info: RunInfo, gate: RunGate | None = None) -> dict[str, Any]:
+    """The model of a run's reports (what results.json holds) of a run with its outcomes (``outcomes.
+    with_outcomes``, made once by the caller) and its gate's checks (``run_gate.check_run``), if gated."""
+    if FACTUAL not in run.metrics:
+        raise ValueError("results_dict reads a run with its outcomes: give it with_outcomes(run)")
     factual = run.metrics[FACTUAL]
     classes = factual.texts[OUTCOME_COLUMN]
     interval = run.summary.interval
-    gate = None if info.gate is None or not info.gate.gates else check_run(run, info.gate)
     return {
         "kind": "assay run results",
         "headline": {

@@ -1,6 +1,7 @@
-"""A harness run from end to end: a gold set's items (those of the scopes asked for, the first N) asked of
-a system through the journal, the rows written to ``DIR/run.jsonl``, scored, each row given its outcome,
-and the rows written again with every metric's verdicts and the outcome beside them.
+"""A harness run from end to end: a gold set's items (those of the scopes asked for, the first N) read
+once as records (``gold_set``), asked of a system through the journal (each record given its response
+and Reply), scored in memory and summarised once with each item's outcome, and ``DIR/run.jsonl``
+written once, with every metric's verdicts and the outcome beside each row.
 
 ``DIR/run.jsonl`` holds one row per item, in gold order: the gold item's keys as they are, ``response``,
 ``reply``, then the verdict columns as ``assay score --out x.jsonl`` writes them. It loads with
@@ -15,19 +16,19 @@ import json
 import os
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from ..outputs import check_outputs, replacing, write_failed
-from ..readers import Table, read_table
-from ..records import Dataset, load_records, load_table
+from ..records import Dataset, Record
 from ..scorers import JUDGE
 from ..scoring import ScoreOptions, ScoreRun, score
-from .journal import JOURNAL_NAME, Journal, JournalHeader, file_sha256, open_journal
+from .gold_set import GoldSet, load_gold_set, run_dataset, run_row
+from .journal import JOURNAL_NAME, Journal, JournalHeader, open_journal
 from .outcomes import UNDECIDED_ONLY, with_outcomes
 from .results import RESULTS_FILES, RunInfo, write_results
 from .run_gate import check_run
@@ -84,8 +85,8 @@ def run_gold(
     progress: Progress | None = None,
 ) -> HarnessRun:
     """Ask `system` the gold set's items (of `scopes`, the first `limit`), resuming from the journal in
-    `out_dir` (unless `fresh`); write ``run.jsonl`` there, score it, write it again with verdicts and
-    outcomes, write the reports (results.json/.md/.html) and check `gate` (``run_gate.GateSettings``).
+    `out_dir` (unless `fresh`); score the answered records, write ``run.jsonl`` there (with verdicts and
+    outcomes), write the reports (results.json/.md/.html) and check `gate` (``run_gate.GateSettings``).
 
     `metrics` default to ``run_metrics``; `rubric` replaces the judge's (None keeps the setup's). The
     judge is asked only the items the deterministic metrics leave unscored (``outcomes.UNDECIDED_ONLY``:
@@ -100,8 +101,8 @@ def run_gold(
         judge = _with_cascade(_with_rubric(judge, rubric), judge_all) if JUDGE in names else None
         score_options = _with_sources(score_options or ScoreOptions(), sources)
         options = options or RunOptions()
-        items = select_items(gold_path, scopes=scopes, limit=limit)
-        header = JournalHeader(system.signature(), file_sha256(gold_path))
+        gold = load_gold_set(gold_path, scopes=scopes, limit=limit)
+        header = JournalHeader(system.signature(), gold.sha256)
         journal = open_journal(out, header, fresh=fresh)  # its lock is held until the reports are written
     except BaseException:
         run_to_end(system.aclose())  # asked nothing, and is closed all the same
@@ -109,11 +110,12 @@ def run_gold(
     with journal:
         _clear_outputs(out)
         started, clock = datetime.now(UTC), time.monotonic()
-        rows, resumed = run_to_end(_ask(items, system, journal, options, progress))
+        answered, resumed = run_to_end(_ask(gold, system, journal, options, progress))
         elapsed = time.monotonic() - clock
-        write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal
-        judge = _with_system_model(judge, rows)
-        scored = with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
+        rows = [run_row(item, record) for item, record in zip(gold.items, answered)]
+        judge = _with_system_model(judge, answered)
+        dataset = run_dataset(gold, answered, rows, str(rows_path))
+        scored = _scored(dataset, names, score_options, judge, rows_path, rows)
         write_rows(rows_path, rows, scored)
         info = RunInfo(
             system=system.spec,
@@ -128,9 +130,27 @@ def run_gold(
             sources=None if sources is None else str(sources),
             gate=gate,
         )
-        reports = write_results(scored, out, info)
-    checked = None if gate is None or not gate.gates else check_run(scored, gate)
-    return HarnessRun(scored, rows_path, reports, checked, len(rows) - resumed, resumed, elapsed)
+        checked = None if gate is None or not gate.gates else check_run(scored, gate)
+        reports = write_results(scored, out, info, checked)
+    return HarnessRun(scored, rows_path, reports, checked, len(answered) - resumed, resumed, elapsed)
+
+
+def _scored(
+    dataset: Dataset,
+    names: Sequence[str],
+    options: ScoreOptions,
+    judge: JudgeSetup | None,
+    rows_path: Path,
+    rows: Sequence[Mapping[str, Any]],
+) -> ScoreRun:
+    """The run scored and summarised, once, with its outcomes: what run.jsonl, the reports and the gate
+    all read. A scoring that fails (a judge down) leaves the answers in run.jsonl without verdicts, as
+    well as in the journal, and raises."""
+    try:
+        return with_outcomes(score(dataset, names, options=options, judge=judge))
+    except BaseException:
+        write_rows(rows_path, rows)
+        raise
 
 
 def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tuple[str, ...]:
@@ -141,18 +161,19 @@ def run_metrics(*, sources: str | Path | None = None, judge: bool = False) -> tu
 
 
 async def _ask(
-    items: Sequence[Mapping[str, Any]],
+    gold: GoldSet,
     system: System,
     journal: Journal,
     options: RunOptions,
     progress: Progress | None,
-) -> tuple[list[dict[str, Any]], int]:
-    """Every item's row through the journal, and how many came from it; the system is closed after, and
-    the working folder is the one before (a system may move it, and the run's paths may be relative)."""
+) -> tuple[list[Record], int]:
+    """Every gold record answered through the journal, and how many answers came from it; the system is
+    closed after, and the working folder is the one before (a system may move it, and the run's paths
+    may be relative)."""
     here = os.getcwd()
     try:
-        resumed = sum(journal.finished_row(str(item["id"])) is not None for item in items)
-        return await ask_all(items, system, journal, options, progress), resumed
+        resumed = sum(journal.finished_row(record.id) is not None for record in gold.records)
+        return await ask_all(gold, system, journal, options, progress), resumed
     finally:
         await system.aclose()
         os.chdir(here)
@@ -166,82 +187,6 @@ def _clear_outputs(out: Path) -> None:
             (out / name).unlink(missing_ok=True)
         except OSError as exc:
             raise write_failed(out / name, exc) from None
-
-
-# --- the gold set's items ------------------------------------------------------------------------------
-
-
-def select_items(
-    gold_path: str | Path, *, scopes: Sequence[str] = (), limit: int | None = None
-) -> list[dict[str, Any]]:
-    """The gold set's items as they are in the file (each checked as ``load_records`` checks a gold
-    record: ids unique, parts well-formed), those of `scopes` (all when empty), the first `limit`."""
-    if limit is not None and limit < 1:
-        raise UsageError(f"--limit must be at least 1, got {limit}", fix="give a positive number of items")
-    try:
-        table = read_table(gold_path)
-        blocks = list(table.blocks)
-        dataset = load_table(dataclasses.replace(table, blocks=iter(blocks)), need_responses=False)
-    except InputError as exc:  # the readers' fixes name assay score's flags, which a run has not
-        raise InputError(exc.what, where=exc.where, fix=_GOLD_FIXES.get(exc.what[:12], exc.fix)) from None
-    _check_gold_set(dataset, gold_path)
-    numbered = list(_items(table, blocks))
-    _check_questions(numbered, f"{gold_path} {table.location_kind}")
-    items = [item for _, item in numbered]
-    if scopes:
-        _check_scopes(scopes, items, gold_path)
-        wanted = set(scopes)
-        items = [item for item in items if item.get("scope") is not None and str(item["scope"]) in wanted]
-    return items[:limit]
-
-
-def _items(
-    table: Table, blocks: Sequence[tuple[Sequence[int], Sequence[Any]]]
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each item with its line (or row) number in the file."""
-    for numbers, rows in blocks:
-        for number, row in zip(numbers, rows):
-            yield number, dict(row) if isinstance(row, dict) else dict(zip(table.columns, row))
-
-
-_GOLD_FIXES = {  # by the first words of the reader's message
-    "the file is ": "give --gold a gold set with items (the output of `assay gold build`)",
-    "duplicate id": "give each item of the gold set an id of its own (a run asks and journals items by id)",
-}
-
-
-def _check_questions(items: Sequence[tuple[int, Mapping[str, Any]]], where: str) -> None:
-    """Every item asks a question: a missing one would be asked as the text "None"."""
-    for number, item in items:
-        question = item.get("question")
-        if not isinstance(question, str) or not question.strip():
-            shown = "no question" if question is None else f"the question {question!r}"
-            raise InputError(
-                f"item {item.get('id')!r} has {shown}, and a run asks each item's question",
-                where=f"{where} {number}",
-                fix="give every item its question as a text",
-            )
-
-
-def _check_gold_set(dataset: Dataset, gold_path: str | Path) -> None:
-    if "gold" not in dataset.fields or "id" not in dataset.fields:
-        raise UsageError(
-            "this is not a gold set: its items need an id, a question and expected_answer",
-            where=str(gold_path),
-            fix="give --gold the output of `assay gold build` (docs/gold.md)",
-        )
-
-
-def _check_scopes(scopes: Sequence[str], items: Sequence[Mapping[str, Any]], gold_path: str | Path) -> None:
-    known = list(dict.fromkeys(str(item["scope"]) for item in items if item.get("scope")))
-    unknown = [scope for scope in scopes if scope not in known]
-    if unknown:
-        raise UsageError(
-            f"no item of the gold set has the scope {unknown[0]!r} "
-            f"(its scopes: {', '.join(known) or 'none, it has no scope column'})",
-            where=str(gold_path),
-            fix="give --scope one of its scopes",
-        )
 
 
 # --- the rows ------------------------------------------------------------------------------------------
@@ -275,15 +220,15 @@ def _out_folder(out_dir: str | Path) -> Path:
     return out
 
 
-def _with_system_model(judge: JudgeSetup | None, rows: Sequence[Mapping[str, Any]]) -> JudgeSetup | None:
+def _with_system_model(judge: JudgeSetup | None, records: Sequence[Record]) -> JudgeSetup | None:
     """The judge told the model under test (for the cross-family rule) from the replies, when
     --system-model did not name it: the model most of them name."""
     if judge is None or judge.system_model is not None:
         return judge
     models = Counter(
-        model
-        for row in rows
-        if isinstance(reply := row.get("reply"), Mapping) and isinstance(model := reply.get("model"), str)
+        record.reply.model
+        for record in records
+        if record.reply is not None and record.reply.model is not None
     )
     return dataclasses.replace(judge, system_model=models.most_common(1)[0][0]) if models else judge
 
@@ -307,4 +252,4 @@ def _with_sources(options: ScoreOptions, sources: str | Path | None) -> ScoreOpt
     return options if sources is None else dataclasses.replace(options, sources=str(sources))
 
 
-__all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "run_gold", "run_metrics", "select_items", "write_rows"]
+__all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "run_gold", "run_metrics", "write_rows"]

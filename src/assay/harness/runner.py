@@ -1,10 +1,10 @@
 """Asking a system every gold item: at most `concurrency` questions in flight, a timeout per call, retries
 (with backoff) only for transport errors, and each finished item journaled before it counts as done.
 
-Whatever the system does, every item gets its row, in gold order: an exception, a ``SystemFailure``, a
-timeout, a reply that is not an ``Answer``, or transport errors past the retries each become that item's
-row with ``response: ""`` and ``reply.error`` saying why (the ``system_error`` outcome). Nothing the
-system does ends the run early or loses an item.
+Whatever the system does, every item's record gets its response and Reply, in gold order: an exception,
+a ``SystemFailure``, a timeout, a reply that is not a ``Reply`` with its text, or transport errors past
+the retries each become that record's empty response with ``reply.error`` saying why (the
+``system_error`` outcome). Nothing the system does ends the run early or loses an item.
 
 A system that never returns is abandoned at its timeout, not waited for. An async call is cancelled and
 left to finish (or not) on its own; a sync system's call runs in a thread, and a thread cannot be stopped,
@@ -18,12 +18,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import UsageError
-from ..parts import Reply, part_dict
+from ..parts import Reply
+from ..records import Record
+from .gold_set import GoldSet, with_reply
 from .systems.base import SystemFailure, TransportError
 from .systems.threads import DaemonThreads
 
@@ -60,34 +62,35 @@ class RunOptions:
 
 @dataclass(frozen=True)
 class _Asked:
-    row: dict[str, Any]
+    reply: Reply  # with its text (the record's response to be)
     retry: bool  # transport failed on every attempt: a resumed run asks again
 
 
 async def ask_all(
-    items: Sequence[Mapping[str, Any]],
+    gold: GoldSet,
     system: System,
     journal: Journal,
     options: RunOptions,
     progress: Progress | None = None,
-) -> list[dict[str, Any]]:
-    """Every item's run row (the item's keys, `response` and `reply`; no verdicts), in the items' order.
-    Items the journal has finished are not asked again; each new row is journaled as it finishes."""
-    rows: list[dict[str, Any] | None] = [journal.finished_row(str(item["id"])) for item in items]
-    pending = iter([index for index, row in enumerate(rows) if row is None])
-    done = len(items) - sum(row is None for row in rows)
+) -> list[Record]:
+    """Every gold record with its response and Reply (no verdicts), in gold order. Records the journal
+    has answered are not asked again; each new answer is journaled as it comes."""
+    records: list[Record | None] = [journal.answered(record) for record in gold.records]
+    pending = iter([index for index, record in enumerate(records) if record is None])
+    done = len(records) - sum(record is None for record in records)
     if progress is not None:
-        progress(done, len(items))
+        progress(done, len(records))
 
     async def worker() -> None:
         nonlocal done
         for index in pending:  # one shared iterator: each item is taken by exactly one worker
-            asked = await ask_item(items[index], system, options)
-            journal.record(asked.row, retry=asked.retry)
-            rows[index] = asked.row
+            asked = await ask_item(gold.records[index], system, options)
+            answered = with_reply(gold.records[index], asked.reply)
+            journal.record_answer(gold.items[index], answered, retry=asked.retry)
+            records[index] = answered
             done += 1
             if progress is not None:
-                progress(done, len(items))
+                progress(done, len(records))
 
     try:
         async with asyncio.TaskGroup() as workers:  # an error of our own (a full disk) stops them all
@@ -95,7 +98,7 @@ async def ask_all(
                 workers.create_task(worker())
     except BaseExceptionGroup as group:  # the error itself (an OutputError), not the group's wrapping
         raise _first(group) from None
-    return [row for row in rows if row is not None]
+    return [record for record in records if record is not None]
 
 
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
@@ -103,9 +106,9 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return _first(first) if isinstance(first, BaseExceptionGroup) else first
 
 
-async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions) -> _Asked:
+async def ask_item(record: Record, system: System, options: RunOptions) -> _Asked:
     """One item asked until it has an answer, a failure of the system's, or no retries left."""
-    question, scope = str(item["question"]), _scope(item)
+    question, scope = record.question, record.scope or None
     for attempt in range(1, options.retries + 2):
         started = time.monotonic()
         try:
@@ -113,27 +116,21 @@ async def ask_item(item: Mapping[str, Any], system: System, options: RunOptions)
         except TransportError as exc:
             if attempt > options.retries:
                 tries = f"{attempt} attempt{'s' if attempt > 1 else ''}"
-                return _Asked(_failed(item, f"transport error, {tries}: {_said(exc)}", started), True)
+                return _Asked(_failed(f"transport error, {tries}: {_said(exc)}", started), True)
             await asyncio.sleep(_pause(options, attempt, exc))
             continue
         except SystemFailure as exc:  # its reply as it came, when there was one: the row's trace
             raw = getattr(exc, "raw", None)
             reply = Reply(raw=raw if isinstance(raw, str) else None)
-            return _Asked(_failed(item, _said(exc), started, reply), False)
+            return _Asked(_failed(_said(exc), started, reply), False)
         except CallTimedOut as exc:
             reason = f"no reply within {options.timeout:g} s (the timeout){BLOCKED_LOOP if exc.held else ''}"
-            return _Asked(_failed(item, reason, started), False)
+            return _Asked(_failed(reason, started), False)
         except Exception as exc:  # the system's code raised: its failure on this item, not the run's
             reason = f"the system raised {type(exc).__name__}: {_said(exc)}"
-            return _Asked(_failed(item, reason, started), False)
-        return _Asked(_answered(item, answer, started), False)
+            return _Asked(_failed(reason, started), False)
+        return _Asked(_answered(answer, started), False)
     raise AssertionError("unreachable: the last attempt returns")  # pragma: no cover
-
-
-def _scope(item: Mapping[str, Any]) -> str | None:
-    """The item's scope as the text a system is given (a gold file may write a document id as 7)."""
-    scope = item.get("scope")
-    return None if scope is None or scope == "" else str(scope)
 
 
 def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
@@ -192,23 +189,19 @@ def _forget(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-def _answered(item: Mapping[str, Any], answer: Any, started: float) -> dict[str, Any]:
-    """The row of an answer (its reply with the call's latency); a value that is not an Answer, or an
-    answer carrying an error, is a failed row."""
-    text, reply = getattr(answer, "text", None), getattr(answer, "reply", None)
-    if not isinstance(text, str) or not isinstance(reply, Reply):
-        return _failed(item, f"malformed reply: ask() returned {_kind(answer)}, not an Answer", started)
-    if reply.error:
-        return _failed(item, reply.error, started, reply)
-    reply = dataclasses.replace(reply, latency=_seconds(started))
-    return {**item, "response": text, "reply": part_dict(reply)}
+def _answered(answer: Any, started: float) -> Reply:
+    """An answer with the call's latency; a value that is not a Reply with its text, or one carrying an
+    error, is a failed reply."""
+    if not isinstance(answer, Reply) or not isinstance(answer.text, str):
+        return _failed(f"malformed reply: ask() returned {_kind(answer)}", started)
+    if answer.error:
+        return _failed(answer.error, started, answer)
+    return dataclasses.replace(answer, latency=_seconds(started))
 
 
-def _failed(
-    item: Mapping[str, Any], reason: str, started: float, reply: Reply | None = None
-) -> dict[str, Any]:
-    reply = dataclasses.replace(reply or Reply(), error=reason, latency=_seconds(started))
-    return {**item, "response": "", "reply": part_dict(reply)}
+def _failed(reason: str, started: float, reply: Reply | None = None) -> Reply:
+    """A failed reply: no text (the response is empty), the error said, what came kept."""
+    return dataclasses.replace(reply or Reply(), text="", error=reason, latency=_seconds(started))
 
 
 def _seconds(started: float) -> float:
@@ -222,7 +215,9 @@ def _said(exc: BaseException) -> str:
 
 
 def _kind(value: Any) -> str:
-    return "None" if value is None else f"a {type(value).__name__}"
+    if isinstance(value, Reply):
+        return "a Reply without its text (text=None)"
+    return f"{'None' if value is None else f'a {type(value).__name__}'}, not a Reply"
 
 
 # --- the event loop of a run ------------------------------------------------------------------------------

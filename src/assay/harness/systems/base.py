@@ -1,5 +1,5 @@
-"""What every system under test shares: the protocol, the normalised answer, the two ways it fails, and
-``answer_from``, which turns what a system returned (a text, or a mapping) into an Answer.
+"""What every system under test shares: the protocol, the two ways it fails, and ``answer_from``, which
+turns what a system returned (a text, or a mapping) into a ``parts.Reply`` with its text.
 
 A system's failure comes in two kinds, because the runner treats them differently: a TransportError
 (connection refused or reset, a timeout, HTTP 429/502/503/504) may pass if asked again, so it is retried;
@@ -31,7 +31,6 @@ import dataclasses
 import math
 import reprlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...net import clean
@@ -45,12 +44,8 @@ DOCUMENT_KEYS = ("document", "doc", "source", "title")
 CONTEXT_TEXT_KEYS = ("text", "content", "page_content")
 
 
-@dataclass(frozen=True)
-class Answer:
-    """One reply of a system, normalised: its text, and the Reply that goes with it (error unset)."""
-
-    text: str
-    reply: Reply
+# A system's answer is a Reply with its text (``parts.Reply``); the old name stays for those who import it.
+Answer = Reply
 
 
 class TransportError(Exception):
@@ -83,9 +78,9 @@ class System(Protocol):
         """The spec and its options (never a secret): the run's signature and the journal's header."""
         ...
 
-    async def ask(self, question: str, scope: str | None) -> Answer:
-        """The system's answer to one question, restricted to `scope` (a document id) when given;
-        raises TransportError or SystemFailure."""
+    async def ask(self, question: str, scope: str | None) -> Reply:
+        """The system's reply (its text set) to one question, restricted to `scope` (a document id)
+        when given; raises TransportError or SystemFailure."""
         ...
 
     async def aclose(self) -> None:
@@ -93,10 +88,13 @@ class System(Protocol):
         ...
 
 
-def answer_from(value: object, *, raw: str | None = None) -> Answer:
-    """The Answer of what a system returned: a text, or a mapping (see the module's docstring);
-    SystemFailure("malformed reply: ...") for anything else. `raw` is kept as the Reply's raw."""
-    answer = value if isinstance(value, Answer) else _answer_of(value, raw)
+def answer_from(value: object, *, raw: str | None = None) -> Reply:
+    """The Reply (its text set) of what a system returned: a Reply with its text, a text, or a mapping
+    (see the module's docstring); SystemFailure("malformed reply: ...") for anything else. `raw` is
+    kept as the Reply's raw."""
+    answer = value if isinstance(value, Reply) else _answer_of(value, raw)
+    if answer.text is None:
+        raise _malformed("a Reply without its text (give text='' for a reply without one)", raw)
     if len(answer.text) > MAX_REPLY_CHARS:
         raise SystemFailure(
             f"the reply's text is {len(answer.text):,} characters, more than the {MAX_REPLY_CHARS:,} a reply "
@@ -111,11 +109,11 @@ def answer_from(value: object, *, raw: str | None = None) -> Answer:
 MAX_REPLY_CHARS = 200_000
 
 
-def _answer_of(value: object, raw: str | None) -> Answer:
+def _answer_of(value: object, raw: str | None) -> Reply:
     value = _as_mapping(value)
     if isinstance(value, str):
         text = clean(value)
-        return Answer(text, Reply(citations=citations_in_text(text), raw=raw))
+        return Reply(text=text, citations=citations_in_text(text), raw=raw)
     if not isinstance(value, Mapping):
         raise _malformed(f"a {type(value).__name__}, not a text or a mapping with 'text'", raw)
     try:
@@ -146,7 +144,7 @@ def _malformed(reason: str, raw: str | None) -> SystemFailure:
     return SystemFailure(f"malformed reply: {reason}", raw=raw)
 
 
-def _answer_of_mapping(value: Mapping[Any, Any], raw: str | None) -> Answer:
+def _answer_of_mapping(value: Mapping[Any, Any], raw: str | None) -> Reply:
     blocked = _optional_bool(value, "blocked")
     text_key = _text_key(value)
     if text_key is None and not blocked:
@@ -159,7 +157,8 @@ def _answer_of_mapping(value: Mapping[Any, Any], raw: str | None) -> Answer:
     if not citations:  # none given: the ones written in the text, [N] read against the contexts
         citations = citations_in_text(text, contexts)
     route_key = _first_key(value, ROUTE_KEYS)
-    reply = Reply(
+    return Reply(
+        text=text,
         citations=citations,
         contexts=contexts,
         raw=raw,
@@ -167,7 +166,6 @@ def _answer_of_mapping(value: Mapping[Any, Any], raw: str | None) -> Answer:
         route=None if route_key is None else _optional_text(value, route_key),
         model=_optional_text(value, "model"),
     )
-    return Answer(text, reply)
 
 
 def _text_key(value: Mapping[Any, Any]) -> str | None:

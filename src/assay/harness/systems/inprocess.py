@@ -37,7 +37,8 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import UsageError
-from .base import Answer, SystemFailure, answer_from
+from ...parts import Reply
+from .base import SystemFailure, answer_from
 from .threads import DaemonThreads
 
 SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
@@ -53,7 +54,7 @@ class InProcessSystem:
     def signature(self) -> str:
         return "|".join([self.spec, *(f"{key}={self.options[key]}" for key in sorted(self.options))])
 
-    async def ask(self, question: str, scope: str | None) -> Answer:
+    async def ask(self, question: str, scope: str | None) -> Reply:
         try:
             if inspect.iscoroutinefunction(self.function):
                 value = await self.function(question, scope=scope, **self.options)
