@@ -59,6 +59,20 @@ def locate(
     cluster with `piece` (then whitespace collapsed and stripped if `collapse`) is not `seen`. A
     normaliser that maps code points one by one (``str.lower``) is aligned `by_code_point`, which gives
     offsets inside a cluster too (a substring may end before a vowel sign)."""
+    if collapse and (original[:1].isspace() or original[-1:].isspace()):
+        # The profile strips the whole text's ends as str.strip does, the separators \x1c-\x1f with
+        # them, which a chunk's collapsing (regex's whitespace) keeps: align what is inside the ends.
+        lead = len(original) - len(original.lstrip())
+        inside = locate(
+            original[lead : len(original.rstrip())],
+            piece,
+            seen,
+            start,
+            end,
+            collapse=True,
+            by_code_point=by_code_point,
+        )
+        return None if inside is None else (inside[0] + lead, inside[1] + lead)
     unit = _CODE_POINT if by_code_point else _CLUSTER
     out = 0  # where the next chunk's output starts in `seen`
     space_pending = False  # whether the chunks so far end in whitespace that collapsing keeps
