@@ -17,7 +17,6 @@ import pytest
 
 from assay.errors import UsageError
 from assay.harness.systems import (
-    Answer,
     SystemFailure,
     answer_from,
     load_system,
@@ -31,8 +30,8 @@ from assay.parts import Citation, Context, Reply, parse_part, part_dict
 POLICY = "hdfc-ergo__my-optima-secure__wordings"
 
 
-def ask(system: System, question: str = "What is the grace period?", scope: str | None = POLICY) -> Answer:
-    async def once() -> Answer:
+def ask(system: System, question: str = "What is the grace period?", scope: str | None = POLICY) -> Reply:
+    async def once() -> Reply:
         try:
             return await system.ask(question, scope)
         finally:

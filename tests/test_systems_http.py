@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
+from assay import Reply
 from assay.errors import UsageError
-from assay.harness.systems import Answer, SystemFailure, TransportError, load_system, load_system_config
+from assay.harness.systems import SystemFailure, TransportError, load_system, load_system_config
 from assay.harness.systems.base import System
 from assay.parts import Citation
 from conftest import Server, free_port
@@ -110,8 +111,8 @@ def endpoint() -> Iterator[Endpoint]:
         server.server_close()
 
 
-def ask(system: System, question: str = QUESTION, scope: str | None = POLICY) -> Answer:
-    async def once() -> Answer:
+def ask(system: System, question: str = QUESTION, scope: str | None = POLICY) -> Reply:
+    async def once() -> Reply:
         try:
             return await system.ask(question, scope)
         finally:

@@ -57,7 +57,7 @@ _NAMES = {
         "token_chunks", "write_sweep",
     ),
     "systems": (
-        "Answer", "System", "SystemFailure", "TransportError", "answer_from", "citations_in_text",
+        "System", "SystemFailure", "TransportError", "answer_from", "citations_in_text",
         "load_system", "load_system_config", "system_options",
     ),
     "templates": ("FieldTemplate", "RefusalTemplate", "Templates", "load_templates", "parse_templates"),

@@ -27,7 +27,7 @@ from typing import Any
 from ...config_file import read_config
 from ...errors import UsageError
 from .adapters import ADAPTER_KEYS, SYSTEMS, SystemAdapter, SystemSpec, adapter_for, readers_of, spec_forms
-from .base import Answer, System, SystemFailure, TransportError, answer_from
+from .base import System, SystemFailure, TransportError, answer_from
 from .citations import citations_in_text
 from .scripted import ScriptedSystem
 
@@ -121,7 +121,6 @@ def load_system_config(path: str | Path) -> dict[str, Any]:
 __all__ = [
     "CONFIG_KEYS",
     "SYSTEMS",
-    "Answer",
     "ScriptedSystem",
     "System",
     "SystemAdapter",

@@ -44,10 +44,6 @@ DOCUMENT_KEYS = ("document", "doc", "source", "title")
 CONTEXT_TEXT_KEYS = ("text", "content", "page_content")
 
 
-# A system's answer is a Reply with its text (``parts.Reply``); the old name stays for those who import it.
-Answer = Reply
-
-
 class TransportError(Exception):
     """The request did not get through (retryable): connection refused or reset, a timeout, HTTP
     429/502/503/504. ``retry_after`` is the wait in seconds the server asked for, when it did."""

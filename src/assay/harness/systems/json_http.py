@@ -33,7 +33,8 @@ from typing import Any
 
 from ...errors import UsageError
 from ...net import display_url
-from .base import Answer, SystemFailure, answer_from
+from ...parts import Reply
+from .base import SystemFailure, answer_from
 from .http_common import (
     DEFAULT_TIMEOUT,
     JsonPoster,
@@ -69,7 +70,7 @@ class JsonHttpSystem:
         """The body for one question: the template with its placeholders filled."""
         return _filled(self.template, {"{question}": question, "{scope}": scope})
 
-    async def ask(self, question: str, scope: str | None) -> Answer:
+    async def ask(self, question: str, scope: str | None) -> Reply:
         value, raw = await self.poster.post(self.request(question, scope))
         return answer_from(value if self.response is None else _picked(value, self.response, raw), raw=raw)
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from ...errors import UsageError
 from ...net import display_url
-from .base import Answer, SystemFailure, answer_from
+from ...parts import Reply
+from .base import SystemFailure, answer_from
 from .http_common import (
     DEFAULT_TIMEOUT,
     JsonPoster,
@@ -84,7 +85,7 @@ class OpenAIChatSystem:
         messages.append({"role": "user", "content": question})
         return {**body, "messages": messages}
 
-    async def ask(self, question: str, scope: str | None) -> Answer:
+    async def ask(self, question: str, scope: str | None) -> Reply:
         value, raw = await self.poster.post(self.request(question, scope))
         return answer_from(_completion(value, raw), raw=raw)
 

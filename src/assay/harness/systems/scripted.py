@@ -23,8 +23,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ...errors import UsageError
+from ...parts import Reply
 from .adapters import SystemAdapter, SystemSpec
-from .base import Answer, SystemFailure, answer_from
+from .base import SystemFailure, answer_from
 
 Script = Mapping[str, object] | Callable[[str, str | None], object]
 _NO_DEFAULT = object()
@@ -45,7 +46,7 @@ class ScriptedSystem:
     def signature(self) -> str:
         return self.spec
 
-    async def ask(self, question: str, scope: str | None) -> Answer:
+    async def ask(self, question: str, scope: str | None) -> Reply:
         self.asked.append((question, scope))
         reply = self._reply(question, scope)
         if isinstance(reply, BaseException):
