@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .. import net
 from ..errors import UsageError
 from ..parts import Reply
 from ..records import Record
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from .systems.base import System
 
 Progress = Callable[[int, int], None]  # (items done, items in all): resumed items count as done
-MAX_RETRY_AFTER = 60.0  # seconds: a server asking for longer is waited for no longer than this
 MAX_REASON_CHARS = 1000  # an error's text kept in reply.error (an HTML error page says nothing more)
 T = TypeVar("T")
 
@@ -135,9 +135,9 @@ async def ask_item(record: Record, system: System, options: RunOptions) -> _Aske
 
 def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
     """The wait before the next attempt: the backoff, doubled each time; longer when the server asked
-    for longer (HTTP 429's Retry-After), up to MAX_RETRY_AFTER."""
+    for longer (HTTP 429's Retry-After), up to ``net.MAX_RETRY_AFTER``."""
     asked = getattr(exc, "retry_after", None)
-    wanted = min(float(asked), MAX_RETRY_AFTER) if isinstance(asked, (int, float)) and asked > 0 else 0.0
+    wanted = min(float(asked), net.MAX_RETRY_AFTER) if isinstance(asked, (int, float)) and asked > 0 else 0.0
     return max(float(options.backoff * 2 ** (attempt - 1)), wanted)
 
 
