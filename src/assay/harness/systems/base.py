@@ -46,7 +46,8 @@ CONTEXT_TEXT_KEYS = ("text", "content", "page_content")
 
 class TransportError(Exception):
     """The request did not get through (retryable): connection refused or reset, a timeout, HTTP
-    408/429/502/503/504 (``net.SYSTEM_RETRY_STATUSES``). ``retry_after`` is the wait in seconds the server asked for, when it did."""
+    408/429/502/503/504 (``net.SYSTEM_RETRY_STATUSES``). ``retry_after`` is the wait in seconds the
+    server asked for, when it did."""
 
     def __init__(self, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
