@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import regex
 
 from .errors import InputError
+from .metric import AnswerSets, Outcome
 from .records import Dataset, Record
-from .scorers import Outcome
-from .scorers._base import AnswerSets
 from .scorers.hard_fact import pattern_of, search
 from .scorers.unicode import PHRASE_MATCH
 from .text import unicode
@@ -81,11 +80,11 @@ def lint(dataset: Dataset, regex_column: str = "expected_regex") -> list[Finding
 
 def _not_in_source(records: Sequence[Record], column: str) -> set[int]:
     """Rows whose quoted source holds none of their golden answers under phrase_match (the answer, put
-    as the response's evidence, fails the scorer that will judge responses)."""
+    as the response's evidence, fails the scorer that will grade responses)."""
     quoted = [(i, r) for i, r in enumerate(records) if isinstance(r.meta.get(column), str) and r.meta[column]]
     sources = [unicode.normalise(str(record.meta[column])) for _, record in quoted]
     answers = AnswerSets.of([tuple(map(unicode.normalise, record.answers)) for _, record in quoted])
-    scores = PHRASE_MATCH.score_rows(sources, answers)
+    scores = PHRASE_MATCH.score_rows(sources, answers)  # type: ignore[misc]  # a row scorer
     return {index for (index, _), outcome in zip(quoted, scores.outcomes) if outcome == Outcome.FAIL}
 
 

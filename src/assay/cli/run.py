@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..config_file import read_config
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..harness.runner import RunOptions
+from ..judges.accounting import judge_summary
 from ..terminal import one_line
 from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
@@ -218,7 +219,7 @@ def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
     for warning in warnings(summary):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(summary))
-    if done.run.summary.judge is None and not done.reports:  # else results.md's headline says so
+    if judge_summary(done.run.summary) is None and not done.reports:  # else results.md's headline says so
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
     print(f"assay: {asked}, {done.resumed} answered before (the journal)", file=sys.stderr)
@@ -302,7 +303,7 @@ def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
     spec = args.system if args.system is not None else config.get("spec")
     if not isinstance(spec, str):
         raise UsageError(
-            "no system to ask", fix="give --system SPEC, or spec = \"...\" under [system] in the config file"
+            "no system to ask", fix='give --system SPEC, or spec = "..." under [system] in the config file'
         )
     return load_system(spec, dict(args.system_option or ()), config or None)
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..judges.accounting import judge_summary
 from ..outputs import json_document, write_text
 from ..records import Record
 from ..scorers import MetricScores, Outcome
@@ -125,9 +126,7 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
             "judge_asked": judge_asked(run),
         },
         "outcomes": {name: classes.count(name) for name in OUTCOMES},
-        "rollups": {
-            by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()
-        },
+        "rollups": {by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()},
         "gate": None if gate is None else gate.as_dict(),
         "signatures": {
             **info.as_dict(),
@@ -141,7 +140,7 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
 def judge_asked(run: ScoreRun) -> dict[str, Any] | None:
     """How many items the judge was asked, and which (``undecided``: those the deterministic metrics
     left unscored, the run's cascade; ``all``: --judge-all); None without a judge."""
-    judge = run.summary.judge
+    judge = judge_summary(run.summary)
     if judge is None:
         return None
     return {"items": judge.sent_to_judges, "which": "undecided" if judge.cascade else "all"}

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError
+from ..judges.metric import JUDGE, with_judge
 from ..outputs import check_outputs, replacing, write_failed
 from ..readers import Table, read_table
 from ..records import Dataset, load_records, load_table
-from ..scorers import JUDGE
 from ..scoring import ScoreOptions, ScoreRun, score
 from .journal import JOURNAL_NAME, Journal, JournalHeader, file_sha256, open_journal
 from .outcomes import UNDECIDED_ONLY, with_outcomes
@@ -113,7 +113,9 @@ def run_gold(
         elapsed = time.monotonic() - clock
         write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal
         judge = _with_system_model(judge, rows)
-        scored = with_outcomes(score(load_records(rows_path), names, options=score_options, judge=judge))
+        scored = with_outcomes(
+            score(load_records(rows_path), with_judge(names, judge), options=score_options)
+        )
         write_rows(rows_path, rows, scored)
         info = RunInfo(
             system=system.spec,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from ..scorers import Outcome
+from ..metric import Outcome
 from ._base import Judge, JudgeDown, JudgeUnavailable, Reply
 from ._clean import redact
 from .accounting import JudgeUsage

@@ -16,9 +16,10 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
+from ..judges.accounting import JudgeSummary, judge_summary
 from ..signature import info_of
 from ..stats import Interval
-from ..summary import Agreement, IntervalMethod, JudgeSummary, MetricSummary, Review, Summary, Tally
+from ..summary import Agreement, IntervalMethod, MetricSummary, Review, Summary, Tally
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -185,7 +186,7 @@ def build_report(source: ScoreRun | Summary, rows: Iterable[Mapping[str, Any]] |
         intervals=summary.intervals.signature(),
         version=__version__,
         metrics={name: _metric(m, summary.intervals) for name, m in summary.metrics.items()},
-        judge=summary.judge,
+        judge=judge_summary(summary),
         agreement=summary.agreement,
         review=summary.review,
         has_lang=summary.langs_column,

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..judges.accounting import JudgeSummary, judge_summary
 from ..records import Record
 from ..scorers import SCORERS
 from ..scoring import SOURCES
-from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, MetricSummary, Review, Summary
+from ..summary import AGREEMENT_PAIR, Agreement, MetricSummary, Review, Summary
 from ..terminal import one_line
 from ..trace import Trace
 from ._format import DASH, cascade_text, difference_cells, interval_text, percent
@@ -163,8 +164,9 @@ def warnings(summary: Summary | Report) -> list[str]:
             f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
             f"ids {_ids(ids)}"
         )
-    if summary.judge is not None:  # a judge left out, unreadable cache rows, a judge not judging
-        found += summary.judge.warnings
+    judged = judge_summary(summary)
+    if judged is not None:  # a judge left out, unreadable cache rows, a judge not judging
+        found += judged.warnings
     return found
 
 
