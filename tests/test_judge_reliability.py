@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from assay import Outcome, ScoreRun, load_records, score
-from assay.judges.metric import JudgeSetup
+from assay.judges.metric import JudgeSetup, with_judge
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
 from conftest import Server, free_port
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("llama_server")
 
 def judged(specs: list[str], rows: int = 2, cache: Path | None = None, **options: Any) -> ScoreRun:
     setup = JudgeSetup(tuple(map(parse_spec, specs)), JudgeOptions(cache_path=cache, **options))
-    return score(load_records(EXAMPLE, limit=rows), ["judge"], judge=setup)
+    return score(load_records(EXAMPLE, limit=rows), with_judge(["judge"], setup))
 
 
 def outcomes(run: ScoreRun) -> list[Outcome]:

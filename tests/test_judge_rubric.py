@@ -19,7 +19,7 @@ from assay import load_records, score
 from assay.errors import InputError, UsageError
 from assay.judges._base import Sampling
 from assay.judges.cache import cache_key
-from assay.judges.metric import JudgeMetric, JudgeSetup
+from assay.judges.metric import JudgeMetric, JudgeSetup, with_judge
 from assay.judges.prompt import PROMPT_SIGNATURE, REMINDER, SYSTEM, USER, messages
 from assay.judges.rubric import (
     DEFAULT_RUBRIC,
@@ -138,12 +138,12 @@ def test_a_missing_column_the_rubric_fills_in_is_one_error_before_any_work() -> 
     with pytest.raises(
         InputError, match=r"rubric 'ctx' fills \{c\} from column:context, and there is no column"
     ):
-        score(load_records(EXAMPLE, limit=2), ["judge"], judge=setup)  # no server is asked (port 9)
+        score(load_records(EXAMPLE, limit=2), with_judge(["judge"], setup))  # no server is asked (port 9)
     mapped = Rubric("ctx", "ctx", 1, "s", "{c} {r}", "r", {"c": "column:Domain", "r": "response"})
     with pytest.raises(
         InputError, match="the column 'Domain' is read as the record's domain: fill from domain"
     ):
-        score(load_records(EXAMPLE, limit=2), ["judge"], judge=JudgeSetup(setup.chain, rubric=mapped))
+        score(load_records(EXAMPLE, limit=2), with_judge(["judge"], JudgeSetup(setup.chain, rubric=mapped)))
 
 
 # --- entry points -------------------------------------------------------------------------------------
@@ -230,10 +230,10 @@ def test_a_registered_rubric_is_used_end_to_end(
     records = load_records(EXAMPLE, limit=2)
     with fault_proxy(llama_server.base_url, faults) as proxy:
         chain = (parse_spec(f"openai:{llama_server.model}@{proxy}"),)
-        plain = score(records, ["judge"], judge=JudgeSetup(chain, JudgeOptions(cache_path=cache)))
+        plain = score(records, with_judge(["judge"], JudgeSetup(chain, JudgeOptions(cache_path=cache))))
         before = _cached_keys(cache)
         setup = JudgeSetup(chain, JudgeOptions(cache_path=cache), rubric=get_rubric("terse"))
-        run = score(records, ["judge"], judge=setup)
+        run = score(records, with_judge(["judge"], setup))
     sent = [r["body"]["messages"] for r in faults.requests if str(r["path"]).endswith("/chat/completions")]
     ours = [m for m in sent if m[0]["content"] == TERSE_SYSTEM]
     assert len(ours) >= 2  # every row asked under the rubric (a reply that is no verdict: once more)
@@ -245,7 +245,7 @@ def test_a_registered_rubric_is_used_end_to_end(
     assert f"|{registered.signature}|" in signature and PROMPT_SIGNATURE not in signature
     assert PROMPT_SIGNATURE in plain.summary.metrics["judge"].signature
     assert len(_cached_keys(cache) - before) >= 2  # its own cache keys, beside the equivalence rubric's
-    again = score(records, ["judge"], judge=setup)  # ... which a re-run finds
+    again = score(records, with_judge(["judge"], setup))  # ... which a re-run finds
     assert run.summary.judge is not None and again.summary.judge is not None
     assert sum(u.cache_hits for u in again.summary.judge.usage.values()) >= 2
     assert sum(u.calls for u in again.summary.judge.usage.values()) == 0

@@ -23,7 +23,7 @@ from assay import Outcome, ScoreRun, load_records, score, summary_dict
 from assay.errors import UsageError
 from assay.judges._base import Sampling
 from assay.judges.llama_local import LlamaJudge
-from assay.judges.metric import JudgeSetup
+from assay.judges.metric import JudgeSetup, with_judge
 from assay.judges.openai_http import OpenAIJudge
 from assay.judges.prompt import REMINDER, messages
 from assay.judges.run import JudgeOptions
@@ -42,7 +42,7 @@ def judged(specs: list[str], rows: int = 3, cache: Path | None = None, **options
     judge_options = JudgeOptions(cache_path=cache, **options)  # type: ignore[arg-type]
     setup = JudgeSetup(tuple(map(parse_spec, specs)), judge_options, **setup_options)  # type: ignore[arg-type]
     metrics = ["judge", *(["exact_substring", "word_overlap", "phrase_match"] if setup.cascade else [])]
-    return score(load_records(EXAMPLE, limit=rows), metrics, judge=setup)
+    return score(load_records(EXAMPLE, limit=rows), with_judge(metrics, setup))
 
 
 def usage(run: ScoreRun, label: str) -> JudgeUsage:
@@ -273,7 +273,7 @@ def _cached(cache: Path) -> int:
 
 def test_the_in_process_model_judges_too(model_path: Path) -> None:
     judge = LlamaJudge(str(model_path), n_threads=2, sampling=Sampling(max_tokens=48))
-    run = score(load_records(EXAMPLE, limit=2), ["judge"], judge=JudgeSetup((judge,)))
+    run = score(load_records(EXAMPLE, limit=2), with_judge(["judge"], JudgeSetup((judge,))))
     assert all(o in (Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED) for o in outcomes(run))
     assert usage(run, judge.label).calls >= 2
 

@@ -126,7 +126,9 @@ def results_dict(run: ScoreRun, info: RunInfo) -> dict[str, Any]:
             "judge_asked": judge_asked(run),
         },
         "outcomes": {name: classes.count(name) for name in OUTCOMES},
-        "rollups": {by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()},
+        "rollups": {
+            by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()
+        },
         "gate": None if gate is None else gate.as_dict(),
         "signatures": {
             **info.as_dict(),

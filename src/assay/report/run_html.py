@@ -78,7 +78,7 @@ def _headline(results: Mapping[str, Any]) -> str:
         ("elapsed", "elapsed", headline["elapsed"], _seconds(headline["elapsed"])),
     ]
     rows = [
-        f'<tr{attrs(data_section="run", data_key=key)}><th scope="row">{escape(label)}</th>'
+        f"<tr{attrs(data_section='run', data_key=key)}><th scope=\"row\">{escape(label)}</th>"
         + number_cell(key, value, shown)
         + "</tr>"
         for key, label, value, shown in items

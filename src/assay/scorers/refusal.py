@@ -196,8 +196,6 @@ def _turn_split() -> regex.Pattern[str]:
 
 _DIGIT = regex.compile(r"\d")
 _CONTENT_WORD = 4  # letters a question's word needs to count as its content ("grace", "dental", "UIN"s aside)
-
-
 def declines_only(response: str, question: str = "") -> bool:
     """Whether a reply that declines says nothing but its decline: each of its clauses either declines
     (``text.refusals``) or holds no figure, opens with no yes or no, shares no content word with the

@@ -126,8 +126,6 @@ TYPE_ALIASES: Mapping[str, str] = {
     "number": NUMBER_UNIT, "integer": NUMBER_UNIT, "int": NUMBER_UNIT, "float": NUMBER_UNIT,
     "boolean": BOOL, "string": TEXT, "amount": MONEY, "currency": MONEY,
 }  # fmt: skip
-
-
 @dataclass(frozen=True)
 class Expected:
     """The value a row expects, and where it came from (for traces), or why there is none."""
@@ -264,7 +262,9 @@ def _decide_words(expected: Value, text: str, answers: Sequence[str]) -> Decisio
     return Decision(False, f"no whole, non-negated mention of {render_answer(expected)!r}")
 
 
-def decide(expected: Value, text: str, answers: Sequence[str] = (), terms: FieldTerms = NO_TERMS) -> Decision:
+def decide(
+    expected: Value, text: str, answers: Sequence[str] = (), terms: FieldTerms = NO_TERMS
+) -> Decision:
     """Whether folded `text` states `expected` (see the module's note), with the rule in words;
     `terms` name the asked field (its name's and its question's words)."""
     if expected.type == BOOL:

@@ -98,7 +98,8 @@ _SAID = (
     "|enumerated|outlined|itemised|itemized|broken down|noted|confirmed|published|told}"
 )
 _GIVEN = (
-    "{given|provided|included|contained|offered|supplied|shared|presented|available|present|found|featured}"
+    "{given|provided|included|contained|offered|supplied|shared|presented|available|present|found"
+    "|featured}"
 )
 _CONVEY = "{give|provide|include|contain|have|offer|carry|feature|supply|share|present|hold|publish}"
 _BENEFIT = (  # what a policy grants: "does not provide cover for", "does not include any benefit"
@@ -135,101 +136,27 @@ _SUBJECT = "{" + "|".join(part[1:-1] for part in (_TEXT, _AGREEMENT, _PART, _PRO
 ROLES: Mapping[str, tuple[str, ...]] = {
     "en": (
         # a source says nothing: "the brochure doesn't name ...", "the SLA does not specify ..."
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "|"
-        + _PART[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => "
-        + _NOT_BASE
-        + " "
-        + _SAY,
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "|"
-        + _PART[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => "
-        + _NOT_PARTICIPLE
-        + " "
-        + _SAID,
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "|"
-        + _PART[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => {never|nowhere} "
-        + _SAYS,
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "|"
-        + _PART[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => "
-        + _SAYS
-        + " [{absolutely|really}] nothing",
+        "{" + _TEXT[1:-1] + "|" + _AGREEMENT[1:-1] + "|" + _PART[1:-1] + "|" + _PRONOUN[1:-1] + "} "
+        + _AFTER_SUBJECT + " => " + _NOT_BASE + " " + _SAY,
+        "{" + _TEXT[1:-1] + "|" + _AGREEMENT[1:-1] + "|" + _PART[1:-1] + "|" + _PRONOUN[1:-1] + "} "
+        + _AFTER_SUBJECT + " => " + _NOT_PARTICIPLE + " " + _SAID,
+        "{" + _TEXT[1:-1] + "|" + _AGREEMENT[1:-1] + "|" + _PART[1:-1] + "|" + _PRONOUN[1:-1] + "} "
+        + _AFTER_SUBJECT + " => {never|nowhere} " + _SAYS,
+        "{" + _TEXT[1:-1] + "|" + _AGREEMENT[1:-1] + "|" + _PART[1:-1] + "|" + _PRONOUN[1:-1] + "} "
+        + _AFTER_SUBJECT + " => " + _SAYS + " [{absolutely|really}] nothing",
         # a text gives nothing of it: "the brochure doesn't give a UIN" (not "... provide cover for")
         _TEXT + " " + _AFTER_SUBJECT + " => " + _NOT_BASE + " " + _CONVEY + " " + _BENEFIT,
         # a source gives no information: "the policy does not provide any information on ..."
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "|"
-        + _PART[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => "
-        + _NOT_BASE
-        + " {"
-        + _CONVEY[1:-1]
-        + "|cover} [any|a|an|the|much"
+        "{" + _TEXT[1:-1] + "|" + _AGREEMENT[1:-1] + "|" + _PART[1:-1] + "|" + _PRONOUN[1:-1] + "} "
+        + _AFTER_SUBJECT + " => " + _NOT_BASE + " {" + _CONVEY[1:-1] + "|cover} [any|a|an|the|much"
         "|specific|such|further|more|clear|explicit|detailed|exact|precise] [specific|further|detailed]"
         " " + _ABOUT,
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "|"
-        + _PART[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => {makes|make|made|gives|give|gave|provides|provide|provided|contains|contain"
+        "{" + _TEXT[1:-1] + "|" + _AGREEMENT[1:-1] + "|" + _PART[1:-1] + "|" + _PRONOUN[1:-1] + "} "
+        + _AFTER_SUBJECT + " => {makes|make|made|gives|give|gave|provides|provide|provided|contains|contain"
         "|contained|has|have|had|offers|offer|includes|include|holds|hold|carries|carry} no [specific"
         "|further|such|clear|explicit|detailed|direct] " + _ABOUT,
         # a text does not cover the question (not "cover dental": the insurance verb is the answer's)
-        "{"
-        + _TEXT[1:-1]
-        + "|"
-        + _PRONOUN[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " => "
-        + _NOT_BASE
+        "{" + _TEXT[1:-1] + "|" + _PRONOUN[1:-1] + "} " + _AFTER_SUBJECT + " => " + _NOT_BASE
         + " {cover|address} {this|that|it|the question|this question|the topic|this topic|the subject"
         "|this point|the matter|this matter|such}",
         # a text that does not discuss it: "the documents don't cover network hospitals in Pune", "this
@@ -244,15 +171,8 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         "|inside} [the|these|this|my|your|any] …2 " + _TEXT,
         # nothing of it is said in a text: "no UIN is mentioned in the brochure" (not "if no nominee is
         # mentioned, ...": only in a text)
-        "no …3 => {is|are|was|were|has been|have been} "
-        + "{"
-        + _SAID[1:-1]
-        + "|"
-        + _GIVEN[1:-1]
-        + "} "
-        + _IN
-        + " …3 "
-        + _TEXT,
+        "no …3 => {is|are|was|were|has been|have been} " + "{" + _SAID[1:-1] + "|" + _GIVEN[1:-1] + "} "
+        + _IN + " …3 " + _TEXT,
         # information is not to be had: "information on this is not available" (not "if the information is
         # not provided within 30 days": a claimant's duty)
         "{information|info|details|data|specifics} …3 => " + _IS_NOT + " {available|known}",
@@ -266,42 +186,23 @@ ROLES: Mapping[str, tuple[str, ...]] = {
         # the answer itself is not given: "No, the answer is not provided." (not "if the information is
         # not provided within 30 days": a claimant's duty, so information nouns count only "in" a text)
         "{answer|answers|figure|figures|specifics|exact figure|exact number|exact amount|exact value} => "
-        + _IS_NOT
-        + " {"
-        + _SAID[1:-1]
-        + "|"
-        + _GIVEN[1:-1]
-        + "|known|clear}",
+        + _IS_NOT + " {" + _SAID[1:-1] + "|" + _GIVEN[1:-1] + "|known|clear}",
         # the speaker did not find it: "I couldn't find", "we did not locate", "I have not been able to"
         "{i|we} …2 => {did not|didn t|didnt|do not|don t|dont|have not|haven t|had not|hadn t"
         "|could not|couldn t|cannot|can not|can t|cant|was unable to|were unable to|{wasn t|weren t|was not"
         "|were not|m not|am not|are not|re not|have not been|haven t been|ve not been} able to} [*ly]"
         " [been able to]"
         " {find|found|locate|located|spot|spotted|come across|came across|identify|identified|trace|traced"
-        "|{see|seen} {[any|a|an|the] [specific|further|such|clear|explicit|direct|relevant] "
-        + _ABOUT[1:-1]
-        + "|{it|this|that|them} "
-        + _IN
-        + " …2 "
-        + _TEXT
-        + "}}",
+        "|{see|seen} {[any|a|an|the] [specific|further|such|clear|explicit|direct|relevant] " + _ABOUT[1:-1]
+        + "|{it|this|that|them} " + _IN + " …2 " + _TEXT + "}}",
         "{i|we} [could|can|did] => {find|found|see|saw|locate|located|spot|spotted} {nothing|no [specific"
         "|further|such|clear|explicit|direct|relevant] " + _ABOUT + "}",
         "{there|i|we} {is|are|was|were|s|seems to be|appears to be|seem to be|appear to be|see|saw"
         "|found|find} => no [specific|further|such|clear|explicit|direct|relevant|other] " + _ABOUT,
         # nothing in the sources says: "nothing in the documents mentions it", "none of the pages say"
         "nothing {in|within|on} [the|these|this|any|my|your] …2 " + _TEXT + " " + _SAYS,
-        "{none of|neither of|neither|no} [the|these|this|my|your|its|their] …2 {"
-        + _TEXT[1:-1]
-        + "|"
-        + _AGREEMENT[1:-1]
-        + "} "
-        + _AFTER_SUBJECT
-        + " {"
-        + _SAYS[1:-1]
-        + "|"
-        + _SAY[1:-1]
-        + "}",
+        "{none of|neither of|neither|no} [the|these|this|my|your|its|their] …2 {" + _TEXT[1:-1] + "|"
+        + _AGREEMENT[1:-1] + "} " + _AFTER_SUBJECT + " {" + _SAYS[1:-1] + "|" + _SAY[1:-1] + "}",
         # a list item: "Claim ratio: not mentioned in the policy wording"
         "^ not [*ly] " + _SAID_PURE + " " + _IN + " …3 {" + _AGREEMENT[1:-1] + "|wording|wordings}",
         # a bare passive in a note or a list: "Pune hospitals: not listed in the brochure" (not "any

@@ -112,7 +112,9 @@ _DIGITS = (
 # hundred", "one lakh fifty thousand", "twelve crore", "a hundred", "a dozen". A group is a number below
 # a thousand ("a"/"an" only before "hundred" or a scale); groups are joined by scales, "and" only after
 # "hundred" or a scale ("thirty and sixty days" is two numbers, not ninety).
-_BELOW_100 = rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{'|'.join(reversed(_ONES))}"
+_BELOW_100 = (
+    rf"(?:{'|'.join(_TENS)})(?:[ {HYPHENS}](?:{'|'.join(_ONES[1:10])}))?|{'|'.join(reversed(_ONES))}"
+)
 _AND = r"(?:,?\s(?:and\s)?)"
 _NOT_A_HUNDRED = rf"(?![ {HYPHENS}](?:hundred|{_alternation(_WORD_SCALES)})(?!\w))"
 _BELOW_1000 = (
@@ -120,9 +122,9 @@ _BELOW_1000 = (
     rf"|(?:{_BELOW_100})(?!\w))"
 )
 _GROUP = rf"(?:{_BELOW_1000}|an?)[ {HYPHENS}](?:{_alternation(_WORD_SCALES)})(?!\w)"
-_WORD_NUMBER = rf"{_GROUP}(?:{_AND}{_GROUP})*(?:{_AND}{_BELOW_1000}{_NOT_A_HUNDRED})?|{_BELOW_1000}|an?(?!\w)"
-
-
+_WORD_NUMBER = (
+    rf"{_GROUP}(?:{_AND}{_GROUP})*(?:{_AND}{_BELOW_1000}{_NOT_A_HUNDRED})?|{_BELOW_1000}|an?(?!\w)"
+)
 def _word_starts(words: Iterable[str]) -> set[str]:
     """The letters each word starts with, up to its first other character ("us" of "us$")."""
     return {start.group() for start in map(regex.compile(r"\p{L}+").match, words) if start}

@@ -71,9 +71,7 @@ CURRENCY_WORDS: Mapping[str, str] = {
     **dict.fromkeys(("yen",), "JPY"), **dict.fromkeys(("dirham", "dirhams"), "AED"),
 }  # fmt: skip
 CURRENCIES: Mapping[str, str] = {
-    **{code.casefold(): code for code in CURRENCY_CODES},
-    **CURRENCY_SIGNS,
-    **CURRENCY_WORDS,
+    **{code.casefold(): code for code in CURRENCY_CODES}, **CURRENCY_SIGNS, **CURRENCY_WORDS
 }
 # Qualifiers that make a unit another quantity ("7 business days" are not a week), and the base units
 # they qualify; equivalent qualifiers (a business day is a working day). "calendar" is the plain unit
@@ -109,9 +107,8 @@ UNIT_WORDS: Mapping[str, tuple[str, str]] = {
     DAY: ("day", "days"), WEEK: ("week", "weeks"), MONTH: ("month", "months"), YEAR: ("year", "years"),
     HOUR: ("hour", "hours"), MINUTE: ("minute", "minutes"),
 }  # fmt: skip
-QUALIFIED_UNITS = frozenset(
-    f"{qualifier} {base}" for qualifier in UNIT_QUALIFIERS for base in QUALIFIED_BASES
-)
+QUALIFIED_UNITS = frozenset(f"{qualifier} {base}" for qualifier in UNIT_QUALIFIERS
+                            for base in QUALIFIED_BASES)
 
 # (larger, smaller) -> how many smaller make one larger: exact by definition.
 EXACT_FACTORS: Mapping[tuple[str, str], int] = {

@@ -35,10 +35,8 @@ MAX_TOKEN = 255  # letters, as Lucene's standard tokenizer
 WORD = regex.compile(rf"(?V1)[{CJK}]|(?:[[\p{{L}}\p{{N}}]--[{CJK}]]\p{{M}}*){{1,{MAX_TOKEN}}}")
 # Characters that can join the one before them into a grapheme cluster (marks, joiners and other format
 # characters, emoji modifiers, regional indicators, Hangul jamo) or the one after (CR before LF).
-JOINING = regex.compile(
-    r"[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Hangul_Syllable_Type=V}"
-    r"\p{Hangul_Syllable_Type=T}\p{Hangul_Syllable_Type=L}\r]"
-)
+JOINING = regex.compile(r"[\p{M}\p{Cf}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Hangul_Syllable_Type=V}"
+                        r"\p{Hangul_Syllable_Type=T}\p{Hangul_Syllable_Type=L}\r]")
 FLAG_RUN_BEFORE = regex.compile(r"(?r)\p{Regional_Indicator}+")  # read backwards from a position
 CLUSTER = regex.compile(r"\X")
 BREAKS = regex.compile(r"[\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]")  # a cluster always ends around these

@@ -88,9 +88,7 @@ def _http_url(spec: str) -> str | None:
     if spec.startswith("http:"):
         url = spec.removeprefix("http:")
         if not url.startswith(("http://", "https://")):
-            raise UsageError(
-                f"--system {spec!r}: http: is followed by a URL", fix="write http:http://HOST/PATH"
-            )
+            raise UsageError(f"--system {spec!r}: http: is followed by a URL", fix="write http:http://HOST/PATH")
         return url
     return None
 
@@ -129,9 +127,7 @@ def load_system_config(path: str | Path) -> dict[str, Any]:
             f"[system] has no key {unknown[0]!r}", where=str(path), fix=f"use: {', '.join(CONFIG_KEYS)}"
         )
     if "spec" in section and not isinstance(section["spec"], str):
-        raise UsageError(
-            "[system] spec is not a text", where=str(path), fix='write spec = "openai:http://..."'
-        )
+        raise UsageError("[system] spec is not a text", where=str(path), fix='write spec = "openai:http://..."')
     return dict(section)
 
 

@@ -175,8 +175,7 @@ def expanded_headers(headers: object, where: str) -> dict[str, str]:
         missing = [var for var in _ENV_REFERENCE.findall(template) if not os.environ.get(var)]
         if missing:
             raise UsageError(
-                f"the header {name!r} reads ${{{missing[0]}}}, which is not set",
-                where=where,
+                f"the header {name!r} reads ${{{missing[0]}}}, which is not set", where=where,
                 fix=f"export {missing[0]}=...",
             )
         value = _ENV_REFERENCE.sub(lambda m: os.environ[m.group(1)], template)

@@ -209,7 +209,7 @@ def _transient(walk: _Walk) -> bool:
 
 
 def _soft_404_target(url: str, final: str) -> str | None:
-    """ "a home page" or "a login page" when a deep link `url` landed on one, else None."""
+    """"a home page" or "a login page" when a deep link `url` landed on one, else None."""
     start, end = urlsplit(url), urlsplit(final)
     if (start.path in ("", "/") or ROOT_PAGE.fullmatch(start.path)) and not start.query:
         return None  # not a deep link: the home page itself, by one of its names

@@ -439,7 +439,7 @@ def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, wher
         return decoder.decode(piece, final=final)
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} cannot be decoded)",
+            f"not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} cannot be decoded)",
             where=where,
             fix="save the file as UTF-8, or leave it out",
         ) from None

@@ -360,3 +360,5 @@ async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str
         answer = await _request(url, "GET", False, fetcher, validators)
         answer.asked = asked
     return answer
+
+
