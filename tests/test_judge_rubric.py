@@ -18,6 +18,7 @@ import pytest
 from assay import load_records, score
 from assay.errors import InputError, UsageError
 from assay.judges._base import Sampling
+from assay.judges.accounting import judge_summary
 from assay.judges.cache import cache_key
 from assay.judges.metric import JudgeMetric, JudgeSetup, with_judge
 from assay.judges.prompt import PROMPT_SIGNATURE, REMINDER, SYSTEM, USER, messages
@@ -246,9 +247,9 @@ def test_a_registered_rubric_is_used_end_to_end(
     assert PROMPT_SIGNATURE in plain.summary.metrics["judge"].signature
     assert len(_cached_keys(cache) - before) >= 2  # its own cache keys, beside the equivalence rubric's
     again = score(records, with_judge(["judge"], setup))  # ... which a re-run finds
-    assert run.summary.judge is not None and again.summary.judge is not None
-    assert sum(u.cache_hits for u in again.summary.judge.usage.values()) >= 2
-    assert sum(u.calls for u in again.summary.judge.usage.values()) == 0
+    assert judge_summary(run.summary) is not None and judge_summary(again.summary) is not None
+    assert sum(u.cache_hits for u in judge_summary(again.summary).usage.values()) >= 2
+    assert sum(u.calls for u in judge_summary(again.summary).usage.values()) == 0
 
 
 def test_an_entry_point_rubric_runs_from_the_command_line(llama_server: Server, tmp_path: Path) -> None:
