@@ -9,6 +9,7 @@ import regex
 
 from assay.errors import UsageError
 from assay.judges._clean import clean, display_url, register_secret
+from assay.judges.accounting import JudgeSummary
 from assay.judges.prompt import (
     BOTH_VERDICTS,
     CORRECT,
@@ -21,7 +22,6 @@ from assay.judges.prompt import (
     parse_verdict,
 )
 from assay.judges.spec import model_family, parse_spec
-from assay.summary import JudgeSummary
 from conftest import free_port
 
 

@@ -22,14 +22,13 @@ import pytest
 from assay import Outcome, ScoreRun, load_records, score, summary_dict
 from assay.errors import UsageError
 from assay.judges._base import Sampling
-from assay.judges.accounting import judge_summary
+from assay.judges.accounting import JudgeUsage, judge_summary
 from assay.judges.llama_local import LlamaJudge
 from assay.judges.metric import JudgeSetup, with_judge
 from assay.judges.openai_http import OpenAIJudge
 from assay.judges.prompt import REMINDER, messages
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
-from assay.summary import JudgeUsage
 from conftest import Server, free_port
 from fault_proxy import Faults, fault_proxy
 
