@@ -104,7 +104,9 @@ def score_file(
     row's traces in a last column) and every verdict's trace (JSON lines) to ``trace`` if given.
 
     A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU),
-    unless `whole` asks for the whole run back (reports of every row need it in one process).
+    unless `whole` asks for the whole run back (reports of every row need it in one process), or a
+    metric reads the whole run: any run scorer (an async one asks its servers from one event loop) and
+    any Scorer given as an object (workers find metrics by name) runs in one process.
     ``progress`` hears of rows scored when the file is scored in one process; several processes report
     nothing until they are done.
     """

@@ -649,6 +649,7 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         intervals=first.intervals,
         review=_merge_review(reviews) if (reviews := [p.review for p in parts if p.review]) else None,
         langs_column=first.langs_column,
+        details=first.details,  # run scorers run in one process: parts carry none
     )
 
 
