@@ -233,7 +233,8 @@ def _run_scorer(
     options: ScoreOptions,
     progress: ProgressCallback | None,
 ) -> MetricScores | Awaitable[MetricScores]:
-    needed = {name: results[name] for name in map(_need_name, scorer.needs) if name in results}
+    wanted = set(map(_need_name, scorer.needs))
+    needed = {name: scores for name, scores in results.items() if name in wanted}  # in the run's order
     assert scorer.score_run is not None  # by_run
     return scorer.score_run(RunView(dataset, needed, blank, options, progress))
 
