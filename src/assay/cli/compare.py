@@ -97,7 +97,7 @@ def harness_runs(args: argparse.Namespace) -> bool:
 
 
 def _kind_of(path: str) -> str:
-    """ "missing", "folder" or "file"; a path the system cannot even look up (a name too long) is left
+    """"missing", "folder" or "file"; a path the system cannot even look up (a name too long) is left
     to the file's reader, which says why it cannot read it."""
     try:
         return "folder" if Path(path).is_dir() else "file" if Path(path).exists() else "missing"

@@ -185,7 +185,9 @@ def load_spans(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                 fix="give the folder of PDFs (assay gold build's --sources); "
                 "corpus .md files go with a questions CSV",
             )
-        found = read_gold_spans(args.questions, args.corpus[0], cache_dir=flags.page_cache(args))
+        found = read_gold_spans(
+            args.questions, args.corpus[0], cache_dir=flags.page_cache(args)
+        )
         return found.spans, found.accounting()
     from ..harness.sweep.chunk_eval import load_chunk_eval
 
