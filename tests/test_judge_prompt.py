@@ -8,6 +8,7 @@ import pytest
 import regex
 
 from assay.errors import UsageError
+from assay.judges.accounting import JudgeSummary
 from assay.judges.prompt import (
     BOTH_VERDICTS,
     CORRECT,
@@ -21,7 +22,6 @@ from assay.judges.prompt import (
 from assay.judges.rubric import messages
 from assay.judges.spec import model_family, parse_spec
 from assay.net import clean, display_url, register_secret
-from assay.summary import JudgeSummary
 from conftest import free_port
 
 

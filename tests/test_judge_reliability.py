@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from assay import Outcome, ScoreRun, load_records, score
-from assay.judges.metric import JudgeSetup
+from assay.judges.accounting import judge_summary
+from assay.judges.metric import JudgeSetup, with_judge
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
 from conftest import Server, free_port
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.usefixtures("llama_server")
 
 def judged(specs: list[str], rows: int = 2, cache: Path | None = None, **options: Any) -> ScoreRun:
     setup = JudgeSetup(tuple(map(parse_spec, specs)), JudgeOptions(cache_path=cache, **options))
-    return score(load_records(EXAMPLE, limit=rows), ["judge"], judge=setup)
+    return score(load_records(EXAMPLE, limit=rows), with_judge(["judge"], setup))
 
 
 def outcomes(run: ScoreRun) -> list[Outcome]:
@@ -124,8 +125,8 @@ def test_a_judge_past_its_deadline_passes_the_row_on(llama_server: Server) -> No
     assert outcomes(run) == [Outcome.PASS] * 2
     assert run.metrics["judge"].texts["judge_by"] == [label(model, quick)] * 2
     assert elapsed < 1 + 3  # both rows at once: each cut at 1 s, then the quick judge
-    assert run.summary.judge is not None
-    assert run.summary.judge.usage[label(model, dripping)].failures == 2
+    assert judge_summary(run.summary) is not None
+    assert judge_summary(run.summary).usage[label(model, dripping)].failures == 2
 
 
 SECRET = "sk-assay-echo-7d21f0"
@@ -213,8 +214,8 @@ def test_usage_that_is_not_a_count_is_a_broken_judge(llama_server: Server, usage
         alone = judged([f"openai:{llama_server.model}@{proxy},price_prompt=1"], rows=1)
     assert outcomes(alone) == [Outcome.UNSCORED]
     assert "not a count of tokens" in alone.metrics["judge"].reasons[0]
-    assert alone.summary.judge is not None
-    used = alone.summary.judge.usage[label(llama_server.model, proxy)]
+    assert judge_summary(alone.summary) is not None
+    used = judge_summary(alone.summary).usage[label(llama_server.model, proxy)]
     assert (used.cost, used.prompt_tokens, used.completion_tokens, used.failures) == (0, 0, 0, 1)
 
 
@@ -227,7 +228,7 @@ def test_max_cost_holds_when_a_judge_reports_negative_usage(llama_server: Server
         run = judged(
             [negative, llama_server.spec(price_prompt=1_000_000)], rows=4, concurrency=1, max_cost=1.0
         )
-    assert run.summary.judge is not None and run.summary.judge.over_budget == 3
+    assert judge_summary(run.summary) is not None and judge_summary(run.summary).over_budget == 3
     assert run.metrics["judge"].texts["judge_by"][0] == llama_server.label  # down the chain
     assert outcomes(run)[1:] == [Outcome.UNSCORED] * 3
 
@@ -278,9 +279,9 @@ def test_a_tampered_cache_row_is_asked_again_with_a_warning(
         again = judged([spec], rows=2, cache=cache)  # the replies asked again were stored
     assert outcomes(run) == [Outcome.PASS] * 2
     assert len(chats(faults)) == 2
-    assert run.summary.judge is not None and again.summary.judge is not None
-    assert any("2 cached replies" in w and "asked again" in w for w in run.summary.judge.warnings)
-    assert not any("cached replies" in w for w in again.summary.judge.warnings)
+    assert judge_summary(run.summary) is not None and judge_summary(again.summary) is not None
+    assert any("2 cached replies" in w and "asked again" in w for w in judge_summary(run.summary).warnings)
+    assert not any("cached replies" in w for w in judge_summary(again.summary).warnings)
 
 
 # RLIMIT_FSIZE makes every write past the limit fail (EFBIG; Python ignores SIGXFSZ): a full disk for

@@ -18,8 +18,9 @@ import pytest
 from assay import load_records, score
 from assay.errors import InputError, UsageError
 from assay.judges._base import Sampling
+from assay.judges.accounting import judge_summary
 from assay.judges.cache import cache_key
-from assay.judges.metric import JudgeMetric, JudgeSetup
+from assay.judges.metric import JudgeMetric, JudgeSetup, with_judge
 from assay.judges.prompt import PROMPT_SIGNATURE, REMINDER, SYSTEM, USER
 from assay.judges.rubric import (
     DEFAULT_RUBRIC,
@@ -139,12 +140,12 @@ def test_a_missing_column_the_rubric_fills_in_is_one_error_before_any_work() -> 
     with pytest.raises(
         InputError, match=r"rubric 'ctx' fills \{c\} from column:context, and there is no column"
     ):
-        score(load_records(EXAMPLE, limit=2), ["judge"], judge=setup)  # no server is asked (port 9)
+        score(load_records(EXAMPLE, limit=2), with_judge(["judge"], setup))  # no server is asked (port 9)
     mapped = Rubric("ctx", "ctx", 1, "s", "{c} {r}", "r", {"c": "column:Domain", "r": "response"})
     with pytest.raises(
         InputError, match="the column 'Domain' is read as the record's domain: fill from domain"
     ):
-        score(load_records(EXAMPLE, limit=2), ["judge"], judge=JudgeSetup(setup.chain, rubric=mapped))
+        score(load_records(EXAMPLE, limit=2), with_judge(["judge"], JudgeSetup(setup.chain, rubric=mapped)))
 
 
 # --- entry points -------------------------------------------------------------------------------------
@@ -231,10 +232,10 @@ def test_a_registered_rubric_is_used_end_to_end(
     records = load_records(EXAMPLE, limit=2)
     with fault_proxy(llama_server.base_url, faults) as proxy:
         chain = (parse_spec(f"openai:{llama_server.model}@{proxy}"),)
-        plain = score(records, ["judge"], judge=JudgeSetup(chain, JudgeOptions(cache_path=cache)))
+        plain = score(records, with_judge(["judge"], JudgeSetup(chain, JudgeOptions(cache_path=cache))))
         before = _cached_keys(cache)
         setup = JudgeSetup(chain, JudgeOptions(cache_path=cache), rubric=get_rubric("terse"))
-        run = score(records, ["judge"], judge=setup)
+        run = score(records, with_judge(["judge"], setup))
     sent = [r["body"]["messages"] for r in faults.requests if str(r["path"]).endswith("/chat/completions")]
     ours = [m for m in sent if m[0]["content"] == TERSE_SYSTEM]
     assert len(ours) >= 2  # every row asked under the rubric (a reply that is no verdict: once more)
@@ -246,10 +247,10 @@ def test_a_registered_rubric_is_used_end_to_end(
     assert f"|{registered.signature}|" in signature and PROMPT_SIGNATURE not in signature
     assert PROMPT_SIGNATURE in plain.summary.metrics["judge"].signature
     assert len(_cached_keys(cache) - before) >= 2  # its own cache keys, beside the equivalence rubric's
-    again = score(records, ["judge"], judge=setup)  # ... which a re-run finds
-    assert run.summary.judge is not None and again.summary.judge is not None
-    assert sum(u.cache_hits for u in again.summary.judge.usage.values()) >= 2
-    assert sum(u.calls for u in again.summary.judge.usage.values()) == 0
+    again = score(records, with_judge(["judge"], setup))  # ... which a re-run finds
+    assert judge_summary(run.summary) is not None and judge_summary(again.summary) is not None
+    assert sum(u.cache_hits for u in judge_summary(again.summary).usage.values()) >= 2
+    assert sum(u.calls for u in judge_summary(again.summary).usage.values()) == 0
 
 
 def test_an_entry_point_rubric_runs_from_the_command_line(llama_server: Server, tmp_path: Path) -> None:

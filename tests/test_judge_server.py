@@ -22,14 +22,14 @@ import pytest
 from assay import Outcome, ScoreRun, load_records, score, summary_dict
 from assay.errors import UsageError
 from assay.judges._base import Sampling
+from assay.judges.accounting import JudgeUsage, judge_summary
 from assay.judges.llama_local import LlamaJudge
-from assay.judges.metric import JudgeSetup
+from assay.judges.metric import JudgeSetup, with_judge
 from assay.judges.openai_http import OpenAIJudge
 from assay.judges.prompt import REMINDER
 from assay.judges.rubric import messages
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
-from assay.summary import JudgeUsage
 from conftest import Server, free_port
 from fault_proxy import Faults, fault_proxy
 
@@ -43,12 +43,12 @@ def judged(specs: list[str], rows: int = 3, cache: Path | None = None, **options
     judge_options = JudgeOptions(cache_path=cache, **options)  # type: ignore[arg-type]
     setup = JudgeSetup(tuple(map(parse_spec, specs)), judge_options, **setup_options)  # type: ignore[arg-type]
     metrics = ["judge", *(["exact_substring", "word_overlap", "phrase_match"] if setup.cascade else [])]
-    return score(load_records(EXAMPLE, limit=rows), metrics, judge=setup)
+    return score(load_records(EXAMPLE, limit=rows), with_judge(metrics, setup))
 
 
 def usage(run: ScoreRun, label: str) -> JudgeUsage:
-    assert run.summary.judge is not None
-    return run.summary.judge.usage[label]
+    assert judge_summary(run.summary) is not None
+    return judge_summary(run.summary).usage[label]
 
 
 def outcomes(run: ScoreRun) -> list[Outcome]:
@@ -122,8 +122,8 @@ def test_a_judge_that_is_down_is_left_out_and_the_next_one_judges(llama_server: 
     down = f"openai:{llama_server.model}@http://127.0.0.1:{free_port()}/v1"
     run = judged([down, llama_server.spec()], rows=2)
     assert run.metrics["judge"].texts["judge_by"] == [llama_server.label] * 2
-    assert run.summary.judge is not None
-    assert any("does not answer" in warning for warning in run.summary.judge.warnings)
+    assert judge_summary(run.summary) is not None
+    assert any("does not answer" in warning for warning in judge_summary(run.summary).warnings)
 
 
 def test_a_judge_failing_with_500_falls_through_to_the_next(llama_server: Server) -> None:
@@ -208,13 +208,13 @@ def test_max_cost_stops_cleanly_and_says_what_was_left(llama_server: Server) -> 
     run = judged([expensive], rows=4, concurrency=1, max_cost=1.0)
     assert outcomes(run)[0] in (Outcome.PASS, Outcome.FAIL)
     assert outcomes(run)[1:] == [Outcome.UNSCORED] * 3
-    assert run.summary.judge is not None and run.summary.judge.over_budget == 3
+    assert judge_summary(run.summary) is not None and judge_summary(run.summary).over_budget == 3
     assert "--max-cost 1.0 was reached" in run.metrics["judge"].reasons[1]
 
 
 def test_the_cascade_sends_only_the_undecided_rows(llama_server: Server) -> None:
     run = judged([llama_server.spec()], rows=14, cascade=True)
-    judge = run.summary.judge
+    judge = judge_summary(run.summary)
     assert judge is not None
     assert (
         judge.decided_by_cascade > 0 and judge.sent_to_judges + judge.decided_by_cascade + judge.blank == 14
@@ -232,8 +232,8 @@ def test_the_cascade_sends_only_the_undecided_rows(llama_server: Server) -> None
 
 def test_a_judge_of_the_systems_family_is_warned_about(llama_server: Server) -> None:
     run = judged([llama_server.spec()], rows=1, system_model="HuggingFaceTB/SmolLM2-1.7B-Instruct")
-    assert run.summary.judge is not None
-    assert any("same model family (smollm)" in warning for warning in run.summary.judge.warnings)
+    assert judge_summary(run.summary) is not None
+    assert any("same model family (smollm)" in warning for warning in judge_summary(run.summary).warnings)
 
 
 def test_a_killed_run_resumes_from_the_cache_losing_and_repeating_no_row(
@@ -274,7 +274,7 @@ def _cached(cache: Path) -> int:
 
 def test_the_in_process_model_judges_too(model_path: Path) -> None:
     judge = LlamaJudge(str(model_path), n_threads=2, sampling=Sampling(max_tokens=48))
-    run = score(load_records(EXAMPLE, limit=2), ["judge"], judge=JudgeSetup((judge,)))
+    run = score(load_records(EXAMPLE, limit=2), with_judge(["judge"], JudgeSetup((judge,))))
     assert all(o in (Outcome.PASS, Outcome.FAIL, Outcome.UNSCORED) for o in outcomes(run))
     assert usage(run, judge.label).calls >= 2
 
@@ -306,7 +306,7 @@ def test_over_long_responses_are_cut_with_a_marker_and_counted(llama_server: Ser
     faults = Faults(garbage='{"verdict": "CORRECT"}')  # quick replies: only what was sent matters here
     with fault_proxy(llama_server.base_url, faults) as proxy:
         run = judged([f"openai:{llama_server.model}@{proxy}"], rows=2, max_response_chars=20)
-    assert run.summary.judge is not None and run.summary.judge.truncated == 2
+    assert judge_summary(run.summary) is not None and judge_summary(run.summary).truncated == 2
     sent = [r["body"]["messages"][-1]["content"] for r in chat_requests(faults)]  # type: ignore[index]
     assert all("[... truncated by assay:" in text and "more characters not shown]" in text for text in sent)
 

@@ -11,7 +11,7 @@ import pytest
 from assay import score
 from assay.harness.outcomes import FACTUAL, outcomes, with_outcomes
 from assay.harness.run_gate import GateSettings, check_run
-from assay.judges.metric import JudgeSetup
+from assay.judges.metric import JudgeSetup, with_judge
 from assay.judges.run import JudgeOptions
 from assay.judges.spec import parse_spec
 from assay.scorers import Outcome
@@ -29,7 +29,7 @@ CASES = [
 def judged(tmp_path: Path, base_url: str, model: str) -> ScoreRun:
     path = write_rows(tmp_path / "run.jsonl", run_rows(CASES))
     setup = JudgeSetup((parse_spec(f"openai:{model}@{base_url}"),), JudgeOptions(cache_path=None))
-    return score(path, ["hard_fact", "value_match", "judge"], judge=setup)
+    return score(path, with_judge(["hard_fact", "value_match", "judge"], setup))
 
 
 def test_the_judge_decides_in_its_own_words(llama_server: Server, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from assay import InputError, Outcome, load_records, score
-from assay.judges.metric import SYSTEM_ERROR, JudgeSetup
+from assay.judges.metric import SYSTEM_ERROR, JudgeSetup, with_judge
 from assay.judges.prompt import REMINDER, parse_verdict
 from assay.judges.rag_rubric import PROMPT_ID
 from assay.judges.rubric import RAG_ANSWER, RUBRICS, get_rubric
@@ -109,7 +109,7 @@ def test_a_file_without_replies_is_refused_before_any_work(tmp_path: Path) -> No
     records = load_records(gold_file(tmp_path / "bare.jsonl", bare))
     setup = JudgeSetup((parse_spec("openai:m@http://127.0.0.1:9/v1"),), rubric=RAG_ANSWER)
     with pytest.raises(InputError, match=r"rag-answer' fills \{citations\} from reply.citations"):
-        score(records, ["judge"], judge=setup)
+        score(records, with_judge(["judge"], setup))
 
 
 # --- against the real llama.cpp server ------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_a_judge_reply_that_is_no_verdict_stays_unscored_beside_the_deterministi
     with fault_proxy(llama_server.base_url, faults) as proxy:
         chain = (parse_spec(f"openai:{llama_server.model}@{proxy}"),)
         setup = JudgeSetup(chain, JudgeOptions(), rubric=RAG_ANSWER)
-        scored = score(records, ["hard_fact", "refusal", "judge"], judge=setup)
+        scored = score(records, with_judge(["hard_fact", "refusal", "judge"], setup))
     judge = scored.metrics["judge"]
     assert [judge.outcome(i) for i in range(3)] == [Outcome.UNSCORED] * 3
     assert "without a verdict" in judge.reasons[0] and judge.texts["judge_raw"][:2] == [garbage] * 2

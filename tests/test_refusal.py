@@ -373,7 +373,7 @@ def test_a_scorer_that_decides_blank_rows_keeps_its_verdicts(
 
     for name, decides in (("lenient", True), ("strict", False)):
         monkeypatch.setitem(
-            SCORERS._scorers(),
+            SCORERS._added,
             name,
             Scorer(name=name, description="passes", view=str, score_rows=passes_all, decides_blank=decides),
         )

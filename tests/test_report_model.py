@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import assay
+from assay.judges.metric import JudgeSetup
 from assay.report.model import build_report
 from assay.report.text import render_text
 from assay.scorers import SCORERS, MetricScores
@@ -174,7 +175,9 @@ def test_rows_to_review_name_the_split_rows_the_cue_rows_and_the_judge_disagreem
     judge = MetricScores.all_failing("judge", len(dataset.records))  # fails every row
     results = {**scored.metrics, "judge": judge}
     signatures = {name: name for name in results}
-    review = summarize(dataset, results, scored.blank, signatures, "").review
+    review = summarize(
+        dataset, results, scored.blank, signatures, "", scorers={"judge": JudgeSetup(()).scorer()}
+    ).review
     assert review is not None
     why = {row.id: row.why for row in review.rows}
     assert "overlap only" in why["split"]

@@ -116,8 +116,8 @@ def test_which_metrics_a_file_can_run_follows_from_the_declarations(
     dataset = load_records(EXAMPLE)  # a lang column, no expected_regex
     found = available_metrics(dataset, ScoreOptions())
     assert "hard_fact" not in found and "mlqa_em" in found and "exact_substring" in found
-    monkeypatch.setitem(SCORERS._scorers(), "needs_flag", echo("needs_flag", "column:flag"))
-    monkeypatch.setitem(SCORERS._scorers(), "needs_lang", echo("needs_lang", "lang"))
+    monkeypatch.setitem(SCORERS._added, "needs_flag", echo("needs_flag", "column:flag"))
+    monkeypatch.setitem(SCORERS._added, "needs_lang", echo("needs_lang", "lang"))
     found = available_metrics(dataset, ScoreOptions())
     assert "needs_flag" not in found and "needs_lang" in found
 
@@ -176,7 +176,7 @@ def test_a_hard_fact_trace_shows_the_pattern_as_written(
 def test_a_scorer_registered_alone_runs_everywhere_and_gets_a_generic_trace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(SCORERS._scorers(), "probe", echo("probe", "column:flag"))  # one registration
+    monkeypatch.setitem(SCORERS._added, "probe", echo("probe", "column:flag"))  # one registration
     frame = pd.DataFrame(
         {"question": ["q", "q"], "answer": ["x", "y"], "response": ["r", "s"], "flag": [1, 0]}
     )

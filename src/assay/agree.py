@@ -1,4 +1,4 @@
-"""How far each metric (and the judge) agrees with human labels: measured, not assumed.
+"""How far each metric (a model grader's too) agrees with human labels: measured, not assumed.
 
 A row whose label is one of the positive values counts as correct, one of the negative values (by
 default: any other label) as incorrect; a metric's pass is its "correct". For each metric, overall,
@@ -17,8 +17,8 @@ from typing import Any
 
 from . import stats
 from .errors import UsageError
+from .metric import MetricScores, Outcome
 from .records import Record
-from .scorers import MetricScores, Outcome
 from .scoring import ScoreRun
 
 DEFAULT_POSITIVE = ("correct", "true", "1", "yes")

@@ -23,8 +23,9 @@ from typing import Any
 
 from . import stats
 from .errors import InputError, UsageError
+from .metric import MetricScores, Outcome
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import JUDGE, SCORERS, MetricScores, Outcome
+from .scorer_registry import SCORERS
 from .scoring import ScoreOptions, ScoreRun, blank_rows
 from .signature import PARQUET_KEY, READ_FROM, Signature, info_of, signatures_from_json
 from .summary import IntervalMethod, summarize
@@ -124,7 +125,7 @@ def load_scored(
             fix="name the column that holds the ids with --id-col NAME",
         )
     _check_joinable_ids(dataset)
-    metrics = [m for m in (*SCORERS, JUDGE) if m in dataset.columns]  # plugins' metrics too
+    metrics = verdict_columns(dataset.columns)
     if not metrics:
         raise UsageError(
             "the file has no verdict column",
@@ -138,6 +139,14 @@ def load_scored(
     options = ScoreOptions(intervals=intervals or IntervalMethod())
     summary = summarize(dataset, results, blank, signatures, options.signature_parts(), options.intervals)
     return ScoreRun(dataset, options, results, blank, summary)
+
+
+def verdict_columns(columns: Sequence[str]) -> list[str]:
+    """The metrics whose verdicts a scored file holds: the registered ones (plugins' too) with a column,
+    then any other column written as a metric's verdict is (beside its ``<metric>_answer``: a configured
+    scorer's, such as an LLM grader's)."""
+    known = [name for name in SCORERS if name in columns]
+    return known + [c for c in columns if f"{c}_answer" in columns and c not in known]
 
 
 def _signature(dataset: Dataset, metric: str) -> Signature:

@@ -113,7 +113,8 @@ def decide_batch(
         if scorer.decide_rows is not None:
             scores, explain_rows = scorer.decide_rows(*views[scorer.view], *inputs)
         else:
-            scores, explain_rows = scorer.score_rows(*views[scorer.view], *inputs), None
+            scores = scorer.score_rows(*views[scorer.view], *inputs)  # type: ignore[misc]  # a row scorer
+            explain_rows = None
         if options.inflection and scorer.soft_pass is not None:
             scorer.soft_pass(scores, *views[scorer.view])
         _settle(scorer, scores, failed, blank)

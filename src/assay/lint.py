@@ -13,11 +13,10 @@ from dataclasses import dataclass
 import regex
 
 from .errors import InputError
+from .metric import AnswerSets, Outcome
 from .records import Dataset, Record
-from .scorers import Outcome
-from .scorers._base import AnswerSets
-from .scorers.hard_fact import pattern_of, search
-from .scorers.unicode import PHRASE_MATCH
+from .registry import load_named
+from .scorer_registry import SCORERS
 from .text import unicode
 from .text.pattern_size import shown
 
@@ -81,11 +80,11 @@ def lint(dataset: Dataset, regex_column: str = "expected_regex") -> list[Finding
 
 def _not_in_source(records: Sequence[Record], column: str) -> set[int]:
     """Rows whose quoted source holds none of their golden answers under phrase_match (the answer, put
-    as the response's evidence, fails the scorer that will judge responses)."""
+    as the response's evidence, fails the scorer that will grade responses)."""
     quoted = [(i, r) for i, r in enumerate(records) if isinstance(r.meta.get(column), str) and r.meta[column]]
     sources = [unicode.normalise(str(record.meta[column])) for _, record in quoted]
     answers = AnswerSets.of([tuple(map(unicode.normalise, record.answers)) for _, record in quoted])
-    scores = PHRASE_MATCH.score_rows(sources, answers)
+    scores = SCORERS["phrase_match"].score_rows(sources, answers)  # type: ignore[misc]  # a row scorer
     return {index for (index, _), outcome in zip(quoted, scores.outcomes) if outcome == Outcome.FAIL}
 
 
@@ -99,16 +98,21 @@ def _unsupported(record: Record, column: str) -> tuple[str, str, str]:
     )
 
 
+# hard_fact's own compiling and searching of a pattern (a scorer's code: named, not imported, by the core)
+_PATTERN_OF, _SEARCH = "assay.scorers.hard_fact:pattern_of", "assay.scorers.hard_fact:search"
+
+
 def _own_pattern(record: Record, pattern: object) -> Iterable[tuple[str, str, str]]:
     """A row's hard_fact pattern must compile, and find one of the row's own golden answers."""
     if not isinstance(pattern, str) or not pattern.strip():
         return
     try:
-        compiled = pattern_of(pattern, "")
+        compiled = load_named(_PATTERN_OF)(pattern, "")
     except InputError as exc:
         yield ERROR, "bad-pattern", f"{exc.what}. Fix: {exc.fix}"
         return
     try:
+        search = load_named(_SEARCH)
         found = any(search(compiled, unicode.fold(answer)) for answer in record.answers)
     except TimeoutError:
         slow = f"the expected_regex {shown(pattern)} ran past its time budget on a golden answer"

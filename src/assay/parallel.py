@@ -43,20 +43,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
+from .metric import Scorer
 from .outputs import check_writable, remove_stale, replacing, write_failed
 from .readers import SPLITTABLE, format_of, read_table
 from .records import ColumnMap, Record, load_records, load_table
 from .report.rows import write_traces, write_verdicts
-from .scorers import JUDGE
+from .scorer_registry import SCORERS
 from .scoring import ProgressCallback, ScoreOptions, ScoreRun, column_conflicts, finish, score, verdicts
 from .summary import Summary, merge_summaries
-
-if TYPE_CHECKING:
-    from .judges.metric import JudgeSetup
 
 # Below this much input per process, starting a process costs more than it saves.
 MIN_BYTES_PER_WORKER = 32 << 20
@@ -70,7 +68,7 @@ def default_workers() -> int:
 @dataclass(frozen=True)
 class _Job:
     path: Path
-    metrics: tuple[str, ...] | None  # None: every metric whose inputs the file has
+    metrics: tuple[str | Scorer, ...] | None  # None: every metric whose inputs the file has
     options: ScoreOptions
     columns: ColumnMap | None
     allow_duplicate_ids: bool
@@ -89,7 +87,7 @@ class ScoredFile:
 
 def score_file(
     path: str | Path,
-    metrics: Sequence[str] | None = None,
+    metrics: Sequence[str | Scorer] | None = None,
     *,
     options: ScoreOptions | None = None,
     columns: ColumnMap | None = None,
@@ -100,14 +98,15 @@ def score_file(
     trace_col: bool = False,
     workers: int | None = None,
     progress: ProgressCallback | None = None,
-    judge: JudgeSetup | None = None,
     whole: bool = False,
 ) -> ScoredFile:
     """Load and score a responses file, write per-question verdicts to ``out`` (with `trace_col`, each
     row's traces in a last column) and every verdict's trace (JSON lines) to ``trace`` if given.
 
     A CSV file large enough to be worth it is scored by ``workers`` processes (default: one per CPU),
-    unless `whole` asks for the whole run back (reports of every row need it in one process).
+    unless `whole` asks for the whole run back (reports of every row need it in one process), or a
+    metric reads the whole run: any run scorer (an async one asks its servers from one event loop) and
+    any Scorer given as an object (workers find metrics by name) runs in one process.
     ``progress`` hears of rows scored when the file is scored in one process; several processes report
     nothing until they are done.
     """
@@ -116,8 +115,7 @@ def score_file(
         path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids, trace_col
     )
     evidence = trace is not None or trace_col or whole  # traces read the calls that decide (assay.evidence)
-    # Judges are asked from one process, concurrently.
-    whole = whole or (metrics is not None and JUDGE in metrics)
+    whole = whole or (metrics is not None and any(map(_needs_one_process, metrics)))
     spans = [] if whole else _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:
         try:
@@ -129,13 +127,21 @@ def score_file(
     )
     if out is not None:
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it
-    run = score(dataset, job.metrics, options=options, progress=progress, judge=judge, evidence=evidence)
+    run = score(dataset, job.metrics, options=options, progress=progress, evidence=evidence)
     # The traces are kept for the outputs still to come: --trace, and the reports of a whole run
     if out is not None:
         write_verdicts(run, out, trace=trace_col, keep_traces=whole or trace is not None)
     if trace is not None:
         write_traces(run, trace, keep=whole)
     return ScoredFile(run.summary, run)
+
+
+def _needs_one_process(metric: str | Scorer) -> bool:
+    """Whether a metric makes the run one process: a run scorer (an async one asks servers concurrently,
+    in one event loop; any reads the whole run), or a Scorer given in process (workers know only names)."""
+    if isinstance(metric, Scorer):
+        return True
+    return metric in SCORERS and SCORERS[metric].by_run
 
 
 def _path(path: str | Path | None) -> Path | None:

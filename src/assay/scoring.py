@@ -2,29 +2,36 @@
 
 from __future__ import annotations
 
-import dataclasses
+import asyncio
 import functools
+import inspect
 import itertools
 import operator
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError, UsageError
+from .metric import OPTIONAL, AnswerSets, MetricScores, RunView, Scorer
 from .records import ColumnMap, Dataset, Record, load_records
-from .scorers import JUDGE, SCORERS, MetricScores, Scorer, check_plugins, get_scorer
-from .scorers._base import AnswerSets
-from .signature import Signature
-from .summary import AGREEMENT_PAIR, IntervalMethod, Summary, summarize
-from .text import inflection
 
-if TYPE_CHECKING:
-    from .documents import Sources
-    from .judges.metric import JudgeSetup
+# The inputs' resolver, re-exported: callers import it from here.
+from .scorer_inputs import RECORD_INPUTS as RECORD_INPUTS
+from .scorer_inputs import SOURCES as SOURCES
+from .scorer_inputs import check_inputs as check_inputs
+from .scorer_inputs import gold_column as gold_column
+from .scorer_inputs import has_input as has_input
+from .scorer_inputs import row_inputs as row_inputs
+from .scorer_inputs import run_sources as run_sources
+from .scorer_inputs import sources_signature as sources_signature
+from .scorer_registry import SCORERS, check_plugins, default_pair, plan, scorer_of
+from .signature import Signature
+from .summary import IntervalMethod, Summary, summarize
+from .text import inflection
 
 ProgressCallback = Callable[[int, int], None]  # (rows done, rows in all)
 CONFLICT_POLICIES = ("error", "rename", "replace")
@@ -72,15 +79,17 @@ class ScoreRun:
     # blank rows itself); 0 where the system failed (``Reply.error``: unscored, see ``system_failures``)
     blank: bytearray
     summary: Summary
+    # The Scorers the run was given, not found by name (a configured one: the trace reads its `rule`)
+    scorers: Mapping[str, Scorer] = field(default_factory=dict)
 
     @property
     def records(self) -> list[Record]:
         return self.dataset.records
 
 
-def signature(metric: str, options: ScoreOptions) -> Signature:
+def signature(metric: str | Scorer, options: ScoreOptions) -> Signature:
     """Two runs whose signatures are equal give equal numbers on the same input."""
-    scorer = get_scorer(metric)
+    scorer = scorer_of(metric)
     parts = [*scorer.signature_parts]
     if scorer.soft_pass is not None:
         parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
@@ -89,44 +98,28 @@ def signature(metric: str, options: ScoreOptions) -> Signature:
     elif SOURCES + OPTIONAL in scorer.inputs:  # read when given: the signature says which mode ran
         parts.append("sources:none" if options.sources is None else sources_signature(options))
     parts += [*options.signature_info(), f"assay:{__version__}"]
-    return Signature.of(f"{metric}@{scorer.version}", parts)
+    return Signature.of(f"{scorer.name}@{scorer.version}", parts)
 
 
 def score(
     data: Dataset | str | Path | Any,
-    metrics: Sequence[str] | None = None,
+    metrics: Sequence[str | Scorer] | None = None,
     *,
     options: ScoreOptions | None = None,
     columns: ColumnMap | None = None,
     progress: ProgressCallback | None = None,
-    judge: JudgeSetup | None = None,
     evidence: bool = False,
 ) -> ScoreRun:
-    """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric;
-    by default every deterministic metric whose inputs the data has (``available_metrics``). The
-    metric ``judge`` asks the chain of LLM judges in ``judge`` (see ``assay.judges``). With `evidence`,
-    each deterministic metric's verdicts come with every row's Evidence (``MetricScores.evidence``)."""
+    """Score every row of ``data`` (a Dataset, a file path, or a pandas DataFrame) under each metric,
+    named or given as a Scorer (a configured one, such as an LLM grader's); by default every
+    default metric whose inputs the data has (``available_metrics``). Metrics that others need are scored
+    first, in the same run. With `evidence`, each row scorer's verdicts come with every row's Evidence
+    (``MetricScores.evidence``)."""
     options = options or ScoreOptions()
     dataset = data if isinstance(data, Dataset) else load_records(data, columns=columns)
-    if metrics is None or JUDGE not in metrics:
-        results, blank = verdicts(dataset, metrics, options, progress, evidence=evidence)
-        return finish(dataset, results, blank, options)
-    matchers = [m for m in metrics if m != JUDGE]
-    if judge is None:
-        raise UsageError(
-            "the judge metric needs a chain of judges",
-            fix="give --judge SPEC (repeatable), or --config FILE (or ./assay.toml) with [[judge.chain]]",
-        )
-    from .judges.metric import JudgeMetric  # HTTP clients load only for the judge
-
-    metric = JudgeMetric(judge)
-    metric.check_inputs(dataset)  # a field its rubric fills in is missing: before any work
-    matchers += [m for m in metric.needs if m not in matchers]
-    results, blank = verdicts(dataset, matchers, options, progress, evidence=evidence)
-    results[JUDGE], judged = metric.score(dataset, results, blank, progress)
-    judged_by = metric.signature(options.signature_info())
-    run = finish(dataset, results, blank, options, {JUDGE: judged_by})
-    return dataclasses.replace(run, summary=dataclasses.replace(run.summary, judge=judged))
+    scorers = planned(dataset, metrics, options)
+    results, blank = verdicts(dataset, scorers, options, progress, evidence=evidence)
+    return finish(dataset, results, blank, options, scorers=scorers)
 
 
 def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
@@ -141,23 +134,32 @@ def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...
     )
 
 
+def planned(dataset: Dataset, metrics: Sequence[str | Scorer] | None, options: ScoreOptions) -> list[Scorer]:
+    """The scorers of a run in scoring order (``scorer_registry.plan``), each checked against the data
+    before any work: its declared inputs, then its own `check`."""
+    check_plugins()
+    scorers = plan(available_metrics(dataset, options) if metrics is None else metrics)
+    for scorer in scorers:
+        check_inputs(dataset, scorer, options)
+        if scorer.check is not None:
+            scorer.check(dataset)
+    return scorers
+
+
 def verdicts(
     dataset: Dataset,
-    metrics: Sequence[str] | None,
+    metrics: Sequence[str | Scorer] | None,
     options: ScoreOptions,
     progress: ProgressCallback | None = None,
     *,
     evidence: bool = False,
 ) -> tuple[dict[str, MetricScores], bytearray]:
-    """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``. With
-    `evidence`, each metric's MetricScores also holds every row's Evidence (``scorers.Evidence``)."""
-    check_plugins()
-    if metrics is None:
-        metrics = available_metrics(dataset, options)
-    scorers = [get_scorer(name) for name in dict.fromkeys(metrics)]
-    for scorer in scorers:
-        check_inputs(dataset, scorer, options)
-    results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in scorers}
+    """Every metric's per-row verdicts, and which rows are blank: the costly part of ``score``. Row
+    scorers go through the rows in batches, then run scorers score the whole run, in the order of their
+    needs. With `evidence`, each row scorer's MetricScores also holds every row's Evidence."""
+    scorers = planned(dataset, metrics, options)
+    by_rows = [scorer for scorer in scorers if not scorer.by_run]
+    results = {s.name: MetricScores.all_failing(s.name, 0, s.extra_columns, graded=s.graded) for s in by_rows}
     records = dataset.records
     score_batch = _score_batch
     if evidence:  # each row's verdict and its evidence from one call of the scorer, never a second pass
@@ -168,19 +170,101 @@ def verdicts(
             scores.evidence = []
     with collection_paused():
         for start in range(0, len(records), BATCH_ROWS):
-            score_batch(records[start : start + BATCH_ROWS], scorers, results, options)
+            score_batch(records[start : start + BATCH_ROWS], by_rows, results, options)
             if progress is not None:
                 progress(min(start + BATCH_ROWS, len(records)), len(records))
     failed = system_failures(records)
     blank = blank_rows(records, failed)
-    for index, reason in failed.items():
-        for scores in results.values():
-            scores.mark_unscored(index, reason)
-    forced = [results[s.name] for s in scorers if not s.decides_blank]
-    for index in itertools.compress(range(len(blank)), blank):
-        for scores in forced:  # the seed's caveat 4: blank is incorrect, whatever the golden
-            scores.force_fail(index)
+    for scorer in by_rows:
+        _core_rules(results[scorer.name], scorer, failed, blank)
+    by_run = [scorer for scorer in scorers if scorer.by_run]
+    if by_run:
+        _score_runs(dataset, by_run, results, blank, failed, options, progress)
     return results, blank
+
+
+def _core_rules(scores: MetricScores, scorer: Scorer, failed: Mapping[int, str], blank: bytearray) -> None:
+    """What the core decides whatever a scorer said: a row whose system failed is unscored; a blank
+    response is incorrect (the seed's caveat 4), unless the scorer decides blank rows itself."""
+    for index, reason in failed.items():
+        scores.mark_unscored(index, reason)
+    if not scorer.decides_blank:
+        for index in itertools.compress(range(len(blank)), blank):
+            scores.force_fail(index)
+
+
+def _score_runs(
+    dataset: Dataset,
+    scorers: Sequence[Scorer],
+    results: dict[str, MetricScores],
+    blank: bytearray,
+    failed: Mapping[int, str],
+    options: ScoreOptions,
+    progress: ProgressCallback | None,
+) -> None:
+    """Each run scorer in turn, given the verdicts it needs; the async ones awaited in one event loop."""
+
+    async def score_all() -> None:
+        for scorer in scorers:
+            scores = _run_scorer(scorer, dataset, results, blank, options, progress)
+            _keep(scorer, await scores if inspect.isawaitable(scores) else scores, results, failed, blank)
+
+    if any(_is_async(scorer) for scorer in scorers):
+        asyncio.run(score_all())
+        return
+    for scorer in scorers:
+        scores = _run_scorer(scorer, dataset, results, blank, options, progress)
+        if inspect.isawaitable(scores):  # said it was not async, and is
+            scores = _await(scores)
+        _keep(scorer, scores, results, failed, blank)
+
+
+def _run_scorer(
+    scorer: Scorer,
+    dataset: Dataset,
+    results: Mapping[str, MetricScores],
+    blank: bytearray,
+    options: ScoreOptions,
+    progress: ProgressCallback | None,
+) -> MetricScores | Awaitable[MetricScores]:
+    wanted = set(map(_need_name, scorer.needs))
+    needed = {name: scores for name, scores in results.items() if name in wanted}  # in the run's order
+    assert scorer.score_run is not None  # by_run
+    return scorer.score_run(RunView(dataset, needed, blank, options, progress))
+
+
+def _keep(
+    scorer: Scorer,
+    scores: MetricScores,
+    results: dict[str, MetricScores],
+    failed: Mapping[int, str],
+    blank: bytearray,
+) -> None:
+    if len(scores) != len(blank):
+        raise UsageError(
+            f"the metric {scorer.name!r} gave {len(scores)} verdicts for {len(blank)} rows",
+            fix=f"fix the scorer {scorer.name!r}: its score_run returns one verdict per row",
+        )
+    _core_rules(scores, scorer, failed, blank)
+    results[scorer.name] = scores
+
+
+def _need_name(need: str) -> str:
+    return need.removesuffix(OPTIONAL)
+
+
+def _is_async(scorer: Scorer) -> bool:
+    run = scorer.score_run
+    call = type(run).__call__ if run is not None else None  # an object whose __call__ is async
+    return inspect.iscoroutinefunction(run) or inspect.iscoroutinefunction(call)
+
+
+async def _awaited(pending: Awaitable[MetricScores]) -> MetricScores:
+    return await pending
+
+
+def _await(pending: Awaitable[MetricScores]) -> MetricScores:
+    return asyncio.run(_awaited(pending))
 
 
 SYSTEM_FAILED = "the system failed: {}"  # every metric's reason for a row whose system failed
@@ -188,8 +272,8 @@ SYSTEM_FAILED = "the system failed: {}"  # every metric's reason for a row whose
 
 def system_failures(records: Sequence[Record]) -> dict[int, str]:
     """Row index -> why, for each row whose reply says the system failed to answer (``Reply.error``
-    set: an exception, a timeout, a malformed reply). Such a row is unscored under every metric, the
-    judge included: its empty text is no answer of the system's to grade, and failing it would count
+    set: an exception, a timeout, a malformed reply). Such a row is unscored under every metric, a
+    model grader's included: its empty text is no answer of the system's to grade, and failing it would count
     the failure twice, as a wrong answer too (the run's outcome says ``system_error``)."""
     replies = list(map(operator.attrgetter("reply"), records))
     if not any(replies):
@@ -210,164 +294,46 @@ def blank_rows(records: Sequence[Record], failed: Mapping[int, str] | None = Non
     return blank
 
 
-# --- inputs: what a scorer declares, resolved the same way for every scorer ---------------------------
-
-RECORD_INPUTS = ("id", "lang", "question", "domain", "scope")  # Record fields a scorer may declare
-# Optional record fields, with the words and the way to name them that a missing one's error gives.
-_FIELD_HELP = {
-    "lang": ("language", "--lang-col", "ColumnMap(lang=...)"),
-    "domain": ("domain", "--domain-col", "ColumnMap(domain=...)"),
-    "scope": ("scope", None, None),
-}
-_GOLD_WORDS = {"expected_regex": "pattern"}  # how a missing gold field is named in errors
-
-
-def gold_column(field_name: str, options: ScoreOptions) -> str:
-    """The flat input column a `gold.<field>` input falls back to when a row has no `gold` object (or
-    its field is unset): `expected_regex` (or --regex-col) for the pattern, else the field's name."""
-    return options.regex_column if field_name == "expected_regex" else field_name
-
-
-OPTIONAL = "?"  # an input named with this suffix ("gold.value?") may be absent: its rows then read None
-# An input every row reads alike: the documents of ScoreOptions.sources (``documents.Sources``),
-# loaded on first use, once per state of the folder (so pypdf loads only for a metric that reads them).
-SOURCES = "sources"
-
-
-def has_input(dataset: Dataset, name: str, options: ScoreOptions) -> bool:
-    """Whether the dataset can give every row a value for the input `name` (see ``Scorer.inputs``); an
-    optional input (``gold.value?``) always can, as None where the dataset lacks it."""
-    if name.endswith(OPTIONAL) or name in ("id", "question"):
-        return True
-    if name == SOURCES:
-        return options.sources is not None
-    if name in RECORD_INPUTS:
-        return name in dataset.fields
-    part, _, rest = name.partition(".")
-    if part == "gold" and rest:
-        return "gold" in dataset.fields or gold_column(rest, options) in dataset.columns
-    if part == "reply" and rest:
-        return "reply" in dataset.fields
-    if name.startswith("column:"):
-        return name.removeprefix("column:") in dataset.columns
-    return False
-
-
-def check_inputs(dataset: Dataset, scorer: Scorer, options: ScoreOptions) -> None:
-    """A metric asked for whose input is missing stops the run, the same way for each: scoring nothing
-    and exiting 0 would pass for a result. One error, naming the metric, the column and the fix."""
-    for need in scorer.inputs:
-        if has_input(dataset, need, options):
-            continue
-        if need == SOURCES:
-            raise InputError(
-                f"{scorer.name} needs the source documents the replies cite, and no sources folder "
-                "is given",
-                where=dataset.source,
-                fix="give --sources DIR, the folder of the documents (as for assay gold build --sources); "
-                "ScoreOptions(sources=...) in Python",
-            )
-        what, column, fix = _missing_input(need, options)
-        raise InputError(
-            f"{scorer.name} needs each row's {what}, and there is no column '{column}' "
-            f"(columns found: {', '.join(dataset.columns)})",
-            where=dataset.source,
-            fix=fix,
-        )
-
-
-def _missing_input(name: str, options: ScoreOptions) -> tuple[str, str, str]:
-    """(what the input is in words, the column looked for, the fix) for an input the dataset lacks."""
-    if name in _FIELD_HELP:
-        what, flag, python = _FIELD_HELP[name]
-        named = f", or name it with {flag} NAME ({python} in Python)" if flag else f" named '{name}'"
-        return what, name, f"add the column{named}"
-    part, _, rest = name.partition(".")
-    if part == "gold" and rest:
-        column = gold_column(rest, options)
-        if rest == "expected_regex":
-            fix = (
-                "add the column, or name it with --regex-col NAME (ScoreOptions(regex_column=...) in Python)"
-            )
-        else:
-            fix = f"add the column, or a 'gold' column whose objects hold '{rest}'"
-        return _GOLD_WORDS.get(rest, f"gold {rest}"), column, fix
-    if part == "reply" and rest:
-        return f"reply {rest}", "reply", f"add a 'reply' column whose objects hold '{rest}'"
-    if name.startswith("column:"):
-        column = name.removeprefix("column:")
-        return f"'{column}'", column, "add the column"
-    return (
-        name,
-        name,
-        f"'{name}' is not an input assay knows: declare a record field, gold.X, reply.X or column:X",
-    )
-
-
-def row_inputs(batch: Sequence[Record], name: str, options: ScoreOptions) -> list[Any]:
-    """Each row's value of the input `name` (None where a row has none): the one resolver of inputs."""
-    name = name.removesuffix(OPTIONAL)
-    if name == SOURCES:  # an optional sources input reads None without a folder
-        return [None if options.sources is None else run_sources(options)] * len(batch)
-    if name in RECORD_INPUTS:
-        return list(map(operator.attrgetter(name), batch))
-    part, _, rest = name.partition(".")
-    if part == "gold":
-        column = gold_column(rest, options)
-        return [_gold_value(record, rest, column) for record in batch]
-    if part == "reply":
-        return [None if record.reply is None else getattr(record.reply, rest, None) for record in batch]
-    column = name.removeprefix("column:")
-    return [record.meta.get(column) for record in batch]
-
-
-def run_sources(options: ScoreOptions) -> Sources:
-    """The documents of ``options.sources``, loaded once per state of the folder."""
-    if options.sources is None:
-        raise UsageError("no sources folder is given", fix="give --sources DIR (ScoreOptions(sources=...))")
-    from .scorers.grounding import load_run_sources  # the PDF libraries load only here
-
-    return load_run_sources(options.sources)
-
-
-def sources_signature(options: ScoreOptions) -> str:
-    """The signature part of the sources folder: its documents' ids, hashes and extractors."""
-    from .scorers.grounding import sources_signature as signature_of
-
-    return signature_of(run_sources(options))
-
-
-def _gold_value(record: Record, field_name: str, column: str) -> Any:
-    value = None if record.gold is None else getattr(record.gold, field_name, None)
-    return record.meta.get(column) if value is None else value
-
-
-def output_columns(dataset: Dataset, metrics: Sequence[str], options: ScoreOptions) -> list[str]:
+def output_columns(dataset: Dataset, metrics: Sequence[str | Scorer], options: ScoreOptions) -> list[str]:
     """The columns per-row outputs (--out) add after the input's for a run of `metrics`: an `id` when
     the input has none, each metric's verdict, `<metric>_answer`, its extra columns and soft passes,
-    `agreement` and `trace`. (The judge's own text columns all start with `judge_`.)"""
+    `agreement` and `trace`. (A scorer's text columns all start with its name and `_`.)"""
     added = [] if "id" in dataset.fields else ["id"]
-    for name in metrics:
+    names = []
+    for metric in metrics:
+        scorer = _known(metric)
+        name = metric if isinstance(metric, str) else metric.name
+        names.append(name)
         added += [name, f"{name}_answer"]
-        if name in SCORERS:
-            scorer = get_scorer(name)
-            added += [*scorer.extra_columns, *([f"{name}_soft"] if soft_passes(name, options) else [])]
-    if all(name in metrics for name in AGREEMENT_PAIR):
+        if scorer is not None:
+            added += [*scorer.extra_columns, *([f"{name}_soft"] if soft_passes(scorer, options) else [])]
+    pair = default_pair()
+    if pair is not None and all(name in names for name in pair):
         added.append("agreement")
     return [*added, "trace"]
 
 
-def soft_passes(metric: str, options: ScoreOptions) -> bool:
+def _known(metric: str | Scorer) -> Scorer | None:
+    """A metric's Scorer, given or registered; None for a name no registry knows (a scored file's)."""
+    if isinstance(metric, Scorer):
+        return metric
+    return SCORERS.get(metric)
+
+
+def soft_passes(metric: str | Scorer, options: ScoreOptions) -> bool:
     """Whether `metric` runs with soft passes (then a `<metric>_soft` column says which rows)."""
-    return options.inflection and metric in SCORERS and get_scorer(metric).soft_pass is not None
+    scorer = _known(metric) if options.inflection else None
+    return scorer is not None and scorer.soft_pass is not None
 
 
-def column_conflicts(dataset: Dataset, metrics: Sequence[str] | None, options: ScoreOptions) -> list[str]:
+def column_conflicts(
+    dataset: Dataset, metrics: Sequence[str | Scorer] | None, options: ScoreOptions
+) -> list[str]:
     """The input columns named like a column that --out adds; with the policy "error", an InputError."""
-    names = available_metrics(dataset, options) if metrics is None else tuple(dict.fromkeys(metrics))
-    added = set(output_columns(dataset, names, options))
-    judged = JUDGE in names
-    found = [c for c in dataset.columns if c in added or (judged and c.startswith(f"{JUDGE}_"))]
+    chosen = available_metrics(dataset, options) if metrics is None else metrics
+    added = set(output_columns(dataset, chosen, options))
+    prefixes = tuple(f"{scorer.name}_" for scorer in map(_known, chosen) if scorer and scorer.text_columns)
+    found = [c for c in dataset.columns if c in added or (prefixes and c.startswith(prefixes))]
     if found and options.on_conflict == "error":
         raise conflict_error(dataset, found)
     return found
@@ -391,15 +357,25 @@ def finish(
     blank: bytearray,
     options: ScoreOptions,
     signatures: Mapping[str, str] | None = None,
+    *,
+    scorers: Sequence[Scorer] = (),
 ) -> ScoreRun:
-    """The ScoreRun of computed verdicts, with its summary (which reads the records' ids). Metrics
-    that are not registered scorers (the judge) bring their own `signatures`."""
+    """The ScoreRun of computed verdicts, with its summary (which reads the records' ids). `scorers`
+    gives the Scorers not found by name (a configured one's); `signatures` may give stored ones."""
     known = signatures or {}
-    signatures = {name: known.get(name) or signature(name, options) for name in results}
+    given = {scorer.name: scorer for scorer in scorers}
+    signatures = {name: known.get(name) or signature(given.get(name) or name, options) for name in results}
     summary = summarize(
-        dataset, results, blank, signatures, options.signature_parts(), options.intervals, options.agree_pair
+        dataset,
+        results,
+        blank,
+        signatures,
+        options.signature_parts(),
+        options.intervals,
+        options.agree_pair,
+        scorers=given,
     )
-    return ScoreRun(dataset, options, results, blank, summary)
+    return ScoreRun(dataset, options, results, blank, summary, given)
 
 
 def _score_batch(
@@ -419,7 +395,7 @@ def _score_batch(
         if scorer.view not in views:  # scorers sharing a view (both seed protocols lowercase) share its cost
             views[scorer.view] = (list(map(scorer.view, responses)), answer_sets.mapped(scorer.view))
         inputs = [row_inputs(batch, name, options) for name in scorer.inputs]
-        scores = scorer.score_rows(*views[scorer.view], *inputs)
+        scores = scorer.score_rows(*views[scorer.view], *inputs)  # type: ignore[misc]  # a row scorer
         if options.inflection and scorer.soft_pass is not None:
             scorer.soft_pass(scores, *views[scorer.view])
         results[scorer.name].extend(scores)

@@ -17,16 +17,13 @@ from dataclasses import dataclass, field
 
 from . import stats
 from .errors import UsageError
-from .judges.accounting import JudgeSummary as JudgeSummary  # re-exported: it lives with the judge
-from .judges.accounting import JudgeUsage as JudgeUsage
+from .metric import TIMED_OUT, MetricScores, Outcome, Scorer
 from .records import Dataset, Record
-from .scorers import MetricScores, Outcome
-from .scorers.hard_fact import TIMED_OUT
+from .scorer_registry import SCORERS, default_pair
 from .signature import Signature
 from .text import inflection
 from .text.seed import is_empty_golden
 
-AGREEMENT_PAIR = ("exact_substring", "word_overlap")
 # Row scores are summed as integers in units of 2**-60: exact and order-free, and closer than any
 # reported digit (each row's score moves by at most 2**-61).
 SCORE_UNITS_PER_ONE = 1 << 60
@@ -136,7 +133,7 @@ class Agreement:
     domains: Mapping[str, Mapping[str, int]]
     examples: Mapping[str, tuple[Example, ...]]
     review_ids: tuple[str, ...]  # B-only rows (overlap-only for the default pair): need review
-    pair: tuple[str, str] = AGREEMENT_PAIR
+    pair: tuple[str, str] = ("", "")  # the two metrics (as chosen: ``agreement_pair``)
 
     @property
     def buckets(self) -> tuple[str, str, str, str]:
@@ -147,15 +144,16 @@ REVIEW_ROWS = 12  # rows to review listed by id; the rest are counted
 CUE_SCAN_ROWS = 20_000  # passing rows searched for a cue: bounds the cost at a million rows
 CUE_CHARS = 2_000  # of a response searched for a cue (as much as a trace shows)
 # Why a row is to review, by kind (Review.counts' keys).
-ONLY_SECOND, ONLY_FIRST, CUE, JUDGE_DISAGREES = "second_only", "first_only", "cue", "judge_disagrees"
-FIRST_KINDS = (CUE, JUDGE_DISAGREES)  # listed before the rows where only the pair splits
+# A referee's (``Scorer.referee``) is "<its name>_disagrees". A cue, or a referee disagreeing, is listed
+# before the rows where only the pair splits.
+ONLY_SECOND, ONLY_FIRST, CUE, DISAGREES = "second_only", "first_only", "cue", "_disagrees"
 
 
 @dataclass(frozen=True)
 class ReviewRow:
     id: str
     why: str
-    # 0: a cue in a passing response, or a matcher and the judge disagree (listed first: a verdict may be
+    # 0: a cue in a passing response, or a matcher and a referee disagree (listed first: a verdict may be
     # wrong); 1: only the agreement pair splits.
     priority: int = 1
 
@@ -163,8 +161,9 @@ class ReviewRow:
 @dataclass(frozen=True)
 class Review:
     """The rows a person should look at: where the agreement pair splits, where a matcher passed a
-    response holding a negation, contrast or hedge cue (``text/cues.py``), and where a matcher and the
-    judge disagree. The first ``REVIEW_ROWS`` are listed in input order, each with why."""
+    response holding a negation, contrast or hedge cue (``text/cues.py``), and where a matcher and a
+    referee (``Scorer.referee``: a second opinion) disagree. The first ``REVIEW_ROWS`` are listed in
+    input order, each with why."""
 
     rows: tuple[ReviewRow, ...]
     total: int  # rows to review in all (a row counted once, whatever its reasons)
@@ -184,7 +183,9 @@ class Summary:
     options: str
     metrics: Mapping[str, MetricSummary]
     agreement: Agreement | None
-    judge: JudgeSummary | None = None
+    # What run scorers said of the whole run beside their verdicts (``MetricScores.details``), by metric,
+    # carried untouched for the reports that know how to read them.
+    details: Mapping[str, object] = field(default_factory=dict)
     intervals: IntervalMethod = IntervalMethod()
     review: Review | None = None
     langs_column: bool = False  # whether the input has a language column (then MetricSummary.langs)
@@ -201,10 +202,13 @@ def summarize(
     options: str,
     intervals: IntervalMethod | None = None,
     pair: Sequence[str] | None = None,
+    *,
+    scorers: Mapping[str, Scorer] | None = None,
 ) -> Summary:
     """The summary of a run. `pair` names the two metrics whose agreement is reported (default: the
-    original evaluation scripts' exact_substring and word_overlap, when both ran); a pair named but not
-    scored is a UsageError."""
+    pair the scorers declare, ``Scorer.agrees_with``: the original evaluation scripts' exact_substring
+    and word_overlap, when both ran); a pair named but not scored is a UsageError. `scorers` gives the
+    run's Scorers not found by name (a configured one's), whose declarations the review reads."""
     chosen = agreement_pair(pair, results)
     names = list(results)
     # One count of rows per (domain, every metric's outcome, blank); each table below reads it.
@@ -243,16 +247,24 @@ def summarize(
         metrics=metrics,
         agreement=agreement,
         intervals=intervals or IntervalMethod(),
-        review=_review(dataset.records, results, blank, chosen),
+        review=_review(dataset.records, results, blank, chosen, _declared(results, scorers or {})),
         langs_column=has_lang,
+        details={name: scores.details for name, scores in results.items() if scores.details is not None},
     )
+
+
+def _declared(results: Mapping[str, MetricScores], given: Mapping[str, Scorer]) -> Mapping[str, Scorer]:
+    """The Scorers of a run's metrics, given or registered (a stored metric no registry knows: none)."""
+    found = {name: given.get(name) or SCORERS.get(name) for name in results}
+    return {name: scorer for name, scorer in found.items() if scorer is not None}
 
 
 def agreement_pair(pair: Sequence[str] | None, results: Mapping[str, object]) -> tuple[str, str] | None:
     """The pair whose agreement a run reports: the one named (both must have been scored), else the
     original evaluation scripts' pair when both ran, else none."""
     if pair is None:
-        return AGREEMENT_PAIR if all(name in results for name in AGREEMENT_PAIR) else None
+        seed = default_pair()
+        return seed if seed is not None and all(name in results for name in seed) else None
     named = tuple(pair)
     if len(named) != 2 or named[0] == named[1]:
         raise UsageError(
@@ -398,7 +410,7 @@ _CODES_OF_INDEX = tuple(
 def bucket_names(pair: Sequence[str]) -> tuple[str, str, str, str]:
     """The four buckets of a pair (A, B): both_pass, both_fail, "A only", "B only"; for the original
     evaluation scripts' pair, the names every earlier report used (exact_only, overlap_only)."""
-    if tuple(pair) == AGREEMENT_PAIR:
+    if tuple(pair) == default_pair():
         return BUCKETS
     first, second = pair
     return ("both_pass", "both_fail", f"{first} only", f"{second} only")
@@ -470,12 +482,6 @@ def _deciding_answer(index: int, *metrics: MetricScores) -> int:
     return next((m.answer_index[index] for m in metrics if m.answer_index[index] >= 0), 0)
 
 
-REVIEW_MATCHERS = (
-    "exact_substring",
-    "word_overlap",
-    "phrase_match",
-)  # matchers a cue or judge can contradict
-JUDGE_METRIC = "judge"
 _PASSED = bytes.maketrans(bytes(range(4)), bytes((0, 1, 0, 0)))  # an outcome -> 1 for a (strict) pass
 _NOT = bytes.maketrans(bytes((0, 1)), bytes((1, 0)))
 _DECIDED = bytes.maketrans(bytes(range(4)), bytes((1, 1, 0, 0)))  # pass or fail, not unscored or soft
@@ -486,26 +492,20 @@ def _review(
     results: Mapping[str, MetricScores],
     blank: bytearray,
     pair: tuple[str, str] | None,
+    scorers: Mapping[str, Scorer],
 ) -> Review:
     """The rows to review (see ``Review``): each reason's rows as a 0/1 flag per row, built with
     built-in maps; only the cue search looks at texts, on passing rows, at most CUE_SCAN_ROWS of them."""
-    reasons: list[tuple[str, bytes, Callable[[int], str]]] = []
+    reasons: list[tuple[str, bytes, Callable[[int], str]]] = []  # kind, a 0/1 flag per row, why
     if pair is not None:
         first, second = pair
         codes = _pair_codes(results[first], results[second])
         for kind, index, passes, fails in ((ONLY_SECOND, 3, second, first), (ONLY_FIRST, 2, first, second)):
             flags = codes.translate(_flag_table(_CODES_OF_INDEX[index]))
             reasons.append((kind, flags, _constant(_split_why(passes, fails))))
-    matchers = [name for name in REVIEW_MATCHERS if name in results]
-    judge = results.get(JUDGE_METRIC)
-    if judge is not None:
-        judged = judge.outcomes.translate(_DECIDED)
-        judge_pass = judge.outcomes.translate(_PASSED)
-        for name in matchers:
-            decided = _bitwise(operator.and_, judged, results[name].outcomes.translate(_DECIDED))
-            differ = _bitwise(operator.xor, judge_pass, results[name].outcomes.translate(_PASSED))
-            flags = _bitwise(operator.and_, decided, differ)
-            reasons.append((JUDGE_DISAGREES, flags, _judge_why(name, judge_pass)))
+    matchers = [name for name in SCORERS if name in scorers and scorers[name].review]  # registry order
+    for referee in (name for name, scorer in scorers.items() if scorer.referee):
+        reasons += _disagreements(results, referee, matchers)
     passing = bytes(len(records))
     for name in matchers:
         passing = _bitwise(operator.or_, passing, results[name].outcomes.translate(_PASSED))
@@ -526,9 +526,10 @@ def _constant(text: str) -> Callable[[int], str]:
 
 
 def _split_why(passes: str, fails: str) -> str:
-    if (passes, fails) == AGREEMENT_PAIR[::-1]:
+    seed = default_pair()
+    if seed is not None and (passes, fails) == seed[::-1]:
         return "overlap only: every golden word, not the golden phrase"
-    if (passes, fails) == AGREEMENT_PAIR:
+    if (passes, fails) == seed:
         return "exact only: the golden text, not all its words (inside a longer word?)"
     return f"{passes} only: {passes} passes, {fails} fails"
 
@@ -537,10 +538,25 @@ def _flag_table(codes: frozenset[int]) -> bytes:
     return bytes(1 if code in codes else 0 for code in range(256))
 
 
-def _judge_why(matcher: str, judge_pass: bytes | bytearray) -> Callable[[int], str]:
+def _disagreements(
+    results: Mapping[str, MetricScores], referee: str, matchers: Sequence[str]
+) -> list[tuple[str, bytes, Callable[[int], str]]]:
+    """The rows where a referee and each review matcher both decided, and differ."""
+    decided_by_referee = results[referee].outcomes.translate(_DECIDED)
+    referee_pass = results[referee].outcomes.translate(_PASSED)
+    found = []
+    for name in matchers:
+        decided = _bitwise(operator.and_, decided_by_referee, results[name].outcomes.translate(_DECIDED))
+        differ = _bitwise(operator.xor, referee_pass, results[name].outcomes.translate(_PASSED))
+        flags = _bitwise(operator.and_, decided, differ)
+        found.append((f"{referee}{DISAGREES}", flags, _referee_why(referee, name, referee_pass)))
+    return found
+
+
+def _referee_why(referee: str, matcher: str, referee_pass: bytes | bytearray) -> Callable[[int], str]:
     def why(row: int) -> str:
-        verdicts = ("passes", "fails") if judge_pass[row] else ("fails", "passes")
-        return f"the judge {verdicts[0]}, {matcher} {verdicts[1]}"
+        verdicts = ("passes", "fails") if referee_pass[row] else ("fails", "passes")
+        return f"the {referee} {verdicts[0]}, {matcher} {verdicts[1]}"
 
     return why
 
@@ -583,7 +599,7 @@ def _collect_review(
     for kind, flags, _ in reasons:
         counts[kind] += flags.count(1)
         union = _bitwise(operator.or_, union, flags)
-        if kind in FIRST_KINDS:
+        if kind == CUE or kind.endswith(DISAGREES):
             first = _bitwise(operator.or_, first, flags)
     rest = _bitwise(operator.xor, union, first)
     listed = [
@@ -633,6 +649,7 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         intervals=first.intervals,
         review=_merge_review(reviews) if (reviews := [p.review for p in parts if p.review]) else None,
         langs_column=first.langs_column,
+        details=first.details,  # run scorers run in one process: parts carry none
     )
 
 
@@ -685,3 +702,11 @@ def _merge_id_lists(parts: Sequence[Mapping[str, tuple[str, ...]]]) -> dict[str,
         for key, ids in part.items():
             merged[key] = merged.get(key, ()) + ids
     return merged
+
+
+def __getattr__(name: str) -> object:
+    """``AGREEMENT_PAIR``, the pair the scorers declare (``Scorer.agrees_with``), read from the registry
+    when first asked for (the reports' name for the original evaluation scripts' pair)."""
+    if name == "AGREEMENT_PAIR":
+        return default_pair()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

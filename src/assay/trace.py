@@ -25,9 +25,9 @@ from typing import Any
 
 from .errors import InputError
 from .evidence import BLANK, CUT_MARK, TEXT_SHOWN, EvidenceRows, SeenResponses, evidence_rows, shown
+from .metric import EMPTY_GOLDEN, MetricScores, Outcome
 from .records import Dataset, Record
-from .scorers import JUDGE, SCORERS, MetricScores, Outcome
-from .scorers._base import EMPTY_GOLDEN
+from .scorer_registry import SCORERS
 from .scoring import ScoreOptions, ScoreRun, score
 
 __all__ = [
@@ -51,7 +51,6 @@ OUTCOME_NAMES = {
     Outcome.SOFT_PASS: "soft_pass",
 }
 _OUTCOME_NAME = tuple(OUTCOME_NAMES[code] for code in sorted(Outcome))  # by code: a tuple is faster
-JUDGE_TEXTS = ("judge_by", "judge_rationale", "judge_raw")  # the judge metric's text columns
 
 
 # Not frozen (a frozen dataclass is three times slower to build, which shows at a trace per row and
@@ -94,8 +93,8 @@ def trace_rows(run: ScoreRun, start: int, stop: int) -> list[dict[str, Trace]]:
     seen: SeenResponses = {}  # metrics that see alike see the response once
     per_metric = []
     for metric, scores in run.metrics.items():
-        if metric not in SCORERS:  # the judge, whose rows are few
-            per_metric.append([_judge_trace(run, metric, scores, index) for index in range(start, stop)])
+        if metric not in SCORERS:  # a configured scorer or a derived metric: its rules are its own words
+            per_metric.append([_rule_trace(run, metric, scores, index) for index in range(start, stop)])
             continue
         found = _evidence(run, metric, start, stop, seen)
         outcomes = map(_OUTCOME_NAME.__getitem__, scores.outcomes[start:stop])
@@ -144,8 +143,8 @@ def traces_as_json(found: Mapping[str, Trace]) -> str:
 
 def trace(run: ScoreRun, metric: str, index: int) -> Trace:
     scores: MetricScores = run.metrics[metric]
-    if metric not in SCORERS:  # the judge: its own words are the rule
-        return _judge_trace(run, metric, scores, index)
+    if metric not in SCORERS:  # a configured scorer (its own words are the rule) or a derived metric
+        return _rule_trace(run, metric, scores, index)
     found = _evidence(run, metric, index, index + 1, {}).evidence()[0]
     value = scores.values[index] if scores.values is not None else None
     outcome = _OUTCOME_NAME[scores.outcomes[index]]
@@ -183,8 +182,8 @@ def traces_json(run: ScoreRun, start: int, stop: int) -> list[str]:
         if metric in SCORERS:
             found = _evidence(run, metric, start, stop, seen)
             pieces = _trace_json(scores, start, stop, found, encoded)
-        else:  # the judge, whose rows are few
-            traced = (_judge_trace(run, metric, scores, index).as_dict() for index in range(start, stop))
+        else:  # a configured scorer or a derived metric, whose rules are their own words
+            traced = (_rule_trace(run, metric, scores, index).as_dict() for index in range(start, stop))
             pieces = [json.dumps(one, ensure_ascii=False) for one in traced]
         per_metric.append(pieces)
     if not per_metric:
@@ -231,18 +230,20 @@ def _score_json(value: float) -> str:
     return f', "score": {repr(value) if math.isfinite(value) else json.dumps(value)}'
 
 
-def _judge_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> Trace:
-    """The trace of a metric that is no registered scorer: the judge, in its own words, or a metric
-    derived from others (the harness's ``factual``), whose rule is the row's outcome and its reason."""
-    from .judges.metric import JudgeMetric  # the judge's own words are the rule
-
+def _rule_trace(run: ScoreRun, metric: str, scores: MetricScores, index: int) -> Trace:
+    """The trace of a metric that is no registered scorer: a configured scorer given to the run, in its
+    own words (``Scorer.rule``), or a metric derived from others (the harness's ``factual``), whose rule
+    is the row's outcome and its reason."""
+    scorer = run.scorers.get(metric)
     outcome = scores.outcome(index)
-    if metric != JUDGE and _DERIVED_RULE in scores.texts:
+    if scorer is not None and scorer.rule is not None:
+        rule = scorer.rule(scores, index)
+    elif _DERIVED_RULE in scores.texts:
         rule = f"{scores.texts[_DERIVED_CLASS][index]}: {scores.texts[_DERIVED_RULE][index]}"
-    elif metric != JUDGE and outcome is Outcome.UNSCORED:
+    elif outcome is Outcome.UNSCORED:
         rule = scores.reasons.get(index, "unscored")
     else:
-        rule = JudgeMetric.evidence(scores, index)
+        rule = f"{OUTCOME_NAMES[outcome]}, under {metric}"
     record = run.records[index]
     return Trace(
         metric, OUTCOME_NAMES[outcome], rule, _shown(" | ".join(record.answers)), str(_shown(record.response))

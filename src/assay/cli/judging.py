@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..judges.accounting import JUDGE
 from ..judges.cache import DEFAULT_PATH
 from ..judges.run import JudgeOptions
 from ..terminal import one_line
@@ -16,8 +18,19 @@ from .flags import JUDGE_FLAGS
 if TYPE_CHECKING:
     from ..judges._base import Judge
     from ..judges.metric import JudgeSetup
+    from ..metric import Scorer
 
 DEFAULT_CONFIG = Path("assay.toml")  # read for the judge metric when there and no --config is given
+
+
+def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[str | Scorer] | None:
+    """The metrics of --metric as the engine takes them: ``judge`` is the configured judge's Scorer (a
+    UsageError, before any work, when no chain of judges is given)."""
+    if metrics is None or JUDGE not in metrics:
+        return None if metrics is None else list(metrics)
+    from ..judges.metric import with_judge as judged  # HTTP clients load only when a judge is asked for
+
+    return judged(metrics, setup)
 
 
 def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:

@@ -15,6 +15,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import RUN_SCOPES
 from ..harness.runner import RunOptions
 from ..harness.systems.adapters import spec_forms
+from ..judges.accounting import judge_summary
 from ..terminal import one_line
 from . import flags
 from .judging import DEFAULT_CONFIG, judge_setup
@@ -227,7 +228,7 @@ def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
     for warning in warnings(report):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     sys.stdout.write(_headline(done.reports.get("results.md")) or render_text(report))
-    if done.run.summary.judge is None and not done.reports:  # else results.md's headline says so
+    if judge_summary(done.run.summary) is None and not done.reports:  # else results.md's headline says so
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
     print(f"assay: {asked}, {done.resumed} answered before (the journal)", file=sys.stderr)

@@ -22,7 +22,7 @@ from ..scoring import ScoreRun
 from ..summary import Summary
 from ..terminal import one_line
 from . import flags
-from .judging import judge_setup
+from .judging import judge_setup, with_judge
 from .progress import ProgressLine, beneath, progress_line
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
@@ -72,7 +72,7 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     try:
         scored = score_file(
             args.responses,
-            args.metric,
+            with_judge(args.metric, judge),
             options=flags.score_options(args),
             columns=flags.column_map(args),
             limit=args.limit,
@@ -82,7 +82,6 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
             trace_col=args.trace_col,
             workers=args.workers,
             progress=progress,
-            judge=judge,
             whole=whole,
         )
     finally:

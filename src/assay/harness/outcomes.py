@@ -53,10 +53,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from ..judges.metric import CASCADE_PREFIX, Sorted, asked_judges
+from ..judges.metric import CASCADE_PREFIX, JUDGE, Sorted, asked_judges
 from ..judges.run import Judgement
 from ..records import Record
-from ..scorers import JUDGE, MetricScores, Outcome
+from ..scorers import MetricScores, Outcome
 from ..scoring import ScoreRun, system_failures
 from ..signature import Signature
 from ..summary import summarize
@@ -195,8 +195,8 @@ def with_outcomes(run: ScoreRun) -> ScoreRun:
         run.options.signature_parts(),
         run.options.intervals,
         run.summary.agreement.pair if run.summary.agreement is not None else None,
+        scorers=run.scorers,
     )
-    summary = dataclasses.replace(summary, judge=run.summary.judge)
     return dataclasses.replace(run, metrics=metrics, summary=summary)
 
 

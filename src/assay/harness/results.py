@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..judges.accounting import judge_summary
 from ..outputs import json_document, write_text
 from ..records import Record
 from ..report.html import render_html
@@ -177,7 +178,7 @@ def results_dict(run: ScoreRun, info: RunInfo, gate: RunGate | None = None) -> d
 def judge_asked(run: ScoreRun) -> dict[str, Any] | None:
     """How many items the judge was asked, and which (``undecided``: those the deterministic metrics
     left unscored, the run's cascade; ``all``: --judge-all); None without a judge."""
-    judge = run.summary.judge
+    judge = judge_summary(run.summary)
     if judge is None:
         return None
     return {"items": judge.sent_to_judges, "which": "undecided" if judge.cascade else "all"}

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..judges.metric import JUDGE, with_judge
 from ..outputs import check_outputs, replacing, write_failed
 from ..records import Dataset, Record
-from ..scorers import JUDGE
 from ..scoring import ScoreOptions, ScoreRun, score
 from .gold_set import GoldSet, load_gold_set, run_dataset, run_row
 from .journal import JOURNAL_NAME, Journal, JournalHeader, open_journal
@@ -147,7 +147,7 @@ def _scored(
     all read. A scoring that fails (a judge down) leaves the answers in run.jsonl without verdicts, as
     well as in the journal, and raises."""
     try:
-        return with_outcomes(score(dataset, names, options=options, judge=judge))
+        return with_outcomes(score(dataset, with_judge(names, judge), options=options))
     except BaseException:
         write_rows(rows_path, rows)
         raise

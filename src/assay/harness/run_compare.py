@@ -27,8 +27,9 @@ from typing import Any
 from .. import stats
 from ..compare import compare
 from ..errors import InputError, UsageError
+from ..judges.metric import JUDGE
 from ..records import load_records
-from ..scorers import JUDGE, SCORERS, MetricScores, Outcome
+from ..scorers import SCORERS, MetricScores, Outcome
 from ..scoring import ScoreOptions, ScoreRun
 from ..signature import READ_FROM, Signature
 from ..summary import IntervalMethod, summarize

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..scorers import Outcome
+from ..metric import Outcome
 
 CORRECT, INCORRECT = "CORRECT", "INCORRECT"  # the verdicts counted per judge (as judges.prompt names them)
 
@@ -124,3 +124,13 @@ def top_rationales(judgements: Iterable[Decided]) -> dict[str, tuple[str, int]]:
         if j.judge is not None and j.outcome != Outcome.UNSCORED and j.rationale:
             counts.setdefault(j.judge, Counter())[" ".join(j.rationale.split()).casefold()] += 1
     return {label: found.most_common(1)[0] for label, found in counts.items()}
+
+
+JUDGE = "judge"  # the LLM judge's metric
+
+
+def judge_summary(summary: object) -> JudgeSummary | None:
+    """The judge's accounting in a run's summary (``Summary.details``, keyed by metric), None when no
+    judge ran."""
+    found = getattr(summary, "details", {}).get(JUDGE)
+    return found if isinstance(found, JudgeSummary) else None

@@ -14,10 +14,12 @@ system failed (``Reply.error``) is unscored without asking anyone, as under ever
 how many rows the judges saw, why the cascade decided or sent each row, and how often the judges
 agreed with each matcher on the rows both scored.
 
-``JudgeMetric`` gives the judge the shape of the other metrics: a name, a signature, the record fields
-it reads (its rubric's), the metrics whose verdicts it needs (the cascade's matchers), its text columns,
-``score`` over a dataset, and the rule behind a row's verdict. What sets it apart from a Scorer is only
-that it reads other metrics' verdicts and runs asynchronously, against servers.
+The judge is a Scorer (``JudgeSetup.scorer()``, or ``judge_scorer(setup)``) like any other metric: a run
+scorer (``Scorer.score_run``, asynchronous: it asks servers concurrently) that needs the verdicts of its
+cascade's matchers (the scorers declaring ``Scorer.cascade``), reads those of every other row scorer that
+ran (to report how often the judges agreed with each), and returns its accounting (``JudgeSummary``) as
+its MetricScores' ``details`` (``Summary.details["judge"]``, read by ``judge_summary``). ``JudgeMetric``
+holds the work.
 """
 
 from __future__ import annotations
@@ -30,19 +32,24 @@ from typing import ClassVar, Protocol
 
 from .._version import __version__
 from ..errors import UsageError
+from ..metric import MetricScores, Outcome, RunView, Scorer
 from ..records import Dataset, Record
-from ..scorers import JUDGE, MetricScores, Outcome
+from ..scorer_registry import SCORERS, declared
 from ..scoring import system_failures
 from ..signature import Signature
 from ..text import cues, unicode
 from ._base import Judge
+from .accounting import JUDGE as JUDGE  # the judge's metric, named where it is scored
 from .accounting import JudgeSummary, top_rationales, verdicts_by_judge
 from .prompt import CORRECT, INCORRECT
 from .rubric import EQUIVALENCE, Rubric
 from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
 
 VERSION = 1
-CASCADE_MATCHERS = ("exact_substring", "word_overlap", "phrase_match")
+DESCRIPTION = (
+    "a chain of LLM judges' verdict under a rubric (by default: is the response equivalent to a golden "
+    "answer)"
+)
 # What decided a row a cascade decided, "cascade (...)": a judge's label (kind:...) never reads so.
 CASCADE_PREFIX = "cascade ("
 CASCADE = f"{CASCADE_PREFIX}the matchers agree)"
@@ -93,8 +100,12 @@ class MatchersAgree:
     agree and no cue says their reading may be blind (see this module's docstring)."""
 
     signature_parts: tuple[str, ...] = ("cascade:on", cues.SIGNATURE)
-    needs: tuple[str, ...] = CASCADE_MATCHERS
     reasons: tuple[str, ...] = CASCADE_REASONS
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The matchers it reads: the scorers that declare ``Scorer.cascade``."""
+        return declared("cascade")
 
     def sort(self, records: Sequence[Record], results: Mapping[str, MetricScores]) -> list[Sorted]:
         columns = [results[name].outcomes for name in self.needs]
@@ -120,20 +131,31 @@ class JudgeSetup:
             return MATCHERS_AGREE if self.cascade else None
         return self.cascade
 
-    def signature(self, options: str | Sequence[str] = ()) -> Signature:
-        """The judge metric's signature; `options` are the run's parts, each ``name:value`` (nfc, the
-        intervals' method: ``ScoreOptions.signature_info()``)."""
+    def signature_parts(self) -> tuple[str, ...]:
+        """What decides the judge's verdicts besides the run's options: the chain, the rubric, the
+        truncation, and the cascade (which rows the judges see)."""
         chain = ">".join(f"{judge.label}[{judge.sampling.signature()}]" for judge in self.chain)
         rule = self.cascade_rule
-        parts = [
+        return (
             f"chain:{chain}",
             self.rubric.signature,
             f"truncate:{self.options.max_response_chars}",
-            *(rule.signature_parts if rule is not None else ("cascade:off",)),  # which rows they see
+            *(rule.signature_parts if rule is not None else ("cascade:off",)),
+        )
+
+    def signature(self, options: str | Sequence[str] = ()) -> Signature:
+        """The judge metric's signature; `options` are the run's parts, each ``name:value`` (nfc, the
+        intervals' method: ``ScoreOptions.signature_info()``). The same as the engine's for its Scorer."""
+        parts = [
+            *self.signature_parts(),
             *([options] if isinstance(options, str) else options),
             f"assay:{__version__}",
         ]
         return Signature.of(f"{JUDGE}@{VERSION}", parts)
+
+    def scorer(self) -> Scorer:
+        """The judge as a metric to score: ``score(data, [..., setup.scorer()])``."""
+        return judge_scorer(self)
 
     def warnings(self) -> list[str]:
         """Seed 002's cross-family rule: a judge of the system's own family grades with its biases."""
@@ -197,18 +219,59 @@ class JudgeMetric:
     ) -> tuple[MetricScores, JudgeSummary]:
         """The judge's verdict per row (PASS, FAIL or UNSCORED, with who decided and why), and its
         accounting; `results` holds the verdicts of the metrics it needs."""
-        setup, records = self.setup, dataset.records
-        decided, reasons = _decided_without_judges(records, results, blank, setup.cascade_rule)
+        scores = asyncio.run(self.score_run(RunView(dataset, results, blank, None, progress)))
+        return scores, scores.details
+
+    async def score_run(self, view: RunView) -> MetricScores:
+        """``Scorer.score_run``: the verdicts, with the accounting as their ``details``."""
+        setup, records, results = self.setup, view.records, view.metrics
+        decided, reasons = _decided_without_judges(records, results, view.blank, setup.cascade_rule)
         items = [Item(i, self.rubric.values(r)) for i, r in enumerate(records) if i not in decided]
-        judgements, stats = asyncio.run(judge_items(items, setup.chain, setup.options, progress, self.rubric))
+        judgements, stats = await judge_items(items, setup.chain, setup.options, view.progress, self.rubric)
         by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
         scores = _columns([by_row[i] for i in range(len(records))])
-        return scores, _summary(setup, results, decided, items, judgements, stats, reasons)
+        scores.details = _summary(setup, results, decided, items, judgements, stats, reasons)
+        return scores
 
     @staticmethod
     def evidence(scores: MetricScores, index: int) -> str:
         """The rule behind row `index`'s verdict, in the judge's own words (see ``judge_rule``)."""
         return judge_rule(scores, index)
+
+
+def judge_scorer(setup: JudgeSetup) -> Scorer:
+    """The judge of `setup` as a Scorer: a run scorer needing its cascade's matchers, and reading every
+    other row scorer that runs (``name?``), for the judges' agreement with each."""
+    metric = JudgeMetric(setup)
+    others = tuple(f"{name}?" for name, scorer in SCORERS.items() if not scorer.by_run)
+    return Scorer(
+        name=JUDGE,
+        description=DESCRIPTION,
+        score_run=metric.score_run,
+        version=VERSION,
+        signature_parts=setup.signature_parts(),
+        needs=(*metric.needs, *(name for name in others if name[:-1] not in metric.needs)),
+        check=metric.check_inputs,
+        rule=judge_rule,
+        text_columns=TEXT_COLUMNS,
+        referee=True,  # a second opinion on the matchers: rows where they differ are to review
+        decides_blank=True,  # "blank response", without asking anyone
+        default=False,
+    )
+
+
+def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[str | Scorer] | None:
+    """Metrics named for a run as the engine takes them: ``judge`` is the configured judge's Scorer (a
+    UsageError, before any work, when no chain of judges is given)."""
+    if metrics is None or JUDGE not in metrics:
+        return None if metrics is None else list(metrics)
+    if setup is None:
+        raise UsageError(
+            "the judge metric needs a chain of judges",
+            fix="give --judge SPEC (repeatable), or --config FILE (or ./assay.toml) with [[judge.chain]]",
+        )
+    judge = setup.scorer()
+    return [judge if name == JUDGE else name for name in metrics]
 
 
 def judge_rule(scores: MetricScores, index: int) -> str:
@@ -297,6 +360,14 @@ def _cascade_reason(record: Record, outcomes: set[int]) -> str:
 def _shares_a_word(response: Sequence[str], answers: Sequence[str]) -> bool:
     words = set(response)
     return any(not words.isdisjoint(unicode.words(unicode.normalise(a))) for a in answers)
+
+
+def __getattr__(name: str) -> object:
+    """``CASCADE_MATCHERS``: the matchers the cascade reads, as the scorers declare them (``Scorer.cascade``),
+    read from the registry when first asked for."""
+    if name == "CASCADE_MATCHERS":
+        return declared("cascade")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _columns(judgements: Sequence[Judgement]) -> MetricScores:

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
+from ..metric import Outcome
 from ..net import redact
-from ..scorers import Outcome
 from ._base import Completion, Judge, JudgeDown, JudgeUnavailable
 from .accounting import JudgeUsage
 from .cache import Cache, cache_key

@@ -19,7 +19,8 @@ from typing import Any
 
 from .._version import __version__
 from ..outputs import check_writable, write_text
-from ..summary import AGREEMENT_PAIR, BUCKETS
+from ..scorer_registry import default_pair
+from ..summary import BUCKETS
 from ._comparison import comparison_section
 from ._questions import questions_section
 from .format import cascade_text, interval_text, percent
@@ -207,8 +208,9 @@ def _metric_section(report: Report, name: str) -> str:
 
 def _agreement_section(agreement: Mapping[str, Any]) -> str:
     buckets = agreement.get("buckets") or BUCKETS
-    first, second = agreement.get("pair") or AGREEMENT_PAIR
-    seed_pair = (first, second) == AGREEMENT_PAIR
+    declared = default_pair()
+    first, second = agreement.get("pair") or declared or ("", "")
+    seed_pair = (first, second) == declared
     bucket_notes = (
         BUCKET_NOTES
         if seed_pair

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..judges.accounting import JudgeSummary
 from ..outputs import check_writable, write_text
-from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
+from ..scorer_registry import default_pair
+from ..summary import Agreement, Review
 from ..trace import trace_dicts
 from .format import difference_cells, interval_text, percent
 from .markup import cell, code, markdown_table, plain
@@ -99,11 +101,11 @@ def _agreement(agreement: Agreement) -> list[str]:
     rows.append(["**overall**", *(str(agreement.overall[b]) for b in buckets)])
     header = ["domain", *map(cell, buckets)]
     title = (
-        f"{first} and {second}" if (first, second) == AGREEMENT_PAIR else f"{cell(first)} and {cell(second)}"
+        f"{first} and {second}" if (first, second) == default_pair() else f"{cell(first)} and {cell(second)}"
     )
     lines = [f"## Agreement of {title}", "", *markdown_table(header, rows)]
     if agreement.review_ids:
-        only = "Overlap-only" if (first, second) == AGREEMENT_PAIR else f"{cell(second)}-only"
+        only = "Overlap-only" if (first, second) == default_pair() else f"{cell(second)}-only"
         lines += [f"{only} rows to review: {cell(', '.join(agreement.review_ids))}", ""]
     return lines
 

@@ -19,9 +19,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._version import __version__
+from ..judges.accounting import JudgeSummary, judge_summary
 from ..signature import info_of
 from ..stats import Interval
-from ..summary import Agreement, IntervalMethod, JudgeSummary, MetricSummary, Review, Summary, Tally
+from ..summary import Agreement, IntervalMethod, MetricSummary, Review, Summary, Tally
 from ..trace import Trace, trace_dicts
 from .sections import Section
 
@@ -226,7 +227,7 @@ def build_report(
         intervals=summary.intervals.signature(),
         version=__version__,
         metrics={name: _metric(m, summary.intervals) for name, m in summary.metrics.items()},
-        judge=summary.judge,
+        judge=judge_summary(summary),
         agreement=summary.agreement,
         review=summary.review,
         has_lang=summary.langs_column,

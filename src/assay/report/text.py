@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..judges.accounting import JudgeSummary, judge_summary
 from ..records import Record
+from ..scorer_registry import default_pair
 from ..scorers import SCORERS
 from ..scoring import SOURCES
-from ..summary import AGREEMENT_PAIR, Agreement, JudgeSummary, Review
+from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
 from .format import DASH, cascade_text, difference_cells, interval_text, percent, text_table
@@ -162,8 +164,9 @@ def warnings(summary: Report) -> list[str]:
             f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
             f"ids {_ids(ids)}"
         )
-    if summary.judge is not None:  # a judge left out, unreadable cache rows, a judge not judging
-        found += summary.judge.warnings
+    judged = judge_summary(summary)
+    if judged is not None:  # a judge left out, unreadable cache rows, a judge not judging
+        found += judged.warnings
     return found
 
 
@@ -243,12 +246,12 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
                 f"· response {_snip(example.response)}"
             )
     if agreement.review_ids:
-        only = "overlap-only" if agreement.pair == AGREEMENT_PAIR else f"{second}-only"
+        only = "overlap-only" if agreement.pair == default_pair() else f"{second}-only"
         lines += [
             "",
             f"  review: {len(agreement.review_ids)} {only} rows hold every golden word "
             "but not the golden phrase;"
-            if agreement.pair == AGREEMENT_PAIR
+            if agreement.pair == default_pair()
             else f"  review: {len(agreement.review_ids)} {only} rows pass {second} and fail {first};",
             "  each may be a correct paraphrase or a different claim. Check them by hand or with a judge:",
             f"    {_ids(agreement.review_ids)}",

@@ -24,6 +24,7 @@ from typing import Any
 import regex
 
 from ..errors import InputError
+from ..metric import TIMED_OUT
 from ..text import unicode
 from ..text.pattern_size import oversize, shown
 from ._base import (
@@ -44,7 +45,6 @@ NO_PATTERN = "the row has no expected_regex"
 # it, so that a row stays within a second per megabyte with the other metrics' time (its trace reads
 # the match that decided it; only a stored verdict's trace searches again).
 PATTERN_SECONDS = 0.25
-TIMED_OUT = "the pattern ran past its time budget"  # how a timed-out row's reason begins
 # Not inside a word, and not inside a number: no digit and separator just before or just after.
 _BEFORE, _AFTER = r"(?<!\w)(?<!\d[.,])", r"(?!\w)(?![.,]\d)"
 

@@ -247,6 +247,9 @@ EXACT_SUBSTRING = Scorer(
     explain=_explain_exact,
     explain_rows=_explain_exact_rows,
     alignment=LOWERCASE,
+    review=True,  # a cue, or a referee, can contradict it
+    cascade=True,  # a cascade's matcher
+    agrees_with="word_overlap",  # the original evaluation scripts' pair: its agreement is reported
 )
 
 WORD_OVERLAP = Scorer(
@@ -259,4 +262,6 @@ WORD_OVERLAP = Scorer(
     explain=_explain_overlap,
     explain_rows=_explain_overlap_rows,
     alignment=LOWERCASE,
+    review=True,
+    cascade=True,
 )

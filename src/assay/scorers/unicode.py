@@ -214,6 +214,8 @@ PHRASE_MATCH = Scorer(
     soft_pass=soft_phrase_pass,
     explain=_explain_phrase,
     alignment=NORMALISED,
+    review=True,
+    cascade=True,
 )
 
 TOKEN_F1 = Scorer(
