@@ -28,7 +28,7 @@ from ..readers import Table, read_table
 from ..records import Dataset, load_records, load_table
 from ..scoring import ScoreOptions, ScoreRun, score
 from .journal import JOURNAL_NAME, Journal, JournalHeader, file_sha256, open_journal
-from .outcomes import UNDECIDED_ONLY, with_outcomes
+from .outcomes import UNDECIDED_ONLY, outcome_metrics
 from .results import RESULTS_FILES, RunInfo, write_results
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
@@ -113,9 +113,8 @@ def run_gold(
         elapsed = time.monotonic() - clock
         write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal
         judge = _with_system_model(judge, rows)
-        scored = with_outcomes(
-            score(load_records(rows_path), with_judge(names, judge), options=score_options)
-        )
+        metrics = outcome_metrics(with_judge(names, judge) or [])  # factual and citation read the others'
+        scored = score(load_records(rows_path), metrics, options=score_options)
         write_rows(rows_path, rows, scored)
         info = RunInfo(
             system=system.spec,
