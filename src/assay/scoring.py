@@ -196,7 +196,7 @@ def verdicts(
 
 def _core_rules(scores: MetricScores, scorer: Scorer, failed: Mapping[int, str], blank: bytearray) -> None:
     """What the core decides whatever a scorer said: a row whose system failed is unscored; a blank
-    response is incorrect (the seed's caveat 4), unless the scorer decides blank rows itself."""
+    response is incorrect (the seed's caveat 4); unless the scorer decides such rows itself."""
     for index, reason in {} if scorer.decides_failed else failed.items():
         scores.mark_unscored(index, reason)
     if not scorer.decides_blank:
@@ -375,14 +375,14 @@ def finish(
     gives the Scorers not found by name (a configured one's); `signatures` may give stored ones."""
     known = signatures or {}
     given = {scorer.name: scorer for scorer in scorers}
-    signatures: dict[str, object] = {}
+    made: dict[str, str] = {}
     for name in results:  # in scoring order: a derived metric's signature is made of those before it
-        signatures[name] = known.get(name) or signature(given.get(name) or name, options, signatures)
+        made[name] = known.get(name) or signature(given.get(name) or name, options, made)
     summary = summarize(
         dataset,
         results,
         blank,
-        signatures,
+        made,
         options.signature_parts(),
         options.intervals,
         options.agree_pair,

@@ -29,8 +29,8 @@ from typing import Final, Protocol
 
 from ..judges.metric import CASCADE_PREFIX, JUDGE, Sorted, asked_judges, judge_rule
 from ..judges.run import Judgement
-from ..records import Record
 from ..metric import OPTIONAL
+from ..records import Record
 from ..scorers import MetricScores, Outcome, RunView, Scorer
 from ..scorers.outcome_rule import (
     BY_GUARD,
@@ -147,7 +147,9 @@ def with_outcomes(run: ScoreRun) -> ScoreRun:
         return run
     metrics = dict(run.metrics)
     signatures = {name: run.summary.metrics[name].signature for name in run.metrics}
-    scorers = {scorer.name: scorer for scorer in outcome_metrics(list(run.metrics)) if isinstance(scorer, Scorer)}
+    scorers = {
+        scorer.name: scorer for scorer in outcome_metrics(list(run.metrics)) if isinstance(scorer, Scorer)
+    }
     for name, scorer in scorers.items():
         needed = {need.removesuffix(OPTIONAL) for need in scorer.needs}
         view = RunView(run.dataset, {n: s for n, s in metrics.items() if n in needed}, run.blank, run.options)

@@ -113,8 +113,8 @@ def run_gold(
         elapsed = time.monotonic() - clock
         write_rows(rows_path, rows)  # the answers first: a scoring that fails keeps them, and the journal
         judge = _with_system_model(judge, rows)
-        metrics = outcome_metrics(with_judge(names, judge) or [])  # factual and citation read the others'
-        scored = score(load_records(rows_path), metrics, options=score_options)
+        scored_metrics = outcome_metrics(with_judge(names, judge) or [])  # factual, citation read the rest
+        scored = score(load_records(rows_path), scored_metrics, options=score_options)
         write_rows(rows_path, rows, scored)
         info = RunInfo(
             system=system.spec,

@@ -63,6 +63,12 @@ def factual_scores(found: Sequence[tuple[str, str, str]]) -> MetricScores:
     return scores
 
 
+def factual_rule(scores: MetricScores, index: int) -> str:
+    """``factual``'s rule for a row, in its own words (``Scorer.rule``, what a trace shows): the row's
+    outcome class and its reason."""
+    return f"{scores.texts[OUTCOME_COLUMN][index]}: {scores.texts[REASON_COLUMN][index]}"
+
+
 def citation_scores(
     records: Sequence[Record], grounded: MetricScores, classes: Sequence[str | None]
 ) -> MetricScores:
@@ -135,6 +141,7 @@ def outcome_scorers(referee: Referee | None = None) -> tuple[Scorer, Scorer]:
         decides_blank=True,
         decides_failed=True,
         signed=_signed(FACTUAL, referee),
+        rule=factual_rule,
         text_columns=(OUTCOME_COLUMN, REASON_COLUMN, DECIDED_COLUMN),
     )
     citation = Scorer(
