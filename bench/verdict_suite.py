@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from assay.harness.outcomes import OUTCOMES
+from assay.scorers.outcome_rule import OUTCOMES
 from verdict_suite import (
     Agreement,
     Graded,

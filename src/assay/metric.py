@@ -17,6 +17,7 @@ from typing import Any
 
 from .errors import UsageError
 from .records import Dataset, Record
+from .signature import Signature
 
 
 class Outcome(IntEnum):
@@ -291,6 +292,11 @@ class Scorer:
     - `decides_blank`: whether it decides blank responses itself. Every other scorer's blank rows are
       failed by the core, whatever it said (the seed's caveat 4); one for which a blank reply may be
       right (``refusal``: a reply its guard blocked declined) declares it and sees them as any row.
+      `decides_failed`: the same for rows whose system failed, else unscored by the core (the outcome
+      class ``system_error``, which ``factual`` fails).
+    - `signed`: a derived metric's signature, from the signatures of the metrics scored before it (by
+      name) and the run's ScoreOptions, in place of one made of its own parts (``factual``: the rule's
+      version and the signature of every metric it combined).
     - `text_columns`: the text columns its MetricScores carries (``MetricScores.texts``), each named
       ``<name>_...``: per-row output writes them, and an input column named ``<name>_...`` clashes.
     - What reports and other metrics read it for: `review` (a matcher whose pass a cue in the response,
@@ -317,6 +323,8 @@ class Scorer:
     seen_by: SeenBy | None = None
     default: bool = True
     decides_blank: bool = False  # blank rows are its to decide, not failed by the core (see above)
+    decides_failed: bool = False  # rows whose system failed are its to decide, not unscored by the core
+    signed: Callable[[Mapping[str, object], Any], Signature] | None = None  # a derived metric's (see above)
     needs: tuple[str, ...] = ()  # metrics whose verdicts it reads, scored first (see above)
     score_run: RunScorer | None = None  # instead of score_rows: the whole run at once (see above)
     check: Callable[[Dataset], None] | None = None  # before any work (see above)

@@ -87,9 +87,14 @@ class ScoreRun:
         return self.dataset.records
 
 
-def signature(metric: str | Scorer, options: ScoreOptions) -> Signature:
-    """Two runs whose signatures are equal give equal numbers on the same input."""
+def signature(
+    metric: str | Scorer, options: ScoreOptions, before: Mapping[str, object] | None = None
+) -> Signature:
+    """Two runs whose signatures are equal give equal numbers on the same input. `before`: the signatures
+    of the metrics scored before it, by name, which a derived metric's is made of (``Scorer.signed``)."""
     scorer = scorer_of(metric)
+    if scorer.signed is not None:
+        return scorer.signed(before or {}, options)
     parts = [*scorer.signature_parts]
     if scorer.soft_pass is not None:
         parts.append(inflection.SIGNATURE_ON if options.inflection else inflection.SIGNATURE_OFF)
@@ -185,8 +190,8 @@ def verdicts(
 
 def _core_rules(scores: MetricScores, scorer: Scorer, failed: Mapping[int, str], blank: bytearray) -> None:
     """What the core decides whatever a scorer said: a row whose system failed is unscored; a blank
-    response is incorrect (the seed's caveat 4), unless the scorer decides blank rows itself."""
-    for index, reason in failed.items():
+    response is incorrect (the seed's caveat 4); unless the scorer decides such rows itself."""
+    for index, reason in {} if scorer.decides_failed else failed.items():
         scores.mark_unscored(index, reason)
     if not scorer.decides_blank:
         for index in itertools.compress(range(len(blank)), blank):
@@ -364,12 +369,14 @@ def finish(
     gives the Scorers not found by name (a configured one's); `signatures` may give stored ones."""
     known = signatures or {}
     given = {scorer.name: scorer for scorer in scorers}
-    signatures = {name: known.get(name) or signature(given.get(name) or name, options) for name in results}
+    made: dict[str, str] = {}
+    for name in results:  # in scoring order: a derived metric's signature is made of those before it
+        made[name] = known.get(name) or signature(given.get(name) or name, options, made)
     summary = summarize(
         dataset,
         results,
         blank,
-        signatures,
+        made,
         options.signature_parts(),
         options.intervals,
         options.agree_pair,

@@ -1,8 +1,8 @@
 """Grading the suite exactly as ``assay run`` grades a run (src/assay/harness/run.py): the replies
 written as run.jsonl rows (the gold item's keys, ``response``, ``reply``), loaded with
-``assay.load_records``, scored in one call with ``run_metrics(sources=...)`` and ``ScoreOptions(sources=
-...)``, and each row given its outcome by ``harness.outcomes.with_outcomes``; then the outcomes set
-against the careful reader's labels."""
+``assay.load_records``, scored in one call with ``run_metrics(sources=...)`` and the outcome metrics
+(``harness.outcomes.outcome_metrics``: ``factual`` holds each row's outcome) and ``ScoreOptions(sources=
+...)``; then the outcomes set against the careful reader's labels."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay import load_records
-from assay.harness.outcomes import OUTCOME_COLUMN, REASON_COLUMN, with_outcomes
+from assay.harness.outcomes import OUTCOME_COLUMN, REASON_COLUMN, outcome_metrics
 from assay.harness.run import run_metrics
 from assay.scoring import ScoreOptions, score
 
@@ -54,7 +54,8 @@ def grade(replies: Sequence[LabelledReply], sources: Path, folder: Path) -> list
         for row in run_rows(replies):
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
     options = ScoreOptions(sources=str(sources))
-    scored = with_outcomes(score(load_records(path), run_metrics(sources=sources), options=options))
+    metrics = outcome_metrics(run_metrics(sources=sources))
+    scored = score(load_records(path), metrics, options=options)
     texts = scored.metrics["factual"].texts
     return [
         Graded(reply, outcome, reason)

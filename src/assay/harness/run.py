@@ -29,7 +29,7 @@ from ..records import Dataset, Record
 from ..scoring import ScoreOptions, ScoreRun, score
 from .gold_set import GoldSet, load_gold_set, run_dataset, run_row
 from .journal import JOURNAL_NAME, Journal, JournalHeader, open_journal
-from .outcomes import UNDECIDED_ONLY, with_outcomes
+from .outcomes import UNDECIDED_ONLY, outcome_metrics
 from .results import RESULTS_FILES, RunInfo, write_results
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
@@ -147,7 +147,8 @@ def _scored(
     all read. A scoring that fails (a judge down) leaves the answers in run.jsonl without verdicts, as
     well as in the journal, and raises."""
     try:
-        return with_outcomes(score(dataset, with_judge(names, judge), options=options))
+        # factual and citation ask for the rest (their needs): one scoring, one summary
+        return score(dataset, outcome_metrics(with_judge(names, judge) or []), options=options)
     except BaseException:
         write_rows(rows_path, rows)
         raise
