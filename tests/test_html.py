@@ -264,7 +264,7 @@ def test_judge_usage_and_input_warnings_are_shown(report: Report) -> None:
         notes=("a judge is of the <family> of the system under test",),
     )
     inputs = {"empty_golden_ids": ("art-02",), "null_cells": {"response": ("x1", "x2")}}
-    page = render_html(dataclasses.replace(report, judge=judge, **inputs))
+    page = render_html(dataclasses.replace(report, **inputs).with_sections(judge.report_section()))
     assert "40 rows sent to the judges; 16 decided by the cascade; 2 responses truncated" in page
     assert "openai:&lt;model&gt;@127.0.0.1:8080" in page and "of the &lt;family&gt; of" in page
     assert '<td data-field="cache_hits" data-value="16">16</td>' in page

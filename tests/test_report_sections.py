@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import assay
+from assay.harness.results_report import RunResults, render_run_markdown
 from assay.report.model import Report, build_report, report_from_summary
-from assay.report.run_markdown import render_run_markdown
-from assay.report.sections import Comparison, RunResults
+from assay.report.sections import Comparison
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
 REPORT_PACKAGE = Path(assay.__file__).resolve().parent / "report"
@@ -54,7 +54,7 @@ def test_a_summary_file_reads_back_into_the_same_metrics(report: Report) -> None
     written, read = report.as_dict(), again.as_dict()
     for key in ("signature", "source", "rows", "metrics"):
         assert read[key] == written[key]
-    assert (again.judge, again.agreement, again.review, again.rows) == (None, None, None, ())
+    assert (again.sections, again.agreement, again.review, again.rows) == ((), None, None, ())
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ headline, the rollups, the hallucination breakdown, the misses with their traces
 (assay's HTML report with those sections), each written atomically.
 
 ``results_dict`` is the one model of them: the run's Report (``run_report``) holds it as its
-``RunResults`` section, and the Markdown and the HTML are renderings of that Report (the HTML's table of
-questions is the report's rows), so the three cannot disagree. Its numbers:
+``RunResults`` section (``results_report``), and the Markdown and the HTML are renderings of that Report
+(the HTML's table of questions is the report's rows), so the three cannot disagree. Its numbers:
 
 - factual accuracy: the derived metric ``factual`` (``harness.outcomes``) over the items it scored, with
   the run's 95% interval (Wilson's by default);
@@ -35,9 +35,6 @@ from ..outputs import json_document, write_text
 from ..records import Record
 from ..report.html import render_html
 from ..report.model import Report, build_report
-from ..report.run_html import question_rows
-from ..report.run_markdown import render_run_markdown
-from ..report.sections import RunResults
 from ..scorers import MetricScores, Outcome
 from ..scorers.grounded import checks_ran
 from ..scoring import ScoreRun
@@ -56,6 +53,8 @@ from .outcomes import (
     REASON_COLUMN,
     REFUSAL,
 )
+from .results_html import question_rows
+from .results_report import RunResults, render_run_markdown
 from .run_gate import GateSettings, RunGate
 
 NO_VALUE = "(none)"  # a rollup's key for items without a category, scope or route

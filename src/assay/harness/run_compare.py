@@ -206,7 +206,7 @@ def _differences(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
 
 def _shown(value: Any) -> str:
     """A signature's value as the reports write it: options in words, a list of judges joined."""
-    from ..report.run_markdown import options_text
+    from .results_markdown import options_text
 
     if isinstance(value, Mapping):
         return options_text(value)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
 
 from ..metric import Outcome
+from .section import JudgeSection
 
 CORRECT, INCORRECT = "CORRECT", "INCORRECT"  # the verdicts counted per judge (as judges.prompt names them)
 
@@ -91,6 +92,26 @@ class JudgeSummary:
     @property
     def warnings(self) -> tuple[str, ...]:
         return (*self.notes, *self.not_judging)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The accounting as the JSON summary holds it (its ``"judge"`` key)."""
+        found = asdict(self)
+        found["usage"] = {
+            label: asdict(usage) | {"models": sorted(usage.models)} for label, usage in self.usage.items()
+        }
+        found["agreement"] = {
+            name: {"both_scored": both, "agree": agree} for name, (both, agree) in self.agreement.items()
+        }
+        del found["notes"]  # in the warnings, with the flags read off the verdicts
+        found["top_rationale"] = {
+            label: {"rationale": text, "rows": rows} for label, (text, rows) in self.top_rationale.items()
+        }
+        found["warnings"] = list(self.warnings)
+        return found
+
+    def report_section(self) -> JudgeSection:
+        """The accounting as a section of the run's report (``report.model.build_report`` asks for it)."""
+        return JudgeSection(self.as_dict())
 
 
 class Decided(Protocol):

@@ -41,37 +41,3 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[
         return "  " + "  ".join([first, *(c.rjust(w) for c, w in zip(found[1:], widths[1:]))])
 
     return [line(header), *map(line, cells)]
-
-
-def cascade_text(counts: Mapping[str, int]) -> str:
-    """Why the judge's cascade decided rows or sent them to the judges (JudgeSummary.cascade), in words;
-    empty when the cascade was off."""
-    if not counts:
-        return ""
-    if "all_matchers_passed" not in counts:  # another cascade's reasons (assay run's): said as they are
-        return _other_cascade_text(counts)
-    got = counts.get
-    decided = got("all_matchers_passed", 0) + got("all_matchers_failed_no_golden_word", 0)
-    sent = sum(counts.values()) - decided
-    return (
-        f"cascade: {decided} rows decided ({got('all_matchers_passed', 0)} all matchers passed, "
-        f"{got('all_matchers_failed_no_golden_word', 0)} all failed with no golden word); {sent} sent to "
-        f"the judges ({got('sent_for_a_cue', 0)} for a negation, contrast or hedge cue, "
-        f"{got('sent_for_several_candidates', 0)} for naming several candidates, "
-        f"{got('sent_matchers_undecided', 0)} where the matchers disagreed or a golden word was there)"
-    )
-
-
-def _other_cascade_text(counts: Mapping[str, int]) -> str:
-    """'cascade: 9 rows decided (8 decided by the matchers, 1 decided by the guard); 3 sent to the judges
-    (3 unscored by the matchers)', from reasons whose sending ones start with "sent_"."""
-
-    def said(keys: list[str]) -> str:
-        return ", ".join(f"{counts[key]} {key.removeprefix('sent_').replace('_', ' ')}" for key in keys)
-
-    decided = [key for key in counts if not key.startswith("sent_")]
-    sent = [key for key in counts if key.startswith("sent_")]
-    return (
-        f"cascade: {sum(counts[k] for k in decided)} rows decided ({said(decided)}); "
-        f"{sum(counts[k] for k in sent)} sent to the judges ({said(sent)})"
-    )

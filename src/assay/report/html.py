@@ -21,14 +21,13 @@ from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
 from ..summary import BUCKETS
-from ._comparison import comparison_section
 from ._questions import questions_section
-from .format import cascade_text, interval_text, percent
+from .format import interval_text, percent
+from .judge import REVIEW_WHY
 from .markup import csp_hash, element, json_script, number_cell, row_attrs, table, template
 from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
-from .run_html import run_sections
-from .sections import Comparison, RunResults
+from .sections import BODY, LEAD, HtmlPart
 
 BUCKET_NOTES = {
     "both_pass": "both protocols pass",
@@ -39,30 +38,31 @@ BUCKET_NOTES = {
 
 
 def render_html(report: Report) -> str:
-    """The report as one HTML page: the overview, the report's sections (a harness run's numbers:
-    ``run_html.run_sections``; a comparison of two runs), each metric, the judge, the agreement, the rows
-    to review and the table of questions (the report's rows: ``build_report(run)``)."""
+    """The report as one HTML page: the overview, the report's lead sections (a harness run's numbers, a
+    comparison of two runs), each metric, the body sections (a run scorer's accounting), the agreement,
+    the rows to review and the table of questions (the report's rows: ``build_report(run)``)."""
     summary = report.as_dict()
-    run, compared = report.section(RunResults), report.section(Comparison)
-    sections = run_sections(run.results) if run is not None else []
-    comparison = None if compared is None else compared.comparison
-    parts = [_overview(summary), *(html for _, _, html in sections)]
-    if comparison is not None:
-        parts.append(comparison_section(comparison))
+    lead, body = _parts(report, LEAD), _parts(report, BODY)
+    parts = [_overview(summary), *(part.html for part in lead)]
     parts += [_metric_section(report, name) for name in report.metrics]
-    if summary.get("judge"):
-        parts.append(_judge_section(summary["judge"]))
+    parts += [part.html for part in body]
     if summary.get("agreement"):
         parts.append(_agreement_section(summary["agreement"]))
     if (summary.get("review") or {}).get("rows"):
         parts.append(_review_section(summary["review"]))
     parts.append(questions_section(summary, [row_dict(row) for row in report.rows], None))
-    data = json_script("assay-summary", summary)
-    if comparison is not None:
-        data += json_script("assay-comparison", comparison)
-    links = [(anchor, label) for anchor, label, _ in sections]
-    body = _header(summary, comparison is not None, links) + "<main>" + "".join(parts) + "</main>" + data
-    return _page(f"assay report: {summary.get('source', '')}", body)
+    data = json_script("assay-summary", summary) + "".join(found.html_data() for found in report.sections)
+    body_html = _header(summary, _links(lead), _links(body)) + "<main>" + "".join(parts) + "</main>" + data
+    return _page(f"assay report: {summary.get('source', '')}", body_html)
+
+
+def _parts(report: Report, place: str) -> list[HtmlPart]:
+    return [part for found in report.placed(place) for part in found.html_parts()]
+
+
+def _links(parts: Sequence[HtmlPart]) -> list[tuple[str, str]]:
+    """The navigation's links to the parts that have a label, in order."""
+    return [(part.anchor, part.label) for part in parts if part.label is not None]
 
 
 def write_html(path: str | Path, report: Report) -> Path:
@@ -93,7 +93,9 @@ def _page(title: str, body: str) -> str:
     return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], template("report.html"))
 
 
-def _header(summary: Mapping[str, Any], compared: bool, more: Sequence[tuple[str, str]] = ()) -> str:
+def _header(
+    summary: Mapping[str, Any], lead: Sequence[tuple[str, str]] = (), body: Sequence[tuple[str, str]] = ()
+) -> str:
     counts = summary.get("rows", {})
     limit = summary["signature"].get("limit")
     facts = [
@@ -102,8 +104,8 @@ def _header(summary: Mapping[str, Any], compared: bool, more: Sequence[tuple[str
         f"intervals: {summary['signature'].get('intervals', '')}",
         f"assay {summary['signature'].get('assay', __version__)}",
     ]
-    links = [("overview", "Overview"), *more, *((("comparison", "Comparison"),) if compared else ())]
-    links += [(f"metric-{name}", name) for name in summary["metrics"]]
+    links = [("overview", "Overview"), *lead, *((f"metric-{name}", name) for name in summary["metrics"])]
+    links += body
     links += [("agreement", "Agreement")] if summary.get("agreement") else []
     links += [("review", "Rows to review")] if (summary.get("review") or {}).get("rows") else []
     links += [("questions", "Questions")]
@@ -279,31 +281,7 @@ def _review_section(review: Mapping[str, Any]) -> str:
     return (
         f'<section id="review"><h2>Rows to review</h2><p>{len(listed)} of {review["total"]} rows: where '
         "the agreement pair splits, where a matcher passed a response with a negation, contrast or hedge "
-        "cue, and where a matcher and the judge disagree.</p>"
+        f"cue, and {REVIEW_WHY}.</p>"
         + table(["id", "why"], rows, class_="examples")
-        + "</section>"
-    )
-
-
-def _judge_section(judge: Mapping[str, Any]) -> str:
-    facts = [
-        f"{judge.get('sent_to_judges', 0)} rows sent to the judges",
-        f"{judge.get('decided_by_cascade', 0)} decided by the cascade",
-        f"{judge.get('truncated', 0)} responses truncated",
-        f"{judge.get('over_budget', 0)} left unscored by the cost ceiling",
-    ]
-    facts += [cascade_text(judge["cascade"])] if judge.get("cascade") else []
-    keys = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens", "cost")
-    rows = [
-        f"<tr>{element('th', label, scope='row')}"
-        + "".join(number_cell(k, usage.get(k), str(usage.get(k, ""))) for k in keys)
-        + "</tr>"
-        for label, usage in (judge.get("usage") or {}).items()
-    ]
-    warnings = "".join(element("li", str(w)) for w in judge.get("warnings") or [])
-    return (
-        f'<section id="judge"><h2>The LLM judge</h2><p>{escape("; ".join(facts))}</p>'
-        + table(["judge", *keys], rows, class_="numbers")
-        + (f'<ul class="warnings">{warnings}</ul>' if warnings else "")
         + "</section>"
     )

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..judges.accounting import JudgeSummary
 from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
 from ..summary import Agreement, Review
@@ -26,6 +25,7 @@ from ..trace import trace_dicts
 from .format import difference_cells, interval_text, percent
 from .markup import cell, code, markdown_table, plain
 from .model import Cell, MetricReport, Report, Row
+from .sections import BODY, LEAD
 
 TOP_MISSES = 10
 SNIPPET = 160
@@ -38,10 +38,12 @@ def render_markdown(report: Report) -> str:
     lines = [f"# assay results: {cell(report.source)}", ""]
     rows_line = f"{report.total} rows, {report.blank} blank responses (scored incorrect)"
     lines += [f"{rows_line}; assay {__version__}; intervals: {report.intervals}", ""]
-    lines += _judge_warnings(report.judge)
+    lines += _warnings(report.section_warnings())
     lines += _headline(report.metrics)
+    lines += _sections(report, LEAD)
     for name, metric in report.metrics.items():
         lines += _domains(name, metric)
+    lines += _sections(report, BODY)
     if report.agreement is not None:
         lines += _agreement(report.agreement)
     if report.review is not None:
@@ -77,10 +79,14 @@ def _tally_cells(tally: Cell) -> list[str]:
 TALLY_HEADER = ["n", "passed", "accuracy", "95% CI", "mean", "soft", "blank", "unscored"]
 
 
-def _judge_warnings(judge: JudgeSummary | None) -> list[str]:
-    """The judge's warnings (a judge left out, a judge that may not be judging), each escaped."""
-    found = () if judge is None else judge.warnings
+def _warnings(found: Sequence[str]) -> list[str]:
+    """The sections' warnings (a model call left out, a metric that may not be measuring), each escaped."""
     return [*(f"> **Warning:** {cell(warning)}" for warning in found), ""] if found else []
+
+
+def _sections(report: Report, place: str) -> list[str]:
+    """The Markdown of the report's sections at `place`, in order."""
+    return [line for section in report.placed(place) for line in section.markdown_lines()]
 
 
 def _headline(metrics: Mapping[str, MetricReport]) -> list[str]:

@@ -19,12 +19,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._version import __version__
-from ..judges.accounting import JudgeSummary, judge_summary
 from ..signature import info_of
 from ..stats import Interval
 from ..summary import Agreement, IntervalMethod, MetricSummary, Review, Summary, Tally
 from ..trace import Trace, trace_dicts
-from .sections import Section
+from ._section import GivesSection, Section
+from .judge import KEYS_ALWAYS_WRITTEN
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRun
@@ -161,13 +161,20 @@ class Report:
     intervals: str  # the interval method's signature
     version: str
     metrics: Mapping[str, MetricReport]
-    judge: JudgeSummary | None
     agreement: Agreement | None
     review: Review | None
     has_lang: bool
     rows: tuple[Row, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)  # record field -> input column
     sections: tuple[Section, ...] = ()  # more sections, in order (report/sections.py)
+
+    def placed(self, place: str) -> list[Section]:
+        """The report's sections that go at `place` (``sections.LEAD``, ``BODY``), in order."""
+        return [found for found in self.sections if found.place == place]
+
+    def section_warnings(self) -> list[str]:
+        """Every section's warnings, in the sections' order."""
+        return [warning for found in self.sections for warning in found.warnings()]
 
     def section(self, kind: type[SectionType]) -> SectionType | None:
         """The report's first section of this kind, or None."""
@@ -195,10 +202,20 @@ class Report:
                 "null_cells": {column: list(ids) for column, ids in self.null_cells.items()},
             },
             "metrics": {name: metric.as_dict() for name, metric in self.metrics.items()},
-            "judge": None if self.judge is None else judge_dict(self.judge),
+            **self._section_entries(),
             "agreement": None if self.agreement is None else agreement_dict(self.agreement),
             "review": None if self.review is None else review_dict(self.review),
         }
+
+
+    def _section_entries(self) -> dict[str, Any]:
+        """The sections' keys of the JSON summary, between the metrics and the agreement: the keys every
+        summary carries (null when no section fills them), then the sections' own."""
+        found: dict[str, Any] = dict.fromkeys(KEYS_ALWAYS_WRITTEN)
+        for section in self.sections:
+            if section.key is not None:
+                found[section.key] = section.as_dict()
+        return found
 
 
 def build_report(
@@ -208,7 +225,8 @@ def build_report(
 ) -> Report:
     """The report of a run (with its rows), or of a summary alone (without rows). `rows` are the run's
     per-row verdicts when the caller has them already; by default they are made here. `sections` are
-    the report's more sections (a harness run's numbers, a comparison), in order."""
+    the report's more sections (a harness run's numbers, a comparison), in order, after the sections its
+    run scorers' accounting gives (``details_sections``)."""
     from ..scoring import ScoreRun
 
     run = source if isinstance(source, ScoreRun) else None
@@ -227,20 +245,29 @@ def build_report(
         intervals=summary.intervals.signature(),
         version=__version__,
         metrics={name: _metric(m, summary.intervals) for name, m in summary.metrics.items()},
-        judge=judge_summary(summary),
         agreement=summary.agreement,
         review=summary.review,
         has_lang=summary.langs_column,
         rows=found,
         columns=dict(run.dataset.fields) if run is not None else {},
-        sections=tuple(sections),
+        sections=(*details_sections(summary), *sections),
     )
+
+
+def details_sections(summary: Summary) -> list[Section]:
+    """The sections of what the run scorers said of the whole run (``Summary.details``, by metric, in
+    the run's order): each whose details can give one (a ``report_section()`` method)."""
+    return [
+        details.report_section()
+        for details in summary.details.values()
+        if isinstance(details, GivesSection)
+    ]
 
 
 def report_from_summary(summary: Mapping[str, Any]) -> Report:
     """The Report of a summary file ``assay score --json`` wrote (``Report.as_dict()``), as ``assay plot``
-    draws it: its source, counts, signature and every metric's tallies. The judge, the agreement and the
-    review are not read back (None), and a summary has no rows."""
+    draws it: its source, counts, signature and every metric's tallies. The sections (a run scorer's
+    accounting), the agreement and the review are not read back, and a summary has no rows."""
     signature, counts = summary.get("signature") or {}, summary.get("rows") or {}
     protocols = signature.get("protocols") or {}
     metrics = {
@@ -258,7 +285,6 @@ def report_from_summary(summary: Mapping[str, Any]) -> Report:
         intervals=signature.get("intervals", ""),
         version=signature.get("assay", __version__),
         metrics=metrics,
-        judge=None,
         agreement=None,
         review=None,
         has_lang=any(metric.langs for metric in metrics.values()),
@@ -319,22 +345,6 @@ def _rows(run: ScoreRun, rows: Iterable[Mapping[str, Any]]) -> Iterable[Row]:
 
 def _traces(found: Mapping[str, Trace] | None) -> dict[str, Any]:
     return trace_dicts(found)  # the typed traces (``report.rows.verdict_rows``) as the renderers read them
-
-
-def judge_dict(judge: JudgeSummary) -> dict[str, Any]:
-    found = asdict(judge)
-    found["usage"] = {
-        label: asdict(usage) | {"models": sorted(usage.models)} for label, usage in judge.usage.items()
-    }
-    found["agreement"] = {
-        name: {"both_scored": both, "agree": agree} for name, (both, agree) in judge.agreement.items()
-    }
-    del found["notes"]  # in the warnings, with the flags read off the verdicts
-    found["top_rationale"] = {
-        label: {"rationale": text, "rows": rows} for label, (text, rows) in judge.top_rationale.items()
-    }
-    found["warnings"] = list(judge.warnings)
-    return found
 
 
 def agreement_dict(agreement: Agreement) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..judges.accounting import JudgeSummary, judge_summary
 from ..records import Record
 from ..scorer_registry import default_pair
 from ..scorers import SCORERS
@@ -16,8 +15,10 @@ from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
-from .format import DASH, cascade_text, difference_cells, interval_text, percent, text_table
+from .format import DASH, difference_cells, interval_text, percent, text_table
+from .judge import CHECK_BY_HAND, REVIEW_ORDER
 from .model import Cell, MetricReport, Report
+from .sections import BODY, LEAD
 
 if TYPE_CHECKING:
     from ..agree import Confusion, MetricAgreement
@@ -36,32 +37,39 @@ def render_text(report: Report, *, detail: bool = False) -> str:
 
 
 def _detailed(report: Report) -> str:
-    lines = [_headline(report), ""]
+    lines = [_headline(report), "", *_sections(report, LEAD, detail=True)]
     for metric in report.metrics.values():
         lines += _metric_table(metric)
         lines.append("")
-    if report.judge is not None:
-        lines += [*_judge(report.judge), ""]
+    lines += _sections(report, BODY, detail=True)
     if report.agreement is not None:
         lines += _agreement(report.agreement)
     return "\n".join(lines)
 
 
 def _overview(report: Report) -> str:
-    lines = [_headline(report), ""]
+    lines = [_headline(report), "", *_sections(report, LEAD, detail=False)]
     if report.metrics:
         lines += [*_across_metrics(report), ""]
         lines += [*_by_scope(report, "domain"), ""]
         if report.has_lang:
             lines += [*_by_scope(report, "lang"), ""]
-    if report.judge is not None:
-        lines += [*_judge(report.judge), ""]
+    lines += _sections(report, BODY, detail=False)
     if report.agreement is not None:
         lines += [*_agreement(report.agreement, examples=False), ""]
     if report.review is not None and report.review.total:
         lines += [*_review(report.review), ""]
     lines += _hint(report)
     return "\n".join(lines)
+
+
+def _sections(report: Report, place: str, detail: bool) -> list[str]:
+    """The lines of the report's sections at `place`, each followed by a blank line."""
+    lines: list[str] = []
+    for section in report.placed(place):
+        found = section.text_lines(detail)
+        lines += [*found, ""] if found else []
+    return lines
 
 
 def _across_metrics(report: Report) -> list[str]:
@@ -95,9 +103,7 @@ def _by_scope(report: Report, scope: str) -> list[str]:
 
 def _review(review: Review) -> list[str]:
     shown = len(review.rows)
-    lines = [
-        f"rows to review ({review.total} rows; {shown} listed, cues and the judge's disagreements first):"
-    ]
+    lines = [f"rows to review ({review.total} rows; {shown} listed, {REVIEW_ORDER}):"]
     width = max(len(one_line(row.id)) for row in review.rows) if review.rows else 0
     lines += [f"  {one_line(row.id).ljust(width)}  {row.why}" for row in review.rows]
     if review.total > shown:
@@ -164,10 +170,7 @@ def warnings(summary: Report) -> list[str]:
             f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
             f"ids {_ids(ids)}"
         )
-    judged = judge_summary(summary)
-    if judged is not None:  # a judge left out, unreadable cache rows, a judge not judging
-        found += judged.warnings
-    return found
+    return found + summary.section_warnings()  # e.g. a run scorer's accounting: a model call that failed
 
 
 def _headline(report: Report) -> str:
@@ -203,30 +206,6 @@ def _tally_row(label: str, cell: Cell, show_unscored: bool, show_soft: bool) -> 
     return cells + ([str(cell.unscored)] if show_unscored else [])
 
 
-def _judge(judge: JudgeSummary) -> list[str]:
-    lines = [
-        f"judge: {judge.sent_to_judges} rows sent to the chain, {judge.decided_by_cascade} decided by the "
-        f"cascade, {judge.blank} blank; {judge.truncated} responses truncated; {judge.over_budget} left "
-        f"unscored by --max-cost; {judge.seconds:.1f} s"
-    ]
-    lines += [f"  {cascade_text(judge.cascade)}"] if judge.cascade else []
-    header = ["judge", "calls", "cached", "failures", "prompt tokens", "completion tokens", "cost"]
-    counted = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens")
-    rows = [
-        [label, *(str(getattr(usage, key)) for key in counted), f"{usage.cost:.4f}"]
-        for label, usage in judge.usage.items()
-    ]
-    lines += text_table(header, rows)
-    agreeing = [
-        f"{name} {agree}/{both} ({agree / both:.1%})"
-        for name, (both, agree) in judge.agreement.items()
-        if both
-    ]
-    if agreeing:
-        lines.append(f"  agreement with the matchers on the rows both scored: {', '.join(agreeing)}")
-    return lines + [f"  warning: {one_line(warning)}" for warning in judge.warnings]
-
-
 def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
     buckets = agreement.buckets
     header = ["domain", *buckets]
@@ -253,7 +232,7 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
             "but not the golden phrase;"
             if agreement.pair == default_pair()
             else f"  review: {len(agreement.review_ids)} {only} rows pass {second} and fail {first};",
-            "  each may be a correct paraphrase or a different claim. Check them by hand or with a judge:",
+            f"  each may be a correct paraphrase or a different claim. {CHECK_BY_HAND}:",
             f"    {_ids(agreement.review_ids)}",
         ]
     return lines

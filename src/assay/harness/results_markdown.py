@@ -1,7 +1,7 @@
-"""A harness run's Markdown report (results.md): the seed's headline, the gate and what it needs, the
-hallucination breakdown, the rollups per scope, category and route, the misses with their traces, and
-the signatures. A pure function of the run's Report: its ``RunResults`` section, which the harness builds
-(``harness.results.run_report``).
+"""A harness run's numbers in Markdown (results.md's body: ``results_report.RunResults.markdown_lines``):
+the seed's headline, the gate and what it needs, the hallucination breakdown, the rollups per scope,
+category and route, the misses with their traces, and the signatures. Pure functions of the numbers
+(``results.results_dict``).
 
 Every text from the data (ids, questions, replies, reasons, traces, scopes, specs) goes through
 ``markup.cell`` or ``markup.code``, so a reply holding a link, HTML or a pipe renders as the text it
@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .format import DASH, interval_text, percent
-from .markup import cell, code, markdown_table
-from .model import Report
-from .sections import RunResults
+from ..report.format import DASH, interval_text, percent
+from ..report.markup import cell, code, markdown_table
 
 MISSES_SHOWN = 50  # misses written with their traces; the rest are counted
 SNIPPET = 240
@@ -34,31 +32,17 @@ MEANINGS = {
 ROLLUP_TITLES = {"scope": "Per scope", "category": "Per category", "route": "Per route"}
 
 
-def render_run_markdown(report: Report) -> str:
-    """results.md: the report's ``RunResults`` (a report without one is not a harness run's)."""
-    results = run_results(report)
+def run_markdown_lines(results: Mapping[str, Any]) -> list[str]:
+    """results.md below its title: the run's numbers (``results.results_dict``) in Markdown."""
     signatures = results["signatures"]
-    lines = [f"# assay run: {cell(signatures['system'])}", ""]
-    lines += _headline(results["headline"], signatures)
+    lines = _headline(results["headline"], signatures)
     if results.get("gate"):
         lines += _gate(results["gate"])
     lines += _breakdown(results["outcomes"], results["headline"]["questions"])
     for by, title in ROLLUP_TITLES.items():
         lines += _rollup(title, by, results["rollups"][by])
     lines += _misses([item for item in results["items"] if item["outcome"] != "correct"])
-    lines += _signatures(signatures)
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def run_results(report: Report) -> Mapping[str, Any]:
-    """The numbers of the harness run a report is of (its ``RunResults`` section)."""
-    found = report.section(RunResults)
-    if found is None:
-        raise ValueError(
-            f"the report of {report.source!r} has no RunResults section: it is not a harness run's "
-            "(build it with harness.results.run_report)"
-        )
-    return found.results
+    return lines + _signatures(signatures)
 
 
 def accuracy_text(tally: Mapping[str, Any] | None) -> str:

@@ -1,5 +1,5 @@
 """A harness run's own sections of its HTML report (results.html: ``render_html`` of the run's Report,
-whose ``RunResults`` the harness built), put after the overview: the headline, the gate, the
+whose ``results_report.RunResults`` renders them here), put after the overview: the headline, the gate, the
 hallucination breakdown, the rollups per scope, category and route, and the signatures. Every metric
 (the derived ``factual`` and ``citation`` among them) and the table of questions with their traces
 (``question_rows``) are the report's own. Numbers carry their exact values in ``data-value`` (as
@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from ..report.format import interval_text, percent
+from ..report.markup import attrs, element, number_cell, table
+from ..report.rows import row_traces, verdict_rows
 from ..scoring import ScoreRun
 from ..trace import trace_dicts
-from .format import interval_text, percent
-from .markup import attrs, element, number_cell, table
-from .rows import row_traces, verdict_rows
-from .run_markdown import MEANINGS, ROLLUP_TITLES, accuracy_text, options_text
+from .results_markdown import MEANINGS, ROLLUP_TITLES, accuracy_text, options_text
 
 
 def run_sections(results: Mapping[str, Any]) -> list[tuple[str, str, str]]:
