@@ -1,6 +1,7 @@
 """assay run end to end against a system written to fail in known ways (issue 12's "Done when"): a gold set
-built by `assay gold build` from synthetic PDFs of two policies of one insurer (tests/support/pdfgen.py), asked of
-an in-process system file, graded, and the outcome of every item and the counts of results.json checked.
+built by `assay gold build` from synthetic PDFs of two policies of one insurer (tests/support/pdfgen.py),
+asked of an in-process system file, graded, and the outcome of every item and the counts of results.json
+checked.
 
 The system: answers a "24 months" item with a sentence holding only "2024"; answers Yes/No items right
 (Yes and No) and wrong (Yes for No, No for Yes); cites the other policy of the same insurer, or the insurer

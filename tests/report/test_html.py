@@ -1,4 +1,5 @@
-"""The HTML report and the charts, read back without a browser (tests/report/test_html_browser.py opens it in one).
+"""The HTML report and the charts, read back without a browser (tests/report/test_html_browser.py opens it
+in one).
 
 `read_html_numbers` reads every machine-readable number back out of a report; the test that numbers
 agree across JSON, Markdown and HTML can import it from here.

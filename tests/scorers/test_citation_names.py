@@ -4,8 +4,8 @@ kind word tells two documents of one product apart; a name two documents share i
 name alone names none of its documents. Without --sources, citations are still checked against the gold
 set's names of the item's document, and the results say which grounding checks ran.
 
-Real PDFs made with tests/support/pdfgen.py, of two domains: an insurer's policy wording and customer information
-sheet of one product, and a software company's service level agreement and price list.
+Real PDFs made with tests/support/pdfgen.py, of two domains: an insurer's policy wording and customer
+information sheet of one product, and a software company's service level agreement and price list.
 """
 
 from __future__ import annotations

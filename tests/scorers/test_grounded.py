@@ -1,9 +1,9 @@
 """grounded: citations resolve to one document of the item's scope (by equality of names, never substring),
 cited pages hold the support, quoted spans and numbers with units are in the cited or retrieved text.
 
-Real PDFs made with tests/support/pdfgen.py: two policies of one insurer (acme__basic-plan, acme__basic-plan-plus)
-and one of another; then the shared insurance PDFs and their gold set (skipped locally without them, a
-failure under CI=true).
+Real PDFs made with tests/support/pdfgen.py: two policies of one insurer (acme__basic-plan,
+acme__basic-plan-plus) and one of another; then the shared insurance PDFs and their gold set (skipped
+locally without them, a failure under CI=true).
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ page that states the value for another clause does not; every figure the reply s
 must be in the cited text, and one a cited page states otherwise is a contradiction (``wrong_cited`` in
 ``assay run``).
 
-Real PDFs made with tests/support/pdfgen.py: an insurance policy whose grace period is stated in four places (the
-gold quote's clause, a benefit table, a definition, a schedule with labels over values) beside pages
-that state 30 days and 24 months for other clauses; and a software company's SLA and price list.
+Real PDFs made with tests/support/pdfgen.py: an insurance policy whose grace period is stated in four
+places (the gold quote's clause, a benefit table, a definition, a schedule with labels over values) beside
+pages that state 30 days and 24 months for other clauses; and a software company's SLA and price list.
 """
 
 from __future__ import annotations

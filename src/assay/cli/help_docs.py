@@ -4,9 +4,9 @@ Regenerate it after changing a command, a flag or its help text:
 
     python -m assay.cli.help_docs docs/cli.md
 
-(with no path it prints the Markdown). `tests/cli/test_cli_docs.py` fails while the file is out of date. The help
-is formatted at a fixed width and without colour, whatever the terminal, so the file is the same on every
-machine that runs the same Python minor version.
+(with no path it prints the Markdown). `tests/cli/test_cli_docs.py` fails while the file is out of date.
+The help is formatted at a fixed width and without colour, whatever the terminal, so the file is the same
+on every machine that runs the same Python minor version.
 """
 
 from __future__ import annotations

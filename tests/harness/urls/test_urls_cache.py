@@ -1,6 +1,6 @@
-"""The URL check's cache against the real server of tests/support/url_server.py: a fresh entry costs no request,
-a stale one is revalidated with its ETag or Last-Modified (one request, answered 304), transient answers
-are never stored, and a file that is not this cache is refused with its name and the fix."""
+"""The URL check's cache against the real server of tests/support/url_server.py: a fresh entry costs no
+request, a stale one is revalidated with its ETag or Last-Modified (one request, answered 304), transient
+answers are never stored, and a file that is not this cache is refused with its name and the fix."""
 
 from __future__ import annotations
 

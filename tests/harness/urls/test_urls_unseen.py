@@ -1,5 +1,5 @@
-"""The URL checker against servers and inputs it was not written against (tests/support/url_server_odd.py writes
-its answers byte by byte): odd Locations, a HEAD that hangs while GET answers, compressed and endless
+"""The URL checker against servers and inputs it was not written against (tests/support/url_server_odd.py
+writes its answers byte by byte): odd Locations, a HEAD that hangs while GET answers, compressed and endless
 bodies, credentials in URLs, one URL spelled many ways, and the cache and outputs under stress."""
 
 from __future__ import annotations
