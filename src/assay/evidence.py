@@ -21,15 +21,13 @@ object is built per row but the `Seen` a scorer's `explain` reads.
 from __future__ import annotations
 
 import functools
-import itertools
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record
-from .scorers._base import (
+from .metric import (
     Alignment,
     AnswerSets,
     Evidence,
@@ -40,8 +38,12 @@ from .scorers._base import (
     Seen,
     SeenRows,
     Span,
+    blank_rows,
+    settle,
+    system_failures,
 )
-from .scoring import ScoreOptions, blank_rows, row_inputs, system_failures
+from .records import Record
+from .scorer_inputs import ScoreOptions, row_inputs
 from .text import align
 
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
@@ -117,20 +119,10 @@ def decide_batch(
             explain_rows = None
         if options.inflection and scorer.soft_pass is not None:
             scorer.soft_pass(scores, *views[scorer.view])
-        _settle(scorer, scores, failed, blank)
+        settle(scores, scorer, failed, blank)
         found = _explained(scorer, scores, batch, 0, blank, options, seen, explain_rows)
         scores.evidence = found.evidence()
         results[scorer.name].extend(scores)
-
-
-def _settle(scorer: Scorer, scores: MetricScores, failed: Mapping[int, str], blank: bytearray) -> None:
-    """A batch's rows whose system failed unscored, and its blank rows failed (the seed's caveat 4)
-    unless the scorer decides them itself: what ``scoring.verdicts`` does to every row."""
-    for index, reason in failed.items():
-        scores.mark_unscored(index, reason)
-    if not scorer.decides_blank:
-        for index in itertools.compress(range(len(blank)), blank):
-            scores.force_fail(index)
 
 
 def evidence_of(

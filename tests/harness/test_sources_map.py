@@ -96,9 +96,9 @@ def test_a_url_that_is_no_other_urls_spelling_does_not_join(corpus: tuple[Path, 
 
 
 def test_the_url_checks_own_output_is_read(corpus: tuple[Path, Path]) -> None:
-    from assay.harness.urls.check import Hop, UrlVerdict
     from assay.harness.urls.extract import FoundUrl
     from assay.harness.urls.report import url_entries
+    from assay.harness.urls.verdict import Hop, UrlVerdict
 
     found = [FoundUrl("https://example.com/network", False, ("facts/alpha.json:12",))]
     verdict = UrlVerdict(

@@ -32,10 +32,9 @@ from typing import ClassVar, Protocol
 
 from .._version import __version__
 from ..errors import UsageError
-from ..metric import MetricScores, Outcome, RunView, Scorer
+from ..metric import MetricScores, Outcome, RunView, Scorer, system_failures
 from ..records import Dataset, Record
 from ..scorer_registry import SCORERS, declared
-from ..scoring import system_failures
 from ..signature import Signature
 from ..text import cues, unicode
 from ._base import Judge

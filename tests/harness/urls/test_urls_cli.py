@@ -326,9 +326,9 @@ def test_progress_in_a_ci_log_is_a_line_now_and_then_not_one_per_url() -> None:
 
 
 def test_the_terminal_lists_20_hosts_the_worst_kept_and_the_total_of_all() -> None:
-    from assay.harness.urls.check import UrlVerdict
     from assay.harness.urls.extract import FoundUrl
     from assay.harness.urls.report import summary_lines
+    from assay.harness.urls.verdict import UrlVerdict
 
     urls = [f"https://host{n}.example/page" for n in range(30)]
     found = [FoundUrl(url, False, (f"list.txt:{n + 1}",)) for n, url in enumerate(urls)]
