@@ -92,5 +92,5 @@ def test_a_declared_referee_decides_the_rows_it_was_asked(
 @pytest.mark.parametrize("module", ["outcome_rule.py", "outcomes.py"])
 def test_the_scorers_name_no_referee(module: str) -> None:
     """The rule reads the referee a caller declares: it names none itself."""
-    source = Path(__file__).parents[1] / "src" / "assay" / "scorers" / module
+    source = Path(__file__).resolve().parents[2] / "src" / "assay" / "scorers" / module
     assert "judge" not in source.read_text(encoding="utf-8").lower()
