@@ -512,11 +512,3 @@ def _merge_id_lists(parts: Sequence[Mapping[str, tuple[str, ...]]]) -> dict[str,
         for key, ids in part.items():
             merged[key] = merged.get(key, ()) + ids
     return merged
-
-
-def __getattr__(name: str) -> object:
-    """``AGREEMENT_PAIR``, the pair the scorers declare (``Scorer.agrees_with``), read from the registry
-    when first asked for (the reports' name for the original evaluation scripts' pair)."""
-    if name == "AGREEMENT_PAIR":
-        return default_pair()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,10 +11,11 @@ import pytest
 
 from assay import build_report, load_records, score, summary_dict
 from assay.judges.accounting import judge_summary
-from assay.judges.metric import CASCADE, CASCADE_MATCHERS, JudgeSetup, with_judge
+from assay.judges.metric import CASCADE, JudgeSetup, with_judge
 from assay.judges.spec import parse_spec
 from assay.report.html import render_html
 from assay.report.text import render_text
+from assay.scorer_registry import declared
 from assay.text import cues, unicode
 from conftest import Server
 
@@ -128,7 +129,7 @@ def test_the_cascade_sends_rows_with_cues_to_the_judge(llama_server: Server, tmp
     lines = ["id,question,answer,response"] + [f'{i},Capital of India?,{g},"{r}"' for i, g, r, _ in ROWS]
     data.write_text("\n".join(lines) + "\n", encoding="utf-8")
     setup = JudgeSetup((parse_spec(llama_server.spec()),), cascade=True)
-    run = score(load_records(data), with_judge(["judge", *CASCADE_MATCHERS], setup))
+    run = score(load_records(data), with_judge(["judge", *declared("cascade")], setup))
     judge = judge_summary(run.summary)
     assert judge is not None
     expected = {reason: sum(row[3] == reason for row in ROWS) for reason in {row[3] for row in ROWS}}

@@ -361,14 +361,6 @@ def _shares_a_word(response: Sequence[str], answers: Sequence[str]) -> bool:
     return any(not words.isdisjoint(unicode.words(unicode.normalise(a))) for a in answers)
 
 
-def __getattr__(name: str) -> object:
-    """``CASCADE_MATCHERS``: the matchers the cascade reads, as the scorers declare them (``Scorer.cascade``),
-    read from the registry when first asked for."""
-    if name == "CASCADE_MATCHERS":
-        return declared("cascade")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _columns(judgements: Sequence[Judgement]) -> MetricScores:
     scores = MetricScores.all_failing(JUDGE, len(judgements))
     for row, judgement in enumerate(judgements):
