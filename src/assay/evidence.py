@@ -148,6 +148,32 @@ def evidence_rows(
     return _explained(scorer, scores, records, start, blank, options, seen_responses)
 
 
+def _rules_without_the_scorer(
+    scorer: Scorer,
+    scores: MetricScores,
+    start: int,
+    outcomes: Sequence[int],
+    blank: Sequence[int],
+    explained: bool,
+) -> tuple[list[str], list[int]]:
+    """The rules of the rows the core decided (blank, unscored) or the scorer cannot explain, and the
+    rows left for the scorer's own explanation."""
+    rules: list[str] = [""] * len(outcomes)
+    no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
+    decided = []  # the rows the scorer explains
+    forced = not scorer.decides_blank  # the core failed its blank rows, whatever it said
+    for row, code in enumerate(outcomes):
+        if forced and blank[row]:
+            rules[row] = BLANK
+        elif code == _UNSCORED:
+            rules[row] = scores.reasons.get(start + row, "unscored")
+        elif explained:
+            decided.append(row)
+        else:
+            rules[row] = no_evidence
+    return rules, decided
+
+
 def _explained(
     scorer: Scorer,
     scores: MetricScores,
@@ -170,21 +196,9 @@ def _explained(
     deciding = list(map(_deciding, map(operator.attrgetter("answers"), records), answer_index))
     cache: SeenResponses = {} if seen_responses is None else seen_responses
     responses, goldens, responses_shown = _seen(scorer, inputs, originals, deciding, options, cache)
-    rules: list[str] = [""] * len(records)
-    spans: list[Span | None] = [None] * len(records)
     explained = scorer.explain is not None or explain_rows is not None
-    no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
-    decided = []  # the rows the scorer explains
-    forced = not scorer.decides_blank  # the core failed its blank rows, whatever it said
-    for row, code in enumerate(outcomes):
-        if forced and blank[row]:
-            rules[row] = BLANK
-        elif code == _UNSCORED:
-            rules[row] = scores.reasons.get(start + row, "unscored")
-        elif explained:
-            decided.append(row)
-        else:
-            rules[row] = no_evidence
+    rules, decided = _rules_without_the_scorer(scorer, scores, start, outcomes, blank, explained)
+    spans: list[Span | None] = [None] * len(records)
     if explain_rows is not None and decided:
 
         def cells(column: Sequence[Any]) -> list[Any]:  # the decided rows' cells of a column
