@@ -82,7 +82,7 @@ def cold_process(root: Path, cache: Path, runs: int) -> float:
 
 def build_corpus(sources: Path, folder: Path, size: int) -> int:
     """`size` PDFs in `folder`: distinct copies of the sources' PDFs plus a few synthetic ones."""
-    sys.path.insert(0, str(HERE.parent / "tests"))
+    sys.path.insert(0, str(HERE.parent / "tests" / "support"))
     import pdfgen  # the tests' builder of real synthetic PDFs
 
     synthetic = folder / "synthetic"

@@ -1,4 +1,4 @@
-"""The URL checker's speed against the tests' local server (tests/url_server.py): URLs per second
+"""The URL checker's speed against the tests' local server (tests/support/url_server.py): URLs per second
 checked afresh, then served from the cache, and the wall time of a batch of hanging URLs (each bounded
 by its timeout, all in parallel, so the batch costs about one timeout per concurrency slot).
 
@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--per-host", type=int, default=8)
     parser.add_argument("--hangs", type=int, default=32)
     args = parser.parse_args()
-    sys.path.insert(0, str(HERE.parent / "tests"))
+    sys.path.insert(0, str(HERE.parent / "tests" / "support"))
     from url_server import url_server  # the tests' server: real HTTP on 127.0.0.1
 
     settings = CheckSettings(

@@ -15,7 +15,7 @@ per kind of reply (where the grader goes wrong). ``--show N`` lists N disagreein
 its label and kind, the outcome and its reason.
 
 The targets (issue 20) are misses <= 1%, false alarms <= 1%, unscored <= 10%; the command reports them
-and exits 0 either way (tests/test_verdict_suite.py holds them).
+and exits 0 either way (tests/scorers/test_verdict_suite.py holds them).
 
     python bench/verdict_suite.py [--corpus insurance|software|all] [--show N]
 """

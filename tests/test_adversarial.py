@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_run import ROWS, run, write_csv
 
 

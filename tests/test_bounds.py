@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_run import write_csv
 
 from assay import Outcome, score
 from assay.scorers._base import overlap_f1
 from assay.text import unicode
 from assay.text.seed import seed_words
 from assay.trace import traces
-from cli_run import write_csv
 
 SECONDS_PER_MB = 1.0
 SMALL_ROW_SECONDS = 1.0

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_run import run
 
 ROWS = [

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_run import run
 
 from assay import score
 from assay.records import load_records
 from assay.scorers import hard_fact
 from assay.scoring import ScoreOptions
 from assay.trace import explain, traces
-from cli_run import run
 
 FACTS = pd.DataFrame(
     {

@@ -28,12 +28,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from cli_run import run
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from assay import AssayError, load_records
 from assay.cli import build_parser
-from cli_run import run
 
 CI = os.environ.get("CI", "").lower() == "true"
 EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 300))

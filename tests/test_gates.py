@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cli_run import run
-from conftest import Server
 from fault_proxy import Faults, fault_proxy
+
+from conftest import Server
 
 
 def scored_file(folder: Path, domains: dict[str, tuple[int, int]]) -> Path:

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_run import run
 
 from assay import load_records
 from assay.lint import ERROR, WARNING, lint
-from cli_run import run
 
 GOLD = (
     "id,question,answer\n"

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import run
 
 import assay.report.rows as rows_module
 from assay import score
 from assay.summary import SCORE_UNITS_PER_ONE
-from cli_run import run
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "qa_responses.csv"

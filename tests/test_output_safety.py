@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import run
 
 import assay.outputs
 import assay.parallel as parallel
 import assay.report.rows as rows_module
 from assay.cli import main
-from cli_run import run
 from conftest import skip_or_fail
 
 SRC = Path(assay.outputs.__file__).resolve().parents[1]

@@ -14,9 +14,9 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+from cli_run import run
 
 import assay
-from cli_run import run
 
 INPUT = """\
 question,answer,Domain,lang,response,notes

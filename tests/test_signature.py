@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from cli_run import ROWS, run, write_csv
 
 import assay
 from assay import ScoreOptions, score, signature
 from assay.signature import PARQUET_KEY, Signature
-from cli_run import ROWS, run, write_csv
 
 
 def test_a_signature_is_its_parts_formatted_once() -> None:

@@ -9,16 +9,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import regex
+from cli_run import NEEDS_MORE_INPUTS, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_unicode_profile import TEXT
 
 from assay import SCORERS, ScoreOptions, score
 from assay.scorers.hard_fact import pattern_of
 from assay.text import align, unicode
 from assay.trace import BLANK, traces
 from assay.values import Value, expected_regex
-from cli_run import NEEDS_MORE_INPUTS, run
-from test_unicode_profile import TEXT
 
 # Every metric whose inputs the example has (it has a lang column, no pattern column), named.
 EVERY_METRIC = [flag for name in SCORERS if name not in NEEDS_MORE_INPUTS for flag in ("--metric", name)]

@@ -21,15 +21,13 @@ object is built per row but the `Seen` a scorer's `explain` reads.
 from __future__ import annotations
 
 import functools
-import itertools
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Record
-from .scorers._base import (
+from .metric import (
     Alignment,
     AnswerSets,
     Evidence,
@@ -40,8 +38,12 @@ from .scorers._base import (
     Seen,
     SeenRows,
     Span,
+    blank_rows,
+    settle,
+    system_failures,
 )
-from .scoring import ScoreOptions, blank_rows, row_inputs, system_failures
+from .records import Record
+from .scorer_inputs import ScoreOptions, row_inputs
 from .text import align
 
 BLANK = "the response is blank: incorrect, whatever the golden answer (the seed's caveat 4)"
@@ -117,20 +119,10 @@ def decide_batch(
             explain_rows = None
         if options.inflection and scorer.soft_pass is not None:
             scorer.soft_pass(scores, *views[scorer.view])
-        _settle(scorer, scores, failed, blank)
+        settle(scores, scorer, failed, blank)
         found = _explained(scorer, scores, batch, 0, blank, options, seen, explain_rows)
         scores.evidence = found.evidence()
         results[scorer.name].extend(scores)
-
-
-def _settle(scorer: Scorer, scores: MetricScores, failed: Mapping[int, str], blank: bytearray) -> None:
-    """A batch's rows whose system failed unscored, and its blank rows failed (the seed's caveat 4)
-    unless the scorer decides them itself: what ``scoring.verdicts`` does to every row."""
-    for index, reason in failed.items():
-        scores.mark_unscored(index, reason)
-    if not scorer.decides_blank:
-        for index in itertools.compress(range(len(blank)), blank):
-            scores.force_fail(index)
 
 
 def evidence_of(
@@ -156,6 +148,32 @@ def evidence_rows(
     return _explained(scorer, scores, records, start, blank, options, seen_responses)
 
 
+def _rules_without_the_scorer(
+    scorer: Scorer,
+    scores: MetricScores,
+    start: int,
+    outcomes: Sequence[int],
+    blank: Sequence[int],
+    explained: bool,
+) -> tuple[list[str], list[int]]:
+    """The rules of the rows the core decided (blank, unscored) or the scorer cannot explain, and the
+    rows left for the scorer's own explanation."""
+    rules: list[str] = [""] * len(outcomes)
+    no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
+    decided = []  # the rows the scorer explains
+    forced = not scorer.decides_blank  # the core failed its blank rows, whatever it said
+    for row, code in enumerate(outcomes):
+        if forced and blank[row]:
+            rules[row] = BLANK
+        elif code == _UNSCORED:
+            rules[row] = scores.reasons.get(start + row, "unscored")
+        elif explained:
+            decided.append(row)
+        else:
+            rules[row] = no_evidence
+    return rules, decided
+
+
 def _explained(
     scorer: Scorer,
     scores: MetricScores,
@@ -178,21 +196,9 @@ def _explained(
     deciding = list(map(_deciding, map(operator.attrgetter("answers"), records), answer_index))
     cache: SeenResponses = {} if seen_responses is None else seen_responses
     responses, goldens, responses_shown = _seen(scorer, inputs, originals, deciding, options, cache)
-    rules: list[str] = [""] * len(records)
-    spans: list[Span | None] = [None] * len(records)
     explained = scorer.explain is not None or explain_rows is not None
-    no_evidence = f"{scorer.description} ({scorer.name} gives no evidence of its own)"
-    decided = []  # the rows the scorer explains
-    forced = not scorer.decides_blank  # the core failed its blank rows, whatever it said
-    for row, code in enumerate(outcomes):
-        if forced and blank[row]:
-            rules[row] = BLANK
-        elif code == _UNSCORED:
-            rules[row] = scores.reasons.get(start + row, "unscored")
-        elif explained:
-            decided.append(row)
-        else:
-            rules[row] = no_evidence
+    rules, decided = _rules_without_the_scorer(scorer, scores, start, outcomes, blank, explained)
+    spans: list[Span | None] = [None] * len(records)
     if explain_rows is not None and decided:
 
         def cells(column: Sequence[Any]) -> list[Any]:  # the decided rows' cells of a column

@@ -347,3 +347,42 @@ class Scorer:
     def by_run(self) -> bool:
         """Whether it scores the whole run at once (``score_run``) rather than batches of rows."""
         return self.score_run is not None
+
+
+# --- what the core decides whatever a scorer says --------------------------------------------------
+
+SYSTEM_FAILED = "the system failed: {}"  # every metric's reason for a row whose system failed
+
+
+def system_failures(records: Sequence[Record]) -> dict[int, str]:
+    """Row index -> why, for each row whose reply says the system failed to answer (``Reply.error``
+    set: an exception, a timeout, a malformed reply). Such a row is unscored under every metric, a
+    model grader's included: its empty text is no answer of the system's to grade, and failing it would count
+    the failure twice, as a wrong answer too (the run's outcome says ``system_error``)."""
+    replies = list(map(operator.attrgetter("reply"), records))
+    if not any(replies):
+        return {}
+    return {
+        index: SYSTEM_FAILED.format(reply.error)
+        for index, reply in enumerate(replies)
+        if reply is not None and reply.error is not None and str(reply.error).strip()
+    }
+
+
+def blank_rows(records: Sequence[Record], failed: Mapping[int, str] | None = None) -> bytearray:
+    """1 for each row whose response is empty or whitespace only and whose system did not fail
+    (`failed`: ``system_failures(records)``, found when not given), else 0."""
+    blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
+    for index in system_failures(records) if failed is None else failed:
+        blank[index] = 0
+    return blank
+
+
+def settle(scores: MetricScores, scorer: Scorer, failed: Mapping[int, str], blank: bytearray) -> None:
+    """What the core decides whatever a scorer said: a row whose system failed is unscored; a blank
+    response is incorrect (the seed's caveat 4); unless the scorer decides such rows itself."""
+    for index, reason in {} if scorer.decides_failed else failed.items():
+        scores.mark_unscored(index, reason)
+    if not scorer.decides_blank:
+        for index in itertools.compress(range(len(blank)), blank):
+            scores.force_fail(index)

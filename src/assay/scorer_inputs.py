@@ -18,7 +18,14 @@ if TYPE_CHECKING:
 
 
 class ScoreOptions(Protocol):
-    """What resolving inputs reads of the run's options (``scoring.ScoreOptions``)."""
+    """What resolving inputs, and deciding a batch with its evidence, read of the run's options
+    (``scoring.ScoreOptions``)."""
+
+    @property
+    def nfc(self) -> bool: ...
+
+    @property
+    def inflection(self) -> bool: ...
 
     @property
     def regex_column(self) -> str: ...

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import itertools
 import operator
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -16,7 +15,10 @@ from typing import Any
 from ._gc import collection_paused
 from ._version import __version__
 from .errors import InputError, UsageError
-from .metric import OPTIONAL, AnswerSets, MetricScores, RunView, Scorer
+from .evidence import decide_batch
+from .metric import OPTIONAL, AnswerSets, MetricScores, RunView, Scorer, settle, system_failures
+from .metric import SYSTEM_FAILED as SYSTEM_FAILED
+from .metric import blank_rows as blank_rows
 from .records import ColumnMap, Dataset, Record, load_records
 
 # The inputs' resolver, re-exported: callers import it from here.
@@ -168,8 +170,6 @@ def verdicts(
     records = dataset.records
     score_batch = _score_batch
     if evidence:  # each row's verdict and its evidence from one call of the scorer, never a second pass
-        from .evidence import decide_batch
-
         score_batch = decide_batch
         for scores in results.values():
             scores.evidence = []
@@ -181,21 +181,11 @@ def verdicts(
     failed = system_failures(records)
     blank = blank_rows(records, failed)
     for scorer in by_rows:
-        _core_rules(results[scorer.name], scorer, failed, blank)
+        settle(results[scorer.name], scorer, failed, blank)
     by_run = [scorer for scorer in scorers if scorer.by_run]
     if by_run:
         _score_runs(dataset, by_run, results, blank, failed, options, progress)
     return results, blank
-
-
-def _core_rules(scores: MetricScores, scorer: Scorer, failed: Mapping[int, str], blank: bytearray) -> None:
-    """What the core decides whatever a scorer said: a row whose system failed is unscored; a blank
-    response is incorrect (the seed's caveat 4); unless the scorer decides such rows itself."""
-    for index, reason in {} if scorer.decides_failed else failed.items():
-        scores.mark_unscored(index, reason)
-    if not scorer.decides_blank:
-        for index in itertools.compress(range(len(blank)), blank):
-            scores.force_fail(index)
 
 
 def _score_runs(
@@ -250,7 +240,7 @@ def _keep(
             f"the metric {scorer.name!r} gave {len(scores)} verdicts for {len(blank)} rows",
             fix=f"fix the scorer {scorer.name!r}: its score_run returns one verdict per row",
         )
-    _core_rules(scores, scorer, failed, blank)
+    settle(scores, scorer, failed, blank)
     results[scorer.name] = scores
 
 
@@ -270,33 +260,6 @@ async def _awaited(pending: Awaitable[MetricScores]) -> MetricScores:
 
 def _await(pending: Awaitable[MetricScores]) -> MetricScores:
     return asyncio.run(_awaited(pending))
-
-
-SYSTEM_FAILED = "the system failed: {}"  # every metric's reason for a row whose system failed
-
-
-def system_failures(records: Sequence[Record]) -> dict[int, str]:
-    """Row index -> why, for each row whose reply says the system failed to answer (``Reply.error``
-    set: an exception, a timeout, a malformed reply). Such a row is unscored under every metric, a
-    model grader's included: its empty text is no answer of the system's to grade, and failing it would count
-    the failure twice, as a wrong answer too (the run's outcome says ``system_error``)."""
-    replies = list(map(operator.attrgetter("reply"), records))
-    if not any(replies):
-        return {}
-    return {
-        index: SYSTEM_FAILED.format(reply.error)
-        for index, reply in enumerate(replies)
-        if reply is not None and reply.error is not None and str(reply.error).strip()
-    }
-
-
-def blank_rows(records: Sequence[Record], failed: Mapping[int, str] | None = None) -> bytearray:
-    """1 for each row whose response is empty or whitespace only and whose system did not fail
-    (`failed`: ``system_failures(records)``, found when not given), else 0."""
-    blank = bytearray(map(operator.not_, map(str.strip, map(operator.attrgetter("response"), records))))
-    for index in system_failures(records) if failed is None else failed:
-        blank[index] = 0
-    return blank
 
 
 def output_columns(dataset: Dataset, metrics: Sequence[str | Scorer], options: ScoreOptions) -> list[str]:

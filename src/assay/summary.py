@@ -12,13 +12,24 @@ import dataclasses
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import stats
 from .errors import UsageError
 from .metric import TIMED_OUT, MetricScores, Outcome, Scorer
 from .records import Dataset, Record
+from .review import (
+    BUCKET_INDEX_OF_CODE,
+    CODES_OF_INDEX,
+    RADIX_PAIR,
+    merge_reviews,
+    pair_codes,
+    rows_to_review,
+)
+from .review import (
+    Review as Review,  # named beside Summary for the reports that read both
+)
 from .scorer_registry import SCORERS, default_pair
 from .signature import Signature
 from .text import inflection
@@ -140,38 +151,6 @@ class Agreement:
         return bucket_names(self.pair)
 
 
-REVIEW_ROWS = 12  # rows to review listed by id; the rest are counted
-CUE_SCAN_ROWS = 20_000  # passing rows searched for a cue: bounds the cost at a million rows
-CUE_CHARS = 2_000  # of a response searched for a cue (as much as a trace shows)
-# Why a row is to review, by kind (Review.counts' keys).
-# A referee's (``Scorer.referee``) is "<its name>_disagrees". A cue, or a referee disagreeing, is listed
-# before the rows where only the pair splits.
-ONLY_SECOND, ONLY_FIRST, CUE, DISAGREES = "second_only", "first_only", "cue", "_disagrees"
-
-
-@dataclass(frozen=True)
-class ReviewRow:
-    id: str
-    why: str
-    # 0: a cue in a passing response, or a matcher and a referee disagree (listed first: a verdict may be
-    # wrong); 1: only the agreement pair splits.
-    priority: int = 1
-
-
-@dataclass(frozen=True)
-class Review:
-    """The rows a person should look at: where the agreement pair splits, where a matcher passed a
-    response holding a negation, contrast or hedge cue (``text/cues.py``), and where a matcher and a
-    referee (``Scorer.referee``: a second opinion) disagree. The first ``REVIEW_ROWS`` are listed in
-    input order, each with why."""
-
-    rows: tuple[ReviewRow, ...]
-    total: int  # rows to review in all (a row counted once, whatever its reasons)
-    counts: Mapping[str, int]  # rows by kind of reason
-    cue_rows_scanned: int  # passing rows searched for a cue (at most CUE_SCAN_ROWS per process)
-    cue_rows_passing: int  # passing rows in all
-
-
 @dataclass(frozen=True)
 class Summary:
     source: str
@@ -247,7 +226,7 @@ def summarize(
         metrics=metrics,
         agreement=agreement,
         intervals=intervals or IntervalMethod(),
-        review=_review(dataset.records, results, blank, chosen, _declared(results, scorers or {})),
+        review=rows_to_review(dataset.records, results, blank, chosen, _declared(results, scorers or {})),
         langs_column=has_lang,
         details={name: scores.details for name, scores in results.items() if scores.details is not None},
     )
@@ -393,20 +372,6 @@ def _with_timed_out(summary: MetricSummary, records: Sequence[Record], scores: M
     )
 
 
-# A row's bucket under a pair (A, B) by the code A's outcome * 4 + B's outcome (outcomes are 0 .. 3):
-# a soft pass is not a pass here, as in the accuracy. Index into the pair's bucket names.
-_RADIX_PAIR = 4
-_BUCKET_INDEX_OF_CODE = tuple(
-    (0 if a == b == Outcome.PASS else 2 if a == Outcome.PASS else 3 if b == Outcome.PASS else 1)
-    for a in range(_RADIX_PAIR)
-    for b in range(_RADIX_PAIR)
-)
-_CODES_OF_INDEX = tuple(
-    frozenset(code for code, index in enumerate(_BUCKET_INDEX_OF_CODE) if index == wanted)
-    for wanted in range(4)
-)
-
-
 def bucket_names(pair: Sequence[str]) -> tuple[str, str, str, str]:
     """The four buckets of a pair (A, B): both_pass, both_fail, "A only", "B only"; for the original
     evaluation scripts' pair, the names every earlier report used (exact_only, overlap_only)."""
@@ -418,17 +383,12 @@ def bucket_names(pair: Sequence[str]) -> tuple[str, str, str, str]:
 
 def bucket_of(exact: int, overlap: int) -> str:
     """The bucket of a row under the original scripts' pair, from its two outcomes."""
-    return BUCKETS[_BUCKET_INDEX_OF_CODE[exact * _RADIX_PAIR + overlap]]
+    return BUCKETS[BUCKET_INDEX_OF_CODE[exact * RADIX_PAIR + overlap]]
 
 
 def pair_bucket(pair: Sequence[str], first: int, second: int) -> str:
     """The bucket of a row under any pair (``Agreement.pair``), from its two outcomes."""
-    return bucket_names(pair)[_BUCKET_INDEX_OF_CODE[first * _RADIX_PAIR + second]]
-
-
-def _pair_codes(first: MetricScores, second: MetricScores) -> bytes:
-    """Each row's code under a pair (built-in maps only: no Python step per row)."""
-    return bytes(map(operator.add, map(_RADIX_PAIR.__mul__, first.outcomes), second.outcomes))
+    return bucket_names(pair)[BUCKET_INDEX_OF_CODE[first * RADIX_PAIR + second]]
 
 
 def _agreement(
@@ -442,15 +402,15 @@ def _agreement(
     names = bucket_names(pair)
     by_domain: Counter[tuple[str, str]] = Counter()
     for (domain, values), count in joint.items():
-        index = _BUCKET_INDEX_OF_CODE[values[positions[0]] * _RADIX_PAIR + values[positions[1]]]
+        index = BUCKET_INDEX_OF_CODE[values[positions[0]] * RADIX_PAIR + values[positions[1]]]
         by_domain[domain, names[index]] += count
     domains = sorted({domain for domain, _ in by_domain})
-    codes = _pair_codes(first, second)
+    codes = pair_codes(first, second)
     examples = {}
     for index, bucket in enumerate(names):
-        found = _first_rows(codes, _CODES_OF_INDEX[index], EXAMPLES_PER_BUCKET)
+        found = _first_rows(codes, CODES_OF_INDEX[index], EXAMPLES_PER_BUCKET)
         examples[bucket] = tuple(_example(records[i], _deciding_answer(i, first, second)) for i in found)
-    in_review = map(_CODES_OF_INDEX[3].__contains__, codes)
+    in_review = map(CODES_OF_INDEX[3].__contains__, codes)
     return Agreement(
         overall={b: sum(by_domain[d, b] for d in domains) for b in names},
         domains={d: {b: by_domain[d, b] for b in names} for d in domains},
@@ -482,156 +442,6 @@ def _deciding_answer(index: int, *metrics: MetricScores) -> int:
     return next((m.answer_index[index] for m in metrics if m.answer_index[index] >= 0), 0)
 
 
-_PASSED = bytes.maketrans(bytes(range(4)), bytes((0, 1, 0, 0)))  # an outcome -> 1 for a (strict) pass
-_NOT = bytes.maketrans(bytes((0, 1)), bytes((1, 0)))
-_DECIDED = bytes.maketrans(bytes(range(4)), bytes((1, 1, 0, 0)))  # pass or fail, not unscored or soft
-
-
-def _review(
-    records: Sequence[Record],
-    results: Mapping[str, MetricScores],
-    blank: bytearray,
-    pair: tuple[str, str] | None,
-    scorers: Mapping[str, Scorer],
-) -> Review:
-    """The rows to review (see ``Review``): each reason's rows as a 0/1 flag per row, built with
-    built-in maps; only the cue search looks at texts, on passing rows, at most CUE_SCAN_ROWS of them."""
-    reasons: list[tuple[str, bytes, Callable[[int], str]]] = []  # kind, a 0/1 flag per row, why
-    if pair is not None:
-        first, second = pair
-        codes = _pair_codes(results[first], results[second])
-        for kind, index, passes, fails in ((ONLY_SECOND, 3, second, first), (ONLY_FIRST, 2, first, second)):
-            flags = codes.translate(_flag_table(_CODES_OF_INDEX[index]))
-            reasons.append((kind, flags, _constant(_split_why(passes, fails))))
-    matchers = [name for name in SCORERS if name in scorers and scorers[name].review]  # registry order
-    for referee in (name for name, scorer in scorers.items() if scorer.referee):
-        reasons += _disagreements(results, referee, matchers)
-    passing = bytes(len(records))
-    for name in matchers:
-        passing = _bitwise(operator.or_, passing, results[name].outcomes.translate(_PASSED))
-    passing = _bitwise(operator.and_, passing, bytes(blank).translate(_NOT))
-    cue_flags, cue_of, scanned = _cue_flags(records, passing)
-    reasons.append((CUE, cue_flags, lambda row: f"a matcher passed it, with {cue_of[row]}"))
-    return _collect_review(records, reasons, scanned, passing.count(1))
-
-
-def _bitwise(operation: Callable[[int, int], int], a: bytes | bytearray, b: bytes | bytearray) -> bytes:
-    """Two equal-length byte strings of 0/1 flags combined byte by byte, as two big integers (fast)."""
-    joined = operation(int.from_bytes(a, "big"), int.from_bytes(b, "big"))
-    return joined.to_bytes(len(a), "big")
-
-
-def _constant(text: str) -> Callable[[int], str]:
-    return lambda _row: text
-
-
-def _split_why(passes: str, fails: str) -> str:
-    seed = default_pair()
-    if seed is not None and (passes, fails) == seed[::-1]:
-        return "overlap only: every golden word, not the golden phrase"
-    if (passes, fails) == seed:
-        return "exact only: the golden text, not all its words (inside a longer word?)"
-    return f"{passes} only: {passes} passes, {fails} fails"
-
-
-def _flag_table(codes: frozenset[int]) -> bytes:
-    return bytes(1 if code in codes else 0 for code in range(256))
-
-
-def _disagreements(
-    results: Mapping[str, MetricScores], referee: str, matchers: Sequence[str]
-) -> list[tuple[str, bytes, Callable[[int], str]]]:
-    """The rows where a referee and each review matcher both decided, and differ."""
-    decided_by_referee = results[referee].outcomes.translate(_DECIDED)
-    referee_pass = results[referee].outcomes.translate(_PASSED)
-    found = []
-    for name in matchers:
-        decided = _bitwise(operator.and_, decided_by_referee, results[name].outcomes.translate(_DECIDED))
-        differ = _bitwise(operator.xor, referee_pass, results[name].outcomes.translate(_PASSED))
-        flags = _bitwise(operator.and_, decided, differ)
-        found.append((f"{referee}{DISAGREES}", flags, _referee_why(referee, name, referee_pass)))
-    return found
-
-
-def _referee_why(referee: str, matcher: str, referee_pass: bytes | bytearray) -> Callable[[int], str]:
-    def why(row: int) -> str:
-        verdicts = ("passes", "fails") if referee_pass[row] else ("fails", "passes")
-        return f"the {referee} {verdicts[0]}, {matcher} {verdicts[1]}"
-
-    return why
-
-
-def _cue_flags(records: Sequence[Record], passing: bytes) -> tuple[bytes, dict[int, str], int]:
-    """1 for each passing row whose response holds a cue, among the first CUE_SCAN_ROWS passing rows."""
-    from .text.cues import cue_in, cue_words  # the unicode profile loads only for a report that asks
-
-    rows = list(itertools.islice(itertools.compress(range(len(records)), passing), CUE_SCAN_ROWS))
-    kinds = cue_words()
-    found = {}
-    for row in rows:
-        cue = cue_in(_start(records[row].response))
-        if cue is not None:
-            kind = kinds[cue][1] if cue in kinds else "negation"  # n't, or a negative ending
-            found[row] = f"the {kind} cue {cue!r}"
-    flags = bytearray(len(records))
-    for row in found:
-        flags[row] = 1
-    return bytes(flags), found, len(rows)
-
-
-def _start(text: str) -> str:
-    """The first CUE_CHARS characters of a text, cut at a space (never inside a word, which could make
-    a cue of part of one): a 50 MB response is not normalised whole to look for a cue."""
-    if len(text) <= CUE_CHARS:
-        return text
-    cut = text[:CUE_CHARS]
-    return cut[: max(0, *(cut.rfind(space) for space in " \n\t"))]
-
-
-def _collect_review(
-    records: Sequence[Record],
-    reasons: Sequence[tuple[str, bytes, Callable[[int], str]]],
-    scanned: int,
-    passing: int,
-) -> Review:
-    counts = {kind: 0 for kind, _, _ in reasons}
-    union, first = bytes(len(records)), bytes(len(records))
-    for kind, flags, _ in reasons:
-        counts[kind] += flags.count(1)
-        union = _bitwise(operator.or_, union, flags)
-        if kind == CUE or kind.endswith(DISAGREES):
-            first = _bitwise(operator.or_, first, flags)
-    rest = _bitwise(operator.xor, union, first)
-    listed = [
-        *((0, row) for row in itertools.islice(itertools.compress(range(len(records)), first), REVIEW_ROWS)),
-        *((1, row) for row in itertools.islice(itertools.compress(range(len(records)), rest), REVIEW_ROWS)),
-    ][:REVIEW_ROWS]
-    rows = []
-    for priority, row in listed:
-        whys = dict.fromkeys(why(row) for _, flags, why in reasons if flags[row])
-        rows.append(ReviewRow(records[row].id, "; ".join(whys), priority))
-    return Review(tuple(rows), union.count(1), counts, scanned, passing)
-
-
-def _merge_review(parts: Sequence[Review]) -> Review:
-    counts: Counter[str] = Counter()
-    for part in parts:
-        counts.update(part.counts)
-    # Each part lists its own first rows by priority, then input order: sorted stably by priority, the
-    # parts' lists begin with the whole file's.
-    ordered = sorted(
-        itertools.chain.from_iterable(p.rows for p in parts), key=operator.attrgetter("priority")
-    )
-    rows = tuple(ordered[:REVIEW_ROWS])
-    return Review(
-        rows,
-        sum(p.total for p in parts),
-        dict(counts),
-        sum(p.cue_rows_scanned for p in parts),
-        sum(p.cue_rows_passing for p in parts),
-    )
-
-
 def merge_summaries(parts: Sequence[Summary]) -> Summary:
     """One summary of consecutive parts of one input (scored in separate processes), as if scored whole."""
     first = parts[0]
@@ -647,7 +457,7 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         metrics={name: _merge_metric([p.metrics[name] for p in parts]) for name in first.metrics},
         agreement=_merge_agreement(agreements) if agreements else None,
         intervals=first.intervals,
-        review=_merge_review(reviews) if (reviews := [p.review for p in parts if p.review]) else None,
+        review=merge_reviews(reviews) if (reviews := [p.review for p in parts if p.review]) else None,
         langs_column=first.langs_column,
         details=first.details,  # run scorers run in one process: parts carry none
     )
@@ -702,11 +512,3 @@ def _merge_id_lists(parts: Sequence[Mapping[str, tuple[str, ...]]]) -> dict[str,
         for key, ids in part.items():
             merged[key] = merged.get(key, ()) + ids
     return merged
-
-
-def __getattr__(name: str) -> object:
-    """``AGREEMENT_PAIR``, the pair the scorers declare (``Scorer.agrees_with``), read from the registry
-    when first asked for (the reports' name for the original evaluation scripts' pair)."""
-    if name == "AGREEMENT_PAIR":
-        return default_pair()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,9 +12,20 @@ from pathlib import Path
 
 # Layers run one way (DESIGN.md): cli -> harness -> scorers, judges, report -> the core -> text, io.
 # A module's layer is its first package under assay/; the core is every module not named here.
-LAYER_OF_PACKAGE = {"cli": 5, "harness": 4, "scorers": 3, "judges": 3, "report": 3, "text": 1, "io": 1}
+LAYER_OF_PACKAGE = {
+    "cli": 5,
+    "harness": 4,
+    # score_file: a file job (read, score over processes, write the per-row files), above the report
+    "parallel": 4,
+    "scorers": 3,
+    "judges": 3,
+    "report": 3,
+    "text": 1,
+    "io": 1,
+}
 CORE = 2
 FACADE = ("assay", "assay.__main__")  # the public surface re-exports every layer; nothing imports it
+C_EXTENSIONS = ("_speedups", "_csvwrite")  # built from their .c source; they import nothing of the package
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,8 @@ class Graph:
 def layer(module: str) -> int:
     if module in FACADE:
         return 9
+    if module.rpartition(".")[2] in C_EXTENSIONS:
+        return 0  # a leaf every layer may call
     parts = module.split(".")
     return LAYER_OF_PACKAGE.get(parts[1], CORE) if len(parts) > 1 else CORE
 

@@ -8,8 +8,8 @@ page text as it is made), graded exactly as ``assay run --sources`` grades, and 
     graded = grade(replies, corpus.root, folder)
     Agreement(tuple(graded)).miss_share     # faults graded correct, as a share of faults
 
-bench/verdict_suite.py prints the confusion table and the shares; tests/test_verdict_suite.py holds the
-targets (misses <= 1%, false alarms <= 1%, correct replies unscored <= 10%).
+bench/verdict_suite.py prints the confusion table and the shares; tests/scorers/test_verdict_suite.py holds
+the targets (misses <= 1%, false alarms <= 1%, correct replies unscored <= 10%).
 """
 
 from __future__ import annotations

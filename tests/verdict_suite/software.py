@@ -1,5 +1,5 @@
 """The second corpus: a software company's service level agreement and price list, written as real PDFs
-(tests/pdfgen.py), with their facts in assay's default schema and their question templates.
+(tests/support/pdfgen.py), with their facts in assay's default schema and their question templates.
 
 Each value is stated on the page where it belongs, and some numbers are stated again on other pages for
 other clauses (30 days is the credit claim window, the data retention period, the refund window and the

@@ -20,7 +20,8 @@ from .._version import __version__
 from ..errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, AssayError
 from ..terminal import EscapingStream, one_line
 
-# Each command's line in --help, in --help's order (tests/test_cli_init.py holds each to its own parser's).
+# Each command's line in --help, in --help's order (tests/cli/test_cli_init.py holds each to its own
+# parser's).
 HELP = {
     "score": "score a responses file with one or more metrics",
     "agree": "measure each metric's agreement with human labels",

@@ -4,9 +4,9 @@ Regenerate it after changing a command, a flag or its help text:
 
     python -m assay.cli.help_docs docs/cli.md
 
-(with no path it prints the Markdown). `tests/test_cli_docs.py` fails while the file is out of date. The help
-is formatted at a fixed width and without colour, whatever the terminal, so the file is the same on every
-machine that runs the same Python minor version.
+(with no path it prints the Markdown). `tests/cli/test_cli_docs.py` fails while the file is out of date.
+The help is formatted at a fixed width and without colour, whatever the terminal, so the file is the same
+on every machine that runs the same Python minor version.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ REGENERATE = "python -m assay.cli.help_docs docs/cli.md"
 PREAMBLE = f"""# Command-line reference
 
 <!-- Generated from the commands' --help by `{REGENERATE}`. Do not edit by hand:
-     tests/test_cli_docs.py checks that this file is current. -->
+     tests/cli/test_cli_docs.py checks that this file is current. -->
 
 Every command's and subcommand's `--help`, as `assay` prints it (at a width of {WIDTH} columns). The
 guides say what the flags are for: [scoring](scoring.md), [the judge](judge.md), [reports](reports.md),

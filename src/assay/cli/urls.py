@@ -20,8 +20,8 @@ from . import flags
 from .progress import CountProgress, beneath
 
 if TYPE_CHECKING:
-    from ..harness.urls.check import UrlVerdict
     from ..harness.urls.extract import UrlScan
+    from ..harness.urls.verdict import UrlVerdict
 
 # The engine's own defaults, shown in --help (settings.py loads no httpx, so neither does --help).
 ENGINE = CheckSettings()

@@ -73,6 +73,16 @@ from ..summary import summarize
 
 REFEREE: Final = Referee(JUDGE, judge_rule, asked_judges)
 FACTUAL_SCORER, CITATION_SCORER = outcome_scorers(REFEREE)
+# The metrics every run scores: what the outcome class reads (its scorers' needs), the referee apart,
+# who joins only with a chain of judges.
+GRADED_BY: Final = tuple(
+    dict.fromkeys(
+        need.removesuffix(OPTIONAL)
+        for scorer in (FACTUAL_SCORER, CITATION_SCORER)
+        for need in scorer.needs
+        if need.removesuffix(OPTIONAL) not in (JUDGE, FACTUAL_SCORER.name)
+    )
+)
 DECIDERS: Final = (BY_MATCHERS, JUDGE, BY_GUARD, BY_SYSTEM)  # who decided an outcome (DECIDED_COLUMN)
 NOT_ASKED: Final = REFEREE.not_asked  # said in a judged run's other rows
 

@@ -29,7 +29,7 @@ from ..records import Dataset, Record
 from ..scoring import ScoreOptions, ScoreRun, score
 from .gold_set import GoldSet, load_gold_set, run_dataset, run_row
 from .journal import JOURNAL_NAME, Journal, JournalHeader, open_journal
-from .outcomes import UNDECIDED_ONLY, outcome_metrics
+from .outcomes import GRADED_BY, UNDECIDED_ONLY, outcome_metrics
 from .results import RESULTS_FILES, RunInfo, write_results
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
@@ -41,9 +41,9 @@ if TYPE_CHECKING:
 
 RUN_NAME = "run.jsonl"
 RAG_RUBRIC = "rag-answer"  # the judge's rubric in a harness run unless another is named
-# The metrics of every run: grounded reads the documents with --sources and checks the citations' names
-# against the gold set's without (its reduced mode, never silently off); the judge joins with a chain.
-RUN_METRICS = ("hard_fact", "value_match", "refusal", "grounded")
+# The metrics of every run, those the outcome class reads: grounded reads the documents with --sources and
+# checks the citations' names against the gold set's without (its reduced mode, never silently off).
+RUN_METRICS = GRADED_BY
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,9 @@ from typing import ClassVar, Protocol
 
 from .._version import __version__
 from ..errors import UsageError
-from ..metric import MetricScores, Outcome, RunView, Scorer
+from ..metric import MetricScores, Outcome, RunView, Scorer, system_failures
 from ..records import Dataset, Record
 from ..scorer_registry import SCORERS, declared
-from ..scoring import system_failures
 from ..signature import Signature
 from ..text import cues, unicode
 from ._base import Judge
@@ -360,14 +359,6 @@ def _cascade_reason(record: Record, outcomes: set[int]) -> str:
 def _shares_a_word(response: Sequence[str], answers: Sequence[str]) -> bool:
     words = set(response)
     return any(not words.isdisjoint(unicode.words(unicode.normalise(a))) for a in answers)
-
-
-def __getattr__(name: str) -> object:
-    """``CASCADE_MATCHERS``: the matchers the cascade reads, as the scorers declare them (``Scorer.cascade``),
-    read from the registry when first asked for."""
-    if name == "CASCADE_MATCHERS":
-        return declared("cascade")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _columns(judgements: Sequence[Judgement]) -> MetricScores:

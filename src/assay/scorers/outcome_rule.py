@@ -38,8 +38,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..metric import system_failures
 from ..records import Record
-from ..scoring import system_failures
 from ._base import MetricScores, Outcome
 
 OUTCOMES: Final = (

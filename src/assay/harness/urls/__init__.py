@@ -13,22 +13,23 @@ from ..._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .cache import CacheEntry, UrlCache
-    from .check import CLASSES, URL_CLASSES, Hop, UrlVerdict, check_urls, check_urls_sync
+    from .check import URL_CLASSES, check_urls, check_urls_sync
     from .extract import FoundUrl, UrlScan, scan_urls, urls_in
     from .normalise import normalise_url
     from .report import class_counts, has_broken, url_entries, urls_markdown
     from .settings import CheckSettings
+    from .verdict import CLASSES, Hop, UrlVerdict
 
 _MODULES = {
-    "CLASSES": "check",
+    "CLASSES": "verdict",
     "CacheEntry": "cache",
     "CheckSettings": "settings",
     "FoundUrl": "extract",
-    "Hop": "check",
+    "Hop": "verdict",
     "URL_CLASSES": "check",
     "UrlCache": "cache",
     "UrlScan": "extract",
-    "UrlVerdict": "check",
+    "UrlVerdict": "verdict",
     "check_urls": "check",
     "check_urls_sync": "check",
     "class_counts": "report",

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from ...errors import InputError
 from ...outputs import write_text
-from .check import CLASSES, Hop, UrlVerdict
+from .verdict import CLASSES, Hop, UrlVerdict
 
 CACHE_FORMAT = "assay-urls-cache"
 CACHE_VERSION = 1

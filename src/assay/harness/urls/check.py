@@ -48,21 +48,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import zip_longest
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx
 import regex
 
 from ...net import retry_after
+from .cache import UrlCache
 from .extract import FoundUrl
 from .fetch import PDF_WINDOW, Answer, Fetcher, ask, hold_location, host_of_url, phrase, vet
 from .settings import CheckSettings as CheckSettings  # its public home is this module
+from .verdict import CLASSES, Hop, UrlVerdict
 
-if TYPE_CHECKING:
-    from .cache import UrlCache
-
-CLASSES = ("ok", "redirected", "broken", "blocked", "error", "soft_404")
 URL_CLASSES = CLASSES  # the name assay.harness gives them, beside its OUTCOMES and STATUSES
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
@@ -73,40 +70,6 @@ ROOT_PAGE = regex.compile(r"/(?:index|default|home)(?:\.\w+)?/?", regex.I)  # /i
 LOGIN = regex.compile(
     r"(?<![a-z])(?:log-?in|log-?on|sign-?in|sign_in|auth|oauth2?|sso|saml)(?![a-z])", regex.I
 )
-
-
-@dataclass(frozen=True)
-class Hop:
-    url: str
-    status: int | None  # None: no answer (refused before asking, or a fault)
-
-
-@dataclass(frozen=True)
-class UrlVerdict:
-    url: str
-    klass: str
-    status: int | None
-    final_url: str | None
-    chain: tuple[Hop, ...]
-    checked_at: str  # ISO 8601 UTC
-    reason: str  # one line: why this class
-    notes: tuple[str, ...]
-    is_pdf: bool | None  # None unless a PDF was expected (and when expected, None: no body was seen)
-    attempts: int  # tries of the whole walk; 0: served from the cache
-    expect_pdf: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "url": self.url,
-            "class": self.klass,
-            "status": self.status,
-            "final_url": self.final_url,
-            "chain": [{"url": hop.url, "status": hop.status} for hop in self.chain],
-            "checked_at": self.checked_at,
-        }
-        if self.expect_pdf:
-            entry["is_pdf"] = self.is_pdf
-        return entry | {"reason": self.reason, "notes": list(self.notes), "attempts": self.attempts}
 
 
 @dataclass

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 from ...report.markup import cell, code
 from ...terminal import one_line
-from .check import CLASSES, UrlVerdict
 from .extract import FoundUrl
+from .verdict import CLASSES, UrlVerdict
 
 # The classes that need a person's eyes, worst first; the terminal lists them URL by URL.
 TO_LOOK_AT = ("broken", "soft_404", "error", "blocked")

@@ -1,0 +1,215 @@
+"""The rows a person should look at, and why: where the agreement pair splits, where a matcher passed a
+response holding a negation, contrast or hedge cue, and where a matcher and a referee disagree. Each
+reason is a 0/1 flag per row, built with built-in maps; only the cue search reads texts."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .metric import MetricScores, Outcome, Scorer
+from .records import Record
+from .scorer_registry import SCORERS, default_pair
+
+REVIEW_ROWS = 12  # rows to review listed by id; the rest are counted
+CUE_SCAN_ROWS = 20_000  # passing rows searched for a cue: bounds the cost at a million rows
+CUE_CHARS = 2_000  # of a response searched for a cue (as much as a trace shows)
+# Why a row is to review, by kind (Review.counts' keys).
+# A referee's (``Scorer.referee``) is "<its name>_disagrees". A cue, or a referee disagreeing, is listed
+# before the rows where only the pair splits.
+ONLY_SECOND, ONLY_FIRST, CUE, DISAGREES = "second_only", "first_only", "cue", "_disagrees"
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    id: str
+    why: str
+    # 0: a cue in a passing response, or a matcher and a referee disagree (listed first: a verdict may be
+    # wrong); 1: only the agreement pair splits.
+    priority: int = 1
+
+
+@dataclass(frozen=True)
+class Review:
+    """The rows a person should look at: where the agreement pair splits, where a matcher passed a
+    response holding a negation, contrast or hedge cue (``text/cues.py``), and where a matcher and a
+    referee (``Scorer.referee``: a second opinion) disagree. The first ``REVIEW_ROWS`` are listed in
+    input order, each with why."""
+
+    rows: tuple[ReviewRow, ...]
+    total: int  # rows to review in all (a row counted once, whatever its reasons)
+    counts: Mapping[str, int]  # rows by kind of reason
+    cue_rows_scanned: int  # passing rows searched for a cue (at most CUE_SCAN_ROWS per process)
+    cue_rows_passing: int  # passing rows in all
+
+
+# A row's bucket under a pair (A, B) by the code A's outcome * 4 + B's outcome (outcomes are 0 .. 3):
+# a soft pass is not a pass here, as in the accuracy. Index into the pair's bucket names.
+RADIX_PAIR = 4
+BUCKET_INDEX_OF_CODE = tuple(
+    (0 if a == b == Outcome.PASS else 2 if a == Outcome.PASS else 3 if b == Outcome.PASS else 1)
+    for a in range(RADIX_PAIR)
+    for b in range(RADIX_PAIR)
+)
+CODES_OF_INDEX = tuple(
+    frozenset(code for code, index in enumerate(BUCKET_INDEX_OF_CODE) if index == wanted)
+    for wanted in range(4)
+)
+
+
+def pair_codes(first: MetricScores, second: MetricScores) -> bytes:
+    """Each row's code under a pair (built-in maps only: no Python step per row)."""
+    return bytes(map(operator.add, map(RADIX_PAIR.__mul__, first.outcomes), second.outcomes))
+
+
+_PASSED = bytes.maketrans(bytes(range(4)), bytes((0, 1, 0, 0)))  # an outcome -> 1 for a (strict) pass
+_NOT = bytes.maketrans(bytes((0, 1)), bytes((1, 0)))
+_DECIDED = bytes.maketrans(bytes(range(4)), bytes((1, 1, 0, 0)))  # pass or fail, not unscored or soft
+
+
+def rows_to_review(
+    records: Sequence[Record],
+    results: Mapping[str, MetricScores],
+    blank: bytearray,
+    pair: tuple[str, str] | None,
+    scorers: Mapping[str, Scorer],
+) -> Review:
+    """The rows to review (see ``Review``): each reason's rows as a 0/1 flag per row, built with
+    built-in maps; only the cue search looks at texts, on passing rows, at most CUE_SCAN_ROWS of them."""
+    reasons: list[tuple[str, bytes, Callable[[int], str]]] = []  # kind, a 0/1 flag per row, why
+    if pair is not None:
+        first, second = pair
+        codes = pair_codes(results[first], results[second])
+        for kind, index, passes, fails in ((ONLY_SECOND, 3, second, first), (ONLY_FIRST, 2, first, second)):
+            flags = codes.translate(_flag_table(CODES_OF_INDEX[index]))
+            reasons.append((kind, flags, _constant(_split_why(passes, fails))))
+    matchers = [name for name in SCORERS if name in scorers and scorers[name].review]  # registry order
+    for referee in (name for name, scorer in scorers.items() if scorer.referee):
+        reasons += _disagreements(results, referee, matchers)
+    passing = bytes(len(records))
+    for name in matchers:
+        passing = _bitwise(operator.or_, passing, results[name].outcomes.translate(_PASSED))
+    passing = _bitwise(operator.and_, passing, bytes(blank).translate(_NOT))
+    cue_flags, cue_of, scanned = _cue_flags(records, passing)
+    reasons.append((CUE, cue_flags, lambda row: f"a matcher passed it, with {cue_of[row]}"))
+    return _collect_review(records, reasons, scanned, passing.count(1))
+
+
+def _bitwise(operation: Callable[[int, int], int], a: bytes | bytearray, b: bytes | bytearray) -> bytes:
+    """Two equal-length byte strings of 0/1 flags combined byte by byte, as two big integers (fast)."""
+    joined = operation(int.from_bytes(a, "big"), int.from_bytes(b, "big"))
+    return joined.to_bytes(len(a), "big")
+
+
+def _constant(text: str) -> Callable[[int], str]:
+    return lambda _row: text
+
+
+def _split_why(passes: str, fails: str) -> str:
+    seed = default_pair()
+    if seed is not None and (passes, fails) == seed[::-1]:
+        return "overlap only: every golden word, not the golden phrase"
+    if (passes, fails) == seed:
+        return "exact only: the golden text, not all its words (inside a longer word?)"
+    return f"{passes} only: {passes} passes, {fails} fails"
+
+
+def _flag_table(codes: frozenset[int]) -> bytes:
+    return bytes(1 if code in codes else 0 for code in range(256))
+
+
+def _disagreements(
+    results: Mapping[str, MetricScores], referee: str, matchers: Sequence[str]
+) -> list[tuple[str, bytes, Callable[[int], str]]]:
+    """The rows where a referee and each review matcher both decided, and differ."""
+    decided_by_referee = results[referee].outcomes.translate(_DECIDED)
+    referee_pass = results[referee].outcomes.translate(_PASSED)
+    found = []
+    for name in matchers:
+        decided = _bitwise(operator.and_, decided_by_referee, results[name].outcomes.translate(_DECIDED))
+        differ = _bitwise(operator.xor, referee_pass, results[name].outcomes.translate(_PASSED))
+        flags = _bitwise(operator.and_, decided, differ)
+        found.append((f"{referee}{DISAGREES}", flags, _referee_why(referee, name, referee_pass)))
+    return found
+
+
+def _referee_why(referee: str, matcher: str, referee_pass: bytes | bytearray) -> Callable[[int], str]:
+    def why(row: int) -> str:
+        verdicts = ("passes", "fails") if referee_pass[row] else ("fails", "passes")
+        return f"the {referee} {verdicts[0]}, {matcher} {verdicts[1]}"
+
+    return why
+
+
+def _cue_flags(records: Sequence[Record], passing: bytes) -> tuple[bytes, dict[int, str], int]:
+    """1 for each passing row whose response holds a cue, among the first CUE_SCAN_ROWS passing rows."""
+    from .text.cues import cue_in, cue_words  # the unicode profile loads only for a report that asks
+
+    rows = list(itertools.islice(itertools.compress(range(len(records)), passing), CUE_SCAN_ROWS))
+    kinds = cue_words()
+    found = {}
+    for row in rows:
+        cue = cue_in(_start(records[row].response))
+        if cue is not None:
+            kind = kinds[cue][1] if cue in kinds else "negation"  # n't, or a negative ending
+            found[row] = f"the {kind} cue {cue!r}"
+    flags = bytearray(len(records))
+    for row in found:
+        flags[row] = 1
+    return bytes(flags), found, len(rows)
+
+
+def _start(text: str) -> str:
+    """The first CUE_CHARS characters of a text, cut at a space (never inside a word, which could make
+    a cue of part of one): a 50 MB response is not normalised whole to look for a cue."""
+    if len(text) <= CUE_CHARS:
+        return text
+    cut = text[:CUE_CHARS]
+    return cut[: max(0, *(cut.rfind(space) for space in " \n\t"))]
+
+
+def _collect_review(
+    records: Sequence[Record],
+    reasons: Sequence[tuple[str, bytes, Callable[[int], str]]],
+    scanned: int,
+    passing: int,
+) -> Review:
+    counts = {kind: 0 for kind, _, _ in reasons}
+    union, first = bytes(len(records)), bytes(len(records))
+    for kind, flags, _ in reasons:
+        counts[kind] += flags.count(1)
+        union = _bitwise(operator.or_, union, flags)
+        if kind == CUE or kind.endswith(DISAGREES):
+            first = _bitwise(operator.or_, first, flags)
+    rest = _bitwise(operator.xor, union, first)
+    listed = [
+        *((0, row) for row in itertools.islice(itertools.compress(range(len(records)), first), REVIEW_ROWS)),
+        *((1, row) for row in itertools.islice(itertools.compress(range(len(records)), rest), REVIEW_ROWS)),
+    ][:REVIEW_ROWS]
+    rows = []
+    for priority, row in listed:
+        whys = dict.fromkeys(why(row) for _, flags, why in reasons if flags[row])
+        rows.append(ReviewRow(records[row].id, "; ".join(whys), priority))
+    return Review(tuple(rows), union.count(1), counts, scanned, passing)
+
+
+def merge_reviews(parts: Sequence[Review]) -> Review:
+    counts: Counter[str] = Counter()
+    for part in parts:
+        counts.update(part.counts)
+    # Each part lists its own first rows by priority, then input order: sorted stably by priority, the
+    # parts' lists begin with the whole file's.
+    ordered = sorted(
+        itertools.chain.from_iterable(p.rows for p in parts), key=operator.attrgetter("priority")
+    )
+    rows = tuple(ordered[:REVIEW_ROWS])
+    return Review(
+        rows,
+        sum(p.total for p in parts),
+        dict(counts),
+        sum(p.cue_rows_scanned for p in parts),
+        sum(p.cue_rows_passing for p in parts),
+    )
