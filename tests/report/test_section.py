@@ -20,7 +20,7 @@ from assay.report.model import Report, build_report
 from assay.report.sections import BODY, LEAD, HtmlPart, Section
 from assay.report.text import render_text, warnings
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "qa_responses.csv"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "qa_responses.csv"
 
 
 @dataclass(frozen=True)
