@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..judges.accounting import JudgeSummary, judge_summary
+from ..judges.accounting import JudgeSummary
 from ..records import Record
 from ..scorer_registry import default_pair
 from ..scorers import SCORERS
@@ -164,9 +164,8 @@ def warnings(summary: Report) -> list[str]:
             f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
             f"ids {_ids(ids)}"
         )
-    judged = judge_summary(summary)
-    if judged is not None:  # a judge left out, unreadable cache rows, a judge not judging
-        found += judged.warnings
+    if summary.judge is not None:  # a judge left out, unreadable cache rows, a judge not judging
+        found += summary.judge.warnings
     return found
 
 
