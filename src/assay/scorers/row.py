@@ -31,11 +31,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
-from ._base import FAIL, PASS, UNSCORED, Alignment, MetricScores, Scorer, Seen, Span
+from ._base import (
+    FAIL,
+    PASS,
+    UNSCORED,
+    Alignment,
+    ExplainRows,
+    MetricScores,
+    Outcome,
+    Scorer,
+    Seen,
+    SeenRows,
+    Span,
+)
 
 Check = Callable[..., "RowVerdict | bool | None"]
-ROW_ID = "id"  # the input a row scorer adds, to find the evidence of a row it decided
-MEMO_ROWS = 200_000  # the rows whose evidence is kept per scorer (a long run's oldest are dropped)
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,7 @@ def row_scorer(
 
 
 class _RowScorer:
-    """The Scorer of one check: its batch function, and its evidence kept from the deciding call."""
+    """The Scorer of one check: its batch function, and its evidence read from the deciding calls."""
 
     def __init__(
         self, check: Check, name: str | None, description: str | None, settings: dict[str, Any]
@@ -72,7 +82,6 @@ class _RowScorer:
         self.description: str = description or (doc.splitlines()[0] if doc else self.name)
         self.inputs: tuple[str, ...] = tuple(settings.pop("inputs", ()))
         self.settings = settings
-        self.evidence: dict[tuple[Any, str], tuple[str | None, Span | None]] = {}
         if not self.name.isidentifier():
             raise UsageError(
                 f"row_scorer's name {self.name!r} is not a metric name",
@@ -80,15 +89,14 @@ class _RowScorer:
             )
 
     def scorer(self) -> Scorer:
-        if (
-            "view" not in self.settings
-        ):  # the check sees the response as it came: its spans are the original's
+        if "view" not in self.settings:  # the check sees the response as it came: spans are the original's
             self.settings |= {"view": _as_is, "alignment": AS_IS}
         return Scorer(
             name=self.name,
             description=self.description,
             score_rows=self.score_rows,
-            inputs=(*self.inputs, ROW_ID),
+            decide_rows=self.decide_rows,
+            inputs=self.inputs,
             explain=self.explain,
             **self.settings,
         )
@@ -96,20 +104,48 @@ class _RowScorer:
     def score_rows(
         self, responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], *columns: Any
     ) -> MetricScores:
-        scores = MetricScores.all_failing(self.name, len(responses))
-        *declared, ids = columns
-        for row, response in enumerate(responses):
-            verdict = self._verdict(
-                self.check(response, tuple(answer_sets[row]), *(c[row] for c in declared))
-            )
+        return self._scores(self._verdicts(responses, answer_sets, columns))
+
+    def decide_rows(
+        self, responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], *columns: Any
+    ) -> tuple[MetricScores, ExplainRows]:
+        """The verdicts, and their evidence read from the same calls of the check (``Scorer.decide_rows``)."""
+        verdicts = self._verdicts(responses, answer_sets, columns)
+
+        def explain_rows(seen: SeenRows) -> tuple[list[str], list[Span | None]]:
+            rules, spans = [], []
+            for at, position in enumerate(seen.positions):
+                verdict = verdicts[position]
+                rules.append(verdict.reason or self._rule(seen.outcomes[at]))
+                spans.append(None if verdict.span is None else seen.locate(at, *verdict.span))
+            return rules, spans
+
+        return self._scores(verdicts), explain_rows
+
+    def explain(self, seen: Seen) -> tuple[str, Span | None]:
+        """The rule of a stored verdict, scored without its evidence: the check is not asked again."""
+        return self._rule(seen.outcome), None
+
+    def _rule(self, outcome: Outcome) -> str:
+        return f"{self.description}: the row {'passes' if outcome == PASS else 'fails'} the check"
+
+    def _verdicts(
+        self, responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], columns: Sequence[Any]
+    ) -> list[RowVerdict]:
+        return [
+            self._verdict(self.check(response, tuple(answer_sets[row]), *(column[row] for column in columns)))
+            for row, response in enumerate(responses)
+        ]
+
+    def _scores(self, verdicts: Sequence[RowVerdict]) -> MetricScores:
+        scores = MetricScores.all_failing(self.name, len(verdicts))
+        for row, verdict in enumerate(verdicts):
             if verdict.passed is None:
                 scores.outcomes[row] = UNSCORED
                 scores.reasons[row] = verdict.reason or f"{self.name}'s check could not decide"
-                continue
-            scores.outcomes[row] = PASS if verdict.passed else FAIL
-            scores.answer_index[row] = verdict.answer
-            if verdict.reason is not None or verdict.span is not None:
-                self._keep((ids[row], response), (verdict.reason, verdict.span))
+            else:
+                scores.outcomes[row] = PASS if verdict.passed else FAIL
+                scores.answer_index[row] = verdict.answer
         return scores
 
     def _verdict(self, found: object) -> RowVerdict:
@@ -121,18 +157,6 @@ class _RowScorer:
             f"{self.name}'s check returned a {type(found).__name__}",
             fix="return True, False, None (unscored) or an assay.RowVerdict",
         )
-
-    def _keep(self, key: tuple[Any, str], evidence: tuple[str | None, Span | None]) -> None:
-        if len(self.evidence) >= MEMO_ROWS:
-            self.evidence.pop(next(iter(self.evidence)))
-        self.evidence[key] = evidence
-
-    def explain(self, seen: Seen) -> tuple[str, Span | None]:
-        reason, span = self.evidence.get((seen.inputs.get(ROW_ID), seen.response), (None, None))
-        if reason is None:
-            verdict = "passes" if seen.outcome == PASS else "fails"
-            reason = f"{self.description}: the row {verdict} the check"
-        return reason, None if span is None else seen.locate(*span)
 
 
 def _as_is(text: str) -> str:
