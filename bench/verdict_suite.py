@@ -30,6 +30,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+# The suite, and the PDF generator it builds with.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from assay.scorers.outcome_rule import OUTCOMES

@@ -20,6 +20,8 @@ import pytest
 from cli_run import run
 
 from assay import ColumnMap, InputError, ScoreOptions, load_records, score
+from assay.judges.metric import JudgeSetup, with_judge
+from assay.judges.scripted import ScriptedJudge
 from assay.scoring import column_conflicts
 
 BASE = {"id": "r1", "question": "Capital of India?", "answer": "New Delhi", "response": "It is New Delhi."}
@@ -468,10 +470,12 @@ def test_which_input_columns_collide_with_the_output(
     path = tmp_path / "data.jsonl"
     path.write_text(json.dumps(BASE | dict.fromkeys(columns, "x")) + "\n", encoding="utf-8")
     dataset = load_records(path)
-    assert column_conflicts(dataset, metrics, ScoreOptions(on_conflict="rename")) == clash
+    # The judge metric runs as the CLI runs it: a Scorer made from a chain (a scripted judge here).
+    asked = with_judge(metrics, JudgeSetup((ScriptedJudge({}, default="CORRECT"),)))
+    assert column_conflicts(dataset, asked, ScoreOptions(on_conflict="rename")) == clash
     if clash:
         with pytest.raises(InputError, match="--on-conflict"):
-            column_conflicts(dataset, metrics, ScoreOptions())
+            column_conflicts(dataset, asked, ScoreOptions())
 
 
 def test_a_mapped_column_named_like_an_output_column_is_renamed_too(tmp_path: Path) -> None:
