@@ -44,13 +44,11 @@ class Registry(Mapping[str, T], Generic[T]):
         built_in: Mapping[str, str],
         accepts: type[T],
         name_of: Callable[[T], str] | None = None,
-        reserved: Mapping[str, str] | None = None,
         named: str | None = None,
     ) -> None:
         self.kind, self.group, self.accepts, self.name_of = kind, group, accepts, name_of
         self.named = named or kind  # what a name names, in errors ("metric" for a scorer)
         self._built_in_targets = dict(built_in)
-        self._reserved = dict(reserved or {})  # names no plug-in may take, -> what holds them
         self._loaded: dict[str, T] = {}
         self._plugins: dict[str, T] | None = None
         self._added: dict[str, T] = {}
@@ -108,7 +106,7 @@ class Registry(Mapping[str, T], Generic[T]):
         known = self._added.get(name)
         if known is None and name in self:
             known = self[name]
-        if (known is not None and known != plugin) or name in self._reserved:
+        if known is not None and known != plugin:
             raise UsageError(
                 f"a {self.kind} named {name!r} has the name of {self._owner(name)} already",
                 fix=f"give the {self.kind} another name",
@@ -158,7 +156,7 @@ class Registry(Mapping[str, T], Generic[T]):
                 )
                 continue
             name = self._name(plugin, entry_point)
-            if name in self._built_in_targets or name in found or name in self._reserved:
+            if name in self._built_in_targets or name in found:
                 self._refuse(
                     f"the {self.kind} plugin's {self.named} '{name}' has the name of "
                     f"{self._owner(name, found)}; it is refused",
@@ -176,8 +174,6 @@ class Registry(Mapping[str, T], Generic[T]):
         return entry_point.name
 
     def _owner(self, name: str, plugins: Mapping[str, T] | None = None) -> str:
-        if name in self._reserved:
-            return self._reserved[name]
         if name in self._built_in_targets:
             return f"a built-in {self.named}"
         return f"another plugin's {self.named}" if plugins is not None else f"another {self.named}"
