@@ -22,7 +22,7 @@ from PIL import Image
 from playwright.sync_api import sync_playwright
 
 import assay
-from assay.compare import compare
+from assay.comparison import compare
 from assay.report.html import write_html
 from assay.report.sections import Comparison
 

@@ -13,7 +13,7 @@ from cli_run import ROWS, run, write_csv
 
 import assay
 from assay import ScoreOptions, score, signature
-from assay.signature import PARQUET_KEY, Signature
+from assay.signatures import PARQUET_KEY, Signature
 
 
 def test_a_signature_is_its_parts_formatted_once() -> None:

@@ -7,16 +7,13 @@ loads what scoring needs, when it is asked for.
 
 from __future__ import annotations
 
-import sys
-import types
-
 from ._lazy import lazy_names
 from ._version import __version__ as __version__
 
 # Each module -> the public names it defines.
 _NAMES = {
-    ".agree": ("agree",),
-    ".compare": ("compare", "compare_files", "load_scored"),
+    ".agreement": ("agree",),
+    ".comparison": ("compare", "compare_files", "load_scored"),
     ".errors": ("AssayError", "InputError", "OutputError", "UsageError"),
     ".gate": ("Gate", "GateSettings", "check_gates"),
     ".harness.systems.scripted": ("ScriptedSystem",),
@@ -41,26 +38,11 @@ _NAMES = {
     ".trace": ("Trace", "explain", "traces"),
 }
 _MODULES = {name: module for module, names in _NAMES.items() for name in names}
-_NAMED_AS_A_MODULE = frozenset({"agree", "compare", "signature"})  # public functions named as a module
-
 __getattr__, _lazy_dir = lazy_names(__name__, _MODULES)
 
 
 def __dir__() -> list[str]:
     return sorted([*_lazy_dir(), "__version__"])
 
-
-class _Package(types.ModuleType):
-    """The package's module type (Python's "customizing module attribute access"). The import system
-    sets each submodule as an attribute of its package once loaded: ``assay.agree`` the module would
-    then hide ``assay.agree`` the function, which an eager ``from .agree import agree`` used to rebind."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _NAMED_AS_A_MODULE and isinstance(value, types.ModuleType):
-            return  # the function stays (or is loaded by __getattr__); the module is in sys.modules
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 __all__ = sorted([*_MODULES, "__version__"])

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import UsageError
 from .records import Dataset, Record
-from .signature import Signature
+from .signatures import Signature
 
 
 class Outcome(IntEnum):

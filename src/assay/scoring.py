@@ -31,7 +31,7 @@ from .scorer_inputs import row_inputs as row_inputs
 from .scorer_inputs import run_sources as run_sources
 from .scorer_inputs import sources_signature as sources_signature
 from .scorer_registry import SCORERS, check_plugins, default_pair, plan, scorer_of
-from .signature import Signature
+from .signatures import Signature
 from .summary import IntervalMethod, Summary, summarize
 from .text import inflection
 

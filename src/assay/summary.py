@@ -31,7 +31,7 @@ from .review import (
     Review as Review,  # named beside Summary for the reports that read both
 )
 from .scorer_registry import SCORERS, default_pair
-from .signature import Signature
+from .signatures import Signature
 from .text import inflection
 from .text.seed import is_empty_golden
 
@@ -114,7 +114,7 @@ class IntervalMethod:
 @dataclass(frozen=True)
 class MetricSummary:
     metric: str
-    signature: str  # a Signature (assay.signature): its text, with its parts in .info
+    signature: str  # a Signature (assay.signatures): its text, with its parts in .info
     combined: Tally
     domains: Mapping[str, Tally]
     timed_out_ids: tuple[str, ...] = ()  # rows left unscored because a pattern ran past its time budget

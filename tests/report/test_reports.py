@@ -16,7 +16,7 @@ from test_html import read_html_numbers
 
 from assay import stats
 from assay.cli import main
-from assay.compare import compare, load_scored
+from assay.comparison import compare, load_scored
 from assay.gate import Gate
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "qa_responses.csv"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..agree import DEFAULT_POSITIVE, MetricAgreement, agree, label_sets
+from ..agreement import DEFAULT_POSITIVE, MetricAgreement, agree, label_sets
 from ..errors import EXIT_OK
 from ..outputs import json_document, write_text
 from ..report.text import render_agreement

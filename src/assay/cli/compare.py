@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..compare import compare, load_scored
+from ..comparison import compare, load_scored
 from ..errors import EXIT_OK, InputError, UsageError
 from ..outputs import check_outputs, json_document, write_text
 from ..report.html import write_html

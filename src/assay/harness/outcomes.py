@@ -68,7 +68,7 @@ from ..scorers.outcomes import (
 from ..scorers.outcomes import derived_signature as _derived_signature
 from ..scorers.outcomes import read_metrics as _read_metrics
 from ..scoring import ScoreRun
-from ..signature import Signature
+from ..signatures import Signature
 from ..summary import summarize
 
 REFEREE: Final = Referee(JUDGE, judge_rule, asked_judges)

@@ -38,7 +38,7 @@ from ..report.model import Report, build_report
 from ..scorers import MetricScores, Outcome
 from ..scorers.grounded import checks_ran
 from ..scoring import ScoreRun
-from ..signature import info_of
+from ..signatures import info_of
 from ..summary import Tally
 from .outcomes import (
     CITATION,

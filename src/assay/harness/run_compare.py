@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import stats
-from ..compare import compare
+from ..comparison import compare
 from ..errors import InputError, UsageError
 from ..judges.metric import JUDGE
 from ..records import load_records
 from ..scorers import SCORERS, MetricScores, Outcome
 from ..scoring import ScoreOptions, ScoreRun
-from ..signature import READ_FROM, Signature
+from ..signatures import READ_FROM, Signature
 from ..summary import IntervalMethod, summarize
 from .outcomes import FACTUAL, OUTCOME_COLUMN, OUTCOMES, PASSING
 

@@ -35,7 +35,7 @@ from ..errors import UsageError
 from ..metric import MetricScores, Outcome, RunView, Scorer, system_failures
 from ..records import Dataset, Record
 from ..scorer_registry import SCORERS, declared
-from ..signature import Signature
+from ..signatures import Signature
 from ..text import cues, unicode
 from ._base import Judge
 from .accounting import JUDGE as JUDGE  # the judge's metric, named where it is scored

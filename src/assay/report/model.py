@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._version import __version__
-from ..signature import info_of
+from ..signatures import info_of
 from ..stats import Interval
 from ..summary import Agreement, IntervalMethod, MetricSummary, Review, Summary, Tally
 from ..trace import Trace, trace_dicts

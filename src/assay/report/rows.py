@@ -22,7 +22,7 @@ from ..outputs import check_writable, replacing, write_failed
 from ..parts import part_dict
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
-from ..signature import PARQUET_KEY, signatures_json
+from ..signatures import PARQUET_KEY, signatures_json
 from ..summary import pair_bucket
 from ..trace import Trace, trace_dicts, trace_rows, traces_as_json
 

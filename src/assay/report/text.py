@@ -21,7 +21,7 @@ from .model import Cell, MetricReport, Report
 from .sections import BODY, LEAD
 
 if TYPE_CHECKING:
-    from ..agree import Confusion, MetricAgreement
+    from ..agreement import Confusion, MetricAgreement
 
 MAX_IDS_LISTED = 20
 SNIPPET = 70

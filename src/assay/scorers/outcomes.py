@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final
 
 from ..records import Record
-from ..signature import Signature
+from ..signatures import Signature
 from ._base import OPTIONAL, MetricScores, Outcome, RunView, Scorer
 from .outcome_rule import (
     GROUNDED,

@@ -27,7 +27,7 @@ from .metric import MetricScores, Outcome
 from .records import ColumnMap, Dataset, Record, load_records
 from .scorer_registry import SCORERS
 from .scoring import ScoreOptions, ScoreRun, blank_rows
-from .signature import PARQUET_KEY, READ_FROM, Signature, info_of, signatures_from_json
+from .signatures import PARQUET_KEY, READ_FROM, Signature, info_of, signatures_from_json
 from .summary import IntervalMethod, summarize
 from .text import inflection
 
