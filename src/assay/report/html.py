@@ -23,7 +23,6 @@ from ..scorer_registry import default_pair
 from ..summary import BUCKETS
 from ._questions import questions_section
 from .format import interval_text, percent
-from .judge import REVIEW_WHY
 from .markup import csp_hash, element, json_script, number_cell, row_attrs, table, template
 from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
@@ -281,7 +280,7 @@ def _review_section(review: Mapping[str, Any]) -> str:
     return (
         f'<section id="review"><h2>Rows to review</h2><p>{len(listed)} of {review["total"]} rows: where '
         "the agreement pair splits, where a matcher passed a response with a negation, contrast or hedge "
-        f"cue, and {REVIEW_WHY}.</p>"
+        f"cue, and where a matcher and the judge disagree.</p>"
         + table(["id", "why"], rows, class_="examples")
         + "</section>"
     )

@@ -16,7 +16,6 @@ from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
 from .format import DASH, difference_cells, interval_text, percent, text_table
-from .judge import CHECK_BY_HAND, REVIEW_ORDER
 from .model import Cell, MetricReport, Report
 from .sections import BODY, LEAD
 
@@ -103,7 +102,8 @@ def _by_scope(report: Report, scope: str) -> list[str]:
 
 def _review(review: Review) -> list[str]:
     shown = len(review.rows)
-    lines = [f"rows to review ({review.total} rows; {shown} listed, {REVIEW_ORDER}):"]
+    order = "cues and the judge's disagreements first"
+    lines = [f"rows to review ({review.total} rows; {shown} listed, {order}):"]
     width = max(len(one_line(row.id)) for row in review.rows) if review.rows else 0
     lines += [f"  {one_line(row.id).ljust(width)}  {row.why}" for row in review.rows]
     if review.total > shown:
@@ -232,7 +232,7 @@ def _agreement(agreement: Agreement, examples: bool = True) -> list[str]:
             "but not the golden phrase;"
             if agreement.pair == default_pair()
             else f"  review: {len(agreement.review_ids)} {only} rows pass {second} and fail {first};",
-            f"  each may be a correct paraphrase or a different claim. {CHECK_BY_HAND}:",
+            "  each may be a correct paraphrase or a different claim. Check them by hand or with a judge:",
             f"    {_ids(agreement.review_ids)}",
         ]
     return lines
