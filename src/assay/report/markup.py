@@ -100,9 +100,13 @@ def json_text(data: Any, separators: tuple[str, str] | None = (",", ":")) -> str
 # The characters that make inline syntax (escapes, code, emphasis, strike-through, links and images,
 # GFM tables, GitHub's math). A cell never starts a line, so block syntax (#, -, 1.) cannot begin there.
 _MARKUP = regex.compile(r"[\\`*_\[\]!~|$]")
+_ESCAPED = regex.compile(r"\\([\\`*_\[\]!~|$])")
+_TICKS = regex.compile(r"`+")
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-# A word that GFM (and most renderers) would link by itself, without any markup.
-_AUTOLINKED = regex.compile(r"\S*(?:://|www\.|@|mailto:|xmpp:)\S*", regex.IGNORECASE)
+# A word that GFM (and most renderers) would link by itself, without any markup. Anchored at the word's
+# start: unanchored, a search for a leading `\S*` tries again from every position of a word without a
+# match, each try running to its end, so one 40,000-character word took a minute (issue 22).
+_AUTOLINKED = regex.compile(r"(?<!\S)\S*(?:://|www\.|@|mailto:|xmpp:)\S*", regex.IGNORECASE)
 
 
 def cell(value: object) -> str:
@@ -125,7 +129,7 @@ def _escaped(text: str) -> str:
 
 def plain(markdown: str) -> str:
     """Text `cell` wrote, read back as plain text (for a terminal): its escapes and entities undone."""
-    unescaped: str = regex.sub(r"\\([\\`*_\[\]!~|$])", r"\1", markdown)
+    unescaped: str = _ESCAPED.sub(r"\1", markdown)
     return unescaped.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")  # &amp; last
 
 
@@ -133,7 +137,7 @@ def code(value: object) -> str:
     """Text as inline code, literal in every renderer: fenced by more backticks than any run inside it
     (CommonMark 6.1), padded when it starts or ends with one, and its pipes escaped for a GFM table."""
     text = printable(" ".join(str(value).split())).replace("|", "\\|")
-    longest = max((len(run) for run in regex.findall(r"`+", text)), default=0)
+    longest = max((len(run) for run in _TICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     padded = f" {text} " if text.startswith("`") or text.endswith("`") or not text.strip() else text
     return f"{fence}{padded}{fence}"
