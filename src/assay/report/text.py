@@ -15,7 +15,7 @@ from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
-from .format import DASH, difference_cells, interval_text, percent, text_table
+from .format import DASH, aligned_width, difference_cells, interval_text, percent, text_table
 from .model import Cell, MetricReport, Report
 from .sections import BODY, LEAD
 
@@ -104,7 +104,7 @@ def _review(review: Review) -> list[str]:
     shown = len(review.rows)
     order = "cues and the judge's disagreements first"
     lines = [f"rows to review ({review.total} rows; {shown} listed, {order}):"]
-    width = max(len(one_line(row.id)) for row in review.rows) if review.rows else 0
+    width = aligned_width(one_line(row.id) for row in review.rows)
     lines += [f"  {one_line(row.id).ljust(width)}  {row.why}" for row in review.rows]
     if review.total > shown:
         lines.append(f"  … and {review.total - shown} more")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from ...report.format import aligned_width
 from ...report.markup import cell, code
 from ...terminal import one_line
 from .extract import FoundUrl
@@ -130,7 +131,7 @@ def summary_lines(found: Sequence[FoundUrl], verdicts: Sequence[UrlVerdict]) -> 
     counts = class_counts(verdicts)
     shown, left_out = _shown_hosts(counts["by_host"])
     hosts = {one_line(host): tally for host, tally in shown.items()}
-    width = max((len(host) for host in [*hosts, "total"]), default=5)
+    width = aligned_width([*hosts, "total"])
     lines = [_headline(counts["total"]), f"  {'host':<{width}}  " + " ".join(CLASSES)]
     for host, tally in [*hosts.items(), ("total", counts["total"])]:
         if host == "total" and left_out:
