@@ -116,14 +116,15 @@ def cell(value: object) -> str:
     text = printable(" ".join(str(value).split()))
     pieces, start = [], 0
     for found in _AUTOLINKED.finditer(text):
-        pieces += [_escaped(text[start : found.start()]), code(found.group())]
+        pieces += [_escaped(text[start : found.start()]), _fenced(found.group())]
         start = found.end()
     return "".join([*pieces, _escaped(text[start:])])
 
 
 def _escaped(text: str) -> str:
-    text = "".join(_ENTITIES.get(char, char) for char in text)
-    escaped: str = _MARKUP.sub(lambda found: "\\" + found.group(), text)
+    for char, entity in _ENTITIES.items():  # "&" first: the entities' own ampersands stay
+        text = text.replace(char, entity)
+    escaped: str = _MARKUP.sub(r"\\\g<0>", text)
     return escaped
 
 
@@ -136,8 +137,13 @@ def plain(markdown: str) -> str:
 def code(value: object) -> str:
     """Text as inline code, literal in every renderer: fenced by more backticks than any run inside it
     (CommonMark 6.1), padded when it starts or ends with one, and its pipes escaped for a GFM table."""
-    text = printable(" ".join(str(value).split())).replace("|", "\\|")
-    longest = max((len(run) for run in _TICKS.findall(text)), default=0)
+    return _fenced(printable(" ".join(str(value).split())))
+
+
+def _fenced(text: str) -> str:
+    """Folded, printable text as a code span (``code``)."""
+    text = text.replace("|", "\\|")
+    longest = max(map(len, _TICKS.findall(text)), default=0) if "`" in text else 0
     fence = "`" * (longest + 1)
     padded = f" {text} " if text.startswith("`") or text.endswith("`") or not text.strip() else text
     return f"{fence}{padded}{fence}"
