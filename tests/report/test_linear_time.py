@@ -110,7 +110,7 @@ def assert_linear(work_at: Callable[[int], Callable[[], object]], n: int = N) ->
     assert big <= bound, f"{small:.3f} s at size {n}, {big:.3f} s at {GROWTH * n}: not linear"
 
 
-# --- the escapers -----------------------------------------------------------------------------------------
+# --- the escapers -------------------------------------------------------------------------------------------
 
 ESCAPERS: dict[str, Callable[[str], object]] = {
     "markdown cell": cell,
@@ -136,7 +136,7 @@ def test_a_long_word_is_escaped_whole_and_inert() -> None:
     assert cell("*" * 100_000) == "\\*" * 100_000
 
 
-# --- assay's own reports ----------------------------------------------------------------------------------
+# --- assay's own reports ------------------------------------------------------------------------------------
 
 
 def write_csv(path: Path, rows: list[list[str]]) -> Path:
@@ -244,7 +244,9 @@ def test_score_markdown_with_a_40000_character_id_takes_well_under_a_second_more
 
     seconds("warm-up")  # the first call loads the scorers
     short, long = seconds("a"), seconds("a" * 40_000)
-    assert long - short < 0.5, f"{long:.2f} s with a 40,000-character id against {short:.2f} s with a short one"
+    assert long - short < 0.5, (
+        f"{long:.2f} s with a 40,000-character id against {short:.2f} s with a short one"
+    )
     assert "### " + "a" * 40_000 in (tmp_path / "out.md").read_text(encoding="utf-8")  # the miss, whole
 
 
@@ -254,11 +256,11 @@ def test_score_markdown_with_a_40000_character_id_takes_well_under_a_second_more
 @cache
 def run_results(kind: str, size: int, folder: Path) -> tuple[Report, dict[str, Any]]:
     """A harness run's report whose route, id, scope, category, system and response are long texts of
-    `kind`, or one of `size` // 50 items, each its own route and scope ("rows")."""
+    `kind`, or one of `size` // 100 items, each its own route and scope ("rows")."""
     if kind == "rows":
         cases = [
             Case(item(f"i{i}", scope=f"s{i}"), "It is 15 days.", {"route": f"r{i}", **CITED})
-            for i in range(size // 50)
+            for i in range(size // 100)
         ]
         system = "bot.py:answer"
     else:
@@ -298,7 +300,7 @@ def test_a_run_report_with_a_100000_character_route_renders_fast(folder: Path) -
     assert results["rollups"]["route"]["a" * 100_000]["n"] == 2
 
 
-# --- the sweep's and the URL check's reports ------------------------------------------------------------------
+# --- the sweep's and the URL check's reports ----------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -343,9 +345,16 @@ def test_sweep_and_url_reports_are_linear(report: str, kind: str, board: dict[st
     assert_linear(lambda size: OTHER_REPORTS[report](board, kind, size))
 
 
-# --- the readers, the text functions and the values ------------------------------------------------------------
+# --- the readers, the text functions and the values ---------------------------------------------------------
 
-READ_SHAPES = {"letters": "a", "quotes": '"', "commas": ",", "backslashes": "\\", "lines": "a\r\n", "mixed": 'a,"\\é'}
+READ_SHAPES = {
+    "letters": "a",
+    "quotes": '"',
+    "commas": ",",
+    "backslashes": "\\",
+    "lines": "a\r\n",
+    "mixed": 'a,"\\é',
+}
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
@@ -359,7 +368,9 @@ def test_readers_are_linear(shape: str, suffix: str, folder: Path) -> None:
             write_csv(path, rows)
         else:
             keys = ["id", "question", "answer", "domain", "response"]
-            path.write_text("".join(json.dumps(dict(zip(keys, row))) + "\n" for row in rows), encoding="utf-8")
+            path.write_text(
+                "".join(json.dumps(dict(zip(keys, row))) + "\n" for row in rows), encoding="utf-8"
+            )
         return lambda: assay.load_records(path)
 
     assert_linear(work_at)
@@ -367,7 +378,9 @@ def test_readers_are_linear(shape: str, suffix: str, folder: Path) -> None:
 
 def test_reading_many_rows_is_linear(folder: Path) -> None:
     def work_at(size: int) -> Callable[[], object]:
-        path = write_csv(folder / f"many-{size}.csv", [[str(i), "q", "x", "d", "y"] for i in range(size // 5)])
+        path = write_csv(
+            folder / f"many-{size}.csv", [[str(i), "q", "x", "d", "y"] for i in range(size // 5)]
+        )
         return lambda: assay.load_records(path)
 
     assert_linear(work_at)
@@ -387,7 +400,14 @@ TEXT_FUNCTIONS: dict[str, Callable[[str], object]] = {
     "read values": reading.read_values,
     "parse answer": reading.parse_answer,
 }
-TEXT_SHAPES = {"letters": "a", "digits": "1", "numbers": "1 ", "cited": "[1]", "negations": "not ", "accents": "e\u0301"}
+TEXT_SHAPES = {
+    "letters": "a",
+    "digits": "1",
+    "numbers": "1 ",
+    "cited": "[1]",
+    "negations": "not ",
+    "accents": "e\u0301",
+}
 TEXT_N = 10_000  # these read every character several times over: a smaller start keeps the file quick
 
 
