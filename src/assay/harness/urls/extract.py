@@ -30,13 +30,15 @@ import functools
 import html
 import json
 import os
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
 import regex
 
+from ...documents.walk import FolderWarning, walk_folder
 from ...errors import InputError
 from .normalise import normalise_url
 
@@ -134,18 +136,25 @@ def _files_to_read(path: Path) -> tuple[list[Path], list[Path]]:
         else:
             what = "not a regular file or folder" if path.exists() else "no such file or folder"
         raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
-    found, dead = [], []
-    for folder, subfolders, names in os.walk(path):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-        for name in sorted(names):
-            file = Path(folder, name)
-            if name.startswith(".") or file.suffix.casefold() not in KNOWN_SUFFIXES:
-                continue
-            if file.is_file():
-                found.append(file)
-            elif file.is_symlink() and not file.exists():
-                dead.append(file)
-    return found, dead
+    walk = walk_folder(path, inside=False)  # never opens a FIFO, never follows a link to a folder
+    known = [(relative, reason) for relative, reason in walk.skipped if _known(relative)]
+    dead = [path / relative for relative, reason in known if reason.startswith(_DEAD_LINK)]
+    others = [(relative, reason) for relative, reason in known if not reason.startswith(_DEAD_LINK)]
+    if others:  # a FIFO, a subfolder that cannot be listed, a name that is not UTF-8: said, not read
+        shown = "; ".join(f"{relative} ({reason})" for relative, reason in others[:3])
+        warnings.warn(FolderWarning(f"{path}: {len(others)} entries not read: {shown}"), stacklevel=3)
+    return [found.path for found in walk.files if _known(found.relative)], dead
+
+
+_DEAD_LINK = (
+    "a symbolic link whose target is gone",
+    "a loop of symbolic links",
+    "a symbolic link that leads",
+)
+
+
+def _known(relative: str) -> bool:
+    return PurePosixPath(relative).suffix.casefold() in KNOWN_SUFFIXES
 
 
 # --- collecting ----------------------------------------------------------------------------------------
@@ -439,7 +448,7 @@ def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, wher
         return decoder.decode(piece, final=final)
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} cannot be decoded)",
+            f"not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} cannot be decoded)",
             where=where,
             fix="save the file as UTF-8, or leave it out",
         ) from None
