@@ -188,7 +188,7 @@ def _walked(folder: Path) -> list[Path]:
 
     walk = walk_folder(folder, hidden=True, inside=False)
     if walk.skipped:
-        warnings.warn(FolderWarning(skipped_summary(walk)), stacklevel=2)
+        warnings.warn(FolderWarning(skipped_summary(walk, "corpus folder")), stacklevel=2)
     return walk.paths
 
 

@@ -194,7 +194,7 @@ def load_sources(
     _check_extractors(extractors)
     walk = walk_folder(root)
     if walk.skipped:
-        warnings.warn(FolderWarning(skipped_summary(walk)), stacklevel=2)
+        warnings.warn(FolderWarning(skipped_summary(walk, "sources folder")), stacklevel=2)
     documents: dict[str, Document] = {}
     problems: list[tuple[str, str]] = list(walk.skipped)
     ignored: list[str] = []

@@ -180,14 +180,16 @@ def walk_folder(
     hidden: bool = False,
     inside: bool = True,
     recursive: bool = True,
-    max_entries: int = MAX_ENTRIES,
-    max_depth: int = MAX_DEPTH,
+    max_entries: int | None = None,
+    max_depth: int | None = None,
 ) -> FolderWalk:
     """The regular files under `root` and the entries skipped, by the rules of the module's docstring.
     `root` itself may be a link to a folder (it was given). UsageError when `root` is no folder;
     InputError when it cannot be listed or passes a bound."""
     check_folder(root, "folder")
-    walker = _Walker(root, hidden, inside, recursive, max_entries, max_depth, os.path.realpath(root))
+    entries = MAX_ENTRIES if max_entries is None else max_entries  # read now: a test may lower them
+    depth = MAX_DEPTH if max_depth is None else max_depth
+    walker = _Walker(root, hidden, inside, recursive, entries, depth, os.path.realpath(root))
     walker.walk(root, "", 0)
     return FolderWalk(root, tuple(walker.files), tuple(sorted(walker.skipped)))
 
@@ -207,12 +209,13 @@ def check_folder(root: Path, what: str) -> None:
         raise UsageError(f"the {what} is not a folder", where=str(root), fix=f"give the {what}")
 
 
-def skipped_summary(walk: FolderWalk, shown: int = 3) -> str:
-    """One line naming the entries skipped (the first `shown`, and how many more)."""
+def skipped_summary(walk: FolderWalk, what: str = "folder", shown: int = 3) -> str:
+    """One line naming the folder (as `what`) and the entries skipped (the first `shown`, and how many
+    more), for a warning."""
     named = "; ".join(f"{path} ({reason})" for path, reason in walk.skipped[:shown])
     more = f"; and {len(walk.skipped) - shown} more" if len(walk.skipped) > shown else ""
     count = len(walk.skipped)
-    return f"{walk.root}: {count} entr{'y' if count == 1 else 'ies'} skipped: {named}{more}"
+    return f"the {what} {walk.root}: {count} entr{'y' if count == 1 else 'ies'} skipped: {named}{more}"
 
 
 def refuse_skipped(walk: FolderWalk, suffixes: tuple[str, ...], what: str) -> None:
