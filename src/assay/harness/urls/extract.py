@@ -31,6 +31,7 @@ import html
 import json
 import os
 import warnings
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -40,7 +41,7 @@ import regex
 
 from ...documents.walk import FolderWarning, walk_folder
 from ...errors import InputError
-from .normalise import normalise_url
+from .normalise import normalise_url, url_problem, without_wrappers
 
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
@@ -54,6 +55,9 @@ KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 MAX_JSON_BYTES = 64 << 20  # one JSON document is parsed whole; a bigger one belongs in JSONL
 MAX_RECORD_BYTES = 16 << 20  # one JSONL line is parsed whole
 PIECE_BYTES = 1 << 20  # a text line longer than this is scanned in pieces
+MAX_SHOWN_CHARS = 300  # of a malformed URL's text, kept to report it (a 10,000-character one is cut)
+SHOWN_WITHOUT = 5  # places of plain-list lines without a URL, kept to name them
+_OPENERS = "<([{*\"'`"
 
 # A URL in running text: the scheme, an IPv6 literal if any, then everything up to a space, a quote, an
 # angle bracket or a square bracket (Markdown's "[text](url)" and "<url>" end there); trailing
@@ -62,6 +66,9 @@ _URL = regex.compile(
     r"https?://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>\"'`\[\]{}|\\^\u3001\u3002\uff0c\uff08\uff09\u300c-\u300f\u3010\u3011]*",
     regex.IGNORECASE,
 )
+# The word an http(s) scheme starts, up to a space, a quote or an angle bracket: what a URL the pattern
+# above could not take whole was written as ("http://[fe80::1%25eth0]/", "http://[::1").
+_ATTEMPT = regex.compile(r"https?://[^\s<>\"'`]*", regex.IGNORECASE)
 # A Markdown link's destination in angle brackets, which CommonMark lets hold spaces:
 # "[text](<https://x/a b>)" and "[label]: <https://x/a b>" cite https://x/a%20b, not https://x/a.
 _ANGLED_DESTINATION = regex.compile(
@@ -82,9 +89,10 @@ _TYPE_KEYS = frozenset(
 class FoundUrl:
     """One URL (normalised) and every place it was written."""
 
-    url: str
+    url: str  # normalised; for a malformed URL, the text as written (cut at MAX_SHOWN_CHARS)
     expect_pdf: bool  # the path ends .pdf, or where it was found says it is a PDF
     places: tuple[str, ...]  # "file:line", first seen first, each once
+    malformed: str = ""  # why the text written is no URL the checker may ask: it is broken, unasked
 
 
 @dataclass(frozen=True)
@@ -97,10 +105,23 @@ class UrlScan:
     skipped: tuple[str, ...] = ()
     unusable: tuple[tuple[str, str], ...] = ()  # (place, the text)
     dead_links: tuple[str, ...] = ()  # links in a folder searched that lead to no file: not read
+    list_lines: ListLines | None = None  # how the lines of the plain lists read were counted
 
     @property
     def files_without_urls(self) -> tuple[str, ...]:
         return tuple(name for name, count in self.files if count == 0)
+
+
+@dataclass(frozen=True)
+class ListLines:
+    """Every line of the plain lists read, counted once: it holds a URL (malformed ones too), it is blank
+    or a comment, or it holds no http(s) URL (a note, an ``ftp://`` link), which is named, not lost."""
+
+    read: int = 0
+    with_urls: int = 0
+    blank_or_comment: int = 0
+    without_urls: int = 0
+    first_without: tuple[str, ...] = ()  # the places of the first few lines without one
 
 
 def urls_in(paths: Sequence[Path]) -> list[FoundUrl]:
@@ -164,6 +185,7 @@ def _known(relative: str) -> bool:
 class _Entry:
     expect_pdf: bool
     places: dict[str, None] = field(default_factory=dict)  # ordered, each place once
+    malformed: str = ""
 
 
 class _Collector:
@@ -175,18 +197,34 @@ class _Collector:
         self._current = ""
         self._skipped: list[str] = []
         self._unusable: list[tuple[str, str]] = []
+        self.added = 0  # URLs added so far (malformed ones too): a line that added none holds none
+        self._lines: Counter[str] = Counter()
+        self._without: list[str] = []
 
     def start(self, shown: str) -> None:
         self._current = shown
         self._files.setdefault(shown, 0)
 
-    def add(self, url: str, line: int | None, *, says_pdf: bool = False) -> None:
+    def add(self, url: str, line: int | None, *, says_pdf: bool = False, malformed: str = "") -> None:
         entry = self._entries.get(url)
         if entry is None:
-            entry = self._entries[url] = _Entry(expect_pdf=False)
+            entry = self._entries[url] = _Entry(expect_pdf=False, malformed=malformed)
         entry.expect_pdf |= says_pdf or url.split("?", 1)[0].casefold().endswith(".pdf")
         entry.places[self.place(line)] = None
         self._files[self._current] += 1
+        self.added += 1
+
+    def add_malformed(self, written: str, line: int | None) -> None:
+        """A URL written with an http(s) scheme that is no URL: kept, to be reported broken with why."""
+        written = without_wrappers(written) or written
+        shown = written if len(written) <= MAX_SHOWN_CHARS else f"{written[:MAX_SHOWN_CHARS]}…"
+        self.add(shown, line, malformed=url_problem(written) or "not a URL")
+
+    def count_line(self, line: int, kind: str) -> None:
+        """One line of a plain list: "url" (it held one), "blank" (or a comment), or "none"."""
+        self._lines[kind] += 1
+        if kind == "none" and len(self._without) < SHOWN_WITHOUT:
+            self._without.append(self.place(line))
 
     def skip(self, line: int | None) -> None:
         self._skipped.append(self.place(line))
@@ -198,8 +236,16 @@ class _Collector:
         return f"{self._current}:{line}" if line is not None else self._current
 
     def scan(self) -> UrlScan:
-        found = tuple(FoundUrl(url, e.expect_pdf, tuple(e.places)) for url, e in self._entries.items())
-        return UrlScan(found, tuple(self._files.items()), tuple(self._skipped), tuple(self._unusable))
+        found = tuple(
+            FoundUrl(url, e.expect_pdf, tuple(e.places), e.malformed) for url, e in self._entries.items()
+        )
+        lines = None
+        if self._lines:
+            counts = self._lines
+            read = counts["url"] + counts["blank"] + counts["none"]
+            lines = ListLines(read, counts["url"], counts["blank"], counts["none"], tuple(self._without))
+        scan = UrlScan(found, tuple(self._files.items()), tuple(self._skipped), tuple(self._unusable))
+        return dataclasses.replace(scan, list_lines=lines)
 
 
 def _read_file(path: Path, shown: str, collector: _Collector) -> None:
@@ -210,16 +256,33 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
         for number, line in _lines(path, shown, whole_lines=True):
             if line.strip():
                 _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
-    else:
-        comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
+    elif suffix in TEXT_SUFFIXES:
         # href="...?a=1&amp;b=2" asks for ?a=1&b=2; so does Markdown's, which reads character
         # references in link destinations too (CommonMark 0.31, section 2.5)
         entities = suffix in HTML_SUFFIXES | MARKDOWN_SUFFIXES
         for number, line in _lines(path, shown, whole_lines=False):
-            if comments and line.lstrip().startswith("#"):
-                continue
             for text in _csv_cells(line) if suffix in CSV_SUFFIXES else [line]:
                 _scan_text(text, number, collector, entities=entities)
+    else:
+        _read_list(path, shown, collector)
+
+
+def _read_list(path: Path, shown: str, collector: _Collector) -> None:
+    """A plain list: each line counted once (a URL, blank or a "#" comment, or none), so the lines with
+    no http(s) URL are said, not lost. A line longer than PIECE_BYTES comes in pieces of one number."""
+    number, kind = 0, ""
+    for at, line in _lines(path, shown, whole_lines=False):
+        if at != number:
+            if number:
+                collector.count_line(number, kind)
+            number, kind = at, "blank"
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        before = collector.added
+        _scan_text(line, at, collector)
+        kind = "url" if collector.added > before or kind == "url" else "none"
+    if number:
+        collector.count_line(number, kind)
 
 
 def _csv_cells(line: str) -> list[str]:
@@ -237,9 +300,9 @@ def _csv_cells(line: str) -> list[str]:
 _normalised = functools.lru_cache(maxsize=4096)(normalise_url)
 
 
-def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
+def _scan_text(text: str, line: int | None, collector: _Collector, *, entities: bool = False) -> None:
     """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
-    character references undone first when `entities`."""
+    character references undone first when `entities`. A URL that is malformed is kept as written."""
     pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
     angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
     for found in _URL.finditer(text):
@@ -247,9 +310,23 @@ def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = 
             written = html.unescape(destination) if entities else destination
         else:
             written = _unescaped(found.group()) if entities else found.group()
+        _add_written(text, found, written, line, collector, says_pdf=found.start() in pdf_links)
+
+
+def _add_written(
+    text: str, found: regex.Match[str], written: str, line: int | None, c: _Collector, *, says_pdf: bool
+) -> None:
+    """The URL `found` in `text` (as `written`); when it is no URL as the pattern cut it ("http://[::1"
+    stops at its "["), the whole word its scheme starts, as written: a malformed URL is reported broken
+    with why, never dropped unsaid."""
+    url = _normalised(written)
+    if url is None:
+        written = _ATTEMPT.match(text, found.start()).group()  # type: ignore[union-attr]
         url = _normalised(written)
-        if url is not None:
-            collector.add(url, line, says_pdf=found.start() in pdf_links)
+    if url is None:
+        c.add_malformed(written, line)
+    else:
+        c.add(url, line, says_pdf=says_pdf)
 
 
 def _unescaped(written: str) -> str:
@@ -334,11 +411,10 @@ def _read_json_value(value: Any, locator: _Locator, collector: _Collector) -> No
     elif isinstance(value, list):
         for item in value:
             _read_json_value(item, locator, collector)
-    elif isinstance(value, str):
-        urls = [url for found in _URL.finditer(value) if (url := normalise_url(found.group())) is not None]
-        line = locator.line_of(value) if urls else None
-        for url in urls:
-            collector.add(url, line)
+    elif isinstance(value, str) and _URL.search(value):
+        line = locator.line_of(value)
+        for found in _URL.finditer(value):
+            _add_written(value, found, found.group(), line, collector, says_pdf=False)
 
 
 def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locator, c: _Collector) -> None:
@@ -351,17 +427,21 @@ def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locat
     line = locator.line_of(item)
     # Read whole (a space inside is the URL's own, %20), unless the field holds two URLs or more,
     # "https://a/x; https://b/y": two sources in one field, each cited, not one URL that joins them.
-    written = [found.group() for found in _URL.finditer(item)]
-    urls = [normalise_url(text) for text in written] if len(written) > 1 else [normalise_url(item)]
-    if None in urls:
-        c.unusable(item, line)
+    several = list(_URL.finditer(item))
+    if len(several) <= 1 and normalise_url(item) is None and not _URL.match(item.strip().lstrip(_OPENERS)):
+        c.unusable(item, line)  # no http(s) URL at all (ftp://..., a note): nothing the check may ask
         return
     says_pdf = "pdf" in key.casefold() or any(
         name.casefold() in _TYPE_KEYS and isinstance(kind, str) and "pdf" in kind.casefold()
         for name, kind in siblings.items()
     )
-    for url in urls:
-        c.add(str(url), line, says_pdf=says_pdf)
+    if len(several) > 1:
+        for found in several:
+            _add_written(item, found, found.group(), line, c, says_pdf=says_pdf)
+    elif (url := normalise_url(item)) is not None:
+        c.add(url, line, says_pdf=says_pdf)
+    else:
+        c.add_malformed(item.strip(), line)
 
 
 # --- reading lines -----------------------------------------------------------------------------------
