@@ -167,8 +167,8 @@ def row_question(
         span, content = reference_span(reference, corpus, where)
         if span.end > len(texts[corpus]):
             raise InputError(
-                f"reference offsets {_shown(span.start)}..{_shown(span.end)} are beyond the end of {corpus!r} "
-                f"({len(texts[corpus]):,} characters)",
+                f"reference offsets {_shown(span.start)}..{_shown(span.end)} are beyond the end of "
+                f"{corpus!r} ({len(texts[corpus]):,} characters)",
                 where=where,
                 fix="give the corpus file the questions were written on, or correct the offsets",
             )
