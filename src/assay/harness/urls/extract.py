@@ -321,7 +321,8 @@ def _add_written(
     with why, never dropped unsaid."""
     url = _normalised(written)
     if url is None:
-        written = _ATTEMPT.match(text, found.start()).group()  # type: ignore[union-attr]
+        attempt = _ATTEMPT.match(text, found.start())
+        written = attempt.group() if attempt else written
         url = _normalised(written)
     if url is None:
         c.add_malformed(written, line)
