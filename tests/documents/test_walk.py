@@ -80,6 +80,11 @@ def _not_utf8(folder: Path) -> str:
     return "bad\\xff.txt"
 
 
+def _kernel_file(folder: Path) -> str:
+    (folder / "kmsg.md").symlink_to("/proc/kmsg")  # "regular", and a read blocks until the kernel logs
+    return "kmsg.md"
+
+
 FAULTS: dict[str, Callable[[Path], str]] = {
     "a -> .": _self_link,
     "a/b -> ..": _up_link,
@@ -90,6 +95,7 @@ FAULTS: dict[str, Callable[[Path], str]] = {
     "a FIFO": _fifo,
     "a link to a file outside": _outside,
     "a name that is not UTF-8": _not_utf8,
+    "a link into /proc": _kernel_file,
 }
 REASONS = {
     "a -> .": "a symbolic link to a folder: links to folders are not followed",
@@ -101,6 +107,7 @@ REASONS = {
     "a FIFO": "not a regular file (a FIFO): not read",
     "a link to a file outside": "a symbolic link to a file outside the folder: not read",
     "a name that is not UTF-8": "its name is not UTF-8 text: rename it",
+    "a link into /proc": "a symbolic link into /proc: not read",
 }
 
 
@@ -265,7 +272,7 @@ def test_a_hostile_folder_of_urls_is_named_never_an_internal_error(
     assert code == 0, err
     if fault in ("two links to each other", "a link to itself", "a link whose target is gone"):
         assert "to no file: not read" in err
-    elif fault in ("a FIFO", "a name that is not UTF-8"):
+    elif fault in ("a FIFO", "a name that is not UTF-8", "a link into /proc"):
         assert f"{name} ({REASONS[fault]})" in err
 
 

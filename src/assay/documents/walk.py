@@ -9,10 +9,11 @@ The rules, the same for every command:
   folder met twice all the same (a bind mount) is skipped as a loop, by its (device, inode).
 - **A link to a file is read as that file** when it leads to a regular file; with ``inside=True`` only
   when that file is inside the folder (the sources' rule: nothing outside the sources folder is read).
-- **Only regular files are returned.** A FIFO, a socket or a device named ``x.txt`` would block or never
-  end when read: each is skipped with a reason, as is a link that leads nowhere (its target gone, or a
-  loop of links), an entry that vanished while the folder was read, a subfolder that cannot be listed
-  (permissions), and a name that is not UTF-8 (no report could print it).
+- **Only regular files are returned**, and none through a link into /proc, /sys or /dev, whose files
+  look regular and may block or never end (/proc/kmsg). A FIFO, a socket or a device named ``x.txt``
+  would block or never end when read: each is skipped with a reason, as is a link that leads nowhere
+  (its target gone, or a loop of links), an entry that vanished while the folder was read, a subfolder
+  that cannot be listed (permissions), and a name that is not UTF-8 (no report could print it).
 - **Bounds.** At most ``MAX_ENTRIES`` entries are looked at and at most ``MAX_DEPTH`` folders deep:
   past either, the walk is an ``InputError`` naming the folder and the bound (a partial corpus would
   give quietly wrong numbers). Hidden entries (``.git``) are left out unless asked for, and are neither
@@ -35,6 +36,9 @@ from ..errors import InputError, UsageError
 
 MAX_ENTRIES = 200_000  # entries looked at in one walk: a sources folder holds hundreds, a corpus thousands
 MAX_DEPTH = 32  # folders below the one given
+# The kernel's own files look regular and may never end or block (/proc/kmsg, /dev/zero's cousins in /sys):
+# a link into them, in any folder, is not read.
+SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
 
 
 class FolderWarning(UserWarning):
@@ -162,7 +166,11 @@ class _Walker:
                     (relative, "a symbolic link to a folder: links to folders are not followed")
                 )
             return
-        if self.inside and not _is_inside(os.path.realpath(entry.path), self.real_root):
+        real = os.path.realpath(entry.path)
+        if any(_is_inside(real, system) for system in SYSTEM_FOLDERS):  # /proc/kmsg is "regular", and blocks
+            self.skipped.append((relative, f"a symbolic link into /{real.split(os.sep)[1]}: not read"))
+            return
+        if self.inside and not _is_inside(real, self.real_root):
             self.skipped.append((relative, "a symbolic link to a file outside the folder: not read"))
             return
         self._file(Path(entry.path), relative, target)
