@@ -155,9 +155,7 @@ class _Walker:
             return
         except OSError as exc:
             loop = exc.errno == errno.ELOOP
-            said = (
-                "a loop of symbolic links" if loop else f"a symbolic link that leads to no file ({_why(exc)})"
-            )
+            said = "a loop of symbolic links" if loop else f"a symbolic link to no file ({_why(exc)})"
             self.skipped.append((relative, said))
             return
         if stat.S_ISDIR(target.st_mode):
