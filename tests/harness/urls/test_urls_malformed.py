@@ -7,6 +7,7 @@ Before issue 22 a plain list dropped these uncounted, with exit 0."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -171,3 +172,32 @@ def test_odd_text_gives_broken_urls_never_an_exception(tmp_path: Path, text: str
     page.write_text(text + "\n", encoding="utf-8")
     found: Any = scan_urls([page]).found
     assert found and all(item.malformed for item in found)
+
+
+def _scan_seconds(path: Path, body: str) -> float:
+    path.write_text(body + "\n", encoding="utf-8")
+    took = []
+    for _ in range(2):  # the least of two: the machine is shared
+        started = time.process_time()
+        scan_urls([path])
+        took.append(time.process_time() - started)
+    return min(took)
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "http://[",  # every scheme starts a malformed word that runs to the line's end: read once
+        "[",  # a Markdown link's text was looked for from every "[", 500 characters each
+        "](https://x.example/ ",
+        "http:// ",
+        "[PDF](http://[::1 ",
+    ],
+)
+@pytest.mark.parametrize("name", ["page.md", "list.txt", "page.html"])
+def test_a_line_of_hostile_brackets_and_schemes_is_read_in_linear_time(
+    tmp_path: Path, unit: str, name: str
+) -> None:
+    small = _scan_seconds(tmp_path / name, unit * (250_000 // len(unit)))
+    large = _scan_seconds(tmp_path / name, unit * (1_000_000 // len(unit)))
+    assert large < 6 * small + 0.5, (small, large)  # 4x the text; quadratic would be 16x

@@ -75,7 +75,10 @@ _ANGLED_DESTINATION = regex.compile(
     r"(?:\]\(\s*|^ {0,3}\[[^\]\n]+\]:\s*)<(https?://[^<>\n]*)>", regex.IGNORECASE
 )
 # A Markdown link's text and the start of its destination, to read "(PDF)" in the text.
-_LINK = regex.compile(r"\[([^\]\n]{0,500})\]\(\s*<?(?=https?://)", regex.IGNORECASE)
+# Found from its "](" and read back to its "[" (see _pdf_links): a pattern starting at every "[" would
+# try 500 characters from each, and a line of a million "[" took 14 s.
+_LINK_TAIL = regex.compile(r"\]\(\s*+<?(?=https?://)", regex.IGNORECASE)
+LINK_TEXT_CHARS = 500  # a Markdown link's text read for "PDF"
 _SAYS_PDF = regex.compile(r"\bpdf\b", regex.IGNORECASE)
 # A key whose text is a URL as a whole (any case, "-" or "_" before the word).
 _URL_KEY = regex.compile(r"(?:^|[_-])(?:url|uri|href|link)$", regex.IGNORECASE)
@@ -216,9 +219,8 @@ class _Collector:
 
     def add_malformed(self, written: str, line: int | None) -> None:
         """A URL written with an http(s) scheme that is no URL: kept, to be reported broken with why."""
-        written = without_wrappers(written) or written
-        shown = written if len(written) <= MAX_SHOWN_CHARS else f"{written[:MAX_SHOWN_CHARS]}…"
-        self.add(shown, line, malformed=url_problem(written) or "not a URL")
+        shown, reason = _malformed(written)
+        self.add(shown, line, malformed=reason)
 
     def count_line(self, line: int, kind: str) -> None:
         """One line of a plain list: "url" (it held one), "blank" (or a comment), or "none"."""
@@ -246,6 +248,14 @@ class _Collector:
             lines = ListLines(read, counts["url"], counts["blank"], counts["none"], tuple(self._without))
         scan = UrlScan(found, tuple(self._files.items()), tuple(self._skipped), tuple(self._unusable))
         return dataclasses.replace(scan, list_lines=lines)
+
+
+@functools.lru_cache(maxsize=4096)  # a corpus writes one malformed URL many times, as it does a good one
+def _malformed(written: str) -> tuple[str, str]:
+    """A malformed URL as shown (unwrapped, cut at MAX_SHOWN_CHARS) and why it is one."""
+    written = without_wrappers(written) or written
+    shown = written if len(written) <= MAX_SHOWN_CHARS else f"{written[:MAX_SHOWN_CHARS]}…"
+    return shown, url_problem(written) or "not a URL"
 
 
 def _read_file(path: Path, shown: str, collector: _Collector) -> None:
@@ -303,31 +313,52 @@ _normalised = functools.lru_cache(maxsize=4096)(normalise_url)
 def _scan_text(text: str, line: int | None, collector: _Collector, *, entities: bool = False) -> None:
     """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
     character references undone first when `entities`. A URL that is malformed is kept as written."""
-    pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
+    pdf_links = _pdf_links(text) if "](" in text else set()
     angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
+    covered = 0  # the end of the last malformed word: a URL pattern inside it is part of it
     for found in _URL.finditer(text):
+        if found.start() < covered:
+            continue
         if (destination := angled.get(found.start())) is not None:  # its spaces are its own
             written = html.unescape(destination) if entities else destination
         else:
             written = _unescaped(found.group()) if entities else found.group()
-        _add_written(text, found, written, line, collector, says_pdf=found.start() in pdf_links)
+        covered = _add_written(text, found, written, line, collector, says_pdf=found.start() in pdf_links)
+
+
+def _pdf_links(text: str) -> set[int]:
+    """Where the URL of each Markdown link whose text says PDF starts: each "](" before an http(s) URL,
+    read back to the nearest "[" (at most LINK_TEXT_CHARS before it, with no "]" or line break between);
+    a string search from each "](", so the work is linear in the line whatever its brackets."""
+    starts = set()
+    for tail in _LINK_TAIL.finditer(text):
+        close = tail.start()
+        opened = text.rfind("[", max(0, close - LINK_TEXT_CHARS - 1), close)
+        if opened < 0:
+            continue
+        label = text[opened + 1 : close]
+        if "]" not in label and "\n" not in label and _SAYS_PDF.search(label):
+            starts.add(tail.end())
+    return starts
 
 
 def _add_written(
     text: str, found: regex.Match[str], written: str, line: int | None, c: _Collector, *, says_pdf: bool
-) -> None:
+) -> int:
     """The URL `found` in `text` (as `written`); when it is no URL as the pattern cut it ("http://[::1"
     stops at its "["), the whole word its scheme starts, as written: a malformed URL is reported broken
-    with why, never dropped unsaid."""
-    url = _normalised(written)
+    with why, never dropped unsaid. Returns where in `text` the malformed word ends (0 for a URL): the
+    caller skips the matches inside it, so "http://[http://[..." is one word, read once (linear)."""
+    url, end = _normalised(written), 0
     if url is None:
         attempt = _ATTEMPT.match(text, found.start())
-        written = attempt.group() if attempt else written
+        written, end = (attempt.group(), attempt.end()) if attempt else (written, found.end())
         url = _normalised(written)
     if url is None:
         c.add_malformed(written, line)
     else:
         c.add(url, line, says_pdf=says_pdf)
+    return end
 
 
 def _unescaped(written: str) -> str:
@@ -413,9 +444,7 @@ def _read_json_value(value: Any, locator: _Locator, collector: _Collector) -> No
         for item in value:
             _read_json_value(item, locator, collector)
     elif isinstance(value, str) and _URL.search(value):
-        line = locator.line_of(value)
-        for found in _URL.finditer(value):
-            _add_written(value, found, found.group(), line, collector, says_pdf=False)
+        _scan_string(value, locator.line_of(value), collector, says_pdf=False)
 
 
 def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locator, c: _Collector) -> None:
@@ -437,12 +466,19 @@ def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locat
         for name, kind in siblings.items()
     )
     if len(several) > 1:
-        for found in several:
-            _add_written(item, found, found.group(), line, c, says_pdf=says_pdf)
+        _scan_string(item, line, c, says_pdf=says_pdf)
     elif (url := normalise_url(item)) is not None:
         c.add(url, line, says_pdf=says_pdf)
     else:
         c.add_malformed(item.strip(), line)
+
+
+def _scan_string(value: str, line: int | None, c: _Collector, *, says_pdf: bool) -> None:
+    """Every URL in a JSON string, as written (no Markdown or HTML read), malformed ones kept."""
+    covered = 0
+    for found in _URL.finditer(value):
+        if found.start() >= covered:
+            covered = _add_written(value, found, found.group(), line, c, says_pdf=says_pdf)
 
 
 # --- reading lines -----------------------------------------------------------------------------------
