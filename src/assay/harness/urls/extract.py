@@ -23,7 +23,6 @@ MiB), and a JSON document over ``MAX_JSON_BYTES`` is refused with the fix (write
 
 from __future__ import annotations
 
-import codecs
 import csv
 import dataclasses
 import functools
@@ -32,15 +31,18 @@ import json
 import os
 import warnings
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, BinaryIO
+from typing import Any
 
 import regex
 
 from ...documents.walk import FolderWarning, walk_folder
 from ...errors import InputError
+from .lines import MAX_RECORD_BYTES as MAX_RECORD_BYTES  # re-exported: their public home was here
+from .lines import PIECE_BYTES as PIECE_BYTES
+from .lines import lines_of, refuse_utf16_and_utf32, unreadable
 from .normalise import normalise_url, url_problem, without_wrappers
 
 JSON_SUFFIXES = frozenset({".json"})
@@ -53,8 +55,6 @@ LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
 KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 
 MAX_JSON_BYTES = 64 << 20  # one JSON document is parsed whole; a bigger one belongs in JSONL
-MAX_RECORD_BYTES = 16 << 20  # one JSONL line is parsed whole
-PIECE_BYTES = 1 << 20  # a text line longer than this is scanned in pieces
 MAX_SHOWN_CHARS = 300  # of a malformed URL's text, kept to report it (a 10,000-character one is cut)
 SHOWN_WITHOUT = 5  # places of plain-list lines without a URL, kept to name them
 _OPENERS = "<([{*\"'`"
@@ -263,14 +263,14 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
     if suffix in JSON_SUFFIXES:
         _read_json(path, shown, collector)
     elif suffix in JSONL_SUFFIXES:
-        for number, line in _lines(path, shown, whole_lines=True):
+        for number, line in lines_of(path, shown, whole_lines=True):
             if line.strip():
                 _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
     elif suffix in TEXT_SUFFIXES:
         # href="...?a=1&amp;b=2" asks for ?a=1&b=2; so does Markdown's, which reads character
         # references in link destinations too (CommonMark 0.31, section 2.5)
         entities = suffix in HTML_SUFFIXES | MARKDOWN_SUFFIXES
-        for number, line in _lines(path, shown, whole_lines=False):
+        for number, line in lines_of(path, shown, whole_lines=False):
             for text in _csv_cells(line) if suffix in CSV_SUFFIXES else [line]:
                 _scan_text(text, number, collector, entities=entities)
     else:
@@ -281,7 +281,7 @@ def _read_list(path: Path, shown: str, collector: _Collector) -> None:
     """A plain list: each line counted once (a URL, blank or a "#" comment, or none), so the lines with
     no http(s) URL are said, not lost. A line longer than PIECE_BYTES comes in pieces of one number."""
     number, kind = 0, ""
-    for at, line in _lines(path, shown, whole_lines=False):
+    for at, line in lines_of(path, shown, whole_lines=False):
         if at != number:
             if number:
                 collector.count_line(number, kind)
@@ -379,7 +379,7 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise _unreadable(shown, exc) from None
+        raise unreadable(shown, exc) from None
     if size > MAX_JSON_BYTES:
         raise InputError(
             f"the JSON file is {size:,} bytes, more than the {MAX_JSON_BYTES:,} read as one document",
@@ -388,9 +388,9 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
         )
     try:
         with path.open("rb") as stream:
-            _refuse_utf16_and_utf32(stream.read(4), shown)
+            refuse_utf16_and_utf32(stream.read(4), shown)
     except OSError as exc:
-        raise _unreadable(shown, exc) from None
+        raise unreadable(shown, exc) from None
     text, data = read_json(path, "JSON file")
     _read_json_value(data, _Locator(text, 1), collector)
 
@@ -479,93 +479,3 @@ def _scan_string(value: str, line: int | None, c: _Collector, *, says_pdf: bool)
     for found in _URL.finditer(value):
         if found.start() >= covered:
             covered = _add_written(value, found, found.group(), line, c, says_pdf=says_pdf)
-
-
-# --- reading lines -----------------------------------------------------------------------------------
-
-
-def _unreadable(shown: str, exc: OSError) -> InputError:
-    return InputError(
-        f"cannot read it ({exc.strerror or exc})", where=shown, fix="check the path and its permissions"
-    )
-
-
-def _lines(path: Path, shown: str, *, whole_lines: bool) -> Iterator[tuple[int, str]]:
-    """The file's lines (1-based numbers), decoded as UTF-8 a line at a time, so an undecodable byte is
-    named by its line. A JSONL line (`whole_lines`) over MAX_RECORD_BYTES is an error; a text line over
-    PIECE_BYTES comes in pieces, each cut after a space so no URL is split."""
-    try:
-        with path.open("rb") as stream:
-            _refuse_utf16_and_utf32(stream.peek(4)[:4], shown)
-            yield from _decoded_lines(stream, shown, whole_lines)
-    except OSError as exc:
-        raise _unreadable(shown, exc) from None
-
-
-# The byte-order marks of the Unicode encodings that are not UTF-8, longest first (UTF-32 LE's starts
-# with UTF-16 LE's): a file saved so (Windows' "Unicode") would otherwise be "byte 0xff cannot be decoded".
-_OTHER_UNICODE_BOMS = (
-    (codecs.BOM_UTF32_LE, "UTF-32"),
-    (codecs.BOM_UTF32_BE, "UTF-32"),
-    (codecs.BOM_UTF16_LE, "UTF-16"),
-    (codecs.BOM_UTF16_BE, "UTF-16"),
-)
-
-
-def _refuse_utf16_and_utf32(head: bytes, shown: str) -> None:
-    for bom, encoding in _OTHER_UNICODE_BOMS:
-        if head.startswith(bom):
-            raise InputError(
-                f"{encoding} text (its byte-order mark says so); URLs are read from UTF-8 files",
-                where=shown,
-                fix=f"save the file as UTF-8 (iconv -f {encoding} -t UTF-8), or leave it out",
-            )
-
-
-def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[tuple[int, str]]:
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    limit = MAX_RECORD_BYTES + 1 if whole_lines else PIECE_BYTES
-    number, carry = 1, ""
-    while piece := stream.readline(limit):
-        ends = piece.endswith(b"\n")
-        text = carry + _decoded(decoder, piece, ends, f"{shown}:{number}")
-        if ends or len(piece) < limit:
-            yield number, text
-            number, carry = number + 1, ""
-        elif whole_lines:
-            raise InputError(
-                f"the line is longer than {MAX_RECORD_BYTES:,} bytes",
-                where=f"{shown}:{number}",
-                fix="split the record, or give the file as a text corpus (.txt) to have its URLs scanned",
-            )
-        else:  # a piece of a long line: scan up to its last space, keep the rest for the next piece
-            cut = max(text.rfind(" "), text.rfind("\t")) + 1
-            if cut > 0 and len(text) - cut < PIECE_BYTES:
-                yield number, text[:cut]
-                carry = text[cut:]
-            else:
-                yield number, text
-                carry = ""
-    last = number if carry else max(number - 1, 1)
-    _decoded(decoder, b"", True, f"{shown}:{last}")  # a file cut inside a character
-    if carry:
-        yield number, carry
-
-
-def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, where: str) -> str:
-    """`piece` decoded; a NUL byte is refused too: it is valid UTF-8, but UTF-16 text without its
-    byte-order mark ("h\0t\0t\0p\0") or a binary file would otherwise be read as text holding no URL."""
-    if b"\0" in piece:
-        raise InputError(
-            "a NUL byte: not UTF-8 text (UTF-16 without its byte-order mark, or a binary file)",
-            where=where,
-            fix="save the file as UTF-8, or leave it out",
-        )
-    try:
-        return decoder.decode(piece, final=final)
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} cannot be decoded)",
-            where=where,
-            fix="save the file as UTF-8, or leave it out",
-        ) from None
