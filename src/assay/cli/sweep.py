@@ -9,7 +9,9 @@ on stderr and the leaderboard's top and the winner on stdout.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -140,8 +142,9 @@ def check_args(args: argparse.Namespace) -> tuple[list[int], list[float]]:
 
 def check_out_outside_corpus(out: Path, corpus: Sequence[Path]) -> None:
     """--out may not be in a --corpus folder: its sweep.md would be read as a corpus file next time."""
-    target = out.resolve()
-    for folder in (path.resolve() for path in corpus if path.is_dir()):
+    # realpath, not Path.resolve: Python 3.11's resolve raises RuntimeError on a loop of links
+    target = Path(os.path.realpath(out))
+    for folder in (Path(os.path.realpath(path)) for path in corpus if path.is_dir()):
         if target == folder or folder in target.parents:
             raise UsageError(
                 "the output folder is inside a --corpus folder, whose .md files are read as the corpus",
@@ -161,10 +164,12 @@ def is_gold_set(path: Path) -> bool:
 
 
 def corpus_files(paths: Sequence[Path]) -> list[Path]:
-    """The .md/.txt files given, and those in the folders given (sorted); a PDF means the wrong pair."""
+    """The .md/.txt files given, and those in the folders given (sorted); a PDF means the wrong pair. A
+    folder is walked by ``walk_folder`` (hidden files kept, as a corpus may name one; links to folders
+    not followed): the entries it skips (a loop of links, a FIFO) are named in a warning."""
     found: list[Path] = []
     for path in paths:
-        inside = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        inside = _walked(path) if path.is_dir() else [path]
         texts = [p for p in inside if p.suffix.lower() in CORPUS_SUFFIXES]
         if not texts:
             pdfs = any(p.suffix.lower() == ".pdf" for p in inside)
@@ -176,6 +181,15 @@ def corpus_files(paths: Sequence[Path]) -> list[Path]:
             )
         found += texts
     return found
+
+
+def _walked(folder: Path) -> list[Path]:
+    from ..documents.walk import FolderWarning, skipped_summary, walk_folder
+
+    walk = walk_folder(folder, hidden=True, inside=False)
+    if walk.skipped:
+        warnings.warn(FolderWarning(skipped_summary(walk, "corpus folder")), stacklevel=2)
+    return walk.paths
 
 
 def load_spans(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:

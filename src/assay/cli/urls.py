@@ -226,6 +226,15 @@ def _say_scan(scan: UrlScan) -> None:
         said = f"{links} link{'s' if links != 1 else ''} in the folders lead{'s' if links == 1 else ''}"
         example = one_line(scan.dead_links[0])
         print(f"assay: warning: {said} to no file: not read, e.g. {example}", file=sys.stderr)
+    lines = scan.list_lines
+    if lines is not None and lines.without_urls:
+        counted = f"{lines.with_urls} with a URL, {lines.blank_or_comment} blank or comments"
+        example = ", ".join(map(one_line, lines.first_without))
+        print(
+            f"assay: warning: {lines.read} lines of plain lists: {counted}, {lines.without_urls} with no "
+            f"http(s) URL: not checked, e.g. {example}",
+            file=sys.stderr,
+        )
     for place, text in scan.unusable[:SHOWN_PROBLEMS]:
         said = f"{one_line(place)}: {one_line(text)!r} is no http(s) URL: not checked"
         print(f"assay: warning: {said}", file=sys.stderr)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -29,6 +30,7 @@ from typing import Any
 from ..errors import InputError, UsageError
 from .extractors import EXTRACTOR_ORDER, ExtractionError, extractor
 from .page_cache import DEFAULT_PAGE_CACHE, PageCacheWarning, cache_path, read_cache, write_cache
+from .walk import FolderWarning, check_folder, skipped_summary, walk_folder
 
 log = logging.getLogger(__name__)
 
@@ -185,14 +187,20 @@ def load_sources(
     cache_dir: Path | None = DEFAULT_PAGE_CACHE,
     extractors: Sequence[str] = EXTRACTOR_ORDER,
 ) -> Sources:
-    """Every PDF and text file under `root` (hidden folders and files skipped), as a `Sources`."""
-    _check_root(root)
+    """Every PDF and text file under `root` (hidden folders and files skipped), as a `Sources`. The
+    folder is walked by ``walk.walk_folder``: an entry it skips (a link to a folder or outside the folder,
+    a loop of links, a FIFO, ...) is a problem with its reason, and a ``FolderWarning`` names them."""
+    check_folder(root, "sources folder")
     _check_extractors(extractors)
+    walk = walk_folder(root)
+    if walk.skipped:
+        warnings.warn(FolderWarning(skipped_summary(walk, "sources folder")), stacklevel=2)
     documents: dict[str, Document] = {}
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[str, str]] = list(walk.skipped)
     ignored: list[str] = []
-    for path in _files_under(root):
-        relative = path.relative_to(root).as_posix()
+    # by path parts ("a/b.txt" before "a__b.txt"): of two files with one document id, the first keeps it
+    for found in sorted(walk.files, key=lambda found: PurePosixPath(found.relative).parts):
+        path, relative = found.path, found.relative
         if path.suffix.lower() not in PDF_SUFFIXES | TEXT_SUFFIXES:
             log.debug("sources: %s is neither a PDF nor a text file; skipped", relative)
             ignored.append(relative)
@@ -210,27 +218,11 @@ def load_sources(
     return Sources(root, documents.values(), problems=problems, ignored=ignored)
 
 
-def _check_root(root: Path) -> None:
-    if not root.is_dir():
-        kind = "is not a folder" if root.exists() else "does not exist"
-        raise UsageError(
-            f"the sources folder {kind}", where=str(root), fix="give the folder holding the documents"
-        )
-
-
 def _check_extractors(extractors: Sequence[str]) -> None:
     if not extractors:
         raise UsageError("no PDF extractor given", fix=f"give one or more of {', '.join(EXTRACTOR_ORDER)}")
     for name in extractors:
         extractor(name)
-
-
-def _files_under(root: Path) -> list[Path]:
-    found: list[Path] = []
-    for folder, subfolders, files in os.walk(root):
-        subfolders[:] = [name for name in subfolders if not name.startswith(".")]  # .git, caches
-        found.extend(Path(folder) / name for name in files if not name.startswith("."))
-    return sorted(found)
 
 
 def load_document(
@@ -261,8 +253,9 @@ def load_document(
 
 
 def _relative(path: Path, root: Path) -> str:
+    # realpath, not Path.resolve: Python 3.11's resolve raises RuntimeError on a loop of links
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
     except ValueError:
         raise UsageError(
             "the file is not inside the sources folder", where=str(path), fix=f"move it into {root}"

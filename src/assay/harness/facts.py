@@ -42,6 +42,7 @@ from typing import Any, Protocol
 import regex
 
 from ..cells import ValueProblem, parse_json, position
+from ..documents.walk import refuse_skipped, walk_folder
 from ..errors import InputError, UsageError
 
 CONFIDENCE_LABELS = {"low": 1 / 3, "medium": 2 / 3, "high": 1.0}
@@ -111,7 +112,9 @@ def load_facts(folder: Path, *, adapter: str | None = None) -> tuple[FactsFile, 
     """Every ``*.json`` facts file in `folder` (not its subfolders), sorted by file name."""
     if not folder.is_dir():
         raise InputError("the facts folder does not exist", where=str(folder), fix="give --facts a folder")
-    paths = sorted(path for path in folder.iterdir() if _is_facts_file(path))
+    walk = walk_folder(folder, recursive=False, inside=False)  # a FIFO or a loop of links is never opened
+    refuse_skipped(walk, (".json",), "facts file")
+    paths = [path for path in walk.paths if _is_facts_file(path)]
     if not paths:
         raise InputError(
             "the facts folder holds no .json files", where=str(folder), fix="give the folder of facts files"

@@ -19,11 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ...cells import ValueProblem, parse_json
 from ...errors import InputError
 from .spans import GoldSpan, SpanDocument, SpanQuestion, SpanSet
 
 COLUMNS = ("question", "references", "corpus_id")
 MISMATCHES_SHOWN = 5
+MAX_REFERENCES_CHARS = 1_000_000  # one row's references: excerpts with offsets (the shared set's are ~2 KB)
 
 
 def sha256_of(path: Path) -> str:
@@ -39,6 +41,10 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as error:
         raise InputError(
             f"not UTF-8 at byte {error.start}", where=str(path), fix="save the corpus as UTF-8"
+        ) from None
+    except OSError as error:  # a folder, no permission: the file named, not a traceback
+        raise InputError(
+            f"cannot be read ({error.strerror or error})", where=str(path), fix="give a readable corpus file"
         ) from None
 
 
@@ -56,6 +62,7 @@ def load_documents(corpus_paths: Sequence[Path]) -> tuple[SpanDocument, ...]:
 
 
 def read_rows(questions: Path) -> list[dict[str, str]]:
+    reader: Any = None
     try:
         with open(questions, encoding="utf-8-sig", newline="") as handle:  # Excel writes a BOM
             reader = csv.DictReader(handle)
@@ -73,6 +80,18 @@ def read_rows(questions: Path) -> list[dict[str, str]]:
         raise InputError(
             f"not UTF-8 at byte {error.start}", where=str(questions), fix="save the CSV as UTF-8"
         ) from None
+    except csv.Error as error:  # a cell past the csv module's field limit, where no module raised it
+        line = f":{reader.line_num}" if reader is not None and reader.line_num else ""
+        raise InputError(
+            f"not a CSV the reader can take ({error})",
+            where=f"{questions}{line}",
+            fix=f"save it as a CSV of the columns {', '.join(COLUMNS)}, each cell under "
+            f"{MAX_REFERENCES_CHARS:,} characters",
+        ) from None
+    except OSError as error:
+        raise InputError(
+            f"cannot be read ({error.strerror or error})", where=str(questions), fix="give a readable CSV"
+        ) from None
 
 
 def reference_span(reference: Any, corpus: str, where: str) -> tuple[GoldSpan, str]:
@@ -84,45 +103,81 @@ def reference_span(reference: Any, corpus: str, where: str) -> tuple[GoldSpan, s
             fix='write references as [{"content": ..., "start_index": N, "end_index": M}]',
         )
     start, end, content = reference["start_index"], reference["end_index"], reference["content"]
-    well_typed = isinstance(start, int) and isinstance(end, int) and isinstance(content, str)
+    # true is an int to Python, and no offset; a number is shown cut, as a 4,000-digit one may be written
+    well_typed = _offset(start) and _offset(end) and isinstance(content, str)
     if not well_typed or not 0 <= start <= end:
         raise InputError(
-            f"reference offsets {start!r}..{end!r} are not whole numbers with 0 <= start <= end",
+            f"reference offsets {_shown(start)}..{_shown(end)} are not whole numbers with 0 <= start <= end",
             where=where,
             fix="give start_index and end_index as character offsets, start first",
         )
     return GoldSpan(document=corpus, start=start, end=end), content
 
 
+def _offset(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    text = (
+        repr(value)
+        if not isinstance(value, int) or abs(value) < 10**30
+        else f"a {len(str(value))}-digit number"
+    )
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def parse_references(cell: str, where: str) -> Any:
+    """A references cell as JSON (assay's one parser: nesting past its depth, a key written twice, a
+    number past the digit limit are errors naming the row, never a RecursionError)."""
+    try:
+        return parse_json(cell)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"references are not JSON ({error.msg})", where=where, fix="write references as a JSON list"
+        ) from None
+    except ValueProblem as problem:
+        raise InputError(f"references: {problem.what}", where=where, fix=problem.fix) from None
+
+
 def row_question(
     row: dict[str, str], number: int, texts: dict[str, str], where: str
 ) -> tuple[SpanQuestion, list[str]]:
     """The question of one CSV row and the references whose content is not the text at their offsets."""
-    corpus = row["corpus_id"] or ""
+    corpus = row.get("corpus_id") or ""
     if corpus not in texts:
         raise InputError(
             f"corpus_id {corpus!r} is none of the corpus files ({', '.join(sorted(texts)) or 'none given'})",
             where=where,
             fix="give the corpus file named <corpus_id>.md (or .txt) with --corpus",
         )
-    try:
-        references = json.loads(row["references"] or "")
-    except json.JSONDecodeError as error:
+    cell = row.get("references") or ""
+    if len(cell) > MAX_REFERENCES_CHARS:
         raise InputError(
-            f"references are not JSON ({error.msg})", where=where, fix="write references as a JSON list"
-        ) from None
+            f"the references cell is {len(cell):,} characters, more than the {MAX_REFERENCES_CHARS:,} read",
+            where=where,
+            fix="give each reference's excerpt and offsets, not whole documents",
+        )
+    references = parse_references(cell, where)
     if not isinstance(references, list):
         raise InputError("references are not a JSON list", where=where, fix="write references as a JSON list")
     spans: list[GoldSpan] = []
     mismatches: list[str] = []
     for reference in references:
         span, content = reference_span(reference, corpus, where)
+        if span.end > len(texts[corpus]):
+            raise InputError(
+                f"reference offsets {_shown(span.start)}..{_shown(span.end)} are beyond the end of "
+                f"{corpus!r} ({len(texts[corpus]):,} characters)",
+                where=where,
+                fix="give the corpus file the questions were written on, or correct the offsets",
+            )
         if texts[corpus][span.start : span.end] != content:
             mismatches.append(f"{where} ({span.start}..{span.end})")
         spans.append(span)
     question = SpanQuestion(
         id=f"q{number}",
-        question=row["question"] or "",
+        question=row.get("question") or "",
         corpus=corpus,
         category=row.get("category") or None,
         spans=tuple(spans),

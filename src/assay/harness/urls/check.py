@@ -253,8 +253,28 @@ async def _walk_with_retries(
         await asyncio.sleep(wait)
 
 
+def _malformed(found: FoundUrl) -> UrlVerdict:
+    """A malformed URL's verdict, reached without asking anyone (and never cached): broken, with why."""
+    return UrlVerdict(
+        url=found.url,
+        klass="broken",
+        status=None,
+        final_url=None,
+        chain=(),
+        checked_at=_now_iso(),
+        reason=f"malformed URL: {found.malformed}",
+        notes=(),
+        is_pdf=None,
+        attempts=0,
+        expect_pdf=found.expect_pdf,
+    )
+
+
 async def _check(found: FoundUrl, ctx: _Context) -> UrlVerdict:
-    """One URL's verdict: from the cache when fresh, revalidated when stale, else checked afresh."""
+    """One URL's verdict: from the cache when fresh, revalidated when stale, else checked afresh; a
+    malformed one is broken at once."""
+    if found.malformed:
+        return _malformed(found)
     entry = ctx.cache.lookup(found.url, found.expect_pdf) if ctx.cache else None
     if entry is not None and ctx.cache is not None and ctx.cache.is_fresh(entry):
         return replace(entry.verdict, notes=(*entry.verdict.notes, "served from cache"), attempts=0)

@@ -23,22 +23,27 @@ MiB), and a JSON document over ``MAX_JSON_BYTES`` is refused with the fix (write
 
 from __future__ import annotations
 
-import codecs
 import csv
 import dataclasses
 import functools
 import html
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+import warnings
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, BinaryIO
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 import regex
 
+from ...documents.walk import FolderWarning, walk_folder
 from ...errors import InputError
-from .normalise import normalise_url
+from .lines import MAX_RECORD_BYTES as MAX_RECORD_BYTES  # re-exported: their public home was here
+from .lines import PIECE_BYTES as PIECE_BYTES
+from .lines import lines_of, refuse_utf16_and_utf32, unreadable
+from .normalise import normalise_url, url_problem, without_wrappers
 
 JSON_SUFFIXES = frozenset({".json"})
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
@@ -50,8 +55,9 @@ LIST_SUFFIXES = frozenset({".txt", ".list", ".urls"})
 KNOWN_SUFFIXES = JSON_SUFFIXES | JSONL_SUFFIXES | TEXT_SUFFIXES | LIST_SUFFIXES
 
 MAX_JSON_BYTES = 64 << 20  # one JSON document is parsed whole; a bigger one belongs in JSONL
-MAX_RECORD_BYTES = 16 << 20  # one JSONL line is parsed whole
-PIECE_BYTES = 1 << 20  # a text line longer than this is scanned in pieces
+MAX_SHOWN_CHARS = 300  # of a malformed URL's text, kept to report it (a 10,000-character one is cut)
+SHOWN_WITHOUT = 5  # places of plain-list lines without a URL, kept to name them
+_OPENERS = "<([{*\"'`"
 
 # A URL in running text: the scheme, an IPv6 literal if any, then everything up to a space, a quote, an
 # angle bracket or a square bracket (Markdown's "[text](url)" and "<url>" end there); trailing
@@ -60,13 +66,19 @@ _URL = regex.compile(
     r"https?://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>\"'`\[\]{}|\\^\u3001\u3002\uff0c\uff08\uff09\u300c-\u300f\u3010\u3011]*",
     regex.IGNORECASE,
 )
+# The word an http(s) scheme starts, up to a space, a quote or an angle bracket: what a URL the pattern
+# above could not take whole was written as ("http://[fe80::1%25eth0]/", "http://[::1").
+_ATTEMPT = regex.compile(r"https?://[^\s<>\"'`]*", regex.IGNORECASE)
 # A Markdown link's destination in angle brackets, which CommonMark lets hold spaces:
 # "[text](<https://x/a b>)" and "[label]: <https://x/a b>" cite https://x/a%20b, not https://x/a.
 _ANGLED_DESTINATION = regex.compile(
     r"(?:\]\(\s*|^ {0,3}\[[^\]\n]+\]:\s*)<(https?://[^<>\n]*)>", regex.IGNORECASE
 )
 # A Markdown link's text and the start of its destination, to read "(PDF)" in the text.
-_LINK = regex.compile(r"\[([^\]\n]{0,500})\]\(\s*<?(?=https?://)", regex.IGNORECASE)
+# Found from its "](" and read back to its "[" (see _pdf_links): a pattern starting at every "[" would
+# try 500 characters from each, and a line of a million "[" took 14 s.
+_LINK_TAIL = regex.compile(r"\]\(\s*+<?(?=https?://)", regex.IGNORECASE)
+LINK_TEXT_CHARS = 500  # a Markdown link's text read for "PDF"
 _SAYS_PDF = regex.compile(r"\bpdf\b", regex.IGNORECASE)
 # A key whose text is a URL as a whole (any case, "-" or "_" before the word).
 _URL_KEY = regex.compile(r"(?:^|[_-])(?:url|uri|href|link)$", regex.IGNORECASE)
@@ -80,9 +92,10 @@ _TYPE_KEYS = frozenset(
 class FoundUrl:
     """One URL (normalised) and every place it was written."""
 
-    url: str
+    url: str  # normalised; for a malformed URL, the text as written (cut at MAX_SHOWN_CHARS)
     expect_pdf: bool  # the path ends .pdf, or where it was found says it is a PDF
     places: tuple[str, ...]  # "file:line", first seen first, each once
+    malformed: str = ""  # why the text written is no URL the checker may ask: it is broken, unasked
 
 
 @dataclass(frozen=True)
@@ -95,10 +108,23 @@ class UrlScan:
     skipped: tuple[str, ...] = ()
     unusable: tuple[tuple[str, str], ...] = ()  # (place, the text)
     dead_links: tuple[str, ...] = ()  # links in a folder searched that lead to no file: not read
+    list_lines: ListLines | None = None  # how the lines of the plain lists read were counted
 
     @property
     def files_without_urls(self) -> tuple[str, ...]:
         return tuple(name for name, count in self.files if count == 0)
+
+
+@dataclass(frozen=True)
+class ListLines:
+    """Every line of the plain lists read, counted once: it holds a URL (malformed ones too), it is blank
+    or a comment, or it holds no http(s) URL (a note, an ``ftp://`` link), which is named, not lost."""
+
+    read: int = 0
+    with_urls: int = 0
+    blank_or_comment: int = 0
+    without_urls: int = 0
+    first_without: tuple[str, ...] = ()  # the places of the first few lines without one
 
 
 def urls_in(paths: Sequence[Path]) -> list[FoundUrl]:
@@ -134,18 +160,25 @@ def _files_to_read(path: Path) -> tuple[list[Path], list[Path]]:
         else:
             what = "not a regular file or folder" if path.exists() else "no such file or folder"
         raise InputError(what, where=str(path), fix="give files or folders of facts, gold sets or text")
-    found, dead = [], []
-    for folder, subfolders, names in os.walk(path):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-        for name in sorted(names):
-            file = Path(folder, name)
-            if name.startswith(".") or file.suffix.casefold() not in KNOWN_SUFFIXES:
-                continue
-            if file.is_file():
-                found.append(file)
-            elif file.is_symlink() and not file.exists():
-                dead.append(file)
-    return found, dead
+    walk = walk_folder(path, inside=False)  # never opens a FIFO, never follows a link to a folder
+    known = [(relative, reason) for relative, reason in walk.skipped if _known(relative)]
+    dead = [path / relative for relative, reason in known if reason.startswith(_DEAD_LINK)]
+    others = [(relative, reason) for relative, reason in known if not reason.startswith(_DEAD_LINK)]
+    if others:  # a FIFO, a subfolder that cannot be listed, a name that is not UTF-8: said, not read
+        shown = "; ".join(f"{relative} ({reason})" for relative, reason in others[:3])
+        warnings.warn(FolderWarning(f"{path}: {len(others)} entries not read: {shown}"), stacklevel=3)
+    return [found.path for found in walk.files if _known(found.relative)], dead
+
+
+_DEAD_LINK = (
+    "a symbolic link whose target is gone",
+    "a loop of symbolic links",
+    "a symbolic link that leads",
+)
+
+
+def _known(relative: str) -> bool:
+    return PurePosixPath(relative).suffix.casefold() in KNOWN_SUFFIXES
 
 
 # --- collecting ----------------------------------------------------------------------------------------
@@ -155,6 +188,7 @@ def _files_to_read(path: Path) -> tuple[list[Path], list[Path]]:
 class _Entry:
     expect_pdf: bool
     places: dict[str, None] = field(default_factory=dict)  # ordered, each place once
+    malformed: str = ""
 
 
 class _Collector:
@@ -166,18 +200,33 @@ class _Collector:
         self._current = ""
         self._skipped: list[str] = []
         self._unusable: list[tuple[str, str]] = []
+        self.added = 0  # URLs added so far (malformed ones too): a line that added none holds none
+        self._lines: Counter[str] = Counter()
+        self._without: list[str] = []
 
     def start(self, shown: str) -> None:
         self._current = shown
         self._files.setdefault(shown, 0)
 
-    def add(self, url: str, line: int | None, *, says_pdf: bool = False) -> None:
+    def add(self, url: str, line: int | None, *, says_pdf: bool = False, malformed: str = "") -> None:
         entry = self._entries.get(url)
         if entry is None:
-            entry = self._entries[url] = _Entry(expect_pdf=False)
+            entry = self._entries[url] = _Entry(expect_pdf=False, malformed=malformed)
         entry.expect_pdf |= says_pdf or url.split("?", 1)[0].casefold().endswith(".pdf")
         entry.places[self.place(line)] = None
         self._files[self._current] += 1
+        self.added += 1
+
+    def add_malformed(self, written: str, line: int | None) -> None:
+        """A URL written with an http(s) scheme that is no URL: kept, to be reported broken with why."""
+        shown, reason = _malformed(written)
+        self.add(shown, line, malformed=reason)
+
+    def count_line(self, line: int, kind: str) -> None:
+        """One line of a plain list: "url" (it held one), "blank" (or a comment), or "none"."""
+        self._lines[kind] += 1
+        if kind == "none" and len(self._without) < SHOWN_WITHOUT:
+            self._without.append(self.place(line))
 
     def skip(self, line: int | None) -> None:
         self._skipped.append(self.place(line))
@@ -189,8 +238,24 @@ class _Collector:
         return f"{self._current}:{line}" if line is not None else self._current
 
     def scan(self) -> UrlScan:
-        found = tuple(FoundUrl(url, e.expect_pdf, tuple(e.places)) for url, e in self._entries.items())
-        return UrlScan(found, tuple(self._files.items()), tuple(self._skipped), tuple(self._unusable))
+        found = tuple(
+            FoundUrl(url, e.expect_pdf, tuple(e.places), e.malformed) for url, e in self._entries.items()
+        )
+        lines = None
+        if self._lines:
+            counts = self._lines
+            read = counts["url"] + counts["blank"] + counts["none"]
+            lines = ListLines(read, counts["url"], counts["blank"], counts["none"], tuple(self._without))
+        scan = UrlScan(found, tuple(self._files.items()), tuple(self._skipped), tuple(self._unusable))
+        return dataclasses.replace(scan, list_lines=lines)
+
+
+@functools.lru_cache(maxsize=4096)  # a corpus writes one malformed URL many times, as it does a good one
+def _malformed(written: str) -> tuple[str, str]:
+    """A malformed URL as shown (unwrapped, cut at MAX_SHOWN_CHARS) and why it is one."""
+    written = without_wrappers(written) or written
+    shown = written if len(written) <= MAX_SHOWN_CHARS else f"{written[:MAX_SHOWN_CHARS]}…"
+    return shown, url_problem(written) or "not a URL"
 
 
 def _read_file(path: Path, shown: str, collector: _Collector) -> None:
@@ -198,19 +263,36 @@ def _read_file(path: Path, shown: str, collector: _Collector) -> None:
     if suffix in JSON_SUFFIXES:
         _read_json(path, shown, collector)
     elif suffix in JSONL_SUFFIXES:
-        for number, line in _lines(path, shown, whole_lines=True):
+        for number, line in lines_of(path, shown, whole_lines=True):
             if line.strip():
                 _read_json_value(_parse_record(line, shown, number), _Locator(line, number), collector)
-    else:
-        comments = suffix not in TEXT_SUFFIXES  # a plain list's "#" lines; Markdown's are headings
+    elif suffix in TEXT_SUFFIXES:
         # href="...?a=1&amp;b=2" asks for ?a=1&b=2; so does Markdown's, which reads character
         # references in link destinations too (CommonMark 0.31, section 2.5)
         entities = suffix in HTML_SUFFIXES | MARKDOWN_SUFFIXES
-        for number, line in _lines(path, shown, whole_lines=False):
-            if comments and line.lstrip().startswith("#"):
-                continue
+        for number, line in lines_of(path, shown, whole_lines=False):
             for text in _csv_cells(line) if suffix in CSV_SUFFIXES else [line]:
                 _scan_text(text, number, collector, entities=entities)
+    else:
+        _read_list(path, shown, collector)
+
+
+def _read_list(path: Path, shown: str, collector: _Collector) -> None:
+    """A plain list: each line counted once (a URL, blank or a "#" comment, or none), so the lines with
+    no http(s) URL are said, not lost. A line longer than PIECE_BYTES comes in pieces of one number."""
+    number, kind = 0, ""
+    for at, line in lines_of(path, shown, whole_lines=False):
+        if at != number:
+            if number:
+                collector.count_line(number, kind)
+            number, kind = at, "blank"
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        before = collector.added
+        _scan_text(line, at, collector)
+        kind = "url" if collector.added > before or kind == "url" else "none"
+    if number:
+        collector.count_line(number, kind)
 
 
 def _csv_cells(line: str) -> list[str]:
@@ -228,19 +310,55 @@ def _csv_cells(line: str) -> list[str]:
 _normalised = functools.lru_cache(maxsize=4096)(normalise_url)
 
 
-def _scan_text(text: str, line: int, collector: _Collector, *, entities: bool = False) -> None:
+def _scan_text(text: str, line: int | None, collector: _Collector, *, entities: bool = False) -> None:
     """Every URL written in `text` (one line of it), Markdown links whose text says PDF marked; HTML's
-    character references undone first when `entities`."""
-    pdf_links = {found.end() for found in _LINK.finditer(text) if _SAYS_PDF.search(found.group(1))}
+    character references undone first when `entities`. A URL that is malformed is kept as written."""
+    pdf_links = _pdf_links(text) if "](" in text else set()
     angled = {found.start(1): found.group(1) for found in _ANGLED_DESTINATION.finditer(text)}
+    covered = 0  # the end of the last malformed word: a URL pattern inside it is part of it
     for found in _URL.finditer(text):
+        if found.start() < covered:
+            continue
         if (destination := angled.get(found.start())) is not None:  # its spaces are its own
             written = html.unescape(destination) if entities else destination
         else:
             written = _unescaped(found.group()) if entities else found.group()
+        covered = _add_written(text, found, written, line, collector, says_pdf=found.start() in pdf_links)
+
+
+def _pdf_links(text: str) -> set[int]:
+    """Where the URL of each Markdown link whose text says PDF starts: each "](" before an http(s) URL,
+    read back to the nearest "[" (at most LINK_TEXT_CHARS before it, with no "]" or line break between);
+    a string search from each "](", so the work is linear in the line whatever its brackets."""
+    starts = set()
+    for tail in _LINK_TAIL.finditer(text):
+        close = tail.start()
+        opened = text.rfind("[", max(0, close - LINK_TEXT_CHARS - 1), close)
+        if opened < 0:
+            continue
+        label = text[opened + 1 : close]
+        if "]" not in label and "\n" not in label and _SAYS_PDF.search(label):
+            starts.add(tail.end())
+    return starts
+
+
+def _add_written(
+    text: str, found: regex.Match[str], written: str, line: int | None, c: _Collector, *, says_pdf: bool
+) -> int:
+    """The URL `found` in `text` (as `written`); when it is no URL as the pattern cut it ("http://[::1"
+    stops at its "["), the whole word its scheme starts, as written: a malformed URL is reported broken
+    with why, never dropped unsaid. Returns where in `text` the malformed word ends (0 for a URL): the
+    caller skips the matches inside it, so "http://[http://[..." is one word, read once (linear)."""
+    url, end = _normalised(written), 0
+    if url is None:
+        attempt = _ATTEMPT.match(text, found.start())
+        written, end = (attempt.group(), attempt.end()) if attempt else (written, found.end())
         url = _normalised(written)
-        if url is not None:
-            collector.add(url, line, says_pdf=found.start() in pdf_links)
+    if url is None:
+        c.add_malformed(written, line)
+    else:
+        c.add(url, line, says_pdf=says_pdf)
+    return end
 
 
 def _unescaped(written: str) -> str:
@@ -261,7 +379,7 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise _unreadable(shown, exc) from None
+        raise unreadable(shown, exc) from None
     if size > MAX_JSON_BYTES:
         raise InputError(
             f"the JSON file is {size:,} bytes, more than the {MAX_JSON_BYTES:,} read as one document",
@@ -270,9 +388,9 @@ def _read_json(path: Path, shown: str, collector: _Collector) -> None:
         )
     try:
         with path.open("rb") as stream:
-            _refuse_utf16_and_utf32(stream.read(4), shown)
+            refuse_utf16_and_utf32(stream.read(4), shown)
     except OSError as exc:
-        raise _unreadable(shown, exc) from None
+        raise unreadable(shown, exc) from None
     text, data = read_json(path, "JSON file")
     _read_json_value(data, _Locator(text, 1), collector)
 
@@ -325,11 +443,8 @@ def _read_json_value(value: Any, locator: _Locator, collector: _Collector) -> No
     elif isinstance(value, list):
         for item in value:
             _read_json_value(item, locator, collector)
-    elif isinstance(value, str):
-        urls = [url for found in _URL.finditer(value) if (url := normalise_url(found.group())) is not None]
-        line = locator.line_of(value) if urls else None
-        for url in urls:
-            collector.add(url, line)
+    elif isinstance(value, str) and _URL.search(value):
+        _scan_string(value, locator.line_of(value), collector, says_pdf=False)
 
 
 def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locator, c: _Collector) -> None:
@@ -342,104 +457,25 @@ def _url_field(key: str, item: Any, siblings: Mapping[str, Any], locator: _Locat
     line = locator.line_of(item)
     # Read whole (a space inside is the URL's own, %20), unless the field holds two URLs or more,
     # "https://a/x; https://b/y": two sources in one field, each cited, not one URL that joins them.
-    written = [found.group() for found in _URL.finditer(item)]
-    urls = [normalise_url(text) for text in written] if len(written) > 1 else [normalise_url(item)]
-    if None in urls:
-        c.unusable(item, line)
+    several = list(_URL.finditer(item))
+    if len(several) <= 1 and normalise_url(item) is None and not _URL.match(item.strip().lstrip(_OPENERS)):
+        c.unusable(item, line)  # no http(s) URL at all (ftp://..., a note): nothing the check may ask
         return
     says_pdf = "pdf" in key.casefold() or any(
         name.casefold() in _TYPE_KEYS and isinstance(kind, str) and "pdf" in kind.casefold()
         for name, kind in siblings.items()
     )
-    for url in urls:
-        c.add(str(url), line, says_pdf=says_pdf)
+    if len(several) > 1:
+        _scan_string(item, line, c, says_pdf=says_pdf)
+    elif (url := normalise_url(item)) is not None:
+        c.add(url, line, says_pdf=says_pdf)
+    else:
+        c.add_malformed(item.strip(), line)
 
 
-# --- reading lines -----------------------------------------------------------------------------------
-
-
-def _unreadable(shown: str, exc: OSError) -> InputError:
-    return InputError(
-        f"cannot read it ({exc.strerror or exc})", where=shown, fix="check the path and its permissions"
-    )
-
-
-def _lines(path: Path, shown: str, *, whole_lines: bool) -> Iterator[tuple[int, str]]:
-    """The file's lines (1-based numbers), decoded as UTF-8 a line at a time, so an undecodable byte is
-    named by its line. A JSONL line (`whole_lines`) over MAX_RECORD_BYTES is an error; a text line over
-    PIECE_BYTES comes in pieces, each cut after a space so no URL is split."""
-    try:
-        with path.open("rb") as stream:
-            _refuse_utf16_and_utf32(stream.peek(4)[:4], shown)
-            yield from _decoded_lines(stream, shown, whole_lines)
-    except OSError as exc:
-        raise _unreadable(shown, exc) from None
-
-
-# The byte-order marks of the Unicode encodings that are not UTF-8, longest first (UTF-32 LE's starts
-# with UTF-16 LE's): a file saved so (Windows' "Unicode") would otherwise be "byte 0xff cannot be decoded".
-_OTHER_UNICODE_BOMS = (
-    (codecs.BOM_UTF32_LE, "UTF-32"),
-    (codecs.BOM_UTF32_BE, "UTF-32"),
-    (codecs.BOM_UTF16_LE, "UTF-16"),
-    (codecs.BOM_UTF16_BE, "UTF-16"),
-)
-
-
-def _refuse_utf16_and_utf32(head: bytes, shown: str) -> None:
-    for bom, encoding in _OTHER_UNICODE_BOMS:
-        if head.startswith(bom):
-            raise InputError(
-                f"{encoding} text (its byte-order mark says so); URLs are read from UTF-8 files",
-                where=shown,
-                fix=f"save the file as UTF-8 (iconv -f {encoding} -t UTF-8), or leave it out",
-            )
-
-
-def _decoded_lines(stream: BinaryIO, shown: str, whole_lines: bool) -> Iterator[tuple[int, str]]:
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    limit = MAX_RECORD_BYTES + 1 if whole_lines else PIECE_BYTES
-    number, carry = 1, ""
-    while piece := stream.readline(limit):
-        ends = piece.endswith(b"\n")
-        text = carry + _decoded(decoder, piece, ends, f"{shown}:{number}")
-        if ends or len(piece) < limit:
-            yield number, text
-            number, carry = number + 1, ""
-        elif whole_lines:
-            raise InputError(
-                f"the line is longer than {MAX_RECORD_BYTES:,} bytes",
-                where=f"{shown}:{number}",
-                fix="split the record, or give the file as a text corpus (.txt) to have its URLs scanned",
-            )
-        else:  # a piece of a long line: scan up to its last space, keep the rest for the next piece
-            cut = max(text.rfind(" "), text.rfind("\t")) + 1
-            if cut > 0 and len(text) - cut < PIECE_BYTES:
-                yield number, text[:cut]
-                carry = text[cut:]
-            else:
-                yield number, text
-                carry = ""
-    last = number if carry else max(number - 1, 1)
-    _decoded(decoder, b"", True, f"{shown}:{last}")  # a file cut inside a character
-    if carry:
-        yield number, carry
-
-
-def _decoded(decoder: codecs.IncrementalDecoder, piece: bytes, final: bool, where: str) -> str:
-    """`piece` decoded; a NUL byte is refused too: it is valid UTF-8, but UTF-16 text without its
-    byte-order mark ("h\0t\0t\0p\0") or a binary file would otherwise be read as text holding no URL."""
-    if b"\0" in piece:
-        raise InputError(
-            "a NUL byte: not UTF-8 text (UTF-16 without its byte-order mark, or a binary file)",
-            where=where,
-            fix="save the file as UTF-8, or leave it out",
-        )
-    try:
-        return decoder.decode(piece, final=final)
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} cannot be decoded)",
-            where=where,
-            fix="save the file as UTF-8, or leave it out",
-        ) from None
+def _scan_string(value: str, line: int | None, c: _Collector, *, says_pdf: bool) -> None:
+    """Every URL in a JSON string, as written (no Markdown or HTML read), malformed ones kept."""
+    covered = 0
+    for found in _URL.finditer(value):
+        if found.start() >= covered:
+            covered = _add_written(value, found, found.group(), line, c, says_pdf=says_pdf)

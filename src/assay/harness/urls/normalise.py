@@ -47,24 +47,40 @@ _NON_ASCII = regex.compile(r"[^\x00-\x7f]+")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
+MAX_URL_CHARS = 8192  # RFC 9110 section 4.1 asks servers for 8,000 octets at least; longer is no citation
+
+
 def normalise_url(text: str) -> str | None:
     """`text` as one canonical http(s) URL, or None when it is not one (see the module's docstring)."""
+    return _normal(text)[0]
+
+
+def url_problem(text: str) -> str:
+    """Why `text` is no URL the checker may ask ("" when it is one): what a malformed URL is reported
+    with ("the port 99999 is not a number from 0 to 65535", "the IPv6 address's [ is not closed")."""
+    return _normal(text)[1]
+
+
+def _normal(text: str) -> tuple[str | None, str]:
+    """(the canonical URL, "") or (None, why not)."""
     # The fragment goes first: it is never sent to the server, and what ends the URL is what ends it
     # once the fragment is gone ("https://x/a.#top" is "https://x/a").
     bare = _unwrapped(text.split("#", 1)[0])
     scheme, sep, rest = bare.partition("://")
     scheme = scheme.lower()
     if not sep or scheme not in SCHEMES:
-        return None
+        return None, "not an http or https URL"
+    if len(bare) > MAX_URL_CHARS:
+        return None, f"{len(bare):,} characters, more than the {MAX_URL_CHARS:,} a URL may have here"
     rest = rest.replace(" ", "%20")
-    if _CONTROL.search(rest):  # a tab or line break inside: two words, not one URL
-        return None
+    if control := _CONTROL.search(rest):  # a tab or line break inside: two words, not one URL
+        return None, f"a control character (U+{ord(control.group()):04X}) inside it"
     cut = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
     authority, tail = rest[:cut], rest[cut:]
-    netloc = _netloc(authority, SCHEMES[scheme])
+    netloc, why = _netloc(authority, SCHEMES[scheme])
     if netloc is None:
-        return None
-    return f"{scheme}://{netloc}{_path_and_query(tail)}"
+        return None, why
+    return f"{scheme}://{netloc}{_path_and_query(tail)}", ""
 
 
 def _path_and_query(tail: str) -> str:
@@ -111,6 +127,12 @@ def _without_dot_segments(path: str) -> str:
     return "/" + "/".join(kept) + ("/" if last in (".", "..") and kept else "")
 
 
+def without_wrappers(text: str) -> str:
+    """`text` without the brackets, quotes and trailing punctuation prose puts around a URL: how a
+    malformed URL is shown (``(http://[::1).`` is ``http://[::1``)."""
+    return _unwrapped(text)
+
+
 def _unwrapped(text: str) -> str:
     """`text` without the marks prose puts around a URL: surrounding brackets and quotes, trailing
     punctuation, and a closing bracket that closes nothing opened inside the URL (Wikipedia's
@@ -126,26 +148,42 @@ def _unwrapped(text: str) -> str:
     return text
 
 
-def _netloc(authority: str, default_port: int) -> str | None:
-    """The authority with its host lowercased (IDNA for a unicode one) and its default port dropped;
-    None when the host is missing or is no host name or IP address."""
+def _netloc(authority: str, default_port: int) -> tuple[str | None, str]:
+    """(the authority with its host lowercased (IDNA for a unicode one) and its default port dropped,
+    ""), or (None, why) when the host is missing or is no host name or IP address, or the port no port."""
     hostport = authority.rpartition("@")[2]  # the user:password@ dropped
     if hostport.startswith("["):  # an IPv6 literal: [::1]:8080
-        end = hostport.find("]")
-        host, port_part = hostport[: end + 1], hostport[end + 1 :]
-        if end < 0 or (port_part and not port_part.startswith(":")) or not _ipv6(host[1:-1]):
-            return None
-        host, port = f"[{_ipv6_form(host[1:-1])}]", port_part[1:]
+        host, port, why = _ipv6_host(hostport)
+        if host is None:
+            return None, why
     else:
         name, _, port = hostport.partition(":")
-        ascii_host = _ascii_host(_unescaped_host(name))
-        if ascii_host is None:
-            return None
-        host = ascii_host
+        unescaped = _unescaped_host(name)
+        if unescaped is None:
+            return None, f"the host {name!r} holds percent escapes that are not UTF-8"
+        host = _ascii_host(unescaped)
+        if host is None:
+            return None, f"the host {name!r} is not a valid host name" if name else "it has no host"
     if port and not (port.isascii() and port.isdigit() and len(port) <= 5 and int(port) <= 65535):
-        return None
+        return None, f"the port {port[:20]!r} is not a number from 0 to 65535"
     shown = "" if not port or int(port) == default_port else f":{int(port)}"
-    return f"{host}{shown}"
+    return f"{host}{shown}", ""
+
+
+def _ipv6_host(hostport: str) -> tuple[str | None, str, str]:
+    """([the address in one spelling], the port, "") of "[::1]:8080", or (None, "", why not)."""
+    end = hostport.find("]")
+    if end < 0:
+        return None, "", "the IPv6 address's [ is not closed"
+    address, port_part = hostport[1:end], hostport[end + 1 :]
+    if port_part and not port_part.startswith(":"):
+        return None, "", f"{port_part[:20]!r} follows the IPv6 address's ]"
+    if "%" in address:  # RFC 6874's zone id: an interface of one machine, which no citation can name
+        zone = f"the IPv6 address {address[:60]!r} has a zone id"
+        return None, "", f"{zone}, which names a network interface of one machine, not a host"
+    if not _ipv6(address):
+        return None, "", f"{address[:60]!r} is not an IPv6 address"
+    return f"[{_ipv6_form(address)}]", port_part[1:], ""
 
 
 def _ipv6_form(text: str) -> str:

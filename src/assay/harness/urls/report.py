@@ -22,13 +22,18 @@ from .verdict import CLASSES, UrlVerdict
 # The classes that need a person's eyes, worst first; the terminal lists them URL by URL.
 TO_LOOK_AT = ("broken", "soft_404", "error", "blocked")
 SHOWN_ON_TERMINAL = 20  # URLs listed by name; the Markdown report lists them all
+MALFORMED_HOST = "(malformed)"  # the host row of the URLs that name none
 SHOWN_HOSTS = 20  # hosts in the terminal's table; the Markdown report's table has them all
 
 
 def _host_of(url: str) -> str:
     """The host (and a port other than the default) a URL is asked of: the summary's grouping. A found
-    URL is normalised, so it holds no user:password@."""
-    return urlsplit(url).netloc or url
+    URL is normalised, so it holds no user:password@; a malformed one ("http://[::1") has no host to
+    group it by, and is grouped as malformed."""
+    try:
+        return urlsplit(url).netloc or url
+    except ValueError:
+        return MALFORMED_HOST
 
 
 def _paired(found: Sequence[FoundUrl], verdicts: Sequence[UrlVerdict]) -> list[tuple[FoundUrl, UrlVerdict]]:
@@ -46,7 +51,8 @@ def class_counts(verdicts: Sequence[UrlVerdict]) -> dict[str, Any]:
     """URLs per class, overall and per host (hosts in first-seen order); every class named, 0 or not."""
     by_host: dict[str, Counter[str]] = {}
     for verdict in verdicts:
-        by_host.setdefault(_host_of(verdict.url), Counter())[verdict.klass] += 1
+        host = MALFORMED_HOST if verdict.reason.startswith("malformed URL") else _host_of(verdict.url)
+        by_host.setdefault(host, Counter())[verdict.klass] += 1
     total = Counter(verdict.klass for verdict in verdicts)
 
     def tally(counts: Counter[str]) -> dict[str, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,19 +31,19 @@ def load_run_sources(folder: str | Path) -> Sources:
     root = Path(folder)
     if not root.is_dir():
         return load_sources(root, cache_dir=None)  # which says what is wrong with the folder
-    return _loaded(str(root.resolve()), _folder_state(root))
+    # realpath, not Path.resolve: Python 3.11's resolve raises RuntimeError on a loop of links
+    return _loaded(os.path.realpath(root), _folder_state(root))
 
 
 def _folder_state(root: Path) -> tuple[tuple[str, int, int], ...]:
-    """Each file's path, size and modification time: a changed file is a new state. Hidden files and
-    folders are left out, as ``load_sources`` leaves them out (a .git folder changes often)."""
-    found = []
-    for path in sorted(root.rglob("*")):
-        hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
-        if path.is_file() and not hidden:
-            status = path.stat()
-            found.append((path.relative_to(root).as_posix(), status.st_size, status.st_mtime_ns))
-    return tuple(found)
+    """Each file's path, size and modification time (a changed file is a new state), from the walk that
+    ``load_sources`` makes too (hidden entries left out, links to folders not followed); the entries it
+    skips are part of the state, so a loop of links made or mended is a new state as well."""
+    from ...documents.walk import walk_folder
+
+    walk = walk_folder(root)
+    skipped = tuple((path, -1, -1) for path, _ in walk.skipped)
+    return tuple((found.relative, found.size, found.mtime_ns) for found in walk.files) + skipped
 
 
 def sources_signature(sources: Sources) -> str:
