@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..documents import Document
+from ..errors import AssayError
 from ..report.markup import cell
 from ..scorers.hard_fact import HARD_FACT, pattern_of, search
 from ..text.pattern_size import shown
@@ -122,7 +123,10 @@ def claim_items(
         return [], [Skip(claim.document, claim.field, f"the value {claim.value!r} does not type: {exc}")]
     answer = render_answer(value, yes=template.yes, no=template.no, labels=template.labels)
     pattern = expected_regex(value)
-    problem = pattern_problem(pattern, value, answer) if pattern is not None else None
+    try:
+        problem = pattern_problem(pattern, value, answer) if pattern is not None else None
+    except AssayError as exc:  # a pattern too large to compile (a value or unit of thousands of characters)
+        problem = f"{claim.facts_file}: {claim.where}: no safe expected_regex: {exc.what}"
     if problem is not None:
         return [], [Skip(claim.document, claim.field, problem)]
     document = sources[verdict.document or ""]

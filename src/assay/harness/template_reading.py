@@ -1,0 +1,158 @@
+"""Reading a templates file as data: TOML or YAML parsed with every expansion bounded, errors with a line.
+
+A templates file is small and written by hand, so it is read under bounds that no such file comes near
+(``docs/limits.md``): at most ``MAX_TEMPLATES_BYTES``, nested at most ``MAX_DEPTH`` levels. YAML anchors
+and aliases (``&base``, ``*base``, and so the ``<<: *base`` merge) are refused where they are written:
+an alias is a reference, and a few hundred bytes of aliases to aliases (the "billion laughs") stand for
+billions of values that any walk of the data, or an error message showing it, would expand. YAML tags
+that build objects (``!!python/object``) are refused by the safe loader, as before.
+
+Every failure is an ``InputError`` naming the file and, where it can be found, the line (``line_of``).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from ..errors import InputError
+
+MAX_TEMPLATES_BYTES = 1 << 20  # 1 MiB: hand-written questions; the shipped example is 3 KB
+MAX_DEPTH = 16  # mappings and lists inside each other; a templates file needs 4 (fields.f.labels.x)
+
+
+def read_templates_data(path: Path) -> tuple[str, Any]:
+    """The file's text and its parsed value (TOML or YAML, by the suffix)."""
+    text = _text(path)
+    suffix = path.suffix.casefold()
+    if suffix == ".toml":
+        return text, _toml(text, path)
+    if suffix in (".yaml", ".yml"):
+        return text, _yaml(text, path)
+    raise InputError(
+        f"unknown template file type {path.suffix!r}", where=str(path), fix="name it .toml, .yaml or .yml"
+    )
+
+
+def _text(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:  # read one byte past the limit, never the whole of a huge file
+            data = handle.read(MAX_TEMPLATES_BYTES + 1)
+        if len(data) > MAX_TEMPLATES_BYTES:
+            raise InputError(
+                f"the template file is over {MAX_TEMPLATES_BYTES:,} bytes",
+                where=str(path),
+                fix="give a templates file of questions (a few KB); split the facts' fields, not the file",
+            )
+        # utf-8-sig: a leading byte-order mark is not TOML (tomllib refuses it at line 1)
+        return data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read the template file ({exc})", where=str(path), fix="give a UTF-8 file"
+        ) from None
+
+
+def _toml(text: str, path: Path) -> Any:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"not valid TOML ({exc})", where=str(path), fix="correct the TOML there") from None
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise InputError("the TOML is nested too deeply to read", where=str(path), fix="flatten it") from None
+    except ValueError as exc:  # an integer past int()'s digit limit (CVE-2020-10735)
+        raise InputError(
+            f"not readable TOML ({exc})", where=str(path), fix="write a long number as a string, in quotes"
+        ) from None
+
+
+def _yaml(text: str, path: Path) -> Any:
+    import yaml  # only for YAML templates: every command line imports the templates module
+
+    try:
+        return yaml.load(text, Loader=_bounded_loader())  # a SafeLoader, bounded
+    except _Refused as exc:
+        raise InputError(exc.what, where=f"{path}:{exc.line}", fix=exc.fix) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise InputError(f"not valid YAML ({exc})", where=where, fix="correct the YAML there") from None
+    except RecursionError:
+        raise InputError(
+            "the YAML is nested too deeply to read", where=str(path), fix=f"nest at most {MAX_DEPTH} levels"
+        ) from None
+    except ValueError as exc:  # an integer past int()'s digit limit, a date out of range
+        raise InputError(
+            f"not readable YAML ({exc})", where=str(path), fix="write the value as a string, in quotes"
+        ) from None
+
+
+class _Refused(Exception):
+    """A construct the bounded loader does not read, at a 1-based line."""
+
+    def __init__(self, what: str, line: int, fix: str) -> None:
+        super().__init__(what)
+        self.what, self.line, self.fix = what, line, fix
+
+
+_LOADER: Any = None
+
+
+def _bounded_loader() -> Any:
+    """PyYAML's SafeLoader, refusing anchors, aliases and nesting past MAX_DEPTH as it composes (before
+    anything is built: the composer is where an alias would be shared, and where nesting recurses)."""
+    global _LOADER
+    if _LOADER is not None:
+        return _LOADER
+    import yaml
+
+    class BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no type hints here
+        depth = 0
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            line = event.start_mark.line + 1
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise _Refused(
+                    "YAML anchors and aliases (&name, *name, <<: *name) are not read in a templates file",
+                    line,
+                    "write each template out in full",
+                )
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise _Refused(
+                        f"the YAML is nested more than {MAX_DEPTH} levels deep", line, "flatten it"
+                    )
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    _LOADER = BoundedLoader
+    return _LOADER
+
+
+def line_of(text: str, needle: str | None, key: str | None = None) -> int | None:
+    """The 1-based line where `needle` (a question, a text) is first written, as it is or escaped as in a
+    TOML or YAML double-quoted string; else where `key` (a field's name) is written as a key."""
+    for written in _spellings(needle):
+        found = text.find(written)
+        if found >= 0:
+            return text.count("\n", 0, found) + 1
+    if key:
+        escaped = regex.escape(key)
+        pattern = rf"(?m)^[ \t]*(?:\[+[ \t]*fields\.)?[\"']?{escaped}[\"']?[ \t]*[:=\].]"
+        found_key = regex.search(pattern, text)
+        if found_key is not None:
+            return text.count("\n", 0, found_key.start()) + 1
+    return None
+
+
+def _spellings(needle: str | None) -> list[str]:
+    if not needle:
+        return []
+    escaped = [json.dumps(needle)[1:-1], json.dumps(needle, ensure_ascii=False)[1:-1]]
+    return list(dict.fromkeys([needle, *escaped]))
