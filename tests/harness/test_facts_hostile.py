@@ -137,7 +137,7 @@ def test_the_command_names_the_file_line_and_claim_of_a_100_kb_unit(
     assert len(err) < 1_000 and not out.exists()
 
 
-# --- a claim that makes no safe pattern is skipped, the others kept ------------------------------------------
+# --- a claim that makes no safe pattern is skipped, the others kept ---------------------------------------
 
 
 def _verified(corpus: tuple[Path, Path], *claims: dict[str, Any]) -> tuple[FactsFile, Sources]:
@@ -159,7 +159,7 @@ def test_a_claim_whose_pattern_is_too_large_is_skipped_naming_file_and_claim(
     assert len(skip.reason) < 1_000
 
 
-# --- a long quote, a long value: linear, and a 1 MB quote under a second ---------------------------------------
+# --- a long quote, a long value: linear, and a 1 MB quote under a second ------------------------------------
 
 
 def _seconds(run: Callable[[], object]) -> float:
