@@ -34,6 +34,7 @@ from ..values import Value, answer_variants, expected_regex, near_misses, render
 from .checks import claim_value
 from .claims import Verdict, Verification, verification_report
 from .facts import FactsFile
+from .facts import shown as shown_value
 from .templates import FieldTemplate, Templates, ask, template_for
 
 ID_LENGTH = 16  # hex digits of sha256: 64 bits, no collision in any gold set people build by hand
@@ -120,7 +121,8 @@ def claim_items(
     try:
         value = claim_value(claim, template)
     except ValueError as exc:
-        return [], [Skip(claim.document, claim.field, f"the value {claim.value!r} does not type: {exc}")]
+        reason = f"the value {shown_value(claim.value)} does not type: {shown_value(str(exc))[1:-1]}"
+        return [], [Skip(claim.document, claim.field, reason)]
     answer = render_answer(value, yes=template.yes, no=template.no, labels=template.labels)
     pattern = expected_regex(value)
     try:

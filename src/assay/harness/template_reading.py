@@ -4,8 +4,9 @@ A templates file is small and written by hand, so it is read under bounds that n
 (``docs/limits.md``): at most ``MAX_TEMPLATES_BYTES``, nested at most ``MAX_DEPTH`` levels. YAML anchors
 and aliases (``&base``, ``*base``, and so the ``<<: *base`` merge) are refused where they are written:
 an alias is a reference, and a few hundred bytes of aliases to aliases (the "billion laughs") stand for
-billions of values that any walk of the data, or an error message showing it, would expand. YAML tags
-that build objects (``!!python/object``) are refused by the safe loader, as before.
+billions of values that any walk of the data, or an error message showing it, would expand. Explicit YAML
+tags are refused too: ``!!python/object`` would build an object (the safe loader refuses it anyway), and
+PyYAML's own constructors crash on odd tagged values (``!!timestamp`` on a text that is none).
 
 Every failure is an ``InputError`` naming the file and, where it can be found, the line (``line_of``).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import regex
 
 from ..errors import InputError
 
-MAX_TEMPLATES_BYTES = 1 << 20  # 1 MiB: hand-written questions; the shipped example is 3 KB
+MAX_TEMPLATES_BYTES = 256 << 10  # 256 KiB of hand-written questions; the shipped example is 3 KB
 MAX_DEPTH = 16  # mappings and lists inside each other; a templates file needs 4 (fields.f.labels.x)
 
 
@@ -30,7 +32,12 @@ def read_templates_data(path: Path) -> tuple[str, Any]:
     text = _text(path)
     suffix = path.suffix.casefold()
     if suffix == ".toml":
-        return text, _toml(text, path)
+        data = _toml(text, path)
+        if _depth(data) > MAX_DEPTH:
+            raise InputError(
+                f"the TOML is nested more than {MAX_DEPTH} levels deep", where=str(path), fix="flatten it"
+            )
+        return text, data
     if suffix in (".yaml", ".yml"):
         return text, _yaml(text, path)
     raise InputError(
@@ -69,21 +76,30 @@ def _toml(text: str, path: Path) -> Any:
         ) from None
 
 
+def _depth(data: Any) -> int:
+    """How deep tables and arrays nest in `data` (walked with a stack, not recursion)."""
+    deepest, stack = 0, [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth + 1)
+            stack += [(item, depth + 1) for item in (value.values() if isinstance(value, dict) else value)]
+    return deepest
+
+
 def _yaml(text: str, path: Path) -> Any:
     import yaml  # only for YAML templates: every command line imports the templates module
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when PyYAML was built with it
     try:
-        return yaml.load(text, Loader=_bounded_loader())  # a SafeLoader, bounded
+        _check_events(yaml.parse(text, Loader=loader), yaml)
+        return yaml.load(text, Loader=loader)  # a safe loader: no tag builds an object
     except _Refused as exc:
         raise InputError(exc.what, where=f"{path}:{exc.line}", fix=exc.fix) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         raise InputError(f"not valid YAML ({exc})", where=where, fix="correct the YAML there") from None
-    except RecursionError:
-        raise InputError(
-            "the YAML is nested too deeply to read", where=str(path), fix=f"nest at most {MAX_DEPTH} levels"
-        ) from None
     except ValueError as exc:  # an integer past int()'s digit limit, a date out of range
         raise InputError(
             f"not readable YAML ({exc})", where=str(path), fix="write the value as a string, in quotes"
@@ -91,48 +107,38 @@ def _yaml(text: str, path: Path) -> Any:
 
 
 class _Refused(Exception):
-    """A construct the bounded loader does not read, at a 1-based line."""
+    """A construct the templates reader does not read, at a 1-based line."""
 
     def __init__(self, what: str, line: int, fix: str) -> None:
         super().__init__(what)
         self.what, self.line, self.fix = what, line, fix
 
 
-_LOADER: Any = None
-
-
-def _bounded_loader() -> Any:
-    """PyYAML's SafeLoader, refusing anchors, aliases and nesting past MAX_DEPTH as it composes (before
-    anything is built: the composer is where an alias would be shared, and where nesting recurses)."""
-    global _LOADER
-    if _LOADER is not None:
-        return _LOADER
-    import yaml
-
-    class BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no type hints here
-        depth = 0
-
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            event = self.peek_event()
-            line = event.start_mark.line + 1
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-                raise _Refused(
-                    "YAML anchors and aliases (&name, *name, <<: *name) are not read in a templates file",
-                    line,
-                    "write each template out in full",
-                )
-            self.depth += 1
-            try:
-                if self.depth > MAX_DEPTH:
-                    raise _Refused(
-                        f"the YAML is nested more than {MAX_DEPTH} levels deep", line, "flatten it"
-                    )
-                return super().compose_node(parent, index)
-            finally:
-                self.depth -= 1
-
-    _LOADER = BoundedLoader
-    return _LOADER
+def _check_events(events: Iterator[Any], yaml: Any) -> None:
+    """Refuse anchors, aliases and nesting past MAX_DEPTH in the parser's events, before anything is
+    composed: the events are a flat stream (no recursion, no alias followed), the composer is where an
+    alias would be shared and where nesting recurses."""
+    depth = 0
+    for event in events:
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise _Refused(
+                "YAML anchors and aliases (&name, *name, <<: *name) are not read in a templates file",
+                line,
+                "write each template out in full",
+            )
+        if getattr(event, "tag", None) is not None:  # explicit: PyYAML's constructors crash on some
+            raise _Refused(
+                f"YAML tags ({event.tag}) are not read in a templates file",
+                line,
+                "write the value plainly (quote a text)",
+            )
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(f"the YAML is nested more than {MAX_DEPTH} levels deep", line, "flatten it")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def line_of(text: str, needle: str | None, key: str | None = None) -> int | None:
