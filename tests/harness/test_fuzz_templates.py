@@ -216,8 +216,11 @@ def yaml_text(data: dict[str, Any]) -> str:
             return [plain(item) for item in value]
         return value
 
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    text = yaml.dump(plain(data), Dumper=dumper, allow_unicode=True, sort_keys=False)
+    fast = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    try:  # libyaml's dumper (ten times faster) cannot write a lone surrogate; the Python one escapes it
+        text = yaml.dump(plain(data), Dumper=fast, allow_unicode=True, sort_keys=False)
+    except UnicodeEncodeError:
+        text = yaml.dump(plain(data), Dumper=yaml.SafeDumper, allow_unicode=True, sort_keys=False)
     return text.replace(str(10**50), Huge.DIGITS)
 
 

@@ -153,7 +153,8 @@ def _unit_check(claim: Claim, template: FieldTemplate | None) -> list[Check]:
     stated, implied = canonical_unit(claim.unit), implied_unit(claim, template)
     if stated is None or implied is None or _agrees(stated, implied):
         return []
-    return [Check("unit_mismatch", f"the claim's unit {claim.unit!r} is not the field's ({implied})")]
+    what = f"the claim's unit {shown_value(claim.unit)} is not the field's ({implied})"
+    return [Check("unit_mismatch", what)]
 
 
 def _agrees(stated: str, implied: str) -> bool:

@@ -105,8 +105,8 @@ def _asked_twice(kept: dict[str, Any], first: Verdict, item: dict[str, Any]) -> 
     ):
         return f"the same question twice (first from {place}, with the same answer)"
     return (
-        f"the same question twice, with another answer: {item['expected_answer']!r} here, "
-        f"{kept['expected_answer']!r} from {place}; the facts contradict each other"
+        f"the same question twice, with another answer: {shown_value(item['expected_answer'])} here, "
+        f"{shown_value(kept['expected_answer'])} from {place}; the facts contradict each other"
     )
 
 

@@ -160,7 +160,7 @@ def parse_templates(data: Any, *, where: str) -> Templates:
         for key in (template.field, *template.aliases):
             if key in fields:
                 raise InputError(
-                    f"field {key!r} has two templates",
+                    f"field {shown(key)} has two templates",
                     where=f"{where}: fields.{name}",
                     fix="keep one of them",
                 )
@@ -182,7 +182,7 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
     answer_type = item.get("answer_type")
     if answer_type not in ANSWER_TYPES:
         raise InputError(
-            f"answer_type is {answer_type!r}",
+            f"answer_type is {shown(answer_type)}",
             where=where,
             fix=f"set answer_type to one of: {', '.join(ANSWER_TYPES)}",
         )
