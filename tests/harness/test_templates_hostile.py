@@ -177,6 +177,10 @@ def test_yaml_anchors_and_aliases_are_refused_at_their_line(tmp_path: Path, name
         ("deep.toml", "x = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply"),
         ("deep.toml", "x = " + "[" * 100 + "]" * 100 + "\n", f"more than {MAX_DEPTH} levels"),
         ("deep.toml", "x = " + "{a = " * 5_000 + "1" + "}" * 5_000 + "\n", "nested too deeply"),
+        # tomllib's time grows with the square of a dotted key's parts: 120,000 parts took minutes
+        ("dots.toml", "fields." + ".".join(["a"] * 120_000) + " = 1\n", "dotted key of more than"),
+        ("dots.toml", "[" + ".".join(["'a'"] * 60_000) + "]\n", "dotted key of more than"),
+        ("dots.toml", "x = {b = 1, " + ".".join(["a"] * 100_000) + " = 1}\n", "dotted key of more than"),
         ("big.toml", "x = 1" + "0" * 5_000 + "\n", "4300 digits"),
         ("big.yaml", "x: 1" + "0" * 5_000 + "\n", "4300 digits"),
         ("tag.yaml", "x: !!python/object/apply:os.system [echo hi]\n", "tags"),
@@ -195,6 +199,14 @@ def test_unreadable_or_unbounded_files_are_refused_quickly(
 ) -> None:
     error = _loads_refused(tmp_path, name, text)
     assert words in error.message and error.where.startswith(str(tmp_path / name))
+
+
+def test_dots_in_a_question_are_no_dotted_key(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    version = ".".join(map(str, range(40)))
+    path.write_text(HEAD_TOML + f"questions = [\n  'Version {version} of {{title}}?',\n]\n", encoding="utf-8")
+    (question,) = load_templates(path).fields["grace_period"].questions
+    assert version in question
 
 
 def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
