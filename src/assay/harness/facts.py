@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +46,33 @@ from ..cells import ValueProblem, parse_json, position
 from ..documents.walk import refuse_skipped, walk_folder
 from ..errors import InputError, UsageError
 
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxdict = 60, 60, 2, 4, 4
+
+
+def shown(raw: Any) -> str:
+    """A value as an error shows it: repr, cut short (a long text, a long list, a deep nesting)."""
+    return _SHOWN.repr(raw)
+
+
 CONFIDENCE_LABELS = {"low": 1 / 3, "medium": 2 / 3, "high": 1.0}
+
+# Bounds on a facts file as it is read (docs/limits.md), far past any curated fact: a text over its
+# bound refuses the file with its line and claim, as a text of the wrong type does. The quote's bound
+# is the one verification is measured at (a 1 MB quote is verified in well under a second).
+MAX_FACTS_BYTES = 16 << 20  # one document's facts; the shared set's largest file is 20 KB
+MAX_TEXT_CHARS = {
+    "document": 500, "policy_id": 500, "title": 1_000, "policy_name": 1_000, "field": 200, "unit": 1_000,
+    "quote": 1_000_000, "note": 10_000, "path": 4_096, "url": 8_192, "value": 100_000,
+}  # fmt: skip
+MAX_VALUE_ITEMS = 1_000  # items of a list value (options a quote lists)
+_DEFAULT_TEXT_CHARS = 10_000  # any other text read (a source file's name, a confidence label)
+
+
+def text_limit(key: str) -> int:
+    """The bound on the text under `key` ("source.quote", "source_quote", "unit", ...): by its last word."""
+    word = key.rsplit(".", 1)[-1].removeprefix("source_").removeprefix("source_pdf_")
+    return MAX_TEXT_CHARS.get(word, _DEFAULT_TEXT_CHARS)
 
 
 @dataclass(frozen=True)
@@ -131,6 +158,7 @@ def _is_facts_file(path: Path) -> bool:
 def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None = None) -> FactsFile:
     """One facts file, through the named adapter or the first that detects its shape. `name` is how
     claims and reports name the file (``load_facts``: its name in the folder, no machine path)."""
+    _check_size(path)
     text, data = read_json(path, "facts file")
     chosen = _adapter_for(data, path, adapter)
     shown = name or str(path)
@@ -138,6 +166,20 @@ def read_facts_file(path: Path, *, adapter: str | None = None, name: str | None 
         return chosen.read(data, path=shown)
     except InputError as exc:
         raise _located(exc, shown, path, text) from None
+
+
+def _check_size(path: Path) -> None:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        fix = "give a readable file"
+        raise InputError(f"cannot read the facts file ({exc})", where=str(path), fix=fix) from None
+    if size > MAX_FACTS_BYTES:
+        raise InputError(
+            f"the facts file is {size:,} bytes, over the limit of {MAX_FACTS_BYTES:,}",
+            where=str(path),
+            fix="keep one document's facts per file; quotes are sentences, not pages",
+        )
 
 
 def read_json(path: Path, what: str) -> tuple[str, Any]:
@@ -205,11 +247,39 @@ def _adapter_for(data: Any, path: Path, name: str | None) -> FactsAdapter:
 
 
 def _text_or_none(raw: Any, where: str, key: str) -> str | None:
-    if raw is None or isinstance(raw, str):
+    if raw is None:
         return raw
-    raise InputError(
-        f"'{key}' is {type(raw).__name__} {raw!r}, not text", where=where, fix=f"write '{key}' as a string"
-    )
+    if isinstance(raw, str):
+        return _bounded(raw, where, key)
+    what = f"'{key}' is {type(raw).__name__} {shown(raw)}, not text"
+    raise InputError(what, where=where, fix=f"write '{key}' as a string")
+
+
+def _bounded(text: str, where: str, key: str) -> str:
+    limit = text_limit(key)
+    if len(text) > limit:
+        raise InputError(
+            f"'{key}' is {len(text):,} characters long ({shown(text)}), over the limit of {limit:,}",
+            where=where,
+            fix=f"shorten '{key}' to {limit:,} characters at most",
+        )
+    return text
+
+
+def _value(raw: Any, where: str) -> Any:
+    """A claim's value as read: any JSON, its text and its list bounded (docs/limits.md)."""
+    if isinstance(raw, str):
+        return _bounded(raw, where, "value")
+    if isinstance(raw, list) and len(raw) > MAX_VALUE_ITEMS:
+        raise InputError(
+            f"'value' is a list of {len(raw):,} items, over the limit of {MAX_VALUE_ITEMS:,}",
+            where=where,
+            fix="list the options a quote states, or write the value as a text",
+        )
+    for item in raw if isinstance(raw, list) else ():
+        if isinstance(item, str):
+            _bounded(item, where, "value")
+    return raw
 
 
 def _required_text(mapping: Mapping[str, Any], key: str, where: str) -> str:
@@ -227,7 +297,9 @@ def _confidence(raw: Any, where: str, key: str) -> str | float | None:
     if isinstance(raw, int | float) and not isinstance(raw, bool) and 0 <= raw <= 1:
         return float(raw)
     raise InputError(
-        f"'{key}' is {raw!r}", where=where, fix=f"write '{key}' as low, medium or high, or a number in [0, 1]"
+        f"'{key}' is {shown(raw)}",
+        where=where,
+        fix=f"write '{key}' as low, medium or high, or a number in [0, 1]",
     )
 
 
@@ -237,8 +309,8 @@ def _texts(raw: Any, where: str, key: str) -> tuple[str, ...]:
     if isinstance(raw, str):
         return (raw,)
     if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
-        return tuple(raw)
-    raise InputError(f"'{key}' is {raw!r}", where=where, fix=f"write '{key}' as a list of strings")
+        return tuple(_bounded(item, where, key) for item in raw)
+    raise InputError(f"'{key}' is {shown(raw)}", where=where, fix=f"write '{key}' as a list of strings")
 
 
 def _object(raw: Any, where: str, what: str) -> Mapping[str, Any]:
@@ -289,7 +361,7 @@ class DefaultAdapter:
         return Claim(
             document=document,
             field=_required_text(item, "field", located),
-            value=item.get("value"),
+            value=_value(item.get("value"), located),
             unit=_text_or_none(item.get("unit"), located, "unit"),
             source_path=_text_or_none(source.get("path"), located, "source.path"),
             source_url=_text_or_none(source.get("url"), located, "source.url"),
@@ -341,6 +413,7 @@ class FlatAdapter:
 
     def _claim(self, key: str, item: Mapping[str, Any], document: str, path: str) -> Claim:
         located = f"{path}: {key}"
+        _bounded(key, path, "field")
         if "value" not in item:
             raise InputError(
                 "the field's mapping has no 'value'",
@@ -355,7 +428,7 @@ class FlatAdapter:
         return Claim(
             document=document,
             field=key,
-            value=item["value"],
+            value=_value(item["value"], located),
             unit=text("unit"),
             source_path=text("source_pdf_path"),
             source_url=text("source_url"),

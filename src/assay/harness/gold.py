@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..documents import Document
+from ..errors import AssayError
 from ..report.markup import cell
 from ..scorers.hard_fact import HARD_FACT, pattern_of, search
 from ..text.pattern_size import shown
@@ -33,6 +34,7 @@ from ..values import Value, answer_variants, expected_regex, near_misses, render
 from .checks import claim_value
 from .claims import Verdict, Verification, verification_report
 from .facts import FactsFile
+from .facts import shown as shown_value
 from .templates import FieldTemplate, Templates, ask, template_for
 
 ID_LENGTH = 16  # hex digits of sha256: 64 bits, no collision in any gold set people build by hand
@@ -103,8 +105,8 @@ def _asked_twice(kept: dict[str, Any], first: Verdict, item: dict[str, Any]) -> 
     ):
         return f"the same question twice (first from {place}, with the same answer)"
     return (
-        f"the same question twice, with another answer: {item['expected_answer']!r} here, "
-        f"{kept['expected_answer']!r} from {place}; the facts contradict each other"
+        f"the same question twice, with another answer: {shown_value(item['expected_answer'])} here, "
+        f"{shown_value(kept['expected_answer'])} from {place}; the facts contradict each other"
     )
 
 
@@ -119,10 +121,14 @@ def claim_items(
     try:
         value = claim_value(claim, template)
     except ValueError as exc:
-        return [], [Skip(claim.document, claim.field, f"the value {claim.value!r} does not type: {exc}")]
+        reason = f"the value {shown_value(claim.value)} does not type: {shown_value(str(exc))[1:-1]}"
+        return [], [Skip(claim.document, claim.field, reason)]
     answer = render_answer(value, yes=template.yes, no=template.no, labels=template.labels)
     pattern = expected_regex(value)
-    problem = pattern_problem(pattern, value, answer) if pattern is not None else None
+    try:
+        problem = pattern_problem(pattern, value, answer) if pattern is not None else None
+    except AssayError as exc:  # a pattern too large to compile (a value or unit of thousands of characters)
+        problem = f"{claim.facts_file}: {claim.where}: no safe expected_regex: {exc.what}"
     if problem is not None:
         return [], [Skip(claim.document, claim.field, problem)]
     document = sources[verdict.document or ""]

@@ -26,11 +26,14 @@ A template file is TOML or YAML (by its suffix: .toml; .yaml or .yml)::
     answer = "The policy documents do not state this."   # optional
     category = "refusal"               # optional
 
-Questions may use ``{title}`` (the facts' title) and ``{document}`` (the document id), nothing else.
-Without a template file every field gets an inferred template (``inferred_template``): its answer type
-from the value (a boolean, a number with a percent, rupee or time unit, a text that reads as one of
-these, a text), one question from the
-field's name. Errors name the file, the key and the fix.
+Questions may use ``{title}`` (the facts' title) and ``{document}`` (the document id), nothing else:
+a template is data, so a placeholder is a plain name (no ``!r`` conversion, no ``:>30`` format spec,
+no ``.attribute`` or ``[index]``), refused when the file is loaded, with the line; a question is filled
+in by substitution, never by ``str.format``. The file is read under bounds (``template_reading``; the
+lengths and counts below; ``docs/limits.md``). Without a template file every field gets an inferred
+template (``inferred_template``): its answer type from the value (a boolean, a number with a percent,
+rupee or time unit, a text that reads as one of these, a text), one question from the field's name.
+Errors name the file, the line, the key and the fix.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +50,9 @@ import regex
 
 from ..errors import InputError
 from ..values import ANSWER_TYPES, canonical_unit, is_currency, parse_answer, unit_from_field
-from .facts import Claim
+from .facts import MAX_TEXT_CHARS as FACTS_TEXT_CHARS
+from .facts import Claim, shown
+from .template_reading import line_of, read_templates_data
 
 # The types an inferred template gives a value written as text that reads as one value.
 TYPED_FROM_TEXT = ("number_unit", "money", "percent", "bool", "date")
@@ -59,6 +63,15 @@ REFUSAL_ANSWER = "The documents do not state this."
 FIELD_KEYS = frozenset({"questions", "answer_type", "unit", "category", "aliases", "yes", "no", "labels"})
 REFUSAL_KEYS = frozenset({"question", "documents", "answer", "category"})
 YAML_BOOLEAN_KEYS: dict[Any, str] = {True: "yes", False: "no"}
+# Bounds on what a templates file writes (docs/limits.md), far past any hand-written template. A
+# question fills in at most MAX_PLACEHOLDERS titles or ids of at most facts.MAX_TEXT_CHARS["title"]
+# characters each: a filled question is at most MAX_QUESTION_OUTPUT characters.
+MAX_QUESTION_CHARS = 1_000
+MAX_PLACEHOLDERS = 4
+MAX_TEXT_CHARS = 1_000  # an answer rendering (yes, no, a label), a unit, a category, an alias, a pattern
+MAX_LIST_ITEMS = 100  # questions, aliases, documents of one template
+MAX_NAME_CHARS = 200  # a field's name (as facts.py bounds a claim's field)
+MAX_QUESTION_OUTPUT = MAX_QUESTION_CHARS + MAX_PLACEHOLDERS * FACTS_TEXT_CHARS["title"]
 
 
 @dataclass(frozen=True)
@@ -105,54 +118,49 @@ class Templates:
 
 
 def load_templates(path: Path) -> Templates:
-    """Read and validate a TOML or YAML template file."""
-    return parse_templates(_read(path), where=str(path))
+    """Read and validate a TOML or YAML template file; an error names the file and the line."""
+    text, data = read_templates_data(path)
+    try:
+        return parse_templates(data, where=str(path))
+    except InputError as exc:
+        raise _with_line(exc, str(path), text) from None
 
 
-def _read(path: Path) -> Any:
-    try:  # utf-8-sig: a leading byte-order mark is not TOML (tomllib refuses it at line 1)
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"cannot read the template file ({exc})", where=str(path), fix="give a UTF-8 file"
-        ) from None
-    suffix = path.suffix.casefold()
-    if suffix == ".toml":
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(
-                f"not valid TOML ({exc})", where=str(path), fix="correct the TOML there"
-            ) from None
-    if suffix in (".yaml", ".yml"):
-        import yaml  # only for YAML templates: every command line imports this module
+def _with_line(exc: InputError, shown: str, text: str) -> InputError:
+    """The error with the line of what it is about: the offending text, else the template's key."""
+    if not exc.where.startswith(shown):
+        return exc
+    rest = exc.where[len(shown) :]  # ": fields.grace_period", ": refusals[2]", ""
+    key = regex.match(r": fields\.(.+)$", rest)
+    needle = exc.needle if isinstance(exc, TemplateError) else None
+    line = line_of(text, needle, key.group(1) if key else None)
+    return InputError(exc.what, where=f"{shown}:{line}{rest}" if line else exc.where, fix=exc.fix)
 
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-            raise InputError(f"not valid YAML ({exc})", where=where, fix="correct the YAML there") from None
-    raise InputError(
-        f"unknown template file type {path.suffix!r}", where=str(path), fix="name it .toml, .yaml or .yml"
-    )
+
+class TemplateError(InputError):
+    """An error about a text of a templates file, which it carries to find the text's line."""
+
+    def __init__(self, what: str, *, where: str, fix: str, needle: str | None = None) -> None:
+        super().__init__(what, where=where, fix=fix)
+        self.needle = needle
 
 
 def parse_templates(data: Any, *, where: str) -> Templates:
     """Templates from parsed TOML/YAML data; `where` names the file in errors."""
     top = _mapping(data, where, "the file")
-    unknown = set(top) - {"fields", "refusals"}
+    unknown = sorted(map(str, set(top) - {"fields", "refusals"}))
     if unknown:
         raise InputError(
-            f"unknown key {sorted(unknown)[0]!r}", where=where, fix="use only 'fields' and 'refusals'"
+            f"unknown key {shown(unknown[0])}", where=where, fix="use only 'fields' and 'refusals'"
         )
     fields: dict[str, FieldTemplate] = {}
     for name, raw in _mapping(top.get("fields") or {}, where, "'fields'").items():
+        _bounded(str(name), MAX_NAME_CHARS, f"{where}: fields", "a field's name")
         template = _field_template(str(name), raw, f"{where}: fields.{name}")
         for key in (template.field, *template.aliases):
             if key in fields:
                 raise InputError(
-                    f"field {key!r} has two templates",
+                    f"field {shown(key)} has two templates",
                     where=f"{where}: fields.{name}",
                     fix="keep one of them",
                 )
@@ -174,11 +182,11 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
     answer_type = item.get("answer_type")
     if answer_type not in ANSWER_TYPES:
         raise InputError(
-            f"answer_type is {answer_type!r}",
+            f"answer_type is {shown(answer_type)}",
             where=where,
             fix=f"set answer_type to one of: {', '.join(ANSWER_TYPES)}",
         )
-    questions = _strings(item.get("questions"), where, "questions")
+    questions = _strings(item.get("questions"), where, "questions", MAX_QUESTION_CHARS)
     if not questions:
         raise InputError(
             "no questions", where=where, fix="give 'questions' as a list of at least one question"
@@ -190,7 +198,7 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
     if " ".join(yes.casefold().split()) == " ".join(no.casefold().split()):
         # Every item of the field would be dropped for a pattern that cannot tell its answers apart.
         raise InputError(
-            f"the yes and no answers are both {yes!r}",
+            f"the yes and no answers are both {shown(yes)}",
             where=where,
             fix="write 'yes' and 'no' as different answers",
         )
@@ -202,15 +210,24 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
         category=_string(item.get("category"), where, "category") or DEFAULT_CATEGORY,
         yes=yes,
         no=no,
-        labels={str(key): _string(value, where, f"labels.{key}") or "" for key, value in labels.items()},
+        labels=_labels(labels, where),
         aliases=_strings(item.get("aliases"), where, "aliases"),
     )
+
+
+def _labels(labels: Mapping[Any, Any], where: str) -> dict[str, str]:
+    """An enum's labels: each value's name (bounded) and the answer written for it."""
+    read = {}
+    for key, value in labels.items():
+        name = _bounded(str(key), MAX_TEXT_CHARS, where, "an enum value's name")
+        read[name] = _string(value, where, f"labels.{name}") or ""
+    return read
 
 
 def _refusal(raw: Any, where: str, index: int) -> RefusalTemplate:
     item = _mapping(raw, where, "the refusal")
     _no_unknown_keys(item, REFUSAL_KEYS, where)
-    question = _string(item.get("question"), where, "question")
+    question = _string(item.get("question"), where, "question", MAX_QUESTION_CHARS)
     if not question:
         raise InputError("no question", where=where, fix="give the refusal a 'question'")
     check_question(question, where)
@@ -224,27 +241,60 @@ def _refusal(raw: Any, where: str, index: int) -> RefusalTemplate:
 
 
 def check_question(question: str, where: str) -> None:
-    """A question's placeholders are {title} and {document} only, and the braces are balanced."""
+    """A question is data: plain placeholders {title} and {document} (no conversion, format spec,
+    attribute or index: ``str.format`` would run them), balanced braces, bounded length."""
+    _bounded(question, MAX_QUESTION_CHARS, where, "a question")
     try:
-        names = {name for _, name, _, _ in string.Formatter().parse(question) if name is not None}
+        parts = list(string.Formatter().parse(question))
     except ValueError as exc:
-        raise InputError(
-            f"the question {question!r} has unbalanced braces ({exc})",
+        raise TemplateError(
+            f"the question {shown(question)} has unbalanced braces ({exc})",
             where=where,
             fix="write a literal brace as {{ or }}",
+            needle=question,
         ) from None
-    unknown = names - PLACEHOLDERS
-    if unknown:
-        raise InputError(
-            f"the question {question!r} uses the placeholder {{{sorted(unknown)[0]}}}",
+    placeholders = [(name, spec, conversion) for _, name, spec, conversion in parts if name is not None]
+    for name, spec, conversion in placeholders:
+        written = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+        if name not in PLACEHOLDERS:
+            what = f"the question {shown(question)} uses the placeholder {shown(written)[1:-1]}"
+            fix = "use only {title} and {document}"
+        elif conversion or spec:
+            what = f"the question {shown(question)} writes {shown(written)[1:-1]}: a placeholder is a name"
+            fix = "write {title} or {document} with nothing after the name (no !conversion, no :format)"
+        else:
+            continue
+        raise TemplateError(what, where=where, fix=fix, needle=question)
+    if len(placeholders) > MAX_PLACEHOLDERS:
+        raise TemplateError(
+            f"the question {shown(question)} has {len(placeholders)} placeholders",
             where=where,
-            fix="use only {title} and {document}",
+            fix=f"use at most {MAX_PLACEHOLDERS}",
+            needle=question,
         )
 
 
 def ask(question: str, *, title: str, document: str) -> str:
-    """A question template filled in for one facts file."""
-    return question.format(title=title, document=document)
+    """A question template filled in for one facts file: its placeholders replaced by their values, as
+    data (never through ``str.format``, which would run a format spec or an attribute lookup)."""
+    values = {"title": title, "document": document}
+    filled = []
+    for literal, name, _, _ in string.Formatter().parse(question):
+        filled.append(literal)
+        if name is not None:
+            filled.append(values[name])
+    return "".join(filled)
+
+
+def _bounded(text: str, limit: int, where: str, what: str) -> str:
+    if len(text) > limit:
+        raise TemplateError(
+            f"{what} is {len(text):,} characters long ({shown(text)}), over the limit of {limit:,}",
+            where=where,
+            fix=f"shorten it to {limit:,} characters at most",
+            needle=text[:200],
+        )
+    return text
 
 
 def _mapping(raw: Any, where: str, what: str) -> Mapping[str, Any]:
@@ -258,26 +308,34 @@ def _mapping(raw: Any, where: str, what: str) -> Mapping[str, Any]:
 
 
 def _no_unknown_keys(item: Mapping[str, Any], known: frozenset[str], where: str) -> None:
-    unknown = sorted(set(item) - known)
+    unknown = sorted(map(str, set(item) - known))  # str: a YAML key may be a number or a date
     if unknown:
         raise InputError(
-            f"unknown key {unknown[0]!r}", where=where, fix=f"use only: {', '.join(sorted(known))}"
+            f"unknown key {shown(unknown[0])}", where=where, fix=f"use only: {', '.join(sorted(known))}"
         )
 
 
-def _string(raw: Any, where: str, key: str) -> str | None:
-    if raw is None or isinstance(raw, str):
-        return raw
+def _string(raw: Any, where: str, key: str, limit: int = MAX_TEXT_CHARS) -> str | None:
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        return _bounded(raw, limit, where, f"'{key}'")
     quote = " (in YAML, quote it: a bare yes/no is a boolean)" if isinstance(raw, bool) else ""
-    raise InputError(f"'{key}' is {raw!r}, not text", where=where, fix=f"write '{key}' as a string{quote}")
+    raise InputError(
+        f"'{key}' is {shown(raw)}, not text", where=where, fix=f"write '{key}' as a string{quote}"
+    )
 
 
-def _strings(raw: Any, where: str, key: str) -> tuple[str, ...]:
+def _strings(raw: Any, where: str, key: str, limit: int = MAX_TEXT_CHARS) -> tuple[str, ...]:
     if raw is None:
         return ()
     if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
-        return tuple(raw)
-    raise InputError(f"'{key}' is {raw!r}", where=where, fix=f"write '{key}' as a list of strings")
+        if len(raw) > MAX_LIST_ITEMS:
+            raise InputError(
+                f"'{key}' lists {len(raw):,} items", where=where, fix=f"list at most {MAX_LIST_ITEMS}"
+            )
+        return tuple(_bounded(item, limit, where, f"an item of '{key}'") for item in raw)
+    raise InputError(f"'{key}' is {shown(raw)}", where=where, fix=f"write '{key}' as a list of strings")
 
 
 # --- templates inferred from a claim ------------------------------------------------------------------

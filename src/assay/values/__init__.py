@@ -27,6 +27,7 @@ from .reading import (
     parse_answer,
     read_values,
     value_in_text,
+    values_in_text,
     word_number,
 )
 from .types import (
@@ -223,5 +224,6 @@ __all__ = [
     "typed_value",
     "unit_from_field",
     "value_in_text",
+    "values_in_text",
     "word_number",
 ]

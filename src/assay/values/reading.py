@@ -429,11 +429,19 @@ _EDGES = regex.compile(r"^[\s\p{P}]+|[\s\p{P}--[%]]+$", regex.V1)
 _NEGATIVE_NUMBER = regex.compile(rf"[{HYPHENS}\u2212]\d")
 
 
+# No one value is written in more characters than this ("one lakh twenty-three thousand four hundred and
+# fifty-six rupees" is 62): a longer text is no value, and is not read through (a text of 200,000
+# numbers took 9 s to be found to be more than one).
+MAX_ANSWER_CHARS = 500
+
+
 def parse_answer(text: str) -> Value | None:
     """The typed value a golden answer is, or None when it is not one value: the whole answer must be
     the value (``30 days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``Yes``, ``1947``, ``३० दिन``,
     ``15 August 1947``); "Mahatma Gandhi" or "World War 2" are not values."""
-    return _parsed(text) if isinstance(text, str) else None
+    if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
+        return None
+    return _parsed(text)
 
 
 @functools.lru_cache(maxsize=4096)  # a dataset repeats its golden answers, row after row
@@ -462,9 +470,19 @@ def value_in_text(value: Value, text: str) -> bool | None:
 
     None where a text cannot show it: a boolean or an enum label is a curator's reading of the quote,
     not words in it; a text value is True when its words occur in order, else None (a paraphrase)."""
+    return values_in_text([value], text)[0]
+
+
+def values_in_text(values: Iterable[Value], text: str) -> list[bool | None]:
+    """``value_in_text`` for each of `values`, the text folded and read once for them all (not once
+    per value: a list of a thousand options against a long quote)."""
+    folded = unicode.fold(text)
+    return [_in_folded(value, folded) for value in values]
+
+
+def _in_folded(value: Value, folded: str) -> bool | None:
     if value.type in (BOOL, ENUM):
         return None
-    folded = unicode.fold(text)
     if value.type == TEXT:
         words = unicode.fold(str(value.value)).split()
         return True if words and " ".join(words) in folded else None

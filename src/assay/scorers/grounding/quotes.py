@@ -25,7 +25,8 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import pairwise
 
 import regex
 from rapidfuzz import fuzz
@@ -152,6 +153,12 @@ class PreparedPages:
     def __len__(self) -> int:
         return len(self.pages)
 
+    @cached_property
+    def widest(self) -> int:
+        """The most letters and digits any page, or two adjacent pages, hold (at the alnum level)."""
+        sizes = [len(page.alnum_text) for page in self.pages]
+        return max([*sizes, *(a + b for a, b in pairwise(sizes))], default=0)
+
     def level_text(self, level: str, index: int) -> str:
         page = self.pages[index]
         if level == "exact":
@@ -262,8 +269,9 @@ def find_quote(quote: str, pages: Sequence[str] | PreparedPages, *, fuzzy: bool 
     """
     prepared = pages if isinstance(pages, PreparedPages) else prepared_pages(tuple(pages))
     raw = quote.strip()
-    normal = fold(raw).text.strip(" ")
-    alnum = alnum_text(normal)
+    if ascii_alnum_count(raw) > max(prepared.widest, FUZZY_MAX_CHARS if fuzzy else 0):
+        return None  # more letters than any page or two hold: no level can find it (nor need fold it)
+    normal, alnum = folded_quote(raw)
     for level, needle in (("exact", raw), ("normalised", normal), ("alnum", alnum)):
         hit = _substring(needle, level, prepared) if needle else None
         if hit is not None:
@@ -276,6 +284,23 @@ def find_quote(quote: str, pages: Sequence[str] | PreparedPages, *, fuzzy: bool 
         if hit is not None:
             return prepared.match("normalised", hit, reported="fuzzy")
     return None
+
+
+@lru_cache(maxsize=32)
+def folded_quote(raw: str) -> tuple[str, str]:
+    """A quote's normalised and alnum texts, folded once however many documents it is searched in."""
+    normal = fold(raw).text.strip(" ")
+    return normal, alnum_text(normal)
+
+
+_NOT_ASCII_ALNUM = bytes(code for code in range(128) if not chr(code).isalnum())
+
+
+def ascii_alnum_count(text: str) -> int:
+    """The ASCII letters and digits of `text`: a lower bound, counted in one fast pass, on the letters
+    and digits of its folding at every level (folding never drops one, nor joins two into one), so a
+    quote with more of them than a page holds cannot be found on it, and need not be folded."""
+    return len(text.encode("ascii", "ignore").translate(None, _NOT_ASCII_ALNUM))
 
 
 def _substring(needle: str, level: str, prepared: PreparedPages) -> _Hit | None:
@@ -404,7 +429,9 @@ __all__ = [
     "CleanQuote",
     "PreparedPages",
     "QuoteMatch",
+    "ascii_alnum_count",
     "clean_quote",
     "find_quote",
+    "folded_quote",
     "sentinel_reason",
 ]
