@@ -26,6 +26,7 @@ from typing import Any
 
 from ...config_file import read_config
 from ...errors import UsageError
+from ...net import display_url
 from .adapters import ADAPTER_KEYS, SYSTEMS, SystemAdapter, SystemSpec, adapter_for, readers_of, spec_forms
 from .base import System, SystemFailure, TransportError, answer_from
 from .citations import citations_in_text
@@ -55,8 +56,14 @@ def load_system(
         _refuse_keys(table, adapter.reads, adapter.prefix)
         target = spec if spec.startswith(("http://", "https://")) else spec.partition(":")[2]
         return adapter.make(SystemSpec(spec, target, settings, table))
-    if ":" not in spec:
-        raise UsageError(f"cannot read the system spec {spec!r}", fix=f"give --system as {spec_forms()}")
+    if ":" not in spec or "://" in spec:  # no module path holds "://": a mistyped prefix ("opnai:http://")
+        shown = display_url(spec)  # never a URL's password, in this message or any other
+        what = (
+            f"no system adapter has the prefix of {shown!r}"
+            if "://" in spec
+            else f"cannot read the system spec {shown!r}"
+        )
+        raise UsageError(what, fix=f"give --system as {spec_forms()}")
     from .inprocess import inprocess_system
 
     _refuse_keys(table, (), "in-process")
