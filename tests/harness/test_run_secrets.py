@@ -186,21 +186,24 @@ def leaks(texts: list[str]) -> list[str]:
 
 def _assert_nothing_leaks(out: Path, stdout: str, stderr: str) -> None:
     files = sorted(path for path in out.rglob("*") if path.is_file())
-    assert {"run.jsonl", "journal.jsonl", "results.json", "results.md", "results.html"} <= {p.name for p in files}
+    written = {path.name for path in files}
+    assert {"run.jsonl", "journal.jsonl", "results.json", "results.md", "results.html"} <= written
     for path in files:
         assert leaks(_texts(path)) == [], path.name
     assert leaks([stdout]) == [], "stdout"
     assert leaks([stderr]) == [], "stderr"
 
 
-def _run(tmp_path: Path, server: Echo, argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[Path, str]:
+def _run(tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]) -> Path:
+    """`assay run` of six items with `argv`, checked for every spelling of the password in every file
+    of the run and on stdout and stderr."""
     gold, out = write_gold(tmp_path / "gold.jsonl", 6), tmp_path / "run"
     common = ["run", "--gold", str(gold), "--out", str(out), "--retries", "0", "--timeout", "20"]
     cache = ["--cache", str(out / "judge-cache.sqlite")] if "--judge" in argv else []
     code, stdout, stderr = run([*common, *argv, *cache], capsys)
     assert code == 0, stderr
     _assert_nothing_leaks(out, stdout, stderr)
-    return out, stdout
+    return out
 
 
 def _system_argv(server: Echo, tmp_path: Path, form: str) -> tuple[list[str], str]:
@@ -227,7 +230,7 @@ def test_a_systems_password_is_sent_and_never_written_or_printed(
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no ./assay.toml but the test's own
     argv, shown = _system_argv(server, tmp_path, form)
-    out, _ = _run(tmp_path, server, argv, capsys)
+    out = _run(tmp_path, argv, capsys)
     assert server.authorizations and set(server.authorizations) == {f"Basic {BASIC}"}  # userinfo connects
     signatures = json.loads((out / "results.json").read_text(encoding="utf-8"))["signatures"]
     assert signatures["system"] == shown  # the host, port and path stay: only the userinfo goes
@@ -241,7 +244,7 @@ def test_a_judges_password_is_sent_and_never_written_or_printed(
     monkeypatch.chdir(tmp_path)
     judge = f"openai:judge-model@{server.base()}/v1,max_tokens=64"
     argv = ["--system", f"http:{server.base(userinfo=False)}/ask", "--judge", judge, "--judge-all"]
-    out, _ = _run(tmp_path, server, argv, capsys)
+    out = _run(tmp_path, argv, capsys)
     assert f"Basic {BASIC}" in server.authorizations  # the judge was asked, with the userinfo
     signatures = json.loads((out / "results.json").read_text(encoding="utf-8"))["signatures"]
     assert signatures["judges"] == [f"openai:judge-model@127.0.0.1:{server.port}"]
