@@ -286,12 +286,17 @@ def test_a_system_that_does_not_answer_is_reported_without_its_password(
 # --- resuming: the journal signs the system without its userinfo --------------------------------------
 
 
-# An in-process system whose option is a URL with a password (the endpoint it asks in turn): the
-# signature the journal keeps is its spec and options, and once it kept the password.
+# An in-process system whose option is a URL with a password (the endpoint it asks in turn), which it
+# says in its reply: the signature the journal keeps is its spec and options, and once it kept the
+# password; the option's password is a secret as a URL system's is.
 BOT = """
+from urllib.parse import unquote, urlsplit
+
+
 def answer(question, scope=None, endpoint=""):
     number = int("".join(ch for ch in question if ch.isdigit()))
-    return "It is " + str(10 * (number + 1)) + " days."
+    password = unquote(urlsplit(endpoint).password)
+    return "It is " + str(10 * (number + 1)) + " days (as " + password + ")."
 """
 
 
