@@ -33,6 +33,7 @@ import asyncio
 import math
 import random
 import re
+import string
 import threading
 import time
 from base64 import b64encode, urlsafe_b64encode
@@ -228,13 +229,13 @@ def _secrets_spelling(literals: list[str]) -> str:
     for literal in literals:
         first = _spellings(literal[0])
         rest = "".join(_spellings(char).anyhow() for char in literal[1:])
-        for heads, head in [
-            *((plain, way) for way in first.plain),
-            *((escaped, way) for way in first.escaped),
-        ]:
-            heads.setdefault(head, []).append(rest)
-        encoded.setdefault(first.encoded, []).append(rest)
-    return f"{_grouped(plain)}|{_ESCAPES}(?:{_grouped(escaped)})|{_PERCENTS}(?:{_grouped(encoded)})"
+        for heads, ways in ((plain, first.plain), (escaped, first.escaped), (encoded, first.encoded)):
+            for head in ways:
+                heads.setdefault(head, []).append(rest)
+    branches = [_grouped(plain)]
+    branches += [f"{_ESCAPES}(?:{_grouped(escaped)})"] if escaped else []
+    branches += [f"{_PERCENTS}(?:{_grouped(encoded)})"] if encoded else []
+    return "|".join(branches)
 
 
 def _grouped(rests_by_head: dict[str, list[str]]) -> str:
@@ -255,15 +256,26 @@ class _Spellings:
     JSON escapes), and after a "%" (its URL encoding)."""
 
     plain: tuple[str, ...]
-    escaped: tuple[str, ...]
-    encoded: str
+    escaped: tuple[str, ...] = ()
+    encoded: tuple[str, ...] = ()
 
     def anyhow(self) -> str:
-        escaped = "|".join(self.escaped)
-        return f"(?:{'|'.join(self.plain)}|{_ESCAPES}(?:{escaped})|{_PERCENTS}{self.encoded})"
+        if not self.escaped and not self.encoded:
+            return "|".join(self.plain)  # one literal character: no group, so that literals run together
+        escaped, encoded = "|".join(self.escaped), "|".join(self.encoded)
+        return f"(?:{'|'.join(self.plain)}|{_ESCAPES}(?:{escaped})|{_PERCENTS}(?:{encoded}))"
+
+
+# Never escaped by a JSON encoder (it escapes quotes, backslashes, controls and, by choice, "/" and what
+# is not ASCII, and some "<", ">", "&", "'") nor by URL-encoding (RFC 3986's unreserved characters): as
+# they are only. A token of them is a literal, which compiles at once and is searched fast (spelling
+# every character every way made a 1,000-character token's pattern take 7 s to compile).
+_PLAIN_ONLY = frozenset(string.ascii_letters + string.digits + "-._~")
 
 
 def _spellings(char: str) -> _Spellings:
+    if char in _PLAIN_ONLY:
+        return _Spellings((re.escape(char),))
     plain = [_BACKSLASHES if char == "\\" else re.escape(char)]  # an escaped backslash: more of them
     if char == " ":
         plain.append(r"\+")
@@ -272,7 +284,7 @@ def _spellings(char: str) -> _Spellings:
     escaped.append(_ESCAPES.join(f"u(?i:{units[at : at + 2].hex()})" for at in range(0, len(units), 2)))
     encoded = char.encode("utf-8", "surrogatepass").hex()
     pairs = [encoded[at : at + 2] for at in range(0, len(encoded), 2)]
-    return _Spellings(tuple(plain), tuple(escaped), f"(?i:{_PERCENTS.join(pairs)})")
+    return _Spellings(tuple(plain), tuple(escaped), (f"(?i:{_PERCENTS.join(pairs)})",))
 
 
 def display_url(url: str) -> str:
