@@ -6,13 +6,17 @@ of a URL, in a message and in a spec. All of it in time linear in the text. Issu
 from __future__ import annotations
 
 import json
+import os
 import re
+import string
 import time
 from base64 import b64encode, urlsafe_b64encode
 from collections.abc import Callable
 from urllib.parse import quote, quote_plus
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from assay import net
 
@@ -139,3 +143,42 @@ def test_redaction_and_display_take_time_linear_in_the_text() -> None:
         net.redact(text)
         net.display_url(text)
         assert time.perf_counter() - started < 3.0, text[:20]
+
+
+# --- a property: any secret, each character spelled any way a server may, is redacted -----------------
+
+CI = os.environ.get("CI", "").lower() == "true"
+EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 300))
+ALPHABET = string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@/?#[]% \"\\<>{}|^`äöüßé中文😀\t\n"
+
+
+def _spelled(char: str, way: int) -> str:
+    """One character as a server may write it (way picks one of them)."""
+    if char.isascii() and (char.isalnum() or char in "-._~"):
+        return char  # no encoder escapes these
+    escaped = json.dumps(char)[1:-1]
+    ways = [char, escaped, _upper_hex(escaped), quote(char, safe=""), _lower_hex(quote(char, safe=""))]
+    ways += ["\\/"] if char == "/" else ["+"] if char == " " else []
+    return ways[way % len(ways)]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    secret=st.text(ALPHABET, min_size=4, max_size=24),
+    ways=st.lists(st.integers(0, 6), min_size=24, max_size=24),
+    before=st.text(ALPHABET, max_size=12),
+    after=st.text(ALPHABET, max_size=12),
+)
+def test_any_secret_spelled_any_way_is_redacted(
+    secret: str, ways: list[int], before: str, after: str
+) -> None:
+    registered = dict(net._secrets)  # this test's secrets only: thousands would slow every redact after
+    net._secrets.clear()
+    try:
+        net.register_secret(secret)
+        spelled = "".join(_spelled(char, way) for char, way in zip(secret, ways))
+        shown = net.redact(before + spelled + after)
+        assert net.REDACTED in shown and spelled not in shown.replace(net.REDACTED, "\0")  # "reda" is one
+    finally:
+        net._secrets.clear()
+        net._secrets.update(registered)
