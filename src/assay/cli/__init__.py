@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AssayError as exc:
         if args.debug:
             raise
-        print(f"assay: error: {one_line(exc.message)}", file=sys.stderr)
+        print(f"assay: error: {one_line(_no_secrets(exc.message))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("assay: interrupted", file=sys.stderr)
@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # anything else is assay's own mistake: say so, apart from bad input
         if args.debug:
             raise
-        what = one_line(f"{type(exc).__name__}: {exc}")
+        what = one_line(_no_secrets(f"{type(exc).__name__}: {exc}"))
         print(f"assay: internal error: {what}; {BUG_REPORT}", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
@@ -109,6 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = terminal
 
 
+def _no_secrets(message: str) -> str:
+    """A message as the terminal shows it: no URL's userinfo, no secret sent (an error may quote a spec
+    or an exception's text, and with it a URL's password)."""
+    from ..net import display_url, redact  # here: only an error pays for loading it
+
+    return redact(display_url(message))
+
+
 def _show_warning(
     message: Warning | str,
     category: type[Warning],
@@ -119,7 +127,7 @@ def _show_warning(
 ) -> None:
     """A warning from the library (a page cache entry that could not be used, ...) on one line, as the
     command's own: not Python's file, line number and source line, which say nothing to a user."""
-    print(f"assay: warning: {one_line(str(message))}", file=sys.stderr)
+    print(f"assay: warning: {one_line(_no_secrets(str(message)))}", file=sys.stderr)
 
 
 def _silence_stdout() -> None:

@@ -36,6 +36,7 @@ from typing import IO, Any
 
 from .._version import __version__
 from ..errors import InputError, UsageError
+from ..net import display_url
 from ..outputs import write_failed
 from ..parts import PartError
 from ..records import Record
@@ -53,11 +54,17 @@ class JournalWarning(UserWarning):
 
 @dataclass(frozen=True)
 class JournalHeader:
-    """What a journal's answers belong to: one system (with its options) on one gold file."""
+    """What a journal's answers belong to: one system (with its options) on one gold file. The system is
+    kept as ``net.display_url`` shows it: a URL's user and password are never written, and a run whose
+    password changed (a key rotated) resumes, as it asks the same system; another host, port or path is
+    another system."""
 
     system: str  # System.signature()
     gold_sha256: str
     assay: str = __version__
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "system", display_url(self.system))
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -254,9 +261,10 @@ def _check_header(found: Any, path: Path, header: JournalHeader) -> None:
         raise UsageError(
             "this file is not an assay run journal (or one of another format)", where=str(path), fix=FRESH_FIX
         )
-    if found.get("system") != header.system:
+    found_system = display_url(str(found.get("system")))  # an older journal may hold a password
+    if found_system != header.system:
         raise UsageError(
-            f"the journal holds the answers of another system: {found.get('system')!r}, and this run "
+            f"the journal holds the answers of another system: {found_system!r}, and this run "
             f"asks {header.system!r}",
             where=str(path),
             fix=FRESH_FIX,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..judges.metric import JUDGE, with_judge
+from ..net import display_url
 from ..outputs import check_outputs, replacing, write_failed
 from ..records import Dataset, Record
 from ..scoring import ScoreOptions, ScoreRun, score
@@ -118,11 +119,11 @@ def run_gold(
         scored = _scored(dataset, names, score_options, judge, rows_path, rows)
         write_rows(rows_path, rows, scored)
         info = RunInfo(
-            system=system.spec,
+            system=display_url(system.spec),  # as reported, never with a URL's userinfo
             system_signature=header.system,
             gold_path=str(gold_path),
             gold_sha256=header.gold_sha256,
-            judges=tuple(one.label for one in judge.chain) if judge else (),
+            judges=tuple(display_url(one.label) for one in judge.chain) if judge else (),
             rubric=judge.rubric.name if judge else None,
             options={**dataclasses.asdict(options), "scopes": list(scopes), "limit": limit},
             started=started.isoformat(timespec="seconds"),

@@ -71,8 +71,9 @@ def parse_spec(spec: str) -> Judge:
         pairs.insert(0, head)
     for pair in pairs:
         key, equals, value = pair.partition("=")
-        if not equals:
-            raise _bad(spec, f"'{pair}' is not key=value")
+        if not equals:  # a "," in a URL's password splits it: its tail is not shown
+            what = "a part after a ',' is not key=value (write a ',' in a URL as %2C)"
+            raise _bad(spec, what if "@" in pair else f"'{pair}' is not key=value")
         settings[key.strip()] = value.strip()
     return build_judge(settings, where=f"--judge {display_url(spec)!r}")  # a URL's password: not shown
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ...config_file import read_config
 from ...errors import UsageError
+from ...net import display_url, register_url
 from .adapters import ADAPTER_KEYS, SYSTEMS, SystemAdapter, SystemSpec, adapter_for, readers_of, spec_forms
 from .base import System, SystemFailure, TransportError, answer_from
 from .citations import citations_in_text
@@ -45,6 +46,7 @@ def load_system(
     if unknown:
         raise UsageError(f"[system] has no key {unknown[0]!r}", fix=f"use: {', '.join(CONFIG_KEYS)}")
     settings = {**_options_table(table.get("options")), **dict(options or {})}
+    _register_passwords(settings)
     spec = spec.strip() or str(table.get("spec") or "").strip()
     if not spec:
         raise UsageError(
@@ -55,8 +57,14 @@ def load_system(
         _refuse_keys(table, adapter.reads, adapter.prefix)
         target = spec if spec.startswith(("http://", "https://")) else spec.partition(":")[2]
         return adapter.make(SystemSpec(spec, target, settings, table))
-    if ":" not in spec:
-        raise UsageError(f"cannot read the system spec {spec!r}", fix=f"give --system as {spec_forms()}")
+    if ":" not in spec or "://" in spec:  # no module path holds "://": a mistyped prefix ("opnai:http://")
+        shown = display_url(spec)  # never a URL's password, in this message or any other
+        what = (
+            f"no system adapter has the prefix of {shown!r}"
+            if "://" in spec
+            else f"cannot read the system spec {shown!r}"
+        )
+        raise UsageError(what, fix=f"give --system as {spec_forms()}")
     from .inprocess import inprocess_system
 
     _refuse_keys(table, (), "in-process")
@@ -76,6 +84,14 @@ def system_options(pairs: Sequence[str]) -> dict[str, str]:
             raise UsageError(f"--system-option {key} is given twice", fix="give each option once")
         options[key] = value
     return options
+
+
+def _register_passwords(settings: Mapping[str, object]) -> None:
+    """The userinfo of a URL given as an option (an in-process system's ``endpoint=http://u:pw@...``)
+    is a secret like the system's own: redacted from what the system replies (net.redact)."""
+    for value in settings.values():
+        if isinstance(value, str) and "://" in value:
+            register_url(value.strip())
 
 
 def _options_table(options: object) -> dict[str, object]:

@@ -7,6 +7,7 @@ an error's list of forms) must not load httpx.
 from __future__ import annotations
 
 from ...errors import UsageError
+from ...net import display_url
 from .adapters import SystemAdapter, SystemSpec
 from .base import System
 
@@ -29,7 +30,9 @@ def http_url(spec: str) -> str:
         return spec
     url = spec.removeprefix("http:")
     if not url.startswith(("http://", "https://")):
-        raise UsageError(f"--system {spec!r}: http: is followed by a URL", fix="write http:http://HOST/PATH")
+        raise UsageError(
+            f"--system {display_url(spec)!r}: http: is followed by a URL", fix="write http:http://HOST/PATH"
+        )
     return url
 
 
