@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -62,20 +63,27 @@ def handler(reported: Reported) -> type[BaseHTTPRequestHandler]:
     return OpenAICompatible
 
 
-@pytest.fixture
-def serve() -> Iterator[Any]:
-    servers: list[ThreadingHTTPServer] = []
-
-    def start(reported: Reported) -> str:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler(reported))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"openai:m@http://127.0.0.1:{server.server_address[1]}/v1,price_prompt=1,price_completion=1"
-
-    yield start
-    for server in servers:
+@contextmanager
+def judge_server(reported: Reported) -> Iterator[str]:
+    """A fake OpenAI-compatible judge on 127.0.0.1 serving model "m": its base URL (up to /v1)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(reported))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def serve() -> Iterator[Any]:
+    with ExitStack() as servers:
+
+        def start(reported: Reported) -> str:
+            url = servers.enter_context(judge_server(reported))
+            return f"openai:m@{url},price_prompt=1,price_completion=1"
+
+        yield start
 
 
 def judged(specs: list[str], **options: Any) -> ScoreRun:
