@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from cli_run import run
 from fault_proxy import Faults, fault_proxy
+from test_judge_uncounted import Reported, judge_server
 from test_outcomes import item
 
 from conftest import Server
@@ -125,11 +126,13 @@ def test_a_run_whose_metrics_decide_every_item_never_contacts_the_judge(
     lines = (corpus / "gold.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     kept = [line for line in lines if json.loads(line)["id"] in decided]
     (corpus / "decided.jsonl").write_text("".join(kept), encoding="utf-8")
-    # nothing listens on port 9: a judge contacted at all would fail the run
+    # the judge is up (its chain is checked before the system is asked) and is asked nothing
     argv = ["run", "--gold", str(corpus / "decided.jsonl"), "--system", f"{corpus / 'bot.py'}:answer"]
-    judge = ["--judge", "openai:judge-model@http://127.0.0.1:9/v1", "--no-cache"]
-    code, _, stderr = run([*argv, "--out", str(corpus / "judged"), *judge], capsys)
+    with judge_server(asked := Reported(None)) as url:
+        judge = ["--judge", f"openai:m@{url}", "--no-cache"]
+        code, _, stderr = run([*argv, "--out", str(corpus / "judged"), *judge], capsys)
     assert code == 0, stderr
+    assert asked.chats == 0
     rows = rows_of(corpus / "judged")
     assert {i: (r["outcome"], r["decided_by"]) for i, r in rows.items()} == {
         i: (plain[i]["outcome"], plain[i]["decided_by"]) for i in decided

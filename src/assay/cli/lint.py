@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from ..errors import EXIT_FINDINGS, EXIT_OK
-from ..lint import ERROR, lint
-from ..records import load_records
+from ..harness.gold_check import GoldProblem, check_gold_file
+from ..lint import ERROR, Finding, lint
+from ..records import ColumnMap, Dataset, load_records
 from ..terminal import one_line
 from . import flags
 
@@ -41,10 +42,40 @@ def add_parsers(commands: flags.Commands) -> None:
 
 
 def run_lint(args: argparse.Namespace) -> int:
-    """Print every finding; exit 1 when any is an error (so CI can gate on it), else 0."""
-    dataset = load_records(
-        args.file, columns=flags.column_map(args), allow_duplicate_ids=True, need_responses=False
-    )
+    """Print every finding; exit 1 when any is an error (so CI can gate on it), else 0. A gold set is
+    first checked as `assay run` checks it: every problem a run would refuse it for is an error here,
+    in the run's words (``harness.gold_check``); a file that cannot be read at all is exit 2, as there."""
+    columns = flags.column_map(args)
+    checked = check_gold_file(args.file, None) if columns == ColumnMap() else None
+    if checked is None or not checked.gold_shaped:
+        dataset: Dataset | None = load_records(
+            args.file, columns=columns, allow_duplicate_ids=True, need_responses=False
+        )
+        findings = []
+    else:
+        if checked.problems and checked.problems[0].check == "unreadable":
+            raise checked.problems[0].error
+        dataset, findings = checked.dataset, [_refusal(problem) for problem in checked.problems]
+    if dataset is not None:
+        findings += _findings(args, dataset)
+    for finding in findings:
+        print(one_line(str(finding)))
+    errors = sum(finding.severity == ERROR for finding in findings)
+    warnings_found = len(findings) - errors
+    rows = len(dataset) if dataset is not None else len(checked.items) if checked is not None else 0
+    counts = f"{errors} errors, {warnings_found} warnings in {rows} rows"
+    print(f"assay lint: {counts} of {one_line(args.file)}")
+    return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def _refusal(problem: GoldProblem) -> Finding:
+    """A problem `assay run` refuses the gold set for, as lint's error, in the run's words."""
+    error = problem.error
+    return Finding(ERROR, problem.check, error.where, f"{error.what}. Fix: {error.fix}")
+
+
+def _findings(args: argparse.Namespace, dataset: Dataset) -> list[Finding]:
+    """The linter's findings on the rows, and (with --sources) on a gold set's quotes."""
     findings = lint(dataset, args.regex_col)
     gold_set = any(record.gold is not None and record.gold.quote for record in dataset.records)
     if args.sources is not None:
@@ -57,10 +88,4 @@ def run_lint(args: argparse.Namespace) -> int:
     elif gold_set:
         note = "the items' quotes were not checked; pass --sources DIR to check them"
         print(f"assay lint: {note}", file=sys.stderr)
-    for finding in findings:
-        print(one_line(str(finding)))
-    errors = sum(finding.severity == ERROR for finding in findings)
-    warnings_found = len(findings) - errors
-    counts = f"{errors} errors, {warnings_found} warnings in {len(dataset)} rows"
-    print(f"assay lint: {counts} of {one_line(args.file)}")
-    return EXIT_FINDINGS if errors else EXIT_OK
+    return findings

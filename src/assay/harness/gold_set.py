@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from ..parts import GOLD_ITEM_KEYS, Reply, parse_part, part_dict
-from ..readers import Table, read_table
-from ..records import DEFAULT_COLUMNS, ColumnMap, Dataset, Record, is_gold_set, load_table
+from ..readers import Table
+from ..records import DEFAULT_COLUMNS, ColumnMap, Dataset, Record, is_gold_set
+from .gold_check import check_gold_file
 
 
 @dataclass(frozen=True)
@@ -38,24 +39,19 @@ class GoldSet:
 
 
 def load_gold_set(gold_path: str | Path, *, scopes: Sequence[str] = (), limit: int | None = None) -> GoldSet:
-    """The gold set's items (each checked as ``load_records`` checks a gold record: ids unique, parts
-    well-formed; each with a question), those of `scopes` (all when empty), the first `limit`."""
+    """The gold set's items, those of `scopes` (all when empty), the first `limit`; the first problem
+    ``check_gold_file`` finds (the one `assay lint` reports first, in the same words) is raised."""
     if limit is not None and limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}", fix="give a positive number of items")
     content = _content(gold_path)
-    sha256 = hashlib.sha256(content or b"").hexdigest()
-    try:
-        table = read_table(gold_path, content=content)
-        blocks = list(table.blocks)
-        dataset = load_table(dataclasses.replace(table, blocks=iter(blocks)), need_responses=False)
-    except InputError as exc:  # the readers' fixes name assay score's flags, which a run has not
-        raise InputError(exc.what, where=exc.where, fix=_GOLD_FIXES.get(exc.what[:12], exc.fix)) from None
-    _check_gold_set(dataset, gold_path)
-    numbered = list(_items(table, blocks))
-    _check_questions(numbered, f"{gold_path} {table.location_kind}")
-    chosen = _of_scopes(list(zip(dataset.records, (item for _, item in numbered))), scopes, gold_path)[:limit]
-    dataset = dataclasses.replace(dataset, records=[record for record, _ in chosen])
-    return GoldSet(dataset, tuple(item for _, item in chosen), sha256)
+    checked = check_gold_file(gold_path, content, hashlib.sha256(content or b"").hexdigest())
+    del content  # parsed: the bytes are not held through the run
+    checked.first()
+    assert checked.dataset is not None  # a check without problems has its records
+    items = (item for _, item in checked.items)
+    chosen = _of_scopes(list(zip(checked.dataset.records, items)), scopes, gold_path)[:limit]
+    dataset = dataclasses.replace(checked.dataset, records=[record for record, _ in chosen])
+    return GoldSet(dataset, tuple(item for _, item in chosen), checked.sha256)
 
 
 def _of_scopes(
@@ -76,43 +72,6 @@ def _content(path: str | Path) -> bytes | None:
         return Path(path).read_bytes()
     except OSError:
         return None
-
-
-def _items(
-    table: Table, blocks: Sequence[tuple[Sequence[int], Sequence[Any]]]
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each item with its line (or row) number in the file."""
-    for numbers, rows in blocks:
-        for number, row in zip(numbers, rows):
-            yield number, dict(row) if isinstance(row, dict) else dict(zip(table.columns, row))
-
-
-_GOLD_FIXES = {  # by the first words of the reader's message
-    "the file is ": "give --gold a gold set with items (the output of `assay gold build`)",
-    "duplicate id": "give each item of the gold set an id of its own (a run asks and journals items by id)",
-}
-
-
-def _check_questions(items: Sequence[tuple[int, Mapping[str, Any]]], where: str) -> None:
-    """Every item asks a question: a missing one would be asked as the text "None"."""
-    for number, item in items:
-        question = item.get("question")
-        if not isinstance(question, str) or not question.strip():
-            shown = "no question" if question is None else f"the question {question!r}"
-            raise InputError(
-                f"item {item.get('id')!r} has {shown}, and a run asks each item's question",
-                where=f"{where} {number}",
-                fix="give every item its question as a text",
-            )
-
-
-def _check_gold_set(dataset: Dataset, gold_path: str | Path) -> None:
-    if "gold" not in dataset.fields or "id" not in dataset.fields:
-        raise UsageError(
-            "this is not a gold set: its items need an id, a question and expected_answer",
-            where=str(gold_path),
-            fix="give --gold the output of `assay gold build` (docs/gold.md)",
-        )
 
 
 def _check_scopes(scopes: Sequence[str], items: Sequence[Mapping[str, Any]], gold_path: str | Path) -> None:

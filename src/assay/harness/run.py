@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..judges._base import JudgeDown
 from ..judges.metric import JUDGE, with_judge
+from ..judges.run import preflight
 from ..net import display_url
 from ..outputs import check_outputs, replacing, write_failed
 from ..records import Dataset, Record
@@ -36,6 +38,7 @@ from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
 
 if TYPE_CHECKING:
+    from ..judges._base import Judge
     from ..judges.metric import JudgeSetup
     from .run_gate import GateSettings, RunGate
     from .systems.base import System
@@ -103,6 +106,7 @@ def run_gold(
         score_options = _with_sources(score_options or ScoreOptions(), sources)
         options = options or RunOptions()
         gold = load_gold_set(gold_path, scopes=scopes, limit=limit)
+        check_judges(judge)
         header = JournalHeader(system.signature(), gold.sha256)
         journal = open_journal(out, header, fresh=fresh)  # its lock is held until the reports are written
     except BaseException:
@@ -181,6 +185,29 @@ async def _ask(
         os.chdir(here)
 
 
+def check_judges(judge: JudgeSetup | None) -> None:
+    """The judge chain's preflight, before the system is asked anything: a chain with no judge up (or a
+    judge set up wrongly) stops the run now, not after every item was asked (issue 22). The judges are
+    closed after: the scoring opens them again in its own event loop."""
+    if judge is not None and judge.chain:
+        run_to_end(_preflight(judge.chain))
+
+
+async def _preflight(chain: Sequence[Judge]) -> None:
+    try:
+        await preflight(chain)
+    except JudgeDown as exc:
+        raise JudgeDown(
+            f"{exc.what}; the judge chain is checked before the system is asked anything, and no judge of "
+            "it answers",
+            where=exc.where,
+            fix=exc.fix,
+        ) from None
+    finally:
+        for judge in chain:
+            await judge.close()
+
+
 def _clear_outputs(out: Path) -> None:
     """The rows and reports of an earlier run in the folder go before this one asks anything: a run
     stopped midway (kill -9) must not leave them beside its journal, as if they were its own."""
@@ -254,4 +281,4 @@ def _with_sources(options: ScoreOptions, sources: str | Path | None) -> ScoreOpt
     return options if sources is None else dataclasses.replace(options, sources=str(sources))
 
 
-__all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "run_gold", "run_metrics", "write_rows"]
+__all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "check_judges", "run_gold", "run_metrics", "write_rows"]

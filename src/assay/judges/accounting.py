@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from ..metric import Outcome
+from ._base import Completion, JudgeUnavailable
 from .section import JudgeSection
 
 CORRECT, INCORRECT = "CORRECT", "INCORRECT"  # the verdicts counted per judge (as judges.prompt names them)
@@ -38,6 +39,17 @@ class JudgeUsage:
         self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion_tokens
         self.cost += cost
+
+
+class UncountedUsage(JudgeUnavailable):
+    """A reply whose cost cannot be counted: usage that is not a count of tokens (negative, fractional,
+    text, absurd), or none at all from a judge with a price. Under --max-cost such a judge leaves the
+    chain for the rest of the run (its spending could never reach the ceiling, issue 22); without it,
+    a reply without usage is used as it is (`completion`), and one with a broken count is not (None)."""
+
+    def __init__(self, reason: str, completion: Completion | None = None) -> None:
+        super().__init__(reason)
+        self.completion = completion
 
 
 # A judge that does not judge (issue 9, item 11): one verdict on nearly every row it decided, or one

@@ -32,6 +32,7 @@ from .. import net
 from ..errors import UsageError
 from ._base import Completion, JudgeDown, JudgeUnavailable, Pace, Prices, Sampling, token_count
 from ._clean import cleaned
+from .accounting import UncountedUsage
 
 
 @dataclass
@@ -147,7 +148,7 @@ class OpenAIJudge:
                 failure, asked = _failure(exc, self.timeout), None
             else:
                 if response.status_code == 200:
-                    return _completion(response, self.model)
+                    return _counted(_completion(response, self.model), self.prices)
                 if "response_format" in body and _rejects_response_format(response):
                     self._json_mode = False  # ask again, at once, for plain text (and from now on)
                     continue
@@ -202,12 +203,30 @@ def _completion(response: httpx.Response, asked_model: str) -> Completion:
             text=str(message.get("content") or ""),
             model=str(body.get("model") or asked_model),
             fingerprint=None if fingerprint is None else str(fingerprint),
-            prompt_tokens=token_count(usage, "prompt_tokens"),
-            completion_tokens=token_count(usage, "completion_tokens"),
+            prompt_tokens=_tokens(usage, "prompt_tokens"),
+            completion_tokens=_tokens(usage, "completion_tokens"),
         )
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         raise JudgeUnavailable("HTTP 200 with a body that is not a chat completion") from None
     return cleaned(completion)
+
+
+def _tokens(usage: Any, name: str) -> int:
+    """A count of tokens, or UncountedUsage: a broken count can neither lower the cost nor inflate it."""
+    try:
+        return token_count(usage, name)
+    except JudgeUnavailable as exc:
+        raise UncountedUsage(str(exc)) from None
+
+
+def _counted(completion: Completion, prices: Prices) -> Completion:
+    """The completion, or UncountedUsage (holding it) when the judge has a price and the server
+    reported no tokens at all: its cost would count as nothing against --max-cost."""
+    if (prices.prompt or prices.completion) and not (
+        completion.prompt_tokens or completion.completion_tokens
+    ):
+        raise UncountedUsage("the server reported no usage, so its price cannot be counted", completion)
+    return completion
 
 
 def _served_models(response: httpx.Response) -> list[str] | None:

@@ -22,7 +22,7 @@ from ..errors import UsageError
 from ..metric import Outcome
 from ..net import redact
 from ._base import Completion, Judge, JudgeDown, JudgeUnavailable
-from .accounting import JudgeUsage
+from .accounting import JudgeUsage, UncountedUsage
 from .cache import Cache, cache_key
 from .prompt import CORRECT, INCORRECT, NO_VERDICT, Parsed, fit_response
 from .rubric import EQUIVALENCE, Rubric
@@ -86,6 +86,10 @@ class _NotCached(Exception):
     pass
 
 
+class _LeftChain(Exception):
+    """The judge left the chain (its cost cannot be counted) while the row waited for it."""
+
+
 class _RateLimit:
     """At most `per_second` request starts per second for one judge."""
 
@@ -114,6 +118,7 @@ class _Run:
     rubric: Rubric = EQUIVALENCE
     slots: asyncio.Semaphore | None = None  # set for the live pass
     limits: dict[str, _RateLimit] = field(default_factory=dict)
+    left: dict[str, str] = field(default_factory=dict)  # label -> why it left the chain mid-run
 
     def spent(self) -> float:
         return sum(usage.cost for usage in self.stats.usage.values())
@@ -134,7 +139,9 @@ class _Run:
         async with self.slots:
             if self.options.max_cost is not None and self.spent() >= self.options.max_cost:
                 raise _BudgetSpent  # checked once a slot is free: what was in flight has been counted
-            reply = await judge.complete(asked, pace=self.limits[judge.label].wait)
+            if judge.label in self.left:  # it left while this row waited for a slot
+                raise _LeftChain
+            reply = await self.complete(judge, asked)
         usage.add(
             reply.prompt_tokens,
             reply.completion_tokens,
@@ -145,11 +152,30 @@ class _Run:
             self.cache.put(key, reply)
         return reply
 
+    async def complete(self, judge: Judge, asked: Messages) -> Completion:
+        """The judge's reply. One whose cost cannot be counted is no reply under --max-cost, and its
+        judge leaves the chain for the rest of the run (else the ceiling could never stop it)."""
+        try:
+            return await judge.complete(asked, pace=self.limits[judge.label].wait)
+        except UncountedUsage as exc:
+            if self.options.max_cost is None and exc.completion is not None:
+                return exc.completion  # no usage at all: counted as nothing, as it always was
+            if self.options.max_cost is not None and judge.label not in self.left:
+                self.left[judge.label] = redact(str(exc))
+                self.stats.dropped.append(
+                    f"left {judge.label} out of the chain for the rest of the run: {self.left[judge.label]}, "
+                    f"and its cost cannot be counted against --max-cost {self.options.max_cost}"
+                )
+            raise
+
     async def judge(self, item: Item, live: bool) -> Judgement:
         """The row's judgement; with `live` False, from the cache alone (raises _NotCached)."""
         asked = self.asked(item, live)
         reason, raw = "no judge in the chain", None
         for judge in self.chain:
+            if judge.label in self.left:
+                reason = f"{judge.label} left the chain: {self.left[judge.label]}"
+                continue
             try:
                 reply = await self.ask(judge, asked, live)
                 parsed = self.parsed(reply.text)
@@ -161,6 +187,9 @@ class _Run:
                 return Judgement(
                     Outcome.UNSCORED, raw=raw, reason=f"--max-cost {self.options.max_cost} was reached"
                 )
+            except _LeftChain:
+                reason = f"{judge.label} left the chain: {self.left[judge.label]}"
+                continue
             except JudgeUnavailable as exc:
                 self.stats.usage[judge.label].failures += 1
                 reason = f"{judge.label} unavailable: {redact(str(exc))}"
