@@ -45,12 +45,15 @@ A row is grounded when it cites something and every check below finds no problem
   days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``36 months``; and a bare count or amount in digits,
   ``9,500 network hospitals``, ``10 working days``, ``5 ultrasound scans``; not citation markers, page,
   section or clause numbers, a year alone, a list's numbering, ``24/7``) is stated in the cited text (a
-  cited page, or every page of a document cited without one), a quote of the reply found in a cited
-  document, or the retrieved contexts' text of the allowed documents, as a value read by the same
+  cited page, or every page of a document cited without one), the document's words where a quote of the
+  reply was found in a cited document, or the document's text a retrieved context of an allowed document
+  points to (``grounding.retrieved``: the page it names, else the span where its text is), always as assay
+  extracted it and never the reply's own words or a context's own text, as a value read by the same
   reader: so "24 months" is never found in "124 months" nor "2024", the unit must be there, and equal
   forms count (``5,00,000`` = ``5 lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts
   for an amount). A figure that is nowhere is named in the problem ("'9,500 network hospitals' is not in
-  the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
+  the cited or retrieved text", and, when only a context's own text states it, that the context's text is
+  not in its document); when a cited page states *another* value of the same kind for what the
   reply says that figure of (the page value's label names every word of the figure's label in the reply,
   read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30
   days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``. A reply of more than
@@ -85,6 +88,7 @@ from ...values.types import (
 )
 from .citations import Item, Library, resolve
 from .page_values import PageValue, folded_page, names_field, values_on_page
+from .retrieved import read_contexts
 from .text import (
     MARKER,
     Stated,
@@ -146,7 +150,9 @@ class _Row:
     cited: dict[str, Document] = field(default_factory=dict)  # in scope and in the sources
     pages: list[tuple[Document, int, Citation]] = field(default_factory=list)  # the cited pages in range
     whole: list[Document] = field(default_factory=list)  # documents cited without a page
-    texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
+    texts: list[tuple[str, str]] = field(default_factory=list)  # (where, a document's text)
+    # contexts whose own text is not in their document: (number, why, text)
+    unmatched: list[tuple[int, str, str]] = field(default_factory=list)
 
     def in_scope(self, document_id: str) -> bool:
         allowed = self.item.allowed()
@@ -388,19 +394,15 @@ def _gold_quote(item: Item, document: Document) -> str | None:
     return item.quote if item.quote and document.id == item.source_document else None
 
 
-def _gather_contexts(row: _Row, contexts: Iterable[Context]) -> None:
-    """The retrieved passages of allowed documents join the texts that may state the reply's numbers."""
-    for index, context in enumerate(contexts, 1):
-        resolved = resolve(context.document, row.library, row.item)
-        name = resolved.document_id
-        if name is None or not row.in_scope(name):
-            row.checked.append(f"context {index} ({context.document!r}) is not of the scope: not read")
-            continue
-        text, document, page = context.text, row.library.document(name), context.page or 0
-        if text is None and document is not None and 1 <= page <= len(document.pages):
-            text = document.pages[page - 1]
-        if text:
-            row.texts.append((f"context {index}", text))
+def _gather_contexts(row: _Row, contexts: Sequence[Context]) -> None:
+    """The documents' text the retrieved contexts point to joins the texts that may state the reply's
+    figures; never a context's own text (``grounding.retrieved``)."""
+    if not contexts:
+        return
+    retrieved = read_contexts(contexts, row.library, row.item, row.in_scope)
+    row.texts += retrieved.texts
+    row.checked += retrieved.checked
+    row.unmatched = retrieved.unmatched
 
 
 def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
@@ -415,7 +417,9 @@ def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
         else:
             name, match = found
             row.checked.append(f"the quoted {shown(span)} is in {name} p.{match.page} ({match.level})")
-            row.texts.append((f"the reply's quote (in {name} p.{match.page})", span))
+            # the document's words where the quote was found, never the reply's: a quote found with a
+            # word changed ("sixty days" for the page's "thirty days") grounds none of its figures
+            row.texts.append((f"{name} p.{match.page} (the reply's quote)", match.text))
 
 
 # --- every figure of the reply -------------------------------------------------------------------------
@@ -440,12 +444,21 @@ def _check_figures(row: _Row, text: str, figures: Sequence[Stated]) -> None:
         if where is not None:
             row.checked.append(f"{figure.shown()!r} is in {where}")
             continue
-        problem = f"{figure.shown()!r} is not in the cited or retrieved text"
+        problem = f"{figure.shown()!r} is not in the cited or retrieved text{_unmatched_hint(row, figure)}"
         contradiction = _contradiction(row, text, figure)
         if contradiction is not None:
             row.contradicts.append(f"{figure.shown()!r}: {contradiction}")
             problem = f"{problem}; {contradiction}"
         row.problems.append(problem)
+
+
+def _unmatched_hint(row: _Row, figure: Stated) -> str:
+    """Where only a context's own text states the figure, the text that is not its document's: said,
+    so that a context inventing a figure is seen for what it is."""
+    for index, why, context in row.unmatched:
+        if len(context) <= LABELLED_REPLY_CHARS and states(context, figure):
+            return f" (only context {index}'s own text states it, and {why})"
+    return ""
 
 
 def _contradiction(row: _Row, text: str, figure: Stated) -> str | None:
