@@ -18,6 +18,7 @@ import pytest
 from cli_run import run
 
 from assay.scorers import Outcome
+from assay.scorers.grounding.check import MAX_QUOTED
 from assay.scorers.grounding.retrieved import MAX_CONTEXTS
 from assay.scoring import ScoreOptions, score
 from assay.trace import trace
@@ -36,6 +37,7 @@ PAGES = (
 )
 TEMPLATES = Path(__file__).resolve().parents[2] / "examples" / "insurance_templates.toml"
 GRACE = "The grace period is 30 days"  # the answer, which the cited p.2 states
+SIXTY = "A grace period of sixty days is allowed for the renewal of every policy."  # p.2, one word changed
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +52,16 @@ def _context(page: int | None, text: str | None, document: str = POLICY) -> dict
 
 
 def _graded(
-    sources: Path | None, tmp_path: Path, response: str, contexts: list[dict[str, Any]], cites: bool = True
+    sources: Path | None,
+    tmp_path: Path,
+    response: str,
+    contexts: list[dict[str, Any]],
+    cites: bool = True,
+    quote: str | None = None,
 ) -> tuple[Outcome, str, str]:
-    """grounded's verdict on one row citing p.2 (the gold quote's page), its problems and its trace."""
+    """grounded's verdict on one row citing p.2 (the gold quote's page; with the citation's `quote`),
+    its problems and its trace."""
+    citation = {"document": POLICY, "page": 2, **({"quote": quote} if quote else {})}
     row = {
         "id": "grace",
         "scope": POLICY,
@@ -60,7 +69,7 @@ def _graded(
         "expected_answer": "30 days",
         "source": {"document": POLICY, "title": "Acme Shield", "page": 2, "quote": GRACE_QUOTE},
         "response": response,
-        "reply": {"citations": [{"document": POLICY, "page": 2}] if cites else [], "contexts": contexts},
+        "reply": {"citations": [citation] if cites else [], "contexts": contexts},
     }
     path = tmp_path / "run.jsonl"
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")
@@ -122,11 +131,11 @@ def test_a_figure_only_a_context_states_is_not_grounded(
 @pytest.mark.parametrize(
     ("response", "context", "problem"),
     [
-        # the reply quotes the document's sentence with one number word changed: the quote cascade finds
-        # it (fuzzy: a curator's slip), but the document's words there say thirty, not sixty
+        # the reply quotes the document's sentence with one number word changed: before, the fuzzy level
+        # found it (a curator's slip) and the reply's own words grounded "60 days"; now the quote is not
+        # the page's (a fuzzy match never differs in a number) and a quote grounds only the page's words
         (f'{GRACE}. The wording says "A grace period of sixty days is allowed for the renewal of every '
-         'policy."', _context(None, "A grace period of sixty days is allowed for the renewal of every policy."),
-         "'60 days' is not in the cited or retrieved text"),
+         'policy."', _context(None, SIXTY), "'60 days' is not in the cited or retrieved text"),
         (f'{GRACE}. The wording says "A grace period of sixty days is allowed for the renewal of every '
          'policy."', None, "'60 days' is not in the cited or retrieved text"),
         # a sentence only the context holds, quoted by the reply
@@ -142,6 +151,36 @@ def test_a_quote_is_grounded_in_the_document_s_words_not_the_reply_s(
     outcome, problems, _ = _graded(sources, tmp_path, response, [] if context is None else [context])
     assert outcome == Outcome.FAIL, problems
     assert problem in problems
+
+
+@pytest.mark.parametrize(
+    ("quote", "found"),
+    [
+        (SIXTY, None),  # one number word changed: another number, not a curator's slip
+        ("A grace period of ninety days is allowed for the renewal of every policy.", None),
+        ("A grace period of thirty dayz is allowed for the renewal of every policy.", "fuzzy"),  # a slip
+        ("A grace period of thirty days is alowed for the renewal of every policy.", "fuzzy"),
+        # an article is no number: "a year" of a stray word is wording
+        ("Section 4. Renewal notices are sent before the policy a year ends.", "fuzzy"),
+    ],
+)
+def test_a_fuzzy_quote_may_differ_in_wording_never_in_a_number_written_in_words(
+    sources: Path, quote: str, found: str | None
+) -> None:
+    from assay.documents import load_sources
+    from assay.scorers.grounding.quotes import find_quote
+
+    pages = load_sources(sources, cache_dir=None)[POLICY].pages
+    match = find_quote(quote, pages)
+    assert (match and match.level) == found
+
+
+def test_a_citation_quoting_the_page_with_another_number_word_is_caught(
+    sources: Path, tmp_path: Path
+) -> None:
+    outcome, problems, _ = _graded(sources, tmp_path, GRACE + ".", [], quote=SIXTY)
+    assert outcome == Outcome.FAIL
+    assert problems.startswith("the citation's quote 'A grace period of sixty days is allowed for the")
 
 
 # --- a claim the documents make is grounded, whatever the context holds -------------------------------
@@ -176,7 +215,8 @@ def test_a_figure_the_documents_state_is_grounded_whatever_the_context(
     [
         (_context(3, "The sum insured is Rs. 9,00,000 per policy year."),
          "context 1's text is not in acme__shield p.3 as assay extracted it"),
-        (_context(3, "The sum insured is Rs. 5,00,000 per policy year."), "context 1's text is in acme__shield p.3"),
+        (_context(3, "The sum insured is Rs. 5,00,000 per policy year."),
+         "context 1's text is in acme__shield p.3"),
         (_context(9, "anything"), "context 1 names p.9, beyond acme__shield's 4 pages: not read"),
         (_context(None, "Nothing like this is in the policy at all."),
          "context 1's text is not in acme__shield as assay extracted it: not read"),
@@ -198,6 +238,17 @@ def test_contexts_past_the_bound_are_not_read(sources: Path, tmp_path: Path) -> 
     outcome, problems, rule = _graded(sources, tmp_path, GRACE + "; the sum insured is ₹5 lakh.", contexts)
     assert outcome == Outcome.FAIL and "'₹5 lakh' is not in the cited or retrieved text" in problems
     assert f"the reply has {MAX_CONTEXTS + 1} contexts; the first {MAX_CONTEXTS} were read" in rule
+
+
+def test_quoted_spans_past_the_bound_are_not_vouched_for(sources: Path, tmp_path: Path) -> None:
+    """A reply quoting more than MAX_QUOTED spans has the first checked (each costs a fuzzy search of
+    every cited document) and is not grounded: the rest cannot be."""
+    quotes = " ".join(
+        f'"Clause {n} of the wording says nothing of this at all."' for n in range(MAX_QUOTED * 50)
+    )
+    outcome, problems, _ = _graded(sources, tmp_path, f"{GRACE}. {quotes}", [])
+    assert outcome == Outcome.FAIL
+    assert f"the reply quotes {MAX_QUOTED * 50:,} spans; the first {MAX_QUOTED} were checked" in problems
 
 
 def test_without_sources_a_context_grounds_nothing(tmp_path: Path) -> None:

@@ -99,7 +99,9 @@ def _read_span(found: Retrieved, index: int, document: Document, text: str) -> N
     """A context naming no page: the document's span where its text is, else nothing."""
     match = find_in_pages(text, document.pages, fuzzy=False)
     if match is None:
-        found.checked.append(f"context {index}'s text is not in {document.id} as assay extracted it: not read")
+        found.checked.append(
+            f"context {index}'s text is not in {document.id} as assay extracted it: not read"
+        )
         found.unmatched.append((index, f"that text is not in {document.id}", text))
         return
     where = f"{document.id} p.{match.page}"
