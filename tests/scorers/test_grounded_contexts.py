@@ -197,6 +197,12 @@ def test_a_citation_quoting_the_page_with_another_number_word_is_caught(
         # a context naming no page: the document's span where its text is (normalised: case, spacing)
         ("; the sum insured is ₹5 lakh.", [_context(None, "the SUM insured is  Rs. 5,00,000 per policy")],
          "'₹5 lakh' is in acme__shield p.3 (retrieved: context 1)"),
+        # a context numbering pages from 0 (p.2 for the third page): its text is the document's, on p.3
+        ("; the sum insured is ₹5 lakh.", [_context(2, "The sum insured is Rs. 5,00,000 per policy year.")],
+         "'₹5 lakh' is in acme__shield p.3 (retrieved: context 1)"),
+        # a page the document lacks, but the document's own text: read where it is
+        ("; the sum insured is ₹5 lakh.", [_context(9, "The sum insured is Rs. 5,00,000 per policy year.")],
+         "'₹5 lakh' is in acme__shield p.3 (retrieved: context 1)"),
         # the cited page states it: no context needed, and one that says otherwise changes nothing
         (".", [], "'30 days' is in acme__shield p.2"),
         (".", [_context(2, "A grace period of 45 days is allowed.")], "'30 days' is in acme__shield p.2"),
@@ -218,6 +224,8 @@ def test_a_figure_the_documents_state_is_grounded_whatever_the_context(
         (_context(3, "The sum insured is Rs. 5,00,000 per policy year."),
          "context 1's text is in acme__shield p.3"),
         (_context(9, "anything"), "context 1 names p.9, beyond acme__shield's 4 pages: not read"),
+        (_context(2, "The sum insured is Rs. 5,00,000 per policy year."),
+         "context 1's text is in acme__shield p.3 (exact), not on the p.2 it names"),
         (_context(None, "Nothing like this is in the policy at all."),
          "context 1's text is not in acme__shield as assay extracted it: not read"),
         (_context(3, "The sum insured is ₹5 lakh.", document="zeta__care"),

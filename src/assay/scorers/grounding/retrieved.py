@@ -10,10 +10,10 @@ documents as assay extracted them (issue 22):
   assay extracted it; its own text is compared with the page (the quote cascade, without its fuzzy
   level: a context copies its document, it is no curator's transcription), and one that is not there is
   noted ("context 2's text is not in acme__basic-plan p.3 as assay extracted it");
-- a context naming no page reads the span of the document where the cascade finds its text, the
-  document's characters (not the context's); one found nowhere reads nothing;
-- a context of another document, of no known document, or naming a page the document does not have
-  reads nothing.
+- a context naming no page, a page the document does not have, or a page that does not hold its text
+  (a system numbering pages from 0, say) also reads the span of the document where the cascade finds its
+  text: the document's characters there, not the context's; a text found nowhere reads nothing;
+- a context of another document or of no known document reads nothing.
 
 A text read here is always the document's: a figure of the reply is grounded by it only when the
 document states it. The contexts whose text is not in their document are kept (``Retrieved.unmatched``)
@@ -64,10 +64,12 @@ def read_contexts(
         document = library.document(name)
         if document is None:
             found.checked.append(f"context {index} names {name}, which is not among the sources: not read")
-        elif context.page is not None:
+        elif context.page is not None and 1 <= context.page <= len(document.pages):
             _read_page(found, index, document, context.page, context.text)
         elif context.text:
-            _read_span(found, index, document, context.text)
+            _read_span(found, index, document, context.text, context.page)
+        elif context.page is not None:
+            found.checked.append(f"context {index} {_beyond(document, context.page)}: not read")
     if len(contexts) > MAX_CONTEXTS:
         found.checked.append(
             f"the reply has {len(contexts):,} contexts; the first {MAX_CONTEXTS} were read, the rest not"
@@ -76,37 +78,45 @@ def read_contexts(
 
 
 def _read_page(found: Retrieved, index: int, document: Document, page: int, text: str | None) -> None:
-    """The page a context names, as assay extracted it; its text compared with that page."""
-    if not 1 <= page <= len(document.pages):
-        found.checked.append(
-            f"context {index} names p.{page}, beyond {document.id}'s {len(document.pages)} pages: not read"
-        )
-        if text:
-            found.unmatched.append((index, f"{document.id} has no p.{page}", text))
-        return
+    """The page a context names, as assay extracted it; its text compared with that page, and looked for
+    in the rest of the document when the page does not hold it."""
     where = f"{document.id} p.{page}"
     found.texts.append((f"{where} (retrieved: context {index})", document.pages[page - 1]))
     if not text:
         return
-    if quote_on_page(text, document.pages, page, fuzzy=False) is None:
-        found.checked.append(f"context {index}'s text is not in {where} as assay extracted it")
-        found.unmatched.append((index, f"that text is not in {where}", text))
-    else:
+    if quote_on_page(text, document.pages, page, fuzzy=False) is not None:
         found.checked.append(f"context {index}'s text is in {where}")
+        return
+    found.checked.append(f"context {index}'s text is not in {where} as assay extracted it")
+    _read_span(found, index, document, text, page)
 
 
-def _read_span(found: Retrieved, index: int, document: Document, text: str) -> None:
-    """A context naming no page: the document's span where its text is, else nothing."""
+def _read_span(found: Retrieved, index: int, document: Document, text: str, page: int | None = None) -> None:
+    """The document's span where a context's text is, else nothing: for a context naming no page, a page
+    the document does not have, or a page that does not hold its text (numbered from 0, say)."""
     match = find_in_pages(text, document.pages, fuzzy=False)
+    in_range = page is not None and 1 <= page <= len(document.pages)
     if match is None:
-        found.checked.append(
-            f"context {index}'s text is not in {document.id} as assay extracted it: not read"
-        )
-        found.unmatched.append((index, f"that text is not in {document.id}", text))
+        if page is None:
+            found.checked.append(
+                f"context {index}'s text is not in {document.id} as assay extracted it: not read"
+            )
+            why = f"that text is not in {document.id}"
+        elif in_range:
+            why = f"that text is not in {document.id} p.{page}"  # the page itself is read
+        else:
+            found.checked.append(f"context {index} {_beyond(document, page)}: not read")
+            why = f"{document.id} has no p.{page}"
+        found.unmatched.append((index, why, text))
         return
     where = f"{document.id} p.{match.page}"
-    found.checked.append(f"context {index}'s text is in {where} ({match.level})")
+    named = "" if page is None else f", not on the p.{page} it names"
+    found.checked.append(f"context {index}'s text is in {where} ({match.level}){named}")
     found.texts.append((f"{where} (retrieved: context {index})", match.text))
+
+
+def _beyond(document: Document, page: int) -> str:
+    return f"names p.{page}, beyond {document.id}'s {len(document.pages)} pages"
 
 
 __all__ = ["MAX_CONTEXTS", "Retrieved", "read_contexts"]
