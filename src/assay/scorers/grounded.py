@@ -5,7 +5,9 @@ title, never by substring: a citation naming only the insurer passes for none of
 page supports the answer (it states the asked value for the asked field, ``gold.field`` and the question,
 wherever the page is; else it holds a quote), every quoted span is found in a cited document (the quote
 cascade, with its level), and every figure of the reply (bare counts too) occurs in the cited or
-retrieved text.
+retrieved text: always the documents' text as assay extracted it (a context is read as the page it names
+and the span where its text is, never as its own text; a quote as the document's words where it was
+found).
 ``scorers.grounding.check`` states each rule. A reply that cites nothing fails ("cites nothing"); a refusal
 item and a blank reply are unscored ("nothing to ground"). The documents come from
 ``ScoreOptions.sources`` (``--sources DIR``), whose documents' hashes are in the signature. The extra
@@ -16,8 +18,8 @@ checked.
 Without sources the metric runs in a reduced mode (``WITHOUT_DOCUMENTS``, "sources:none" in its signature):
 each citation must name the item's document by what the gold set records of it (``source.document``,
 the file name of ``source.path``, ``source.title``, as ``grounding.citations`` reads names) and be in the
-item's scope; pages, quotes and numbers are not checked, and each trace says so. A reply citing another
-document is not grounded in either mode.
+item's scope; pages, quotes and numbers are not checked, contexts are not read, and each trace says so.
+A reply citing another document is not grounded in either mode.
 """
 
 from __future__ import annotations
@@ -63,8 +65,9 @@ INPUTS = (
 # a yes/no answer when a clause names the field; every figure of the reply, bare counts too ("9,500
 # network hospitals"), must be in the cited text, and one a cited page states otherwise is named in
 # grounded_contradicts; 6: printed titles, titles with and without the kind word, and the reduced mode
-# without sources
-VERSION = 6
+# without sources; 7: a context's own text and a reply's own quote ground no figure (the documents' text
+# where they point does), and a fuzzy quote never differs in a number written in words (issue 22)
+VERSION = 7
 # What the metric checks in each mode, as a run's results say it.
 WITH_DOCUMENTS = (
     "citations resolved to the sources' documents (id, file name, printed title, title, with and without "

@@ -1,7 +1,9 @@
 """The ``grounded`` metric's checks: whether a reply is grounded in the documents it cites
-(``check``), what a citation names (``citations``), what a reply's text is read for (``text``), which
-words of a page a value belongs to (``page_values``), the documents of a run (``run_sources``), and the
-quote cascade that finds a quote in a document's pages (``quotes``, with ``folding`` and ``curation``).
+(``check``, with every figure of the reply in ``figures`` and what a row gathers in ``row``), what a
+citation names (``citations``), what a reply's contexts point to in the documents (``retrieved``: never
+their own text), what a reply's text is read for (``text``), which words of a page a value belongs to
+(``page_values``), the documents of a run (``run_sources``), and the quote cascade that finds a quote in
+a document's pages (``quotes``, with ``folding`` and ``curation``).
 """
 
 from __future__ import annotations

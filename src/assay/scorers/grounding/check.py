@@ -40,24 +40,30 @@ A row is grounded when it cites something and every check below finds no problem
   is noted in what was checked, not a problem (it costs the citation's precision, not its grounding).
 - **quotes**: every quoted span of the reply (straight or curly double quotes around at least
   ``QUOTED_MIN_CHARS`` characters) is found by the cascade in one of the cited documents, and every
-  citation's quote in its document; the level is recorded.
+  citation's quote in its document; the level is recorded. A reply quoting more than ``MAX_QUOTED``
+  spans has the first checked and a problem saying the rest cannot be.
 - **figures**: every figure the reply states (``text.stated_figures``: a number with a unit, ``30
   days``, ``thirty days``, ``₹5 lakh``, ``20%``, ``36 months``; and a bare count or amount in digits,
   ``9,500 network hospitals``, ``10 working days``, ``5 ultrasound scans``; not citation markers, page,
   section or clause numbers, a year alone, a list's numbering, ``24/7``) is stated in the cited text (a
-  cited page, or every page of a document cited without one), a quote of the reply found in a cited
-  document, or the retrieved contexts' text of the allowed documents, as a value read by the same
-  reader: so "24 months" is never found in "124 months" nor "2024", the unit must be there, and equal
-  forms count (``5,00,000`` = ``5 lakh``; ``2 years`` = ``24 months``; a bare amount in the text counts
-  for an amount). A figure that is nowhere is named in the problem ("'9,500 network hospitals' is not in
-  the cited or retrieved text"); when a cited page states *another* value of the same kind for what the
-  reply says that figure of (the page value's label names every word of the figure's label in the reply,
-  read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days': p.3 states 30
-  days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``. A reply of more than
-  ``MAX_FIGURES`` figures has the first checked and a problem saying the rest cannot be; one longer
-  than ``LABELLED_REPLY_CHARS`` has no contradiction read (bounds on a megabyte of figures).
+  cited page, or every page of a document cited without one), the document's words where a quote of the
+  reply was found in a cited document, or the document's text a retrieved context of an allowed document
+  points to (``grounding.retrieved``: the page it names, and the document's span where its text is),
+  always as assay extracted it and never the reply's own words or a context's own text, as a value read
+  by the same reader: so "24 months" is never found in "124 months" nor "2024", the unit must be there,
+  and equal forms count (``5,00,000`` = ``5 lakh``; ``2 years`` = ``24 months``; a bare amount in the
+  text counts for an amount). A figure that is nowhere is named in the problem ("'9,500 network
+  hospitals' is not in the cited or retrieved text", and, when only a context's own text states it, that
+  the context's text is not in its document); when a cited page states *another* value of the same kind
+  for what the reply says that figure of (the page value's label names every word of the figure's label
+  in the reply, read as a page's), it is a **contradiction** (``Grounding.contradicts``: "'15 days':
+  p.3 states 30 days for it: 'free look period …'"), which ``assay run`` grades ``wrong_cited``. A
+  reply of more than ``MAX_FIGURES`` figures has the first checked and a problem saying the rest cannot
+  be; one longer than ``LABELLED_REPLY_CHARS`` has no contradiction read (bounds on a megabyte of
+  figures).
 
-What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``.
+What a reply's text is read for, and how a number is found in a text, is ``scorers.grounding.text``;
+the figures' check, ``grounding.figures``; what a context points to, ``grounding.retrieved``.
 The verdict reads only the row and the sources, so a row's verdict never depends on which rows are
 scored with it. Titles other rows carry (``other_titles``) only name, in a problem, the document a
 citation outside the scope means ("cites hdfc-ergo__optima-secure, outside the item's scope").
@@ -66,32 +72,23 @@ citation outside the scope means ("cites hdfc-ergo__optima-secure, outside the i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...parts import Citation, Context
-from ...text.clauses import FieldTerms, clause_spans, field_terms
-from ...values.types import (
-    BOOL,
-    COUNT,
-    DATE,
-    MONEY,
-    NUMBER_UNIT,
-    PERCENT,
-    Value,
-    comparable_units,
-    render_answer,
-    same_value,
-)
+from ...text.clauses import FieldTerms, clause_spans
+from ...values.types import BOOL, DATE, MONEY, NUMBER_UNIT, PERCENT, Value, render_answer, same_value
 from .citations import Item, Library, resolve
+from .figures import LABELLED_REPLY_CHARS, MAX_FIGURES, check_figures
 from .page_values import PageValue, folded_page, names_field, values_on_page
+from .retrieved import read_contexts
+from .row import Row
 from .text import (
     MARKER,
     Stated,
     find_in_pages,
     quote_on_page,
     quoted_spans,
-    same_figure,
     shown,
     shown_span,
     stated_figures,
@@ -132,36 +129,6 @@ class Grounding:
         return f"{len(self.problems)} problem(s): {'; '.join(self.problems)}; {checked}"
 
 
-@dataclass
-class _Row:
-    """What the checks of one row gather: cited documents and pages, and the texts that may state its
-    figures."""
-
-    library: Library
-    item: Item
-    problems: list[str] = field(default_factory=list)
-    checked: list[str] = field(default_factory=list)
-    contradicts: list[str] = field(default_factory=list)
-    quoted: tuple[str, ...] = ()  # the spans the reply quotes
-    cited: dict[str, Document] = field(default_factory=dict)  # in scope and in the sources
-    pages: list[tuple[Document, int, Citation]] = field(default_factory=list)  # the cited pages in range
-    whole: list[Document] = field(default_factory=list)  # documents cited without a page
-    texts: list[tuple[str, str]] = field(default_factory=list)  # (where, text)
-
-    def in_scope(self, document_id: str) -> bool:
-        allowed = self.item.allowed()
-        return document_id in allowed if allowed else True
-
-    def terms(self) -> FieldTerms:
-        return field_terms(self.item.field, self.item.question, self.item.source_title)
-
-    def cited_pages(self) -> list[tuple[str, str]]:
-        """(where, text) of every cited page; a document cited without a page, each of its pages."""
-        found = [(f"{d.id} p.{number}", d.pages[number - 1]) for d, number, _ in self.pages]
-        found += [(f"{d.id} p.{number}", page) for d in self.whole for number, page in enumerate(d.pages, 1)]
-        return found
-
-
 def ground(
     text: str,
     citations: Sequence[Citation],
@@ -180,7 +147,8 @@ def ground(
         return Grounding(unscored=missing)
     if not citations:
         return Grounding(problems=("cites nothing",))
-    row = _Row(library, item, quoted=tuple(quoted_spans(MARKER.sub(" ", text))))
+    row = Row(library, item)
+    _read_quoted(row, text)
     figures = stated_figures(text)
     for citation in dict.fromkeys(citations):
         _check_citation(row, citation, other_titles)
@@ -188,7 +156,7 @@ def ground(
     _gather_contexts(row, contexts)
     if row.texts:
         _check_quoted(row, row.quoted)
-        _check_figures(row, text, figures)
+        check_figures(row, text, figures)
     else:  # the citations' problems say why: no text of the scope to look in
         row.checked.append("quotes and numbers not looked for: no cited or retrieved text of the scope")
     return Grounding(
@@ -196,6 +164,21 @@ def ground(
         tuple(dict.fromkeys(row.checked)),
         contradicts=tuple(dict.fromkeys(row.contradicts)),
     )
+
+
+# Quoted spans of one reply checked: each is searched in every cited document, fuzzily (0.1 s a span over
+# 130 pages), and on every other cited page; a reply quoting more is not vouched for (a problem says so).
+MAX_QUOTED = 20
+
+
+def _read_quoted(row: Row, text: str) -> None:
+    """The spans the reply quotes, each once, the first MAX_QUOTED of them."""
+    spans = tuple(dict.fromkeys(quoted_spans(MARKER.sub(" ", text))))
+    if len(spans) > MAX_QUOTED:
+        row.problems.append(
+            f"the reply quotes {len(spans):,} spans; the first {MAX_QUOTED} were checked, the rest cannot be"
+        )
+    row.quoted = spans[:MAX_QUOTED]
 
 
 def _missing_sources(item: Item, library: Library) -> str | None:
@@ -206,7 +189,7 @@ def _missing_sources(item: Item, library: Library) -> str | None:
     return f"nothing to check against: {', '.join(allowed)} is not among the sources"
 
 
-def _check_citation(row: _Row, citation: Citation, others: Mapping[str, str]) -> None:
+def _check_citation(row: Row, citation: Citation, others: Mapping[str, str]) -> None:
     resolved = resolve(citation.document, row.library, row.item, others)
     if resolved.document_id is None:
         row.problems.append(resolved.problem)
@@ -235,7 +218,7 @@ def _check_citation(row: _Row, citation: Citation, others: Mapping[str, str]) ->
     row.texts.append((f"{name} p.{citation.page}", document.pages[citation.page - 1]))
 
 
-def _check_citation_quote(row: _Row, document: Document, quote: str) -> None:
+def _check_citation_quote(row: Row, document: Document, quote: str) -> None:
     found = find_in_pages(quote, document.pages)
     if found is None:
         row.problems.append(f"the citation's quote {shown(quote)} is not in {document.id}")
@@ -246,7 +229,7 @@ def _check_citation_quote(row: _Row, document: Document, quote: str) -> None:
 # --- the answer on the cited pages ---------------------------------------------------------------------
 
 
-def _check_support(row: _Row, figures: Sequence[Stated]) -> None:
+def _check_support(row: Row, figures: Sequence[Stated]) -> None:
     """The cited text supports the answer (see the module's note): a typed value stated for the field,
     a yes/no item's field named, else the quotes or figures of the old page check on each page."""
     if not row.pages and not row.whole:
@@ -261,7 +244,7 @@ def _check_support(row: _Row, figures: Sequence[Stated]) -> None:
             _check_page(row, document, citation, figures)
 
 
-def _check_value_support(row: _Row, value: Value, terms: FieldTerms, figures: Sequence[Stated]) -> None:
+def _check_value_support(row: Row, value: Value, terms: FieldTerms, figures: Sequence[Stated]) -> None:
     shown_value = render_answer(value)
     reasons: list[str] = []
     for where, text, gold in _support_candidates(row):
@@ -285,7 +268,7 @@ def _check_value_support(row: _Row, value: Value, terms: FieldTerms, figures: Se
     row.problems += reasons
 
 
-def _check_named_support(row: _Row, terms: FieldTerms, figures: Sequence[Stated]) -> None:
+def _check_named_support(row: Row, terms: FieldTerms, figures: Sequence[Stated]) -> None:
     """A yes/no answer: a cited page holds the gold quote, or a clause of it names the field."""
     for where, text, gold in _support_candidates(row):
         if gold is not None:
@@ -304,7 +287,7 @@ def _check_named_support(row: _Row, terms: FieldTerms, figures: Sequence[Stated]
         row.problems.append(f"{names} names the field on no page{_gold_hint(row)}")
 
 
-def _support_candidates(row: _Row) -> Iterable[tuple[str, str, str | None]]:
+def _support_candidates(row: Row) -> Iterable[tuple[str, str, str | None]]:
     """(where, text, the gold quote's level there or None) of each cited page, explicit pages first."""
     for document, page, _ in row.pages:
         quote = _gold_quote(row.item, document)
@@ -315,11 +298,11 @@ def _support_candidates(row: _Row) -> Iterable[tuple[str, str, str | None]]:
             yield f"{document.id} p.{number}", text, None
 
 
-def _explicit(row: _Row) -> list[tuple[str, str]]:
+def _explicit(row: Row) -> list[tuple[str, str]]:
     return [(f"{d.id} p.{number}", d.pages[number - 1]) for d, number, _ in row.pages]
 
 
-def _check_other_pages(row: _Row, supporting: str, terms: FieldTerms, figures: Sequence[Stated]) -> None:
+def _check_other_pages(row: Row, supporting: str, terms: FieldTerms, figures: Sequence[Stated]) -> None:
     """What every other cited page holds of what the reply says: a figure of it, a quote it gives, or a
     clause naming the field (a second citation for the same answer); one that holds none is noted."""
     for document, page, citation in row.pages:
@@ -353,12 +336,12 @@ def _evidence(text: str, found: PageValue) -> str:
     return found.evidence(folded_page(text))
 
 
-def _gold_hint(row: _Row) -> str:
+def _gold_hint(row: Row) -> str:
     item = row.item
     return f" (the gold quote is on p.{item.page})" if item.quote and item.page else ""
 
 
-def _check_page(row: _Row, document: Document, citation: Citation, numbers: Sequence[Stated]) -> None:
+def _check_page(row: Row, document: Document, citation: Citation, numbers: Sequence[Stated]) -> None:
     """An item with no typed value: the cited page holds the gold quote, a quote of the reply or the
     citation, or one of the reply's figures (see the module's note)."""
     page, where = citation.page or 0, f"{document.id} p.{citation.page}"
@@ -388,22 +371,18 @@ def _gold_quote(item: Item, document: Document) -> str | None:
     return item.quote if item.quote and document.id == item.source_document else None
 
 
-def _gather_contexts(row: _Row, contexts: Iterable[Context]) -> None:
-    """The retrieved passages of allowed documents join the texts that may state the reply's numbers."""
-    for index, context in enumerate(contexts, 1):
-        resolved = resolve(context.document, row.library, row.item)
-        name = resolved.document_id
-        if name is None or not row.in_scope(name):
-            row.checked.append(f"context {index} ({context.document!r}) is not of the scope: not read")
-            continue
-        text, document, page = context.text, row.library.document(name), context.page or 0
-        if text is None and document is not None and 1 <= page <= len(document.pages):
-            text = document.pages[page - 1]
-        if text:
-            row.texts.append((f"context {index}", text))
+def _gather_contexts(row: Row, contexts: Sequence[Context]) -> None:
+    """The documents' text the retrieved contexts point to joins the texts that may state the reply's
+    figures; never a context's own text (``grounding.retrieved``)."""
+    if not contexts:
+        return
+    retrieved = read_contexts(contexts, row.library, row.item, row.in_scope)
+    row.texts += retrieved.texts
+    row.checked += retrieved.checked
+    row.unmatched = retrieved.unmatched
 
 
-def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
+def _check_quoted(row: Row, spans: Sequence[str]) -> None:
     """Each quoted span is in a cited document; a span found there joins the texts that may state the
     reply's figures."""
     for span in spans:
@@ -415,76 +394,9 @@ def _check_quoted(row: _Row, spans: Sequence[str]) -> None:
         else:
             name, match = found
             row.checked.append(f"the quoted {shown(span)} is in {name} p.{match.page} ({match.level})")
-            row.texts.append((f"the reply's quote (in {name} p.{match.page})", span))
+            # the document's words where the quote was found, never the reply's: a quote found with a
+            # word changed ("sixty days" for the page's "thirty days") grounds none of its figures
+            row.texts.append((f"{name} p.{match.page} (the reply's quote)", match.text))
 
 
-# --- every figure of the reply -------------------------------------------------------------------------
-
-
-# Figures of one reply checked one by one: each is looked for on every cited page, so a megabyte of
-# distinct figures would take minutes. A reply stating more is not vouched for (a problem says so).
-MAX_FIGURES = 200
-# A reply's labels are read as a page's (``values_on_page``), whose cost grows with the square of a
-# text's values: a reply longer than this is no answer a contradiction is read from.
-LABELLED_REPLY_CHARS = 20_000
-
-
-def _check_figures(row: _Row, text: str, figures: Sequence[Stated]) -> None:
-    if len(figures) > MAX_FIGURES:
-        row.problems.append(
-            f"the reply states {len(figures):,} figures; the first {MAX_FIGURES} were checked, "
-            "the rest cannot be"
-        )
-    for figure in figures[:MAX_FIGURES]:
-        where = next((where for where, page in row.texts if states(page, figure)), None)
-        if where is not None:
-            row.checked.append(f"{figure.shown()!r} is in {where}")
-            continue
-        problem = f"{figure.shown()!r} is not in the cited or retrieved text"
-        contradiction = _contradiction(row, text, figure)
-        if contradiction is not None:
-            row.contradicts.append(f"{figure.shown()!r}: {contradiction}")
-            problem = f"{problem}; {contradiction}"
-        row.problems.append(problem)
-
-
-def _contradiction(row: _Row, text: str, figure: Stated) -> str | None:
-    """Where a cited page states another value for what the reply says `figure` of, in words; None
-    when no cited page does. What the reply says it of is the figure's label in the reply, read as a
-    page's (``page_values.values_on_page``: "the free look period is 15 days" -> free look; "30 days (15 days
-    for monthly premiums)" -> monthly premiums, not the grace period of the 30 days before it); a page
-    value's label must name every one of those words (a contradiction is a strong verdict: the page says
-    the same thing with another figure)."""
-    terms = _figure_terms(row, text, figure)
-    if not terms:
-        return None
-    for where, page in row.cited_pages():
-        for found in values_on_page(page):
-            if _rival(figure, found.value) and names_field(terms, found.label, every=True):
-                stated = render_answer(found.value)
-                return f"{where} states {stated} for it: {_evidence(page, found)}"
-    return None
-
-
-def _figure_terms(row: _Row, text: str, figure: Stated) -> FieldTerms:
-    """The words the reply says `figure` of: its label in the reply, as field terms (none in a reply
-    longer than ``LABELLED_REPLY_CHARS``: its labels are not read, and no figure of it contradicts)."""
-    if len(text) > LABELLED_REPLY_CHARS:
-        return FieldTerms()
-    own = next(
-        (found for found in values_on_page(MARKER.sub(" ", text)) if same_figure(figure, found.value)), None
-    )
-    if own is None:
-        return FieldTerms()
-    return field_terms(None, own.label, row.item.source_title)
-
-
-def _rival(figure: Stated, value: Value) -> bool:
-    """Whether a page's `value` is another value of the same kind as the figure (a rival reading)."""
-    if same_figure(figure, value):
-        return False
-    if figure.bare:
-        return value.type == NUMBER_UNIT and value.unit in (None, COUNT)
-    if figure.value.type != value.type:
-        return False
-    return value.type != NUMBER_UNIT or value.unit in comparable_units(figure.value.unit)
+__all__ = ["LABELLED_REPLY_CHARS", "MAX_FIGURES", "MAX_QUOTED", "Grounding", "ground"]

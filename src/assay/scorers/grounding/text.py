@@ -32,23 +32,24 @@ _ARTICLE = regex.compile(r"an?\s")
 MARKER = regex.compile(r"\[[^\[\]]*\]")  # [Source: doc, p.3], [2], [doc:chunk]: citations, not values
 
 
-def find_in_pages(quote: str, pages: Sequence[str]) -> QuoteMatch | None:
-    """The quote cascade's match of `quote` in a document's pages (prepared once per document)."""
+def find_in_pages(quote: str, pages: Sequence[str], *, fuzzy: bool = True) -> QuoteMatch | None:
+    """The quote cascade's match of `quote` in a document's pages (prepared once per document);
+    `fuzzy=False` stops before the fuzzy level."""
     from .quotes import find_quote, prepared_pages
 
-    return find_quote(quote, prepared_pages(tuple(pages)))
+    return find_quote(quote, prepared_pages(tuple(pages)), fuzzy=fuzzy)
 
 
-def quote_on_page(quote: str, pages: Sequence[str], page: int) -> QuoteMatch | None:
+def quote_on_page(quote: str, pages: Sequence[str], page: int, *, fuzzy: bool = True) -> QuoteMatch | None:
     """The match of `quote` that holds 1-based `page`: on the page alone, else across a break with the
-    page before or after it."""
+    page before or after it; `fuzzy=False` stops before the fuzzy level."""
     from .quotes import find_quote, prepared_pages
 
-    found = find_quote(quote, prepared_pages((pages[page - 1],)))
+    found = find_quote(quote, prepared_pages((pages[page - 1],)), fuzzy=fuzzy)
     if found is not None:
         return _shifted(found, page - 1)
     first = max(page - 2, 0)
-    found = find_quote(quote, prepared_pages(tuple(pages[first : page + 1])))
+    found = find_quote(quote, prepared_pages(tuple(pages[first : page + 1])), fuzzy=fuzzy)
     if found is not None and found.page + first <= page <= found.end_page + first:
         return _shifted(found, first)
     return None
