@@ -13,6 +13,12 @@ the process's exit. A sync function that returns an awaitable has it awaited. Wh
 thread) is the item's SystemFailure ("raised ValueError: ..."), never the run's crash. ``os._exit()``
 ends the process, run and all (the journal keeps what was finished): serve such a system over HTTP.
 
+What the function returns is read within the bounds of every reply (limits.py): a text of a billion
+characters, a list of a million citations, a dataclass nested past Python's recursion limit, a
+generator where a list belongs are each the item's SystemFailure naming the field, found without
+reading the value whole. The runner's timeout stops when the function returns: reading its value is
+assay's time, not the system's.
+
 A module is imported as ``import`` would, with one addition: when its top-level package is not found and
 the working folder is not on ``sys.path`` (the ``assay`` command does not put it there, ``python -m``
 does), the working folder is added and the import tried again. A file is loaded under a name of its own,
@@ -38,7 +44,7 @@ from typing import Any
 
 from ...errors import UsageError
 from ...parts import Reply
-from .base import SystemFailure, answer_from
+from .base import SystemFailure, answer_from, reply_arrived
 from .threads import DaemonThreads
 
 SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
@@ -58,10 +64,12 @@ class InProcessSystem:
         try:
             if inspect.iscoroutinefunction(self.function):
                 value = await self.function(question, scope=scope, **self.options)
+                reply_arrived(off_loop=False)
             else:
-                value = await self._in_thread(question, scope)
+                value = await self._in_thread(question, scope)  # the thread stops the clock
                 if inspect.isawaitable(value):
                     value = await value
+                    reply_arrived(off_loop=False)
         except SystemFailure:
             raise
         except (Exception, SystemExit, GeneratorExit) as exc:  # not CancelledError: the runner's timeout
@@ -98,9 +106,11 @@ def _caught(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The sync call in its worker thread: whatever it raises (a KeyboardInterrupt too, as no Ctrl-C is
     ever delivered to a thread) is the system's failure, which reaches the loop as an Exception."""
     try:
-        return function(*args, **kwargs)
+        value = function(*args, **kwargs)
     except BaseException as exc:
         raise SystemFailure(_raised(exc)) from exc
+    reply_arrived(off_loop=True)  # here, not when the loop gets round to it: the system's time ends here
+    return value
 
 
 def _raised(exc: BaseException) -> str:
