@@ -45,6 +45,8 @@ class ReplyServer:
 
 def _handler(server: ReplyServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # a connection kept for the next request: a fuzzer sends thousands
+
         def log_message(self, *args: Any) -> None:  # quiet
             pass
 
@@ -55,9 +57,11 @@ def _handler(server: ReplyServer) -> type[BaseHTTPRequestHandler]:
             self.send_response(reply.status)
             for name, value in {"Content-Type": "application/json", **reply.headers}.items():
                 self.send_header(name, value)
-            if reply.endless:
+            # A body that never ends, or one a 204 or 304 must not have, ends the connection with it.
+            closes = reply.endless or reply.status in (204, 304)
+            if closes:
                 self.send_header("Connection", "close")
-            else:
+            if not reply.endless:
                 self.send_header("Content-Length", str(reply.declared or len(reply.body)))
             self.end_headers()
             sent = 0
@@ -74,7 +78,7 @@ def _handler(server: ReplyServer) -> type[BaseHTTPRequestHandler]:
                 with server.lock:
                     server.sent = sent
                 server.finished.set()
-            if reply.endless:
+            if closes:
                 self.close_connection = True
 
         def _write(self, data: bytes, sent: int) -> int:

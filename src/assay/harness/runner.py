@@ -235,7 +235,8 @@ def _said(exc: BaseException) -> str:
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= MAX_REASON_CHARS else f"{text[:MAX_REASON_CHARS]}... (cut)"
+    """A reason as a row keeps it: cut, a lone surrogate replaced and secrets redacted (net.clean)."""
+    return net.clean(text if len(text) <= MAX_REASON_CHARS else f"{text[:MAX_REASON_CHARS]}... (cut)")
 
 
 def _kind(value: Any) -> str:

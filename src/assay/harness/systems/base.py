@@ -41,6 +41,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
+from ...net import clean
 from ...parts import Reply
 from .limits import MAX_REPLY_CHARS, OverLimit, check_reply, cut_raw
 from .reading import Malformed, reply_of
@@ -107,7 +108,7 @@ def answer_from(value: object, *, raw: str | None = None) -> Reply:
     try:
         answer = _checked(value) if isinstance(value, Reply) else reply_of(value, raw)
     except OverLimit as exc:
-        reason = str(exc)
+        reason = clean(str(exc))
         reason += f" {TEXT_TOO_LONG}" if reason.startswith("the reply's text is") else ""
         raise SystemFailure(reason, raw=raw) from None
     except (Malformed, TypeError) as exc:
@@ -121,17 +122,37 @@ TEXT_TOO_LONG = "(an answer is never that long: does the system echo its context
 
 
 def _checked(reply: Reply) -> Reply:
-    """A Reply a system built itself, held to the bounds of one read from a mapping; its raw cut."""
+    """A Reply a system built itself, held to the bounds of one read from a mapping, and its texts
+    cleaned as a mapping's are (a lone surrogate replaced, secrets redacted); its raw cut."""
     check_reply(reply)
-    if reply.raw is not None and not isinstance(reply.raw, str):
-        raise TypeError(f"the Reply's raw is a {type(reply.raw).__name__}, not a text")
-    if reply.error is not None and not isinstance(reply.error, str):
-        raise TypeError(f"the Reply's error is a {type(reply.error).__name__}, not a text")
-    return dataclasses.replace(reply, raw=cut_raw(reply.raw)) if reply.raw else reply
+    for name in ("raw", "error"):
+        if getattr(reply, name) is not None and not isinstance(getattr(reply, name), str):
+            raise TypeError(f"the Reply's {name} is a {type(getattr(reply, name)).__name__}, not a text")
+    return dataclasses.replace(
+        reply,
+        text=_clean(reply.text),
+        citations=tuple(
+            dataclasses.replace(part, document=clean(part.document), quote=_clean(part.quote))
+            for part in reply.citations
+        ),
+        contexts=tuple(
+            dataclasses.replace(part, document=clean(part.document), text=_clean(part.text))
+            for part in reply.contexts
+        ),
+        route=_clean(reply.route),
+        model=_clean(reply.model),
+        raw=_clean(cut_raw(reply.raw)),
+        error=_clean(reply.error),
+    )
+
+
+def _clean(text: str | None) -> str | None:
+    return None if text is None else clean(text)
 
 
 def _malformed(reason: str, raw: str | None) -> SystemFailure:
-    return SystemFailure(f"malformed reply: {reason}", raw=raw)
+    """The failure of a reply that is not one; the reason cleaned (it may quote a key of the reply's)."""
+    return SystemFailure(f"malformed reply: {clean(reason)}", raw=raw)
 
 
 # --- the clock of the runner's timeout --------------------------------------------------------------

@@ -35,6 +35,7 @@ from .limits import MAX_BODY_BYTES, RAW_LIMIT, cut_raw
 
 DEFAULT_TIMEOUT = 60.0
 ERROR_BODY_BYTES = 4 * RAW_LIMIT  # of a reply that is not a 2xx: as much as its raw keeps, no more
+MAX_FAILURE_CHARS = 500  # of httpx's message about a failed exchange
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _REDACT_MARGIN = 4_096  # characters past the raw's cut that redaction reads (a secret across the cut)
 _ENV_REFERENCE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -64,13 +65,13 @@ class JsonPoster:
         try:
             received = await net.within_deadline(self._exchange(body), self.timeout)
         except TimeoutError as exc:
-            raise TransportError(net.failure(exc, self.timeout)) from None
+            raise TransportError(self._failure(exc)) from None
         except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
-            raise SystemFailure(f"cannot send the request ({net.failure(exc, self.timeout)})") from None
+            raise SystemFailure(f"cannot send the request ({self._failure(exc)})") from None
         except httpx.TransportError as exc:
-            raise TransportError(net.failure(exc, self.timeout)) from None
+            raise TransportError(self._failure(exc)) from None
         except httpx.HTTPError as exc:  # a body that cannot be decoded, too many redirects
-            raise SystemFailure(net.failure(exc, self.timeout)) from None
+            raise SystemFailure(self._failure(exc)) from None
         reply_arrived(off_loop=True)  # the system's part is done: what follows is assay's reading
         shown = _shown_raw(received.text)
         _refuse_status(received, shown)
@@ -99,6 +100,12 @@ class JsonPoster:
                 raw = _shown_raw(_decoded(response, data[: RAW_LIMIT * 4]))
                 raise SystemFailure(f"reply body over {MAX_BODY_BYTES:,} bytes (read no further)", raw=raw)
             return _Received(response.status_code, response.headers, _decoded(response, data))
+
+    def _failure(self, exc: BaseException) -> str:
+        """What went wrong, cut: httpx's message may quote what the server sent ("illegal status line:
+        b'...'")."""
+        said = net.failure(exc, self.timeout)
+        return said if len(said) <= MAX_FAILURE_CHARS else f"{said[:MAX_FAILURE_CHARS]}... (cut)"
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:

@@ -43,11 +43,13 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import UsageError
+from ...net import clean
 from ...parts import Reply
 from .base import SystemFailure, answer_from, reply_arrived
 from .threads import DaemonThreads
 
 SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
+MAX_DETAIL = 2_000  # characters of an exception's message kept in the reason (the runner keeps 1,000)
 
 
 @dataclass
@@ -74,7 +76,12 @@ class InProcessSystem:
             raise
         except (Exception, SystemExit, GeneratorExit) as exc:  # not CancelledError: the runner's timeout
             raise SystemFailure(_raised(exc)) from exc
-        return answer_from(value)
+        try:
+            return answer_from(value)
+        except SystemFailure:
+            raise
+        except Exception as exc:  # the value's own code raised as it was read (its __len__, __hash__, ...)
+            raise SystemFailure(f"reading what the function returned {_raised(exc)}") from exc
 
     async def _in_thread(self, question: str, scope: str | None) -> object:
         """The sync call in a worker thread, with this task's context variables (as asyncio.to_thread)."""
@@ -114,7 +121,11 @@ def _caught(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 def _raised(exc: BaseException) -> str:
-    detail = str(exc).strip()
+    try:
+        detail = str(exc).strip()
+    except Exception:  # an exception of the system's whose __str__ raises too
+        detail = ""
+    detail = clean(detail[:MAX_DETAIL])  # a message of megabytes, or with a lone surrogate, is not kept whole
     return f"raised {type(exc).__name__}: {detail}" if detail else f"raised {type(exc).__name__}"
 
 

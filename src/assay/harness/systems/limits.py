@@ -72,8 +72,8 @@ def check_reply(reply: Reply) -> None:
     """Every bound of a Reply as a system built it (a Python system may return one): OverLimit past
     one, TypeError naming the field for a part that is not what the Reply's type says."""
     budget = Budget()
-    if isinstance(reply.text, str):
-        budget.take(reply.text, "the reply's text", MAX_REPLY_CHARS)
+    if reply.text is not None:
+        budget.take(_text(reply.text, "the Reply's text"), "the reply's text", MAX_REPLY_CHARS)
     for name in ("route", "model"):
         label = getattr(reply, name)
         if label is not None:
