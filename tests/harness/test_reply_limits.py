@@ -22,9 +22,9 @@ from reply_server import ReplyServer, reply_server
 from test_run_cli import rows_of, write_gold
 
 from assay.harness.runner import CallTimedOut, RunOptions, ask_item, within
-from assay.harness.systems import SystemFailure, load_system
+from assay.harness.systems import SystemFailure, answer_from, load_system
 from assay.harness.systems.base import System, reply_arrived
-from assay.harness.systems.limits import MAX_BODY_BYTES, MAX_CITATIONS, MAX_CONTEXTS
+from assay.harness.systems.limits import MAX_BODY_BYTES, MAX_CITATIONS, MAX_CONTEXTS, MAX_REPLY_CHARS
 from assay.records import Record
 
 MB = 1_000_000
@@ -195,3 +195,18 @@ def test_an_async_def_that_blocks_the_loop_is_still_told_so() -> None:
     with pytest.raises(CallTimedOut) as timed_out:
         asyncio.run(within(0.2, blocks))
     assert timed_out.value.held
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["[a", "[1", "[1-20]", "[a:p3]", "(Source: d pp. 1-20)", "[Source: d p.1 p.2 ", "[1] x", "[" + "a" * 999],
+)
+def test_the_citations_of_a_200000_character_text_are_read_in_well_under_a_second(unit: str) -> None:
+    """Reading the citations written in a text is linear in it ("[a[a[a..." was quadratic: minutes)."""
+    text = (unit * (MAX_REPLY_CHARS // len(unit) + 1))[:MAX_REPLY_CHARS]
+    started = time.process_time()
+    try:
+        answer_from(text)
+    except SystemFailure as failure:  # more distinct citations than a reply may have: said at once
+        assert failure.reason.startswith("the reply has")
+    assert time.process_time() - started < 1.0
