@@ -210,3 +210,20 @@ def test_the_citations_of_a_200000_character_text_are_read_in_well_under_a_secon
     except SystemFailure as failure:  # more distinct citations than a reply may have: said at once
         assert failure.reason.startswith("the reply has")
     assert time.process_time() - started < 1.0
+
+
+def test_a_reply_a_million_levels_deep_is_the_items_system_error_in_process_and_over_http(
+    server: ReplyServer,
+) -> None:
+    """A JSON value (or a Python list) nested a million deep: no RecursionError escapes, no exit 3."""
+    server.reply = Sent(body=b"[" * 1_000_000 + b"]" * 1_000_000)
+    for kind in ("http", "openai"):
+        with pytest.raises(SystemFailure, match="nesting 1000000 levels deep"):
+            ask_once(http_system(server, kind))
+    deep: Any = "30 days"
+    for _ in range(1_000_000):
+        deep = [deep]
+    with pytest.raises(SystemFailure, match=r"^malformed reply: a list, not a text"):
+        answer_from(deep)
+    with pytest.raises(SystemFailure, match=r"item 0 must be a text or a mapping, found a list"):
+        answer_from({"text": "x", "citations": deep})
