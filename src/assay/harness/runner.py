@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..parts import Reply
 from ..records import Record
 from .gold_set import GoldSet, with_reply
-from .systems.base import SystemFailure, TransportError
+from .systems.base import ReplyClock, SystemFailure, TransportError, timing_replies
 from .systems.threads import DaemonThreads
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def _pause(options: RunOptions, attempt: int, exc: BaseException) -> float:
 
 class CallTimedOut(Exception):
     """The system did not reply within the timeout (apart from a TimeoutError the system raises);
-    `held`: it replied late because it held the event loop, where no timer can fire."""
+    `held`: it replied late, and its code runs on the event loop, where it may have held every timer."""
 
     def __init__(self, held: bool = False) -> None:
         super().__init__()
@@ -151,26 +151,36 @@ class CallTimedOut(Exception):
 
 
 BLOCKED_LOOP = (
-    ": the call held the event loop (an async def system that runs blocking code; make it a plain "
-    "def, which runs in a thread, or await the blocking part with asyncio.to_thread)"
+    ": the call held the event loop past its timeout (code that blocks inside an async def system "
+    "does; make it a plain def, which runs in a thread, or await the blocking part with asyncio.to_thread)"
 )
+# How long assay's own reading of a reply that came in time may run past the timeout: it is bounded
+# (limits.py) and takes well under a second; this only keeps a broken plug-in from holding the run.
+READING_GRACE = 30.0
 
 
 async def within(seconds: float, call: Callable[[], Awaitable[T]]) -> T:
     """The call's result, or CallTimedOut after `seconds`. Unlike ``asyncio.wait_for``, a call that
     ignores its cancellation (it catches CancelledError, or waits on a thread) is abandoned, not
     waited for: the timeout is a promise to the run, whatever the system does. A call that returns
-    past it all the same (it blocked the loop, so the timer could not fire) is timed out too."""
-    loop = asyncio.get_running_loop()
-    started = loop.time()
+    past it all the same (it blocked the loop, so the timer could not fire) is timed out too.
+
+    The time measured is the system's: up to the moment its adapter said its reply was in
+    (``systems.base.reply_arrived``), not assay's reading of the reply after it. A system that never
+    says (a plug-in's) is measured up to its return."""
+    clock = ReplyClock()
+    started = time.monotonic()
 
     async def timed() -> tuple[T, float]:
         value = await call()
-        return value, loop.time()  # when the call returned, not when the loop got round to it
+        return value, time.monotonic()  # when the call returned, not when the loop got round to it
 
-    task = asyncio.ensure_future(timed())
+    with timing_replies(clock):  # the task copies the context, and the clock with it
+        task = asyncio.ensure_future(timed())
     try:
         finished, _ = await asyncio.wait({task}, timeout=seconds)
+        if not finished and _in_time(clock, started, seconds):  # the reply came: assay is reading it
+            finished, _ = await asyncio.wait({task}, timeout=READING_GRACE)
     finally:
         if not task.done():
             task.cancel()  # abandoned: it may still finish, and nobody waits for it
@@ -178,9 +188,16 @@ async def within(seconds: float, call: Callable[[], Awaitable[T]]) -> T:
         task.add_done_callback(_forget)
         raise CallTimedOut
     value, returned = task.result()
-    if returned - started > seconds:
-        raise CallTimedOut(held=True)
+    if not _in_time(clock, started, seconds, returned):
+        raise CallTimedOut(held=not clock.off_loop)
     return value
+
+
+def _in_time(clock: ReplyClock, started: float, seconds: float, returned: float | None = None) -> bool:
+    """Whether the system replied within `seconds` of `started`: by its adapter's clock, else by when
+    the call returned (False when neither is known yet)."""
+    replied = clock.replied_at if clock.replied_at is not None else returned
+    return replied is not None and replied - started <= seconds
 
 
 def _forget(task: asyncio.Future[Any]) -> None:
@@ -195,7 +212,7 @@ def _answered(answer: Any, started: float) -> Reply:
     if not isinstance(answer, Reply) or not isinstance(answer.text, str):
         return _failed(f"malformed reply: ask() returned {_kind(answer)}", started)
     if answer.error:
-        return _failed(answer.error, started, answer)
+        return _failed(_cut(str(answer.error)), started, answer)
     return dataclasses.replace(answer, latency=_seconds(started))
 
 
@@ -210,8 +227,16 @@ def _seconds(started: float) -> float:
 
 def _said(exc: BaseException) -> str:
     """An exception's message, cut to MAX_REASON_CHARS; its type's name when it says nothing."""
-    text = str(exc).strip() or type(exc).__name__
-    return text if len(text) <= MAX_REASON_CHARS else f"{text[:MAX_REASON_CHARS]}... (cut)"
+    try:
+        text = str(exc).strip() or type(exc).__name__
+    except Exception:  # a system's own exception whose __str__ raises (or is a 5,000-digit number)
+        text = type(exc).__name__
+    return _cut(text)
+
+
+def _cut(text: str) -> str:
+    """A reason as a row keeps it: cut, a lone surrogate replaced and secrets redacted (net.clean)."""
+    return net.clean(text if len(text) <= MAX_REASON_CHARS else f"{text[:MAX_REASON_CHARS]}... (cut)")
 
 
 def _kind(value: Any) -> str:

@@ -7,6 +7,11 @@ The statuses retried are ``net.SYSTEM_RETRY_STATUSES`` (408, 429, 502, 503, 504:
 answer), with the server's Retry-After (``net.retry_after``, held to ``net.MAX_RETRY_AFTER``). Secrets (an
 API key, a header's value read from the environment) are registered with ``net``'s redaction, so a server
 that echoes them cannot carry them into a run row's raw reply or error.
+
+A reply's body is read as it streams in, and no further than ``limits.MAX_BODY_BYTES`` (a Content-Length
+past it is refused before a byte is read): an endless body costs the limit, not the machine's memory.
+The body's bytes are counted after httpx undoes a content encoding, so a gzip bomb is cut too (one
+network chunk of it may inflate to some tens of megabytes before it is counted).
 """
 
 from __future__ import annotations
@@ -25,11 +30,25 @@ from ... import net
 from ...cells import ValueProblem, parse_json
 from ...errors import UsageError
 from ...net import display_url, redact, register_secret, register_url
-from .base import SystemFailure, TransportError
+from .base import SystemFailure, TransportError, reply_arrived
+from .limits import MAX_BODY_BYTES, RAW_LIMIT, cut_raw
 
 DEFAULT_TIMEOUT = 60.0
-RAW_LIMIT = 20_000  # characters of a reply kept as its raw text: a run row is not an archive
+ERROR_BODY_BYTES = 4 * RAW_LIMIT  # of a reply that is not a 2xx: as much as its raw keeps, no more
+MAX_FAILURE_CHARS = 500  # of httpx's message about a failed exchange
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_REDACT_MARGIN = 4_096  # characters past the raw's cut that redaction reads (a secret across the cut)
 _ENV_REFERENCE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class _Received:
+    """One exchange as far as it was read: the status, the headers, the body's text (decoded, whole for a
+    2xx within MAX_BODY_BYTES, only its start for any other status)."""
+
+    status: int
+    headers: httpx.Headers
+    text: str
 
 
 @dataclass
@@ -44,33 +63,49 @@ class JsonPoster:
     async def post(self, body: Mapping[str, Any]) -> tuple[Any, str]:
         """The reply's JSON value and its raw text (redacted, capped); TransportError or SystemFailure."""
         try:
-            response = await net.within_deadline(self._http().post(self.url, json=body), self.timeout)
+            received = await net.within_deadline(self._exchange(body), self.timeout)
         except TimeoutError as exc:
-            raise TransportError(net.failure(exc, self.timeout)) from None
+            raise TransportError(self._failure(exc)) from None
         except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
-            raise SystemFailure(f"cannot send the request ({net.failure(exc, self.timeout)})") from None
+            raise SystemFailure(f"cannot send the request ({self._failure(exc)})") from None
         except httpx.TransportError as exc:
-            raise TransportError(net.failure(exc, self.timeout)) from None
+            raise TransportError(self._failure(exc)) from None
         except httpx.HTTPError as exc:  # a body that cannot be decoded, too many redirects
-            raise SystemFailure(net.failure(exc, self.timeout)) from None
-        raw = redact(response.text)
-        shown = raw if len(raw) <= RAW_LIMIT else raw[:RAW_LIMIT] + " [...]"
-        if response.status_code in net.SYSTEM_RETRY_STATUSES:
-            asked = net.capped(net.retry_after(response.headers.get("retry-after")))
-            raise TransportError(f"HTTP {response.status_code}", retry_after=asked)
-        if response.is_redirect:  # never followed: the address asked is the one signed and reported
-            where = redact(response.headers.get("location", "nowhere said"))
-            reason = f"HTTP {response.status_code}, a redirect to {where} (give --system that address)"
-            raise SystemFailure(reason, raw=shown)
-        if not 200 <= response.status_code < 300:
-            snippet = " ".join(raw.split())[:200]
-            reason = f"HTTP {response.status_code}" + (f": {snippet}" if snippet else "")
-            raise SystemFailure(reason, raw=shown)
+            raise SystemFailure(self._failure(exc)) from None
+        reply_arrived(off_loop=True)  # the system's part is done: what follows is assay's reading
+        shown = _shown_raw(received.text)
+        _refuse_status(received, shown)
         try:
-            return parse_json(response.text), shown
+            return parse_json(received.text), shown
         except ValueError as exc:  # json.JSONDecodeError, or a ValueProblem (a lone surrogate, ...)
-            reason = f"malformed reply: HTTP 200 with {_not_json(response, raw, exc)}"
+            reason = f"malformed reply: HTTP 200 with {_not_json(received, shown, exc)}"
             raise SystemFailure(reason, shown) from None
+
+    async def _exchange(self, body: Mapping[str, Any]) -> _Received:
+        """The request sent and its reply read as it streams in: a 2xx body up to MAX_BODY_BYTES (past
+        it, or a Content-Length past it, the SystemFailure "reply body over N bytes", the rest never
+        read), any other status's only as far as its reason shows."""
+        async with self._http().stream("POST", self.url, json=body) as response:
+            if not response.is_success:
+                data, _ = await _read_up_to(response, ERROR_BODY_BYTES)
+                return _Received(response.status_code, response.headers, _decoded(response, data))
+            declared = _declared_length(response)
+            if declared is not None and declared > MAX_BODY_BYTES:
+                raise SystemFailure(
+                    f"reply body over {MAX_BODY_BYTES:,} bytes: its Content-Length is {declared:,} "
+                    "(refused unread)"
+                )
+            data, cut = await _read_up_to(response, MAX_BODY_BYTES)
+            if cut:
+                raw = _shown_raw(_decoded(response, data[: RAW_LIMIT * 4]))
+                raise SystemFailure(f"reply body over {MAX_BODY_BYTES:,} bytes (read no further)", raw=raw)
+            return _Received(response.status_code, response.headers, _decoded(response, data))
+
+    def _failure(self, exc: BaseException) -> str:
+        """What went wrong, cut: httpx's message may quote what the server sent ("illegal status line:
+        b'...'")."""
+        said = net.failure(exc, self.timeout)
+        return said if len(said) <= MAX_FAILURE_CHARS else f"{said[:MAX_FAILURE_CHARS]}... (cut)"
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -87,13 +122,64 @@ class JsonPoster:
             self._client = None
 
 
-def _not_json(response: httpx.Response, raw: str, exc: ValueError) -> str:
+async def _read_up_to(response: httpx.Response, limit: int) -> tuple[bytes, bool]:
+    """The body's bytes (its content encoding undone) up to `limit`, and whether there was more: what
+    is past the limit is never read (the connection is closed with the response, not drained)."""
+    data = bytearray()
+    async for chunk in response.aiter_bytes():
+        if len(data) + len(chunk) > limit:
+            data += chunk[: limit - len(data)]
+            return bytes(data), True
+        data += chunk
+    return bytes(data), False
+
+
+def _declared_length(response: httpx.Response) -> int | None:
+    """The Content-Length the server declared, when it is a number (a bad one: the stream tells)."""
+    value = response.headers.get("content-length", "").strip()
+    return int(value) if value.isdecimal() and len(value) <= 20 else None
+
+
+def _decoded(response: httpx.Response, data: bytes) -> str:
+    """The body's text in its declared charset (UTF-8 when none is, or an unknown one is); bytes that
+    do not decode become U+FFFD, as httpx's ``Response.text`` does."""
+    charset = response.charset_encoding or "utf-8"
+    try:
+        return data.decode(charset, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+def _shown_raw(text: str) -> str:
+    """The raw text a run row keeps: cut (limits.RAW_LIMIT), then redacted (a margin past the cut, so
+    that a secret across it is still found)."""
+    if len(text) <= RAW_LIMIT:
+        return redact(text)
+    return cut_raw(redact(text[: RAW_LIMIT + _REDACT_MARGIN])) or ""
+
+
+def _refuse_status(received: _Received, shown: str) -> None:
+    """TransportError for a status worth asking again, SystemFailure for a redirect or another non-2xx."""
+    status = received.status
+    if status in net.SYSTEM_RETRY_STATUSES:
+        asked = net.capped(net.retry_after(received.headers.get("retry-after")))
+        raise TransportError(f"HTTP {status}", retry_after=asked)
+    # A redirect is never followed: the address asked is the one signed and reported.
+    if status in _REDIRECTS and "location" in received.headers:
+        where = redact(received.headers.get("location", "nowhere said"))
+        raise SystemFailure(f"HTTP {status}, a redirect to {where} (give --system that address)", raw=shown)
+    if not 200 <= status < 300:
+        snippet = " ".join(shown.split())[:200]
+        raise SystemFailure(f"HTTP {status}" + (f": {snippet}" if snippet else ""), raw=shown)
+
+
+def _not_json(received: _Received, raw: str, exc: ValueError) -> str:
     """What came instead of JSON: its type and first words (an HTML error page, an event stream)."""
     if not raw.strip():
         return "an empty body, not JSON"
-    kind = response.headers.get("content-type", "no content type").split(";")[0].strip()
+    kind = received.headers.get("content-type", "no content type").split(";")[0].strip()
     what = exc.what if isinstance(exc, ValueProblem) else str(exc)
-    snippet = " ".join(raw.split())[:80]
+    snippet = " ".join(raw[:1000].split())[:80]
     return f"a body that is not JSON ({what}), {kind}: {snippet!r}"
 
 

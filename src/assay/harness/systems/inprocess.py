@@ -13,6 +13,12 @@ the process's exit. A sync function that returns an awaitable has it awaited. Wh
 thread) is the item's SystemFailure ("raised ValueError: ..."), never the run's crash. ``os._exit()``
 ends the process, run and all (the journal keeps what was finished): serve such a system over HTTP.
 
+What the function returns is read within the bounds of every reply (limits.py): a text of a billion
+characters, a list of a million citations, a dataclass nested past Python's recursion limit, a
+generator where a list belongs are each the item's SystemFailure naming the field, found without
+reading the value whole. The runner's timeout stops when the function returns: reading its value is
+assay's time, not the system's.
+
 A module is imported as ``import`` would, with one addition: when its top-level package is not found and
 the working folder is not on ``sys.path`` (the ``assay`` command does not put it there, ``python -m``
 does), the working folder is added and the import tried again. A file is loaded under a name of its own,
@@ -37,11 +43,13 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import UsageError
+from ...net import clean
 from ...parts import Reply
-from .base import SystemFailure, answer_from
+from .base import SystemFailure, answer_from, reply_arrived
 from .threads import DaemonThreads
 
 SPEC_FIX = "give pkg.module:function or path/to/file.py:function"
+MAX_DETAIL = 2_000  # characters of an exception's message kept in the reason (the runner keeps 1,000)
 
 
 @dataclass
@@ -58,15 +66,22 @@ class InProcessSystem:
         try:
             if inspect.iscoroutinefunction(self.function):
                 value = await self.function(question, scope=scope, **self.options)
+                reply_arrived(off_loop=False)
             else:
-                value = await self._in_thread(question, scope)
+                value = await self._in_thread(question, scope)  # the thread stops the clock
                 if inspect.isawaitable(value):
                     value = await value
+                    reply_arrived(off_loop=False)
         except SystemFailure:
             raise
         except (Exception, SystemExit, GeneratorExit) as exc:  # not CancelledError: the runner's timeout
             raise SystemFailure(_raised(exc)) from exc
-        return answer_from(value)
+        try:
+            return answer_from(value)
+        except SystemFailure:
+            raise
+        except Exception as exc:  # the value's own code raised as it was read (its __len__, __hash__, ...)
+            raise SystemFailure(f"reading what the function returned {_raised(exc)}") from exc
 
     async def _in_thread(self, question: str, scope: str | None) -> object:
         """The sync call in a worker thread, with this task's context variables (as asyncio.to_thread)."""
@@ -98,13 +113,19 @@ def _caught(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The sync call in its worker thread: whatever it raises (a KeyboardInterrupt too, as no Ctrl-C is
     ever delivered to a thread) is the system's failure, which reaches the loop as an Exception."""
     try:
-        return function(*args, **kwargs)
+        value = function(*args, **kwargs)
     except BaseException as exc:
         raise SystemFailure(_raised(exc)) from exc
+    reply_arrived(off_loop=True)  # here, not when the loop gets round to it: the system's time ends here
+    return value
 
 
 def _raised(exc: BaseException) -> str:
-    detail = str(exc).strip()
+    try:
+        detail = str(exc).strip()
+    except Exception:  # an exception of the system's whose __str__ raises too
+        detail = ""
+    detail = clean(detail[:MAX_DETAIL])  # a message of megabytes, or with a lone surrogate, is not kept whole
     return f"raised {type(exc).__name__}: {detail}" if detail else f"raised {type(exc).__name__}"
 
 
