@@ -25,6 +25,7 @@ from assay.documents import (
     load_sources,
     write_cache,
 )
+from assay.documents.sources import MAX_PDF_BYTES, MAX_TEXT_BYTES
 from assay.errors import InputError, UsageError
 from conftest import skip_or_fail
 
@@ -216,6 +217,19 @@ def test_a_text_file_that_is_not_utf8_is_a_problem(tmp_path: Path) -> None:
     (tmp_path / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
     sources = load_sources(tmp_path, cache_dir=None)
     assert sources.problems == (("latin1.txt", "not UTF-8 text (byte 3): save the file as UTF-8"),)
+
+
+@pytest.mark.parametrize(("name", "limit"), [("huge.txt", MAX_TEXT_BYTES), ("huge.pdf", MAX_PDF_BYTES)])
+def test_a_document_over_its_size_is_a_problem_not_read(tmp_path: Path, name: str, limit: int) -> None:
+    with (tmp_path / name).open("wb") as handle:
+        handle.truncate(limit + 1)  # sparse: no disk used, but hashing or extracting it would take minutes
+    (tmp_path / "small.txt").write_text("The grace period is 30 days.")
+    sources = load_sources(tmp_path, cache_dir=None)
+    assert list(sources) == ["small"]
+    assert sources.problems == (
+        (name, f"{limit + 1:,} bytes, over the {limit:,} bytes a document may have here: not read: "
+         "split the document, or leave it out of the sources folder"),
+    )
 
 
 def test_two_files_with_one_document_id_keep_the_first_and_report_the_second(tmp_path: Path) -> None:

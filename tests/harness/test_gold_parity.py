@@ -13,7 +13,7 @@ from cli_run import run
 from test_gold_records import ITEM, REFUSAL
 
 from assay.errors import AssayError
-from assay.harness.gold_check import MAX_CATEGORY_CHARS, MAX_ID_CHARS, MAX_SCOPE_CHARS
+from assay.harness.gold_check import MAX_CATEGORY_CHARS, MAX_ID_CHARS, MAX_QUESTION_CHARS, MAX_SCOPE_CHARS
 from assay.harness.gold_set import load_gold_set
 
 COUNTING_SYSTEM = """
@@ -56,6 +56,10 @@ CASES: dict[str, tuple[bytes, str]] = {
     "long-category": (
         lines({**ITEM, "category": "c" * (MAX_CATEGORY_CHARS + 1)}),
         "the item's category is 1001 characters",
+    ),
+    "long-question": (
+        lines({**ITEM, "question": "q " * MAX_QUESTION_CHARS}),
+        f"the item's question is {2 * MAX_QUESTION_CHARS} characters",
     ),
     "list-scope": (lines({**ITEM, "scope": ["a", "b"]}), "the item's scope is a list, not text"),
     "object-category": (lines({**ITEM, "category": {"a": 1}}), "the item's category is a dict, not text"),

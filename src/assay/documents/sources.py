@@ -37,6 +37,12 @@ log = logging.getLogger(__name__)
 PDF_SUFFIXES = frozenset({".pdf"})
 TEXT_SUFFIXES = frozenset({".txt", ".md"})
 FORM_FEED = "\f"
+# The largest file read as a document, checked before a byte is read: a text file is held whole (with its
+# folded copy), and a PDF is hashed and handed to an extractor that may scan all of it. Past these sizes a
+# file is a listed problem, not hours of work: 64 MB of text is some 30,000 pages, and the largest PDFs of
+# policy wordings, manuals or filings are tens of MB.
+MAX_TEXT_BYTES = 64 << 20
+MAX_PDF_BYTES = 512 << 20
 
 
 @dataclass(frozen=True)
@@ -236,20 +242,38 @@ def load_document(
     relative = _relative(path, root)
     _check_extractors(extractors)
     suffix = path.suffix.lower()
-    if suffix in TEXT_SUFFIXES:
-        return _text_document(path, relative)
-    if suffix not in PDF_SUFFIXES:
+    if suffix not in PDF_SUFFIXES | TEXT_SUFFIXES:
         raise UsageError(
             "not a PDF or text file",
             where=relative,
             fix="give a .pdf, .txt or .md file, or convert it to one",
         )
+    _check_size(path, relative, MAX_TEXT_BYTES if suffix in TEXT_SUFFIXES else MAX_PDF_BYTES)
+    if suffix in TEXT_SUFFIXES:
+        return _text_document(path, relative)
     try:
         sha256 = file_sha256(path)
     except OSError as exc:
         raise InputError(f"could not be read ({exc.strerror or exc})", where=relative) from None
     pages, encryption, extractor = _pdf_pages(path, relative, sha256, cache_dir, extractors)
     return _document(relative, sha256, pages, extractor, encryption)
+
+
+def _check_size(path: Path, relative: str, limit: int) -> None:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"could not be read ({exc.strerror or exc})", where=relative) from None
+    if size > limit:
+        raise _too_large(relative, f"{size:,} bytes", limit)
+
+
+def _too_large(relative: str, size: str, limit: int) -> InputError:
+    return InputError(
+        f"{size}, over the {limit:,} bytes a document may have here: not read",
+        where=relative,
+        fix="split the document, or leave it out of the sources folder",
+    )
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -282,9 +306,12 @@ def file_sha256(path: Path) -> str:
 
 def _text_document(path: Path, relative: str) -> Document:
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TEXT_BYTES + 1)  # a file that grew since its size was checked stops here
     except OSError as exc:
         raise InputError(f"could not be read ({exc.strerror or exc})", where=relative) from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise _too_large(relative, "more bytes than its size said", MAX_TEXT_BYTES)
     try:
         text = fold_line_endings(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
@@ -320,6 +347,8 @@ def _pdf_pages(
 
 __all__ = [
     "DEFAULT_PAGE_CACHE",
+    "MAX_PDF_BYTES",
+    "MAX_TEXT_BYTES",
     "Document",
     "PageCacheWarning",
     "Sources",

@@ -5,8 +5,8 @@ A run stops at the first problem (``GoldCheck.first``); lint lists them all. A f
 at all (empty, invalid JSON on a line, not UTF-8, a header hiding a BOM) has one problem, the reader's;
 a file that reads has one problem for each item that is wrong (its id, question, scope, category or
 gold keys), for each duplicate id, and, when its items are sound, whatever loading them as records
-still refuses. The id, the scope and the category are bounded in length here, as the file is read: a
-40,000-character id made every report that prints it crawl (issue 22, item 1).
+still refuses. The id, the scope, the category and the question are bounded in length here, as the file
+is read: a 40,000-character id made every report that prints it crawl (issue 22, item 1).
 """
 
 from __future__ import annotations
@@ -28,7 +28,15 @@ from ..records import ColumnMap, Dataset, is_gold_set, load_table
 MAX_ID_CHARS = 1000
 MAX_SCOPE_CHARS = 1000
 MAX_CATEGORY_CHARS = 1000
-_BOUNDED = (("id", MAX_ID_CHARS), ("scope", MAX_SCOPE_CHARS), ("category", MAX_CATEGORY_CHARS))
+# A question is sent to the system and printed in reports: a question of many pages is a document (gold
+# build writes at most 5,000 characters; a reading-comprehension passage fits too).
+MAX_QUESTION_CHARS = 20_000
+_BOUNDED = (
+    ("id", MAX_ID_CHARS),
+    ("scope", MAX_SCOPE_CHARS),
+    ("category", MAX_CATEGORY_CHARS),
+    ("question", MAX_QUESTION_CHARS),
+)
 
 _GOLD_FIXES = {  # the readers' fixes name assay score's flags, which a run has not: by their first words
     "the file is ": "give a file with items (for a run: a gold set, the output of `assay gold build`)",
@@ -237,6 +245,7 @@ def _short(value: Any) -> str:
 __all__ = [
     "MAX_CATEGORY_CHARS",
     "MAX_ID_CHARS",
+    "MAX_QUESTION_CHARS",
     "MAX_SCOPE_CHARS",
     "GoldCheck",
     "GoldProblem",
