@@ -82,7 +82,9 @@ class Judge(Protocol):
         every attempt (the first and each retry), to keep to the judge's request rate."""
 
     async def close(self) -> None:
-        """Release connections or the model."""
+        """Release what is bound to the event loop that used the judge (connections). A loaded model
+        stays with the judge, freed with it: a run checks its chain in one loop and scores in another,
+        and a model must not be loaded twice for that."""
 
 
 def token_count(usage: Any, name: str) -> int:

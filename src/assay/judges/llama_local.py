@@ -97,4 +97,5 @@ class LlamaJudge:
         return cleaned(reply)  # lone surrogates replaced, as for every judge
 
     async def close(self) -> None:
-        self._llama = None
+        """Nothing is bound to the event loop: the model stays loaded for the judge's next use (a run's
+        chain check, then its scoring), and is freed with the judge."""
