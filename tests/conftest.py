@@ -157,3 +157,21 @@ def good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     monkeypatch.chdir(tmp_path)
     return write_csv(tmp_path / "good.csv", ROWS)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _print_the_fuzz_seed(request: pytest.FixtureRequest) -> None:
+    """A fuzzing module's seed and example count, printed before it runs, so a failure can be replayed
+    (``ASSAY_FUZZ_SEED``; tests/support/fuzzing.py)."""
+    module = request.module
+    if getattr(module, "FUZZ", None) is None:
+        return
+    from fuzzing import SEED
+
+    name, examples = module.__name__.rpartition(".")[2], getattr(module, "EXAMPLES", "?")
+    line = f"{name}: fuzzing with seed {SEED}, {examples} examples (replay: ASSAY_FUZZ_SEED={SEED})"
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line)
+    else:
+        print(line, file=sys.stderr)

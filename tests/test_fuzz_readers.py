@@ -18,9 +18,6 @@ import argparse
 import csv
 import io
 import json
-import os
-import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,35 +26,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from cli_run import run
-from hypothesis import HealthCheck, given, seed, settings
+from fuzzing import SEED, examples, fuzz_settings
+from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 from assay import AssayError, load_records
 from assay.cli import build_parser
 
-CI = os.environ.get("CI", "").lower() == "true"
-EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 300))
-SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    derandomize=False,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+EXAMPLES = examples(300)
+FUZZ = fuzz_settings(EXAMPLES)
 DAMAGED = settings(FUZZ, max_examples=max(EXAMPLES // 4, 50))  # damaged bytes, on top of the tables
 COMMAND = settings(FUZZ, max_examples=max(EXAMPLES // 10, 50))  # the whole command: costlier per example
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _print_the_seed(request: pytest.FixtureRequest) -> None:
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    line = f"fuzzing with seed {SEED}, {EXAMPLES} examples per reader (replay: ASSAY_FUZZ_SEED={SEED})"
-    if reporter is not None:
-        reporter.write_line(line)
-    else:
-        print(line, file=sys.stderr)
 
 
 @pytest.fixture(scope="module")

@@ -19,15 +19,14 @@ import contextlib
 import functools
 import io
 import json
-import os
-import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, seed, settings
+from fuzzing import PER_EXAMPLE_SECONDS, SEED, examples, fuzz_settings
+from hypothesis import given, seed
 from hypothesis import strategies as st
 from test_gold_records import ITEM, REFUSAL
 
@@ -37,27 +36,8 @@ from assay.harness.gold_check import check_gold_file
 from assay.harness.gold_set import load_gold_set
 from assay.terminal import one_line
 
-CI = os.environ.get("CI", "").lower() == "true"
-EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 200))
-SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-SECONDS_PER_EXAMPLE = 1.0
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _print_the_seed(request: pytest.FixtureRequest) -> None:
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    line = f"fuzzing gold sets with seed {SEED}, {EXAMPLES} examples (replay: ASSAY_FUZZ_SEED={SEED})"
-    if reporter is not None:
-        reporter.write_line(line)
-    else:
-        print(line, file=sys.stderr)
+EXAMPLES = examples()
+FUZZ = fuzz_settings(EXAMPLES)
 
 
 @pytest.fixture(scope="module")
@@ -170,4 +150,4 @@ def test_a_gold_file_is_read_or_refused_and_lint_flags_exactly_what_run_refuses(
             assert one_line(f"{refused.where}: error: {refused.what}. Fix: {refused.fix}") in printed
     elif refused is None:
         assert code in (0, 1), printed
-    assert time.process_time() - started < SECONDS_PER_EXAMPLE
+    assert time.process_time() - started < PER_EXAMPLE_SECONDS

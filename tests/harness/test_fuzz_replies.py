@@ -26,15 +26,13 @@ import contextlib
 import dataclasses
 import itertools
 import json
-import os
-import random
-import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, seed, settings
+from fuzzing import SEED, examples, fuzz_settings
+from hypothesis import given, seed
 from hypothesis import strategies as st
 from reply_server import Reply as Sent
 from reply_server import ReplyServer, reply_server
@@ -57,35 +55,12 @@ from assay.harness.systems.limits import (
 )
 from assay.parts import Citation, Context, Reply
 
-CI = os.environ.get("CI", "").lower() == "true"
-EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 200))
-SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,  # the second per example is asserted, with the time it took
-    database=None,
-    derandomize=False,
-    print_blob=True,
-    suppress_health_check=[
-        HealthCheck.function_scoped_fixture,
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-    ],
-)
+EXAMPLES = examples()
+FUZZ = fuzz_settings(EXAMPLES)
 # Seconds an example may take: of the process's CPU (the machine that runs the suite is shared, and a
 # loaded one stretches wall-clock time), and of the clock, with room for that.
 PER_EXAMPLE, PER_EXAMPLE_WALL = 1.0, 3.0
 MAX_REASON = 2_000  # characters of a failure's reason (the runner keeps 1,000 of it)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _print_the_seed(request: pytest.FixtureRequest) -> None:
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    line = f"fuzzing replies with seed {SEED}, {EXAMPLES} examples each (replay: ASSAY_FUZZ_SEED={SEED})"
-    if reporter is not None:
-        reporter.write_line(line)
-    else:
-        print(line, file=sys.stderr)
 
 
 # --- random replies --------------------------------------------------------------------------------------

@@ -17,16 +17,14 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
-import random
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, seed, settings
+from fuzzing import PER_EXAMPLE_SECONDS, SEED, examples, fuzz_settings
+from hypothesis import given, seed
 from hypothesis import strategies as st
 
 from assay.documents import load_sources
@@ -36,32 +34,8 @@ from assay.harness.facts import read_facts_file
 from assay.harness.gold import build_gold, gold_jsonl, gold_report, report_markdown
 from assay.harness.templates import MAX_QUESTION_OUTPUT, Templates, ask, load_templates
 
-CI = os.environ.get("CI", "").lower() == "true"
-EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 200))
-SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    derandomize=False,
-    print_blob=True,
-    suppress_health_check=[
-        HealthCheck.function_scoped_fixture,
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-    ],
-)
-PER_EXAMPLE_SECONDS = 1.0
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _print_the_seed(request: pytest.FixtureRequest) -> None:
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    line = f"fuzzing templates with seed {SEED}, {EXAMPLES} examples (replay: ASSAY_FUZZ_SEED={SEED})"
-    if reporter is not None:
-        reporter.write_line(line)
-    else:
-        print(line, file=sys.stderr)
+EXAMPLES = examples()
+FUZZ = fuzz_settings(EXAMPLES)
 
 
 @pytest.fixture(scope="module")

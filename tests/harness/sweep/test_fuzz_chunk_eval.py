@@ -18,37 +18,21 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import random
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, seed, settings
+from fuzzing import PER_EXAMPLE_SECONDS, SEED, examples, fuzz_settings
+from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 from assay.errors import AssayError
 from assay.harness.sweep import load_chunk_eval
 
-CI = os.environ.get("CI", "").lower() == "true"
-EXAMPLES = int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else 200))
-SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    derandomize=False,
-    print_blob=True,
-    suppress_health_check=[
-        HealthCheck.function_scoped_fixture,
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-    ],
-)
+EXAMPLES = examples()
+FUZZ = fuzz_settings(EXAMPLES)
 DAMAGED = settings(FUZZ, max_examples=max(EXAMPLES // 4, 50))
-PER_EXAMPLE_SECONDS = 1.0
 
 CORPORA = {
     "notes": "The grace period is thirty days.\r\nRenewal is yearly; the premium is ₹12,000.\n",
@@ -58,16 +42,6 @@ COLUMNS = ["question", "references", "corpus_id", "category", "\ufeffquestion", 
 AWKWARD = [*",\"'\n\r\t ;|\\", "\ufeff", "\u200b", "\u200d", "\xad", "\ud800", "\x00", "\x85", "न", "्", "😀"]
 characters = st.sampled_from(AWKWARD + list("ab 19")) | st.characters()
 text = st.text(characters, max_size=8)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _print_the_seed(request: pytest.FixtureRequest) -> None:
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    line = f"fuzzing chunk_eval CSVs with seed {SEED}, {EXAMPLES} examples (replay: ASSAY_FUZZ_SEED={SEED})"
-    if reporter is not None:
-        reporter.write_line(line)
-    else:
-        print(line, file=sys.stderr)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,42 @@
+"""What every fuzzer of the suite shares: how many examples, the seed, and Hypothesis's settings.
+
+Examples: ``ASSAY_FUZZ_EXAMPLES``, else 10,000 under ``CI=true`` and a few hundred locally, per fuzzer.
+The seed is printed at the start of each fuzzing module (``tests/conftest.py`` does it for every module
+that has a ``FUZZ``), and ``ASSAY_FUZZ_SEED=N`` replays a run; a failure also prints Hypothesis's
+reproduce_failure blob.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import HealthCheck, settings
+
+CI = os.environ.get("CI", "").lower() == "true"
+SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
+# CPU seconds one example may take (issue 22: no case over a second per row). CPU, not the clock: the
+# machine that runs the suite is shared, and a loaded one stretches wall-clock time several-fold.
+PER_EXAMPLE_SECONDS = 1.0
+
+
+def examples(locally: int = 200) -> int:
+    """How many examples a fuzzer draws."""
+    return int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else locally))
+
+
+def fuzz_settings(max_examples: int) -> settings:
+    """Settings for a fuzzer: no deadline (the time per example is asserted by the test, in CPU
+    seconds), no example database (a run is replayed by its seed), the failure's blob printed."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        print_blob=True,
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+        ],
+    )
