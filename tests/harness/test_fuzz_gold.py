@@ -20,12 +20,11 @@ import functools
 import io
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzing import PER_EXAMPLE_SECONDS, SEED, examples, fuzz_settings
+from fuzzing import SEED, examples, fuzz_settings, one_example
 from hypothesis import given, seed
 from hypothesis import strategies as st
 from test_gold_records import ITEM, REFUSAL
@@ -132,22 +131,21 @@ def lint_exit(path: Path) -> tuple[int, str]:
 def test_a_gold_file_is_read_or_refused_and_lint_flags_exactly_what_run_refuses(
     folder: Path, lines: list[str]
 ) -> None:
-    started = time.process_time()  # the work's own seconds: the machine is shared
-    gold = written(folder / "gold.jsonl", lines)
-    refused: AssayError | None = None
-    try:
-        load_gold_set(gold)
-    except AssayError as exc:  # anything else fails the test: a crash
-        refused = exc
-    checked = check_gold_file(gold, gold.read_bytes())
-    assert bool(checked.problems) == (refused is not None)
-    if refused is not None:
-        assert checked.problems[0].error.message == refused.message
-    code, printed = lint_exit(gold)
-    if refused is not None and checked.gold_shaped:  # a file of other columns lint reads as plain rows
-        assert code in (1, 2) and one_line(refused.where.split(" (id ")[0]) in printed
-        if code == 1:  # the run's first refusal is among lint's errors, in its words
-            assert one_line(f"{refused.where}: error: {refused.what}. Fix: {refused.fix}") in printed
-    elif refused is None:
-        assert code in (0, 1), printed
-    assert time.process_time() - started < PER_EXAMPLE_SECONDS
+    with one_example():
+        gold = written(folder / "gold.jsonl", lines)
+        refused: AssayError | None = None
+        try:
+            load_gold_set(gold)
+        except AssayError as exc:  # anything else fails the test: a crash
+            refused = exc
+        checked = check_gold_file(gold, gold.read_bytes())
+        assert bool(checked.problems) == (refused is not None)
+        if refused is not None:
+            assert checked.problems[0].error.message == refused.message
+        code, printed = lint_exit(gold)
+        if refused is not None and checked.gold_shaped:  # a file of other columns lint reads as plain rows
+            assert code in (1, 2) and one_line(refused.where.split(" (id ")[0]) in printed
+            if code == 1:  # the run's first refusal is among lint's errors, in its words
+                assert one_line(f"{refused.where}: error: {refused.what}. Fix: {refused.fix}") in printed
+        elif refused is None:
+            assert code in (0, 1), printed

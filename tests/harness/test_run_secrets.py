@@ -21,6 +21,7 @@ import pytest
 from cli_run import run
 from test_run_cli import write_gold
 
+from assay.harness.systems.limits import MAX_LABEL_CHARS
 from conftest import free_port
 
 USER = "alice"
@@ -72,6 +73,17 @@ class Echo:
         return f"http://{USERINFO + '@' if userinfo else ''}127.0.0.1:{self.port}"
 
 
+def _label(said: str) -> str:
+    """As much of the echo as a reply's route or model may hold (``limits.MAX_LABEL_CHARS``; past it the
+    reply is refused whole, and nothing would be left to redact), in whole spellings."""
+    kept: list[str] = []
+    for part in said.split(" | "):
+        if len(" | ".join([*kept, part])) > MAX_LABEL_CHARS:
+            break
+        kept.append(part)
+    return " | ".join(kept)
+
+
 def _number(question: str) -> int:
     return int("".join(char for char in question if char.isdigit()) or 0)
 
@@ -88,7 +100,7 @@ def _system_reply(question: str, said: str) -> tuple[int, str, Any]:
         return 200, "text/html", f"<html>{said}</html>"
     text = f"It is {10 * (number + 1)} days. {said}"
     return 200, "application/json", {
-        "text": text, "route": said, "model": said,
+        "text": text, "route": _label(said), "model": _label(said),
         "citations": [{"document": said, "page": 2, "quote": said}],
         "contexts": [{"document": said, "text": said}, said],
     }  # fmt: skip
@@ -103,7 +115,7 @@ def _completion(body: dict[str, Any], said: str) -> Any:
     else:
         content = f"It is {10 * (_number(question) + 1)} days. {said}"
     return {
-        "model": said,
+        "model": _label(said),
         "choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5},
     }

@@ -8,8 +8,12 @@ reproduce_failure blob.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import random
+import time
+from collections.abc import Iterator
 
 from hypothesis import HealthCheck, settings
 
@@ -40,3 +44,20 @@ def fuzz_settings(max_examples: int) -> settings:
             HealthCheck.data_too_large,
         ],
     )
+
+
+@contextlib.contextmanager
+def one_example(what: str = "one example") -> Iterator[None]:
+    """The block held to PER_EXAMPLE_SECONDS of CPU, the garbage collector paused while it runs: a full
+    collection of the test process's own objects (a long suite holds a gigabyte of them) lands on
+    whichever example happens to trigger it, and is the suite's cost, not assay's."""
+    collecting = gc.isenabled()
+    gc.disable()
+    started = time.process_time()
+    try:
+        yield
+    finally:
+        took = time.process_time() - started
+        if collecting:
+            gc.enable()
+    assert took < PER_EXAMPLE_SECONDS, f"{took:.2f} s of CPU for {what}"
