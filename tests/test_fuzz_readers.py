@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from cli_run import run
-from fuzzing import SEED, examples, fuzz_settings
+from fuzzing import SEED, Huge, examples, fuzz_settings
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
@@ -65,17 +65,6 @@ columns = st.lists(names, min_size=1, max_size=5, unique=True).map(
     lambda found: found if {"question", "answer", "response"} <= set(found) else ["question", "answer",
                                                                                "response", *found]
 ).map(lambda found: list(dict.fromkeys(found)))  # fmt: skip
-
-
-class Huge:
-    """A number of more than 4,300 digits, which int() refuses to read (sys.int_info.default_max_str_digits);
-    written into the JSON text as digits (Python could not even repr it as an int)."""
-
-    DIGITS = "9" * 4400
-    MARK = "7f3c-huge-number-5e1a"
-
-    def __repr__(self) -> str:
-        return "Huge()"
 
 
 scalars = (

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzing import SEED, examples, fuzz_settings, one_example
+from fuzzing import SEED, Huge, examples, fuzz_settings, one_example
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
@@ -101,16 +101,6 @@ units = mostly(st.sampled_from(UNITS), words | st.sampled_from([None, 7, True, [
 FIELDS = ["grace_period", "ayush", "co_payment", "limit", "region", "note", "start", "grace_period_days",
           "co_payment_pct", "sum_insured_amount", "x"]  # fmt: skip
 fields = mostly(st.sampled_from(FIELDS), words | st.sampled_from(["", "_meta", "value", "policy_id"]))
-
-
-class Huge:
-    """A number past int()'s 4,300 digits, written into the JSON as digits."""
-
-    DIGITS = "9" * 4_400
-    MARK = "1c5e-huge-number-99a0"
-
-    def __repr__(self) -> str:
-        return "Huge()"
 
 
 scalars = (

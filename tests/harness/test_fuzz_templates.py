@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
-from fuzzing import SEED, examples, fuzz_settings, one_example
+from fuzzing import SEED, Huge, examples, fuzz_settings, one_example
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
@@ -81,15 +81,6 @@ words = st.text(characters, max_size=8)
 long_words = st.sampled_from([0, 0, 0, 999, 1_001, 5_000]).map(lambda n: "w" * n)
 texts = words | long_words | st.sampled_from(PLACES)
 questions = st.lists(texts, min_size=0, max_size=4).map("".join)
-
-
-class Huge:
-    """A number past int()'s 4,300 digits, written into the file as digits."""
-
-    DIGITS = "9" * 4_400
-
-    def __repr__(self) -> str:
-        return "Huge()"
 
 
 scalars = (

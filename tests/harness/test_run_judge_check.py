@@ -6,46 +6,41 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from cli_run import run
+from reply_server import Reply as Sent
+from reply_server import reply_server
 from test_judge_uncounted import Reported, judge_server
 from test_run_cli import write_gold
 
 from conftest import free_port
 
 
-class System(BaseHTTPRequestHandler):
-    """Answers every question "30 days", counting the requests."""
+@dataclass
+class System:
+    """An http system on 127.0.0.1 that answers every question "30 days": its spec, and how often it
+    was asked."""
 
-    asked = 0
-    lock = threading.Lock()
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers["Content-Length"]))
-        with self.lock:
-            System.asked += 1
-        data = json.dumps({"text": "30 days"}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:  # quiet
-        pass
+    spec: str = ""
+    asked: int = 0
 
 
 @pytest.fixture
-def system() -> Iterator[str]:
-    System.asked = 0
-    server = ThreadingHTTPServer(("127.0.0.1", 0), System)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http:http://127.0.0.1:{server.server_address[1]}/ask"
-    server.shutdown()
-    server.server_close()
+def system() -> Iterator[System]:
+    found, lock = System(), threading.Lock()
+
+    def answer(request: bytes) -> Sent:
+        with lock:  # the server answers each request in a thread of its own
+            found.asked += 1
+        return Sent(body=json.dumps({"text": "30 days"}).encode())
+
+    with reply_server() as server:
+        server.reply = answer
+        found.spec = f"http:{server.url}/ask"
+        yield found
 
 
 def dead_judge() -> str:
@@ -54,27 +49,27 @@ def dead_judge() -> str:
 
 @pytest.mark.parametrize("chain", [[dead_judge()], [dead_judge(), dead_judge()]], ids=["one", "two"])
 def test_a_chain_with_no_judge_up_is_refused_before_the_system_is_asked(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], system: str, chain: list[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], system: System, chain: list[str]
 ) -> None:
     gold, out = write_gold(tmp_path / "gold.jsonl", 6), tmp_path / "run"
     judges = [flag for spec in chain for flag in ("--judge", spec)]
-    argv = ["run", "--gold", str(gold), "--system", system, "--out", str(out), "--no-cache", *judges]
+    argv = ["run", "--gold", str(gold), "--system", system.spec, "--out", str(out), "--no-cache", *judges]
     code, stdout, stderr = run(argv, capsys)
     assert code == 2 and stdout == ""
     assert stderr.startswith("assay: error: the judge endpoint http://127.0.0.1:") and stderr.count("\n") == 1
     assert "does not answer" in stderr and "before the system is asked anything" in stderr
-    assert System.asked == 0
+    assert system.asked == 0
     assert not (out / "run.jsonl").exists()
 
 
 def test_a_chain_with_one_judge_up_runs_on_the_judge_that_is_up(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], system: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], system: System
 ) -> None:
     gold, out = write_gold(tmp_path / "gold.jsonl", 4), tmp_path / "run"
     with judge_server(Reported({"prompt_tokens": 5, "completion_tokens": 1})) as url:
         judges = ["--judge", dead_judge(), "--judge", f"openai:m@{url}", "--judge-all"]
-        argv = ["run", "--gold", str(gold), "--system", system, "--out", str(out), "--no-cache", *judges]
+        argv = ["run", "--gold", str(gold), "--system", system.spec, "--out", str(out), "--no-cache", *judges]
         code, _, stderr = run(argv, capsys)
     assert code in (0, 1), stderr  # graded: the gate's verdict is not the point here
-    assert System.asked == 4
+    assert system.asked == 4
     assert "- decided by: the matchers 0, the judge 4 " in (out / "results.md").read_text(encoding="utf-8")

@@ -24,6 +24,18 @@ SEED = int(os.environ.get("ASSAY_FUZZ_SEED", random.randrange(2**32)))
 PER_EXAMPLE_SECONDS = 1.0
 
 
+class Huge:
+    """A number of more than 4,300 digits, which int() refuses to read (sys.int_info.default_max_str_digits):
+    a fuzzer writes it into its text as ``DIGITS`` (Python could not even repr it as an int), in place of
+    ``MARK`` where the text is JSON."""
+
+    DIGITS = "9" * 4400
+    MARK = "7f3c-huge-number-5e1a"
+
+    def __repr__(self) -> str:
+        return "Huge()"
+
+
 def examples(locally: int = 200) -> int:
     """How many examples a fuzzer draws."""
     return int(os.environ.get("ASSAY_FUZZ_EXAMPLES", 10_000 if CI else locally))
