@@ -385,11 +385,11 @@ def test_fields_that_differ_only_in_their_unit_ask_different_questions_and_lint_
     assert main(["gold", "build", *inputs, "--out", str(gold)]) == 0
     questions = sorted(json.loads(line)["question"] for line in gold.read_text(encoding="utf-8").splitlines())
     assert questions == [
-        "What is the co payment of hb, as a percentage?",
-        "What is the co payment of hb, in rupees?",
-        "What is the probation of hb, in days?",
-        "What is the probation of hb, in months?",
-        "What is the probation of hb?",
+        "How much is the co payment amount of Hb?",
+        "What is the co payment of Hb, as a percentage?",
+        "What is the probation of Hb, in days?",
+        "What is the probation of Hb, in months?",
+        "What is the probation of Hb?",
     ]
     capsys.readouterr()
     assert main(["lint", str(gold), "--sources", str(tmp_path / "sources"), "--no-cache"]) == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from assay.errors import InputError
 from assay.harness.facts import Claim
 from assay.harness.templates import (
     ask,
+    category_of,
     field_words,
     inferred_template,
     load_templates,
@@ -80,11 +82,12 @@ def test_toml_and_yaml_read_alike(tmp_path: Path, name: str, text: str) -> None:
         2,
     )
     ayush = templates.for_field("ayush_coverage")
-    assert ayush is not None and (ayush.yes, ayush.no, ayush.category) == (
-        "Yes, covered",
-        "No, not covered",
-        "general",
-    )
+    assert ayush is not None and (ayush.yes, ayush.no) == ("Yes, covered", "No, not covered")
+    # No category: the item's is the facts' own group of the field, else "general".
+    assert ayush.category is None
+    assert category_of(ayush, _claim("ayush_coverage", True)) == "general"
+    assert category_of(ayush, dataclasses.replace(_claim("ayush_coverage", True), group="cover")) == "cover"
+    assert category_of(grace, dataclasses.replace(_claim("grace_period", 30), group="cover")) == "renewal"
     region = templates.for_field("region")
     assert region is not None and dict(region.labels) == {"pan_india": "India only"}
     (refusal,) = templates.refusals
@@ -158,7 +161,7 @@ def _claim(field: str, value: object, unit: str | None = None) -> Claim:
 @pytest.mark.parametrize(
     ("field", "value", "unit", "answer_type", "question"),
     [
-        ("grace_period", 30, "days", "number_unit", "What is the grace period of {title}?"),
+        ("grace_period", 30, "days", "number_unit", "What is the grace period of {title}, in days?"),
         (
             "initial_waiting_period_days",
             30,
@@ -167,8 +170,8 @@ def _claim(field: str, value: object, unit: str | None = None) -> Claim:
             "What is the initial waiting period of {title}, in days?",
         ),
         ("co_payment_pct", 20, None, "percent", "What is the co payment of {title}, as a percentage?"),
-        ("deductible", 5000, "INR", "money", "What is the deductible of {title}?"),
-        ("ayush_coverage", True, None, "bool", "Does {title} include ayush coverage?"),
+        ("deductible", 5000, "INR", "money", "How much is the deductible of {title}, in rupees?"),
+        ("ayush_coverage", True, None, "bool", "Is there ayush coverage under {title}?"),
         ("geographic_coverage", "pan_india", "enum", "enum", "What is the geographic coverage of {title}?"),
         ("uin_code", "ABC123", None, "text", "What is the uin code of {title}?"),
     ],

@@ -91,6 +91,33 @@ class Claim:
     facts_file: str = ""  # the file the claim came from
     where: str = ""  # where in that file: the key path
     extras: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    group: str | None = None  # the facts' own grouping of the field (a section), the questions' category
+
+
+# How facts group their fields, when they do: a claim's own key, or a dotted field name ("refunds.x").
+GROUP_KEYS = ("group", "section", "category")
+GROUP_SEPARATOR = "."
+
+
+def claim_group(item: Mapping[str, Any], field: str, where: str) -> str | None:
+    """The group a claim's facts put it in: its first group key (``GROUP_KEYS``), else the prefix of a
+    dotted field name (``refunds.monthly_refundable`` -> ``refunds``), else None."""
+    for key in GROUP_KEYS:
+        text = _text_or_none(item.get(key), where, key)
+        if text and text.strip():
+            return " ".join(text.split())
+    prefix, dot, rest = field.rpartition(GROUP_SEPARATOR)
+    return prefix.strip() if dot and prefix.strip() and rest.strip() else None
+
+
+def readable_name(document: str) -> str:
+    """How a question names a document whose facts give no title: its id (a file name) as words, a
+    lower-case word capitalised (``acme__basic-plan.pdf`` -> ``Acme Basic Plan``). A PDF's own metadata
+    title is no better (the shared policies' are ``CARE CLASSIC- T&C.cdr`` or empty), nor its first line
+    (a preamble, the insurer's name): a curated title is the way to a printed one."""
+    stem = regex.sub(r"\.(?:pdf|txt|md|html?)$", "", document, flags=regex.IGNORECASE)
+    words = [word for word in regex.split(r"[_\-/\s]+", stem) if word]
+    return " ".join(word.capitalize() if word.islower() else word for word in words) or document
 
 
 @dataclass(frozen=True)
@@ -346,7 +373,7 @@ class DefaultAdapter:
         return FactsFile(
             path=path,
             document=document,
-            title=_text_or_none(top.get("title"), path, "title") or document,
+            title=_text_or_none(top.get("title"), path, "title") or readable_name(document),
             adapter=self.name,
             own_sources=_texts(top.get("sources"), path, "sources"),
             claims=read,
@@ -357,10 +384,11 @@ class DefaultAdapter:
         located = f"{path}: {where}"
         item = _object(raw, located, where)
         source = _object(item.get("source") or {}, located, f"{where}.source")
-        known = {"field", "value", "unit", "source", "confidence"}
+        known = {"field", "value", "unit", "source", "confidence", *GROUP_KEYS}
+        field = _required_text(item, "field", located)
         return Claim(
             document=document,
-            field=_required_text(item, "field", located),
+            field=field,
             value=_value(item.get("value"), located),
             unit=_text_or_none(item.get("unit"), located, "unit"),
             source_path=_text_or_none(source.get("path"), located, "source.path"),
@@ -371,6 +399,7 @@ class DefaultAdapter:
             facts_file=path,
             where=where,
             extras={key: value for key, value in item.items() if key not in known},
+            group=claim_group(item, field, located),
         )
 
 
@@ -395,14 +424,15 @@ class FlatAdapter:
         own = _texts(top.get("source_pdf_path"), path, "source_pdf_path")
         own += _texts(meta.get("primary_source_pdf"), f"{path}: _meta", "primary_source_pdf")
         claims = tuple(
-            self._claim(key, value, document, path)
+            claim
             for key, value in top.items()
             if isinstance(value, dict) and not key.startswith("_")
+            for claim in self._claims(key, value, document, path)
         )
         return FactsFile(
             path=path,
             document=document,
-            title=_text_or_none(top.get("policy_name"), path, "policy_name") or document,
+            title=_text_or_none(top.get("policy_name"), path, "policy_name") or readable_name(document),
             adapter=self.name,
             own_sources=tuple(dict.fromkeys(own)),
             supporting_sources=_texts(
@@ -411,7 +441,20 @@ class FlatAdapter:
             claims=claims,
         )
 
-    def _claim(self, key: str, item: Mapping[str, Any], document: str, path: str) -> Claim:
+    def _claims(self, key: str, item: Mapping[str, Any], document: str, path: str) -> list[Claim]:
+        """The claim of a field's mapping; or, for a section (a mapping of field mappings, ``{"refunds":
+        {"monthly_refundable": {"value": ...}}}``), its fields' claims, named ``section.field``."""
+        if _is_section(item):
+            return [
+                self._claim(f"{key}{GROUP_SEPARATOR}{name}", field, document, path, section=key)
+                for name, field in item.items()
+                if not name.startswith("_")
+            ]
+        return [self._claim(key, item, document, path)]
+
+    def _claim(
+        self, key: str, item: Mapping[str, Any], document: str, path: str, section: str | None = None
+    ) -> Claim:
         located = f"{path}: {key}"
         _bounded(key, path, "field")
         if "value" not in item:
@@ -437,8 +480,15 @@ class FlatAdapter:
             confidence=_confidence(item.get("_confidence"), located, "_confidence"),
             facts_file=path,
             where=key,
-            extras={name: value for name, value in item.items() if name not in FLAT_KEYS},
+            extras={name: value for name, value in item.items() if name not in (*FLAT_KEYS, *GROUP_KEYS)},
+            group=claim_group(item, key, located) if section is None else section,
         )
+
+
+def _is_section(item: Mapping[str, Any]) -> bool:
+    """A flat layout's section: no value of its own, and every entry a field's mapping with a value."""
+    fields = [value for name, value in item.items() if not name.startswith("_")]
+    return "value" not in item and bool(fields) and all(isinstance(f, dict) and "value" in f for f in fields)
 
 
 register_adapter(DefaultAdapter())

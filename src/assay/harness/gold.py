@@ -35,7 +35,7 @@ from .checks import claim_value
 from .claims import Verdict, Verification, verification_report
 from .facts import FactsFile
 from .facts import shown as shown_value
-from .templates import FieldTemplate, Templates, ask, template_for
+from .templates import FieldTemplate, Templates, ask, category_of, template_for
 
 ID_LENGTH = 16  # hex digits of sha256: 64 bits, no collision in any gold set people build by hand
 
@@ -188,7 +188,7 @@ def _item(
         "expected_value": value.as_json(),
         "expected_regex": pattern,
         "answer_type": template.answer_type,
-        "category": template.category,
+        "category": category_of(template, claim),
         "expected_refusal": False,
         "source": {
             "document": document.id,

@@ -50,8 +50,9 @@ import regex
 
 from ..errors import InputError
 from ..values import ANSWER_TYPES, canonical_unit, is_currency, parse_answer, unit_from_field
+from .facts import GROUP_SEPARATOR, Claim, shown
 from .facts import MAX_TEXT_CHARS as FACTS_TEXT_CHARS
-from .facts import Claim, shown
+from .questions import value_question, yes_no_question
 from .template_reading import line_of, read_templates_data
 
 # The types an inferred template gives a value written as text that reads as one value.
@@ -82,7 +83,7 @@ class FieldTemplate:
     questions: tuple[str, ...]
     answer_type: str
     unit: str | None = None
-    category: str = DEFAULT_CATEGORY
+    category: str | None = None  # None: the facts' own group of the field (Claim.group), else "general"
     yes: str = "Yes"
     no: str = "No"
     labels: Mapping[str, str] = dataclasses.field(default_factory=dict)
@@ -114,7 +115,12 @@ class Templates:
     refusals: tuple[RefusalTemplate, ...] = ()
 
     def for_field(self, name: str) -> FieldTemplate | None:
-        return self.fields.get(name)
+        """The template of a field by its name; a grouped field's (``refunds.monthly_refundable``) by
+        its whole name, else by its name in the group."""
+        found = self.fields.get(name)
+        if found is None and GROUP_SEPARATOR in name:
+            found = self.fields.get(name.rsplit(GROUP_SEPARATOR, 1)[-1])
+        return found
 
 
 def load_templates(path: Path) -> Templates:
@@ -207,7 +213,7 @@ def _field_template(name: str, raw: Any, where: str) -> FieldTemplate:
         questions=questions,
         answer_type=answer_type,
         unit=_string(item.get("unit"), where, "unit"),
-        category=_string(item.get("category"), where, "category") or DEFAULT_CATEGORY,
+        category=_string(item.get("category"), where, "category") or None,
         yes=yes,
         no=no,
         labels=_labels(labels, where),
@@ -350,30 +356,23 @@ def field_words(field_name: str) -> str:
     return " ".join(words)
 
 
-# How an inferred question says the unit its field's name ends in (the name's unit word dropped).
-UNIT_PHRASES = {"%": "as a percentage", "INR": "in rupees", "count": "as a number"}
-
-
-def _unit_phrase(field_name: str) -> str:
-    """ ", in days" for ``probation_days``, "" for a name with no unit at its end: a question keeps what
-    its field's name said, or ``probation_days`` and ``probation_months`` (or ``co_payment_pct`` and
-    ``co_payment_amount``) would ask one question with two answers."""
-    words = [word for word in regex.split(r"[_\W]+", field_name) if word]
-    unit = unit_from_field(words[-1]) if len(words) > 1 else None
-    if unit is None:
-        return ""
-    return f", {UNIT_PHRASES.get(unit, f'in {unit}s')}"
-
-
 def inferred_template(claim: Claim) -> FieldTemplate:
-    """A template for a field no template file covers, typed by the claim's value and unit."""
-    words = field_words(claim.field)
+    """A template for a field no template file covers: typed by the claim's value and unit, asked as the
+    field's name and type read (``questions``), in the facts' own group (``Claim.group``) if any."""
     answer_type = _inferred_type(claim)
+    name = claim.field.rsplit(GROUP_SEPARATOR, 1)[-1] if claim.group else claim.field
     if answer_type == "bool":
-        question = f"Does {{title}} include {words}?"
+        question = yes_no_question(name)
     else:
-        question = f"What is the {words} of {{title}}{_unit_phrase(claim.field)}?"
-    return FieldTemplate(field=claim.field, questions=(question,), answer_type=answer_type, inferred=True)
+        is_list = isinstance(claim.value, list)
+        question = value_question(name, answer_type, unit=claim.unit, is_list=is_list)
+    return FieldTemplate(
+        field=claim.field,
+        questions=(question,),
+        answer_type=answer_type,
+        category=claim.group or DEFAULT_CATEGORY,
+        inferred=True,
+    )
 
 
 def _inferred_type(claim: Claim) -> str:
@@ -392,6 +391,11 @@ def _inferred_type(claim: Claim) -> str:
         if read is not None and read.type in TYPED_FROM_TEXT:
             return read.type
     return "text"
+
+
+def category_of(template: FieldTemplate, claim: Claim) -> str:
+    """An item's category: the template's, else the facts' own group of the field, else "general"."""
+    return template.category or claim.group or DEFAULT_CATEGORY
 
 
 def template_for(claim: Claim, templates: Templates | None) -> FieldTemplate | None:
