@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,25 @@ def add_parsers(commands: flags.Commands) -> None:
     builder.add_argument("--report", metavar="FILE", help="write the report (every claim's verdict) as JSON")
     builder.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     builder.set_defaults(run=run_build)
+    writer = actions.add_parser(
+        "templates",
+        help="write a starting templates file from the facts, one entry per field, for the team to edit",
+        description="Write a templates file (TOML, or YAML for a .yaml/.yml --out) with one entry per field "
+        "of the facts: the question and answer type gold build infers without templates, and the category "
+        "from the facts' own grouping. Unedited, it builds the same gold set; edit it from there.",
+    )
+    flags.add_debug(writer)
+    writer.add_argument(
+        "--facts", metavar="DIR", required=True, type=Path, help="the folder of facts files (*.json)"
+    )
+    writer.add_argument(
+        "--adapter", choices=sorted(ADAPTERS), help="the facts files' layout (default: detected per file)"
+    )
+    writer.add_argument(
+        "--out", metavar="FILE", help="the templates file (.toml, .yaml or .yml; default: standard output)"
+    )
+    writer.add_argument("--force", action="store_true", help="replace --out if it exists")
+    writer.set_defaults(run=run_templates)
 
 
 def add_inputs(parser: argparse.ArgumentParser) -> None:
@@ -151,6 +171,44 @@ def run_build(args: argparse.Namespace) -> int:
         ]
     )
     return EXIT_FINDINGS if has_errors(verification, strict=args.strict) else EXIT_OK
+
+
+TEMPLATE_SUFFIXES = (".toml", ".yaml", ".yml")
+
+
+def run_templates(args: argparse.Namespace) -> int:
+    from ..harness.facts import load_facts
+    from ..harness.template_writing import templates_text
+
+    out = Path(args.out) if args.out is not None else None
+    if out is not None:
+        _check_templates_out(out, force=args.force)
+        check_outputs({"--out": out}, {})
+    facts = load_facts(args.facts, adapter=args.adapter)
+    text = templates_text(facts, yaml=out is not None and out.suffix.casefold() != ".toml")
+    if out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    write_text(out, text)
+    print(f"wrote {one_line(str(out))}: templates for the fields of {len(facts)} facts files")
+    return EXIT_OK
+
+
+def _check_templates_out(out: Path, *, force: bool) -> None:
+    """The file is a templates file by its suffix, and an existing one (a team's edits) is kept unless
+    --force says to replace it."""
+    if out.suffix.casefold() not in TEMPLATE_SUFFIXES:
+        raise UsageError(
+            f"--out {one_line(str(out))} is not a templates file's name",
+            where=f"--out {out}",
+            fix="name it .toml, .yaml or .yml",
+        )
+    if out.exists() and not force:
+        raise UsageError(
+            "the templates file exists (the team's edits would be lost)",
+            where=f"--out {out}",
+            fix="give --force to replace it, or another --out",
+        )
 
 
 def write_outputs(outputs: Sequence[tuple[str | None, Callable[[], str]]]) -> None:

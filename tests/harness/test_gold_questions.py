@@ -1,0 +1,230 @@
+"""A gold set built without templates asks readable questions (by the field's name and value type, across
+domains), takes its categories from the facts' own grouping, and `assay gold templates` writes a file that
+loads back and builds the same gold set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.harness.facts import Claim
+from assay.harness.templates import inferred_template, load_templates
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "gold"
+
+
+def _question(field: str, value: object, unit: str | None = None) -> tuple[str, str]:
+    template = inferred_template(Claim(document="d", field=field, value=value, unit=unit))
+    return template.answer_type, template.questions[0].replace("{title}", "DOC")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "unit", "answer_type", "question"),
+    [
+        # an SLA
+        ("uptime_percent", 99.9, None, "percent", "What is the uptime of DOC, as a percentage?"),
+        ("response_time_hours", 4, None, "number_unit", "What is the response time of DOC, in hours?"),
+        ("credits_available", True, None, "bool", "Are credits available under DOC?"),
+        ("is_transferable", False, None, "bool", "Is DOC transferable?"),
+        ("incident_count", 3, None, "number_unit", "How many incidents are there under DOC?"),
+        # a price list
+        ("monthly_refundable", True, None, "bool", "Is the monthly option refundable under DOC?"),
+        ("monthlyPriceUsd", 29, None, "money", "How much is the monthly price of DOC, in USD?"),
+        ("annual_price", 290, "USD", "money", "How much is the annual price of DOC, in USD?"),
+        ("has_free_trial", True, None, "bool", "Does DOC have free trial?"),
+        ("early_termination_allowed", True, None, "bool", "Is early termination allowed under DOC?"),
+        ("supported_region", ["EU", "US"], None, "text", "What are the supported regions of DOC?"),
+        ("price_effective_date", "1 April 2025", None, "date", "What is the price effective date of DOC?"),
+        ("renewal_deadline", "1 April 2025", None, "date", "When is the renewal deadline of DOC?"),
+        # a medical leaflet
+        ("max_daily_dose_mg", 4000, "mg", "number_unit", "What is the maximum daily dose of DOC, in mg?"),
+        ("take_with_food", True, None, "bool", "According to DOC, should you take with food?"),
+        ("can_drive_after_dose", False, None, "bool", "Can one drive after dose under DOC?"),
+        ("shelf_life_months", 24, None, "number_unit", "What is the shelf life of DOC, in months?"),
+        ("active_ingredient", "paracetamol", None, "text", "What is the active ingredient of DOC?"),
+        # an insurance policy (the shared facts' names)
+        ("grace_period", 30, "days", "number_unit", "What is the grace period of DOC, in days?"),
+        ("ayush_coverage", True, None, "bool", "Is there ayush coverage under DOC?"),
+        ("organ_donor_expenses", True, "boolean", "bool", "Are there organ donor expenses under DOC?"),
+        ("modern_treatments_covered", False, "boolean", "bool", "Are modern treatments covered under DOC?"),
+        ("day_care_treatments_count", 586, "count", "number_unit",
+         "How many day care treatments are there under DOC?"),
+        ("policy_type_indemnity_or_fixed", "family_floater", "enum", "enum",
+         "Is the policy type of DOC indemnity or fixed?"),
+    ],
+)  # fmt: skip
+def test_a_field_name_and_its_value_type_give_a_readable_question(
+    field: str, value: object, unit: str | None, answer_type: str, question: str
+) -> None:
+    assert _question(field, value, unit) == (answer_type, question)
+
+
+# --- built end to end ----------------------------------------------------------------------------------
+
+SLA_TEXT = """ACME CLOUD SERVICE LEVEL AGREEMENT
+1. Availability. The service will be available 99.9% of each calendar month.
+2. Support. Priority 1 incidents receive a first response within 4 hours.
+3. Credits. Service credits are available when availability falls below the commitment.
+"""
+PRICE_TEXT = """NIMBUS PRO PRICING AND REFUND POLICY
+The Pro plan costs USD 29 per month. Monthly plans are refundable within 14 days of purchase.
+Annual plans may be cancelled at any time.
+"""
+
+
+def _claim(field: str, value: Any, quote: str, path: str, **extra: Any) -> dict[str, Any]:
+    return {"field": field, "value": value, "source": {"path": path, "quote": quote}, **extra}
+
+
+def _corpus(tmp_path: Path) -> tuple[Path, Path]:
+    """An SLA (assay's schema, a `section` per claim, no title) and a price list (the flat layout, its
+    fields in sections, a title), with their text documents."""
+    sources, facts = tmp_path / "sources", tmp_path / "facts"
+    sources.mkdir()
+    facts.mkdir()
+    (sources / "acme-cloud-sla.txt").write_text(SLA_TEXT, encoding="utf-8")
+    (sources / "nimbus-pro-pricing.txt").write_text(PRICE_TEXT, encoding="utf-8")
+    sla = {
+        "document": "acme-cloud-sla",
+        "claims": [
+            _claim("uptime_percent", 99.9, "available 99.9% of each calendar month", "acme-cloud-sla.txt",
+                   section="availability"),
+            _claim("response_time_hours", 4, "a first response within 4 hours", "acme-cloud-sla.txt",
+                   section="support"),
+            _claim("credits_available", True, "Service credits are available", "acme-cloud-sla.txt",
+                   section="credits"),
+        ],
+    }  # fmt: skip
+    quote = {"source_pdf_path": "nimbus-pro-pricing.txt"}
+    prices = {
+        "policy_id": "nimbus-pro-pricing",
+        "policy_name": "Nimbus Pro Pricing and Refund Policy",
+        "pricing": {"monthly_price_usd": {"value": 29, **quote, "source_quote": "costs USD 29 per month"}},
+        "refunds": {
+            "monthly_refundable": {
+                "value": True, **quote, "source_quote": "Monthly plans are refundable within 14 days"
+            },
+            "refund_window_days": {"value": 14, **quote, "source_quote": "refundable within 14 days"},
+        },
+    }  # fmt: skip
+    (facts / "acme-cloud-sla.json").write_text(json.dumps(sla), encoding="utf-8")
+    (facts / "nimbus-pro-pricing.json").write_text(json.dumps(prices), encoding="utf-8")
+    return facts, sources
+
+
+def _build(facts: Path, sources: Path, out: Path, *extra: str) -> list[dict[str, Any]]:
+    argv = [
+        "gold",
+        "build",
+        "--facts",
+        str(facts),
+        "--sources",
+        str(sources),
+        "--no-cache",
+        "--out",
+        str(out),
+    ]
+    assert main([*argv, *extra]) == 0
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_build_without_templates_asks_readable_questions_in_the_facts_own_categories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, sources = _corpus(tmp_path)
+    items = _build(facts, sources, tmp_path / "gold.jsonl")
+    asked = sorted((item["category"], item["field"], item["question"]) for item in items)
+    assert asked == [
+        ("availability", "uptime_percent", "What is the uptime of Acme Cloud Sla, as a percentage?"),
+        ("credits", "credits_available", "Are credits available under Acme Cloud Sla?"),
+        ("pricing", "pricing.monthly_price_usd",
+         "How much is the monthly price of Nimbus Pro Pricing and Refund Policy, in USD?"),
+        ("refunds", "refunds.monthly_refundable",
+         "Is the monthly option refundable under Nimbus Pro Pricing and Refund Policy?"),
+        ("refunds", "refunds.refund_window_days",
+         "What is the refund window of Nimbus Pro Pricing and Refund Policy, in days?"),
+        ("support", "response_time_hours", "What is the response time of Acme Cloud Sla, in hours?"),
+    ]  # fmt: skip
+    capsys.readouterr()
+    assert main(["lint", str(tmp_path / "gold.jsonl"), "--sources", str(sources), "--no-cache"]) == 0
+
+
+def test_a_dotted_field_name_is_its_group_and_a_template_without_a_category_keeps_it(tmp_path: Path) -> None:
+    facts, sources = _corpus(tmp_path)
+    sla = json.loads((facts / "acme-cloud-sla.json").read_text(encoding="utf-8"))
+    for claim in sla["claims"]:
+        claim["field"] = f"{claim.pop('section')}.{claim['field']}"
+    (facts / "acme-cloud-sla.json").write_text(json.dumps(sla), encoding="utf-8")
+    templates = tmp_path / "t.toml"
+    templates.write_text(
+        '[fields.uptime_percent]\nquestions = ["How available is {title}?"]\nanswer_type = "percent"\n'
+        '[fields.monthly_refundable]\nquestions = ["Can a monthly plan of {title} be refunded?"]\n'
+        'answer_type = "bool"\ncategory = "money back"\n',
+        encoding="utf-8",
+    )
+    items = _build(facts, sources, tmp_path / "gold.jsonl", "--templates", str(templates))
+    asked = sorted((item["category"], item["question"]) for item in items)
+    assert asked == [
+        ("availability", "How available is Acme Cloud Sla?"),  # the file's template, the facts' group
+        ("money back", "Can a monthly plan of Nimbus Pro Pricing and Refund Policy be refunded?"),
+    ]
+
+
+# --- assay gold templates --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["templates.toml", "templates.yaml"])
+def test_the_written_templates_file_loads_back_and_builds_the_same_gold_set(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, sources = _corpus(tmp_path)
+    out = tmp_path / name
+    assert main(["gold", "templates", "--facts", str(facts), "--out", str(out)]) == 0
+    templates = load_templates(out)
+    assert sorted(templates.fields) == [
+        "credits_available", "pricing.monthly_price_usd", "refunds.monthly_refundable",
+        "refunds.refund_window_days", "response_time_hours", "uptime_percent",
+    ]  # fmt: skip
+    refunds = templates.for_field("refunds.monthly_refundable")
+    assert refunds is not None and (refunds.category, refunds.answer_type) == ("refunds", "bool")
+    assert refunds.questions == ("Is the monthly option refundable under {title}?",)
+    without = _build(facts, sources, tmp_path / "without.jsonl")
+    with_file = _build(facts, sources, tmp_path / "with.jsonl", "--templates", str(out))
+    assert with_file == without
+
+
+def test_the_templates_command_keeps_an_existing_file_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, _ = _corpus(tmp_path)
+    out = tmp_path / "templates.toml"
+    out.write_text("# the team's edits\n", encoding="utf-8")
+    argv = ["gold", "templates", "--facts", str(facts), "--out", str(out)]
+    assert main(argv) == 2
+    assert "exists" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "# the team's edits\n"
+    assert main([*argv, "--force"]) == 0
+    assert load_templates(out).for_field("uptime_percent") is not None
+    assert main(["gold", "templates", "--facts", str(facts), "--out", str(tmp_path / "t.json")]) == 2
+    assert not (tmp_path / "t.json").exists()
+    capsys.readouterr()
+    assert main(["gold", "templates", "--facts", str(facts)]) == 0  # to standard output
+    assert '[fields."refunds.monthly_refundable"]' in capsys.readouterr().out
+
+
+def test_the_bundled_example_builds_with_readable_questions_and_from_its_written_templates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, sources = EXAMPLE / "facts", EXAMPLE / "sources"
+    without = _build(facts, sources, tmp_path / "without.jsonl")
+    questions = {item["field"]: item["question"] for item in without}
+    assert questions["ayush_coverage"] == "Is there ayush coverage under Suraksha Health Plus?"
+    assert questions["grace_period"] == "What is the grace period of Suraksha Health Plus, in days?"
+    assert not any("include" in question for question in questions.values())
+    out = tmp_path / "templates.toml"
+    assert main(["gold", "templates", "--facts", str(facts), "--out", str(out)]) == 0
+    assert _build(facts, sources, tmp_path / "with.jsonl", "--templates", str(out)) == without
