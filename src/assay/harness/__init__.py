@@ -61,6 +61,7 @@ _NAMES = {
         "load_system", "load_system_config", "system_options",
     ),
     "templates": ("FieldTemplate", "RefusalTemplate", "Templates", "load_templates", "parse_templates"),
+    "template_writing": ("templates_text",),
     "urls": (
         "CheckSettings", "FoundUrl", "URL_CLASSES", "UrlCache", "UrlVerdict", "check_urls", "check_urls_sync",
         "normalise_url", "url_entries", "urls_in", "urls_markdown",

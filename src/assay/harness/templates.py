@@ -6,7 +6,7 @@ A template file is TOML or YAML (by its suffix: .toml; .yaml or .yml)::
     questions = ["What is the grace period of {title}?", "How long is the grace period under {title}?"]
     answer_type = "number_unit"        # number_unit, money, percent, bool, enum, text
     unit = "day"                       # optional: else the claim's unit, else the field name's (_days)
-    category = "renewal"               # optional (default: "general")
+    category = "renewal"               # optional (default: the facts' group of the field, else "general")
     aliases = ["grace_period_days"]    # optional: other field names this template answers
 
     [fields.ayush_coverage]
@@ -32,7 +32,8 @@ no ``.attribute`` or ``[index]``), refused when the file is loaded, with the lin
 in by substitution, never by ``str.format``. The file is read under bounds (``template_reading``; the
 lengths and counts below; ``docs/limits.md``). Without a template file every field gets an inferred
 template (``inferred_template``): its answer type from the value (a boolean, a number with a percent,
-rupee or time unit, a text that reads as one of these, a text), one question from the field's name.
+rupee or time unit, a text that reads as one of these, a text), one question from the field's name and
+that type (``questions``), its category the facts' own group of the field (``Claim.group``).
 Errors name the file, the line, the key and the fix.
 """
 
