@@ -156,8 +156,8 @@ def test_a_build_without_templates_asks_readable_questions_in_the_facts_own_cate
 def test_a_dotted_field_name_is_its_group_and_a_template_without_a_category_keeps_it(tmp_path: Path) -> None:
     facts, sources = _corpus(tmp_path)
     sla = json.loads((facts / "acme-cloud-sla.json").read_text(encoding="utf-8"))
-    for claim in sla["claims"]:
-        claim["field"] = f"{claim.pop('section')}.{claim['field']}"
+    for claim, separator in zip(sla["claims"], [".", "__", "."]):
+        claim["field"] = f"{claim.pop('section')}{separator}{claim['field']}"
     (facts / "acme-cloud-sla.json").write_text(json.dumps(sla), encoding="utf-8")
     templates = tmp_path / "t.toml"
     templates.write_text(
@@ -172,6 +172,13 @@ def test_a_dotted_field_name_is_its_group_and_a_template_without_a_category_keep
         ("availability", "How available is Acme Cloud Sla?"),  # the file's template, the facts' group
         ("money back", "Can a monthly plan of Nimbus Pro Pricing and Refund Policy be refunded?"),
     ]
+    # Without templates: support__response_time_hours is in the group support, asked by its own name.
+    items = _build(facts, sources, tmp_path / "inferred.jsonl")
+    asked = {item["field"]: (item["category"], item["question"]) for item in items}
+    assert asked["support__response_time_hours"] == (
+        "support",
+        "What is the response time of Acme Cloud Sla, in hours?",
+    )
 
 
 # --- assay gold templates --------------------------------------------------------------------------------

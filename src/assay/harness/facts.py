@@ -26,8 +26,12 @@ adapters are built in; others register with ``register_adapter``.
      "grace_period": {"value": 30, "unit": "days", "source_pdf_path": "...", "source_quote": "...",
                       "source_url": "...", "source_note": "...", "_confidence": "high", ...}}
 
-A field mapping's other keys are kept as the claim's extras. A file that matches no adapter, or is
-malformed, is an ``InputError`` naming the file (and the JSON line and column), the key and the fix.
+A field mapping's other keys are kept as the claim's extras. Either layout may group its fields (a claim's
+``group``/``section``/``category``, a field name's path ``refunds.x`` or ``refunds__x``, a flat layout's
+section ``{"refunds": {"x": {"value": ...}}}``): ``Claim.group``, the questions' category.
+
+A file that matches no adapter, or is malformed, is an ``InputError`` naming the file (and the JSON line
+and column), the key and the fix.
 """
 
 from __future__ import annotations
@@ -94,20 +98,32 @@ class Claim:
     group: str | None = None  # the facts' own grouping of the field (a section), the questions' category
 
 
-# How facts group their fields, when they do: a claim's own key, or a dotted field name ("refunds.x").
+# How facts group their fields, when they do: a claim's own key, or a field name's path: a dot
+# ("refunds.monthly_refundable", a flat layout's section) or a double underscore ("refunds__monthly",
+# the separator of folders in document ids), never a shared first word (min_, pre_, no_ are no groups).
 GROUP_KEYS = ("group", "section", "category")
 GROUP_SEPARATOR = "."
+_PATH_SEPARATOR = regex.compile(r"\.|__")
+
+
+def split_group(field: str) -> tuple[str | None, str]:
+    """A field name's group path and its own name: ``refunds.monthly_refundable`` -> (refunds,
+    monthly_refundable); (None, the name) for a name with no path."""
+    found = list(_PATH_SEPARATOR.finditer(field))
+    if not found:
+        return None, field
+    prefix, rest = field[: found[-1].start()].strip(), field[found[-1].end() :].strip()
+    return (prefix, rest) if prefix and rest else (None, field)
 
 
 def claim_group(item: Mapping[str, Any], field: str, where: str) -> str | None:
-    """The group a claim's facts put it in: its first group key (``GROUP_KEYS``), else the prefix of a
-    dotted field name (``refunds.monthly_refundable`` -> ``refunds``), else None."""
+    """The group a claim's facts put it in: its first group key (``GROUP_KEYS``), else its field name's
+    path (``split_group``), else None."""
     for key in GROUP_KEYS:
         text = _text_or_none(item.get(key), where, key)
         if text and text.strip():
             return " ".join(text.split())
-    prefix, dot, rest = field.rpartition(GROUP_SEPARATOR)
-    return prefix.strip() if dot and prefix.strip() and rest.strip() else None
+    return split_group(field)[0]
 
 
 def readable_name(document: str) -> str:

@@ -51,8 +51,8 @@ import regex
 
 from ..errors import InputError
 from ..values import ANSWER_TYPES, canonical_unit, is_currency, parse_answer, unit_from_field
-from .facts import GROUP_SEPARATOR, Claim, shown
 from .facts import MAX_TEXT_CHARS as FACTS_TEXT_CHARS
+from .facts import Claim, shown, split_group
 from .questions import name_words, value_question, yes_no_question
 from .template_reading import line_of, read_templates_data
 
@@ -119,8 +119,8 @@ class Templates:
         """The template of a field by its name; a grouped field's (``refunds.monthly_refundable``) by
         its whole name, else by its name in the group."""
         found = self.fields.get(name)
-        if found is None and GROUP_SEPARATOR in name:
-            found = self.fields.get(name.rsplit(GROUP_SEPARATOR, 1)[-1])
+        if found is None and split_group(name)[0] is not None:
+            found = self.fields.get(split_group(name)[1])
         return found
 
 
@@ -361,7 +361,7 @@ def inferred_template(claim: Claim) -> FieldTemplate:
     """A template for a field no template file covers: typed by the claim's value and unit, asked as the
     field's name and type read (``questions``), in the facts' own group (``Claim.group``) if any."""
     answer_type = _inferred_type(claim)
-    name = claim.field.rsplit(GROUP_SEPARATOR, 1)[-1] if claim.group else claim.field
+    name = split_group(claim.field)[1]
     if answer_type == "bool":
         question = yes_no_question(name)
     else:
