@@ -97,6 +97,7 @@ def _corpus(tmp_path: Path) -> tuple[Path, Path]:
                    section="support"),
             _claim("credits_available", True, "Service credits are available", "acme-cloud-sla.txt",
                    section="credits"),
+            {"field": "credit_cap_percent", "value": None, "section": "credits"},  # stated nowhere yet
         ],
     }  # fmt: skip
     quote = {"source_pdf_path": "nimbus-pro-pricing.txt"}
@@ -156,7 +157,7 @@ def test_a_build_without_templates_asks_readable_questions_in_the_facts_own_cate
 def test_a_dotted_field_name_is_its_group_and_a_template_without_a_category_keeps_it(tmp_path: Path) -> None:
     facts, sources = _corpus(tmp_path)
     sla = json.loads((facts / "acme-cloud-sla.json").read_text(encoding="utf-8"))
-    for claim, separator in zip(sla["claims"], [".", "__", "."]):
+    for claim, separator in zip(sla["claims"], [".", "__", ".", "."]):
         claim["field"] = f"{claim.pop('section')}{separator}{claim['field']}"
     (facts / "acme-cloud-sla.json").write_text(json.dumps(sla), encoding="utf-8")
     templates = tmp_path / "t.toml"
@@ -193,12 +194,14 @@ def test_the_written_templates_file_loads_back_and_builds_the_same_gold_set(
     assert main(["gold", "templates", "--facts", str(facts), "--out", str(out)]) == 0
     templates = load_templates(out)
     assert sorted(templates.fields) == [
-        "credits_available", "pricing.monthly_price_usd", "refunds.monthly_refundable",
+        "credit_cap_percent", "credits_available", "pricing.monthly_price_usd", "refunds.monthly_refundable",
         "refunds.refund_window_days", "response_time_hours", "uptime_percent",
     ]  # fmt: skip
     refunds = templates.for_field("refunds.monthly_refundable")
     assert refunds is not None and (refunds.category, refunds.answer_type) == ("refunds", "bool")
     assert refunds.questions == ("Is the monthly option refundable under {title}?",)
+    cap = templates.for_field("credit_cap_percent")  # no value to type it: typed by its name's unit
+    assert cap is not None and (cap.answer_type, cap.category) == ("percent", "credits")
     without = _build(facts, sources, tmp_path / "without.jsonl")
     with_file = _build(facts, sources, tmp_path / "with.jsonl", "--templates", str(out))
     assert with_file == without

@@ -69,6 +69,11 @@ def is_unit_word(word: str, unit: str | None = None) -> bool:
     return said is not None and canonical_unit(word) == said
 
 
+def unit_of_name(name: str) -> str | None:
+    """The unit a field's name ends in, read as words (``monthlyPriceUsd`` -> USD, ``grace_days`` -> day)."""
+    return unit_from_field("_".join(name_words(name)))
+
+
 def subject_words(name: str, unit: str | None = None) -> tuple[list[str], str | None]:
     """The words a question names the field by, and the unit its name ends in (None if it ends in none):
     ``response_time_hours`` -> (response time, hour)."""

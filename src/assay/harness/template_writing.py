@@ -10,12 +10,15 @@ The team edits the questions (adds variants), categories, yes/no answers and enu
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InputError
+from ..values import canonical_unit
 from .facts import Claim, FactsFile, shown
+from .questions import unit_of_name
 from .template_reading import MAX_TEMPLATES_BYTES
 from .templates import DEFAULT_CATEGORY, FieldTemplate, inferred_template
 
@@ -42,7 +45,16 @@ def field_templates(facts: Sequence[FactsFile]) -> list[tuple[FieldTemplate, Cla
         for claim in file.claims:
             if claim.field not in chosen or (chosen[claim.field].value is None and claim.value is not None):
                 chosen[claim.field] = claim
-    return [(inferred_template(claim), claim) for claim in chosen.values()]
+    return [(inferred_template(_typed_for_writing(claim)), claim) for claim in chosen.values()]
+
+
+def _typed_for_writing(claim: Claim) -> Claim:
+    """A field no facts file states a value for gives no item yet; its template is written for the value
+    it will have: a number when its unit or its name's says one (``min_entry_age`` in years), else as
+    the claim is (a text, or the unit's ``boolean`` or ``enum``)."""
+    if claim.value is not None or (canonical_unit(claim.unit) is None and unit_of_name(claim.field) is None):
+        return claim
+    return dataclasses.replace(claim, value=0)
 
 
 def _entry(template: FieldTemplate) -> dict[str, Any]:
@@ -59,7 +71,8 @@ def _count(n: int, noun: str) -> str:
 
 def _example(claim: Claim) -> str:
     if claim.value is None:
-        return f"no value stated in the facts (typed as text: {claim.document} states none)"
+        unit = f" in {claim.unit}" if claim.unit else ""
+        return f"no facts file states a value{unit} yet: check the answer type"
     unit = f" {claim.unit}" if claim.unit else ""
     return f"e.g. {shown(claim.value)}{unit} ({claim.document})"
 

@@ -53,7 +53,7 @@ from ..errors import InputError
 from ..values import ANSWER_TYPES, canonical_unit, is_currency, parse_answer, unit_from_field
 from .facts import MAX_TEXT_CHARS as FACTS_TEXT_CHARS
 from .facts import Claim, shown, split_group
-from .questions import name_words, value_question, yes_no_question
+from .questions import unit_of_name, value_question, yes_no_question
 from .template_reading import line_of, read_templates_data
 
 # The types an inferred template gives a value written as text that reads as one value.
@@ -384,7 +384,7 @@ def _inferred_type(claim: Claim) -> str:
         return "enum"
     if isinstance(value, int | float):
         # the name read as words: a camelCase name (monthlyPriceUsd) ends in its unit too
-        unit = canonical_unit(claim.unit) or unit_from_field("_".join(name_words(claim.field)))
+        unit = canonical_unit(claim.unit) or unit_of_name(claim.field)
         return "money" if is_currency(unit) else {"%": "percent"}.get(unit or "", "number_unit")
     if isinstance(value, str):
         # A value written as text that reads as one value ("₹2.5 lakh", "30 days", "12%", "Yes") is
