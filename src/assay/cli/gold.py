@@ -32,7 +32,8 @@ def add_parsers(commands: flags.Commands) -> None:
         help="verify every claim's quote in its document and write the gold items",
         description="Verify every claim's quote in its source document, and write one gold item per found "
         "claim and question variant. Without --templates each field gets one question from its name and "
-        "an answer type inferred from its value.",
+        "an answer type inferred from its value, in the facts' own group of the field; `assay gold "
+        "templates` writes those questions as a templates file to edit.",
     )
     add_inputs(builder)
     builder.add_argument("--refusals", action="store_true", help="add the template file's refusal items")
