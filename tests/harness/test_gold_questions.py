@@ -30,6 +30,8 @@ def _question(field: str, value: object, unit: str | None = None) -> tuple[str, 
         ("response_time_hours", 4, None, "number_unit", "What is the response time of DOC, in hours?"),
         ("credits_available", True, None, "bool", "Are credits available under DOC?"),
         ("is_transferable", False, None, "bool", "Is DOC transferable?"),
+        ("is_credit_included", False, None, "bool", "Is credit included under DOC?"),
+        ("is_pet_friendly", True, None, "bool", "Is DOC pet friendly?"),
         ("incident_count", 3, None, "number_unit", "How many incidents are there under DOC?"),
         # a price list
         ("monthly_refundable", True, None, "bool", "Is the monthly option refundable under DOC?"),

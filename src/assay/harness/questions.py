@@ -129,9 +129,8 @@ def yes_no_question(name: str) -> str:
         return "Is it so under {title}?"
     first, rest = words[0], words[1:]
     if first in BE and rest:
-        if len(rest) == 1:
-            return f"{first.capitalize()} {{title}} {rest[0]}?"
-        return _predicate_question(rest) or f"{first.capitalize()} {' '.join(rest)} so under {{title}}?"
+        # is_tax_included: "Is tax included under {title}?"; is_pet_friendly: "Is {title} pet friendly?"
+        return _predicate_question(rest) or f"{first.capitalize()} {{title}} {' '.join(rest)}?"
     if first in HAVE and rest:
         return f"Does {{title}} have {' '.join(rest)}?"
     if first in MODALS and rest:
