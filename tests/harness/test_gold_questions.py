@@ -240,3 +240,15 @@ def test_the_bundled_example_builds_with_readable_questions_and_from_its_written
     out = tmp_path / "templates.toml"
     assert main(["gold", "templates", "--facts", str(facts), "--out", str(out)]) == 0
     assert _build(facts, sources, tmp_path / "with.jsonl", "--templates", str(out)) == without
+
+
+def test_a_group_longer_than_a_template_category_refuses_the_facts_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts, _ = _corpus(tmp_path)
+    sla = json.loads((facts / "acme-cloud-sla.json").read_text(encoding="utf-8"))
+    sla["claims"][0]["section"] = "x" * 1_001  # a written templates file could not be read back
+    (facts / "acme-cloud-sla.json").write_text(json.dumps(sla), encoding="utf-8")
+    assert main(["gold", "templates", "--facts", str(facts), "--out", str(tmp_path / "t.toml")]) == 2
+    assert "'section' is 1,001 characters long" in capsys.readouterr().err
+    assert not (tmp_path / "t.toml").exists()

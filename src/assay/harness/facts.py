@@ -68,6 +68,8 @@ MAX_FACTS_BYTES = 16 << 20  # one document's facts; the shared set's largest fil
 MAX_TEXT_CHARS = {
     "document": 500, "policy_id": 500, "title": 1_000, "policy_name": 1_000, "field": 200, "unit": 1_000,
     "quote": 1_000_000, "note": 10_000, "path": 4_096, "url": 8_192, "value": 100_000,
+    # a field's group is a template's category (templates.MAX_TEXT_CHARS): the same bound
+    "group": 1_000, "section": 1_000, "category": 1_000,
 }  # fmt: skip
 MAX_VALUE_ITEMS = 1_000  # items of a list value (options a quote lists)
 _DEFAULT_TEXT_CHARS = 10_000  # any other text read (a source file's name, a confidence label)
