@@ -9,10 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzzing import SEED, examples, fuzz_settings, one_example
+from hypothesis import given, seed
+from hypothesis import strategies as st
 
 from assay.cli import main
-from assay.harness.facts import Claim
-from assay.harness.templates import inferred_template, load_templates
+from assay.harness.facts import Claim, FactsFile
+from assay.harness.template_writing import field_templates, templates_text
+from assay.harness.templates import check_question, inferred_template, load_templates
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "gold"
 
@@ -48,6 +52,9 @@ def _question(field: str, value: object, unit: str | None = None) -> tuple[str, 
         ("can_drive_after_dose", False, None, "bool", "Can one drive after dose under DOC?"),
         ("shelf_life_months", 24, None, "number_unit", "What is the shelf life of DOC, in months?"),
         ("active_ingredient", "paracetamol", None, "text", "What is the active ingredient of DOC?"),
+        # a name of no words
+        ("", [30, 60], None, "text", "What are the values of DOC?"),
+        ("__", True, None, "bool", "Is there value under DOC?"),
         # an insurance policy (the shared facts' names)
         ("grace_period", 30, "days", "number_unit", "What is the grace period of DOC, in days?"),
         ("ayush_coverage", True, None, "bool", "Is there ayush coverage under DOC?"),
@@ -252,3 +259,38 @@ def test_a_group_longer_than_a_template_category_refuses_the_facts_file(
     assert main(["gold", "templates", "--facts", str(facts), "--out", str(tmp_path / "t.toml")]) == 2
     assert "'section' is 1,001 characters long" in capsys.readouterr().err
     assert not (tmp_path / "t.toml").exists()
+
+
+# --- any field name ----------------------------------------------------------------------------------------
+
+_NAMES = st.text(max_size=200) | st.from_regex(r"[a-z]{1,8}(?:[_.]{1,2}[a-zA-Z]{1,8}){0,5}", fullmatch=True)
+_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=40), st.lists(st.integers(0, 100), max_size=3),
+)  # fmt: skip
+# A group as the facts reader gives it (facts.claim_group): its white space collapsed, never empty.
+_GROUPS = st.text(min_size=1, max_size=30).map(lambda text: " ".join(text.split())).filter(bool)
+_UNITS = st.none() | st.sampled_from(["days", "%", "INR", "USD", "mg", "boolean", "enum", "count", "hours"])
+
+
+@seed(SEED)
+@fuzz_settings(examples(200))
+@given(field=_NAMES, value=_VALUES, unit=_UNITS, group=st.none() | _GROUPS)
+def test_any_field_gives_a_question_a_templates_file_reads_back(
+    tmp_path_factory: pytest.TempPathFactory, field: str, value: object, unit: str | None, group: str | None
+) -> None:
+    claim = Claim(document="d", field=field, value=value, unit=unit, group=group)
+    with one_example():
+        template = inferred_template(claim)
+        (question,) = template.questions
+        check_question(question, "inferred")  # plain {title}, balanced braces, bounded
+        assert question.count("{title}") == 1 and question.endswith("?")
+        facts = FactsFile(path="d.json", document="d", title="D", adapter="default", claims=(claim,))
+        ((template, _),) = field_templates([facts])  # a null value is typed by its unit for the file
+        for suffix in ("toml", "yaml"):
+            path = tmp_path_factory.mktemp("t") / f"templates.{suffix}"
+            path.write_text(templates_text([facts], yaml=suffix == "yaml"), encoding="utf-8")
+            read = load_templates(path).for_field(field)
+            assert read is not None
+            assert (read.questions, read.answer_type) == (template.questions, template.answer_type)
+            assert read.category == template.category

@@ -84,7 +84,8 @@ def subject_words(name: str, unit: str | None = None) -> tuple[list[str], str | 
         if unit_from_field(f"x_{words[-1]}") is not None:
             unit_word = unit_from_field(f"x_{words[-1]}")
         words = words[:-1]
-    return [CLIPPED.get(word, word) for word in words], unit_word
+    # A name of no letters or digits ("", "__") still asks a question: about "the value".
+    return [CLIPPED.get(word, word) for word in words] or ["value"], unit_word
 
 
 def unit_phrase(unit: str | None) -> str:
@@ -125,8 +126,6 @@ def _is_modifier(word: str) -> bool:
 def yes_no_question(name: str) -> str:
     """A yes/no question for a boolean field, by the shape of its name (see the module's docstring)."""
     words, _ = subject_words(name)
-    if not words:
-        return "Is it so under {title}?"
     first, rest = words[0], words[1:]
     if first in BE and rest:
         # is_tax_included: "Is tax included under {title}?"; is_pet_friendly: "Is {title} pet friendly?"

@@ -127,6 +127,10 @@ def _toml_text(templates: list[tuple[FieldTemplate, Claim]], header: str) -> str
 def _yaml_text(templates: list[tuple[FieldTemplate, Claim]], header: str) -> str:
     import yaml  # only for a YAML file: every command line imports the harness's names
 
-    fields = {template.field: _entry(template) for template, _ in templates}
-    body: str = yaml.safe_dump({"fields": fields}, sort_keys=False, allow_unicode=True, width=1_000)
+    data = {"fields": {template.field: _entry(template) for template, _ in templates}}
+    body: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1_000)
+    if yaml.safe_load(body) != data:
+        # PyYAML writes some characters as they are where its reader folds them (a NEL in a quoted
+        # key is read as a space): escaped, every character reads back as written.
+        body = yaml.safe_dump(data, sort_keys=False, allow_unicode=False, width=1_000)
     return _comment(header) + body + "\n" + REFUSAL_EXAMPLE
