@@ -232,11 +232,18 @@ def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
     print(f"assay: {asked}, {done.resumed} answered before (the journal)", file=sys.stderr)
+    _say_kept(done)
     for path in [done.rows_path, *done.reports.values()]:
         print(f"assay: wrote {one_line(str(path))}", file=sys.stderr)
     if done.gate is not None:
         for line in done.gate.lines():
             print(f"assay: {one_line(line)}", file=sys.stderr)
+
+
+def _say_kept(done: HarnessRun) -> None:
+    """The earlier run's rows and reports this one did not write over, and where they are now."""
+    if done.kept is not None:
+        print(f"assay: {one_line(done.kept.line())}", file=sys.stderr)
 
 
 def _headline(markdown: Path | None) -> str:
@@ -299,7 +306,7 @@ def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
     spec = args.system if args.system is not None else config.get("spec")
     if not isinstance(spec, str):
         raise UsageError(
-            "no system to ask", fix="give --system SPEC, or spec = \"...\" under [system] in the config file"
+            "no system to ask", fix='give --system SPEC, or spec = "..." under [system] in the config file'
         )
     return load_system(spec, dict(args.system_option or ()), config or None)
 
