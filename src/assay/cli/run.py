@@ -316,10 +316,9 @@ class RunProgress(CountProgress):
     rate of this run's items."""
 
     def __init__(self, stream: TextIO) -> None:
-        super().__init__(stream, verb="asking", noun="items", logged="items", time_left=True)
+        super().__init__(stream, verb="asking", noun="items", time_left=True)
 
     def _start(self, done: int, total: int) -> None:
         if done:
             before = f"{done} of {total} items answered before (the journal): not asked again"
             print(f"assay: {before}", file=self._stream)
-        super()._start(done, total)
