@@ -340,11 +340,13 @@ async def judge_items(
 
 
 async def _at_once(judge: Judge, most: int) -> AdaptiveLimit:
-    """The judge's adaptive limit: from the slots its server reports (llama.cpp's), else from `most`
-    (--concurrency), never above it."""
+    """The judge's adaptive limit: the slots its server reports (llama.cpp's), never above `most`
+    (--concurrency), and never raised past them; a server that does not say starts at `most`."""
     ask = getattr(judge, "server_slots", None)  # a judge over HTTP may know; a plugin need not
     slots = await ask() if callable(ask) else None
-    return AdaptiveLimit(min(most, slots) if isinstance(slots, int) and slots >= 1 else most, most)
+    if isinstance(slots, int) and slots >= 1:
+        most = min(most, slots)
+    return AdaptiveLimit(most, most)
 
 
 def _lowered_notes(at_once: Mapping[str, AdaptiveLimit]) -> list[str]:
