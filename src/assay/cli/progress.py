@@ -129,7 +129,7 @@ class _Phase:
 
     def line(self, now: float, time_left: bool) -> str:
         if self.total is None:
-            return f"assay: {self.verb} {self.noun}, {duration(now - self.started)} elapsed"
+            return f"assay: {self.verb}: starting, {duration(now - self.started)} elapsed"
         said = (
             f"assay: {self.verb} {self.done}/{self.total} {self.noun}, {duration(now - self.started)} elapsed"
         )

@@ -390,6 +390,8 @@ async def _live(
             progress(done, total)
         return judgement
 
+    if progress is not None:
+        progress(done, total)  # the rows the cache decided: the live pass's pace is of the rest
     tasks = [asyncio.ensure_future(one(item)) for item in items]
     try:
         judgements = await asyncio.gather(*tasks)
