@@ -53,3 +53,16 @@ def test_a_busy_server_that_reports_nothing_is_sent_fewer_and_every_item_is_judg
     assert judged_items(out) == ITEMS - 1 and "unscored" not in {row["outcome"] for row in rows_of(out)}
     assert stderr.count("assay: warning: the judge openai:m@127.0.0.1:") == 1
     assert "turned requests away (HTTP 503) with 8 at once: sending it 4 at once now" in stderr
+
+
+def test_a_busy_system_is_asked_fewer_questions_at_once_and_every_item_is_answered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gold, out = write_gold(tmp_path / "gold.jsonl", ITEMS), tmp_path / "run"
+    with slot_server(SlotServer(slots=1, busy=503, seconds=0.05)) as server:
+        argv = ["run", "--gold", str(gold), "--system", f"openai:{server.url}", "--system-option", "model=m"]
+        code, _, stderr = run([*argv, "--out", str(out), "--concurrency", "8", "--retries", "1"], capsys)
+    assert code in (0, 1), stderr
+    assert server.turned_away > 0  # asked eight at once at first
+    assert not [row["id"] for row in rows_of(out) if row["outcome"] == "system_error"]  # none lost to 503s
+    assert stderr.count("assay: warning: the system answered HTTP 503 with 8 questions at once") == 1
