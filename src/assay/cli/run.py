@@ -37,7 +37,8 @@ def add_parsers(commands: flags.Commands) -> None:
         description="Ask a system under test every item of a gold set, score its replies (hard_fact, "
         "value_match, refusal, grounded: against the documents with --sources, the citations' names only "
         "without; with --judge, the judge decides the items those leave unscored), write DIR/run.jsonl and "
-        "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered.",
+        "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered; "
+        "an earlier run's files in DIR are kept, numbered (run.1.jsonl, results.1.md, ...).",
         conflict_handler="resolve",
     )
     parser.add_argument("--gold", required=True, metavar="FILE", help="the gold set (of assay gold build)")

@@ -43,7 +43,8 @@ SIGNATURE_KEYS = ("system", "system_signature", "gold_path", "gold_sha256", "jud
 @dataclasses.dataclass(frozen=True)
 class HarnessRun:
     """A run read back: its rows as a ScoreRun holding ``factual`` (each item's scope as its domain), each
-    row's outcome, and its signatures (from results.json beside run.jsonl; {} without one)."""
+    row's outcome, and its signatures (from results.json beside run.jsonl, results.N.json beside a kept
+    run.N.jsonl: ``earlier.results_beside``; {} without one)."""
 
     run: ScoreRun
     outcomes: tuple[str, ...]
