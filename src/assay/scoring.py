@@ -173,6 +173,7 @@ def verdicts(
         score_batch = decide_batch
         for scores in results.values():
             scores.evidence = []
+    _begin_pass(progress, None)
     with collection_paused():
         for start in range(0, len(records), BATCH_ROWS):
             score_batch(records[start : start + BATCH_ROWS], by_rows, results, options)
@@ -222,10 +223,19 @@ def _run_scorer(
     options: ScoreOptions,
     progress: ProgressCallback | None,
 ) -> MetricScores | Awaitable[MetricScores]:
+    _begin_pass(progress, scorer.name)
     wanted = set(map(_need_name, scorer.needs))
     needed = {name: scores for name, scores in results.items() if name in wanted}  # in the run's order
     assert scorer.score_run is not None  # by_run
     return scorer.score_run(RunView(dataset, needed, blank, options, progress))
+
+
+def _begin_pass(progress: ProgressCallback | None, metric: str | None) -> None:
+    """A progress that tells passes apart (``cli.progress.CountProgress``: "judging 12/40 items" in a
+    log) is told which begins: the row metrics' batches (None), or a run metric's, by name."""
+    begin = getattr(progress, "begin_pass", None)
+    if callable(begin):
+        begin(metric)
 
 
 def _keep(

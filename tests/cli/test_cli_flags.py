@@ -41,7 +41,7 @@ def test_metric_help_names_every_registered_metric() -> None:
         ("run", f"both (all) (default: {RUN_SCOPES[0]})"),
         ("score", f"the bootstrap's seed (default: {IntervalMethod.seed})"),
         ("compare", f"the bootstrap's seed (default: {IntervalMethod.seed})"),
-        ("score", f"requests in flight (default {JudgeOptions.concurrency})"),
+        ("score", f"requests in flight at most (default {JudgeOptions.concurrency})"),
         ("score", f"before judging (default {JudgeOptions.max_response_chars})"),
         ("score", f"(default {DEFAULT_RUBRIC}: is the response's answer"),
         ("run", spec_forms()),

@@ -205,7 +205,9 @@ def test_a_run_that_dies_leaves_no_reports_of_the_earlier_run_beside_its_journal
     died = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
     assert died.returncode == 9, died.stderr
     left = sorted(path.name for path in out.iterdir())
-    assert left == ["journal.jsonl"]  # run.jsonl and results.* were the other system's answers
+    # run.jsonl and results.* were the other system's answers: kept as an earlier run's, never as this one's
+    kept = ["results.1.html", "results.1.json", "results.1.md", "run.1.jsonl"]
+    assert left == ["journal.jsonl", *kept]
 
 
 # --- progress --------------------------------------------------------------------------------------------

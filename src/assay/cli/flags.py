@@ -241,7 +241,8 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--concurrency",
         type=int,
         metavar="N",
-        help=f"requests in flight (default {JudgeOptions.concurrency})",
+        help=f"requests in flight at most (default {JudgeOptions.concurrency}); fewer to a server that "
+        "reports fewer slots (llama.cpp's), or turns requests away (429, 503, its deadline passed)",
     )
     judging.add_argument(
         "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"

@@ -37,7 +37,8 @@ def add_parsers(commands: flags.Commands) -> None:
         description="Ask a system under test every item of a gold set, score its replies (hard_fact, "
         "value_match, refusal, grounded: against the documents with --sources, the citations' names only "
         "without; with --judge, the judge decides the items those leave unscored), write DIR/run.jsonl and "
-        "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered.",
+        "DIR/results.json/.md/.html, and gate. Stopped and started again, it asks only what is unanswered; "
+        "an earlier run's files in DIR are kept, numbered (run.1.jsonl, results.1.md, ...).",
         conflict_handler="resolve",
     )
     parser.add_argument("--gold", required=True, metavar="FILE", help="the gold set (of assay gold build)")
@@ -232,11 +233,18 @@ def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:
         print("assay: no judge: graded by the deterministic metrics only", file=sys.stderr)
     asked = f"asked {done.asked} item{'s' if done.asked != 1 else ''} in {done.elapsed:.1f} s"
     print(f"assay: {asked}, {done.resumed} answered before (the journal)", file=sys.stderr)
+    _say_kept(done)
     for path in [done.rows_path, *done.reports.values()]:
         print(f"assay: wrote {one_line(str(path))}", file=sys.stderr)
     if done.gate is not None:
         for line in done.gate.lines():
             print(f"assay: {one_line(line)}", file=sys.stderr)
+
+
+def _say_kept(done: HarnessRun) -> None:
+    """The earlier run's rows and reports this one did not write over, and where they are now."""
+    if done.kept is not None:
+        print(f"assay: {one_line(done.kept.line())}", file=sys.stderr)
 
 
 def _headline(markdown: Path | None) -> str:
@@ -299,7 +307,7 @@ def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
     spec = args.system if args.system is not None else config.get("spec")
     if not isinstance(spec, str):
         raise UsageError(
-            "no system to ask", fix="give --system SPEC, or spec = \"...\" under [system] in the config file"
+            "no system to ask", fix='give --system SPEC, or spec = "..." under [system] in the config file'
         )
     return load_system(spec, dict(args.system_option or ()), config or None)
 
@@ -309,10 +317,9 @@ class RunProgress(CountProgress):
     rate of this run's items."""
 
     def __init__(self, stream: TextIO) -> None:
-        super().__init__(stream, verb="asking", noun="items", logged="items", time_left=True)
+        super().__init__(stream, verb="asking", noun="items", time_left=True)
 
     def _start(self, done: int, total: int) -> None:
         if done:
             before = f"{done} of {total} items answered before (the journal): not asked again"
             print(f"assay: {before}", file=self._stream)
-        super()._start(done, total)

@@ -23,7 +23,7 @@ from ..summary import Summary
 from ..terminal import one_line
 from . import flags
 from .judging import judge_setup, with_judge
-from .progress import ProgressLine, beneath, progress_line
+from .progress import CountProgress, ProgressLine, beneath, progress_line
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
@@ -105,11 +105,12 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     return scored
 
 
-def _progress(path: str) -> ProgressLine | None:
-    """A progress line when stderr is a terminal (never in a log or a pipe), written beneath the
-    escaping stream: it rewrites itself with carriage returns, which the escaping would show."""
+def _progress(path: str) -> ProgressLine | CountProgress:
+    """A progress line when stderr is a terminal, written beneath the escaping stream: it rewrites
+    itself with carriage returns, which the escaping would show. Elsewhere (a log, a pipe) a line every
+    PROGRESS_EVERY seconds while a pass is under way (a judge's may take minutes)."""
     if not sys.stderr.isatty():
-        return None
+        return CountProgress(sys.stderr, verb="scoring", noun="rows", time_left=True)
     return progress_line(one_line(path), beneath(sys.stderr))
 
 

@@ -248,9 +248,7 @@ class UrlProgress:
 
     def __init__(self, total: int, stream: TextIO) -> None:
         self._total, self._done = total, 0
-        self._line = CountProgress(
-            stream, verb="checking", noun="URLs", logged="URLs checked", time_left=False
-        )
+        self._line = CountProgress(stream, verb="checking", noun="URLs", time_left=False)
         if total:
             self._line(0, total)  # the bar shows before the first verdict, which may take a timeout
 

@@ -27,13 +27,14 @@ from ..judges._base import JudgeDown
 from ..judges.metric import JUDGE, with_judge
 from ..judges.run import preflight
 from ..net import display_url
-from ..outputs import check_outputs, replacing, write_failed
+from ..outputs import check_outputs, replacing
 from ..records import Dataset, Record
 from ..scoring import ScoreOptions, ScoreRun, score
+from .earlier import KeptRun, keep_earlier
 from .gold_set import GoldSet, load_gold_set, run_dataset, run_row
 from .journal import JOURNAL_NAME, Journal, JournalHeader, open_journal
 from .outcomes import GRADED_BY, UNDECIDED_ONLY, outcome_metrics
-from .results import RESULTS_FILES, RunInfo, write_results
+from .results import RunInfo, write_results
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
 
@@ -63,6 +64,7 @@ class HarnessRun:
     asked: int  # items the system was asked in this run
     resumed: int  # items whose answers came from the journal
     elapsed: float  # seconds spent asking
+    kept: KeptRun | None = None  # the earlier run's rows and reports in the folder, renamed (earlier.py)
 
     @property
     def passed(self) -> bool:
@@ -113,14 +115,14 @@ def run_gold(
         run_to_end(system.aclose())  # asked nothing, and is closed all the same
         raise
     with journal:
-        _clear_outputs(out)
+        kept = keep_earlier(out)  # before anything is asked: a run stopped midway leaves no stale report
         started, clock = datetime.now(UTC), time.monotonic()
         answered, resumed = run_to_end(_ask(gold, system, journal, options, progress))
         elapsed = time.monotonic() - clock
         rows = [run_row(item, record) for item, record in zip(gold.items, answered)]
         judge = _with_system_model(judge, answered)
         dataset = run_dataset(gold, answered, rows, str(rows_path))
-        scored = _scored(dataset, names, score_options, judge, rows_path, rows)
+        scored = _scored(dataset, names, score_options, judge, rows_path, rows, progress)
         write_rows(rows_path, rows, scored)
         info = RunInfo(
             system=display_url(system.spec),  # as reported, never with a URL's userinfo
@@ -137,7 +139,7 @@ def run_gold(
         )
         checked = None if gate is None or not gate.gates else check_run(scored, gate)
         reports = write_results(scored, out, info, checked)
-    return HarnessRun(scored, rows_path, reports, checked, len(answered) - resumed, resumed, elapsed)
+    return HarnessRun(scored, rows_path, reports, checked, len(answered) - resumed, resumed, elapsed, kept)
 
 
 def _scored(
@@ -147,13 +149,15 @@ def _scored(
     judge: JudgeSetup | None,
     rows_path: Path,
     rows: Sequence[Mapping[str, Any]],
+    progress: Progress | None = None,
 ) -> ScoreRun:
     """The run scored and summarised, once, with its outcomes: what run.jsonl, the reports and the gate
     all read. A scoring that fails (a judge down) leaves the answers in run.jsonl without verdicts, as
     well as in the journal, and raises."""
     try:
         # factual and citation ask for the rest (their needs): one scoring, one summary
-        return score(dataset, outcome_metrics(with_judge(names, judge) or []), options=options)
+        metrics = outcome_metrics(with_judge(names, judge) or [])
+        return score(dataset, metrics, options=options, progress=progress)  # its passes told by name
     except BaseException:
         write_rows(rows_path, rows)
         raise
@@ -206,16 +210,6 @@ async def _preflight(chain: Sequence[Judge]) -> None:
     finally:
         for judge in chain:
             await judge.close()
-
-
-def _clear_outputs(out: Path) -> None:
-    """The rows and reports of an earlier run in the folder go before this one asks anything: a run
-    stopped midway (kill -9) must not leave them beside its journal, as if they were its own."""
-    for name in (RUN_NAME, *RESULTS_FILES):
-        try:
-            (out / name).unlink(missing_ok=True)
-        except OSError as exc:
-            raise write_failed(out / name, exc) from None
 
 
 # --- the rows ------------------------------------------------------------------------------------------

@@ -33,16 +33,18 @@ from ..scorers import SCORERS, MetricScores, Outcome
 from ..scoring import ScoreOptions, ScoreRun
 from ..signatures import READ_FROM, Signature
 from ..summary import IntervalMethod, summarize
+from .earlier import results_beside
 from .outcomes import FACTUAL, OUTCOME_COLUMN, OUTCOMES, PASSING
 
-RUN_FILE, RESULTS_FILE = "run.jsonl", "results.json"
+RUN_FILE = "run.jsonl"
 SIGNATURE_KEYS = ("system", "system_signature", "gold_path", "gold_sha256", "judges", "rubric", "options")
 
 
 @dataclasses.dataclass(frozen=True)
 class HarnessRun:
     """A run read back: its rows as a ScoreRun holding ``factual`` (each item's scope as its domain), each
-    row's outcome, and its signatures (from results.json beside run.jsonl; {} without one)."""
+    row's outcome, and its signatures (from results.json beside run.jsonl, results.N.json beside a kept
+    run.N.jsonl: ``earlier.results_beside``; {} without one)."""
 
     run: ScoreRun
     outcomes: tuple[str, ...]
@@ -94,7 +96,7 @@ def load_run(path: str | Path, intervals: IntervalMethod | None = None) -> Harne
         )
     records = [dataclasses.replace(record, domain=record.scope) for record in dataset.records]
     dataset = dataclasses.replace(dataset, records=records)
-    signatures = _signatures(found.parent / RESULTS_FILE)
+    signatures = _signatures(results_beside(found))  # results.N.json beside a kept run.N.jsonl
     scores = factual_of(classes)
     info = (signatures.get("metric_info") or {}).get(FACTUAL)
     signature = Signature(info) if info else Signature({"metric": FACTUAL, READ_FROM: str(found)})

@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+import warnings
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import net
+from ..concurrency import AdaptiveLimit, Turn
 from ..errors import UsageError
 from ..parts import Reply
 from ..records import Record
@@ -81,10 +83,12 @@ async def ask_all(
     if progress is not None:
         progress(done, len(records))
 
+    at_once = SystemLimit(options.concurrency)
+
     async def worker() -> None:
         nonlocal done
         for index in pending:  # one shared iterator: each item is taken by exactly one worker
-            asked = await ask_item(gold.records[index], system, options)
+            asked = await at_once.ask(gold.records[index], system, options)
             answered = with_reply(gold.records[index], asked.reply)
             journal.record_answer(gold.items[index], answered, retry=asked.retry)
             records[index] = answered
@@ -106,14 +110,81 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return _first(first) if isinstance(first, BaseExceptionGroup) else first
 
 
-async def ask_item(record: Record, system: System, options: RunOptions) -> _Asked:
-    """One item asked until it has an answer, a failure of the system's, or no retries left."""
+class SystemConcurrencyLowered(UserWarning):
+    """The system's server turned questions away for load, and fewer are sent to it at once (said once)."""
+
+
+class SystemLimit:
+    """The questions in flight to the system: at most --concurrency, halved when its server says it is
+    busy (HTTP 429 or 503) and grown back after a run of answers (``concurrency.AdaptiveLimit``). A
+    question turned away with more than one in flight is asked again in its turn, without using a retry."""
+
+    def __init__(self, most: int) -> None:
+        self.limit = AdaptiveLimit(most, most)
+        self.said = False
+
+    async def ask(self, record: Record, system: System, options: RunOptions) -> _Asked:
+        turn: Turn | None = await self.limit.acquire()
+
+        async def busy(exc: TransportError) -> None:
+            nonlocal turn
+            assert turn is not None
+            before = self.limit.limit
+            if not await self.limit.overloaded(turn):
+                return  # one at a time and still busy: the server's trouble, and the retries count it
+            self._say_lowered(exc, before)
+            turn = None
+            await self.limit.release()
+            turn = await self.limit.acquire()
+            raise _AskAgain
+
+        try:
+            while True:
+                try:
+                    asked = await ask_item(record, system, options, busy=busy)
+                except _AskAgain:
+                    continue
+                if asked.reply.error is None:
+                    await self.limit.succeeded()
+                return asked
+        finally:
+            if turn is not None:
+                await self.limit.release()
+
+    def _say_lowered(self, exc: TransportError, before: int) -> None:
+        if self.limit.limit >= before or self.said:
+            return
+        self.said = True
+        warnings.warn(
+            SystemConcurrencyLowered(
+                f"the system answered {_said(exc)} with {before} questions at once: asking it "
+                f"{self.limit.limit} at once now (one more after each run of answers, up to "
+                f"--concurrency {self.limit.most}); the questions turned away are asked again"
+            ),
+            stacklevel=1,
+        )
+
+
+class _AskAgain(Exception):
+    """A question turned away for load, its turn given back and taken again: ask it anew."""
+
+
+async def ask_item(
+    record: Record,
+    system: System,
+    options: RunOptions,
+    busy: Callable[[TransportError], Awaitable[None]] | None = None,
+) -> _Asked:
+    """One item asked until it has an answer, a failure of the system's, or no retries left. `busy` is
+    told of a server that said it is busy (it may raise to have the item asked again in a later turn)."""
     question, scope = record.question, record.scope or None
     for attempt in range(1, options.retries + 2):
         started = time.monotonic()
         try:
             answer = await within(options.timeout, lambda: system.ask(question, scope))
         except TransportError as exc:
+            if exc.overload and busy is not None:
+                await busy(exc)
             if attempt > options.retries:
                 tries = f"{attempt} attempt{'s' if attempt > 1 else ''}"
                 return _Asked(_failed(f"transport error, {tries}: {_said(exc)}", started), True)

@@ -9,6 +9,9 @@ from typing import Any, Protocol
 from ..errors import UsageError
 
 Pace = Callable[[], Awaitable[None]]
+# Told of a request turned away for load (its failure, said); waits the request's next turn; True when that
+# retry is not to be counted (the judge accepts it as `overload=` when it can tell load from failure).
+Overload = Callable[[str], Awaitable[bool]]
 MAX_TOKENS = 10**9  # more tokens than this in one request is a server's mistake, not a bill
 
 

@@ -29,8 +29,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from .. import net
+from ..concurrency import OVERLOAD_STATUSES
 from ..errors import UsageError
-from ._base import Completion, JudgeDown, JudgeUnavailable, Pace, Prices, Sampling, token_count
+from ._base import Completion, JudgeDown, JudgeUnavailable, Overload, Pace, Prices, Sampling, token_count
 from ._clean import cleaned
 from .accounting import UncountedUsage
 
@@ -134,7 +135,28 @@ class OpenAIJudge:
                 fix=f"use one of: {', '.join(served)}",
             )
 
-    async def complete(self, messages: list[dict[str, str]], pace: Pace | None = None) -> Completion:
+    async def server_slots(self) -> int | None:
+        """How many requests the server says it serves at once, when it says: llama.cpp's server answers
+        ``GET /props`` with ``total_slots`` (and ``GET /slots`` with a list of them), beside /v1. None
+        for a server that does not say (vLLM, OpenAI: 404), or says something that is not a count."""
+        root = self.base_url.rstrip("/").removesuffix("/v1")
+        for path, read in (("/props", _total_slots), ("/slots", _slot_list)):
+            try:
+                response = await net.within_deadline(self._http().get(root + path), self.timeout)
+            except (TimeoutError, httpx.HTTPError):
+                return None  # the chat requests will say what is wrong, if anything is
+            if response.status_code == 200:
+                found = read(response)
+                if found is not None:
+                    return found
+        return None
+
+    async def complete(
+        self, messages: list[dict[str, str]], pace: Pace | None = None, overload: Overload | None = None
+    ) -> Completion:
+        """The completion; `overload` (the caller's concurrency, ``concurrency.AdaptiveLimit``) is told
+        of a request turned away for load (429, 503, the deadline passed) and waits the request's next
+        turn under its lowered limit; when it says so (True), that retry is not counted."""
         attempt = 0
         while True:
             body = self._body(messages)
@@ -146,6 +168,7 @@ class OpenAIJudge:
                 )
             except (TimeoutError, httpx.TimeoutException, httpx.TransportError) as exc:
                 failure, asked = _failure(exc, self.timeout), None
+                busy = isinstance(exc, (TimeoutError, httpx.TimeoutException))
             else:
                 if response.status_code == 200:
                     return _counted(_completion(response, self.model), self.prices)
@@ -159,6 +182,9 @@ class OpenAIJudge:
                     f"HTTP {response.status_code}",
                     net.retry_after(response.headers.get("retry-after")),
                 )
+                busy = response.status_code in OVERLOAD_STATUSES
+            if busy and overload is not None and await overload(failure):
+                continue  # sent with too many in flight: asked again in its turn, not counted
             await asyncio.sleep(self._wait(failure, attempt, asked))
             attempt += 1
 
@@ -234,6 +260,22 @@ def _served_models(response: httpx.Response) -> list[str] | None:
         return [str(model["id"]) for model in response.json()["data"]]
     except (ValueError, TypeError, KeyError, IndexError):
         return None
+
+
+def _total_slots(response: httpx.Response) -> int | None:
+    try:
+        found = response.json().get("total_slots")
+    except (ValueError, AttributeError):
+        return None
+    return found if type(found) is int and found >= 1 else None
+
+
+def _slot_list(response: httpx.Response) -> int | None:
+    try:
+        found = response.json()
+    except ValueError:
+        return None
+    return len(found) if isinstance(found, list) and found else None
 
 
 def _rejects_response_format(response: httpx.Response) -> bool:

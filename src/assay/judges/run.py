@@ -13,11 +13,14 @@ the judges, after each judge's preflight.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..concurrency import AdaptiveLimit, Turn
 from ..errors import UsageError
 from ..metric import Outcome
 from ..net import redact
@@ -78,6 +81,33 @@ class RunStats:
     dropped: list[str] = field(default_factory=list)  # judges left out of the chain, unreadable cache rows
 
 
+class ConcurrencyLowered(UserWarning):
+    """A judge's server turned requests away for load, and fewer are sent to it at once (said once)."""
+
+
+class _Held:
+    """What one request holds while it is sent: its turn under its judge's adaptive limit, and a slot of
+    the run's --concurrency. Handed back and taken again when the server turned it away for load."""
+
+    def __init__(self, limit: AdaptiveLimit, slots: asyncio.Semaphore) -> None:
+        self.limit, self.slots = limit, slots
+        self.turn: Turn | None = None
+        self.slot = False
+
+    async def take(self) -> None:
+        self.turn = await self.limit.acquire()  # the judge's limit first, then the run's: one order
+        await self.slots.acquire()
+        self.slot = True
+
+    async def give_back(self) -> None:
+        if self.slot:
+            self.slots.release()
+            self.slot = False
+        if self.turn is not None:
+            self.turn = None
+            await self.limit.release()
+
+
 class _BudgetSpent(Exception):
     pass
 
@@ -118,7 +148,9 @@ class _Run:
     rubric: Rubric = EQUIVALENCE
     slots: asyncio.Semaphore | None = None  # set for the live pass
     limits: dict[str, _RateLimit] = field(default_factory=dict)
+    at_once: dict[str, AdaptiveLimit] = field(default_factory=dict)  # label -> requests in flight to it
     left: dict[str, str] = field(default_factory=dict)  # label -> why it left the chain mid-run
+    lowered: set[str] = field(default_factory=set)  # judges whose concurrency was lowered (said once)
 
     def spent(self) -> float:
         return sum(usage.cost for usage in self.stats.usage.values())
@@ -136,12 +168,17 @@ class _Run:
         if not live:
             raise _NotCached
         assert self.slots is not None
-        async with self.slots:
+        held = _Held(self.at_once[judge.label], self.slots)
+        try:
+            await held.take()
             if self.options.max_cost is not None and self.spent() >= self.options.max_cost:
                 raise _BudgetSpent  # checked once a slot is free: what was in flight has been counted
             if judge.label in self.left:  # it left while this row waited for a slot
                 raise _LeftChain
-            reply = await self.complete(judge, asked)
+            reply = await self.complete(judge, asked, held)
+        finally:
+            await held.give_back()
+        await held.limit.succeeded()
         usage.add(
             reply.prompt_tokens,
             reply.completion_tokens,
@@ -152,11 +189,14 @@ class _Run:
             self.cache.put(key, reply)
         return reply
 
-    async def complete(self, judge: Judge, asked: Messages) -> Completion:
+    async def complete(self, judge: Judge, asked: Messages, held: _Held) -> Completion:
         """The judge's reply. One whose cost cannot be counted is no reply under --max-cost, and its
         judge leaves the chain for the rest of the run (else the ceiling could never stop it)."""
+        pace = self.limits[judge.label].wait
         try:
-            return await judge.complete(asked, pace=self.limits[judge.label].wait)
+            if _tells_load(judge):
+                return await judge.complete(asked, pace=pace, overload=self.overload_hook(judge, held))  # type: ignore[call-arg]
+            return await judge.complete(asked, pace=pace)
         except UncountedUsage as exc:
             if self.options.max_cost is None and exc.completion is not None:
                 return exc.completion  # no usage at all: counted as nothing, as it always was
@@ -167,6 +207,36 @@ class _Run:
                     f"and its cost cannot be counted against --max-cost {self.options.max_cost}"
                 )
             raise
+
+    def overload_hook(self, judge: Judge, held: _Held) -> Callable[[str], Awaitable[bool]]:
+        """What the judge calls when the server turned the request away for load: the limit halved (said
+        once), and, when the retry is free, the request's turn given back and waited for again."""
+
+        async def overload(failure: str) -> bool:
+            assert held.turn is not None
+            before = held.limit.limit
+            free = await held.limit.overloaded(held.turn)
+            if held.limit.limit < before:
+                self.said_lowered(judge.label, failure, before, held.limit.limit)
+            if free:
+                await held.give_back()
+                await held.take()
+            return free
+
+        return overload
+
+    def said_lowered(self, label: str, failure: str, before: int, now: int) -> None:
+        if label in self.lowered:
+            return
+        self.lowered.add(label)
+        warnings.warn(
+            ConcurrencyLowered(
+                f"the judge {label} turned requests away ({failure}) with {before} at once: sending it "
+                f"{now} at once now (one more after each run of replies, up to --concurrency "
+                f"{self.options.concurrency}); the requests turned away are asked again"
+            ),
+            stacklevel=1,
+        )
 
     async def judge(self, item: Item, live: bool) -> Judgement:
         """The row's judgement; with `live` False, from the cache alone (raises _NotCached)."""
@@ -250,7 +320,11 @@ async def judge_items(
             working, stats.dropped = await preflight(chain)
             live = _Run(working, options, cache, stats, rubric, asyncio.Semaphore(options.concurrency))
             live.limits = {judge.label: _RateLimit(judge.requests_per_second) for judge in working}
-            found |= await _live(live, pending, len(items) - len(pending), len(items), progress)
+            live.at_once = {judge.label: await _at_once(judge, options.concurrency) for judge in working}
+            try:
+                found |= await _live(live, pending, len(items) - len(pending), len(items), progress)
+            finally:
+                stats.dropped.extend(_lowered_notes(live.at_once))
     finally:
         if cache is not None:
             cache.close()
@@ -263,6 +337,33 @@ async def judge_items(
             await judge.close()
     stats.seconds = time.monotonic() - started
     return [found[item.index] for item in items], stats
+
+
+async def _at_once(judge: Judge, most: int) -> AdaptiveLimit:
+    """The judge's adaptive limit: the slots its server reports (llama.cpp's), never above `most`
+    (--concurrency), and never raised past them; a server that does not say starts at `most`."""
+    ask = getattr(judge, "server_slots", None)  # a judge over HTTP may know; a plugin need not
+    slots = await ask() if callable(ask) else None
+    if isinstance(slots, int) and slots >= 1:
+        most = min(most, slots)
+    return AdaptiveLimit(most, most)
+
+
+def _lowered_notes(at_once: Mapping[str, AdaptiveLimit]) -> list[str]:
+    return [
+        f"sent {label} at most {limit.lowest} requests at once (from {limit.started_at}): its server turned "
+        "requests away for load (HTTP 429 or 503, or the deadline passed), and they were asked again"
+        for label, limit in at_once.items()
+        if limit.lowered
+    ]
+
+
+def _tells_load(judge: Judge) -> bool:
+    """Whether the judge's complete() takes `overload` (the built-in HTTP judge does; a plugin may not)."""
+    try:
+        return "overload" in inspect.signature(judge.complete).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 async def _from_cache(run: _Run, items: Sequence[Item]) -> dict[int, Judgement]:
@@ -289,6 +390,8 @@ async def _live(
             progress(done, total)
         return judgement
 
+    if progress is not None:
+        progress(done, total)  # the rows the cache decided: the live pass's pace is of the rest
     tasks = [asyncio.ensure_future(one(item)) for item in items]
     try:
         judgements = await asyncio.gather(*tasks)

@@ -268,7 +268,7 @@ def test_a_subprocess_run(server: UrlServer, tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("3 URLs checked: 2 ok, 1 broken\n")
-    assert "assay: 3/3 URLs checked" in done.stderr and f"assay: wrote {out}" in done.stderr
+    assert "assay: checking 3/3 URLs, " in done.stderr and f"assay: wrote {out}" in done.stderr
     assert [entry["class"] for entry in _read(out)] == ["ok", "ok", "broken"]
     assert _read(out)[1]["reason"].startswith("HEAD 405")
 
@@ -322,7 +322,7 @@ def test_progress_in_a_ci_log_is_a_line_now_and_then_not_one_per_url() -> None:
         progress(None)  # type: ignore[arg-type]  # the verdict is not read
     progress.close()
     lines = log.getvalue().splitlines()
-    assert lines[-1] == "assay: 5000/5000 URLs checked" and len(lines) < 5
+    assert lines[-1] == "assay: checking 5000/5000 URLs, 0s elapsed" and len(lines) < 5
 
 
 def test_the_terminal_lists_20_hosts_the_worst_kept_and_the_total_of_all() -> None:

@@ -63,10 +63,11 @@ class TransportError(Exception):
     408/429/502/503/504 (``net.SYSTEM_RETRY_STATUSES``). ``retry_after`` is the wait in seconds the
     server asked for, when it did."""
 
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+    def __init__(self, reason: str, retry_after: float | None = None, overload: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+        self.overload = overload  # the server said it is busy (429, 503): fewer are sent to it at once
 
 
 class SystemFailure(Exception):

@@ -28,6 +28,7 @@ import regex
 
 from ... import net
 from ...cells import ValueProblem, parse_json
+from ...concurrency import OVERLOAD_STATUSES
 from ...errors import UsageError
 from ...net import display_url, redact, register_secret, register_url
 from .base import SystemFailure, TransportError, reply_arrived
@@ -163,7 +164,7 @@ def _refuse_status(received: _Received, shown: str) -> None:
     status = received.status
     if status in net.SYSTEM_RETRY_STATUSES:
         asked = net.capped(net.retry_after(received.headers.get("retry-after")))
-        raise TransportError(f"HTTP {status}", retry_after=asked)
+        raise TransportError(f"HTTP {status}", retry_after=asked, overload=status in OVERLOAD_STATUSES)
     # A redirect is never followed: the address asked is the one signed and reported.
     if status in _REDIRECTS and "location" in received.headers:
         where = redact(received.headers.get("location", "nowhere said"))

@@ -1,0 +1,80 @@
+"""How many requests one server is sent at once, adapted to what it can take (AIMD, as TCP does).
+
+A limit starts where it is set (a server's own word for its slots, or the user's --concurrency) and never
+goes above the user's. A request the server turned away for load (HTTP 429 or 503, or no reply within the
+deadline) halves it, once for every wave of requests sent at that limit: eight requests turned away
+together halve it once, not eight times. A run of successes as long as the limit raises it by one.
+
+The request turned away is asked again, waiting its turn under the lowered limit. It does not count
+against its retries when it was sent above the floor (the limit was above 1, or has been lowered since):
+it failed because too many were sent, not because the server is failing. At the floor, an overload is
+the server's own trouble, and the caller's retries count it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+OVERLOAD_STATUSES = frozenset({429, 503})  # the server says it is busy (too many requests, unavailable)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A request's place under the limit: the wave (the limit's generation) it was sent in."""
+
+    generation: int
+
+
+class AdaptiveLimit:
+    """At most `limit` requests in flight, `start` at first, between 1 and `most`."""
+
+    def __init__(self, start: int, most: int) -> None:
+        self.most = max(1, most)
+        self.limit = max(1, min(start, self.most))
+        self.started_at = self.limit
+        self.lowest = self.limit  # the lowest it went: what the run reports
+        self.in_flight = 0
+        self._successes = 0
+        self._generation = 0
+        self._changed = asyncio.Condition()
+
+    async def acquire(self) -> Turn:
+        """Wait until fewer than the limit are in flight; the request's turn."""
+        async with self._changed:
+            await self._changed.wait_for(lambda: self.in_flight < self.limit)
+            self.in_flight += 1
+            return Turn(self._generation)
+
+    async def release(self) -> None:
+        async with self._changed:
+            self.in_flight -= 1
+            self._changed.notify_all()
+
+    async def succeeded(self) -> None:
+        """A reply: after as many in a row as the limit, one more may be in flight (up to `most`)."""
+        async with self._changed:
+            self._successes += 1
+            if self._successes >= self.limit and self.limit < self.most:
+                self.limit += 1
+                self._successes = 0
+                self._changed.notify_all()
+
+    async def overloaded(self, turn: Turn) -> bool:
+        """The server turned the request of `turn` away for load: halve the limit (once per wave). True
+        when the request was sent above the floor (so its retry is free: ``Turn`` above)."""
+        async with self._changed:
+            above_floor = turn.generation < self._generation or self.limit > 1
+            if turn.generation == self._generation and self.limit > 1:
+                self.limit = max(1, self.limit // 2)
+                self.lowest = min(self.lowest, self.limit)
+                self._generation += 1
+            self._successes = 0
+            return above_floor
+
+    @property
+    def lowered(self) -> bool:
+        return self.lowest < self.started_at
+
+
+__all__ = ["OVERLOAD_STATUSES", "AdaptiveLimit", "Turn"]
