@@ -1,0 +1,179 @@
+"""``assay view``'s web server: one page and its JSON endpoints, on 127.0.0.1 only (standard library).
+
+    GET  /                            the page (the viewer is all in it: no other file, nothing fetched
+                                      from elsewhere)
+    GET  /api/runs                    the runs in the order they ran, each with its headline and rollups
+    GET  /api/items?run=ID            a run's items
+    GET  /api/compare?a=ID&b=ID       B against A, with the paired tests and the regressions flagged
+    GET  /api/evidence?run=ID&item=ID the pages an item's evidence is on, with the spans to highlight
+    POST /api/mark                    {"run", "item", "mark": "right"|"wrong"}: a human label
+
+Why it is safe to leave open: it listens on the loopback address only; every request must name this
+server as its Host (a web page elsewhere cannot reach it through a name of its own, DNS rebinding); a
+mark must come from this page (its Origin, and the per-server token the page holds) with a small JSON
+body; runs are looked up by id among those found, never by a path the request builds; the page puts
+every text into the document as text (textContent), never as markup, and its Content-Security-Policy
+lets it fetch from this server only.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from ..errors import AssayError
+from . import labels, runs
+
+HOST = "127.0.0.1"
+MAX_BODY = 4096  # bytes of a mark's body: a run id, an item id and a word
+TOKEN_HEADER = "X-Assay-Token"
+TOKEN_MARK = "__ASSAY_TOKEN__"  # where the page holds the token
+CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+class ViewServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, root: Path, sources: Path | None = None, port: int = 0) -> None:
+        super().__init__((HOST, port), Handler)
+        self.root = root
+        self.documents = runs.Documents(sources)
+        self.token = secrets.token_urlsafe(24)
+        self._runs: dict[str, runs.Run] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.server_port}/"
+
+    def scan(self) -> list[runs.Run]:
+        """The runs under the folder now (a run written since the page opened shows on its next load)."""
+        found = runs.find_runs(self.root)
+        with self._lock:
+            self._runs = {run.id: run for run in found}
+        return found
+
+    def run(self, run_id: str) -> runs.Run:
+        with self._lock:
+            known = self._runs.get(run_id)
+        if known is None:
+            raise NotFound(f"no run {run_id!r} in the viewed folder")
+        return known
+
+    def page(self) -> bytes:
+        text = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
+        return text.replace(TOKEN_MARK, self.token).encode("utf-8")
+
+
+class NotFound(Exception):
+    pass
+
+
+class Refused(Exception):
+    """A request this server does not take (another origin, no token, a body too large)."""
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: ViewServer
+    server_version = "assay-view"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: a request log would bury the one line that says where the viewer is."""
+
+    def do_GET(self) -> None:
+        self._answer(self._get)
+
+    def do_POST(self) -> None:
+        self._answer(self._post)
+
+    def _answer(self, handle: Callable[[], Any]) -> None:
+        try:
+            self._check_host()
+            handle()
+        except Refused as exc:
+            self._json(HTTPStatus.FORBIDDEN, {"error": str(exc)})
+        except NotFound as exc:
+            self._json(HTTPStatus.NOT_FOUND, {"error": str(exc)})
+        except (AssayError, ValueError, KeyError) as exc:
+            message = exc.message if isinstance(exc, AssayError) else f"bad request: {exc}"
+            self._json(HTTPStatus.BAD_REQUEST, {"error": message})
+
+    def _check_host(self) -> None:
+        allowed = {f"{HOST}:{self.server.server_port}", f"localhost:{self.server.server_port}"}
+        if self.headers.get("Host") not in allowed:
+            raise Refused("this server answers requests to its own address only")
+
+    def _get(self) -> None:
+        url = urlsplit(self.path)
+        query = {key: values[0] for key, values in parse_qs(url.query).items()}
+        if url.path == "/":
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", self.server.page())
+        elif url.path == "/api/runs":
+            self._json(HTTPStatus.OK, {"runs": [run.summary() for run in self.server.scan()]})
+        elif url.path == "/api/items":
+            run = self.server.run(query["run"])
+            self._json(HTTPStatus.OK, {"items": runs.items(run, labels.read_labels(run.folder))})
+        elif url.path == "/api/compare":
+            a, b = self.server.run(query["a"]), self.server.run(query["b"])
+            self._json(HTTPStatus.OK, runs.compare(a, b))
+        elif url.path == "/api/evidence":
+            run = self.server.run(query["run"])
+            self._json(HTTPStatus.OK, runs.evidence(run, query["item"], self.server.documents))
+        else:
+            raise NotFound(f"no page {url.path!r}")
+
+    def _post(self) -> None:
+        if urlsplit(self.path).path != "/api/mark":
+            raise NotFound("no such endpoint")
+        self._check_origin()
+        body = self._body()
+        run = self.server.run(str(body["run"]))
+        row = labels.mark(run.folder, str(body["item"]), str(body["mark"]))
+        self._json(HTTPStatus.OK, {"item": row["id"], "mark": row[labels.MARK_COLUMN]})
+
+    def _check_origin(self) -> None:
+        """A mark comes from this server's page: its origin, and the token only that page holds."""
+        origin = self.headers.get("Origin")
+        if origin not in (
+            f"http://{HOST}:{self.server.server_port}",
+            f"http://localhost:{self.server.server_port}",
+        ):
+            raise Refused("a mark is taken from the viewer's own page only")
+        if not secrets.compare_digest(self.headers.get(TOKEN_HEADER, ""), self.server.token):
+            raise Refused("a mark is taken from the viewer's own page only (its token is missing)")
+
+    def _body(self) -> dict[str, Any]:
+        if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+            raise Refused("a mark's body is JSON")
+        length = int(self.headers.get("Content-Length") or 0)
+        if not 0 < length <= MAX_BODY:
+            raise Refused(f"a mark's body is 1 to {MAX_BODY} bytes")
+        found = json.loads(self.rfile.read(length))
+        if not isinstance(found, dict):
+            raise ValueError("a mark's body is a JSON object")
+        return found
+
+    def _json(self, status: HTTPStatus, data: Any) -> None:
+        self._send(status, "application/json; charset=utf-8", json.dumps(data, allow_nan=False).encode())
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.end_headers()
+        self.wfile.write(body)
