@@ -1,0 +1,231 @@
+"""`assay view` in a real browser (Debian's Chromium, driven by Playwright) over a folder of three real
+runs of the example system (`assay run` on the bundled gold set, the third with a guard so strict it
+blocks most answers: a regression). The viewer runs as a user starts it, a subprocess on a free port."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+REPO = Path(__file__).resolve().parents[2]
+SRC, EXAMPLES = REPO / "src", REPO / "examples"
+SOURCES = EXAMPLES / "gold" / "sources"
+ENV = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"}
+# Named so that their names' order is not the order they ran in; the last one regresses.
+RUNS = (
+    ("c-first", ()),
+    ("a-second", ("--system-option", "top=3")),
+    ("b-third", ("--system-option", "floor=0.5")),
+)
+
+
+def assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "assay", *map(str, args)]
+    done = subprocess.run(command, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("view")
+    gold = work / "gold.jsonl"
+    templates = EXAMPLES / "insurance_templates.toml"
+    facts = EXAMPLES / "gold" / "facts"
+    assay("gold", "build", "--facts", facts, "--sources", SOURCES, "--templates", templates, "--refusals",
+          "--out", gold, cwd=work)  # fmt: skip
+    system = f"{EXAMPLES / 'rag_system' / 'bot.py'}:answer"
+    for name, options in RUNS:
+        out = work / "runs" / name
+        assay(
+            "run", "--gold", gold, "--system", system, *options, "--sources", SOURCES, "--out", out, cwd=work
+        )
+    return work / "runs"
+
+
+@pytest.fixture(scope="module")
+def viewer(folder: Path) -> Iterator[str]:
+    command = [sys.executable, "-m", "assay", "view", str(folder), "--port", "0", "--no-open"]
+    process = subprocess.Popen(
+        command, cwd=folder.parent, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, (
+            f"assay view printed {line!r}; stderr: {process.stderr.read() if process.stderr else ''}"
+        )
+        yield found.group()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture
+def page(browser: Browser, viewer: str) -> Iterator[Page]:
+    opened = browser.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    opened.on("dialog", lambda dialog: errors.append(f"a dialog opened: {dialog.message}"))
+    opened.goto(viewer)
+    opened.wait_for_selector("#runs tbody tr")
+    yield opened
+    opened.close()
+    assert errors == []
+
+
+def rows(folder: Path, run: str) -> list[dict[str, Any]]:
+    lines = (folder / run / "run.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_the_runs_are_listed_in_the_order_they_ran(page: Page) -> None:
+    shown = page.eval_on_selector_all("#runs tbody tr", "rows => rows.map(r => r.dataset.run)")
+    assert shown == [name for name, _ in RUNS]
+    factual = page.eval_on_selector_all(
+        "#runs tbody tr td:nth-child(5)", "cells => cells.map(c => c.textContent)"
+    )
+    assert factual[0].startswith(
+        "94.7% (75.4%–99.1%), 18 of 19"
+    )  # results.json's headline, with its interval
+
+
+def test_each_trend_chart_has_a_point_per_run(page: Page) -> None:
+    charts = page.eval_on_selector_all("#trends figure", "figures => figures.map(f => f.dataset.chart)")
+    assert {"metric:factual", "metric:citation", "scope:suraksha__health-plus__wordings"} <= set(charts)
+    for chart in charts:
+        points = page.eval_on_selector_all(
+            f'#trends figure[data-chart="{chart}"] circle.point', "dots => dots.map(d => d.dataset.run)"
+        )
+        assert points == [name for name, _ in RUNS], chart
+    heights = page.eval_on_selector_all(
+        '#trends figure[data-chart="metric:factual"] circle.point',
+        "dots => dots.map(d => +d.getAttribute('cy'))",
+    )
+    assert heights[2] > heights[0]  # the third run's accuracy is lower: drawn lower
+
+
+def compare(page: Page, a: str, b: str) -> None:
+    page.select_option("#compare-a", a)
+    page.select_option("#compare-b", b)
+    page.click("#compare-go")
+    page.wait_for_selector("#comparison table#paired")
+
+
+def test_comparing_two_runs_flags_the_regression(page: Page, folder: Path) -> None:
+    compare(page, "c-first", "b-third")
+    assert "all" in page.text_content("#regression-flag")
+    flagged = page.eval_on_selector_all("#moved tr.regression", "rows => rows.map(r => r.dataset.item)")
+    before = {row["id"]: row["outcome"] for row in rows(folder, "c-first")}
+    after = {row["id"]: row["outcome"] for row in rows(folder, "b-third")}
+    passing = ("correct", "correct_ungrounded")
+    expected = [i for i in before if before[i] in passing and after[i] not in passing]
+    assert flagged == expected and len(expected) >= 5
+    assert page.text_content("#paired tr.regression td") == "all"
+
+
+def test_two_runs_alike_flag_nothing(page: Page) -> None:
+    compare(page, "c-first", "a-second")
+    assert page.query_selector("#regression-flag") is None
+    assert page.query_selector("#moved tr.regression") is None
+
+
+def open_item(page: Page, run: str, item: str) -> None:
+    page.select_option("#item-run", run)
+    page.wait_for_selector(f'#items tr[data-item="{item}"]')
+    page.click(f'#items tr[data-item="{item}"]')
+
+
+def test_an_items_evidence_is_highlighted_in_its_page(page: Page, folder: Path) -> None:
+    row = next(row for row in rows(folder, "c-first") if row["reply"]["citations"])
+    citation = row["reply"]["citations"][0]
+    open_item(page, "c-first", row["id"])
+    page.wait_for_selector("#evidence mark.citation")
+    assert page.text_content("#item-outcome") == row["outcome"]
+    cited = page.query_selector('#evidence section[data-kind="citation"]')
+    assert cited is not None
+    page_text = cited.eval_on_selector(".page", "p => p.textContent")
+    assert cited.eval_on_selector("mark", "m => m.textContent") == citation["quote"]
+    assert page_text.index(citation["quote"]) == citation["start"]  # the span where the citation says
+    gold = page.eval_on_selector('#evidence section[data-kind="gold"] mark.gold', "m => m.textContent")
+    assert " ".join(gold.split()) in " ".join(page_text.split())  # the gold quote, on the page it names
+
+
+def test_the_filters_show_only_the_items_asked_for(page: Page, folder: Path) -> None:
+    page.select_option("#item-run", "b-third")
+    page.wait_for_selector("#items tbody tr")
+    page.select_option("#filter-outcome", "blocked")
+    shown = page.eval_on_selector_all("#items tbody tr", "rows => rows.map(r => r.dataset.item)")
+    assert shown == [row["id"] for row in rows(folder, "b-third") if row["outcome"] == "blocked"]
+    page.select_option("#filter-category", "refusal")
+    shown = page.eval_on_selector_all("#items tbody tr", "rows => rows.map(r => r.dataset.item)")
+    blocked_refusals = [
+        row["id"]
+        for row in rows(folder, "b-third")
+        if row["outcome"] == "blocked" and row["category"] == "refusal"
+    ]
+    assert shown == blocked_refusals
+
+
+def test_a_marked_verdict_is_a_human_label_assay_agree_reads(page: Page, folder: Path) -> None:
+    first, second = [
+        row for row in rows(folder, "c-first") if row["outcome"] == "correct" and row["hard_fact"]
+    ][:2]
+    for row, button in ((first, "#mark-wrong"), (second, "#mark-right")):
+        open_item(page, "c-first", row["id"])
+        page.click(button)
+        page.wait_for_selector("#mark-status:has-text('saved')")
+    labels_file = folder / "c-first" / "human_labels.jsonl"
+    labels = [json.loads(line) for line in labels_file.read_text(encoding="utf-8").splitlines()]
+    assert [(r["id"], r["human_mark"], r["human_label"]) for r in labels] == [
+        (first["id"], "wrong", "incorrect"),
+        (second["id"], "right", "correct"),
+    ]
+    out = folder.parent / "agreement.json"
+    labels_flags = ("--responses", labels_file, "--human", "human_label")
+    assay("agree", *labels_flags, "--metric", "hard_fact", "--json", out, cwd=folder.parent)
+    overall = json.loads(out.read_text(encoding="utf-8"))["metrics"]["hard_fact"]["overall"]
+    # hard_fact passes both; the person calls one of them incorrect
+    assert (overall["n"], overall["tp"], overall["fp"]) == (2, 1, 1)
+
+
+def test_a_mark_from_elsewhere_is_refused(viewer: str, folder: Path) -> None:
+    item = rows(folder, "a-second")[0]["id"]
+    body = {"run": "a-second", "item": item, "mark": "wrong"}
+    assert httpx.post(viewer + "api/mark", json=body).status_code == 403  # no origin, no token
+    other = {"Origin": "http://evil.example"}
+    assert httpx.post(viewer + "api/mark", json=body, headers=other).status_code == 403
+    token = re.search(r'name="assay-token" content="([^"]+)"', httpx.get(viewer).text)
+    assert token is not None
+    own = {"Origin": viewer.rstrip("/"), "X-Assay-Token": token.group(1)}
+    rebound = {**own, "Host": "evil.example"}  # DNS rebinding: a page of another name reaching this server
+    assert httpx.post(viewer + "api/mark", json=body, headers=rebound).status_code == 403
+    too_large = httpx.post(
+        viewer + "api/mark",
+        content=b"{" + b" " * 10_000 + b"}",
+        headers={**own, "Content-Type": "application/json"},
+    )
+    assert too_large.status_code == 403
+    assert not (folder / "a-second" / "human_labels.jsonl").exists()
+    assert httpx.post(viewer + "api/mark", json=body, headers=own).status_code == 200
+    assert (folder / "a-second" / "human_labels.jsonl").exists()
+
+
+@pytest.mark.parametrize("run", ["..", "../runs/c-first", "/etc", "c-first/../a-second"])
+def test_only_the_runs_found_are_served(viewer: str, run: str) -> None:
+    httpx.get(viewer + "api/runs")
+    assert httpx.get(viewer + "api/items", params={"run": run}).status_code == 404
