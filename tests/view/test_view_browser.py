@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -229,3 +230,47 @@ def test_a_mark_from_elsewhere_is_refused(viewer: str, folder: Path) -> None:
 def test_only_the_runs_found_are_served(viewer: str, run: str) -> None:
     httpx.get(viewer + "api/runs")
     assert httpx.get(viewer + "api/items", params={"run": run}).status_code == 404
+
+
+HOSTILE = '<img src=x onerror="document.title=\'pwned\'"><script>document.title="pwned"</script>'
+
+
+@pytest.fixture(scope="module")
+def hostile_viewer(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A copy of the first run whose first item's question, reply and category are markup, and whose
+    folder's name is too: a run's text reaches the page as text."""
+    root = tmp_path_factory.mktemp("hostile")
+    copy = root / "<b>run</b>"
+    shutil.copytree(folder / "c-first", copy)
+    found = rows(copy, ".")
+    found[0].update(question=HOSTILE, response=HOSTILE, category=HOSTILE)
+    (copy / "run.jsonl").write_text("".join(json.dumps(row) + "\n" for row in found), encoding="utf-8")
+    command = [sys.executable, "-m", "assay", "view", str(root), "--port", "0", "--no-open"]
+    process = subprocess.Popen(command, cwd=root, env=ENV, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        found_url = re.search(r"http://127\.0\.0\.1:\d+/", process.stdout.readline())
+        assert found_url
+        yield found_url.group()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_text_from_a_run_stays_text(browser: Browser, hostile_viewer: str) -> None:
+    opened = browser.new_page()
+    errors: list[str] = []
+    opened.on("dialog", lambda dialog: errors.append(dialog.message))
+    opened.goto(hostile_viewer)
+    opened.wait_for_selector("#items tbody tr")
+    assert opened.text_content("#runs tbody tr td") == "<b>run</b>"
+    first = opened.query_selector("#items tbody tr")
+    assert first is not None
+    assert first.eval_on_selector("td:nth-child(4)", "c => c.textContent") == HOSTILE
+    first.click()
+    opened.wait_for_selector("#evidence section")
+    assert HOSTILE in (opened.text_content("#item") or "")
+    made = opened.evaluate("[...document.querySelectorAll('img, script, b')].map(e => e.outerHTML)")
+    assert not [element for element in made if "pwned" in element or element == "<b>run</b>"]
+    assert opened.title() == "assay view" and errors == []
+    opened.close()

@@ -13,7 +13,7 @@ server as its Host (a web page elsewhere cannot reach it through a name of its o
 mark must come from this page (its Origin, and the per-server token the page holds) with a small JSON
 body; runs are looked up by id among those found, never by a path the request builds; the page puts
 every text into the document as text (textContent), never as markup, and its Content-Security-Policy
-lets it fetch from this server only.
+runs only the page's own script (by a nonce) and lets it fetch from this server only.
 """
 
 from __future__ import annotations
@@ -36,10 +36,16 @@ HOST = "127.0.0.1"
 MAX_BODY = 4096  # bytes of a mark's body: a run id, an item id and a word
 TOKEN_HEADER = "X-Assay-Token"
 TOKEN_MARK = "__ASSAY_TOKEN__"  # where the page holds the token
-CSP = (
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-    "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
+NONCE_MARK = "__ASSAY_NONCE__"  # the page's script and style carry the response's nonce
+
+
+def csp(nonce: str) -> str:
+    """The page may run its own script and style only (those with this response's nonce: no inline
+    handler, no injected script would run even if markup slipped in) and fetch from this server only."""
+    return (
+        f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'; "
+        "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
 
 
 class ViewServer(ThreadingHTTPServer):
@@ -71,9 +77,9 @@ class ViewServer(ThreadingHTTPServer):
             raise NotFound(f"no run {run_id!r} in the viewed folder")
         return known
 
-    def page(self) -> bytes:
+    def page(self, nonce: str) -> bytes:
         text = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
-        return text.replace(TOKEN_MARK, self.token).encode("utf-8")
+        return text.replace(TOKEN_MARK, self.token).replace(NONCE_MARK, nonce).encode("utf-8")
 
 
 class NotFound(Exception):
@@ -118,7 +124,8 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         query = {key: values[0] for key, values in parse_qs(url.query).items()}
         if url.path == "/":
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", self.server.page())
+            nonce = secrets.token_urlsafe(16)
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", self.server.page(nonce), nonce)
         elif url.path == "/api/runs":
             self._json(HTTPStatus.OK, {"runs": [run.summary() for run in self.server.scan()]})
         elif url.path == "/api/items":
@@ -167,11 +174,11 @@ class Handler(BaseHTTPRequestHandler):
     def _json(self, status: HTTPStatus, data: Any) -> None:
         self._send(status, "application/json; charset=utf-8", json.dumps(data, allow_nan=False).encode())
 
-    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+    def _send(self, status: HTTPStatus, kind: str, body: bytes, nonce: str = "") -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", csp(nonce or secrets.token_urlsafe(16)))
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Referrer-Policy", "no-referrer")
