@@ -4,6 +4,7 @@ blocks most answers: a regression). The viewer runs as a user starts it, a subpr
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -124,7 +125,7 @@ def compare(page: Page, a: str, b: str) -> None:
     page.select_option("#compare-a", a)
     page.select_option("#compare-b", b)
     page.click("#compare-go")
-    page.wait_for_selector("#comparison table#paired")
+    page.wait_for_selector("#comparison table.paired")
 
 
 def test_comparing_two_runs_flags_the_regression(page: Page, folder: Path) -> None:
@@ -274,3 +275,69 @@ def test_text_from_a_run_stays_text(browser: Browser, hostile_viewer: str) -> No
     assert not [element for element in made if "pwned" in element or element == "<b>run</b>"]
     assert opened.title() == "assay view" and errors == []
     opened.close()
+
+
+@pytest.fixture(scope="module")
+def scored_viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A folder of two scored files (`assay score --out`): the example's replies, then the same with a
+    third of them replaced by a decline (a regression); named so that their names' order is not the
+    order they were written in."""
+    root = tmp_path_factory.mktemp("scored")
+    with (EXAMPLES / "qa_responses.csv").open(encoding="utf-8", newline="") as handle:
+        table = list(csv.DictReader(handle))
+    worse = [
+        {**row, "response": "I could not find that."} if index % 3 == 0 else row
+        for index, row in enumerate(table)
+    ]
+    for name, found in (("z-before", table), ("a-after", worse)):
+        responses = root / "inputs" / f"{name}.csv"
+        responses.parent.mkdir(exist_ok=True)
+        (root / "scored").mkdir(exist_ok=True)
+        with responses.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(found[0]))
+            writer.writeheader()
+            writer.writerows(found)
+        out = root / "scored" / f"{name}.csv"
+        assay("score", "--responses", responses, "--metric", "exact_substring", "--out", out, cwd=root)
+    command = [sys.executable, "-m", "assay", "view", str(root / "scored"), "--port", "0", "--no-open"]
+    process = subprocess.Popen(command, cwd=root, env=ENV, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found_url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found_url, line
+        assert "0 runs and 2 scored files" in line
+        yield found_url.group(), root / "scored"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_scored_files_are_listed_charted_and_compared(
+    browser: Browser, scored_viewer: tuple[str, Path]
+) -> None:
+    url, folder = scored_viewer
+    opened = browser.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(url)
+    opened.wait_for_selector("#scored tbody tr")
+    shown = opened.eval_on_selector_all("#scored tbody tr", "rows => rows.map(r => r.dataset.run)")
+    assert shown == ["z-before.csv", "a-after.csv"]
+    points = opened.eval_on_selector_all(
+        '#trends figure[data-chart="scored:exact_substring"] circle.point',
+        "dots => dots.map(d => d.dataset.run)",
+    )
+    assert points == shown
+    compare(opened, "z-before.csv", "a-after.csv")
+    assert "exact_substring (all)" in (opened.text_content("#regression-flag") or "")
+    flagged = opened.eval_on_selector_all("#moved tr.regression", "rows => rows.map(r => r.dataset.item)")
+    before = {row["id"]: row["exact_substring"] for row in csv.DictReader((folder / "z-before.csv").open())}
+    after = {row["id"]: row["exact_substring"] for row in csv.DictReader((folder / "a-after.csv").open())}
+    assert flagged == [i for i in before if before[i] == "True" and after[i] != "True"] and flagged
+    opened.select_option("#item-run", "a-after.csv")
+    opened.click(f'#items tr[data-item="{flagged[0]}"]')
+    opened.wait_for_selector("#evidence .note")
+    assert opened.query_selector("#mark-right") is None  # a scored file has no single verdict to mark
+    opened.close()
+    assert errors == []

@@ -46,8 +46,9 @@ def run_view(args: argparse.Namespace) -> int:
             f"could not listen on 127.0.0.1:{args.port} ({exc.strerror or exc})",
             fix="give another --port, or --port 0 for a free one",
         ) from None
-    runs = len(server.scan())
-    print(f"assay: viewing {runs} runs of {one_line(str(folder))} at {server.url} (Ctrl-C stops)", flush=True)
+    runs, files = server.scan()
+    found = f"{len(runs)} runs and {len(files)} scored files of {one_line(str(folder))}"
+    print(f"assay: viewing {found} at {server.url} (Ctrl-C stops)", flush=True)
     if not args.no_open:
         webbrowser.open(server.url)
     try:

@@ -61,15 +61,15 @@ class Run:
         }
 
 
-def find_runs(root: Path) -> list[Run]:
-    """Every run folder under `root` (``root`` itself too), in the order they ran."""
-    found = [Run(_run_id(folder, root), folder, _results(folder)) for folder in _run_folders(root, 0)]
+def find_runs(folders: list[Path], root: Path) -> list[Run]:
+    """The run folders among `folders` (``folders(root)``), in the order they ran."""
+    found = [Run(_run_id(folder, root), folder, _results(folder)) for folder in folders if run_file(folder)]
     return sorted(found, key=Run.order)
 
 
-def _run_folders(folder: Path, depth: int) -> Iterator[Path]:
-    if run_file(folder) is not None:
-        yield folder
+def folders(folder: Path, depth: int = 0) -> Iterator[Path]:
+    """`folder` and the folders under it, hidden ones and links skipped, MAX_DEPTH deep at most."""
+    yield folder
     if depth >= MAX_DEPTH:
         return
     try:
@@ -79,7 +79,7 @@ def _run_folders(folder: Path, depth: int) -> Iterator[Path]:
     for child in children:
         hidden = child.name.startswith(".") or child.name in SKIPPED_FOLDERS
         if child.is_dir() and not child.is_symlink() and not hidden:
-            yield from _run_folders(child, depth + 1)
+            yield from folders(child, depth + 1)
 
 
 def _run_id(folder: Path, root: Path) -> str:

@@ -2,8 +2,9 @@
 
     GET  /                            the page (the viewer is all in it: no other file, nothing fetched
                                       from elsewhere)
-    GET  /api/runs                    the runs in the order they ran, each with its headline and rollups
-    GET  /api/items?run=ID            a run's items
+    GET  /api/runs                    the runs in the order they ran, each with its headline and rollups,
+                                      and the scored files in the order they were written
+    GET  /api/items?run=ID            a run's (or a scored file's) items
     GET  /api/compare?a=ID&b=ID       B against A, with the paired tests and the regressions flagged
     GET  /api/evidence?run=ID&item=ID the pages an item's evidence is on, with the spans to highlight
     POST /api/mark                    {"run", "item", "mark": "right"|"wrong"}: a human label
@@ -30,7 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ..errors import AssayError
-from . import labels, runs
+from . import labels, runs, scored
 
 HOST = "127.0.0.1"
 MAX_BODY = 4096  # bytes of a mark's body: a run id, an item id and a word
@@ -56,26 +57,36 @@ class ViewServer(ThreadingHTTPServer):
         self.root = root
         self.documents = runs.Documents(sources)
         self.token = secrets.token_urlsafe(24)
-        self._runs: dict[str, runs.Run] = {}
+        self.scored = scored.ScoredFiles()
+        self._runs: dict[str, runs.Run | scored.Scored] = {}
         self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.server_port}/"
 
-    def scan(self) -> list[runs.Run]:
-        """The runs under the folder now (a run written since the page opened shows on its next load)."""
-        found = runs.find_runs(self.root)
+    def scan(self) -> tuple[list[runs.Run], list[scored.Scored]]:
+        """The runs and scored files under the folder now (one written since the page opened shows on
+        its next load)."""
+        folders = list(runs.folders(self.root))
+        found, files = runs.find_runs(folders, self.root), self.scored.find(self.root, folders)
         with self._lock:
             self._runs = {run.id: run for run in found}
-        return found
+            self._runs.update({file.id: file for file in files})
+        return found, files
 
-    def run(self, run_id: str) -> runs.Run:
+    def entry(self, run_id: str) -> runs.Run | scored.Scored:
         with self._lock:
             known = self._runs.get(run_id)
         if known is None:
-            raise NotFound(f"no run {run_id!r} in the viewed folder")
+            raise NotFound(f"no run or scored file {run_id!r} in the viewed folder")
         return known
+
+    def run(self, run_id: str) -> runs.Run:
+        found = self.entry(run_id)
+        if not isinstance(found, runs.Run):
+            raise NotFound(f"{run_id!r} is a scored file, not a run")
+        return found
 
     def page(self, nonce: str) -> bytes:
         text = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
@@ -127,18 +138,38 @@ class Handler(BaseHTTPRequestHandler):
             nonce = secrets.token_urlsafe(16)
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", self.server.page(nonce), nonce)
         elif url.path == "/api/runs":
-            self._json(HTTPStatus.OK, {"runs": [run.summary() for run in self.server.scan()]})
+            found, files = self.server.scan()
+            self._json(
+                HTTPStatus.OK, {"runs": [r.summary() for r in found], "scored": [f.summary() for f in files]}
+            )
         elif url.path == "/api/items":
-            run = self.server.run(query["run"])
-            self._json(HTTPStatus.OK, {"items": runs.items(run, labels.read_labels(run.folder))})
+            self._json(HTTPStatus.OK, {"items": self._items(self.server.entry(query["run"]))})
         elif url.path == "/api/compare":
-            a, b = self.server.run(query["a"]), self.server.run(query["b"])
-            self._json(HTTPStatus.OK, runs.compare(a, b))
+            self._json(
+                HTTPStatus.OK, self._compare(self.server.entry(query["a"]), self.server.entry(query["b"]))
+            )
         elif url.path == "/api/evidence":
-            run = self.server.run(query["run"])
-            self._json(HTTPStatus.OK, runs.evidence(run, query["item"], self.server.documents))
+            entry = self.server.entry(query["run"])
+            if isinstance(entry, scored.Scored):
+                self._json(HTTPStatus.OK, {"pages": [], "note": "a scored file keeps no citations"})
+            else:
+                self._json(HTTPStatus.OK, runs.evidence(entry, query["item"], self.server.documents))
         else:
             raise NotFound(f"no page {url.path!r}")
+
+    @staticmethod
+    def _items(entry: runs.Run | scored.Scored) -> list[dict[str, Any]]:
+        if isinstance(entry, scored.Scored):
+            return scored.items(entry)
+        return runs.items(entry, labels.read_labels(entry.folder))
+
+    @staticmethod
+    def _compare(a: runs.Run | scored.Scored, b: runs.Run | scored.Scored) -> dict[str, Any]:
+        if isinstance(a, runs.Run) and isinstance(b, runs.Run):
+            return runs.compare(a, b)
+        if isinstance(a, scored.Scored) and isinstance(b, scored.Scored):
+            return scored.compared(a, b)
+        raise ValueError("a run is compared with a run, a scored file with a scored file")
 
     def _post(self) -> None:
         if urlsplit(self.path).path != "/api/mark":
