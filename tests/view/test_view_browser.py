@@ -25,12 +25,18 @@ REPO = Path(__file__).resolve().parents[2]
 SRC, EXAMPLES = REPO / "src", REPO / "examples"
 SOURCES = EXAMPLES / "gold" / "sources"
 ENV = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"}
-# Named so that their names' order is not the order they ran in; the last one regresses.
+# Named so that their names' order is not the order they ran in; the second is graded by a judge (a
+# scripted one: its verdicts and rationales come from SCRIPT), the last one regresses.
 RUNS = (
     ("c-first", ()),
-    ("a-second", ("--system-option", "top=3")),
+    ("a-second", ("--system-option", "top=3", "--judge", "scripted:{script}", "--judge-all")),
     ("b-third", ("--system-option", "floor=0.5")),
 )
+RATIONALE = "names the AYUSH systems the wordings cover"
+SCRIPT = {
+    "Ayurveda": json.dumps({"verdict": "CORRECT", "rationale": RATIONALE}),
+    "": json.dumps({"verdict": "CORRECT", "rationale": "states the expected value"}),  # every other prompt
+}
 
 
 def assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -49,11 +55,12 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assay("gold", "build", "--facts", facts, "--sources", SOURCES, "--templates", templates, "--refusals",
           "--out", gold, cwd=work)  # fmt: skip
     system = f"{EXAMPLES / 'rag_system' / 'bot.py'}:answer"
+    script = work / "script.json"
+    script.write_text(json.dumps(SCRIPT), encoding="utf-8")
     for name, options in RUNS:
         out = work / "runs" / name
-        assay(
-            "run", "--gold", gold, "--system", system, *options, "--sources", SOURCES, "--out", out, cwd=work
-        )
+        given = [option.format(script=script) for option in options]
+        assay("run", "--gold", gold, "--system", system, *given, "--sources", SOURCES, "--out", out, cwd=work)
     return work / "runs"
 
 
@@ -165,6 +172,15 @@ def test_an_items_evidence_is_highlighted_in_its_page(page: Page, folder: Path) 
     assert page_text.index(citation["quote"]) == citation["start"]  # the span where the citation says
     gold = page.eval_on_selector('#evidence section[data-kind="gold"] mark.gold', "m => m.textContent")
     assert " ".join(gold.split()) in " ".join(page_text.split())  # the gold quote, on the page it names
+
+
+def test_the_judges_rationale_is_shown(page: Page, folder: Path) -> None:
+    row = next(row for row in rows(folder, "a-second") if "Ayurveda" in row["question"])
+    open_item(page, "a-second", row["id"])
+    page.wait_for_selector("#item-reason")
+    assert RATIONALE in (page.text_content("#item-reason") or "")  # the outcome's reason: the judge decided
+    words = page.eval_on_selector_all("#item-metrics tr", "rows => rows.map(r => r.textContent)")
+    assert [w for w in words if w.startswith("judge") and f"rationale: {RATIONALE}" in w]
 
 
 def test_the_filters_show_only_the_items_asked_for(page: Page, folder: Path) -> None:
