@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -357,3 +358,51 @@ def test_scored_files_are_listed_charted_and_compared(
     assert opened.query_selector("#mark-right") is None  # a scored file has no single verdict to mark
     opened.close()
     assert errors == []
+
+
+def own_headers(viewer: str) -> dict[str, str]:
+    """What the viewer's page sends with a mark: its origin and the token it was served."""
+    token = re.search(r'name="assay-token" content="([^"]+)"', httpx.get(viewer).text)
+    assert token is not None
+    return {"Origin": viewer.rstrip("/"), "X-Assay-Token": token.group(1)}
+
+
+def test_marking_an_item_again_replaces_its_mark(viewer: str, folder: Path) -> None:
+    found = rows(folder, "b-third")
+    passing = next(row for row in found if row["outcome"] == "correct")
+    failing = next(row for row in found if row["outcome"] == "blocked")
+    headers, url = own_headers(viewer), viewer + "api/mark"
+    for item, mark in ((passing, "right"), (failing, "right"), (passing, "wrong")):
+        assert httpx.post(
+            url, json={"run": "b-third", "item": item["id"], "mark": mark}, headers=headers
+        ).is_success
+    labels_file = folder / "b-third" / "human_labels.jsonl"
+    before = labels_file.read_bytes()
+    refused = httpx.post(
+        url, json={"run": "b-third", "item": passing["id"], "mark": "maybe"}, headers=headers
+    )
+    assert refused.status_code == 400 and "right, wrong" in refused.json()["error"]
+    assert labels_file.read_bytes() == before  # nothing written for a refused mark
+    labelled = {
+        row["id"]: (row["human_mark"], row["human_label"]) for row in map(json.loads, before.splitlines())
+    }
+    # right on a blocked item: its reply is incorrect; wrong on a correct one: incorrect too
+    assert labelled == {passing["id"]: ("wrong", "incorrect"), failing["id"]: ("right", "incorrect")}
+
+
+def test_a_folder_that_is_not_there_or_a_port_taken_is_exit_2(tmp_path: Path) -> None:
+    def view(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "assay", "view", *args, "--no-open"]
+        return subprocess.run(command, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=60)
+
+    missing = view(str(tmp_path / "nowhere"))
+    assert (
+        missing.returncode == 2 and "is not a folder. Fix: give the folder your runs are in" in missing.stderr
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = view(str(tmp_path), "--port", str(taken.getsockname()[1]))
+    assert (
+        busy.returncode == 2 and "could not listen on 127.0.0.1:" in busy.stderr and "--port 0" in busy.stderr
+    )

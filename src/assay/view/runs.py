@@ -19,7 +19,7 @@ from typing import Any
 from ..documents import Sources, load_sources
 from ..errors import AssayError, UsageError
 from ..harness.outcomes import DECIDED_COLUMN, OUTCOME_COLUMN, PASSING, REASON_COLUMN
-from ..harness.run_compare import RESULTS_FILE, compare_runs, load_run, run_file
+from ..harness.run_compare import RESULTS_FILE, HarnessRun, compare_runs, load_run, run_file
 from ..records import Record
 
 # Folders a walk does not enter, besides hidden ones (a page cache, .git, a virtual environment).
@@ -94,10 +94,29 @@ def _results(folder: Path) -> Mapping[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+_read: dict[Path, tuple[tuple[int, int], HarnessRun]] = {}
+_read_lock = threading.Lock()
+
+
+def read_run(folder: Path) -> HarnessRun:
+    """``load_run`` of the folder, kept while its run.jsonl is unchanged: the page asks for a run's
+    items, then an item's evidence, then a comparison, each of which reads its rows."""
+    stat = (folder / "run.jsonl").stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    with _read_lock:
+        known = _read.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    found = load_run(folder)
+    with _read_lock:
+        _read[folder] = (stamp, found)
+    return found
+
+
 def items(run: Run, labels: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each item of the run as the page lists it: the question, the reply, the outcome and its reason
     (a judge's rationale when one decided), every metric's verdict and words, and its human mark."""
-    found = load_run(run.folder)
+    found = read_run(run.folder)
     metrics = list((run.signatures.get("metrics") or {}).keys())
     return [_item(record, metrics, labels.get(record.id)) for record in found.run.records]
 
@@ -142,7 +161,7 @@ def compare(a: Run, b: Run) -> dict[str, Any]:
     an item that passed in A and does not in B, and a scope (or all) whose paired interval of B - A lies
     below zero."""
     found = compare_runs(a.folder, b.folder)
-    a_run, b_run = load_run(a.folder), load_run(b.folder)
+    a_run, b_run = read_run(a.folder), read_run(b.folder)
     b_outcomes = dict(zip((r.id for r in b_run.run.records), b_run.outcomes))
     moved = [
         {
@@ -212,7 +231,7 @@ def evidence(run: Run, item_id: str, documents: Documents) -> dict[str, Any]:
 
 
 def _record(run: Run, item_id: str) -> Record:
-    for record in load_run(run.folder).run.records:
+    for record in read_run(run.folder).run.records:
         if record.id == item_id:
             return record
     raise UsageError(f"no item {item_id!r} in run {run.id}", fix="pick an item the run's list shows")
