@@ -52,7 +52,8 @@ class Run:
         return {
             "id": self.id,
             "started": self.signatures.get("started"),
-            "system": self.signatures.get("system"),
+            # the spec with its options (secrets never written): what tells two versions of a bot apart
+            "system": self.signatures.get("system_signature") or self.signatures.get("system"),
             "gold_sha256": self.signatures.get("gold_sha256"),
             "headline": self.results.get("headline"),
             "outcomes": self.results.get("outcomes"),
