@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,8 +66,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return work / "runs"
 
 
-@pytest.fixture(scope="module")
-def viewer(folder: Path) -> Iterator[str]:
+@contextmanager
+def viewing(folder: Path) -> Iterator[str]:
+    """`assay view FOLDER` as a user starts it, on a free port; yields its address."""
     command = [sys.executable, "-m", "assay", "view", str(folder), "--port", "0", "--no-open"]
     process = subprocess.Popen(
         command, cwd=folder.parent, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -82,6 +84,12 @@ def viewer(folder: Path) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def viewer(folder: Path) -> Iterator[str]:
+    with viewing(folder) as url:
+        yield url
 
 
 @pytest.fixture
@@ -156,8 +164,9 @@ def test_two_runs_alike_flag_nothing(page: Page) -> None:
 
 def open_item(page: Page, run: str, item: str) -> None:
     page.select_option("#item-run", run)
-    page.wait_for_selector(f'#items tr[data-item="{item}"]')
-    page.click(f'#items tr[data-item="{item}"]')
+    row = f'#items[data-run="{run}"] tr[data-item="{item}"]'  # the run's own rows: runs share item ids
+    page.wait_for_selector(row)
+    page.click(row)
 
 
 def test_an_items_evidence_is_highlighted_in_its_page(page: Page, folder: Path) -> None:
@@ -186,7 +195,7 @@ def test_the_judges_rationale_is_shown(page: Page, folder: Path) -> None:
 
 def test_the_filters_show_only_the_items_asked_for(page: Page, folder: Path) -> None:
     page.select_option("#item-run", "b-third")
-    page.wait_for_selector("#items tbody tr")
+    page.wait_for_selector('#items[data-run="b-third"] tbody tr')
     page.select_option("#filter-outcome", "blocked")
     shown = page.eval_on_selector_all("#items tbody tr", "rows => rows.map(r => r.dataset.item)")
     assert shown == [row["id"] for row in rows(folder, "b-third") if row["outcome"] == "blocked"]
@@ -352,8 +361,7 @@ def test_scored_files_are_listed_charted_and_compared(
     before = {row["id"]: row["exact_substring"] for row in csv.DictReader((folder / "z-before.csv").open())}
     after = {row["id"]: row["exact_substring"] for row in csv.DictReader((folder / "a-after.csv").open())}
     assert flagged == [i for i in before if before[i] == "True" and after[i] != "True"] and flagged
-    opened.select_option("#item-run", "a-after.csv")
-    opened.click(f'#items tr[data-item="{flagged[0]}"]')
+    open_item(opened, "a-after.csv", flagged[0])
     opened.wait_for_selector("#evidence .note")
     assert opened.query_selector("#mark-right") is None  # a scored file has no single verdict to mark
     opened.close()
@@ -406,3 +414,22 @@ def test_a_folder_that_is_not_there_or_a_port_taken_is_exit_2(tmp_path: Path) ->
     assert (
         busy.returncode == 2 and "could not listen on 127.0.0.1:" in busy.stderr and "--port 0" in busy.stderr
     )
+
+
+def test_a_labels_file_that_is_not_json_is_said_and_kept(folder: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "runs" / "edited"
+    shutil.copytree(folder / "c-first", copy, ignore=shutil.ignore_patterns("human_labels.jsonl"))
+    labels_file = copy / "human_labels.jsonl"
+    labels_file.write_text(
+        '{"id": "x", "human_label": "correct"}\nnot json, edited by hand\n', encoding="utf-8"
+    )
+    item = rows(copy, ".")[0]["id"]
+    with viewing(copy.parent) as url:
+        httpx.get(url + "api/runs")
+        refused = httpx.post(
+            url + "api/mark", json={"run": "edited", "item": item, "mark": "right"}, headers=own_headers(url)
+        )
+        listed = httpx.get(url + "api/items", params={"run": "edited"})
+    assert refused.status_code == 400 and "human_labels.jsonl: a line is not JSON" in refused.json()["error"]
+    assert listed.status_code == 400 and "mend or remove that line" in listed.json()["error"]
+    assert labels_file.read_text(encoding="utf-8").endswith("edited by hand\n")  # the marks are not lost

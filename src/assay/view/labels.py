@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..harness.outcomes import OUTCOME_COLUMN, PASSING
 from ..outputs import write_text
 
@@ -38,7 +38,12 @@ def read_labels(folder: Path) -> dict[str, dict[str, Any]]:
         lines = (folder / LABELS_FILE).read_text(encoding="utf-8").splitlines()
     except OSError:
         return {}
-    rows = (json.loads(line) for line in lines if line.strip())
+    try:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    except ValueError as exc:  # edited by hand: said, and never written over with the marks lost
+        raise InputError(
+            f"a line is not JSON ({exc})", where=str(folder / LABELS_FILE), fix="mend or remove that line"
+        ) from None
     return {str(row["id"]): row for row in rows if isinstance(row, dict) and "id" in row}
 
 
@@ -47,34 +52,27 @@ def mark(folder: Path, item_id: str, given: str) -> dict[str, Any]:
     if given not in MARKS:
         raise UsageError(f"a mark is one of {', '.join(MARKS)}, not {given!r}")
     with _lock:
-        row = _run_row(folder, item_id)
+        rows = _run_rows(folder)
+        row = next((row for row in rows if str(row.get("id")) == item_id), None)
+        if row is None:
+            raise UsageError(f"no item {item_id!r} in this run", fix="mark an item the run's list shows")
         outcome = row.get(OUTCOME_COLUMN)
         if outcome in NO_VERDICT:
             raise UsageError(f"item {item_id!r} is {outcome}: there is no verdict to mark")
         correct = (outcome in PASSING) == (given == "right")
         labelled = {**row, MARK_COLUMN: given, LABEL_COLUMN: "correct" if correct else "incorrect"}
-        labels = read_labels(folder)
-        labels[item_id] = labelled
-        write_text(folder / LABELS_FILE, "".join(_line(row) for row in _in_run_order(folder, labels)))
+        labels = {**read_labels(folder), item_id: labelled}
+        order = {str(row.get("id")): index for index, row in enumerate(rows)}
+        in_order = sorted(labels.values(), key=lambda row: order.get(str(row["id"]), len(order)))
+        write_text(folder / LABELS_FILE, "".join(_line(row) for row in in_order))
     return labelled
 
 
-def _run_row(folder: Path, item_id: str) -> dict[str, Any]:
-    """The item's row of run.jsonl, as the run wrote it."""
-    for row in _run_rows(folder):
-        if str(row.get("id")) == item_id:
-            return row
-    raise UsageError(f"no item {item_id!r} in {folder}", fix="mark an item the run's list shows")
-
-
 def _run_rows(folder: Path) -> list[dict[str, Any]]:
+    """run.jsonl's rows as the run wrote them: copied into the labels file whole, so that every
+    metric's inputs are there for assay agree."""
     with (folder / "run.jsonl").open(encoding="utf-8") as handle:
         return [row for row in map(json.loads, handle) if isinstance(row, dict)]
-
-
-def _in_run_order(folder: Path, labels: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    order = {str(row.get("id")): index for index, row in enumerate(_run_rows(folder))}
-    return sorted(labels.values(), key=lambda row: order.get(str(row["id"]), len(order)))
 
 
 def _line(row: Mapping[str, Any]) -> str:
