@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -153,6 +154,9 @@ def test_comparing_two_runs_flags_the_regression(page: Page, folder: Path) -> No
     passing = ("correct", "correct_ungrounded")
     expected = [i for i in before if before[i] in passing and after[i] not in passing]
     assert flagged == expected and len(expected) >= 5
+    moves = Counter((before[i], after[i]) for i in before if before[i] != after[i])
+    listed = page.eval_on_selector_all("#transitions li", "items => items.map(i => i.textContent)")
+    assert sorted(listed) == sorted(f"{a} → {b}: {n}" for (a, b), n in moves.items())
     assert page.text_content("#paired tr.regression td") == "all"
 
 
