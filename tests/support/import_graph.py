@@ -14,6 +14,8 @@ from pathlib import Path
 # A module's layer is its first package under assay/; the core is every module not named here.
 LAYER_OF_PACKAGE = {
     "cli": 5,
+    # the viewer: a top layer like the CLI (it reads runs through the harness); only the CLI imports it
+    "view": 5,
     "harness": 4,
     # score_file: a file job (read, score over processes, write the per-row files), above the report
     "parallel": 4,
