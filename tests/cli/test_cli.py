@@ -477,6 +477,39 @@ def test_with_no_metric_every_metric_whose_inputs_the_file_has_runs(
     assert list(json.loads((tmp_path / "s.json").read_text())["metrics"]) == expected
 
 
+def test_a_language_column_does_not_turn_the_mlqa_metrics_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MLQA's exact match is near 0% on sentence answers, like SQuAD's: with a `lang` column they are one
+    --metric away (named in the hint), not run unasked."""
+    path = tmp_path / "in.csv"
+    path.write_text(
+        "question,answer,response,lang\nq,Delhi,The capital of India is New Delhi.,en\n", encoding="utf-8"
+    )
+    code, out, err = run(["score", "--responses", str(path), "--json", str(tmp_path / "s.json")], capsys)
+    assert code == 0, err
+    ran = list(json.loads((tmp_path / "s.json").read_text())["metrics"])
+    assert "phrase_match" in ran and not [name for name in ran if name.startswith("mlqa")]
+    offered = out.split("one flag away:")[1].split("\n")[0]
+    assert "mlqa_em" in offered and "mlqa_f1" in offered
+    code, _, err = run(
+        ["score", "--responses", str(path), "--metric", "mlqa_f1", "--json", str(tmp_path / "m.json")], capsys
+    )
+    assert code == 0, err
+    assert list(json.loads((tmp_path / "m.json").read_text())["metrics"]) == ["mlqa_f1"]
+
+
+def test_the_mlqa_metrics_are_not_offered_without_a_language_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("question,answer,response\nq,Delhi,New Delhi\n", encoding="utf-8")
+    code, out, err = run(["score", "--responses", str(path)], capsys)
+    assert code == 0, err
+    offered = out.split("one flag away:")[1].split("\n")[0]
+    assert "squad_f1" in offered and "mlqa" not in offered  # they would need a --lang-col too
+
+
 def test_the_other_metrics_run_when_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "in.csv"
     path.write_text("question,answer,response\nq,Delhi,New Delhi\n", encoding="utf-8")

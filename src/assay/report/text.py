@@ -128,7 +128,8 @@ def _hint(report: Report) -> list[str]:
         name
         for name, scorer in SCORERS.items()
         if name not in report.metrics
-        and (not scorer.default or (report.has_lang and "lang" in scorer.inputs))
+        and not scorer.default
+        and (report.has_lang or "lang" not in scorer.inputs)
         and not _needs_a_run(scorer.inputs)
     ]
     lines = []
