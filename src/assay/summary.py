@@ -52,6 +52,9 @@ class Tally:
     # integer sum is exact in any order, so several processes' parts add up to one process's total.
     score_total: int | None = None
     soft: int = 0  # soft passes: failed strictly, passed with inflections tolerated
+    score_square_total: int | None = (
+        None  # the row scores' squares summed (same units), for the mean's interval
+    )
 
     @property
     def graded(self) -> bool:
@@ -64,6 +67,17 @@ class Tally:
         if self.score_total is None or not scored:
             return None
         return self.score_total / (scored * SCORE_UNITS_PER_ONE)  # int / int: correctly rounded
+
+    @property
+    def mean_interval(self) -> stats.Interval | None:
+        """The 95% interval of a graded metric's mean (``stats.mean_interval``), or None."""
+        if self.score_total is None or self.score_square_total is None:
+            return None
+        return stats.mean_interval(
+            self.score_total / SCORE_UNITS_PER_ONE,
+            self.score_square_total / SCORE_UNITS_PER_ONE,
+            self.n - self.unscored,
+        )
 
     @property
     def failed(self) -> int:
@@ -80,15 +94,20 @@ class Tally:
         return (self.passed + self.soft) / scored if scored else None
 
     def __add__(self, other: Tally) -> Tally:
-        totals = (self.score_total, other.score_total)
         return Tally(
             self.n + other.n,
             self.passed + other.passed,
             self.blank + other.blank,
             self.unscored + other.unscored,
-            None if totals == (None, None) else sum(t or 0 for t in totals),
+            _sum_of(self.score_total, other.score_total),
             self.soft + other.soft,
+            _sum_of(self.score_square_total, other.score_square_total),
         )
+
+
+def _sum_of(first: int | None, second: int | None) -> int | None:
+    """Two parts' score sums added; None when neither part has one (the metric is not graded)."""
+    return None if first is None and second is None else (first or 0) + (second or 0)
 
 
 @dataclass(frozen=True)
@@ -352,13 +371,17 @@ def _with_score_sums(
     if values is None:
         return summary
     totals: dict[str, int] = dict.fromkeys(summary.domains, 0)
-    units = map(round, map(float(SCORE_UNITS_PER_ONE).__mul__, values))
-    for record, value in zip(records, units):
-        totals[record.domain] += value
+    squares: dict[str, int] = dict.fromkeys(summary.domains, 0)
+    for record, value in zip(records, values):
+        totals[record.domain] += round(value * SCORE_UNITS_PER_ONE)
+        squares[record.domain] += round(value * value * SCORE_UNITS_PER_ONE)
     domains = {
-        domain: dataclasses.replace(t, score_total=totals[domain]) for domain, t in summary.domains.items()
+        domain: dataclasses.replace(t, score_total=totals[domain], score_square_total=squares[domain])
+        for domain, t in summary.domains.items()
     }
-    combined = dataclasses.replace(summary.combined, score_total=sum(totals.values()))
+    combined = dataclasses.replace(
+        summary.combined, score_total=sum(totals.values()), score_square_total=sum(squares.values())
+    )
     return dataclasses.replace(summary, domains=domains, combined=combined)
 
 
