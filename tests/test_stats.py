@@ -111,3 +111,12 @@ def test_kappa_intervals_stay_within_kappas_range(table: tuple[int, int, int, in
     found = stats.cohen_kappa(*table)
     assert found is not None and found.interval is not None
     assert -1.0 <= found.interval.low <= found.interval.high <= 1.0
+
+
+@pytest.mark.parametrize("table", [(3, 1, 0, 0), (0, 0, 2, 5), (3, 0, 1, 0), (0, 2, 0, 4)])
+def test_kappa_where_one_rater_uses_one_class_is_undefined(table: tuple[int, int, int, int]) -> None:
+    """Chance agreement then equals the observed agreement whatever the other rater does: the formula's
+    0 with a zero-width interval would measure nothing, so kappa is None and the raw agreement is kept."""
+    found = stats.cohen_kappa(*table)
+    assert found is not None and found.kappa is None and found.interval is None
+    assert found.observed == (table[0] + table[3]) / sum(table)

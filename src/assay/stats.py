@@ -169,10 +169,15 @@ class Kappa:
 
 def cohen_kappa(tp: int, fp: int, fn: int, tn: int, z: float = Z95) -> Kappa | None:
     """Cohen's kappa of rater A (the metric: tp + fp positives) against rater B (people: tp + fn
-    positives), with its large-sample interval; None for an empty table."""
+    positives), with its large-sample interval; None for an empty table. Where either rater puts every
+    row in one class, kappa (and its interval) is None: agreement by chance then equals the observed
+    agreement whatever the other rater does, so the formula gives 0 with a zero-width interval, which
+    measures nothing (statsmodels prints 0.0)."""
     n = tp + fp + fn + tn
     if n == 0:
         return None
+    if 0 in (tp + fp, fn + tn, tp + fn, fp + tn):  # a rater with one class only
+        return Kappa(None, None, (tp + tn) / n)
     table = [[tp / n, fp / n], [fn / n, tn / n]]  # rows: A's class; columns: B's
     rows = [sum(table[0]), sum(table[1])]
     cols = [table[0][0] + table[1][0], table[0][1] + table[1][1]]

@@ -15,7 +15,7 @@ from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
-from .format import DASH, aligned_width, difference_cells, interval_text, percent, text_table
+from .format import DASH, aligned_width, count, difference_cells, interval_text, percent, text_table
 from .model import Cell, MetricReport, Report
 from .sections import BODY, LEAD
 
@@ -320,14 +320,17 @@ def render_agreement(
 ) -> str:
     """Each metric against the human labels: confusion matrix, precision, recall, Cohen's kappa."""
     lines = [one_line(f"agreement with the human labels in '{column}' (a pass counts as 'correct')"), ""]
-    header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "kappa", "95% CI"]
+    header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "agreement", "kappa", "95% CI"]
     for metric in found:
         scopes = [("all", metric.overall)]
         scopes += [(f"domain {d or '(none)'}", c) for d, c in metric.domains.items()]
         scopes += [(f"lang {lang}", c) for lang, c in metric.langs.items()]
         title = f"{metric.metric}   [{signatures[metric.metric]}]" if signatures else metric.metric
         lines += [title, *text_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
-        others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
+        lines += _undefined_kappas(scopes)
+        others = ", ".join(
+            f"{label} {count(n, 'row')}, {p} passed" for label, (n, p) in metric.other_labels.items()
+        )
         if others:
             lines.append(f"  other labels, apart: {one_line(others)}")
         if metric.unscored:
@@ -345,7 +348,18 @@ def _confusion_cells(confusion: Confusion) -> list[str]:
         else f"{kappa.interval.low:.3f}{DASH}{kappa.interval.high:.3f}"
     )
     counts = (confusion.n, confusion.tp, confusion.fp, confusion.fn, confusion.tn)
-    return [*map(str, counts), _ratio(confusion.precision), _ratio(confusion.recall), value, ci]
+    shares = (confusion.precision, confusion.recall, confusion.raw_agreement)
+    return [*map(str, counts), *map(_ratio, shares), value, ci]
+
+
+def _undefined_kappas(scopes: Sequence[tuple[str, Confusion]]) -> list[str]:
+    """A line per reason kappa is n/a, naming its scopes ("kappa n/a: every label is one class (all,
+    domain geo)"), so an n/a is never read as a kappa of 0."""
+    by_reason: dict[str, list[str]] = {}
+    for label, confusion in scopes:
+        if confusion.kappa_undefined is not None:
+            by_reason.setdefault(confusion.kappa_undefined, []).append(label)
+    return [f"  kappa n/a: {reason} ({one_line(', '.join(labels))})" for reason, labels in by_reason.items()]
 
 
 def _ratio(value: float | None) -> str:
