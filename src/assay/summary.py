@@ -187,6 +187,9 @@ class Summary:
     intervals: IntervalMethod = IntervalMethod()
     review: Review | None = None
     langs_column: bool = False  # whether the input has a language column (then MetricSummary.langs)
+    # Rows whose reply a system's guard blocked (``Reply.blocked``): a harness run's outcome rule grades
+    # them (a refusal item declined, an answerable item blocked), so they are counted here, not in `blank`.
+    blocked: int = 0
 
     def interval(self, tally: Tally) -> stats.Interval | None:
         return self.intervals.of(tally)
@@ -234,10 +237,12 @@ def summarize(
         first, second = (results[name] for name in chosen)
         positions = (names.index(chosen[0]), names.index(chosen[1]))
         agreement = _agreement(dataset.records, joint, positions, chosen, first, second)
+    blocked = blocked_rows(dataset.records)
     return Summary(
         source=dataset.source,
         total=len(dataset.records),
-        blank=sum(blank),
+        blank=sum(blank) - sum(blank[index] for index in blocked),
+        blocked=len(blocked),
         empty_golden_ids=_empty_golden_ids(dataset.records),
         null_cells=dataset.null_cells,
         limit=dataset.limit,
@@ -465,6 +470,13 @@ def _deciding_answer(index: int, *metrics: MetricScores) -> int:
     return next((m.answer_index[index] for m in metrics if m.answer_index[index] >= 0), 0)
 
 
+def blocked_rows(records: Sequence[Record]) -> list[int]:
+    """The rows whose reply a system's guard blocked (its text is often empty: not a blank response)."""
+    return [
+        index for index, record in enumerate(records) if record.reply is not None and record.reply.blocked
+    ]
+
+
 def merge_summaries(parts: Sequence[Summary]) -> Summary:
     """One summary of consecutive parts of one input (scored in separate processes), as if scored whole."""
     first = parts[0]
@@ -473,6 +485,7 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         source=first.source,
         total=sum(p.total for p in parts),
         blank=sum(p.blank for p in parts),
+        blocked=sum(p.blocked for p in parts),
         empty_golden_ids=tuple(itertools.chain.from_iterable(p.empty_golden_ids for p in parts)),
         null_cells=_merge_id_lists([p.null_cells for p in parts]),
         limit=first.limit,

@@ -175,7 +175,7 @@ def test_report_headline_counts_rows_and_blank_responses(
     _, out, _ = run(["score", "--responses", "my_model_english.csv", "--limit", "4"], capsys)
     assert out.splitlines()[0] == (
         f"assay {assay.__version__} · my_model_english.csv: 4 rows (--limit 4: the first 4 rows only), "
-        "1 blank responses (scored incorrect)"
+        "1 blank response (scored incorrect)"
     )
 
 
@@ -364,7 +364,7 @@ def test_empty_golden_answers_are_warned_about(tmp_path: Path, capsys: pytest.Ca
     assert code == 0
     warning = next(line for line in err.splitlines() if line.startswith("assay: warning: "))
     assert warning.startswith(
-        "assay: warning: 3 rows have an empty (or whitespace/punctuation-only) golden answer"
+        "assay: warning: 3 rows with an empty (or whitespace/punctuation-only) golden answer"
     )
     assert "ids none, space, danda" in warning
     assert "4 rows" in out.splitlines()[0]  # still scored and counted
@@ -389,7 +389,7 @@ def test_null_cells_are_warned_about(tmp_path: Path, capsys: pytest.CaptureFixtu
         in err
     )
     assert (
-        "assay: warning: column 'question' is empty (NaN/None) in 1 rows, treated as empty text: ids c" in err
+        "assay: warning: column 'question' is empty (NaN/None) in 1 row, treated as empty text: ids c" in err
     )
 
 

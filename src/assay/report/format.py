@@ -27,6 +27,15 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
+def blank_text(blank: int, blocked: int = 0) -> str:
+    """How many responses were blank (scored incorrect), and apart from them how many replies a system's
+    guard blocked (a harness run grades those by its outcome rule: a refusal item blocked is correct)."""
+    text = count(blank, "blank response") + " (scored incorrect)"
+    if blocked:
+        text += f", {count(blocked, 'reply', 'replies')} blocked by the system's guard (counted as blocked)"
+    return text
+
+
 def mean_text(mean: float | None) -> str:
     """A graded metric's mean score (0 to 1, three places), never a percentage."""
     return NA if mean is None else f"{mean:.3f}"

@@ -22,7 +22,7 @@ from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
 from ..summary import BUCKETS
 from ._questions import questions_section
-from .format import count, interval_text, mean_interval_text, mean_text, percent
+from .format import blank_text, count, interval_text, mean_interval_text, mean_text, percent
 from .markup import csp_hash, element, json_script, number_cell, row_attrs, table, template
 from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
@@ -42,7 +42,9 @@ def render_html(report: Report) -> str:
     the rows to review and the table of questions (the report's rows: ``build_report(run)``)."""
     summary = report.as_dict()
     lead, body = _parts(report, LEAD), _parts(report, BODY)
-    parts = [_overview(summary), *(part.html for part in lead)]
+    # The report's lead (a harness run's headline and outcomes, a comparison) comes before the overview of
+    # every metric's accuracy: it is what the reader came for.
+    parts = [*(part.html for part in lead), _overview(summary)]
     parts += [_metric_section(report, name) for name in report.metrics]
     parts += [part.html for part in body]
     if summary.get("agreement"):
@@ -99,11 +101,11 @@ def _header(
     limit = summary["signature"].get("limit")
     facts = [
         count(counts.get("total", 0), "row") + (f" (the first {limit} only)" if limit else ""),
-        count(counts.get("blank", 0), "blank response") + " (scored incorrect)",
+        blank_text(counts.get("blank", 0), counts.get("blocked", 0)),
         f"intervals: {summary['signature'].get('intervals', '')}",
         f"assay {summary['signature'].get('assay', __version__)}",
     ]
-    links = [("overview", "Overview"), *lead, *((f"metric-{name}", name) for name in summary["metrics"])]
+    links = [*lead, ("overview", "Overview"), *((f"metric-{name}", name) for name in summary["metrics"])]
     links += body
     links += [("agreement", "Agreement")] if summary.get("agreement") else []
     links += [("review", "Rows to review")] if (summary.get("review") or {}).get("rows") else []
@@ -202,9 +204,17 @@ def _metric_section(report: Report, name: str) -> str:
         f'<section id="metric-{escape(name)}" class="metric"><h2>{escape(name)}</h2>'
         f'<p class="headline">{escape(headline)}</p>'
         f'<p class="signature"><code>{escape(str(metric.get("signature", "")))}</code></p>'
-        f'<div class="split"><div class="chart">{accuracy_chart_svg(report, [name])}</div>'
+        f'<div class="split">{_metric_chart(report, name)}'
         f"{table(header, rows, class_='numbers')}</div></section>"
     )
+
+
+def _metric_chart(report: Report, name: str) -> str:
+    """The metric's chart per domain with the combined row; none when there is one domain only, whose dot
+    would only repeat the combined one."""
+    if len(report.metrics[name].domains) < 2:
+        return ""
+    return f'<div class="chart">{accuracy_chart_svg(report, [name])}</div>'
 
 
 def _headline(combined: Mapping[str, Any]) -> str:

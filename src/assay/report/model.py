@@ -182,6 +182,7 @@ class Report:
     rows: tuple[Row, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)  # record field -> input column
     sections: tuple[Section, ...] = ()  # more sections, in order (report/sections.py)
+    blocked: int = 0  # replies a system's guard blocked (Summary.blocked), not counted in `blank`
 
     def placed(self, place: str) -> list[Section]:
         """The report's sections that go at `place` (``sections.LEAD``, ``BODY``), in order."""
@@ -213,6 +214,7 @@ class Report:
             "rows": {
                 "total": self.total,
                 "blank": self.blank,
+                **({"blocked": self.blocked} if self.blocked else {}),
                 "empty_golden_ids": list(self.empty_golden_ids),
                 "null_cells": {column: list(ids) for column, ids in self.null_cells.items()},
             },
@@ -252,6 +254,7 @@ def build_report(
         source=summary.source,
         total=summary.total,
         blank=summary.blank,
+        blocked=summary.blocked,
         empty_golden_ids=summary.empty_golden_ids,
         null_cells=summary.null_cells,
         limit=summary.limit,
@@ -290,6 +293,7 @@ def report_from_summary(summary: Mapping[str, Any]) -> Report:
         source=str(summary.get("source", "")),
         total=counts.get("total", 0),
         blank=counts.get("blank", 0),
+        blocked=counts.get("blocked", 0),
         empty_golden_ids=tuple(counts.get("empty_golden_ids") or ()),
         null_cells={column: tuple(ids) for column, ids in (counts.get("null_cells") or {}).items()},
         limit=signature.get("limit"),

@@ -15,7 +15,16 @@ from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
-from .format import DASH, aligned_width, count, difference_cells, interval_text, percent, text_table
+from .format import (
+    DASH,
+    aligned_width,
+    blank_text,
+    count,
+    difference_cells,
+    interval_text,
+    percent,
+    text_table,
+)
 from .model import Cell, MetricReport, Report
 from .sections import BODY, LEAD
 
@@ -154,21 +163,21 @@ def warnings(summary: Report) -> list[str]:
     found = []
     if summary.empty_golden_ids:
         found.append(
-            f"{len(summary.empty_golden_ids)} rows have an empty (or whitespace/punctuation-only) golden "
-            "answer, "
+            f"{count(len(summary.empty_golden_ids), 'row')} with an empty (or whitespace/punctuation-only) "
+            "golden answer, "
             f"which the original evaluation scripts score correct: ids {_ids(summary.empty_golden_ids)}. "
             "Fill in or drop these goldens"
         )
     for metric in summary.metrics.values():
         if metric.timed_out_ids:
             found.append(
-                f"{metric.name}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
-                f"time budget: ids {_ids(metric.timed_out_ids)}. "
+                f"{metric.name}: {count(len(metric.timed_out_ids), 'row')} unscored, their pattern ran past "
+                f"its time budget: ids {_ids(metric.timed_out_ids)}. "
                 "Simplify these patterns (nested or overlapping repeats)"
             )
     for column, ids in summary.null_cells.items():
         found.append(
-            f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
+            f"column '{column}' is empty (NaN/None) in {count(len(ids), 'row')}, treated as empty text: "
             f"ids {_ids(ids)}"
         )
     return found + summary.section_warnings()  # e.g. a run scorer's accounting: a model call that failed
@@ -177,8 +186,8 @@ def warnings(summary: Report) -> list[str]:
 def _headline(report: Report) -> str:
     limited = f" (--limit {report.limit}: the first {report.limit} rows only)" if report.limit else ""
     return (
-        f"assay {report.version} · {one_line(report.source)}: {report.total} rows{limited}, "
-        f"{report.blank} blank responses (scored incorrect)"
+        f"assay {report.version} · {one_line(report.source)}: {count(report.total, 'row')}{limited}, "
+        f"{blank_text(report.blank, report.blocked)}"
     )
 
 
