@@ -120,3 +120,18 @@ def test_kappa_where_one_rater_uses_one_class_is_undefined(table: tuple[int, int
     found = stats.cohen_kappa(*table)
     assert found is not None and found.kappa is None and found.interval is None
     assert found.observed == (table[0] + table[3]) / sum(table)
+
+
+def test_the_mean_interval_is_the_normal_one_from_the_rows_spread() -> None:
+    import statistics
+
+    rows = [0.0, 0.25, 0.4, 0.5, 1.0, 0.0, 0.8]
+    found = stats.mean_interval(sum(rows), sum(v * v for v in rows), len(rows))
+    half = stats.Z95 * statistics.stdev(rows) / len(rows) ** 0.5
+    assert found is not None
+    assert (found.low, found.high) == pytest.approx(
+        (statistics.mean(rows) - half, statistics.mean(rows) + half)
+    )
+    assert stats.mean_interval(0.3, 0.09, 1) is None  # one row: no spread to estimate
+    near_one = stats.mean_interval(2.9, 2.81, 3)  # 1, 1, 0.9: the normal interval would pass 1
+    assert near_one is not None and near_one.high == 1.0
