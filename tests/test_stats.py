@@ -111,3 +111,27 @@ def test_kappa_intervals_stay_within_kappas_range(table: tuple[int, int, int, in
     found = stats.cohen_kappa(*table)
     assert found is not None and found.interval is not None
     assert -1.0 <= found.interval.low <= found.interval.high <= 1.0
+
+
+@pytest.mark.parametrize("table", [(3, 1, 0, 0), (0, 0, 2, 5), (3, 0, 1, 0), (0, 2, 0, 4)])
+def test_kappa_where_one_rater_uses_one_class_is_undefined(table: tuple[int, int, int, int]) -> None:
+    """Chance agreement then equals the observed agreement whatever the other rater does: the formula's
+    0 with a zero-width interval would measure nothing, so kappa is None and the raw agreement is kept."""
+    found = stats.cohen_kappa(*table)
+    assert found is not None and found.kappa is None and found.interval is None
+    assert found.observed == (table[0] + table[3]) / sum(table)
+
+
+def test_the_mean_interval_is_the_normal_one_from_the_rows_spread() -> None:
+    import statistics
+
+    rows = [0.0, 0.25, 0.4, 0.5, 1.0, 0.0, 0.8]
+    found = stats.mean_interval(sum(rows), sum(v * v for v in rows), len(rows))
+    half = stats.Z95 * statistics.stdev(rows) / len(rows) ** 0.5
+    assert found is not None
+    assert (found.low, found.high) == pytest.approx(
+        (statistics.mean(rows) - half, statistics.mean(rows) + half)
+    )
+    assert stats.mean_interval(0.3, 0.09, 1) is None  # one row: no spread to estimate
+    near_one = stats.mean_interval(2.9, 2.81, 3)  # 1, 1, 0.9: the normal interval would pass 1
+    assert near_one is not None and near_one.high == 1.0

@@ -49,14 +49,32 @@ class Confusion:
     def kappa(self) -> stats.Kappa | None:
         return stats.cohen_kappa(self.tp, self.fp, self.fn, self.tn)
 
+    @property
+    def raw_agreement(self) -> float | None:
+        """The share of rows on which the metric and the people agree (kappa before chance is removed)."""
+        return (self.tp + self.tn) / self.n if self.n else None
+
+    @property
+    def kappa_undefined(self) -> str | None:
+        """Why kappa says nothing here (``stats.cohen_kappa``: a rater with one class only), or None."""
+        if self.n == 0:
+            return "no labelled rows"
+        if 0 in (self.tp + self.fn, self.fp + self.tn):
+            return "every label is one class"
+        if 0 in (self.tp + self.fp, self.fn + self.tn):
+            return "the metric gives every row one verdict"
+        return None
+
     def as_dict(self) -> dict[str, Any]:
         kappa = self.kappa
         low_high = kappa.interval if kappa is not None else None
+        undefined = {"kappa_undefined": self.kappa_undefined} if self.kappa_undefined else {}
         return {
             "n": self.n, "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn,
-            "precision": self.precision, "recall": self.recall,
+            "precision": self.precision, "recall": self.recall, "raw_agreement": self.raw_agreement,
             "kappa": kappa.kappa if kappa is not None else None,
             "kappa_interval": None if low_high is None else {"low": low_high.low, "high": low_high.high},
+            **undefined,
         }  # fmt: skip
 
 

@@ -132,8 +132,8 @@ def score(
 def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...]:
     """The default metrics (``Scorer.default``: built-ins in ``DEFAULT_METRICS``, plugins unless they
     say otherwise) whose declared inputs (``Scorer.inputs``) the dataset has: all of them need
-    question, golden answer and response; the MLQA scores need a language column, hard_fact a pattern.
-    The others (squad_em, squad_f1, token_f1, token_em) run when named."""
+    question, golden answer and response; hard_fact needs a pattern. The others (squad_em, squad_f1,
+    mlqa_em, mlqa_f1, token_f1, token_em) run when named."""
     return tuple(
         name
         for name, s in SCORERS.items()

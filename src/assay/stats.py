@@ -8,6 +8,8 @@ statsmodels and SciPy.
   distribution at any n, in constant time. Seeded: equal seeds give equal intervals.
 - ``bootstrap_mean_intervals``: the percentile bootstrap of each column's mean (recall, reciprocal rank:
   a mean of fractions, for which no binomial interval holds), rows resampled together.
+- ``mean_interval``: the normal (central limit) interval of a mean of row scores in [0, 1] (a graded
+  metric's mean F1), from the rows' sum and sum of squares, kept within [0, 1].
 - ``paired_bootstrap``: the percentile bootstrap of the difference of two paired proportions (two runs
   or metrics on the same rows). Resampling rows resamples the four kinds of pair (both pass, only A,
   only B, neither), i.e. a Multinomial draw over their counts.
@@ -51,6 +53,18 @@ def wilson(passed: int, n: int, z: float = Z95) -> Interval | None:
     low = 0.0 if passed == 0 else max(0.0, centre - half)  # exact at the ends, not 1 - 1e-16
     high = 1.0 if passed == n else min(1.0, centre + half)
     return Interval(low, high)
+
+
+def mean_interval(total: float, squares: float, n: int, z: float = Z95) -> Interval | None:
+    """The 95% normal interval of the mean of n row scores in [0, 1] whose sum is `total` and sum of
+    squares `squares`: mean +- z * s / sqrt(n), s the rows' sample standard deviation, kept within [0, 1].
+    None below 2 rows, where no spread can be estimated."""
+    if n < 2:
+        return None
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))  # rounding can leave a hair below 0
+    half = z * math.sqrt(variance / n)
+    return Interval(max(0.0, mean - half), min(1.0, mean + half))
 
 
 def bootstrap_proportion(
@@ -155,10 +169,15 @@ class Kappa:
 
 def cohen_kappa(tp: int, fp: int, fn: int, tn: int, z: float = Z95) -> Kappa | None:
     """Cohen's kappa of rater A (the metric: tp + fp positives) against rater B (people: tp + fn
-    positives), with its large-sample interval; None for an empty table."""
+    positives), with its large-sample interval; None for an empty table. Where either rater puts every
+    row in one class, kappa (and its interval) is None: agreement by chance then equals the observed
+    agreement whatever the other rater does, so the formula gives 0 with a zero-width interval, which
+    measures nothing (statsmodels prints 0.0)."""
     n = tp + fp + fn + tn
     if n == 0:
         return None
+    if 0 in (tp + fp, fn + tn, tp + fn, fp + tn):  # a rater with one class only
+        return Kappa(None, None, (tp + tn) / n)
     table = [[tp / n, fp / n], [fn / n, tn / n]]  # rows: A's class; columns: B's
     rows = [sum(table[0]), sum(table[1])]
     cols = [table[0][0] + table[1][0], table[0][1] + table[1][1]]

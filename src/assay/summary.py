@@ -52,6 +52,9 @@ class Tally:
     # integer sum is exact in any order, so several processes' parts add up to one process's total.
     score_total: int | None = None
     soft: int = 0  # soft passes: failed strictly, passed with inflections tolerated
+    score_square_total: int | None = (
+        None  # the row scores' squares summed (same units), for the mean's interval
+    )
 
     @property
     def graded(self) -> bool:
@@ -64,6 +67,17 @@ class Tally:
         if self.score_total is None or not scored:
             return None
         return self.score_total / (scored * SCORE_UNITS_PER_ONE)  # int / int: correctly rounded
+
+    @property
+    def mean_interval(self) -> stats.Interval | None:
+        """The 95% interval of a graded metric's mean (``stats.mean_interval``), or None."""
+        if self.score_total is None or self.score_square_total is None:
+            return None
+        return stats.mean_interval(
+            self.score_total / SCORE_UNITS_PER_ONE,
+            self.score_square_total / SCORE_UNITS_PER_ONE,
+            self.n - self.unscored,
+        )
 
     @property
     def failed(self) -> int:
@@ -80,15 +94,20 @@ class Tally:
         return (self.passed + self.soft) / scored if scored else None
 
     def __add__(self, other: Tally) -> Tally:
-        totals = (self.score_total, other.score_total)
         return Tally(
             self.n + other.n,
             self.passed + other.passed,
             self.blank + other.blank,
             self.unscored + other.unscored,
-            None if totals == (None, None) else sum(t or 0 for t in totals),
+            _sum_of(self.score_total, other.score_total),
             self.soft + other.soft,
+            _sum_of(self.score_square_total, other.score_square_total),
         )
+
+
+def _sum_of(first: int | None, second: int | None) -> int | None:
+    """Two parts' score sums added; None when neither part has one (the metric is not graded)."""
+    return None if first is None and second is None else (first or 0) + (second or 0)
 
 
 @dataclass(frozen=True)
@@ -168,6 +187,9 @@ class Summary:
     intervals: IntervalMethod = IntervalMethod()
     review: Review | None = None
     langs_column: bool = False  # whether the input has a language column (then MetricSummary.langs)
+    # Rows whose reply a system's guard blocked (``Reply.blocked``): a harness run's outcome rule grades
+    # them (a refusal item declined, an answerable item blocked), so they are counted here, not in `blank`.
+    blocked: int = 0
 
     def interval(self, tally: Tally) -> stats.Interval | None:
         return self.intervals.of(tally)
@@ -215,10 +237,12 @@ def summarize(
         first, second = (results[name] for name in chosen)
         positions = (names.index(chosen[0]), names.index(chosen[1]))
         agreement = _agreement(dataset.records, joint, positions, chosen, first, second)
+    blocked = blocked_rows(dataset.records)
     return Summary(
         source=dataset.source,
         total=len(dataset.records),
-        blank=sum(blank),
+        blank=sum(blank) - sum(blank[index] for index in blocked),
+        blocked=len(blocked),
         empty_golden_ids=_empty_golden_ids(dataset.records),
         null_cells=dataset.null_cells,
         limit=dataset.limit,
@@ -352,13 +376,17 @@ def _with_score_sums(
     if values is None:
         return summary
     totals: dict[str, int] = dict.fromkeys(summary.domains, 0)
-    units = map(round, map(float(SCORE_UNITS_PER_ONE).__mul__, values))
-    for record, value in zip(records, units):
-        totals[record.domain] += value
+    squares: dict[str, int] = dict.fromkeys(summary.domains, 0)
+    for record, value in zip(records, values):
+        totals[record.domain] += round(value * SCORE_UNITS_PER_ONE)
+        squares[record.domain] += round(value * value * SCORE_UNITS_PER_ONE)
     domains = {
-        domain: dataclasses.replace(t, score_total=totals[domain]) for domain, t in summary.domains.items()
+        domain: dataclasses.replace(t, score_total=totals[domain], score_square_total=squares[domain])
+        for domain, t in summary.domains.items()
     }
-    combined = dataclasses.replace(summary.combined, score_total=sum(totals.values()))
+    combined = dataclasses.replace(
+        summary.combined, score_total=sum(totals.values()), score_square_total=sum(squares.values())
+    )
     return dataclasses.replace(summary, domains=domains, combined=combined)
 
 
@@ -442,6 +470,13 @@ def _deciding_answer(index: int, *metrics: MetricScores) -> int:
     return next((m.answer_index[index] for m in metrics if m.answer_index[index] >= 0), 0)
 
 
+def blocked_rows(records: Sequence[Record]) -> list[int]:
+    """The rows whose reply a system's guard blocked (its text is often empty: not a blank response)."""
+    return [
+        index for index, record in enumerate(records) if record.reply is not None and record.reply.blocked
+    ]
+
+
 def merge_summaries(parts: Sequence[Summary]) -> Summary:
     """One summary of consecutive parts of one input (scored in separate processes), as if scored whole."""
     first = parts[0]
@@ -450,6 +485,7 @@ def merge_summaries(parts: Sequence[Summary]) -> Summary:
         source=first.source,
         total=sum(p.total for p in parts),
         blank=sum(p.blank for p in parts),
+        blocked=sum(p.blocked for p in parts),
         empty_golden_ids=tuple(itertools.chain.from_iterable(p.empty_golden_ids for p in parts)),
         null_cells=_merge_id_lists([p.null_cells for p in parts]),
         limit=first.limit,

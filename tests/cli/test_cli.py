@@ -175,7 +175,7 @@ def test_report_headline_counts_rows_and_blank_responses(
     _, out, _ = run(["score", "--responses", "my_model_english.csv", "--limit", "4"], capsys)
     assert out.splitlines()[0] == (
         f"assay {assay.__version__} · my_model_english.csv: 4 rows (--limit 4: the first 4 rows only), "
-        "1 blank responses (scored incorrect)"
+        "1 blank response (scored incorrect)"
     )
 
 
@@ -364,7 +364,7 @@ def test_empty_golden_answers_are_warned_about(tmp_path: Path, capsys: pytest.Ca
     assert code == 0
     warning = next(line for line in err.splitlines() if line.startswith("assay: warning: "))
     assert warning.startswith(
-        "assay: warning: 3 rows have an empty (or whitespace/punctuation-only) golden answer"
+        "assay: warning: 3 rows with an empty (or whitespace/punctuation-only) golden answer"
     )
     assert "ids none, space, danda" in warning
     assert "4 rows" in out.splitlines()[0]  # still scored and counted
@@ -389,7 +389,7 @@ def test_null_cells_are_warned_about(tmp_path: Path, capsys: pytest.CaptureFixtu
         in err
     )
     assert (
-        "assay: warning: column 'question' is empty (NaN/None) in 1 rows, treated as empty text: ids c" in err
+        "assay: warning: column 'question' is empty (NaN/None) in 1 row, treated as empty text: ids c" in err
     )
 
 
@@ -475,6 +475,39 @@ def test_with_no_metric_every_metric_whose_inputs_the_file_has_runs(
     code, _, err = run(["score", "--responses", str(path), "--json", str(tmp_path / "s.json")], capsys)
     assert code == 0, err
     assert list(json.loads((tmp_path / "s.json").read_text())["metrics"]) == expected
+
+
+def test_a_language_column_does_not_turn_the_mlqa_metrics_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MLQA's exact match is near 0% on sentence answers, like SQuAD's: with a `lang` column they are one
+    --metric away (named in the hint), not run unasked."""
+    path = tmp_path / "in.csv"
+    path.write_text(
+        "question,answer,response,lang\nq,Delhi,The capital of India is New Delhi.,en\n", encoding="utf-8"
+    )
+    code, out, err = run(["score", "--responses", str(path), "--json", str(tmp_path / "s.json")], capsys)
+    assert code == 0, err
+    ran = list(json.loads((tmp_path / "s.json").read_text())["metrics"])
+    assert "phrase_match" in ran and not [name for name in ran if name.startswith("mlqa")]
+    offered = out.split("one flag away:")[1].split("\n")[0]
+    assert "mlqa_em" in offered and "mlqa_f1" in offered
+    code, _, err = run(
+        ["score", "--responses", str(path), "--metric", "mlqa_f1", "--json", str(tmp_path / "m.json")], capsys
+    )
+    assert code == 0, err
+    assert list(json.loads((tmp_path / "m.json").read_text())["metrics"]) == ["mlqa_f1"]
+
+
+def test_the_mlqa_metrics_are_not_offered_without_a_language_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("question,answer,response\nq,Delhi,New Delhi\n", encoding="utf-8")
+    code, out, err = run(["score", "--responses", str(path)], capsys)
+    assert code == 0, err
+    offered = out.split("one flag away:")[1].split("\n")[0]
+    assert "squad_f1" in offered and "mlqa" not in offered  # they would need a --lang-col too
 
 
 def test_the_other_metrics_run_when_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

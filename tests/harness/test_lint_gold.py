@@ -69,7 +69,7 @@ def test_the_cli_says_quotes_were_not_checked_without_sources(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert "pass --sources DIR" in done.stderr
-    assert "0 errors, 0 warnings in 1 rows" in done.stdout
+    assert "0 errors, 0 warnings in 1 row " in done.stdout
 
 
 POLICY = "Section 4.\nA Grace Period of 30 days is allowed for renewal.\n"
@@ -108,7 +108,7 @@ def lint_with_sources(tmp_path: Path, text: str) -> subprocess.CompletedProcess[
 def test_a_quote_still_in_its_unchanged_source_is_fine(tmp_path: Path) -> None:
     done = lint_with_sources(tmp_path, POLICY)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "0 errors, 0 warnings in 1 rows" in done.stdout
+    assert "0 errors, 0 warnings in 1 row " in done.stdout
 
 
 def test_a_quote_gone_from_a_reissued_source_is_an_error(tmp_path: Path) -> None:

@@ -270,7 +270,7 @@ def test_judge_usage_and_input_warnings_are_shown(report: Report) -> None:
     assert "openai:&lt;model&gt;@127.0.0.1:8080" in page and "of the &lt;family&gt; of" in page
     assert '<td data-field="cache_hits" data-value="16">16</td>' in page
     assert (
-        "1 rows have an empty golden answer, which the original evaluation scripts score correct: art-02"
+        "1 row with an empty golden answer, which the original evaluation scripts score correct: art-02"
         in page
     )
     assert "column &#x27;response&#x27; is empty (NaN/None) in 2 rows: x1, x2" in page

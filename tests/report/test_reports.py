@@ -283,6 +283,53 @@ def test_agree_per_domain_and_language(tmp_path: Path, capsys: pytest.CaptureFix
     assert "domain Art" in printed and "lang hi" in printed
 
 
+def test_agree_says_kappa_is_undefined_where_every_label_is_one_class(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """People marked every row correct (a rater with one class): kappa is 0 with a 0-0 interval by the
+    formula whatever the metric does, so it is reported n/a with the reason, and raw agreement is kept."""
+    data = tmp_path / "labelled.csv"
+    rows = [("1", "Delhi", "Delhi"), ("2", "Agra", "Agra"), ("3", "Pune", "Mumbai"), ("4", "Goa", "Goa")]
+    data.write_text(
+        "id,answer,response,label,question\n" + "".join(f"{i},{a},{r},correct,q\n" for i, a, r in rows)
+    )
+    argv = ["agree", "--responses", str(data), "--human", "label", "--metric", "exact_substring"]
+    code, printed, _ = run([*argv, "--json", str(tmp_path / "a.json")], capsys)
+    assert code == 0
+    overall = json.loads((tmp_path / "a.json").read_text())["metrics"]["exact_substring"]["overall"]
+    assert overall["kappa"] is None and overall["kappa_interval"] is None
+    assert overall["kappa_undefined"] == "every label is one class"
+    assert overall["raw_agreement"] == pytest.approx(0.75)
+    assert "0.000" not in printed
+    assert "kappa n/a: every label is one class (all, " in printed
+    line = next(line for line in printed.splitlines() if line.strip().startswith("all "))
+    assert line.split()[-3:] == ["0.750", "n/a", "n/a"]  # raw agreement, kappa, its interval
+
+
+def test_agree_keeps_kappa_where_both_raters_use_both_classes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "labelled.csv"
+    rows = [("1", "Delhi", "Delhi", "yes"), ("2", "Agra", "Pune", "no"), ("3", "Goa", "Goa", "no")]
+    data.write_text("id,answer,response,label,question\n" + "".join(",".join(r) + ",q\n" for r in rows))
+    argv = [
+        "agree",
+        "--responses",
+        str(data),
+        "--human",
+        "label",
+        "--positive",
+        "yes",
+        "--metric",
+        "exact_substring",
+    ]
+    code, printed, _ = run([*argv, "--json", str(tmp_path / "a.json")], capsys)
+    assert code == 0
+    overall = json.loads((tmp_path / "a.json").read_text())["metrics"]["exact_substring"]["overall"]
+    assert overall["kappa"] == pytest.approx(0.4) and "kappa_undefined" not in overall
+    assert "kappa n/a" not in printed
+
+
 def test_agree_names_a_missing_label_column(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["agree", "--responses", str(EXAMPLE), "--human", "Domian"], capsys)
     assert code == 2 and "no column 'Domian' of human labels" in err and "did you mean 'Domain'?" in err

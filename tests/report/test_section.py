@@ -71,8 +71,8 @@ PLACES = {
     LEAD: {
         "text": ("blank responses", "metric "),
         "markdown": ("## Headline", "by domain"),
-        "html": ('id="overview"', 'id="metric-'),
-        "nav": ('href="#overview"', 'href="#metric-'),
+        "html": ("<main>", 'id="overview"'),  # the lead comes first: what the reader came for
+        "nav": ("<nav>", 'href="#overview"'),
     },
     BODY: {
         "text": ("accuracy by", "agreement:"),

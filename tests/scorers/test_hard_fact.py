@@ -144,6 +144,6 @@ def test_a_catastrophic_pattern_leaves_its_row_unscored_within_the_budget(
     trace = traces(run, 0)["hard_fact"]
     assert (trace.outcome, trace.rule) == ("unscored", scores.reasons[0])
     assert any(
-        "1 rows unscored, their pattern ran past its time budget: ids slow" in w
+        "1 row unscored, their pattern ran past its time budget: ids slow" in w
         for w in warnings(build_report(run.summary))
     )

@@ -10,6 +10,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK
 from ..harness.gold_check import GoldProblem, check_gold_file
 from ..lint import ERROR, Finding, lint
 from ..records import ColumnMap, Dataset, load_records
+from ..report.format import count
 from ..terminal import one_line
 from . import flags
 
@@ -63,7 +64,7 @@ def run_lint(args: argparse.Namespace) -> int:
     errors = sum(finding.severity == ERROR for finding in findings)
     warnings_found = len(findings) - errors
     rows = len(dataset) if dataset is not None else len(checked.items) if checked is not None else 0
-    counts = f"{errors} errors, {warnings_found} warnings in {rows} rows"
+    counts = f"{count(errors, 'error')}, {count(warnings_found, 'warning')} in {count(rows, 'row')}"
     print(f"assay lint: {counts} of {one_line(args.file)}")
     return EXIT_FINDINGS if errors else EXIT_OK
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..report.format import interval_text, percent
 from ..report.markup import attrs, element, number_cell, table
+from ..report.plot import COMBINED, PERCENT_AXIS, Group, Point, dot_whisker_svg
 from ..report.rows import row_traces, verdict_rows
 from ..scoring import ScoreRun
 from ..trace import trace_dicts
@@ -28,7 +29,11 @@ def run_sections(results: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         ("run", "Run", _headline(results)),
         ("breakdown", "Hallucination breakdown", _breakdown(results["outcomes"], results["headline"])),
         *(
-            (f"rollup-{by}", title, _rollup(by, title, results["rollups"][by]))
+            (
+                f"rollup-{by}",
+                title,
+                _rollup(by, title, results["rollups"][by], results["headline"]["factual"]),
+            )
             for by, title in ROLLUP_TITLES.items()
         ),
         ("signatures", "Signatures", _signatures(results["signatures"])),
@@ -64,7 +69,7 @@ def _headline(results: Mapping[str, Any]) -> str:
         ("elapsed", "elapsed", headline["elapsed"], _seconds(headline["elapsed"])),
     ]
     rows = [
-        f"<tr{attrs(data_section='run', data_key=key)}><th scope=\"row\">{escape(label)}</th>"
+        f'<tr{attrs(data_section="run", data_key=key)}><th scope="row">{escape(label)}</th>'
         + number_cell(key, value, shown)
         + "</tr>"
         for key, label, value, shown in items
@@ -126,7 +131,9 @@ def _breakdown(outcomes: Mapping[str, int], headline: Mapping[str, Any]) -> str:
     )
 
 
-def _rollup(by: str, title: str, tallies: Mapping[str, Mapping[str, Any]]) -> str:
+def _rollup(
+    by: str, title: str, tallies: Mapping[str, Mapping[str, Any]], combined: Mapping[str, Any] | None
+) -> str:
     rows = [
         f"<tr{attrs(data_section=f'rollup-{by}', data_key=name)}>{element('th', name, scope='row')}"
         + "".join(_tally_cells(tally))
@@ -136,9 +143,30 @@ def _rollup(by: str, title: str, tallies: Mapping[str, Mapping[str, Any]]) -> st
     header = [by, "n", "correct", "scored", "accuracy", "95% interval", "unscored"]
     return (
         f'<section id="rollup-{escape(by)}"><h2>{escape(title)} (factual)</h2>'
+        + _rollup_chart(by, tallies, combined)
         + table(header, rows, class_="numbers")
         + "</section>"
     )
+
+
+def _rollup_chart(
+    by: str, tallies: Mapping[str, Mapping[str, Any]], combined: Mapping[str, Any] | None
+) -> str:
+    """Each value's factual accuracy with its 95% interval, and the run's own below them; none when there
+    is only one value (its dot would repeat the run's)."""
+    if len(tallies) < 2:
+        return ""
+    groups = [Group(name, name, (_point(tally),)) for name, tally in tallies.items()]
+    if combined is not None:
+        groups.append(Group(COMBINED, None, (_point(combined),)))
+    title = f"Factual accuracy per {by}, with 95% intervals"
+    chart = dot_whisker_svg(groups, PERCENT_AXIS, ["factual"], title)
+    return f'<div class="chart" data-chart="rollup-{escape(by)}">{chart}</div>'
+
+
+def _point(tally: Mapping[str, Any]) -> Point:
+    interval = tally.get("interval") or {}
+    return Point("factual", tally.get("accuracy"), interval.get("low"), interval.get("high"), tally["n"])
 
 
 def _tally_cells(tally: Mapping[str, Any]) -> Sequence[str]:

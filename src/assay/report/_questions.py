@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from .format import count
 from .markup import attrs, element, json_text
 
 # Where each part of a question is found when the caller does not say: the usual column names.
@@ -41,7 +42,7 @@ def questions_section(
     first = rows[:PAGE_ROWS]
     bodies = "".join(_question(index, row, columns, metrics, agreement) for index, row in enumerate(first))
     rest = (
-        f'<p class="note">Without scripts, the first {len(first)} of {len(rows)} rows are shown.</p>'
+        f'<p class="note">Without scripts, the first {len(first)} of {count(len(rows), "row")} are shown.</p>'
         if len(rows) > len(first)
         else ""
     )
@@ -163,7 +164,7 @@ def _filters(metrics: Sequence[str], total: int) -> str:
         'placeholder="id, question, golden, response"></label>'
         f'<label>Metric <select id="filter-metric">{metric_options}</select></label>'
         f'<label>Verdict <select id="filter-verdict">{verdict_options}</select></label>'
-        f'<span id="row-count" aria-live="polite">{total} of {total} rows</span>'
+        f'<span id="row-count" aria-live="polite">{total} of {count(total, "row")}</span>'
         "</div>"
     )
 

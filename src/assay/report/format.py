@@ -20,6 +20,32 @@ def percent(fraction: float | None) -> str:
     return NA if fraction is None else f"{fraction:.1%}"
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun, plural unless n is 1: "1 row", "2 rows", "0 rows"; `plural` for a noun whose
+    plural is not noun + "s" ("1 reply", "2 replies"). Only the noun's last word is made plural, so
+    "scored row" gives "scored rows"."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def blank_text(blank: int, blocked: int = 0) -> str:
+    """How many responses were blank (scored incorrect), and apart from them how many replies a system's
+    guard blocked (a harness run grades those by its outcome rule: a refusal item blocked is correct)."""
+    text = count(blank, "blank response") + " (scored incorrect)"
+    if blocked:
+        text += f", {count(blocked, 'reply', 'replies')} blocked by the system's guard (counted as blocked)"
+    return text
+
+
+def mean_text(mean: float | None) -> str:
+    """A graded metric's mean score (0 to 1, three places), never a percentage."""
+    return NA if mean is None else f"{mean:.3f}"
+
+
+def mean_interval_text(interval: Mapping[str, float] | None) -> str:
+    """A mean score's interval ({"low", "high"}) on the mean's own 0-1 scale: 0.212-0.287 with an en dash."""
+    return NA if interval is None else f"{interval['low']:.3f}{DASH}{interval['high']:.3f}"
+
+
 def interval_text(interval: Mapping[str, float] | None) -> str:
     """An interval ({"low", "high"}, as summary_dict writes it) in percent: 75.8-90.3% with an en dash."""
     return NA if interval is None else f"{interval['low'] * 100:.1f}{DASH}{interval['high']:.1%}"

@@ -22,7 +22,7 @@ from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
 from ..summary import BUCKETS
 from ._questions import questions_section
-from .format import interval_text, percent
+from .format import blank_text, count, interval_text, mean_interval_text, mean_text, percent
 from .markup import csp_hash, element, json_script, number_cell, row_attrs, table, template
 from .model import Report, Row
 from .plot import NO_DOMAIN, accuracy_chart_svg
@@ -42,7 +42,9 @@ def render_html(report: Report) -> str:
     the rows to review and the table of questions (the report's rows: ``build_report(run)``)."""
     summary = report.as_dict()
     lead, body = _parts(report, LEAD), _parts(report, BODY)
-    parts = [_overview(summary), *(part.html for part in lead)]
+    # The report's lead (a harness run's headline and outcomes, a comparison) comes before the overview of
+    # every metric's accuracy: it is what the reader came for.
+    parts = [*(part.html for part in lead), _overview(summary)]
     parts += [_metric_section(report, name) for name in report.metrics]
     parts += [part.html for part in body]
     if summary.get("agreement"):
@@ -98,12 +100,12 @@ def _header(
     counts = summary.get("rows", {})
     limit = summary["signature"].get("limit")
     facts = [
-        f"{counts.get('total', 0)} rows" + (f" (the first {limit} only)" if limit else ""),
-        f"{counts.get('blank', 0)} blank responses (scored incorrect)",
+        count(counts.get("total", 0), "row") + (f" (the first {limit} only)" if limit else ""),
+        blank_text(counts.get("blank", 0), counts.get("blocked", 0)),
         f"intervals: {summary['signature'].get('intervals', '')}",
         f"assay {summary['signature'].get('assay', __version__)}",
     ]
-    links = [("overview", "Overview"), *lead, *((f"metric-{name}", name) for name in summary["metrics"])]
+    links = [*lead, ("overview", "Overview"), *((f"metric-{name}", name) for name in summary["metrics"])]
     links += body
     links += [("agreement", "Agreement")] if summary.get("agreement") else []
     links += [("review", "Rows to review")] if (summary.get("review") or {}).get("rows") else []
@@ -121,11 +123,11 @@ def _warnings(counts: Mapping[str, Any]) -> str:
     empty = counts.get("empty_golden_ids") or []
     if empty:
         found.append(
-            f"{len(empty)} rows have an empty golden answer, which the original evaluation scripts score "
-            "correct: " + ", ".join(empty)
+            f"{count(len(empty), 'row')} with an empty golden answer, which the original evaluation scripts "
+            "score correct: " + ", ".join(empty)
         )
     for column, ids in (counts.get("null_cells") or {}).items():
-        found.append(f"column '{column}' is empty (NaN/None) in {len(ids)} rows: {', '.join(ids)}")
+        found.append(f"column '{column}' is empty (NaN/None) in {count(len(ids), 'row')}: {', '.join(ids)}")
     items = "".join(element("li", text) for text in found)
     return f'<ul class="warnings">{items}</ul>' if found else ""
 
@@ -152,12 +154,13 @@ COLUMNS = {  # a tally's field: its column's heading
     "accuracy": "accuracy",
     "interval": "95% interval",
     "mean": "mean",
+    "mean_interval": "mean's 95% interval",
     "soft": "soft passes",
     "accuracy_with_soft": "with soft",
     "blank": "blank",
     "unscored": "unscored",
 }
-OPTIONAL = ("mean", "soft", "accuracy_with_soft")  # only for metrics that have them
+OPTIONAL = ("mean", "mean_interval", "soft", "accuracy_with_soft")  # only for metrics that have them
 
 
 def _columns(tallies: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -173,10 +176,12 @@ def _tally_cell(field: str, tally: Mapping[str, Any]) -> str:
     value = tally[field]
     if field == "interval":
         return number_cell(field, value, interval_text(value))
+    if field == "mean_interval":
+        return number_cell(field, value, mean_interval_text(value))
     if field in ("accuracy", "accuracy_with_soft"):
         return number_cell(field, value, percent(value))
     if field == "mean":
-        return number_cell(field, value, "n/a" if value is None else f"{value:.3f}")
+        return number_cell(field, value, mean_text(value))
     return number_cell(field, value, str(value))
 
 
@@ -184,10 +189,7 @@ def _metric_section(report: Report, name: str) -> str:
     metric = report.metrics[name].as_dict()
     combined = metric["combined"]
     columns = _columns([combined, *metric["domains"].values()])
-    headline = (
-        f"{percent(combined['accuracy'])} (95% interval {interval_text(combined.get('interval'))}), "
-        f"{combined['passed']} of {combined['n'] - combined['unscored']} scored rows passed"
-    )
+    headline = _headline(combined)
     rows = [
         f'<tr{row_attrs("metric", "domain", name, domain)}><th scope="row">{escape(domain or NO_DOMAIN)}</th>'
         f"{_tally_cells(tally, columns)}</tr>"
@@ -202,8 +204,32 @@ def _metric_section(report: Report, name: str) -> str:
         f'<section id="metric-{escape(name)}" class="metric"><h2>{escape(name)}</h2>'
         f'<p class="headline">{escape(headline)}</p>'
         f'<p class="signature"><code>{escape(str(metric.get("signature", "")))}</code></p>'
-        f'<div class="split"><div class="chart">{accuracy_chart_svg(report, [name])}</div>'
+        f'<div class="split">{_metric_chart(report, name)}'
         f"{table(header, rows, class_='numbers')}</div></section>"
+    )
+
+
+def _metric_chart(report: Report, name: str) -> str:
+    """The metric's chart per domain with the combined row; none when there is one domain only, whose dot
+    would only repeat the combined one."""
+    if len(report.metrics[name].domains) < 2:
+        return ""
+    return f'<div class="chart">{accuracy_chart_svg(report, [name])}</div>'
+
+
+def _headline(combined: Mapping[str, Any]) -> str:
+    """A metric's number over all rows: a graded metric's mean score (its accuracy counts only perfect
+    scores, so it would read as 0% on sentence answers), else the accuracy; with its 95% interval."""
+    scored = combined["n"] - combined["unscored"]
+    if "mean" in combined:
+        interval = mean_interval_text(combined.get("mean_interval"))
+        return (
+            f"mean {mean_text(combined['mean'])} (95% interval {interval}) over "
+            f"{count(scored, 'scored row')}; {combined['passed']} scored in full"
+        )
+    return (
+        f"accuracy {percent(combined['accuracy'])} (95% interval {interval_text(combined.get('interval'))}), "
+        f"{combined['passed']} of {count(scored, 'scored row')} passed"
     )
 
 
@@ -268,8 +294,8 @@ def _review(ids: Sequence[str]) -> str:
         return ""
     listed = ", ".join(escape(str(i)) for i in ids)
     return (
-        f'<p class="review">To review by hand ({len(ids)} overlap-only rows: every golden word is there, '
-        f"not the golden phrase; a paraphrase or a different claim): {listed}</p>"
+        f'<p class="review">To review by hand ({count(len(ids), "overlap-only row")}: every golden word is '
+        f"there, not the golden phrase; a paraphrase or a different claim): {listed}</p>"
     )
 
 

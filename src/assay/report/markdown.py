@@ -22,7 +22,7 @@ from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
 from ..summary import Agreement, Review
 from ..trace import trace_dicts
-from .format import difference_cells, interval_text, percent
+from .format import blank_text, count, difference_cells, interval_text, percent
 from .markup import cell, code, markdown_table, plain
 from .model import Cell, MetricReport, Report, Row
 from .sections import BODY, LEAD
@@ -36,7 +36,7 @@ def render_markdown(report: Report) -> str:
     """The Markdown report of the report model (``build_report(run)``), whose rows give the misses (a
     report of a summary alone has none)."""
     lines = [f"# assay results: {cell(report.source)}", ""]
-    rows_line = f"{report.total} rows, {report.blank} blank responses (scored incorrect)"
+    rows_line = f"{count(report.total, 'row')}, {blank_text(report.blank, report.blocked)}"
     lines += [f"{rows_line}; assay {__version__}; intervals: {report.intervals}", ""]
     lines += _warnings(report.section_warnings())
     lines += _headline(report.metrics)

@@ -49,6 +49,12 @@ class Cell:
     soft_credit: bool
     mean: float | None
     graded: bool
+    mean_interval: Interval | None = None  # a graded metric's mean's 95% interval
+
+    def charted(self) -> tuple[float | None, Interval | None]:
+        """What a chart and a headline show of this tally: a graded metric's mean score with its interval
+        (its strict accuracy counts only perfect scores, near 0% on sentence answers), else the accuracy."""
+        return (self.mean, self.mean_interval) if self.graded else (self.accuracy, self.interval)
 
     @classmethod
     def of(cls, tally: Tally, soft_credit: bool, intervals: IntervalMethod) -> Cell:
@@ -65,6 +71,7 @@ class Cell:
             soft_credit=soft_credit,
             mean=tally.mean,
             graded=tally.graded,
+            mean_interval=tally.mean_interval,
         )
 
     @classmethod
@@ -72,6 +79,8 @@ class Cell:
         """A tally as ``as_dict`` wrote it (a summary file); a count it lacks reads as 0."""
         interval = found.get("interval") or {}
         low, high = interval.get("low"), interval.get("high")
+        mean_interval = found.get("mean_interval") or {}
+        mean_low, mean_high = mean_interval.get("low"), mean_interval.get("high")
         return cls(
             n=found["n"],
             passed=found.get("passed", 0),
@@ -85,6 +94,7 @@ class Cell:
             soft_credit="accuracy_with_soft" in found,
             mean=found.get("mean"),
             graded="mean" in found,
+            mean_interval=None if mean_low is None or mean_high is None else Interval(mean_low, mean_high),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -101,7 +111,12 @@ class Cell:
             "interval": None if self.interval is None else self.interval.as_dict(),
             **soft,
             **({"mean": self.mean} if self.graded else {}),
+            **({"mean_interval": _interval_dict(self.mean_interval)} if self.graded else {}),
         }
+
+
+def _interval_dict(interval: Interval | None) -> dict[str, float] | None:
+    return None if interval is None else interval.as_dict()
 
 
 @dataclass(frozen=True)
@@ -167,6 +182,7 @@ class Report:
     rows: tuple[Row, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)  # record field -> input column
     sections: tuple[Section, ...] = ()  # more sections, in order (report/sections.py)
+    blocked: int = 0  # replies a system's guard blocked (Summary.blocked), not counted in `blank`
 
     def placed(self, place: str) -> list[Section]:
         """The report's sections that go at `place` (``sections.LEAD``, ``BODY``), in order."""
@@ -198,6 +214,7 @@ class Report:
             "rows": {
                 "total": self.total,
                 "blank": self.blank,
+                **({"blocked": self.blocked} if self.blocked else {}),
                 "empty_golden_ids": list(self.empty_golden_ids),
                 "null_cells": {column: list(ids) for column, ids in self.null_cells.items()},
             },
@@ -206,7 +223,6 @@ class Report:
             "agreement": None if self.agreement is None else agreement_dict(self.agreement),
             "review": None if self.review is None else review_dict(self.review),
         }
-
 
     def _section_entries(self) -> dict[str, Any]:
         """The sections' keys of the JSON summary, between the metrics and the agreement: the keys every
@@ -238,6 +254,7 @@ def build_report(
         source=summary.source,
         total=summary.total,
         blank=summary.blank,
+        blocked=summary.blocked,
         empty_golden_ids=summary.empty_golden_ids,
         null_cells=summary.null_cells,
         limit=summary.limit,
@@ -258,9 +275,7 @@ def details_sections(summary: Summary) -> list[Section]:
     """The sections of what the run scorers said of the whole run (``Summary.details``, by metric, in
     the run's order): each whose details can give one (a ``report_section()`` method)."""
     return [
-        details.report_section()
-        for details in summary.details.values()
-        if isinstance(details, GivesSection)
+        details.report_section() for details in summary.details.values() if isinstance(details, GivesSection)
     ]
 
 
@@ -278,6 +293,7 @@ def report_from_summary(summary: Mapping[str, Any]) -> Report:
         source=str(summary.get("source", "")),
         total=counts.get("total", 0),
         blank=counts.get("blank", 0),
+        blocked=counts.get("blocked", 0),
         empty_golden_ids=tuple(counts.get("empty_golden_ids") or ()),
         null_cells={column: tuple(ids) for column, ids in (counts.get("null_cells") or {}).items()},
         limit=signature.get("limit"),

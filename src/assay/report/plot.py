@@ -63,6 +63,8 @@ class Axis:
 
 
 PERCENT_AXIS = Axis(0.0, 1.0, (0.0, 0.25, 0.5, 0.75, 1.0), lambda v: f"{v:.0%}", lambda v: f"{v:.1%}")
+# A graded metric's mean score (a mean F1): a number from 0 to 1, never written as a percentage of rows.
+MEAN_AXIS = Axis(0.0, 1.0, (0.0, 0.25, 0.5, 0.75, 1.0), lambda v: f"{v:g}", lambda v: f"{v:.3f}")
 
 
 def summary_problem(summary: Any) -> str | None:
@@ -124,16 +126,37 @@ def _point(report: Report, metric: str, domain: str | None) -> Point:
     cell = found.combined if domain is None else found.domains.get(domain)
     if cell is None:  # this metric saw no row of the domain
         return Point(metric, None, None, None, 0)
-    interval = cell.interval
+    value, interval = cell.charted()
     low, high = (None, None) if interval is None else (interval.low, interval.high)
-    return Point(metric, cell.accuracy, low, high, cell.n)
+    return Point(metric, value, low, high, cell.n)
+
+
+def is_graded(report: Report, metric: str) -> bool:
+    """Whether a metric scores each row from 0 to 1 (a mean F1), so it is charted by its mean."""
+    return report.metrics[metric].combined.graded
+
+
+def charted_quantity(report: Report, metrics: Sequence[str]) -> str:
+    """What a chart of `metrics` shows: "mean score" when all are graded, "accuracy" when none is, and
+    both, naming the graded ones, when they are mixed."""
+    graded = [name for name in metrics if is_graded(report, name)]
+    if not graded:
+        return "accuracy"
+    if len(graded) == len(metrics):
+        return "mean score"
+    return f"accuracy (mean score for {', '.join(graded)})"
 
 
 def accuracy_chart_svg(report: Report, metrics: Sequence[str] | None = None) -> str:
-    """Per-domain and combined accuracy of each metric (all by default), whiskers for the 95% interval."""
+    """Per-domain and combined accuracy of each metric (all by default), whiskers for the 95% interval; a
+    graded metric's dot is its mean score (``Cell.charted``), on a 0-1 axis when every metric is graded."""
     names = chosen_metrics(report, metrics)
-    title = "Accuracy per domain, with 95% intervals" + ("" if len(names) > 1 else f": {names[0]}")
-    return dot_whisker_svg(accuracy_groups(report, names), PERCENT_AXIS, names, title)
+    quantity = charted_quantity(report, names)
+    title = f"{quantity[0].upper()}{quantity[1:]} per domain, with 95% intervals" + (
+        "" if len(names) > 1 else f": {names[0]}"
+    )
+    axis = MEAN_AXIS if quantity == "mean score" else PERCENT_AXIS
+    return dot_whisker_svg(accuracy_groups(report, names), axis, names, title)
 
 
 def dot_whisker_svg(groups: Sequence[Group], axis: Axis, series: Sequence[str], title: str) -> str:
@@ -278,11 +301,11 @@ def write_plot(path: str | Path, report: Report, metrics: Sequence[str] | None =
         write_text(path, accuracy_chart_svg(report, names))
     else:
         with replacing(path) as temp:  # the temporary name keeps the suffix matplotlib reads
-            _write_matplotlib(temp, accuracy_groups(report, names), names)
+            _write_matplotlib(temp, accuracy_groups(report, names), names, charted_quantity(report, names))
     return path
 
 
-def _write_matplotlib(path: Path, groups: Sequence[Group], series: Sequence[str]) -> None:
+def _write_matplotlib(path: Path, groups: Sequence[Group], series: Sequence[str], quantity: str) -> None:
     try:
         from matplotlib.figure import Figure
         from matplotlib.ticker import PercentFormatter
@@ -307,9 +330,10 @@ def _write_matplotlib(path: Path, groups: Sequence[Group], series: Sequence[str]
         axes.errorbar(xs, [y for y, _ in found], xerr=xerr, fmt="o", capsize=3, color=colour, label=name)
     axes.set_yticks([-i for i in range(len(groups))], [g.label for g in groups])
     axes.set_xlim(0, 1)
-    axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+    if quantity != "mean score":
+        axes.xaxis.set_major_formatter(PercentFormatter(1.0))
     axes.grid(axis="x", color="#e3e3e3")
-    axes.set_xlabel("accuracy (95% interval)")
+    axes.set_xlabel(f"{quantity} (95% interval)")
     if len(series) > 1:
         columns = min(4, len(series))
         figure.legend(loc="outside upper center", ncols=columns, fontsize="small", frameon=False)

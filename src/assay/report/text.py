@@ -15,7 +15,16 @@ from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
-from .format import DASH, aligned_width, difference_cells, interval_text, percent, text_table
+from .format import (
+    DASH,
+    aligned_width,
+    blank_text,
+    count,
+    difference_cells,
+    interval_text,
+    percent,
+    text_table,
+)
 from .model import Cell, MetricReport, Report
 from .sections import BODY, LEAD
 
@@ -128,7 +137,8 @@ def _hint(report: Report) -> list[str]:
         name
         for name, scorer in SCORERS.items()
         if name not in report.metrics
-        and (not scorer.default or (report.has_lang and "lang" in scorer.inputs))
+        and not scorer.default
+        and (report.has_lang or "lang" not in scorer.inputs)
         and not _needs_a_run(scorer.inputs)
     ]
     lines = []
@@ -153,21 +163,21 @@ def warnings(summary: Report) -> list[str]:
     found = []
     if summary.empty_golden_ids:
         found.append(
-            f"{len(summary.empty_golden_ids)} rows have an empty (or whitespace/punctuation-only) golden "
-            "answer, "
+            f"{count(len(summary.empty_golden_ids), 'row')} with an empty (or whitespace/punctuation-only) "
+            "golden answer, "
             f"which the original evaluation scripts score correct: ids {_ids(summary.empty_golden_ids)}. "
             "Fill in or drop these goldens"
         )
     for metric in summary.metrics.values():
         if metric.timed_out_ids:
             found.append(
-                f"{metric.name}: {len(metric.timed_out_ids)} rows unscored, their pattern ran past its "
-                f"time budget: ids {_ids(metric.timed_out_ids)}. "
+                f"{metric.name}: {count(len(metric.timed_out_ids), 'row')} unscored, their pattern ran past "
+                f"its time budget: ids {_ids(metric.timed_out_ids)}. "
                 "Simplify these patterns (nested or overlapping repeats)"
             )
     for column, ids in summary.null_cells.items():
         found.append(
-            f"column '{column}' is empty (NaN/None) in {len(ids)} rows, treated as empty text: "
+            f"column '{column}' is empty (NaN/None) in {count(len(ids), 'row')}, treated as empty text: "
             f"ids {_ids(ids)}"
         )
     return found + summary.section_warnings()  # e.g. a run scorer's accounting: a model call that failed
@@ -176,8 +186,8 @@ def warnings(summary: Report) -> list[str]:
 def _headline(report: Report) -> str:
     limited = f" (--limit {report.limit}: the first {report.limit} rows only)" if report.limit else ""
     return (
-        f"assay {report.version} · {one_line(report.source)}: {report.total} rows{limited}, "
-        f"{report.blank} blank responses (scored incorrect)"
+        f"assay {report.version} · {one_line(report.source)}: {count(report.total, 'row')}{limited}, "
+        f"{blank_text(report.blank, report.blocked)}"
     )
 
 
@@ -319,14 +329,17 @@ def render_agreement(
 ) -> str:
     """Each metric against the human labels: confusion matrix, precision, recall, Cohen's kappa."""
     lines = [one_line(f"agreement with the human labels in '{column}' (a pass counts as 'correct')"), ""]
-    header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "kappa", "95% CI"]
+    header = ["scope", "n", "tp", "fp", "fn", "tn", "precision", "recall", "agreement", "kappa", "95% CI"]
     for metric in found:
         scopes = [("all", metric.overall)]
         scopes += [(f"domain {d or '(none)'}", c) for d, c in metric.domains.items()]
         scopes += [(f"lang {lang}", c) for lang, c in metric.langs.items()]
         title = f"{metric.metric}   [{signatures[metric.metric]}]" if signatures else metric.metric
         lines += [title, *text_table(header, [[label, *_confusion_cells(c)] for label, c in scopes])]
-        others = ", ".join(f"{label} {n} rows, {p} passed" for label, (n, p) in metric.other_labels.items())
+        lines += _undefined_kappas(scopes)
+        others = ", ".join(
+            f"{label} {count(n, 'row')}, {p} passed" for label, (n, p) in metric.other_labels.items()
+        )
         if others:
             lines.append(f"  other labels, apart: {one_line(others)}")
         if metric.unscored:
@@ -344,7 +357,18 @@ def _confusion_cells(confusion: Confusion) -> list[str]:
         else f"{kappa.interval.low:.3f}{DASH}{kappa.interval.high:.3f}"
     )
     counts = (confusion.n, confusion.tp, confusion.fp, confusion.fn, confusion.tn)
-    return [*map(str, counts), _ratio(confusion.precision), _ratio(confusion.recall), value, ci]
+    shares = (confusion.precision, confusion.recall, confusion.raw_agreement)
+    return [*map(str, counts), *map(_ratio, shares), value, ci]
+
+
+def _undefined_kappas(scopes: Sequence[tuple[str, Confusion]]) -> list[str]:
+    """A line per reason kappa is n/a, naming its scopes ("kappa n/a: every label is one class (all,
+    domain geo)"), so an n/a is never read as a kappa of 0."""
+    by_reason: dict[str, list[str]] = {}
+    for label, confusion in scopes:
+        if confusion.kappa_undefined is not None:
+            by_reason.setdefault(confusion.kappa_undefined, []).append(label)
+    return [f"  kappa n/a: {reason} ({one_line(', '.join(labels))})" for reason, labels in by_reason.items()]
 
 
 def _ratio(value: float | None) -> str:

@@ -23,8 +23,8 @@ from ..scorer_registry import PLUGIN_GROUP, SCORERS, check_plugins, get_scorer
 BUILT_IN: Mapping[str, Scorer] = MappingProxyType({name: SCORERS[name] for name in SCORERS.built_in_names()})
 
 # The built-ins that run when no metric is named (``Scorer.default``): the original evaluation scripts'
-# pair, phrase_match, and where their inputs exist hard_fact, the MLQA scores and refusal. The SQuAD and token
-# scores are one --metric away: on sentence-long responses their exact-match forms are near 0%.
+# pair, phrase_match, and where their inputs exist hard_fact and refusal. The SQuAD, MLQA and token scores are
+# one --metric away: on sentence-long responses their exact-match forms are near 0%.
 DEFAULT_METRICS = tuple(name for name, scorer in BUILT_IN.items() if scorer.default)
 
 __all__ = [

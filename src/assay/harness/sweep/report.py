@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...outputs import json_document, write_text
-from ...report.format import interval_text, percent
+from ...report.format import count, interval_text, percent
 from ...report.markup import attrs, element, markdown_table, number_cell, static_page, table
 from ...report.markup import cell as md_cell
 from ...report.plot import PALETTE
@@ -145,9 +145,9 @@ def settings_text(board: Mapping[str, Any]) -> str:
 
 def questions_text(questions: Mapping[str, Any]) -> str:
     skipped = {reason: len(ids) for reason, ids in (questions.get("skipped") or {}).items() if ids}
-    text = f"{questions['questions']} questions"
+    text = count(questions["questions"], "question")
     if "rows" in questions:
-        text += f" of {questions['rows']} rows"
+        text += f" of {count(questions['rows'], 'row')}"
     if skipped:
         text += "; skipped: " + ", ".join(f"{count} {reason}" for reason, count in skipped.items())
     return text

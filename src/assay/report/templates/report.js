@@ -198,7 +198,7 @@
       fragment.appendChild(body(entry));
     });
     table.appendChild(fragment);
-    count.textContent = shown.length + " of " + entries.length + " rows";
+    count.textContent = shown.length + " of " + entries.length + (entries.length === 1 ? " row" : " rows");
     if (pager) {
       pager.hidden = pages < 2;
       pager.querySelector(".page-of").textContent = "page " + (page + 1) + " of " + pages;
