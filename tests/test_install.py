@@ -31,7 +31,7 @@ def lean_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     # A copy of the clone without its build leftovers, installed as a user installs it (not editable).
     clone = tmp_path_factory.mktemp("clone") / "assay"
-    ignore = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "*.so")
+    ignore = shutil.ignore_patterns(".*", "build", "*.egg-info", "__pycache__", "*.so")  # .git, .venv, caches
     shutil.copytree(ROOT, clone, ignore=ignore)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
     installed = subprocess.run([*pip, "install", "--quiet", str(clone)], capture_output=True, text=True)
