@@ -8,6 +8,7 @@ documents, and every command that reads none, need neither.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -55,7 +56,7 @@ def _load_pdf_libraries() -> None:
     """Both, whichever extractor is asked for: pypdf names the encryption of a file pdfium opened."""
     for module in ("pypdfium2", "pypdf"):
         try:
-            __import__(module)
+            importlib.import_module(module)
         except ImportError:
             raise missing_extra(module, "to read PDF documents", alternative=TEXT_ALTERNATIVE) from None
 
