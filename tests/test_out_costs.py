@@ -120,7 +120,7 @@ def test_parquet_without_pyarrow_is_refused_before_any_work(tmp_path: Path) -> N
     )
     assert result.returncode == 2, result.stderr
     assert result.stderr == (
-        f"assay: error: {out}: writing Parquet needs pyarrow, which is not installed. "
+        f"assay: error: {out}: assay score needs pyarrow to write Parquet, and it is not installed. "
         "Fix: pip install 'assay[parquet]', or write .csv or .jsonl\n"
     )
     assert list(tmp_path.iterdir()) == []

@@ -15,6 +15,7 @@ _NAMES = {
     ".agreement": ("agree",),
     ".comparison": ("compare", "compare_files", "load_scored"),
     ".errors": ("AssayError", "InputError", "OutputError", "UsageError"),
+    ".extras": ("MissingExtra",),
     ".gate": ("Gate", "GateSettings", "check_gates"),
     ".harness.systems.scripted": ("ScriptedSystem",),
     ".judges.metric": ("JudgeSetup",),

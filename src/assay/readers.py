@@ -24,6 +24,7 @@ from typing import Any
 from .cells import ValueProblem, parse_json, position, unrepresentable
 from .csvfile import LineTally, RawLines, Span, csv_blocks, raw_lines, read_header
 from .errors import AssayError, InputError, UsageError
+from .extras import missing_extra
 
 Row = Sequence[Any] | dict[str, Any]
 Block = tuple[Sequence[int], Sequence[Row]]  # the rows' locations, and the rows
@@ -312,11 +313,7 @@ def _read_parquet(path: Path) -> Table:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise UsageError(
-            "reading Parquet needs pyarrow, which is not installed",
-            where=str(path),
-            fix="pip install 'assay[parquet]'",
-        ) from None
+        raise missing_extra("pyarrow", "to read Parquet", where=str(path)) from None
     try:
         parquet = pq.ParquetFile(path)
         columns = tuple(parquet.schema_arrow.names)

@@ -14,10 +14,11 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .._version import __version__
 from ..errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, AssayError
+from ..extras import MissingExtra
 from ..terminal import EscapingStream, one_line
 
 # Each command's line in --help, in --help's order (tests/cli/test_cli_init.py holds each to its own
@@ -57,7 +58,6 @@ REGISTRARS = (
 )
 
 
-
 def __getattr__(name: str) -> ModuleType:
     """A command's module as an attribute (``assay.cli.score``), loaded on first use (PEP 562)."""
     if name in {module for module, _, _ in REGISTRARS}:
@@ -90,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AssayError as exc:
         if args.debug:
             raise
+        if isinstance(exc, MissingExtra):  # said of the command that was run: "assay gold build needs pypdf"
+            exc = exc.for_command(getattr(args, COMMAND, "assay"))
         print(f"assay: error: {one_line(_no_secrets(exc.message))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -139,8 +141,19 @@ def _silence_stdout() -> None:
     os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ else 1)
 
 
+# Where the parsed arguments keep the command line's command ("assay gold build"), for its errors.
+COMMAND = "_assay_command"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, with its errors in assay's one-line form (and the same exit code, 2)."""
+    """argparse, with its errors in assay's one-line form (and the same exit code, 2), and the command
+    that was run kept in the parsed arguments (under COMMAND)."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, rest = super().parse_known_args(args, namespace)
+        if getattr(parsed, COMMAND, None) is None:  # the innermost parser, the command itself, is first
+            setattr(parsed, COMMAND, self.prog)
+        return parsed, rest
 
     def error(self, message: str) -> NoReturn:
         # An unknown argument is quoted as given: escaped, so it can neither split the line nor drive

@@ -1,23 +1,28 @@
 """The PDF extractors: pypdfium2 first (fast; opens AES-encrypted files with an empty password), pypdf
 (with `cryptography`, for AES) when pdfium cannot open or read a file; and the name of a file's encryption.
+
+Both come with `pip install 'assay[pdf]'` and are imported when a PDF is first read, not before: text
+documents, and every command that reads none, need neither.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
-
-import pypdf
-import pypdfium2
-import pypdfium2.raw as pdfium_c
-import pypdfium2.version as pdfium_version
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..extras import missing_extra
+
+if TYPE_CHECKING:
+    import pypdf
 
 EXTRACTOR_ORDER = ("pypdfium2", "pypdf")  # the first that reads a PDF wins
+# The way round the pdf extra: a sources folder of text needs no PDF library.
+TEXT_ALTERNATIVE = "give the documents as .txt or .md text (one page per form feed)"
 
 
 class ExtractionError(Exception):
@@ -27,17 +32,40 @@ class ExtractionError(Exception):
 Extract = Callable[[Path], tuple[tuple[str, ...], str | None]]
 
 
+def check_extractor(name: str) -> None:
+    """A known extractor's name passes (without loading its library); any other is a UsageError."""
+    if name not in EXTRACTOR_ORDER:
+        raise UsageError(f"unknown PDF extractor {name!r}", fix=f"use one of {', '.join(EXTRACTOR_ORDER)}")
+
+
 def extractor(name: str) -> tuple[Extract, str]:
-    """An extractor's function and label (its name and version: part of the cache key)."""
+    """An extractor's function and label (its name and version: part of the cache key). Its library is
+    loaded here: a missing one is a MissingExtra (exit 2, `pip install 'assay[pdf]'`)."""
+    check_extractor(name)
+    _load_pdf_libraries()
     if name == "pypdfium2":
+        import pypdfium2.version as pdfium_version
+
         return extract_pypdfium2, f"pypdfium2 {pdfium_version.PYPDFIUM_INFO}"
-    if name == "pypdf":
-        return extract_pypdf, f"pypdf {pypdf.__version__}"
-    raise UsageError(f"unknown PDF extractor {name!r}", fix=f"use one of {', '.join(EXTRACTOR_ORDER)}")
+    import pypdf
+
+    return extract_pypdf, f"pypdf {pypdf.__version__}"
+
+
+def _load_pdf_libraries() -> None:
+    """Both, whichever extractor is asked for: pypdf names the encryption of a file pdfium opened."""
+    for module in ("pypdfium2", "pypdf"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise missing_extra(module, "to read PDF documents", alternative=TEXT_ALTERNATIVE) from None
 
 
 def extract_pypdfium2(path: Path) -> tuple[tuple[str, ...], str | None]:
     """Pages and encryption by pdfium; ExtractionError when it cannot open or read the file."""
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
     try:
         document = pypdfium2.PdfDocument(path)
     except pypdfium2.PdfiumError as exc:
@@ -84,6 +112,8 @@ def _quiet_pypdf() -> Iterator[None]:
 
 def extract_pypdf(path: Path) -> tuple[tuple[str, ...], str | None]:
     """Pages and encryption by pypdf; ExtractionError when it cannot open or read the file."""
+    import pypdf
+
     try:
         with _quiet_pypdf(), path.open("rb") as handle:
             reader = pypdf.PdfReader(handle)
@@ -107,6 +137,8 @@ REVISION_ALGORITHMS = {2: "RC4-40", 3: "RC4-128", 5: "AES-256", 6: "AES-256"}
 def encryption_of(path: Path, revision: int) -> str:
     """The encryption algorithm of an encrypted PDF, read from its /Encrypt dictionary by pypdf (which
     reads the trailer only, from the open file, not the whole file into memory)."""
+    import pypdf
+
     try:
         with _quiet_pypdf(), path.open("rb") as handle:
             return encryption_name(_encrypt_dictionary(pypdf.PdfReader(handle)))

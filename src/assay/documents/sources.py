@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import InputError, UsageError
-from .extractors import EXTRACTOR_ORDER, ExtractionError, extractor
+from .extractors import EXTRACTOR_ORDER, ExtractionError, check_extractor, extractor
 from .page_cache import DEFAULT_PAGE_CACHE, PageCacheWarning, cache_path, read_cache, write_cache
 from .walk import FolderWarning, check_folder, skipped_summary, walk_folder
 
@@ -228,7 +228,7 @@ def _check_extractors(extractors: Sequence[str]) -> None:
     if not extractors:
         raise UsageError("no PDF extractor given", fix=f"give one or more of {', '.join(EXTRACTOR_ORDER)}")
     for name in extractors:
-        extractor(name)
+        check_extractor(name)  # the libraries load when a PDF is read: text documents need neither
 
 
 def load_document(

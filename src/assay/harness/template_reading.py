@@ -22,6 +22,7 @@ from typing import Any
 import regex
 
 from ..errors import InputError
+from ..extras import missing_extra
 
 MAX_TEMPLATES_BYTES = 256 << 10  # 256 KiB of hand-written questions; the shipped example is 3 KB
 MAX_DEPTH = 16  # mappings and lists inside each other; a templates file needs 4 (fields.f.labels.x)
@@ -104,7 +105,12 @@ def _depth(data: Any) -> int:
 
 
 def _yaml(text: str, path: Path) -> Any:
-    import yaml  # only for YAML templates: every command line imports the templates module
+    try:
+        import yaml  # only for YAML templates: every command line imports the templates module
+    except ImportError:
+        raise missing_extra(
+            "yaml", "to read templates written in YAML", where=str(path), alternative="write them as TOML"
+        ) from None
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when PyYAML was built with it
     try:

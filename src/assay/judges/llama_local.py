@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
+from ..extras import missing_extra
 from ._base import Completion, JudgeUnavailable, Pace, Prices, Sampling, token_count
 from ._clean import cleaned
 
@@ -54,10 +55,7 @@ class LlamaJudge:
         try:
             from llama_cpp import Llama
         except ImportError:
-            raise UsageError(
-                "the local judge needs llama-cpp-python, which is not installed",
-                fix="pip install 'assay[local]'",
-            ) from None
+            raise missing_extra("llama_cpp", "for the local judge (llama:PATH.gguf)") from None
         try:
             return Llama(
                 model_path=self.model_path,

@@ -26,14 +26,18 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-
 from .. import net
 from ..concurrency import OVERLOAD_STATUSES
 from ..errors import UsageError
+from ..extras import missing_extra
 from ._base import Completion, JudgeDown, JudgeUnavailable, Overload, Pace, Prices, Sampling, token_count
 from ._clean import cleaned
 from .accounting import UncountedUsage
+
+try:
+    import httpx
+except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
+    raise missing_extra("httpx", "for the openai: judge", extra="judge") from None
 
 
 @dataclass

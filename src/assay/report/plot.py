@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..extras import missing_extra
 from ..outputs import check_writable, replacing, write_text
 from .model import Report
 
@@ -310,10 +311,11 @@ def _write_matplotlib(path: Path, groups: Sequence[Group], series: Sequence[str]
         from matplotlib.figure import Figure
         from matplotlib.ticker import PercentFormatter
     except ImportError:
-        raise UsageError(
-            f"drawing a {path.suffix} chart needs matplotlib, which is not installed",
+        raise missing_extra(
+            "matplotlib",
+            f"to draw a {path.suffix} chart",
             where=str(path),
-            fix="pip install 'assay[plot]', or write .svg, which needs nothing",
+            alternative="write .svg, which needs nothing",
         ) from None
     rows = sum(len(g.points) for g in groups)
     figure = Figure(figsize=(6.4, 0.9 + 0.22 * rows + 0.12 * len(groups)), layout="constrained")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError
+from ..extras import missing_extra
 from ..outputs import check_writable, replacing, write_failed
 from ..parts import part_dict
 from ..scorers import MetricScores, Outcome
@@ -334,10 +335,8 @@ def check_parquet_writer(path: str | Path) -> None:
         import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError:
-        raise UsageError(
-            "writing Parquet needs pyarrow, which is not installed",
-            where=str(path),
-            fix="pip install 'assay[parquet]', or write .csv or .jsonl",
+        raise missing_extra(
+            "pyarrow", "to write Parquet", where=str(path), alternative="write .csv or .jsonl"
         ) from None
 
 

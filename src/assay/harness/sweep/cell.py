@@ -24,7 +24,7 @@ from itertools import zip_longest
 
 from ...errors import InputError, UsageError
 from .chunking import Chunk, char_chunks, token_chunks
-from .retrievers import RETRIEVERS, make_retriever
+from .retrievers import RETRIEVER_LIBRARIES, RETRIEVERS, make_retriever
 from .spans import GoldSpan, SpanQuestion, SpanSet, budget_k, score_spans
 
 CHUNKERS = {"chars": char_chunks, "tokens": token_chunks}
@@ -108,6 +108,7 @@ def check_config(config: CellConfig) -> None:
     ):
         if name not in known:
             raise UsageError(f"unknown {kind} {name!r}", fix=f"use one of: {', '.join(sorted(known))}")
+    RETRIEVER_LIBRARIES[config.retriever]()  # installed: a MissingExtra now, not after reading the corpus
 
 
 def chunked_characters(spans: SpanSet, config: CellConfig) -> int:

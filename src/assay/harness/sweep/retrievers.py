@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import regex
 
 from ...errors import UsageError
+from ...extras import missing_extra
 from .chunking import CJK  # the scripts without spaces: one list for the chunker and BM25
 
 # the regex module's \w holds marks (Unicode's definition), re's does not; CJK runs are split in words()
@@ -68,14 +69,23 @@ def english_stopwords() -> frozenset[str]:
     return frozenset(STOPWORDS_EN)
 
 
+def load_bm25s() -> Any:
+    """bm25s (``pip install 'assay[rag]'``); a missing one is a MissingExtra, which the sweep's settings
+    check raises before any document is read."""
+    try:
+        import bm25s  # type: ignore[import-untyped]
+    except ImportError:
+        raise missing_extra("bm25s", "for the BM25 retriever of the sweep") from None
+    return bm25s
+
+
 class Bm25:
     """BM25 over a fixed list of chunk texts, batch-searched; see the module docstring."""
 
     name = "bm25"
 
     def __init__(self, texts: Sequence[str]) -> None:
-        import bm25s  # type: ignore[import-untyped]
-
+        bm25s = load_bm25s()
         self.stopwords = english_stopwords()
         self.vocabulary: dict[str, int] = {}
         corpus_ids = [self.ids(text) for text in texts]
@@ -114,6 +124,8 @@ def bm25_retriever(texts: Sequence[str]) -> Retriever:
 
 
 RETRIEVERS: dict[str, Callable[[Sequence[str]], Retriever]] = {"bm25": bm25_retriever}
+# What each retriever loads, to be checked with the sweep's settings: a missing extra is said before any work.
+RETRIEVER_LIBRARIES: dict[str, Callable[[], object]] = {"bm25": load_bm25s}
 
 
 def make_retriever(name: str, texts: Sequence[str]) -> Retriever:

@@ -23,16 +23,25 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import regex
 
 from ... import net
 from ...cells import ValueProblem, parse_json
 from ...concurrency import OVERLOAD_STATUSES
 from ...errors import UsageError
+from ...extras import missing_extra
 from ...net import display_url, redact, register_secret, register_url
 from .base import SystemFailure, TransportError, reply_arrived
 from .limits import MAX_BODY_BYTES, RAW_LIMIT, cut_raw
+
+try:
+    import httpx
+except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
+    raise missing_extra(
+        "httpx",
+        "to ask a system over HTTP (http: and openai: systems)",
+        alternative="run the system in process (--system module:function)",
+    ) from None
 
 DEFAULT_TIMEOUT = 60.0
 ERROR_BODY_BYTES = 4 * RAW_LIMIT  # of a reply that is not a 2xx: as much as its raw keeps, no more

@@ -50,15 +50,20 @@ from datetime import UTC, datetime
 from itertools import zip_longest
 from urllib.parse import urlsplit
 
-import httpx
 import regex
 
+from ...extras import missing_extra
 from ...net import retry_after
 from .cache import UrlCache
 from .extract import FoundUrl
 from .fetch import PDF_WINDOW, Answer, Fetcher, ask, hold_location, host_of_url, phrase, vet
 from .settings import CheckSettings as CheckSettings  # its public home is this module
 from .verdict import CLASSES, Hop, UrlVerdict
+
+try:
+    import httpx
+except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
+    raise missing_extra("httpx", "to check URLs") from None
 
 URL_CLASSES = CLASSES  # the name assay.harness gives them, beside its OUTCOMES and STATUSES
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -162,7 +167,7 @@ def _transient(walk: _Walk) -> bool:
 
 
 def _soft_404_target(url: str, final: str) -> str | None:
-    """"a home page" or "a login page" when a deep link `url` landed on one, else None."""
+    """ "a home page" or "a login page" when a deep link `url` landed on one, else None."""
     start, end = urlsplit(url), urlsplit(final)
     if (start.path in ("", "/") or ROOT_PAGE.fullmatch(start.path)) and not start.query:
         return None  # not a deep link: the home page itself, by one of its names

@@ -19,8 +19,14 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
 import regex
+
+from ...extras import missing_extra
+
+try:
+    import httpx
+except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
+    raise missing_extra("httpx", "to check URLs") from None
 
 if TYPE_CHECKING:
     from .settings import CheckSettings
@@ -360,5 +366,3 @@ async def ask(url: str, method: str, fetcher: Fetcher, validators: dict[str, str
         answer = await _request(url, "GET", False, fetcher, validators)
         answer.asked = asked
     return answer
-
-
