@@ -18,8 +18,9 @@ from typing import Any
 
 from ..documents import Sources, load_sources
 from ..errors import AssayError, UsageError
+from ..harness.earlier import results_beside
 from ..harness.outcomes import DECIDED_COLUMN, OUTCOME_COLUMN, PASSING, REASON_COLUMN
-from ..harness.run_compare import RESULTS_FILE, HarnessRun, compare_runs, load_run, run_file
+from ..harness.run_compare import RUN_FILE, HarnessRun, compare_runs, load_run, run_file
 from ..records import Record
 
 # Folders a walk does not enter, besides hidden ones (a page cache, .git, a virtual environment).
@@ -89,7 +90,7 @@ def _run_id(folder: Path, root: Path) -> str:
 
 def _results(folder: Path) -> Mapping[str, Any]:
     try:
-        found = json.loads((folder / RESULTS_FILE).read_text(encoding="utf-8"))
+        found = json.loads(results_beside(folder / RUN_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
