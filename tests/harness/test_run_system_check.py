@@ -309,7 +309,10 @@ def test_refusal_recall_counts_the_refusal_items_the_system_failed_on(
     argv = run_args(tmp_path, failing_bot(tmp_path, "network"), "--max-system-errors", "1", items=16)
     code, stdout, stderr = run(argv, capsys)
     assert code in (0, 1), stderr
-    said = "refusal recall: 0.0% (0 of 4 refusal items declined; 4 of them system errors, counted as not declined)"
+    said = (
+        "refusal recall: 0.0% (0 of 4 refusal items declined; 4 of them system errors, counted as not "
+        "declined)"
+    )
     assert said in (tmp_path / "run" / "results.md").read_text(encoding="utf-8")
     assert said in stdout  # the headline printed
     refusal = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["headline"][
