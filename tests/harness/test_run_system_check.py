@@ -299,7 +299,7 @@ def test_a_share_that_is_not_one_is_refused(tmp_path: Path, capsys: pytest.Captu
     code, _, stderr = run(
         run_args(tmp_path, failing_bot(tmp_path, set()), "--max-system-errors", "1.5"), capsys
     )
-    assert code == 2 and "--max-system-errors" in stderr
+    assert code == 2 and "--max-system-errors: give a share from 0 to 1 (0.2 or 20%), got '1.5'" in stderr
 
 
 def test_refusal_recall_counts_the_refusal_items_the_system_failed_on(

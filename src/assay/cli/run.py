@@ -105,7 +105,7 @@ def _share(text: str) -> float:
     try:
         return parse_share(text)
     except UsageError:
-        raise argparse.ArgumentTypeError(f"give a share from 0 to 1 (0.2 or 20%%), got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"give a share from 0 to 1 (0.2 or 20%), got {text!r}") from None
 
 
 def _add_judge(parser: argparse.ArgumentParser) -> None:
