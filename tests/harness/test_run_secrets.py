@@ -211,7 +211,7 @@ def _run(tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]) ->
     of the run and on stdout and stderr."""
     gold, out = write_gold(tmp_path / "gold.jsonl", 6), tmp_path / "run"
     common = ["run", "--gold", str(gold), "--out", str(out), "--retries", "0", "--timeout", "20"]
-    common += ["--max-system-errors", "1"]  # some echoes are no reply (system errors): not a gate's point here
+    common += ["--max-system-errors", "1"]  # some echoes are system errors: not the point here
     cache = ["--cache", str(out / "judge-cache.sqlite")] if "--judge" in argv else []
     code, stdout, stderr = run([*common, *argv, *cache], capsys)
     assert code == 0, stderr

@@ -341,7 +341,7 @@ def _system(args: argparse.Namespace, config: Mapping[str, Any]) -> System:
     spec = args.system if args.system is not None else config.get("spec")
     if not isinstance(spec, str):
         raise UsageError(
-            "no system to ask", fix='give --system SPEC, or spec = "..." under [system] in the config file'
+            "no system to ask", fix="give --system SPEC, or spec = \"...\" under [system] in the config file"
         )
     return load_system(spec, dict(args.system_option or ()), config or None)
 

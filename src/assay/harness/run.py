@@ -320,13 +320,4 @@ def _with_sources(options: ScoreOptions, sources: str | Path | None) -> ScoreOpt
     return options if sources is None else dataclasses.replace(options, sources=str(sources))
 
 
-__all__ = [
-    "RAG_RUBRIC",
-    "RUN_NAME",
-    "HarnessRun",
-    "check_judges",
-    "check_system",
-    "run_gold",
-    "run_metrics",
-    "write_rows",
-]
+__all__ = ["RAG_RUBRIC", "RUN_NAME", "HarnessRun", "check_judges", "run_gold", "run_metrics", "write_rows"]
