@@ -41,6 +41,8 @@ SCOPES = ("all", "overall", "domains")  # what a gate checks: the whole and each
 # A harness run's gate (harness.run_gate): the whole run by default, each scope (the items' policy), or both.
 RUN_SCOPES = ("overall", "scopes", "all")
 MAX_UNSCORED = 0.05  # the default share of a scope's rows that may be unscored
+# The default share of a harness run's items that may be system errors (harness.run_gate).
+MAX_SYSTEM_ERRORS = 0.2
 
 
 @dataclass(frozen=True)

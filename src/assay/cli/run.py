@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..config_file import read_config
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from ..gate import RUN_SCOPES
+from ..gate import MAX_SYSTEM_ERRORS, RUN_SCOPES, parse_share
 from ..harness.runner import RunOptions
 from ..harness.systems.adapters import spec_forms
 from ..judges.accounting import judge_summary
@@ -84,8 +85,28 @@ def add_parsers(commands: flags.Commands) -> None:
         help="what each gate checks: the whole run (overall), every scope alone (scopes), or both (all) "
         f"(default: {RUN_SCOPES[0]})",
     )
+    _add_max_system_errors(gates)
     flags.add_debug(parser)
     parser.set_defaults(run=run_run, concurrency=None)  # the judge's concurrency: its config's, or 8
+
+
+def _add_max_system_errors(group: argparse._ActionsContainer) -> None:
+    """The share of items that may be system errors: checked with or without --gate (issue 23)."""
+    group.add_argument(
+        "--max-system-errors",
+        type=_share,
+        metavar="SHARE",
+        help="fail the gate (exit 1) when more than this share of the items are system errors (the system "
+        "raised, timed out or sent no reply), with or without --gate: a fraction or a percentage (default: "
+        f"{MAX_SYSTEM_ERRORS}); a run whose every item is one stops with exit 2",
+    )
+
+
+def _share(text: str) -> float:
+    try:
+        return parse_share(text)
+    except UsageError:
+        raise argparse.ArgumentTypeError(f"give a share from 0 to 1 (0.2 or 20%), got {text!r}") from None
 
 
 def _add_judge(parser: argparse.ArgumentParser) -> None:
@@ -190,6 +211,8 @@ def run_run(args: argparse.Namespace) -> int:
     metrics = [*run_metrics(sources=args.sources, judge=judged), *extra]
     args.metric = [*metrics, *_derived(args.sources)]
     gate = gates(args, GateSettings)  # a typo in a gate fails before any work
+    if args.max_system_errors is not None:
+        gate = dataclasses.replace(gate, max_system_errors=args.max_system_errors)
     if not judged:
         _no_judge_flags(args)
     judge = judge_setup(args) if judged else None
@@ -211,14 +234,33 @@ def run_run(args: argparse.Namespace) -> int:
                 rubric=args.judge_rubric or _table(config, "judge").get("rubric") or RAG_RUBRIC,
                 sources=args.sources,
                 metrics=metrics,
-                gate=gate if gate.gates else None,
+                gate=gate if gate.gates or args.max_system_errors is not None else None,
                 fresh=args.fresh,
                 progress=progress,
             )
     finally:
         progress.close()
     _say_done(done, args)
+    _refuse_all_failed(done)
     return EXIT_OK if done.passed else EXIT_FINDINGS
+
+
+def _refuse_all_failed(done: HarnessRun) -> None:
+    """A run whose every item is a system error graded nothing: exit 2 with the first reason, as a run
+    that could not be made, never 0 (nor the gate's 1) on reports of 0%."""
+    from ..harness.systems.probe import SystemDown
+    from ..metric import system_failures
+
+    records = done.run.records
+    errors = system_failures(records)
+    if not records or len(errors) < len(records):
+        return
+    raise SystemDown(
+        f"every one of the {len(records)} items is a system error, so nothing was graded ({errors[0]})",
+        where=one_line(str(done.rows_path.parent)),
+        fix="make the system answer (results.md gives each item's reason), then give the same command "
+        "again: the journal asks the failed items again",
+    )
 
 
 def _say_done(done: HarnessRun, args: argparse.Namespace) -> None:

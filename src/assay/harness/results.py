@@ -31,6 +31,7 @@ from typing import Any
 
 from .._version import __version__
 from ..judges.accounting import judge_summary
+from ..metric import system_failures
 from ..outputs import json_document, write_text
 from ..records import Record
 from ..report.html import render_html
@@ -161,9 +162,7 @@ def results_dict(run: ScoreRun, info: RunInfo, gate: RunGate | None = None) -> d
             "judge_asked": judge_asked(run),
         },
         "outcomes": {name: classes.count(name) for name in OUTCOMES},
-        "rollups": {
-            by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()
-        },
+        "rollups": {by: rollup(run.records, factual, key, interval) for by, key in ROLLUP_KEYS.items()},
         "gate": None if gate is None else gate.as_dict(),
         "signatures": {
             **info.as_dict(),
@@ -237,27 +236,37 @@ def grounding_checks(run: ScoreRun, info: RunInfo) -> dict[str, Any] | None:
 
 
 def refusal_rates(run: ScoreRun) -> dict[str, Any] | None:
-    """Refusal precision and recall, with their counts, over the items `refusal` scored; None when it did
-    not run."""
+    """Refusal precision, over the replies `refusal` scored, and recall, over every refusal item, with
+    their counts; None when it did not run.
+
+    Recall's denominator is every item that should be refused, those the system failed on included
+    (``refusal_system_errors``, shown apart): a system that failed on a refusal item did not decline it,
+    and leaving such items out would give a system that fails on the questions it should refuse the
+    recall of the few it answered (or "n/a" when it failed on all of them), as if nothing were amiss.
+    Precision is unchanged by them: a failed reply declined nothing."""
     scores = run.metrics.get(REFUSAL)
     declined = None if scores is None else scores.extras.get(DECLINED_COLUMN)
     if scores is None or declined is None:
         return None
     cells: Counter[tuple[bool, bool]] = Counter()
+    failed = system_failures(run.records)
+    should_refuse = errors = 0
     for index, record in enumerate(run.records):
-        if scores.outcomes[index] == Outcome.UNSCORED:
-            continue
         should = record.gold is not None and record.gold.expected_refusal is True
-        cells[should, declined[index] == 1] += 1
+        should_refuse += should
+        errors += should and index in failed
+        if scores.outcomes[index] != Outcome.UNSCORED:
+            cells[should, declined[index] == 1] += 1
     hits, false_alarms, missed = cells[True, True], cells[False, True], cells[True, False]
     return {
         "precision": hits / (hits + false_alarms) if hits + false_alarms else None,
-        "recall": hits / (hits + missed) if hits + missed else None,
+        "recall": hits / should_refuse if should_refuse else None,
         "declined_refusal_items": hits,
         "declined_answerable_items": false_alarms,
         "answered_refusal_items": missed,
         "declined": hits + false_alarms,
-        "refusal_items": hits + missed,
+        "refusal_items": should_refuse,
+        "refusal_system_errors": errors,
         "scored": sum(cells.values()),
     }
 

@@ -107,7 +107,9 @@ def _rate(refusal: Mapping[str, Any], of: str) -> str:
     if not refusal:
         return "not measured (no refusal metric)"
     rate = refusal["precision"] if of == "declined" else refusal["recall"]
-    return f"{percent(rate)} ({refusal['declined_refusal_items']} of {refusal[of]})"
+    errors = (refusal.get("refusal_system_errors") or 0) if of == "refusal_items" else 0
+    apart = f", {errors} system error{'s' if errors != 1 else ''}" if errors else ""
+    return f"{percent(rate)} ({refusal['declined_refusal_items']} of {refusal[of]}{apart})"
 
 
 def _seconds(value: float | None) -> str:

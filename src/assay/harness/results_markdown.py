@@ -106,11 +106,11 @@ def _refusal_text(refusal: Mapping[str, Any] | None) -> str:
         return "refusal precision and recall: not measured (no refusal metric)"
     hits = refusal["declined_refusal_items"]
     precision = f"{percent(refusal['precision'])} ({hits} of {refusal['declined']}"
-    recall = f"{percent(refusal['recall'])} ({hits} of {refusal['refusal_items']}"
-    return (
-        f"refusal precision: {precision} declined items were refusal items); "
-        f"refusal recall: {recall} refusal items declined)"
-    )
+    recall = f"{percent(refusal['recall'])} ({hits} of {refusal['refusal_items']} refusal items declined"
+    errors = refusal.get("refusal_system_errors") or 0
+    if errors:  # counted as not declined (results.refusal_rates says why), and said apart
+        recall += f"; {errors} of them system errors, counted as not declined"
+    return f"refusal precision: {precision} declined items were refusal items); refusal recall: {recall})"
 
 
 def _gate(gate: Mapping[str, Any]) -> list[str]:

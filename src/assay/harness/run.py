@@ -35,8 +35,10 @@ from .gold_set import GoldSet, load_gold_set, run_dataset, run_row
 from .journal import JOURNAL_NAME, Journal, JournalHeader, open_journal
 from .outcomes import GRADED_BY, UNDECIDED_ONLY, outcome_metrics
 from .results import RunInfo, write_results
+from .run_gate import GateSettings as RunGateSettings
 from .run_gate import check_run
 from .runner import Progress, RunOptions, ask_all, run_to_end
+from .systems.probe import SystemDown, probe_system
 
 if TYPE_CHECKING:
     from ..judges._base import Judge
@@ -110,7 +112,7 @@ def run_gold(
         gold = load_gold_set(gold_path, scopes=scopes, limit=limit)
         check_judges(judge)
         header = JournalHeader(system.signature(), gold.sha256)
-        journal = open_journal(out, header, fresh=fresh)  # its lock is held until the reports are written
+        journal = _checked_journal(out, header, gold, system, fresh)  # locked until the reports are written
     except BaseException:
         run_to_end(system.aclose())  # asked nothing, and is closed all the same
         raise
@@ -137,7 +139,7 @@ def run_gold(
             sources=None if sources is None else str(sources),
             gate=gate,
         )
-        checked = None if gate is None or not gate.gates else check_run(scored, gate)
+        checked = gate_checked(scored, gate)
         reports = write_results(scored, out, info, checked)
     return HarnessRun(scored, rows_path, reports, checked, len(answered) - resumed, resumed, elapsed, kept)
 
@@ -189,6 +191,14 @@ async def _ask(
         os.chdir(here)
 
 
+def gate_checked(scored: ScoreRun, gate: GateSettings | None) -> RunGate | None:
+    """The run's gate: the gates given, and the share of system errors, which every run is held to
+    (``run_gate.MAX_SYSTEM_ERRORS`` when `gate` is None). Without gates it is reported only when the
+    share is past its limit: a run whose system failed too often does not pass silently."""
+    checked = check_run(scored, gate or RunGateSettings())
+    return checked if (gate is not None and gate.gates) or not checked.passed else None
+
+
 def check_judges(judge: JudgeSetup | None) -> None:
     """The judge chain's preflight, before the system is asked anything: a chain with no judge up (or a
     judge set up wrongly) stops the run now, not after every item was asked (issue 22). The judges are
@@ -210,6 +220,35 @@ async def _preflight(chain: Sequence[Judge]) -> None:
     finally:
         for judge in chain:
             await judge.close()
+
+
+def check_system(system: System) -> None:
+    """The system's check (``systems.probe``), before it is asked anything: a system that is down stops
+    the run now (SystemDown, exit 2) rather than making every item a system_error. Its HTTP client is
+    the probe's own: the items are asked in another event loop."""
+    try:
+        run_to_end(probe_system(system))
+    except SystemDown as exc:
+        raise SystemDown(
+            f"{exc.what}; nothing was asked (checked before the first item)", fix=exc.fix
+        ) from None
+
+
+def _checked_journal(out: Path, header: JournalHeader, gold: GoldSet, system: System, fresh: bool) -> Journal:
+    """The run's journal, the system checked first when it will be asked anything: before a --fresh
+    journal is discarded (a system that is down must not cost the answers kept), after a kept one is
+    read (a run the journal answers whole asks nothing: re-grading needs no system up)."""
+    if fresh or not (out / JOURNAL_NAME).exists():
+        check_system(system)
+        return open_journal(out, header, fresh=fresh)
+    journal = open_journal(out, header)
+    try:
+        if any(journal.finished_row(record.id) is None for record in gold.records):
+            check_system(system)
+    except BaseException:
+        journal.close()
+        raise
+    return journal
 
 
 # --- the rows ------------------------------------------------------------------------------------------

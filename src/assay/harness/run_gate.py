@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ..errors import UsageError
 from ..gate import (
     COMPARED,
+    MAX_SYSTEM_ERRORS,
     RUN_SCOPES,
     TOO_FEW_SCORED,
     TOO_MANY_UNSCORED,
@@ -35,6 +36,8 @@ from ..gate import (
 from ..gate import (
     GateSettings as _GateSettings,
 )
+from ..metric import system_failures
+from ..report.format import percent
 from ..report.gate import gate_lines
 from ..scorers import MetricScores
 from ..scoring import ScoreRun
@@ -45,11 +48,53 @@ from .outcomes import CITATION, NOT_APPLICABLE
 _MEETS: dict[str, Callable[[float, float], bool]] = {">=": operator.ge, ">": operator.gt}
 
 
+# MAX_SYSTEM_ERRORS, the largest share of a run's items that may be system errors (issue 23): past it
+# the numbers are the system's failures more than its answers (a run of 20 with 5 timeouts grades 15),
+# and the gate fails whatever the accuracy of the rest. A run whose every item failed is not gated at
+# all: the command stops with exit 2 (cli/run.py), as a run that could not be made.
+
+
 @dataclass(frozen=True)
 class GateSettings(_GateSettings):
-    """A run's gate settings: ``assay.gate.GateSettings`` (one set of defaults), over a run's scopes."""
+    """A run's gate settings: ``assay.gate.GateSettings`` (one set of defaults), over a run's scopes,
+    and the share of items that may be system errors (checked with or without gates)."""
 
     scopes: tuple[str, ...] = RUN_SCOPES
+    max_system_errors: float = MAX_SYSTEM_ERRORS
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0.0 <= self.max_system_errors <= 1.0:
+            raise UsageError(
+                f"--max-system-errors must be a share from 0 to 1, got {self.max_system_errors!r}",
+                fix="give a fraction or a percentage, e.g. 0.2 or 20%",
+            )
+
+
+@dataclass(frozen=True)
+class SystemErrors:
+    """The gate's check of the share of items that are system errors (``--max-system-errors``)."""
+
+    errors: int
+    items: int
+    limit: float
+
+    @property
+    def share(self) -> float:
+        return self.errors / self.items if self.items else 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.share <= self.limit
+
+    def line(self) -> str:
+        shown = f"system errors: {self.errors} of {self.items} items ({percent(self.share)})"
+        if self.passed:
+            return f"gate passed: {shown}, at most --max-system-errors {percent(self.limit)}"
+        return (
+            f"gate FAILED: {shown}, more than --max-system-errors {percent(self.limit)}: the system "
+            "failed too often for the run to pass (the reasons are in results.md)"
+        )
 
 
 @dataclass(frozen=True)
@@ -79,20 +124,34 @@ class Needed:
 class RunGate:
     checks: tuple[Check, ...]
     needed: tuple[Needed, ...]  # for each failed floor check compared against its bar
+    system_errors: SystemErrors | None = None
 
     @property
     def passed(self) -> bool:
-        return all(check.passed for check in self.checks)
+        errors_ok = self.system_errors is None or self.system_errors.passed
+        return errors_ok and all(check.passed for check in self.checks)
 
     def lines(self) -> list[str]:
-        """Each check in words, the verdict, then what each failed check needs."""
+        """Each check in words (the share of system errors first), the verdict, then what each failed
+        check needs."""
         unscored = [_unscored_words(check) for check in self.checks if check.outcome == TOO_MANY_UNSCORED]
         needs = [found.words() for found in self.needed]
-        return [*gate_lines(self.checks), *(f"gate: {line}" for line in [*unscored, *needs])]
+        checks = gate_lines(self.checks)[:-1]  # the verdict is said over the system errors' check too
+        passed = [check.passed for check in self.checks]
+        if self.system_errors is not None:
+            checks.insert(0, self.system_errors.line())
+            passed.insert(0, self.system_errors.passed)
+        failed = passed.count(False)
+        verdict = f"{failed} of {len(passed)} checks failed" if failed else f"all {len(passed)} checks passed"
+        return [*checks, f"gate: {verdict}", *(f"gate: {line}" for line in [*unscored, *needs])]
 
     def as_dict(self) -> dict[str, object]:
+        errors = self.system_errors
         return {
             "passed": self.passed,
+            "system_errors": None
+            if errors is None
+            else dataclasses.asdict(errors) | {"passed": errors.passed},
             "checks": [_check_dict(check) for check in self.checks],
             "needed": [
                 {"gate": n.check.gate.text, "scope": n.check.scope, "correct": n.correct, "scored": n.scored}
@@ -117,7 +176,13 @@ def check_run(run: ScoreRun, settings: GateSettings) -> RunGate:
             checks += check_gates(scope_summary(gated, [gate.metric]), [gate], *rule, scope="domains")
             checks += _scopes_left_out(run, gated, gate, Rule(*rule))
     needed = [_needed(run.summary, check) for check in checks if not check.passed]
-    return RunGate(tuple(checks), tuple(found for found in needed if found is not None))
+    errors = system_errors(run, settings.max_system_errors)
+    return RunGate(tuple(checks), tuple(found for found in needed if found is not None), errors)
+
+
+def system_errors(run: ScoreRun, limit: float) -> SystemErrors:
+    """How many of the run's items are system errors (their outcome class), against `limit`."""
+    return SystemErrors(len(system_failures(run.records)), len(run.records), limit)
 
 
 def gated_rows(run: ScoreRun, metric: str) -> ScoreRun:

@@ -82,7 +82,8 @@ class SystemFailure(Exception):
 
 
 class System(Protocol):
-    """A system under test, as the runner sees it."""
+    """A system under test, as the runner sees it. An adapter may also have ``async def probe(self)``,
+    the check before a run asks it anything (probe.py: raises SystemDown when the system is down)."""
 
     spec: str  # as given on the command line
 

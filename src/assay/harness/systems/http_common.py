@@ -33,6 +33,7 @@ from ...extras import missing_extra
 from ...net import display_url, redact, register_secret, register_url
 from .base import SystemFailure, TransportError, reply_arrived
 from .limits import MAX_BODY_BYTES, RAW_LIMIT, cut_raw
+from .probe import PROBE_HEADER, SystemDown, no_reply
 
 try:
     import httpx
@@ -52,7 +53,7 @@ _ENV_REFERENCE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 @dataclass(frozen=True)
-class _Received:
+class Received:
     """One exchange as far as it was read: the status, the headers, the body's text (decoded, whole for a
     2xx within MAX_BODY_BYTES, only its start for any other status)."""
 
@@ -91,14 +92,41 @@ class JsonPoster:
             reason = f"malformed reply: HTTP 200 with {_not_json(received, shown, exc)}"
             raise SystemFailure(reason, shown) from None
 
-    async def _exchange(self, body: Mapping[str, Any]) -> _Received:
-        """The request sent and its reply read as it streams in: a 2xx body up to MAX_BODY_BYTES (past
-        it, or a Content-Length past it, the SystemFailure "reply body over N bytes", the rest never
-        read), any other status's only as far as its reason shows."""
-        async with self._http().stream("POST", self.url, json=body) as response:
+    async def probe(self, method: str, url: str, body: Mapping[str, Any] | None) -> Received:
+        """One request of the system's check before a run (probe.py), with the probe's header, on a
+        client of its own (the run asks in another event loop), read as an item's reply is; SystemDown
+        when no reply came, or one that cannot be read."""
+        request = method
+        try:
+            async with httpx.AsyncClient(
+                headers={**self.headers, PROBE_HEADER: "1"}, timeout=self.timeout
+            ) as client:
+                return await net.within_deadline(self._exchange(body, client, method, url), self.timeout)
+        except (TimeoutError, httpx.HTTPError) as exc:
+            raise no_reply(url, request, self._failure(exc)) from None
+        except SystemFailure as exc:
+            raise SystemDown(
+                f"the system at {display_url(url)} answered {request} with a reply that cannot be read "
+                f"({exc.reason})",
+                fix="check that --system is the system's address",
+            ) from None
+
+    async def _exchange(
+        self,
+        body: Mapping[str, Any] | None,
+        client: httpx.AsyncClient | None = None,
+        method: str = "POST",
+        url: str | None = None,
+    ) -> Received:
+        """The request sent (a POST of `body` to the poster's URL, unless told otherwise) and its reply
+        read as it streams in: a 2xx body up to MAX_BODY_BYTES (past it, or a Content-Length past it,
+        the SystemFailure "reply body over N bytes", the rest never read), any other status's only as
+        far as its reason shows."""
+        client = client or self._http()
+        async with client.stream(method, url or self.url, json=body) as response:
             if not response.is_success:
                 data, _ = await _read_up_to(response, ERROR_BODY_BYTES)
-                return _Received(response.status_code, response.headers, _decoded(response, data))
+                return Received(response.status_code, response.headers, _decoded(response, data))
             declared = _declared_length(response)
             if declared is not None and declared > MAX_BODY_BYTES:
                 raise SystemFailure(
@@ -109,7 +137,7 @@ class JsonPoster:
             if cut:
                 raw = _shown_raw(_decoded(response, data[: RAW_LIMIT * 4]))
                 raise SystemFailure(f"reply body over {MAX_BODY_BYTES:,} bytes (read no further)", raw=raw)
-            return _Received(response.status_code, response.headers, _decoded(response, data))
+            return Received(response.status_code, response.headers, _decoded(response, data))
 
     def _failure(self, exc: BaseException) -> str:
         """What went wrong, cut: httpx's message may quote what the server sent ("illegal status line:
@@ -168,7 +196,7 @@ def _shown_raw(text: str) -> str:
     return cut_raw(redact(text[: RAW_LIMIT + _REDACT_MARGIN])) or ""
 
 
-def _refuse_status(received: _Received, shown: str) -> None:
+def _refuse_status(received: Received, shown: str) -> None:
     """TransportError for a status worth asking again, SystemFailure for a redirect or another non-2xx."""
     status = received.status
     if status in net.SYSTEM_RETRY_STATUSES:
@@ -183,7 +211,7 @@ def _refuse_status(received: _Received, shown: str) -> None:
         raise SystemFailure(f"HTTP {status}" + (f": {snippet}" if snippet else ""), raw=shown)
 
 
-def _not_json(received: _Received, raw: str, exc: ValueError) -> str:
+def _not_json(received: Received, raw: str, exc: ValueError) -> str:
     """What came instead of JSON: its type and first words (an HTML error page, an event stream)."""
     if not raw.strip():
         return "an empty body, not JSON"

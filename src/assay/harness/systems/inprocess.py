@@ -91,6 +91,11 @@ class InProcessSystem:
         context = contextvars.copy_context()
         return await asyncio.get_running_loop().run_in_executor(self._pool, context.run, call)
 
+    async def probe(self) -> None:
+        """The check before a run (probe.py) asks nothing of the function: it was imported and found
+        callable with (question, scope=..., **options) when the spec was read (inprocess_system), before
+        the run began, and calling it would be asking it a question."""
+
     async def aclose(self) -> None:
         if self._pool is not None:  # abandoned calls finish in the background; none is waited for
             self._pool.shutdown(wait=False, cancel_futures=True)
@@ -133,6 +138,8 @@ def _import(name: str, spec: str) -> ModuleType:
     try:
         return _import_here(name)
     except ModuleNotFoundError as exc:
+        if not _is_own(exc, name):
+            raise _missing_dependency(exc, repr(name), spec) from None
         raise UsageError(
             f"cannot import the module {name!r} of --system {spec!r} ({exc})",
             fix="check the spelling, run from the folder that holds it (or set PYTHONPATH), "
@@ -173,12 +180,39 @@ def _load_file(target: str, spec: str) -> ModuleType:
     sys.modules[module_name] = module  # dataclasses and pickling look a module up by its name
     try:
         loader.loader.exec_module(module)
+    except ModuleNotFoundError as exc:  # the file is there: what it imports is not
+        del sys.modules[module_name]
+        raise _missing_dependency(exc, repr(target), spec) from None
     except Exception as exc:
         del sys.modules[module_name]
         raise UsageError(
             f"loading {target!r} of --system {spec!r} {_raised(exc)}", fix="fix the file so it imports"
         ) from None
     return module
+
+
+# The fix when the bot's own packages are not in the Python that runs assay: assay imports the bot in its
+# own process, so the two must share one environment (or talk over HTTP). docs/systems.md shows both.
+ENVIRONMENT_FIX = (
+    "run assay from the bot's own environment (there: pip install assay, or pip install -e PATH_TO_ASSAY), "
+    "or serve the bot over HTTP and give --system http://HOST:PORT/PATH (docs/systems.md)"
+)
+
+
+def _is_own(exc: ModuleNotFoundError, name: str) -> bool:
+    """Whether the module not found is the spec's own (`name` or a package above it), not one it imports."""
+    parts = name.split(".")
+    return exc.name is None or exc.name in {".".join(parts[:end]) for end in range(1, len(parts) + 1)}
+
+
+def _missing_dependency(exc: ModuleNotFoundError, what: str, spec: str) -> UsageError:
+    """A module the bot imports is not installed where assay runs: the fix is the environment, not the
+    file (the bot runs in its own environment, with its own packages, and assay is not there)."""
+    return UsageError(
+        f"importing {what} of --system {spec!r} needs the module {exc.name!r}, which is not installed in "
+        f"the Python that runs assay ({sys.executable})",
+        fix=ENVIRONMENT_FIX,
+    )
 
 
 def _attribute(module: ModuleType, name: str, spec: str) -> Callable[..., Any]:

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...cells import parse_json
 from ...errors import UsageError
 from ...net import display_url
 from ...parts import Reply
@@ -43,6 +44,7 @@ from .http_common import (
     expanded_headers,
     number_setting,
 )
+from .probe import PROBE_QUESTION, SystemDown, down_status
 
 DEFAULT_REQUEST: Mapping[str, Any] = {"question": "{question}", "scope": "{scope}"}
 RESPONSE_FIELDS = ("text", "citations", "contexts", "blocked", "route", "model")
@@ -73,6 +75,25 @@ class JsonHttpSystem:
     async def ask(self, question: str, scope: str | None) -> Reply:
         value, raw = await self.poster.post(self.request(question, scope))
         return answer_from(value if self.response is None else _picked(value, self.response, raw), raw=raw)
+
+    async def probe(self) -> None:
+        """The check before a run (probe.py): one POST of the request template with PROBE_QUESTION and
+        no scope. Up: a reply whose status is not a down one (a 2xx must be JSON: an HTML page at the
+        address is not the bot); SystemDown otherwise."""
+        received = await self.poster.probe("POST", self.url, self.request(PROBE_QUESTION, None))
+        down = down_status(self.url, "POST", received.status)
+        if down is not None:
+            raise down
+        if 200 <= received.status < 300:
+            try:
+                parse_json(received.text)
+            except ValueError:
+                kind = received.headers.get("content-type", "no content type").split(";")[0].strip()
+                raise SystemDown(
+                    f"the system at {display_url(self.url)} answered POST with HTTP {received.status} "
+                    f"and a body that is not JSON ({kind})",
+                    fix="give --system the address of the bot's JSON endpoint",
+                ) from None
 
     async def aclose(self) -> None:
         await self.poster.aclose()

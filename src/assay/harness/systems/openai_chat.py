@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...cells import parse_json
 from ...errors import UsageError
 from ...net import display_url
 from ...parts import Reply
@@ -40,6 +41,7 @@ from .http_common import (
     expanded_headers,
     number_setting,
 )
+from .probe import PROBE_QUESTION, SystemDown, down_status
 
 DEFAULT_SYSTEM_PROMPT = "Answer only from the documents of: {scope}"
 SCOPE_AS = ("system", "metadata", "both")
@@ -89,8 +91,50 @@ class OpenAIChatSystem:
         value, raw = await self.poster.post(self.request(question, scope))
         return answer_from(_completion(value, raw), raw=raw)
 
+    async def probe(self) -> None:
+        """The check before a run (probe.py): GET BASE_URL/models, whose list (when the server gives
+        one: a gateway may answer 404) must hold the model, then one completion of PROBE_QUESTION with
+        max_tokens 1, which must be a chat completion; SystemDown otherwise."""
+        listed = await self.poster.probe("GET", f"{self.base_url}/models", None)
+        refused = down_status(f"{self.base_url}/models", "GET", listed.status)
+        if refused is not None and listed.status in (401, 403):  # a refused key; no list is no error
+            raise refused
+        served = _served_models(listed.text) if listed.status == 200 else None
+        if served and self.model not in served:
+            raise SystemDown(
+                f"the system at {display_url(self.base_url)} does not serve the model {self.model!r}",
+                fix=f"give --system-option model= one of: {', '.join(served[:8])}",
+            )
+        asked = {**self.request(PROBE_QUESTION, None), "max_tokens": 1}
+        received = await self.poster.probe("POST", self.poster.url, asked)
+        down = down_status(self.poster.url, "POST", received.status)
+        if down is not None:
+            raise down
+        if 200 <= received.status < 300 and not _is_completion(received.text):
+            raise SystemDown(
+                f"the system at {display_url(self.poster.url)} answered POST with HTTP {received.status} "
+                "and a body that is not a chat completion",
+                fix="give openai: the base URL of an OpenAI-compatible API (it ends in /v1)",
+            )
+
     async def aclose(self) -> None:
         await self.poster.aclose()
+
+
+def _served_models(text: str) -> list[str] | None:
+    """The ids of a GET /models reply ({"data": [{"id": ...}]}); None for another shape."""
+    try:
+        data = parse_json(text)["data"]
+        return [str(entry["id"]) for entry in data]
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _is_completion(text: str) -> bool:
+    try:
+        return isinstance(parse_json(text)["choices"][0], dict)
+    except (ValueError, TypeError, KeyError, IndexError):
+        return False
 
 
 def _completion(body: Any, raw: str) -> dict[str, Any]:
