@@ -7,6 +7,7 @@ bot whose packages are not where assay runs is told the environment fix. Every s
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -353,3 +354,16 @@ def test_a_bot_file_that_cannot_import_for_itself_is_still_told_to_fix_the_file(
     assert code == 2 and "raised SyntaxError" in stderr and "Fix: fix the file so it imports" in stderr
     code, _, stderr = run(run_args(tmp_path, "no_such_bot_module_here.api:answer"), capsys)
     assert code == 2 and "check the spelling" in stderr and "pip install assay" not in stderr
+
+
+def test_a_bot_missing_a_package_of_an_assay_extra_is_told_that_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A lean install running the example bot: bm25s is [rag]'s. None in sys.modules makes its import fail
+    # as a missing package does (ModuleNotFoundError naming it), here where the package is installed.
+    monkeypatch.setitem(sys.modules, "bm25s", None)
+    bot = tmp_path / "bm25_bot.py"
+    bot.write_text("import bm25s\n\ndef answer(question, scope=None):\n    return ''\n", encoding="utf-8")
+    code, _, stderr = run(run_args(tmp_path, f"{bot}:answer"), capsys)
+    assert code == 2 and "needs the module 'bm25s'" in stderr
+    assert "Fix: pip install 'assay[rag]' (it brings bm25s)" in stderr and "--system http://" in stderr

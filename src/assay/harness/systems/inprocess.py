@@ -43,6 +43,7 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import UsageError
+from ...extras import OPTIONAL_PACKAGES
 from ...net import clean
 from ...parts import Reply
 from .base import SystemFailure, answer_from, reply_arrived
@@ -208,10 +209,16 @@ def _is_own(exc: ModuleNotFoundError, name: str) -> bool:
 def _missing_dependency(exc: ModuleNotFoundError, what: str, spec: str) -> UsageError:
     """A module the bot imports is not installed where assay runs: the fix is the environment, not the
     file (the bot runs in its own environment, with its own packages, and assay is not there)."""
+    missing = (exc.name or "").partition(".")[0]
+    if missing in OPTIONAL_PACKAGES:  # an extra of assay's (bm25s for the example bot): one line mends it
+        package, extra = OPTIONAL_PACKAGES[missing]
+        fix = f"pip install 'assay[{extra}]' (it brings {package}); for a bot of your own, {ENVIRONMENT_FIX}"
+    else:
+        fix = ENVIRONMENT_FIX
     return UsageError(
         f"importing {what} of --system {spec!r} needs the module {exc.name!r}, which is not installed in "
         f"the Python that runs assay ({sys.executable})",
-        fix=ENVIRONMENT_FIX,
+        fix=fix,
     )
 
 
