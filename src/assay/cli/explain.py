@@ -25,7 +25,9 @@ def add_parsers(commands: flags.Commands) -> None:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    dataset = load_records(args.responses, columns=flags.column_map(args), allow_duplicate_ids=True)
+    dataset = load_records(
+        args.responses, columns=flags.column_map(args), allow_duplicate_ids=True, sheet=args.sheet
+    )
     record, traces = explain(dataset, args.row_id, args.metric, flags.score_options(args))
     sys.stdout.write(render_explanation(record, traces))
     return EXIT_OK

@@ -49,7 +49,7 @@ def run_lint(args: argparse.Namespace) -> int:
     checked = check_gold_file(args.file, None) if columns == ColumnMap() else None
     if checked is None or not checked.gold_shaped:
         dataset: Dataset | None = load_records(
-            args.file, columns=columns, allow_duplicate_ids=True, need_responses=False
+            args.file, columns=columns, allow_duplicate_ids=True, need_responses=False, sheet=args.sheet
         )
         findings = []
     else:
@@ -58,6 +58,7 @@ def run_lint(args: argparse.Namespace) -> int:
         dataset, findings = checked.dataset, [_refusal(problem) for problem in checked.problems]
     if dataset is not None:
         findings += _findings(args, dataset)
+        flags.print_column_hints(dataset)
     for finding in findings:
         print(one_line(str(finding)))
     errors = sum(finding.severity == ERROR for finding in findings)

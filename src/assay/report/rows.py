@@ -73,9 +73,12 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
     if clash and check and policy == "error":
         raise conflict_error(run.dataset, [c for c in run.dataset.columns if c in clash])
     taken = set(added) | set(run.dataset.columns)
+    own = _own_names(run.dataset, taken)
     names: dict[str, str | None] = {}
     for column in run.dataset.columns:
-        if column not in clash or policy == "error":
+        if column in own:
+            names[column] = own[column]
+        elif column not in clash or policy == "error":
             names[column] = column  # (under "error" without `check`, the verdict wins, as it shows)
         elif policy == "replace":
             names[column] = None
@@ -86,6 +89,18 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
             taken.add(renamed)
             names[column] = renamed
     return names
+
+
+def _own_names(dataset: Dataset, taken: set[str]) -> dict[str, str]:
+    """The input columns that feed a field under another name ('Golden Answer' -> answer), each to be
+    written under the field's own name: the header of --out is then the mapping, and compare, explain
+    and agree read the file with no flags (a name another column already has is left as it is)."""
+    own: dict[str, str] = {}
+    for field, column in dataset.fields.items():
+        if column != field and field not in taken:
+            own[column] = field
+            taken.add(field)
+    return own
 
 
 # --- the verdicts as columns ------------------------------------------------------------------------
