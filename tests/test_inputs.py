@@ -333,12 +333,18 @@ def test_answers_or_answer_when_both_exist(tmp_path: Path, columns: ColumnMap | 
 @pytest.mark.parametrize(
     ("header", "columns", "missing", "suggestion", "flag"),
     [
-        (b"question,answer,Domain,Response", None, "response", "Response", "--response-col"),
-        (b"question,answer,Domain,respnse", None, "response", "respnse", "--response-col"),
-        (b"questoin,answer,Domain,response", None, "question", "questoin", "--question-col"),
-        (b"QUESTION,answer,Domain,response", None, "question", "QUESTION", "--question-col"),
-        (b"question,golden,Domain,response", None, "answer", None, "--answer-col"),
-        (b"question,answer,Domain,response", ColumnMap(response="reply"), "reply", None, "--response-col"),
+        (b"question,answer,Domain,Response", None, "response", "Response", "--response-col Response"),
+        (b"question,answer,Domain,respnse", None, "response", "respnse", "--response-col respnse"),
+        (b"questoin,answer,Domain,response", None, "question", "questoin", "--question-col questoin"),
+        (b"QUESTION,answer,Domain,response", None, "question", "QUESTION", "--question-col QUESTION"),
+        (b"question,golden,Domain,response", None, "answer", "golden", "--answer-col golden"),
+        (
+            b"question,answer,Domain,response",
+            ColumnMap(response="reply"),
+            "reply",
+            "response",
+            "--response-col",
+        ),
         (b"question,answer,Domain,response", ColumnMap(id="key"), "key", None, "--id-col"),
     ],
     ids=[
@@ -346,7 +352,7 @@ def test_answers_or_answer_when_both_exist(tmp_path: Path, columns: ColumnMap | 
         "misspelt",
         "transposed",
         "upper-case",
-        "no-close-match",
+        "golden-by-name",
         "named-absent",
         "named-id-absent",
     ],
@@ -357,11 +363,12 @@ def test_missing_column_lists_the_columns_found_and_the_closest(
     path = write(tmp_path, "cols.csv", header + b"\nq,a,D,r\n")
     message = load_error(path, columns=columns)
     found = header.decode().replace(",", ", ")
-    assert message.startswith(f"{path}: no column '{missing}' (columns found: {found})")
+    assert message.startswith(f"{path}: missing column: ")
+    assert f"no column '{missing}'" in message and f"(columns found: {found})" in message
     if suggestion:
-        assert f"did you mean '{suggestion}'?" in message
+        assert f"nearest: '{suggestion}'" in message
     else:
-        assert "did you mean" not in message
+        assert "nearest" not in message
     assert flag in message
 
 

@@ -88,6 +88,7 @@ def name_fits(field: str, name: str) -> bool:
 # A BCP 47 tag with an ISO 639-1 language (two letters): en, hi, pt-BR, zh-Hant. Three-letter codes are
 # left out: too many three-letter words ("yes", "low") would pass for one.
 _LANGUAGE_CODE = re.compile(r"[a-z]{2}(?:[-_][a-z0-9]{2,8})*", re.IGNORECASE)
+_QUESTION_MARKS = ("?", "\uff1f", "\u061f")  # and the fullwidth (Chinese, Japanese) and Arabic marks
 _LABEL_CHARS = 40  # a label is short: a few words, not a sentence
 _LABEL_WORDS = 4
 
@@ -107,7 +108,7 @@ def content_fits(field: str, values: Sequence[str]) -> bool:
     if field == "id":
         return len(distinct) == len(values) and all(len(v) <= _LABEL_CHARS and " " not in v for v in distinct)
     if field == "question":
-        return sum(value.rstrip().endswith(("?", "？", "؟", "।")) for value in values) * 2 > len(values)
+        return sum(value.rstrip().endswith(_QUESTION_MARKS) for value in values) * 2 > len(values)
     return False
 
 

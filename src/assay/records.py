@@ -245,14 +245,15 @@ def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = Tru
     the nearest column (``assay.columns``)."""
     resolved: dict[str, str] = {}
     missing: list[tuple[str, str]] = []
+    scored = _written_by_out(table.columns)
     for spec in fields(wanted):
         explicit = getattr(wanted, spec.name)
         if explicit is not None:
             if explicit in table.columns:
                 resolved[spec.name] = explicit
-            elif _own_name(spec.name) in table.columns:
+            elif scored and _own_name(spec.name) in table.columns:
                 # A file written by --out holds each field under the field's own name (its header is
-                # the mapping): the name given for the input reads that column there.
+                # the mapping): the name given for the input (assay.toml's [columns]) reads it there.
                 resolved[spec.name] = _own_name(spec.name)
             else:
                 missing.append((spec.name, explicit))
@@ -275,6 +276,13 @@ def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = Tru
     if missing:
         _missing_columns(table, missing)
     return resolved
+
+
+def _written_by_out(columns: Sequence[str]) -> bool:
+    """Whether a table is assay's per-row output (--out): a metric's verdict column beside its
+    `<metric>_answer` column."""
+    present = set(columns)
+    return any(f"{column}_answer" in present for column in columns)
 
 
 def _own_name(field_name: str) -> str:

@@ -227,8 +227,8 @@ ERRORS = [
     (["--responses", "missing.csv"], "missing.csv: no such file. Fix: check the path passed to --responses"),
     (
         ["--responses", "no-response.csv"],
-        "no-response.csv: no column 'response' (columns found: question, answer, Domain, respnse). "
-        "Fix: did you mean 'respnse'?",
+        "no-response.csv: missing column: response (no column 'response'; nearest: 'respnse', by its "
+        "similar name) (columns found: question, answer, Domain, respnse). Fix: pass --response-col respnse",
     ),
     (["--responses", "good.csv", "--response-col", "reply"], "good.csv: no column 'reply'"),
     (
