@@ -230,7 +230,10 @@ ERRORS = [
         "no-response.csv: missing column: response (no column 'response'; nearest: 'respnse', by its "
         "similar name) (columns found: question, answer, Domain, respnse). Fix: pass --response-col respnse",
     ),
-    (["--responses", "good.csv", "--response-col", "reply"], "good.csv: no column 'reply'"),
+    (
+        ["--responses", "good.csv", "--response-col", "reply"],
+        "good.csv: missing column: response (no column 'reply'",
+    ),
     (
         ["--responses", "ragged.csv"],
         "ragged.csv line 3: row has 4 fields but the header has 3. Fix: quote cells",

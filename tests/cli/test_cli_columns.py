@@ -76,7 +76,8 @@ def test_unused_columns_that_look_like_fields_are_hinted_with_their_flag(
     assert hints == [
         "assay: hint: 'Item Key' looks like an id (by its values), unused: --id-col 'Item Key'",
         "assay: hint: 'Topic' looks like a domain (by its name and values), unused: --domain-col Topic",
-        "assay: hint: 'Lang Code' looks like a language (by its name and values), unused: --lang-col 'Lang Code'",
+        "assay: hint: 'Lang Code' looks like a language (by its name and values), unused: "
+        "--lang-col 'Lang Code'",
     ]
     # Said, not taken: without the flags the report has no domains (a gate would not change silently).
     code, out, err = run([*argv, "--metric", "exact_substring", "--domain-col", "Topic"], capsys)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..errors import UsageError
 from ..outputs import check_writable, replacing, write_failed
 from ..parts import part_dict
+from ..records import DEFAULT_COLUMNS
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signatures import PARQUET_KEY, signatures_json
@@ -92,12 +93,13 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
 
 
 def _own_names(dataset: Dataset, taken: set[str]) -> dict[str, str]:
-    """The input columns that feed a field under another name ('Golden Answer' -> answer), each to be
-    written under the field's own name: the header of --out is then the mapping, and compare, explain
-    and agree read the file with no flags (a name another column already has is left as it is)."""
+    """The input columns that feed a field under a name of the user's ('Golden Answer' -> answer), each
+    to be written under the field's own name: the header of --out is then the mapping, and compare,
+    explain and agree read the file with no flags. A column found by its usual name ('Domain') keeps
+    it, as does one whose field's name another column already has."""
     own: dict[str, str] = {}
     for field, column in dataset.fields.items():
-        if column != field and field not in taken:
+        if column not in DEFAULT_COLUMNS[field] and field not in taken:  # 'Domain' is found as it is
             own[column] = field
             taken.add(field)
     return own
