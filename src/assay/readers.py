@@ -92,9 +92,10 @@ def read_table(
     if fmt == "parquet":
         return _read_parquet(path)
     if fmt == "xlsx":
-        from .workbook import read_workbook  # openpyxl, only for a workbook
+        from .workbook import read_workbook  # (openpyxl is imported only for a workbook)
 
-        return read_workbook(path, sheet, limit)
+        columns, sheet_rows = read_workbook(path, sheet, limit)
+        return Table(str(path), columns, sheet_rows, "row")
     _check_text_head(path)
     if span is not None and fmt not in SPLITTABLE:
         raise UsageError(f"a {fmt} file cannot be read in spans", where=str(path), fix="read it whole")

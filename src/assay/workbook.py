@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, UsageError
-from .readers import BLOCK_ROWS, Block, Table
+
+BLOCK_ROWS = 4096  # rows per block, as readers.py gives them
+Block = tuple[list[int], list[list[Any]]]  # the rows' sheet row numbers, and the rows
 
 # Excel's own limits (Excel specifications and limits): a workbook past them was not written by Excel.
 MAX_ROWS = 1_048_576
@@ -24,8 +26,12 @@ MAX_CELL_CHARS = 32_767
 MAX_SHARED_STRINGS_BYTES = 512 << 20
 
 
-def read_workbook(path: Path, sheet: str | None, limit: int | None) -> Table:
-    """A sheet's rows (`sheet`, or the first): its first non-empty row is the header."""
+def read_workbook(
+    path: Path, sheet: str | None, limit: int | None
+) -> tuple[tuple[str, ...], Iterator[Block]]:
+    """A sheet's (`sheet`, or the first) column names and its rows in blocks, each with its row
+    number in the sheet: the first non-empty row is the header (``readers.read_table`` makes them a
+    Table)."""
     openpyxl = _openpyxl(path)
     _check_parts(path)
     try:
@@ -48,7 +54,7 @@ def read_workbook(path: Path, sheet: str | None, limit: int | None) -> Table:
     rows = _numbered_rows(worksheet, where)
     header_row, header = next(((number, cells) for number, cells in rows if _filled(cells)), (0, ()))
     columns = _header(header, where, header_row)
-    return Table(str(path), columns, _blocks(book, rows, len(columns), limit, where), "row")
+    return columns, _blocks(book, rows, len(columns), limit, where)
 
 
 def _openpyxl(path: Path) -> Any:

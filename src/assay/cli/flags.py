@@ -311,7 +311,10 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
 def add_scoring_run(parser: argparse.ArgumentParser) -> None:
     """Every flag of a command that scores a file (score, agree and the shorthands), but --metric."""
     parser.add_argument(
-        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+        "--responses",
+        required=True,
+        metavar="FILE",
+        help="CSV, TSV, JSONL, JSON array, Parquet or Excel (.xlsx)",
     )
     parser.add_argument(
         "--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)"

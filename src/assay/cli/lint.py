@@ -19,7 +19,9 @@ def add_parsers(commands: flags.Commands) -> None:
         "lint", help="check the golden answers of a file (or a gold set) for problems"
     )
     linter.add_argument(
-        "file", metavar="FILE", help="CSV, JSONL, JSON array or Parquet (responses not needed)"
+        "file",
+        metavar="FILE",
+        help="CSV, TSV, JSONL, JSON array, Parquet or Excel (.xlsx) (responses not needed)",
     )
     flags.add_columns(linter)
     quotes = linter.add_argument_group("gold sets (assay gold build's items)")
