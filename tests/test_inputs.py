@@ -759,3 +759,47 @@ def test_blank_lines_before_the_header_are_skipped(tmp_path: Path) -> None:
     path = write(tmp_path, "blank-first.csv", b"\n\nquestion,answer,response\nq,a,r\n")
     (record,) = load_records(path).records
     assert (record.question, record.row) == ("q", 4)
+
+
+# --- columns with other names (issue 23): the nearest column, by name and by values --------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "field"),
+    [
+        ("Question", "question"),
+        ("user_query", "question"),
+        ("Golden Answer", "answer"),
+        ("reference_answers", "answer"),
+        ("Model Output", "response"),
+        ("modelAnswer", "response"),  # a model's answer is its response, not the golden one
+        ("Question ID", "id"),
+        ("Category", "domain"),
+        ("LANGUAGE", "lang"),
+    ],
+)
+def test_a_column_s_name_says_which_field_it_is(name: str, field: str) -> None:
+    from assay.columns import name_fits
+
+    fields = ["id", "question", "answer", "response", "domain", "lang", "scope"]
+    assert [other for other in fields if name_fits(other, name)] == [field]
+
+
+def test_one_unused_column_per_optional_field_is_hinted_and_only_a_likely_one(tmp_path: Path) -> None:
+    """'Doc ID' repeats, so it is no id; 'Language' holds two codes (all different), a language, not an
+    id; 'Key' (a name of no field) is an id by its values; two topic-like columns are no good guess."""
+    from assay.records import column_hints
+
+    rows = [
+        ["q1?", "a", "r", "d1", "k1", "en", "x", "x"],
+        ["q2?", "b", "r", "d1", "k2", "hi", "y", "y"],
+        ["q3?", "c", "r", "d2", "k3", "en", "x", "x"],
+        ["q4?", "d", "r", "d2", "k4", "hi", "y", "y"],
+    ]
+    header = "question,answer,response,Doc ID,Key,Language,Topic,Subject"
+    data = "\n".join([header, *(",".join(row) for row in rows)]) + "\n"
+    hints = column_hints(load_records(write(tmp_path, "h.csv", data.encode())))
+    assert hints == [
+        "'Key' looks like an id (by its values), unused: --id-col Key",
+        "'Language' looks like a language (by its name and values), unused: --lang-col Language",
+    ]

@@ -130,12 +130,19 @@ def nearest(field: str, columns: Sequence[str], samples: Mapping[str, Sequence[s
     """The columns that may be `field`: those whose name fits (with their values agreeing, or not
     known), else those whose values fit. Empty when nothing does."""
     by_name = [column for column in columns if name_fits(field, column)]
+    if field == "id":  # ids are unique: a repeated value ('Doc ID' of several questions) says no
+        by_name = [column for column in by_name if len(set(values := samples.get(column, ()))) == len(values)]
     if by_name:
         return [
             Guess(c, "name and values" if content_fits(field, samples.get(c, ())) else "name")
             for c in by_name
         ]
-    return [Guess(column, "values") for column in columns if content_fits(field, samples.get(column, ()))]
+    # By values, only a column whose name says nothing of any field ('Language' holding two codes is no
+    # id, though its values are all different)
+    unnamed = [
+        column for column in columns if not any(name_fits(other, column) for other in (*REQUIRED, *OPTIONAL))
+    ]
+    return [Guess(column, "values") for column in unnamed if content_fits(field, samples.get(column, ()))]
 
 
 def samples_of(columns: Sequence[str], rows: Iterable[Row]) -> dict[str, list[str]]:
