@@ -145,6 +145,9 @@ def nearest(field: str, columns: Sequence[str], samples: Mapping[str, Sequence[s
     return [Guess(column, "values") for column in unnamed if content_fits(field, samples.get(column, ()))]
 
 
+Row = Sequence[Any] | Mapping[str, Any]
+
+
 def samples_of(columns: Sequence[str], rows: Iterable[Row]) -> dict[str, list[str]]:
     """Each column's non-blank values of `rows` (lists aligned with `columns`, or dicts), as text."""
     found: dict[str, list[str]] = {column: [] for column in columns}
@@ -154,9 +157,6 @@ def samples_of(columns: Sequence[str], rows: Iterable[Row]) -> dict[str, list[st
             if column in found and _plain(cell) and str(cell).strip():
                 found[column].append(str(cell).strip())
     return found
-
-
-Row = Sequence[Any] | Mapping[str, Any]
 
 
 def _plain(cell: Any) -> bool:
