@@ -97,7 +97,7 @@ def test_allowed_changes_are_compared_and_counted_in_every_output(
     )
     warning = "1 of 4 rows joined by id have another question or golden answer in B, compared anyway"
     assert code == 0
-    assert f"assay: warning: {warning}" in err and f"WARNING: {warning}" in printed
+    assert f"WARNING: {warning}" in printed and warning not in err  # said once (issue 23)
     found = json.loads(outputs["json"].read_text(encoding="utf-8"))
     assert found["changed_ids"] == ["q1"] and warning in found["warnings"][0]
     assert found["metrics"]["exact_substring"]["combined"]["n"] == 4  # compared, as asked
@@ -116,7 +116,27 @@ def test_a_join_by_row_numbers_is_said_out_loud(
     code, printed, err = run(["compare", a, b], capsys)
     assert code == 0 and "4 rows in both" in printed
     said = "the ids of A and B are only the row numbers 1..n (an input without ids): 4 rows were joined"
-    assert (said in err) is warned and (said in printed) is warned
+    assert (said in printed) is warned and said not in err  # one warning, not two (issue 23)
+
+
+def test_an_id_column_the_user_named_is_never_row_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Real ids 1..n from a column named 'Question ID' (issue 23, friction 5): joined by id, no warning
+    that rows were joined by position, with the id column named when comparing."""
+    files = []
+    for name, rows in (("a", ROWS), ("b", edited(ROWS, {1: (*ROWS[1][:2], "Agra")}))):
+        data = tmp_path / f"{name}.csv"
+        lines = ["Question ID,question,answer,response"]
+        lines += [f"{n},{','.join(json.dumps(cell) for cell in row)}" for n, row in enumerate(rows, start=1)]
+        data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out = tmp_path / f"{name}.scored.csv"
+        argv = ["score", "--responses", str(data), "--id-col", "Question ID", "--metric", "exact_substring"]
+        assert run([*argv, "--out", str(out)], capsys)[0] == 0
+        files.append(str(out))
+    code, printed, err = run(["compare", *files, "--id-col", "Question ID"], capsys)
+    assert code == 0 and "4 rows in both" in printed
+    assert "row numbers" not in printed + err and "WARNING" not in printed
 
 
 def test_compare_help_names_the_override(capsys: pytest.CaptureFixture[str]) -> None:

@@ -333,12 +333,18 @@ def test_answers_or_answer_when_both_exist(tmp_path: Path, columns: ColumnMap | 
 @pytest.mark.parametrize(
     ("header", "columns", "missing", "suggestion", "flag"),
     [
-        (b"question,answer,Domain,Response", None, "response", "Response", "--response-col"),
-        (b"question,answer,Domain,respnse", None, "response", "respnse", "--response-col"),
-        (b"questoin,answer,Domain,response", None, "question", "questoin", "--question-col"),
-        (b"QUESTION,answer,Domain,response", None, "question", "QUESTION", "--question-col"),
-        (b"question,golden,Domain,response", None, "answer", None, "--answer-col"),
-        (b"question,answer,Domain,response", ColumnMap(response="reply"), "reply", None, "--response-col"),
+        (b"question,answer,Domain,Response", None, "response", "Response", "--response-col Response"),
+        (b"question,answer,Domain,respnse", None, "response", "respnse", "--response-col respnse"),
+        (b"questoin,answer,Domain,response", None, "question", "questoin", "--question-col questoin"),
+        (b"QUESTION,answer,Domain,response", None, "question", "QUESTION", "--question-col QUESTION"),
+        (b"question,golden,Domain,response", None, "answer", "golden", "--answer-col golden"),
+        (
+            b"question,answer,Domain,response",
+            ColumnMap(response="reply"),
+            "reply",
+            "response",
+            "--response-col",
+        ),
         (b"question,answer,Domain,response", ColumnMap(id="key"), "key", None, "--id-col"),
     ],
     ids=[
@@ -346,7 +352,7 @@ def test_answers_or_answer_when_both_exist(tmp_path: Path, columns: ColumnMap | 
         "misspelt",
         "transposed",
         "upper-case",
-        "no-close-match",
+        "golden-by-name",
         "named-absent",
         "named-id-absent",
     ],
@@ -357,11 +363,12 @@ def test_missing_column_lists_the_columns_found_and_the_closest(
     path = write(tmp_path, "cols.csv", header + b"\nq,a,D,r\n")
     message = load_error(path, columns=columns)
     found = header.decode().replace(",", ", ")
-    assert message.startswith(f"{path}: no column '{missing}' (columns found: {found})")
+    assert message.startswith(f"{path}: missing column: ")
+    assert f"no column '{missing}'" in message and f"(columns found: {found})" in message
     if suggestion:
-        assert f"did you mean '{suggestion}'?" in message
+        assert f"nearest: '{suggestion}'" in message
     else:
-        assert "did you mean" not in message
+        assert "nearest" not in message
     assert flag in message
 
 
@@ -752,3 +759,47 @@ def test_blank_lines_before_the_header_are_skipped(tmp_path: Path) -> None:
     path = write(tmp_path, "blank-first.csv", b"\n\nquestion,answer,response\nq,a,r\n")
     (record,) = load_records(path).records
     assert (record.question, record.row) == ("q", 4)
+
+
+# --- columns with other names (issue 23): the nearest column, by name and by values --------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "field"),
+    [
+        ("Question", "question"),
+        ("user_query", "question"),
+        ("Golden Answer", "answer"),
+        ("reference_answers", "answer"),
+        ("Model Output", "response"),
+        ("modelAnswer", "response"),  # a model's answer is its response, not the golden one
+        ("Question ID", "id"),
+        ("Category", "domain"),
+        ("LANGUAGE", "lang"),
+    ],
+)
+def test_a_column_s_name_says_which_field_it_is(name: str, field: str) -> None:
+    from assay.columns import name_fits
+
+    fields = ["id", "question", "answer", "response", "domain", "lang", "scope"]
+    assert [other for other in fields if name_fits(other, name)] == [field]
+
+
+def test_one_unused_column_per_optional_field_is_hinted_and_only_a_likely_one(tmp_path: Path) -> None:
+    """'Doc ID' repeats, so it is no id; 'Language' holds two codes (all different), a language, not an
+    id; 'Key' (a name of no field) is an id by its values; two topic-like columns are no good guess."""
+    from assay.records import column_hints
+
+    rows = [
+        ["q1?", "a", "r", "d1", "k1", "en", "x", "x"],
+        ["q2?", "b", "r", "d1", "k2", "hi", "y", "y"],
+        ["q3?", "c", "r", "d2", "k3", "en", "x", "x"],
+        ["q4?", "d", "r", "d2", "k4", "hi", "y", "y"],
+    ]
+    header = "question,answer,response,Doc ID,Key,Language,Topic,Subject"
+    data = "\n".join([header, *(",".join(row) for row in rows)]) + "\n"
+    hints = column_hints(load_records(write(tmp_path, "h.csv", data.encode())))
+    assert hints == [
+        "'Key' looks like an id (by its values), unused: --id-col Key",
+        "'Language' looks like a language (by its name and values), unused: --lang-col Language",
+    ]

@@ -162,9 +162,10 @@ def test_input_id_column_is_kept_where_it_was(tmp_path: Path, capsys: pytest.Cap
     code, _, err = run(["score", "--responses", str(path), "--id-col", "key", "--out", str(out)], capsys)
     assert code == 0, err
     columns, rows = read_out(out)
-    assert columns[:4] == ["question", "key", "answer", "response"]
-    assert "id" not in columns
-    assert [row["key"] for row in rows] == ["k-1", "k-2"]
+    # in its place, under the field's own name: the scored file is read back with no --id-col (issue 23)
+    assert columns[:4] == ["question", "id", "answer", "response"]
+    assert "key" not in columns
+    assert [row["id"] for row in rows] == ["k-1", "k-2"]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

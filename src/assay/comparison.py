@@ -303,8 +303,12 @@ def _check_join(
 
 
 def ids_are_row_numbers(dataset: Dataset) -> bool:
-    """Whether a file's ids are exactly 1, 2, ..., n in order: what ``assay score --out`` writes in the
-    id column it adds to an input that had none, so that its rows join by position only."""
+    """Whether a file's ids may be the row numbers ``assay score --out`` writes in the id column it adds
+    to an input that had none, so that its rows join by position only: ids exactly 1, 2, ..., n in order,
+    from a column found by its default name. An id column the user named (a flag, ``--columns``,
+    assay.toml's ``[columns]``) holds the file's own ids, whatever they are."""
+    if "id" in dataset.named:
+        return False
     return all(record.id == str(number) for number, record in enumerate(dataset.records, start=1))
 
 

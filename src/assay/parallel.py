@@ -99,6 +99,7 @@ def score_file(
     workers: int | None = None,
     progress: ProgressCallback | None = None,
     whole: bool = False,
+    sheet: str | None = None,
 ) -> ScoredFile:
     """Load and score a responses file, write per-question verdicts to ``out`` (with `trace_col`, each
     row's traces in a last column) and every verdict's trace (JSON lines) to ``trace`` if given.
@@ -123,7 +124,12 @@ def score_file(
         except (InputError, _ReadWhole):
             pass  # read the file in one process, which finds the same error and says where it is
     dataset = load_records(
-        path, columns=columns, limit=limit, allow_duplicate_ids=allow_duplicate_ids, raw_lines=out is not None
+        path,
+        columns=columns,
+        limit=limit,
+        allow_duplicate_ids=allow_duplicate_ids,
+        raw_lines=out is not None,
+        sheet=sheet,
     )
     if out is not None:
         column_conflicts(dataset, job.metrics, options)  # before the work, not after it

@@ -1,4 +1,4 @@
-"""Read a table of rows from CSV, JSONL, a JSON array, Parquet or a pandas DataFrame.
+"""Read a table of rows from CSV, TSV, JSONL, a JSON array, Parquet, Excel (.xlsx) or a pandas DataFrame.
 
 Each reader yields blocks of rows, ``(locations, rows)``: a location is the 1-based line (CSV, JSONL)
 or element/row number (JSON array, Parquet, DataFrame) used in error messages, and a row is either a
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import csv
 import itertools
 import json
 import math
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .cells import ValueProblem, parse_json, position, unrepresentable
 from .csvfile import LineTally, RawLines, Span, csv_blocks, raw_lines, read_header
@@ -31,7 +32,8 @@ Block = tuple[Sequence[int], Sequence[Row]]  # the rows' locations, and the rows
 BLOCK_ROWS = 4096  # rows per block for the formats read row by row
 
 SPLITTABLE = ("csv",)  # JSON Lines rows may differ in keys, so their shards could differ in columns
-FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet"}
+FORMATS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
+           ".parquet": "parquet", ".xlsx": "xlsx"}  # fmt: skip
 WHOLE_TEXT = ("jsonl", "json")  # read from bytes a caller holds (read_table's `content`)
 
 
@@ -67,11 +69,13 @@ def read_table(
     *,
     raw_lines: bool = False,
     content: bytes | None = None,
+    sheet: str | None = None,
 ) -> Table:
     """The rows of a file (for CSV, maybe one span of it); with `limit`, only the first `limit` are read.
     With `raw_lines` (for --out), a CSV table notes which rows' lines can be copied (``Table.raw``).
     `content` is the file's bytes, read already (by a caller that hashes them): a JSONL or JSON file is
-    read from them rather than opened again (a CSV or Parquet file is read from the file)."""
+    read from them rather than opened again (a CSV or Parquet file is read from the file). `sheet` names
+    an Excel workbook's sheet (default: its first)."""
     path = Path(path)
     if content is not None and FORMATS.get(path.suffix.lower()) in WHOLE_TEXT:
         return _read_content(path, content, limit)
@@ -82,14 +86,25 @@ def read_table(
     if not found:
         raise InputError("no such file", where=str(path), fix="check the path passed to --responses")
     fmt = format_of(path)
+    if sheet is not None and fmt != "xlsx":
+        raise UsageError(
+            "--sheet names a sheet of an Excel workbook (.xlsx)", where=str(path), fix="drop --sheet"
+        )
     if fmt == "parquet":
         return _read_parquet(path)
+    if fmt == "xlsx":
+        from .workbook import read_workbook  # (openpyxl is imported only for a workbook)
+
+        columns, sheet_rows = read_workbook(path, sheet, limit)
+        return Table(str(path), columns, sheet_rows, "row")
     _check_text_head(path)
     if span is not None and fmt not in SPLITTABLE:
         raise UsageError(f"a {fmt} file cannot be read in spans", where=str(path), fix="read it whole")
     try:
         if fmt == "csv":
             table = _read_csv(path, span, limit, tally, raw_lines)
+        elif fmt == "tsv":
+            table = _read_tsv(path, limit)
         else:
             table = _read_jsonl(path, limit) if fmt == "jsonl" else _read_json_array(path)
     except UnicodeDecodeError:
@@ -215,6 +230,66 @@ def _read_csv(
     raw = raw_lines(path, header, span) if keep_raw else None
     blocks = csv_blocks(path, header, span, limit, tally, raw)
     return Table(str(path), tuple(header.names), blocks, "line", cells_are_text=True, raw=raw)
+
+
+def _read_tsv(path: Path, limit: int | None) -> Table:
+    """Tab-separated values: the csv module with a tab for the comma, strict as CSV is (a stray quote,
+    a row of another width, not UTF-8: refused, naming the line). Read in one process: a tab-separated
+    file has no line-copying writer nor the CSV reader's spans."""
+    handle = path.open(encoding="utf-8-sig", newline="")
+    reader = csv.reader(handle, delimiter="\t", strict=True)
+    try:
+        header = next((row for row in reader if row), None)
+    except csv.Error as exc:
+        handle.close()
+        raise InputError(
+            f"malformed TSV ({exc})", where=f"{path} line {reader.line_num}", fix="fix the line"
+        ) from None
+    if not header:
+        handle.close()
+        raise InputError("the TSV file has no header row", where=str(path), fix="add a header line")
+    _check_unique_columns(header, path)
+    return Table(
+        str(path),
+        tuple(header),
+        _tsv_blocks(handle, reader, len(header), limit, path),
+        "line",
+        cells_are_text=True,
+    )
+
+
+def _tsv_blocks(handle: TextIO, reader: Any, width: int, limit: int | None, path: Path) -> Iterator[Block]:
+    """The rows after the header, in blocks, each with the line it starts on; ragged rows raise."""
+    left = sys.maxsize if limit is None else limit
+    with handle:
+        rows: list[list[str]] = []
+        lines: list[int] = []
+        while left > 0:
+            start = reader.line_num + 1
+            try:
+                row = next(reader, None)
+            except csv.Error as exc:
+                raise InputError(
+                    f"malformed TSV ({exc})", where=f"{path} line {start}", fix="fix the line"
+                ) from None
+            if row is None:
+                break
+            if not row:
+                continue  # a blank line, as the CSV reader skips it
+            if len(row) != width:
+                raise InputError(
+                    f"expected {width} tab-separated cells, found {len(row)}",
+                    where=f"{path} line {start}",
+                    fix="give every row as many cells as the header (a tab inside a cell must be quoted)",
+                )
+            rows.append(row)
+            lines.append(start)
+            left -= 1
+            if len(rows) == BLOCK_ROWS:
+                yield lines, rows
+                rows, lines = [], []
+        if rows:
+            yield lines, rows
 
 
 def _read_jsonl(path: Path, limit: int | None, content: bytes | None = None) -> Table:

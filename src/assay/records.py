@@ -7,7 +7,6 @@ text and are counted per column in ``Dataset.null_cells``, so nothing is lost si
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import json
 import math
@@ -19,6 +18,7 @@ from typing import Any
 
 from ._gc import collection_paused
 from .cells import has_invisible, visible
+from .columns import missing_report, samples_of, unmapped_hints
 from .csvfile import RawLines
 from .errors import InputError
 from .parts import GOLD_ITEM_KEYS, Gold, PartError, Reply, gold_of_item, parse_part
@@ -101,6 +101,8 @@ class Dataset:
     limit: int | None = None  # rows after the first `limit` were not read
     # CSV read cell for cell as it stands (every field its cell's text): which rows --out may copy
     raw: RawLines | None = None
+    # The fields whose column the caller named (ColumnMap): an id column named is the file's own ids
+    named: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.records)
@@ -114,16 +116,19 @@ def load_records(
     allow_duplicate_ids: bool = False,
     need_responses: bool = True,
     raw_lines: bool = False,
+    sheet: str | None = None,
 ) -> Dataset:
-    """Load a responses file (CSV, JSONL, JSON array, Parquet) or a pandas DataFrame into a ``Dataset``.
+    """Load a responses file (CSV, TSV, JSONL, JSON array, Parquet, Excel) or a pandas DataFrame into
+    a ``Dataset``.
     `raw_lines` (when --out will be written): note which CSV rows' lines it may copy (``Dataset.raw``).
 
     With ``need_responses=False`` a gold file without a response column loads too (responses empty).
+    `sheet` names an Excel workbook's sheet (default: its first).
     """
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}", fix="pass a positive number of rows")
     if isinstance(source, (str, Path)):
-        table = read_table(source, limit=limit, raw_lines=raw_lines)
+        table = read_table(source, limit=limit, raw_lines=raw_lines, sheet=sheet)
     else:
         table = read_dataframe(source)
     return load_table(
@@ -169,6 +174,9 @@ def load_table(
         location_kind=table.location_kind,
         limit=limit,
         raw=table.raw if builder.cells_as_read and table.raw is not None else None,
+        named=frozenset(
+            spec.name for spec in fields(ColumnMap) if getattr(columns or ColumnMap(), spec.name)
+        ),
     )
 
 
@@ -233,14 +241,22 @@ def _check_visible_names(table: Table) -> None:
 
 
 def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = True) -> dict[str, str]:
-    """Map record fields to input columns; raise with the closest match when a required one is missing."""
+    """Map record fields to input columns; every required one missing is said in one error, each with
+    the nearest column (``assay.columns``)."""
     resolved: dict[str, str] = {}
+    missing: list[tuple[str, str]] = []
+    scored = _written_by_out(table.columns)
     for spec in fields(wanted):
         explicit = getattr(wanted, spec.name)
         if explicit is not None:
-            if explicit not in table.columns:
-                _missing_column(table, spec.name, explicit)
-            resolved[spec.name] = explicit
+            if explicit in table.columns:
+                resolved[spec.name] = explicit
+            elif scored and _own_name(spec.name) in table.columns:
+                # A file written by --out holds each field under the field's own name (its header is
+                # the mapping): the name given for the input (assay.toml's [columns]) reads it there.
+                resolved[spec.name] = _own_name(spec.name)
+            else:
+                missing.append((spec.name, explicit))
             continue
         found = next((name for name in DEFAULT_COLUMNS[spec.name] if name in table.columns), None)
         if found is not None:
@@ -253,25 +269,45 @@ def _resolve_columns(table: Table, wanted: ColumnMap, need_responses: bool = Tru
         # One source of golden answers: `answers` unless the user named `answer` and not `answers`.
         drop = "answer" if wanted.answers is not None or wanted.answer is None else "answers"
         del resolved[drop]
-    for required in ("question", "response") if need_responses else ("question",):
-        if required not in resolved:
-            _missing_column(table, required, DEFAULT_COLUMNS[required][0])
-    if "answer" not in resolved and "answers" not in resolved:
-        _missing_column(table, "answer", "answer")
+    for required in ("question", "answer", "response") if need_responses else ("question", "answer"):
+        absent = required not in resolved and (required != "answer" or "answers" not in resolved)
+        if absent and all(field != required for field, _ in missing):
+            missing.append((required, DEFAULT_COLUMNS[required][0]))
+    if missing:
+        _missing_columns(table, missing)
     return resolved
 
 
-def _missing_column(table: Table, field_name: str, column: str) -> None:
-    found = ", ".join(table.columns) or "none"
-    lower = {name.lower(): name for name in table.columns}
-    close = lower.get(column.lower()) or next(iter(difflib.get_close_matches(column, table.columns, 1)), None)
-    hint = f"did you mean '{close}'? " if close else ""
-    flag = f"--{field_name}-col"
-    raise InputError(
-        f"no column '{column}' (columns found: {found})",
-        where=table.source,
-        fix=f"{hint}rename the column, or pass {flag} NAME (ColumnMap({field_name}=...) in Python)",
-    )
+def _written_by_out(columns: Sequence[str]) -> bool:
+    """Whether a table is assay's per-row output (--out): a metric's verdict column beside its
+    `<metric>_answer` column."""
+    present = set(columns)
+    return any(f"{column}_answer" in present for column in columns)
+
+
+def _own_name(field_name: str) -> str:
+    """The column a field is written under by --out: the field's own name."""
+    return field_name
+
+
+def _missing_columns(table: Table, missing: list[tuple[str, str]]) -> None:
+    """Raise the one error naming every missing column, with the nearest of the file's columns for
+    each, by name and by the values of the first rows (read here: the table is not read further)."""
+    first = next(table.blocks, None)
+    samples = samples_of(table.columns, first[1] if first is not None else ())
+    what, fix = missing_report(missing, table.columns, samples)
+    raise InputError(what, where=table.source, fix=f"{fix} (ColumnMap(field=...) in Python)")
+
+
+HINT_ROWS = 1000  # the rows whose values say what an unused column looks like
+
+
+def column_hints(dataset: Dataset) -> list[str]:
+    """A line for each optional field (id, domain, lang, scope) that no column feeds while one unused
+    column looks like it, by name or values: the flag that would map it (``assay.columns``)."""
+    unused = [name for name in dataset.columns if name not in set(dataset.fields.values())]
+    rows = [record.meta for record in itertools.islice(dataset.records, HINT_ROWS)]
+    return unmapped_hints(dataset.fields, unused, samples_of(unused, rows))
 
 
 # --- cells ---------------------------------------------------------------------------------------------

@@ -227,10 +227,13 @@ ERRORS = [
     (["--responses", "missing.csv"], "missing.csv: no such file. Fix: check the path passed to --responses"),
     (
         ["--responses", "no-response.csv"],
-        "no-response.csv: no column 'response' (columns found: question, answer, Domain, respnse). "
-        "Fix: did you mean 'respnse'?",
+        "no-response.csv: missing column: response (no column 'response'; nearest: 'respnse', by its "
+        "similar name) (columns found: question, answer, Domain, respnse). Fix: pass --response-col respnse",
     ),
-    (["--responses", "good.csv", "--response-col", "reply"], "good.csv: no column 'reply'"),
+    (
+        ["--responses", "good.csv", "--response-col", "reply"],
+        "good.csv: missing column: response (no column 'reply'",
+    ),
     (
         ["--responses", "ragged.csv"],
         "ragged.csv line 3: row has 4 fields but the header has 3. Fix: quote cells",

@@ -348,9 +348,11 @@ def test_plot_writes_the_chart_from_a_summary(tmp_path: Path, capsys: pytest.Cap
     assert code == 2 and "cannot read the summary" in err
 
 
-def test_compare_joins_by_a_named_id_column_and_refuses_a_file_without_ids(
+def test_compare_joins_by_a_named_id_column_with_or_without_its_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """--out writes the column named by --id-col as `id` (issue 23): compare joins by it with the flag
+    (the name read as the scored file's `id`) and without."""
     rows = [("q1", "Delhi", "New Delhi"), ("q2", "Agra", "Jaipur"), ("q3", "Pune", "Pune")]
     for name, order in (("a", rows), ("b", rows[::-1])):  # B lists the same rows the other way round
         data = tmp_path / f"{name}.csv"
@@ -358,11 +360,12 @@ def test_compare_joins_by_a_named_id_column_and_refuses_a_file_without_ids(
         argv = ["score", "--responses", str(data), "--id-col", "qid", "--metric", "exact_substring"]
         assert run([*argv, "--out", str(tmp_path / f"{name}.out.csv")], capsys)[0] == 0
     files = [str(tmp_path / "a.out.csv"), str(tmp_path / "b.out.csv")]
-    code, printed, _ = run(["compare", *files, "--id-col", "qid"], capsys)
-    assert code == 0 and "3 rows in both; 0 only in A; 0 only in B" in printed
-    assert re.search(r"combined +3 +66\.7% +66\.7% +\+0\.0 pts", printed)  # the same verdicts, row for row
-    code, _, err = run(["compare", *files], capsys)
-    assert code == 2 and "has no id column, so its rows cannot be joined" in err and "--id-col NAME" in err
+    for flag in (["--id-col", "qid"], []):
+        code, printed, _ = run(["compare", *files, *flag], capsys)
+        assert code == 0 and "3 rows in both; 0 only in A; 0 only in B" in printed
+        assert re.search(
+            r"combined +3 +66\.7% +66\.7% +\+0\.0 pts", printed
+        )  # the same verdicts, row for row
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,6 @@ from ..report.model import build_report
 from ..report.sections import Comparison
 from ..report.text import render_comparison
 from ..summary import IntervalMethod
-from ..terminal import one_line
 from . import flags
 
 
@@ -88,7 +87,7 @@ def harness_runs(args: argparse.Namespace) -> bool:
 
 
 def _kind_of(path: str) -> str:
-    """"missing", "folder" or "file"; a path the system cannot even look up (a name too long) is left
+    """ "missing", "folder" or "file"; a path the system cannot even look up (a name too long) is left
     to the file's reader, which says why it cannot read it."""
     try:
         return "folder" if Path(path).is_dir() else "file" if Path(path).exists() else "missing"
@@ -114,9 +113,8 @@ def _emit(
     text: Callable[[Mapping[str, Any]], str],
     markdown: Callable[[Mapping[str, Any]], str],
 ) -> None:
-    """A comparison's warnings on stderr, its text on stdout, and its --json and --markdown files."""
-    for warning in comparison["warnings"]:
-        print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
+    """A comparison's text on stdout, and its --json and --markdown files. Its warnings are in each
+    (the text's lead with them): not said again on stderr, which a terminal shows beside stdout."""
     sys.stdout.write(text(comparison))
     if args.json:
         write_text(args.json, json_document(comparison))

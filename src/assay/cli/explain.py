@@ -15,7 +15,10 @@ from . import flags
 def add_parsers(commands: flags.Commands) -> None:
     explainer = commands.add_parser("explain", help="show how each metric decided one row, with traces")
     explainer.add_argument(
-        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+        "--responses",
+        required=True,
+        metavar="FILE",
+        help="CSV, TSV, JSONL, JSON array, Parquet or Excel (.xlsx)",
     )
     explainer.add_argument("--id", required=True, dest="row_id", metavar="ID", help="the row's id")
     flags.add_metric(explainer)
@@ -25,7 +28,9 @@ def add_parsers(commands: flags.Commands) -> None:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    dataset = load_records(args.responses, columns=flags.column_map(args), allow_duplicate_ids=True)
+    dataset = load_records(
+        args.responses, columns=flags.column_map(args), allow_duplicate_ids=True, sheet=args.sheet
+    )
     record, traces = explain(dataset, args.row_id, args.metric, flags.score_options(args))
     sys.stdout.write(render_explanation(record, traces))
     return EXIT_OK

@@ -6,6 +6,8 @@ groups it needs."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
@@ -17,10 +19,12 @@ from ..judges.backends import judge_forms
 from ..judges.cache import DEFAULT_PATH
 from ..judges.rubric import DEFAULT_RUBRIC
 from ..judges.run import JudgeOptions
-from ..records import ColumnMap
+from ..records import ColumnMap, Dataset, column_hints
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
 from ..summary import IntervalMethod
+
+DEFAULT_CONFIG = Path("assay.toml")  # read for its [columns] (and, by judging, its [judge]) when there
 
 # What `add_subparsers` returns: each command module adds its parsers to it.
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
@@ -91,18 +95,54 @@ def add_columns(parser: argparse.ArgumentParser) -> None:
         ("lang", "lang"),
     ):
         columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
+    columns.add_argument("--sheet", metavar="NAME", help="the sheet of an Excel workbook to read (its first)")
+    columns.add_argument(
+        "--columns",
+        metavar="FILE",
+        help='a TOML file whose [columns] table names the columns once (question = "Question", ...); '
+        "default: the [columns] table of ./assay.toml, when there; a --*-col flag wins over either",
+    )
+
+
+COLUMN_FLAGS = ("id", "question", "answer", "answers", "response", "domain", "lang")
 
 
 def column_map(args: argparse.Namespace) -> ColumnMap:
-    return ColumnMap(
-        id=args.id_col,
-        question=args.question_col,
-        answer=args.answer_col,
-        answers=args.answers_col,
-        response=args.response_col,
-        domain=args.domain_col,
-        lang=args.lang_col,
-    )
+    """The columns of the flags, over those of --columns FILE (or --config, or ./assay.toml)."""
+    named = columns_config(args)
+    for field in COLUMN_FLAGS:
+        if getattr(args, f"{field}_col", None) is not None:
+            named[field] = getattr(args, f"{field}_col")
+    return ColumnMap(**named)
+
+
+def columns_config(args: argparse.Namespace) -> dict[str, str]:
+    """The [columns] table of --columns FILE, else of --config FILE (an assay.toml, for the judge too),
+    else of ./assay.toml when there; said on stderr when read, as no config file is read in silence."""
+    from ..columns import columns_table
+    from ..config_file import read_config
+
+    given = getattr(args, "columns", None) or getattr(args, "config", None)
+    path = Path(given) if given else DEFAULT_CONFIG
+    if not given and not path.is_file():
+        return {}
+    known = [spec.name for spec in dataclasses.fields(ColumnMap)]
+    found = columns_table(read_config(path), str(path), known)
+    if found and not getattr(args, "_columns_said", False):
+        mapping = ", ".join(f"{field}={column!r}" for field, column in found.items())
+        print(f"assay: columns from {path} [columns]: {mapping}", file=sys.stderr)
+        args._columns_said = True  # compare reads two files with one map: said once
+    elif getattr(args, "columns", None) and not found:
+        raise UsageError(
+            "the file has no [columns] table", where=str(path), fix='add [columns] with question = "..."'
+        )
+    return found
+
+
+def print_column_hints(dataset: Dataset) -> None:
+    """The optional columns that look like a field but feed none: one line each, with the flag."""
+    for hint in column_hints(dataset):
+        print(f"assay: hint: {hint}", file=sys.stderr)
 
 
 # --- the metrics and what changes their numbers ---------------------------------------------------------
@@ -272,7 +312,10 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
 def add_scoring_run(parser: argparse.ArgumentParser) -> None:
     """Every flag of a command that scores a file (score, agree and the shorthands), but --metric."""
     parser.add_argument(
-        "--responses", required=True, metavar="FILE", help="CSV, JSONL, JSON array or Parquet"
+        "--responses",
+        required=True,
+        metavar="FILE",
+        help="CSV, TSV, JSONL, JSON array, Parquet or Excel (.xlsx)",
     )
     parser.add_argument(
         "--out", metavar="FILE", help="write per-question verdicts (.csv, .jsonl or .parquet)"

@@ -20,7 +20,9 @@ def add_parsers(commands: flags.Commands) -> None:
         "lint", help="check the golden answers of a file (or a gold set) for problems"
     )
     linter.add_argument(
-        "file", metavar="FILE", help="CSV, JSONL, JSON array or Parquet (responses not needed)"
+        "file",
+        metavar="FILE",
+        help="CSV, TSV, JSONL, JSON array, Parquet or Excel (.xlsx) (responses not needed)",
     )
     flags.add_columns(linter)
     quotes = linter.add_argument_group("gold sets (assay gold build's items)")
@@ -50,7 +52,7 @@ def run_lint(args: argparse.Namespace) -> int:
     checked = check_gold_file(args.file, None) if columns == ColumnMap() else None
     if checked is None or not checked.gold_shaped:
         dataset: Dataset | None = load_records(
-            args.file, columns=columns, allow_duplicate_ids=True, need_responses=False
+            args.file, columns=columns, allow_duplicate_ids=True, need_responses=False, sheet=args.sheet
         )
         findings = []
     else:
@@ -59,6 +61,7 @@ def run_lint(args: argparse.Namespace) -> int:
         dataset, findings = checked.dataset, [_refusal(problem) for problem in checked.problems]
     if dataset is not None:
         findings += _findings(args, dataset)
+        flags.print_column_hints(dataset)
     for finding in findings:
         print(one_line(str(finding)))
     errors = sum(finding.severity == ERROR for finding in findings)

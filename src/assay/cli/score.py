@@ -11,6 +11,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import GateSettings
 from ..outputs import check_outputs
 from ..parallel import ScoredFile, score_file
+from ..records import HINT_ROWS, load_records
 from ..report.gate import gate_lines
 from ..report.html import write_html
 from ..report.json import write_summary_json
@@ -83,10 +84,12 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
             workers=args.workers,
             progress=progress,
             whole=whole,
+            sheet=args.sheet,
         )
     finally:
         if progress is not None:
             progress.close()  # end the progress line, also before an error's message
+    _column_hints(args, scored)
     model = build_report(scored.summary)  # the printed report and the JSON: no rows needed
     for warning in warnings(model):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
@@ -103,6 +106,21 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
         written = write_summary_json(model, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
+
+
+def _column_hints(args: argparse.Namespace, scored: ScoredFile) -> None:
+    """Hint at the optional columns left unused (a run scored in parts: from the file's first rows)."""
+    if scored.run is not None:
+        flags.print_column_hints(scored.run.dataset)
+        return
+    head = load_records(
+        args.responses,
+        columns=flags.column_map(args),
+        limit=HINT_ROWS,
+        allow_duplicate_ids=True,
+        sheet=args.sheet,
+    )
+    flags.print_column_hints(head)
 
 
 def _progress(path: str) -> ProgressLine | CountProgress:

@@ -21,6 +21,7 @@ from ..errors import UsageError
 from ..extras import missing_extra
 from ..outputs import check_writable, replacing, write_failed
 from ..parts import part_dict
+from ..records import DEFAULT_COLUMNS
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signatures import PARQUET_KEY, signatures_json
@@ -74,9 +75,12 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
     if clash and check and policy == "error":
         raise conflict_error(run.dataset, [c for c in run.dataset.columns if c in clash])
     taken = set(added) | set(run.dataset.columns)
+    own = _own_names(run.dataset, taken)
     names: dict[str, str | None] = {}
     for column in run.dataset.columns:
-        if column not in clash or policy == "error":
+        if column in own:
+            names[column] = own[column]
+        elif column not in clash or policy == "error":
             names[column] = column  # (under "error" without `check`, the verdict wins, as it shows)
         elif policy == "replace":
             names[column] = None
@@ -87,6 +91,19 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
             taken.add(renamed)
             names[column] = renamed
     return names
+
+
+def _own_names(dataset: Dataset, taken: set[str]) -> dict[str, str]:
+    """The input columns that feed a field under a name of the user's ('Golden Answer' -> answer), each
+    to be written under the field's own name: the header of --out is then the mapping, and compare,
+    explain and agree read the file with no flags. A column found by its usual name ('Domain') keeps
+    it, as does one whose field's name another column already has."""
+    own: dict[str, str] = {}
+    for field, column in dataset.fields.items():
+        if column not in DEFAULT_COLUMNS[field] and field not in taken:  # 'Domain' is found as it is
+            own[column] = field
+            taken.add(field)
+    return own
 
 
 # --- the verdicts as columns ------------------------------------------------------------------------
