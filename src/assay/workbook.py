@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, UsageError
+from .extras import missing_extra
 
 BLOCK_ROWS = 4096  # rows per block, as readers.py gives them
 Block = tuple[list[int], list[list[Any]]]  # the rows' sheet row numbers, and the rows
@@ -61,10 +62,8 @@ def _openpyxl(path: Path) -> Any:
     try:
         import openpyxl
     except ImportError:
-        raise UsageError(
-            "reading Excel workbooks needs openpyxl, which is not installed",
-            where=str(path),
-            fix="pip install 'assay[excel]', or save the sheet as .csv",
+        raise missing_extra(
+            "openpyxl", "to read Excel workbooks", where=str(path), alternative="save the sheet as .csv"
         ) from None
     return openpyxl
 
