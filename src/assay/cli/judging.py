@@ -13,14 +13,12 @@ from ..judges.accounting import JUDGE
 from ..judges.cache import DEFAULT_PATH
 from ..judges.run import JudgeOptions
 from ..terminal import one_line
-from .flags import JUDGE_FLAGS
+from .flags import DEFAULT_CONFIG, JUDGE_FLAGS
 
 if TYPE_CHECKING:
     from ..judges._base import Judge
     from ..judges.metric import JudgeSetup
     from ..metric import Scorer
-
-DEFAULT_CONFIG = Path("assay.toml")  # read for the judge metric when there and no --config is given
 
 
 def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[str | Scorer] | None:
