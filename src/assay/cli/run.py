@@ -19,7 +19,8 @@ from ..harness.systems.adapters import spec_forms
 from ..judges.accounting import judge_summary
 from ..terminal import one_line
 from . import flags
-from .judging import DEFAULT_CONFIG, judge_setup
+from .flags import DEFAULT_CONFIG
+from .judging import judge_setup
 from .progress import CountProgress, beneath
 
 if TYPE_CHECKING:
