@@ -314,7 +314,7 @@ def test_agree_reports_a_row_without_a_label_apart(good: Path, capsys: pytest.Ca
     argv = ["agree", "--responses", "labelled.csv", "--metric", "exact_substring", "--human", "human"]
     code, out, err = run(argv, capsys)
     assert code == 0, err
-    assert "other labels, apart: (no label) 1 rows" in out
+    assert "other labels, apart: (no label) 1 row," in out
 
 
 # --- assay compare: a fix it can follow ---------------------------------------------------------------

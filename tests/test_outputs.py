@@ -81,7 +81,7 @@ def read_out(path: Path) -> tuple[list[str], list[dict[str, str]]]:
 
 
 def verdicts(rows: list[dict[str, str]]) -> dict[str, tuple[str, ...]]:
-    return {row["id"]: tuple(row[c] for c in ORDER) for row in rows}
+    return {row.get("id", row.get("row")): tuple(row[c] for c in ORDER) for row in rows}
 
 
 @pytest.fixture
@@ -112,16 +112,16 @@ def test_out_has_every_input_row_in_input_order(
     _, rows = read_out(score_to(responses, tmp_path / f"scored.{fmt}", capsys))
     with responses.open(newline="", encoding="utf-8") as handle:
         expected = list(csv.DictReader(handle))
-    assert [row["id"] for row in rows] == ["1", "2", "3", "4", "5", "6"]
+    assert [row["row"] for row in rows] == ["1", "2", "3", "4", "5", "6"]  # no id column: row numbers
     assert [{c: row[c] for c in INPUT_COLUMNS} for row in rows] == expected
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_out_has_an_id_then_every_input_column_then_the_verdict_columns(
+def test_out_has_the_row_numbers_then_every_input_column_then_the_verdict_columns(
     tmp_path: Path, responses: Path, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
     columns, _ = read_out(score_to(responses, tmp_path / f"scored.{fmt}", capsys, "--trace-col"))
-    assert columns[: len(INPUT_COLUMNS) + 1] == ["id", *INPUT_COLUMNS]
+    assert columns[: len(INPUT_COLUMNS) + 1] == ["row", *INPUT_COLUMNS]  # never "id": they are not ids
     assert set(columns[len(INPUT_COLUMNS) + 1 :]) == VERDICT_COLUMNS
     assert len(columns) == len(set(columns))
 
@@ -224,7 +224,7 @@ def test_null_cells_rows_are_written_and_counted(tmp_path: Path, capsys: pytest.
     out, summary = tmp_path / "scored.csv", tmp_path / "summary.json"
     code, _, err = run(["score", "--responses", str(path), "--out", str(out), "--json", str(summary)], capsys)
     assert code == 0, err
-    assert [row["id"] for row in read_out(out)[1]] == ["1", "2", "3"]
+    assert [row["row"] for row in read_out(out)[1]] == ["1", "2", "3"]
     document = json.loads(summary.read_text(encoding="utf-8"))
     assert document["rows"]["null_cells"] == {"response": ["2"], "answer": ["3"]}
     assert document["rows"]["total"] == 3
@@ -238,7 +238,7 @@ def test_limit_scores_and_writes_only_the_first_rows(
     out, summary = tmp_path / f"scored.{fmt}", tmp_path / "summary.json"
     score_to(responses, out, capsys, "--limit", str(limit), "--json", str(summary))
     kept = min(limit, 6)
-    assert [row["id"] for row in read_out(out)[1]] == [str(n) for n in range(1, kept + 1)]
+    assert [row["row"] for row in read_out(out)[1]] == [str(n) for n in range(1, kept + 1)]
     document = json.loads(summary.read_text(encoding="utf-8"))
     assert (document["rows"]["total"], document["signature"]["limit"]) == (kept, limit)
 

@@ -166,7 +166,7 @@ def test_rows_without_ids_are_numbered_across_spans(
     path = write(tmp_path, "responses.csv", VARIANTS["lf-without-id"]())
     out = tmp_path / "shared.jsonl"
     score_file(path, workers=workers, out=out)
-    ids = [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()]
+    ids = [json.loads(line)["row"] for line in out.read_text(encoding="utf-8").splitlines()]
     assert ids == [str(n) for n in range(1, ROWS + 1)]
     assert len(sharded[0]) == workers
 

@@ -24,7 +24,7 @@ from typing import Any
 from . import stats
 from .errors import InputError, UsageError
 from .metric import MetricScores, Outcome
-from .records import ColumnMap, Dataset, Record, load_records
+from .records import ROW_COLUMN, ColumnMap, Dataset, Record, load_records
 from .scorer_registry import SCORERS
 from .scoring import ScoreOptions, ScoreRun, blank_rows
 from .signatures import PARQUET_KEY, READ_FROM, Signature, info_of, signatures_from_json
@@ -118,7 +118,7 @@ def load_scored(
     """A scored file (``assay score --out``) as a run again: its verdict columns become each metric's
     verdicts, summarised as they were (the signatures say where they were read from)."""
     dataset = load_records(path, columns=columns, need_responses=False, allow_duplicate_ids=True)
-    if "id" not in dataset.fields:
+    if "id" not in dataset.fields and ROW_COLUMN not in dataset.columns:  # numbered rows join by position
         raise UsageError(
             "the scored file has no id column, so its rows cannot be joined to another run's",
             where=dataset.source,
@@ -303,13 +303,10 @@ def _check_join(
 
 
 def ids_are_row_numbers(dataset: Dataset) -> bool:
-    """Whether a file's ids may be the row numbers ``assay score --out`` writes in the id column it adds
-    to an input that had none, so that its rows join by position only: ids exactly 1, 2, ..., n in order,
-    from a column found by its default name. An id column the user named (a flag, ``--columns``,
-    assay.toml's ``[columns]``) holds the file's own ids, whatever they are."""
-    if "id" in dataset.named:
-        return False
-    return all(record.id == str(number) for number, record in enumerate(dataset.records, start=1))
+    """Whether a file's ids are only its row numbers, so that its rows join by position: it has no id
+    column. An id column, found or named, holds the file's own ids, 1..n included: ``--out`` writes the
+    row numbers of an input without ids as ``row`` (``records.ROW_COLUMN``), never as ``id``."""
+    return "id" not in dataset.fields
 
 
 def _row_differs(a: Record, b: Record) -> bool:

@@ -299,6 +299,10 @@ def _missing_columns(table: Table, missing: list[tuple[str, str]]) -> None:
     raise InputError(what, where=table.source, fix=f"{fix} (ColumnMap(field=...) in Python)")
 
 
+# The column --out adds for an input without ids: each row's number. Not `id`: read back, a file with an `id`
+# column holds its own ids (whatever they are, 1..n included), and one without is numbered again, so
+# compare can tell ids from row numbers by the header alone.
+ROW_COLUMN = "row"
 HINT_ROWS = 1000  # the rows whose values say what an unused column looks like
 
 

@@ -19,7 +19,7 @@ from .evidence import decide_batch
 from .metric import OPTIONAL, AnswerSets, MetricScores, RunView, Scorer, settle, system_failures
 from .metric import SYSTEM_FAILED as SYSTEM_FAILED
 from .metric import blank_rows as blank_rows
-from .records import ColumnMap, Dataset, Record, load_records
+from .records import ROW_COLUMN, ColumnMap, Dataset, Record, load_records
 
 # The inputs' resolver, re-exported: callers import it from here.
 from .scorer_inputs import RECORD_INPUTS as RECORD_INPUTS
@@ -273,10 +273,11 @@ def _await(pending: Awaitable[MetricScores]) -> MetricScores:
 
 
 def output_columns(dataset: Dataset, metrics: Sequence[str | Scorer], options: ScoreOptions) -> list[str]:
-    """The columns per-row outputs (--out) add after the input's for a run of `metrics`: an `id` when
-    the input has none, each metric's verdict, `<metric>_answer`, its extra columns and soft passes,
-    `agreement` and `trace`. (A scorer's text columns all start with its name and `_`.)"""
-    added = [] if "id" in dataset.fields else ["id"]
+    """The columns per-row outputs (--out) add after the input's for a run of `metrics`: `row` (the row
+    numbers, ``records.ROW_COLUMN``) when the input has no id, each metric's verdict, `<metric>_answer`,
+    its extra columns and soft passes, `agreement` and `trace`. (A scorer's text columns all start with
+    its name and `_`.)"""
+    added = [] if "id" in dataset.fields else [ROW_COLUMN]
     names = []
     for metric in metrics:
         scorer = _known(metric)

@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..extras import missing_extra
 from ..outputs import check_writable, replacing, write_failed
 from ..parts import part_dict
-from ..records import DEFAULT_COLUMNS
+from ..records import DEFAULT_COLUMNS, ROW_COLUMN
 from ..scorers import MetricScores, Outcome
 from ..scoring import conflict_error, soft_passes
 from ..signatures import PARQUET_KEY, signatures_json
@@ -50,8 +50,13 @@ def verdict_columns(run: ScoreRun, *, trace: bool = False) -> list[str]:
 
 
 def _column_order(run: ScoreRun, names: dict[str, str | None], trace: bool) -> list[str]:
-    numbered = [] if "id" in run.dataset.fields else ["id"]  # rows numbered 1, 2, 3: kept so runs can join
-    return numbered + [name for name in names.values() if name is not None] + _added_columns(run, trace)
+    return _numbered(run) + [name for name in names.values() if name is not None] + _added_columns(run, trace)
+
+
+def _numbered(run: ScoreRun) -> list[str]:
+    """The rows' numbers 1, 2, 3 first, for an input without ids, kept so runs can join (by position:
+    under ``records.ROW_COLUMN``, so that no one reads them back as the file's own ids)."""
+    return [] if "id" in run.dataset.fields else [ROW_COLUMN]
 
 
 def _added_columns(run: ScoreRun, trace: bool) -> list[str]:
@@ -69,7 +74,7 @@ def input_names(run: ScoreRun, *, check: bool = False) -> dict[str, str | None]:
     added column and the policy is "rename"; None (left out) when the policy is "replace". With
     `check`, such a column under the policy "error" raises (the verdicts would overwrite it)."""
     # "trace" is reserved with or without --trace-col: a re-scored file's old traces would be stale
-    added = [*_added_columns(run, trace=False), "trace"]
+    added = [*_numbered(run), *_added_columns(run, trace=False), "trace"]
     clash = set(added).intersection(run.dataset.columns)
     policy = run.options.on_conflict
     if clash and check and policy == "error":
@@ -130,8 +135,8 @@ def verdict_table(
     `inputs=False` leaves out the input columns (a CSV writer that copies them as they are)."""
     names = input_names(run, check=check)
     table: dict[str, Sequence[Any]] = {}
-    if "id" not in run.dataset.fields:
-        table["id"] = [record.id for record in run.records]
+    if "id" not in run.dataset.fields:  # the ids are the row numbers: written as such (records.ROW_COLUMN)
+        table[ROW_COLUMN] = [record.id for record in run.records]
     if inputs:
         table |= _input_columns(run.records, run.dataset, names)
     answers = list(map(operator.attrgetter("answers"), run.records))
@@ -436,8 +441,8 @@ def _write_spliced_csv(
             textual.append(texts[column])
     if _long_rows(textual):
         return False
-    before = [texts["id"]] if "id" not in run.dataset.fields else []  # the rows' numbers come first
-    after = [values for column, values in texts.items() if not (before and column == "id")]
+    before = [texts[ROW_COLUMN]] if "id" not in run.dataset.fields else []  # the rows' numbers come first
+    after = [values for column, values in texts.items() if not (before and column == ROW_COLUMN)]
     rewritten = (
         list(itertools.compress(itertools.count(), map(operator.not_, verbatim))) if 0 in verbatim else []
     )
