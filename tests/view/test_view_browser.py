@@ -437,3 +437,31 @@ def test_a_labels_file_that_is_not_json_is_said_and_kept(folder: Path, tmp_path:
     assert refused.status_code == 400 and "human_labels.jsonl: a line is not JSON" in refused.json()["error"]
     assert listed.status_code == 400 and "mend or remove that line" in listed.json()["error"]
     assert labels_file.read_text(encoding="utf-8").endswith("edited by hand\n")  # the marks are not lost
+
+
+def test_a_folder_run_again_shows_its_earlier_run_with_its_own_marks(folder: Path, tmp_path: Path) -> None:
+    """Re-grading a folder keeps the earlier run as run.1.jsonl (harness.earlier): the viewer lists it
+    beside the new one, in the order they ran, and a mark on it is kept beside it, apart from the new
+    run's marks, and goes with it when the folder is run again."""
+    regraded = tmp_path / "runs" / "nightly"
+    shutil.copytree(folder / "c-first", regraded)
+    gold = folder.parent / "gold.jsonl"
+    system = f"{EXAMPLES / 'rag_system' / 'bot.py'}:answer"
+    assay("run", "--gold", gold, "--system", system, "--sources", SOURCES, "--out", regraded, cwd=tmp_path)
+    assert (regraded / "run.1.jsonl").is_file() and (regraded / "run.jsonl").is_file()
+    with viewing(tmp_path / "runs") as url:
+        listed = [run["id"] for run in httpx.get(url + "api/runs").json()["runs"]]
+        assert listed == ["nightly@1", "nightly"]
+        item = json.loads((regraded / "run.1.jsonl").read_text(encoding="utf-8").splitlines()[0])["id"]
+        body = {"run": "nightly@1", "item": item, "mark": "wrong"}
+        assert httpx.post(url + "api/mark", json=body, headers=own_headers(url)).is_success
+        assert not (regraded / "human_labels.jsonl").exists()  # the newest run has no marks
+        body = {"run": "nightly", "item": item, "mark": "right"}
+        assert httpx.post(url + "api/mark", json=body, headers=own_headers(url)).is_success
+    marks = {name: (regraded / name).read_bytes() for name in ("human_labels.1.jsonl", "human_labels.jsonl")}
+    assert b'"human_mark": "wrong"' in marks["human_labels.1.jsonl"]
+    assay("run", "--gold", gold, "--system", system, "--sources", SOURCES, "--out", regraded, cwd=tmp_path)
+    # run again: the newest run's marks go with its rows (run.2.jsonl), run 1's stay with run 1
+    assert (regraded / "human_labels.2.jsonl").read_bytes() == marks["human_labels.jsonl"]
+    assert (regraded / "human_labels.1.jsonl").read_bytes() == marks["human_labels.1.jsonl"]
+    assert not (regraded / "human_labels.jsonl").exists()

@@ -2,12 +2,14 @@
 
 ``assay run`` on a folder that already holds ``run.jsonl`` and ``results.json/.md/.html`` (a resumed run,
 or one re-graded from its journal with another judge) does not replace them: before it asks anything
-it renames them to ``run.N.jsonl`` and ``results.N.json/.md/.html``, N one above the highest number
+it renames them (and the marks ``assay view`` keeps of its verdicts, ``human_labels.jsonl``) to
+``run.N.jsonl``, ``results.N.json/.md/.html`` and ``human_labels.N.jsonl``, N one above the highest number
 any file of the folder already has (1 the first time), so that all of one earlier run's files share
 one number, a later run's number is always higher, and no kept file is ever written over.
 
 A kept ``run.N.jsonl`` is still a run: ``assay compare DIR/run.1.jsonl DIR`` compares it with the newest,
-reading its signatures from the ``results.N.json`` beside it (``results_beside``).
+reading its signatures from the ``results.N.json`` beside it (``results_beside``), and ``assay view``
+lists it among the runs.
 """
 
 from __future__ import annotations
@@ -21,9 +23,12 @@ from ..outputs import write_failed
 
 RUN_NAME = "run.jsonl"  # harness.run's RUN_NAME (not imported: run imports this module)
 RESULTS_NAMES = ("results.json", "results.md", "results.html")  # results.RESULTS_FILES
-KEPT_NAMES = (RUN_NAME, *RESULTS_NAMES)
+# The marks a person gave the run's verdicts in `assay view` (view/labels.py): they are of these rows, so
+# they go with them.
+LABELS_NAME = "human_labels.jsonl"
+KEPT_NAMES = (RUN_NAME, *RESULTS_NAMES, LABELS_NAME)
 # run.3.jsonl, results.3.md, ...: the files of a kept run, the number between the name and its suffix
-_NUMBERED = re.compile(r"^(run|results)\.([0-9]+)\.(jsonl|json|md|html)$")
+_NUMBERED = re.compile(r"^(run|results|human_labels)\.([0-9]+)\.(jsonl|json|md|html)$")
 
 
 @dataclass(frozen=True)
@@ -81,17 +86,23 @@ def keep_earlier(out: Path) -> KeptRun | None:
     return KeptRun(number, renamed)
 
 
-def results_beside(run_path: Path) -> Path:
-    """The results.json written with a run's rows: results.json beside run.jsonl, results.N.json beside
-    run.N.jsonl (any other name of rows: results.json beside it)."""
+def beside(run_path: Path, name: str) -> Path:
+    """The file `name` written with a run's rows: `name` beside run.jsonl, its numbered name beside
+    run.N.jsonl (any other name of rows: `name` beside it)."""
     number = earlier_number(run_path.name)
-    name = "results.json" if number is None else numbered("results.json", number)
-    return run_path.parent / name
+    return run_path.parent / (name if number is None else numbered(name, number))
+
+
+def results_beside(run_path: Path) -> Path:
+    """The results.json written with a run's rows (``beside``)."""
+    return beside(run_path, "results.json")
 
 
 __all__ = [
     "KEPT_NAMES",
+    "LABELS_NAME",
     "KeptRun",
+    "beside",
     "earlier_number",
     "keep_earlier",
     "next_number",

@@ -1,10 +1,12 @@
-"""The runs of a folder as the viewer shows them: every ``assay run --out`` folder under it, read back
+"""The runs of a folder as the viewer shows them: every ``assay run --out`` folder under it (its run, and
+the earlier runs it keeps as run.N.jsonl when it was run again: ``harness.earlier``), read back
 with the harness's own readers (``run_compare.load_run`` for the rows and outcomes, results.json for the
 headline and rollups), in the order they ran; two runs compared by ``run_compare.compare_runs`` (the
 paired tests of ``assay compare``); an item's citations located in the page text of its documents.
 
-A run's id is its folder's path under the viewed folder. Requests name runs by id only, and an id is
-looked up among the folders found, never joined to a path, so a request can reach no other file.
+A run's id is its folder's path under the viewed folder, and ``@N`` after it for the earlier run kept as
+run.N.jsonl. Requests name runs by id only, and an id is looked up among the runs found, never joined to
+a path, so a request can reach no other file.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from ..documents import Sources, load_sources
 from ..errors import AssayError, UsageError
-from ..harness.earlier import results_beside
+from ..harness.earlier import earlier_number, results_beside
 from ..harness.outcomes import DECIDED_COLUMN, OUTCOME_COLUMN, PASSING, REASON_COLUMN
 from ..harness.run_compare import RUN_FILE, HarnessRun, compare_runs, load_run, run_file
 from ..records import Record
@@ -30,9 +32,13 @@ MAX_DEPTH = 4  # runs are found this many folders deep under the viewed folder, 
 
 @dataclass(frozen=True)
 class Run:
-    id: str  # the folder's path under the viewed folder, "/"-separated
-    folder: Path
-    results: Mapping[str, Any]  # results.json, {} without one
+    id: str  # the folder's path under the viewed folder, "/"-separated; "@N" after it for run.N.jsonl
+    rows: Path  # its run.jsonl, or run.N.jsonl
+    results: Mapping[str, Any]  # the results.json written with it, {} without one
+
+    @property
+    def folder(self) -> Path:
+        return self.rows.parent
 
     @property
     def signatures(self) -> Mapping[str, Any]:
@@ -44,7 +50,7 @@ class Run:
         in one second), then its id."""
         return (
             str(self.signatures.get("started") or ""),
-            (self.folder / "run.jsonl").stat().st_mtime_ns,
+            self.rows.stat().st_mtime_ns,
             self.id,
         )
 
@@ -64,9 +70,23 @@ class Run:
 
 
 def find_runs(folders: list[Path], root: Path) -> list[Run]:
-    """The run folders among `folders` (``folders(root)``), in the order they ran."""
-    found = [Run(_run_id(folder, root), folder, _results(folder)) for folder in folders if run_file(folder)]
+    """The runs in `folders` (``folders(root)``), kept earlier ones too, in the order they ran."""
+    found = [
+        Run(_run_id(rows, root), rows, _results(rows))
+        for folder in folders
+        for rows in _run_files(folder)
+        if run_file(rows)
+    ]
     return sorted(found, key=Run.order)
+
+
+def _run_files(folder: Path) -> list[Path]:
+    """The folder's run.jsonl and the run.N.jsonl of the earlier runs it keeps."""
+    try:
+        kept = [path for path in folder.glob("run.*.jsonl") if earlier_number(path.name) is not None]
+    except OSError:
+        kept = []
+    return [folder / RUN_FILE, *sorted(kept)]
 
 
 def folders(folder: Path, depth: int = 0) -> Iterator[Path]:
@@ -84,13 +104,16 @@ def folders(folder: Path, depth: int = 0) -> Iterator[Path]:
             yield from folders(child, depth + 1)
 
 
-def _run_id(folder: Path, root: Path) -> str:
-    return folder.relative_to(root).as_posix() if folder != root else "."
+def _run_id(rows: Path, root: Path) -> str:
+    folder = rows.parent
+    named = folder.relative_to(root).as_posix() if folder != root else "."
+    number = earlier_number(rows.name)
+    return named if number is None else f"{named}@{number}"
 
 
-def _results(folder: Path) -> Mapping[str, Any]:
+def _results(rows: Path) -> Mapping[str, Any]:
     try:
-        found = json.loads(results_beside(folder / RUN_FILE).read_text(encoding="utf-8"))
+        found = json.loads(results_beside(rows).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
@@ -100,25 +123,25 @@ _read: dict[Path, tuple[tuple[int, int], HarnessRun]] = {}
 _read_lock = threading.Lock()
 
 
-def read_run(folder: Path) -> HarnessRun:
-    """``load_run`` of the folder, kept while its run.jsonl is unchanged: the page asks for a run's
-    items, then an item's evidence, then a comparison, each of which reads its rows."""
-    stat = (folder / "run.jsonl").stat()
+def read_run(rows: Path) -> HarnessRun:
+    """``load_run`` of a run's rows, kept while they are unchanged: the page asks for a run's items,
+    then an item's evidence, then a comparison, each of which reads its rows."""
+    stat = rows.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)
     with _read_lock:
-        known = _read.get(folder)
+        known = _read.get(rows)
     if known is not None and known[0] == stamp:
         return known[1]
-    found = load_run(folder)
+    found = load_run(rows)
     with _read_lock:
-        _read[folder] = (stamp, found)
+        _read[rows] = (stamp, found)
     return found
 
 
 def items(run: Run, labels: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each item of the run as the page lists it: the question, the reply, the outcome and its reason
     (a judge's rationale when one decided), every metric's verdict and words, and its human mark."""
-    found = read_run(run.folder)
+    found = read_run(run.rows)
     metrics = list((run.signatures.get("metrics") or {}).keys())
     return [_item(record, metrics, labels.get(record.id)) for record in found.run.records]
 
@@ -162,8 +185,8 @@ def compare(a: Run, b: Run) -> dict[str, Any]:
     accuracy per scope and combined), with each item that changed class, and the regressions flagged:
     an item that passed in A and does not in B, and a scope (or all) whose paired interval of B - A lies
     below zero."""
-    found = compare_runs(a.folder, b.folder)
-    a_run, b_run = read_run(a.folder), read_run(b.folder)
+    found = compare_runs(a.rows, b.rows)
+    a_run, b_run = read_run(a.rows), read_run(b.rows)
     b_outcomes = dict(zip((r.id for r in b_run.run.records), b_run.outcomes))
     moved = [
         {
@@ -233,7 +256,7 @@ def evidence(run: Run, item_id: str, documents: Documents) -> dict[str, Any]:
 
 
 def _record(run: Run, item_id: str) -> Record:
-    for record in read_run(run.folder).run.records:
+    for record in read_run(run.rows).run.records:
         if record.id == item_id:
             return record
     raise UsageError(f"no item {item_id!r} in run {run.id}", fix="pick an item the run's list shows")

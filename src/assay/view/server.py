@@ -161,7 +161,7 @@ class Handler(BaseHTTPRequestHandler):
     def _items(entry: runs.Run | scored.Scored) -> list[dict[str, Any]]:
         if isinstance(entry, scored.Scored):
             return scored.items(entry)
-        return runs.items(entry, labels.read_labels(entry.folder))
+        return runs.items(entry, labels.read_labels(entry.rows))
 
     @staticmethod
     def _compare(a: runs.Run | scored.Scored, b: runs.Run | scored.Scored) -> dict[str, Any]:
@@ -177,7 +177,7 @@ class Handler(BaseHTTPRequestHandler):
         self._check_origin()
         body = self._body()
         run = self.server.run(str(body["run"]))
-        row = labels.mark(run.folder, str(body["item"]), str(body["mark"]))
+        row = labels.mark(run.rows, str(body["item"]), str(body["mark"]))
         self._json(HTTPStatus.OK, {"item": row["id"], "mark": row[labels.MARK_COLUMN]})
 
     def _check_origin(self) -> None:
