@@ -32,6 +32,11 @@ def test_running_a_folder_again_keeps_the_earlier_reports_numbered_and_says_wher
 
     code, _, stderr = run(argv, capsys)  # every item in the journal: graded again, nothing asked
     assert code == 0 and "asked 0 items" in stderr
+    # a changed bot behind the same address is not asked by a re-run: said, with the way to ask it
+    assert (
+        "4 of 4 items answered before (the journal): not asked again; their replies are graded anew" in stderr
+    )
+    assert "give --fresh to ask the system again" in stderr
     for name in REPORTS:
         assert (out / numbered(name, 1)).read_bytes() == first[name]  # the earlier run's, byte for byte
         assert (out / name).exists()  # and this run's own

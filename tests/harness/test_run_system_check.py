@@ -135,6 +135,7 @@ def test_a_system_with_nothing_listening_is_exit_2_before_any_item(
     ("status", "said"),
     [
         (503, "answered POST with HTTP 503"),
+        (502, "answered POST with HTTP 502"),
         (404, "has nothing at that address"),
         (401, "refused the credentials"),
     ],
@@ -174,6 +175,21 @@ def test_an_http_system_that_refuses_the_probes_question_is_up(
         code, _, stderr = run(
             run_args(tmp_path, f"http:{server.url}/ask", "--max-system-errors", "1"), capsys
         )
+    assert code in (0, 1), stderr
+    assert len(server.items) == 8
+
+
+def test_a_bot_whose_code_fails_on_the_probe_alone_is_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 500 is the bot's own code failing, here on the probe's scope of null that no item sends: the
+    items are asked, and answered."""
+
+    def answer(seen: Seen) -> tuple[int, bytes, str]:
+        return json_reply({"error": "scope is None"}, 500) if seen.body["scope"] is None else bot_answer(seen)
+
+    with recording_server(answer) as server:
+        code, _, stderr = run(run_args(tmp_path, f"http:{server.url}/ask"), capsys)
     assert code in (0, 1), stderr
     assert len(server.items) == 8
 

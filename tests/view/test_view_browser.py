@@ -450,8 +450,9 @@ def test_a_folder_run_again_shows_its_earlier_run_with_its_own_marks(folder: Pat
     assay("run", "--gold", gold, "--system", system, "--sources", SOURCES, "--out", regraded, cwd=tmp_path)
     assert (regraded / "run.1.jsonl").is_file() and (regraded / "run.jsonl").is_file()
     with viewing(tmp_path / "runs") as url:
-        listed = [run["id"] for run in httpx.get(url + "api/runs").json()["runs"]]
-        assert listed == ["nightly@1", "nightly"]
+        found = httpx.get(url + "api/runs").json()
+        assert [run["id"] for run in found["runs"]] == ["nightly@1", "nightly"]
+        assert found["scored"] == []  # a kept run.1.jsonl is a run, not a scored file as well
         item = json.loads((regraded / "run.1.jsonl").read_text(encoding="utf-8").splitlines()[0])["id"]
         body = {"run": "nightly@1", "item": item, "mark": "wrong"}
         assert httpx.post(url + "api/mark", json=body, headers=own_headers(url)).is_success

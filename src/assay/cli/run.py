@@ -260,7 +260,8 @@ def _refuse_all_failed(done: HarnessRun) -> None:
         f"every one of the {len(records)} items is a system error, so nothing was graded ({errors[0]})",
         where=one_line(str(done.rows_path.parent)),
         fix="make the system answer (results.md gives each item's reason), then give the same command "
-        "again: the journal asks the failed items again",
+        "with --fresh: the journal keeps a reply that failed (a timeout, an error raised or returned) as "
+        "the system's answer, and asks again only the items whose request got no reply",
     )
 
 
@@ -365,4 +366,6 @@ class RunProgress(CountProgress):
     def _start(self, done: int, total: int) -> None:
         if done:
             before = f"{done} of {total} items answered before (the journal): not asked again"
+            if done == total:  # a re-grading: say how to ask a changed system instead
+                before += "; their replies are graded anew (give --fresh to ask the system again)"
             print(f"assay: {before}", file=self._stream)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..comparison import compare, load_scored
 from ..errors import AssayError
+from ..harness.earlier import earlier_number
 from ..harness.results import tally_dict
 from ..metric import Outcome
 from ..scoring import ScoreRun
@@ -24,7 +25,7 @@ from ..summary import Tally
 from .labels import LABELS_FILE
 
 SUFFIXES = (".csv", ".jsonl", ".parquet")  # what assay score --out writes
-NOT_SCORED = ("run.jsonl", "journal.jsonl", LABELS_FILE)  # a run's own files
+NOT_SCORED = ("run.jsonl", "journal.jsonl", LABELS_FILE)  # a run's own files (and its kept ones, numbered)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ def _candidates(folder: Path) -> list[Path]:
             for path in folder.iterdir()
             if path.suffix.lower() in SUFFIXES
             and path.name not in NOT_SCORED
+            and earlier_number(path.name) is None  # run.1.jsonl: a kept run, listed as a run
             and not path.name.startswith(".")
             and path.is_file()
         )

@@ -15,9 +15,11 @@ it from an item (and answer it cheaply, or leave it out of its logs).
 
 What counts as down (``down_status``): no reply (connection refused, a name that does not resolve, no
 whole reply within the system's timeout), HTTP 401/403 (the key is refused: every item would be), 404 or
-405 (nothing is served there, or not by that method), and any 5xx (a 503 included: a server still loading
-is not ready to be asked). Any other reply means a server is there: another 4xx (a 400 or 422 refusing
-the probe's question, a 429) is left to the items, which report their own failures.
+405 (nothing is served there, or not by that method), and 502, 503 or 504 (no system behind the address:
+a gateway with nothing up, or a server still loading its model). Any other reply means a server is
+there: another 4xx (a 400 or 422 refusing the probe's question, a 429) or a 500 is left to the items,
+which report their own failures. A 500 is the bot's own code failing, and it may fail on the probe
+only (its question is no item's, its scope none) while every item would be answered.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ...net import display_url
 PROBE_HEADER = "X-Assay-Probe"
 PROBE_QUESTION = "assay probe: are you up? (one request before the run; any reply will do)"
 START_FIX = "start the system, or correct the address of --system"
+_NOTHING_BEHIND = frozenset({502, 503, 504})  # a gateway's or a loading server's: nothing to ask yet
 _DOWN_STATUSES = {
     401: ("refused the credentials", "check the API key or the headers in [system.headers]"),
     403: ("refused the credentials", "check the API key or the headers in [system.headers]"),
@@ -70,7 +73,7 @@ def down_status(url: str, request: str, status: int) -> SystemDown | None:
     if status in _DOWN_STATUSES:
         what, fix = _DOWN_STATUSES[status]
         return SystemDown(f"the system at {shown} {what}: {request} got HTTP {status}", fix=fix)
-    if status >= 500:
+    if status in _NOTHING_BEHIND:
         return SystemDown(
             f"the system at {shown} answered {request} with HTTP {status}",
             fix="check the system's log (a server still starting answers 503: wait for it)",
