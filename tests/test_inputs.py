@@ -776,13 +776,33 @@ def test_blank_lines_before_the_header_are_skipped(tmp_path: Path) -> None:
         ("Question ID", "id"),
         ("Category", "domain"),
         ("LANGUAGE", "lang"),
+        ("language_code", "lang"),
+        # the head word decides: what the words before it say is which one, or whose
+        ("Expected Output", "answer"),  # what the output should be
+        ("Gold Response", "answer"),
+        ("predicted_answer", "response"),
+        ("Question Text", "question"),
+        ("Response Time (ms)", None),  # a time
+        ("Output Tokens", None),
+        ("Question Type", None),
+        ("Answer Length", None),
+        ("Language Model", None),
     ],
 )
-def test_a_column_s_name_says_which_field_it_is(name: str, field: str) -> None:
+def test_a_column_s_name_says_which_field_it_is(name: str, field: str | None) -> None:
     from assay.columns import name_fits
 
     fields = ["id", "question", "answer", "response", "domain", "lang", "scope"]
-    assert [other for other in fields if name_fits(other, name)] == [field]
+    assert [other for other in fields if name_fits(other, name)] == ([field] if field else [])
+
+
+def test_values_that_differ_as_readings_do_are_no_ids_and_one_label_is_no_domain() -> None:
+    from assay.columns import content_fits
+
+    assert not content_fits("id", ["12.5", "8.25", "31.0"])  # latencies differ row to row: no ids
+    assert content_fits("id", ["q-1", "q-2", "q-3"])
+    assert not content_fits("domain", ["gpt-4o"] * 6)  # one model's name in every row splits nothing
+    assert content_fits("domain", ["maths", "maths", "art", "art"])
 
 
 def test_one_unused_column_per_optional_field_is_hinted_and_only_a_likely_one(tmp_path: Path) -> None:

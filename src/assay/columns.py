@@ -37,6 +37,9 @@ _RESPONSE = frozenset({"response", "responses", "output", "outputs", "prediction
                        "completion", "generated", "generation", "reply", "hypothesis"})  # fmt: skip
 _PRODUCER = frozenset({"model", "system", "bot", "llm"})  # "Model Answer" is a response; "Model" alone is not
 _DOMAIN = frozenset({"domain", "category", "topic", "subject"})
+# Words that say a column holds a field's text, after the word that names the field ('Question Text',
+# 'answer_str'): left off before the head word is read.
+_TEXT_WORDS = frozenset({"text", "texts", "str", "string", "col", "column", "field", "value", "values"})
 
 # The fields a hint or a suggestion is about, in the order they are said.
 REQUIRED = ("question", "answer", "response")
@@ -57,29 +60,34 @@ def _is_id_name(found: tuple[str, ...]) -> bool:
 
 
 def name_fits(field: str, name: str) -> bool:
-    """Whether a column's name says it is `field`. An id-like name ('Question ID') is the id only; a
-    response's words win over an answer's ('Model Answer' is what a model answered)."""
+    """Whether a column's name says it is `field`, by its head: the last word of a noun phrase says what
+    it is, the words before only which one ('Question Type' is a type, 'Response Time (ms)' a time,
+    'Language Model' a model). An id-like name ('Question ID') is the id only. The words before the head
+    decide between a golden answer and a response: 'Model Answer' is what a model answered, 'Expected
+    Output' and 'Gold Response' are what it should have."""
     found = words(name)
-    if not found:
-        return False
-    said = set(found)
     if field == "id":
         return _is_id_name(found)
-    if _is_id_name(found):
+    while len(found) > 1 and found[-1] in _TEXT_WORDS:
+        found = found[:-1]
+    if not found or _is_id_name(found):
         return False
-    responds = bool(said & _RESPONSE) or bool(said & _PRODUCER and said & _ANSWER)
+    head, before = found[-1], set(found[:-1])
+    made = bool(before & (_PRODUCER | _RESPONSE))  # 'Model Answer', 'predicted_answer': what was answered
+    golden = (head in _ANSWER and not made) or (head in _RESPONSE and bool(before & _ANSWER))
     if field == "question":
-        return bool(said & _QUESTION) and not said & (_ANSWER | _RESPONSE)
+        return head in _QUESTION
     if field in ("answer", "answers"):
-        return bool(said & _ANSWER) and not responds
+        return golden
     if field == "response":
-        return responds
-    if field == "lang":
-        return any(word.startswith("lang") for word in found) or "locale" in said
+        return (head in _RESPONSE or head in _ANSWER) and not golden
+    if field == "lang":  # 'Language', 'Locale'; 'Lang Code' and 'language_tag' are a language's name too
+        coded = head in ("code", "tag") and any(word.startswith("lang") for word in before)
+        return head.startswith("lang") or head == "locale" or coded
     if field == "domain":
-        return bool(said & _DOMAIN)
+        return head in _DOMAIN
     if field == "scope":
-        return "scope" in said
+        return head == "scope"
     return False
 
 
@@ -104,12 +112,27 @@ def content_fits(field: str, values: Sequence[str]) -> bool:
         return all(_LANGUAGE_CODE.fullmatch(value) for value in distinct)
     if field == "domain":
         short = all(len(v) <= _LABEL_CHARS and len(v.split()) <= _LABEL_WORDS for v in distinct)
-        return short and len(distinct) * 2 <= len(values) and not content_fits("lang", values)
+        # two labels at least: one value in every row (a model's name) splits nothing
+        return (
+            short
+            and len(distinct) >= 2
+            and len(distinct) * 2 <= len(values)
+            and not content_fits("lang", values)
+        )
     if field == "id":
-        return len(distinct) == len(values) and all(len(v) <= _LABEL_CHARS and " " not in v for v in distinct)
+        return len(distinct) == len(values) and all(_id_like(value) for value in distinct)
     if field == "question":
         return sum(value.rstrip().endswith(_QUESTION_MARKS) for value in values) * 2 > len(values)
     return False
+
+
+def _id_like(value: str) -> bool:
+    """A value that could be an id: short, no spaces, and not a measurement (a number with a fraction,
+    12.5 ms, is a reading that happens to differ from row to row)."""
+    return len(value) <= _LABEL_CHARS and " " not in value and not _MEASURED.fullmatch(value)
+
+
+_MEASURED = re.compile(r"[-+]?\d*[.,]\d+(?:e[-+]?\d+)?", re.IGNORECASE)
 
 
 # --- what is said ---------------------------------------------------------------------------------------

@@ -141,3 +141,18 @@ def test_a_bad_columns_table_is_a_usage_error(tmp_path: Path, capsys: pytest.Cap
     bad.write_text('[columns]\nquestoin = "Query Text"\n', encoding="utf-8")
     code, _, err = run(["score", "--responses", str(sloppy(tmp_path)), "--columns", str(bad)], capsys)
     assert code == 2 and "[columns] has an unknown field 'questoin'" in err
+
+
+def test_a_columns_table_leaves_a_gold_set_to_be_linted_as_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team keeps [columns] in the assay.toml of its [system]: a gold set (assay's own fields) is
+    still checked as `assay run` checks it, not read as a file of replies with those headers."""
+    examples = Path(__file__).resolve().parents[2] / "examples" / "gold"
+    monkeypatch.chdir(tmp_path)
+    config(tmp_path)
+    built = ["gold", "build", "--facts", str(examples / "facts"), "--sources", str(examples / "sources")]
+    assert run([*built, "--out", "gold.jsonl"], capsys)[0] == 0
+    code, printed, err = run(["lint", "gold.jsonl"], capsys)
+    assert code == 0, err
+    assert "0 errors" in printed and "missing column" not in err

@@ -93,6 +93,7 @@ def add_columns(parser: argparse.ArgumentParser) -> None:
         ("response", "response"),
         ("domain", "Domain or domain"),
         ("lang", "lang"),
+        ("scope", "scope: the documents a question is about, for grounded"),
     ):
         columns.add_argument(f"--{field}-col", dest=f"{field}_col", metavar="NAME", help=f"({default})")
     columns.add_argument("--sheet", metavar="NAME", help="the sheet of an Excel workbook to read (its first)")
@@ -104,7 +105,7 @@ def add_columns(parser: argparse.ArgumentParser) -> None:
     )
 
 
-COLUMN_FLAGS = ("id", "question", "answer", "answers", "response", "domain", "lang")
+COLUMN_FLAGS = ("id", "question", "answer", "answers", "response", "domain", "lang", "scope")
 
 
 def column_map(args: argparse.Namespace) -> ColumnMap:
