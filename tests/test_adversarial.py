@@ -317,6 +317,20 @@ def test_agree_reports_a_row_without_a_label_apart(good: Path, capsys: pytest.Ca
     assert "other labels, apart: (no label) 1 row," in out
 
 
+def test_agree_warns_when_no_label_is_a_positive_one(good: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Labels written 'ok' match no positive: every row would count incorrect without a word."""
+    rows = [{**ROWS[0], "human": "ok"}, {**ROWS[1], "human": "ok"}]
+    write_csv(good.with_name("labelled.csv"), rows)
+    argv = ["agree", "--responses", "labelled.csv", "--metric", "exact_substring", "--human", "human"]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert "no label in 'human' is a positive one ('1', 'correct', 'true', 'yes')" in err
+    assert "if some of its labels ('ok' (2)) mean correct, name them with --positive VALUE" in err
+    assert "hint: 'human'" not in err  # the column agree reads for itself is no unused column
+    code, _, err = run([*argv, "--positive", "ok"], capsys)
+    assert code == 0 and "warning" not in err
+
+
 # --- assay compare: a fix it can follow ---------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ reported apart, with how often the metric passes them; rows the metric left unsc
 
 from __future__ import annotations
 
+import collections
 import difflib
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -135,6 +136,24 @@ def agree(
     positives, negatives = label_sets(positive, negative)
     truth = [_truth(label, positives, negatives) for label in labels]
     return [_metric(name, scores, run.records, labels, truth) for name, scores in run.metrics.items()]
+
+
+def unmatched_labels(
+    run: ScoreRun, column: str, positive: Iterable[str], negative: Iterable[str]
+) -> str | None:
+    """What to warn of when no row's label is one the positives (or, named, the negatives) name: every
+    row would count incorrect (or be set apart) because the file's labels are other words ('ok',
+    'yes'), a mistake the numbers alone would not show. None when a label matched."""
+    positives, negatives = label_sets(positive, negative)
+    seen = collections.Counter(label for label in human_labels(run, column) if label)
+    if not seen or any(label in positives | negatives for label in seen):
+        return None
+    shown = ", ".join(f"{label!r} ({n})" for label, n in seen.most_common(5))
+    counted = "set apart" if negatives else "counted incorrect"
+    return (
+        f"no label in {column!r} is a positive one ({', '.join(map(repr, sorted(positives)))}), so every "
+        f"row is {counted}; if some of its labels ({shown}) mean correct, name them with --positive VALUE"
+    )
 
 
 def label_sets(positive: Iterable[str], negative: Iterable[str]) -> tuple[set[str], set[str]]:

@@ -306,10 +306,12 @@ ROW_COLUMN = "row"
 HINT_ROWS = 1000  # the rows whose values say what an unused column looks like
 
 
-def column_hints(dataset: Dataset) -> list[str]:
+def column_hints(dataset: Dataset, in_use: Iterable[str] = ()) -> list[str]:
     """A line for each optional field (id, domain, lang, scope) that no column feeds while one unused
-    column looks like it, by name or values: the flag that would map it (``assay.columns``)."""
-    unused = [name for name in dataset.columns if name not in set(dataset.fields.values())]
+    column looks like it, by name or values: the flag that would map it (``assay.columns``). `in_use`:
+    columns the command reads for itself (agree's --human, score's --regex-col), never hinted."""
+    taken = {*dataset.fields.values(), *in_use}
+    unused = [name for name in dataset.columns if name not in taken]
     rows = [record.meta for record in itertools.islice(dataset.records, HINT_ROWS)]
     return unmapped_hints(dataset.fields, unused, samples_of(unused, rows))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..agreement import DEFAULT_POSITIVE, MetricAgreement, agree, label_sets
+from ..agreement import DEFAULT_POSITIVE, MetricAgreement, agree, label_sets, unmatched_labels
 from ..errors import EXIT_OK
 from ..outputs import json_document, write_text
 from ..report.text import render_agreement
@@ -51,7 +51,11 @@ def run_agree(args: argparse.Namespace) -> int:
 
 
 def report_agreement(run: ScoreRun, args: argparse.Namespace) -> list[MetricAgreement]:
-    found = agree(run, args.human, args.positive or DEFAULT_POSITIVE, args.negative or ())
+    positive, negative = args.positive or DEFAULT_POSITIVE, args.negative or ()
+    unmatched = unmatched_labels(run, args.human, positive, negative)
+    if unmatched is not None:
+        print(f"assay: warning: {one_line(unmatched)}", file=sys.stderr)
+    found = agree(run, args.human, positive, negative)
     signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
     sys.stdout.write(render_agreement(found, args.human, signatures))
     if args.json:

@@ -140,9 +140,11 @@ def columns_config(args: argparse.Namespace) -> dict[str, str]:
     return found
 
 
-def print_column_hints(dataset: Dataset) -> None:
-    """The optional columns that look like a field but feed none: one line each, with the flag."""
-    for hint in column_hints(dataset):
+def print_column_hints(dataset: Dataset, args: argparse.Namespace) -> None:
+    """The optional columns that look like a field but feed none: one line each, with the flag (the
+    columns the command reads for itself, agree's --human and the --regex-col, left out)."""
+    in_use = [getattr(args, name, None) for name in ("human", "regex_col")]
+    for hint in column_hints(dataset, [column for column in in_use if column]):
         print(f"assay: hint: {hint}", file=sys.stderr)
 
 

@@ -68,7 +68,7 @@ def run_lint(args: argparse.Namespace) -> int:
         dataset, findings = checked.dataset, [_refusal(problem) for problem in checked.problems]
     if dataset is not None:
         findings += _findings(args, dataset)
-        flags.print_column_hints(dataset)
+        flags.print_column_hints(dataset, args)
     for finding in findings:
         print(one_line(str(finding)))
     errors = sum(finding.severity == ERROR for finding in findings)

@@ -111,7 +111,7 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
 def _column_hints(args: argparse.Namespace, scored: ScoredFile) -> None:
     """Hint at the optional columns left unused (a run scored in parts: from the file's first rows)."""
     if scored.run is not None:
-        flags.print_column_hints(scored.run.dataset)
+        flags.print_column_hints(scored.run.dataset, args)
         return
     head = load_records(
         args.responses,
@@ -120,7 +120,7 @@ def _column_hints(args: argparse.Namespace, scored: ScoredFile) -> None:
         allow_duplicate_ids=True,
         sheet=args.sheet,
     )
-    flags.print_column_hints(head)
+    flags.print_column_hints(head, args)
 
 
 def _progress(path: str) -> ProgressLine | CountProgress:
