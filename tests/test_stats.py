@@ -135,3 +135,13 @@ def test_the_mean_interval_is_the_normal_one_from_the_rows_spread() -> None:
     assert stats.mean_interval(0.3, 0.09, 1) is None  # one row: no spread to estimate
     near_one = stats.mean_interval(2.9, 2.81, 3)  # 1, 1, 0.9: the normal interval would pass 1
     assert near_one is not None and near_one.high == 1.0
+
+
+@pytest.mark.parametrize("score", [0.0, 0.5, 1.0])
+def test_rows_that_all_score_the_same_get_an_interval_of_some_width(score: float) -> None:
+    """Four rows of one score show no spread; an interval of no width would claim certainty: it is
+    Wilson's at the mean, as a proportion's is at 0 or n of n."""
+    found = stats.mean_interval(4 * score, 4 * score * score, 4)
+    assert found is not None and found.high - found.low > 0.3
+    assert found.low <= score <= found.high
+    assert found == stats.wilson(4 * score, 4)

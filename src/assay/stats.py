@@ -43,8 +43,9 @@ class Interval:
         return {"low": self.low, "high": self.high}
 
 
-def wilson(passed: int, n: int, z: float = Z95) -> Interval | None:
-    """The Wilson score interval of passed/n; None when n is 0."""
+def wilson(passed: float, n: int, z: float = Z95) -> Interval | None:
+    """The Wilson score interval of passed/n (`passed` may be a sum of scores in [0, 1]); None when n
+    is 0."""
     if n == 0:
         return None
     p = passed / n
@@ -58,11 +59,15 @@ def wilson(passed: int, n: int, z: float = Z95) -> Interval | None:
 def mean_interval(total: float, squares: float, n: int, z: float = Z95) -> Interval | None:
     """The 95% normal interval of the mean of n row scores in [0, 1] whose sum is `total` and sum of
     squares `squares`: mean +- z * s / sqrt(n), s the rows' sample standard deviation, kept within [0, 1].
-    None below 2 rows, where no spread can be estimated."""
+    None below 2 rows, where no spread can be estimated. Rows that all score the same show no spread,
+    and an interval of no width would claim a certainty a few rows cannot give: there it is Wilson's at
+    the mean, the interval of the widest spread scores in [0, 1] with that mean can have."""
     if n < 2:
         return None
     mean = total / n
     variance = max(0.0, (squares - n * mean * mean) / (n - 1))  # rounding can leave a hair below 0
+    if variance <= 1e-12 * max(1.0, mean * mean):  # every row the same score, up to rounding
+        return wilson(total, n, z)
     half = z * math.sqrt(variance / n)
     return Interval(max(0.0, mean - half), min(1.0, mean + half))
 
