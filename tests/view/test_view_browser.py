@@ -237,7 +237,7 @@ def test_a_marked_verdict_is_a_human_label_assay_agree_reads(page: Page, folder:
 
 def test_a_mark_from_elsewhere_is_refused(viewer: str, folder: Path) -> None:
     item = rows(folder, "a-second")[0]["id"]
-    body = {"run": "a-second", "item": item, "mark": "wrong"}
+    body = {"run": "a-second", "item": item, "mark": "wrong", "started": started(viewer, "a-second")}
     assert httpx.post(viewer + "api/mark", json=body).status_code == 403  # no origin, no token
     other = {"Origin": "http://evil.example"}
     assert httpx.post(viewer + "api/mark", json=body, headers=other).status_code == 403
@@ -372,6 +372,12 @@ def test_scored_files_are_listed_charted_and_compared(
     assert errors == []
 
 
+def started(viewer: str, run: str) -> str | None:
+    """When a run started, as the page has it (what it sends with a mark)."""
+    found = {entry["id"]: entry["started"] for entry in httpx.get(viewer + "api/runs").json()["runs"]}
+    return found[run]
+
+
 def own_headers(viewer: str) -> dict[str, str]:
     """What the viewer's page sends with a mark: its origin and the token it was served."""
     token = re.search(r'name="assay-token" content="([^"]+)"', httpx.get(viewer).text)
@@ -384,15 +390,15 @@ def test_marking_an_item_again_replaces_its_mark(viewer: str, folder: Path) -> N
     passing = next(row for row in found if row["outcome"] == "correct")
     failing = next(row for row in found if row["outcome"] == "blocked")
     headers, url = own_headers(viewer), viewer + "api/mark"
+    shown = started(viewer, "b-third")
     for item, mark in ((passing, "right"), (failing, "right"), (passing, "wrong")):
         assert httpx.post(
-            url, json={"run": "b-third", "item": item["id"], "mark": mark}, headers=headers
+            url, json={"run": "b-third", "item": item["id"], "mark": mark, "started": shown}, headers=headers
         ).is_success
     labels_file = folder / "b-third" / "human_labels.jsonl"
     before = labels_file.read_bytes()
-    refused = httpx.post(
-        url, json={"run": "b-third", "item": passing["id"], "mark": "maybe"}, headers=headers
-    )
+    maybe = {"run": "b-third", "item": passing["id"], "mark": "maybe", "started": shown}
+    refused = httpx.post(url, json=maybe, headers=headers)
     assert refused.status_code == 400 and "right, wrong" in refused.json()["error"]
     assert labels_file.read_bytes() == before  # nothing written for a refused mark
     labelled = {
@@ -431,7 +437,9 @@ def test_a_labels_file_that_is_not_json_is_said_and_kept(folder: Path, tmp_path:
     with viewing(copy.parent) as url:
         httpx.get(url + "api/runs")
         refused = httpx.post(
-            url + "api/mark", json={"run": "edited", "item": item, "mark": "right"}, headers=own_headers(url)
+            url + "api/mark",
+            json={"run": "edited", "item": item, "mark": "right", "started": started(url, "edited")},
+            headers=own_headers(url),
         )
         listed = httpx.get(url + "api/items", params={"run": "edited"})
     assert refused.status_code == 400 and "human_labels.jsonl: a line is not JSON" in refused.json()["error"]
@@ -454,10 +462,13 @@ def test_a_folder_run_again_shows_its_earlier_run_with_its_own_marks(folder: Pat
         assert [run["id"] for run in found["runs"]] == ["nightly@1", "nightly"]
         assert found["scored"] == []  # a kept run.1.jsonl is a run, not a scored file as well
         item = json.loads((regraded / "run.1.jsonl").read_text(encoding="utf-8").splitlines()[0])["id"]
-        body = {"run": "nightly@1", "item": item, "mark": "wrong"}
+        body = {"run": "nightly@1", "item": item, "mark": "wrong", "started": started(url, "nightly@1")}
         assert httpx.post(url + "api/mark", json=body, headers=own_headers(url)).is_success
         assert not (regraded / "human_labels.jsonl").exists()  # the newest run has no marks
-        body = {"run": "nightly", "item": item, "mark": "right"}
+        body = {"run": "nightly", "item": item, "mark": "right", "started": started(url, "nightly@1")}
+        stale = httpx.post(url + "api/mark", json=body, headers=own_headers(url))  # as run 1 was shown
+        assert stale.status_code == 409 and "reload the page" in stale.json()["error"]
+        body["started"] = started(url, "nightly")
         assert httpx.post(url + "api/mark", json=body, headers=own_headers(url)).is_success
     marks = {name: (regraded / name).read_bytes() for name in ("human_labels.1.jsonl", "human_labels.jsonl")}
     assert b'"human_mark": "wrong"' in marks["human_labels.1.jsonl"]

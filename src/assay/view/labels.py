@@ -54,11 +54,19 @@ def read_labels(rows_path: Path) -> dict[str, dict[str, Any]]:
     return {str(row["id"]): row for row in rows if isinstance(row, dict) and "id" in row}
 
 
-def mark(rows_path: Path, item_id: str, given: str) -> dict[str, Any]:
-    """Mark the run's verdict on `item_id` right or wrong; returns the labelled row."""
+class Stale(Exception):
+    """The run was written again since the page showed it: a mark would label a reply nobody saw."""
+
+
+def mark(rows_path: Path, item_id: str, given: str, shown_started: str | None) -> dict[str, Any]:
+    """Mark the run's verdict on `item_id` right or wrong, as the page showed the run that started at
+    `shown_started` (its results.json's time); returns the labelled row. Stale when the folder has been
+    run again since (the same id now names other replies)."""
     if given not in MARKS:
         raise UsageError(f"a mark is one of {', '.join(MARKS)}, not {given!r}")
     with _lock:
+        if _started(rows_path) != shown_started:
+            raise Stale("the run was written again since this page showed it: reload the page, then mark")
         rows = _run_rows(rows_path)
         row = next((row for row in rows if str(row.get("id")) == item_id), None)
         if row is None:
@@ -73,6 +81,15 @@ def mark(rows_path: Path, item_id: str, given: str) -> dict[str, Any]:
         in_order = sorted(labels.values(), key=lambda row: order.get(str(row["id"]), len(order)))
         write_text(labels_file(rows_path), "".join(_line(row) for row in in_order))
     return labelled
+
+
+def _started(rows_path: Path) -> str | None:
+    """When the run whose rows are `rows_path` started, as its results.json says (None without one)."""
+    try:
+        found = json.loads(beside(rows_path, "results.json").read_text(encoding="utf-8"))
+        return str(found["signatures"]["started"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _run_rows(rows_path: Path) -> list[dict[str, Any]]:

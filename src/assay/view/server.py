@@ -122,6 +122,10 @@ class Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.FORBIDDEN, {"error": str(exc)})
         except NotFound as exc:
             self._json(HTTPStatus.NOT_FOUND, {"error": str(exc)})
+        except labels.Stale as exc:
+            self._json(HTTPStatus.CONFLICT, {"error": str(exc)})
+        except FileNotFoundError:  # a run being written again: its files renamed, the new ones not yet there
+            self._json(HTTPStatus.CONFLICT, {"error": "the run is being written again: reload the page"})
         except (AssayError, ValueError, KeyError) as exc:
             message = exc.message if isinstance(exc, AssayError) else f"bad request: {exc}"
             self._json(HTTPStatus.BAD_REQUEST, {"error": message})
@@ -177,8 +181,11 @@ class Handler(BaseHTTPRequestHandler):
         self._check_origin()
         body = self._body()
         run = self.server.run(str(body["run"]))
-        row = labels.mark(run.rows, str(body["item"]), str(body["mark"]))
-        self._json(HTTPStatus.OK, {"item": row["id"], "mark": row[labels.MARK_COLUMN]})
+        shown = body.get("started")  # when the run the page showed started: a run written again is refused
+        started = None if shown is None else str(shown)
+        row = labels.mark(run.rows, str(body["item"]), str(body["mark"]), started)
+        saved = labels.labels_file(run.rows).relative_to(self.server.root).as_posix()
+        self._json(HTTPStatus.OK, {"item": row["id"], "mark": row[labels.MARK_COLUMN], "file": saved})
 
     def _check_origin(self) -> None:
         """A mark comes from this server's page: its origin, and the token only that page holds."""
