@@ -52,6 +52,11 @@ def _question(field: str, value: object, unit: str | None = None) -> tuple[str, 
         ("can_drive_after_dose", False, None, "bool", "Can one drive after dose under DOC?"),
         ("shelf_life_months", 24, None, "number_unit", "What is the shelf life of DOC, in months?"),
         ("active_ingredient", "paracetamol", None, "text", "What is the active ingredient of DOC?"),
+        ("sla_response_window", 4, "business day", "number_unit",
+         "What is the sla response window of DOC, in business days?"),  # the unit's last word plural
+        # a word that merely ends in -ly is a thing, not a how-often option
+        ("family_covered", True, None, "bool", "Is family covered under DOC?"),
+        ("supply_included", True, None, "bool", "Is supply included under DOC?"),
         # a name of no words
         ("", [30, 60], None, "text", "What are the values of DOC?"),
         ("__", True, None, "bool", "Is there value under DOC?"),
@@ -140,6 +145,24 @@ def _build(facts: Path, sources: Path, out: Path, *extra: str) -> list[dict[str,
     ]
     assert main([*argv, *extra]) == 0
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("field", "quote", "question"),
+    [
+        ("uin_code", "Product UIN: SURHLIP26001V012526", "What is the UIN code of DOC?"),
+        ("sla_uptime_target", "Under this SLA the monthly uptime target is 99.9%.",
+         "What is the SLA uptime target of DOC?"),
+        # a heading in capitals says nothing of acronyms
+        ("grace_period", "GRACE PERIOD OF THIRTY DAYS", "What is the grace period of DOC?"),
+        ("grace_period", None, "What is the grace period of DOC?"),
+    ],
+)  # fmt: skip
+def test_a_question_spells_an_acronym_as_the_document_does(
+    field: str, quote: str | None, question: str
+) -> None:
+    claim = Claim(document="d", field=field, value="x", quote=quote)
+    assert inferred_template(claim).questions[0].replace("{title}", "DOC") == question
 
 
 def test_a_build_without_templates_asks_readable_questions_in_the_facts_own_categories(

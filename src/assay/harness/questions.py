@@ -5,14 +5,16 @@ A curated field's name is written for code (``credits_available``, ``maxDailyDos
 the ones a careful reader applies to any such name, with no list of a domain's fields:
 
 - the name is split into words at ``_``, ``-``, ``.``, spaces and camelCase humps; the naming
-  conventions' clipped words ``min``, ``max``, ``avg`` are said in full;
+  conventions' clipped words ``min``, ``max``, ``avg`` are said in full; a word the claim's quote writes
+  in capitals (an acronym: UIN, SLA) is said in them (``as_the_document_writes``);
 - a trailing unit word (``_days``, ``_pct``, ``_count``, ``_usd``, or the claim's own unit: ``_mg``
   with unit ``mg``) leaves the words and is said after the question (", in days?", ", as a
   percentage?"), so ``probation_days`` and ``probation_months`` never ask one question;
 - a yes/no field is asked as yes/no, by the shape of its name: a leading ``is``/``are`` (``Is {title}
   transferable?``), ``has``/``have`` (``Does {title} have …?``), a modal verb (``Can one … under
   {title}?``); a trailing participle or ``-able`` word is the predicate (``credits_available``: ``Are
-  credits available under {title}?``; ``monthly_refundable``: ``Is the monthly option refundable …``);
+  credits available under {title}?``; after a word of how often, ``monthly_refundable``: ``Is the
+  monthly option refundable …``);
   a verb and a preposition (``take_with_food``) are an instruction (``According to {title}, should you
   take with food?``); any other name is a thing the document has or not (``Is there … under {title}?``);
 - a count is ``How many … are there under {title}?``; money ``How much is the … of {title}, in USD?``;
@@ -59,6 +61,21 @@ def name_words(name: str) -> list[str]:
     return words
 
 
+def as_the_document_writes(name: str, quote: str | None) -> str:
+    """The field's name with each word the document writes in capitals (an acronym: UIN, AYUSH, SLA) in
+    its capitals, as words joined by ``_``: a question says "the UIN code", not "the uin code". Read from
+    the claim's quote, and only where most of its words are not in capitals: a heading in capitals says
+    nothing of which words are acronyms."""
+    if not quote:
+        return name
+    words = regex.findall(r"\b\p{L}+\b", quote)  # words of letters only: a code (SURH26001V01) is none
+    acronyms = [word for word in words if len(word) > 1 and word.isupper()]
+    if len(acronyms) * 2 > len(words):
+        return name
+    capitals = {word.casefold(): word for word in acronyms}
+    return "_".join(capitals.get(word.casefold(), word) for word in name_words(name))
+
+
 def is_unit_word(word: str, unit: str | None = None) -> bool:
     """Whether a name's last word only says its unit (``days``, ``pct``, ``usd``; ``mg`` when the value's
     unit is mg), not a thing measured in it (``amount``, ``premium``: money, but the words of the name)."""
@@ -95,7 +112,9 @@ def unit_phrase(unit: str | None) -> str:
         return ""
     if unit in UNIT_PHRASES:
         return f", {UNIT_PHRASES[unit]}"
-    return f", in {plural(unit) if len(unit) > 2 and unit.isalpha() and unit.islower() else unit}"
+    *before, last = unit.split(" ")  # "business day": its last word takes the plural
+    said = plural(last) if len(last) > 2 and last.isalpha() and last.islower() else last
+    return f", in {' '.join([*before, said])}"
 
 
 def plural(word: str) -> str:
@@ -118,9 +137,17 @@ def _is_predicate(word: str) -> bool:
     return len(word) > 4 and (participle or word.endswith(("able", "ible")))
 
 
+# The adverbs of how often, a closed class of English: such a word names a plan or an option, no thing
+# alone ("monthly refundable": the monthly option is refundable). A word merely ending in -ly (family,
+# supply) is a thing.
+FREQUENCIES = frozenset(
+    {"hourly", "daily", "weekly", "fortnightly", "monthly", "quarterly", "yearly", "annually", "annual"}
+)
+
+
 def _is_modifier(word: str) -> bool:
-    """An adverb-shaped word that names no thing alone (monthly, yearly, early)."""
-    return word.endswith("ly")
+    """A word of how often (monthly, yearly), which names no thing alone."""
+    return word in FREQUENCIES
 
 
 def yes_no_question(name: str) -> str:

@@ -53,7 +53,7 @@ from ..errors import InputError
 from ..values import ANSWER_TYPES, canonical_unit, is_currency, parse_answer, unit_from_field
 from .facts import MAX_TEXT_CHARS as FACTS_TEXT_CHARS
 from .facts import Claim, shown, split_group
-from .questions import unit_of_name, value_question, yes_no_question
+from .questions import as_the_document_writes, unit_of_name, value_question, yes_no_question
 from .template_reading import line_of, read_templates_data
 
 # The types an inferred template gives a value written as text that reads as one value.
@@ -361,7 +361,7 @@ def inferred_template(claim: Claim) -> FieldTemplate:
     """A template for a field no template file covers: typed by the claim's value and unit, asked as the
     field's name and type read (``questions``), in the facts' own group (``Claim.group``) if any."""
     answer_type = _inferred_type(claim)
-    name = split_group(claim.field)[1]
+    name = as_the_document_writes(split_group(claim.field)[1], claim.quote)
     if answer_type == "bool":
         question = yes_no_question(name)
     else:
