@@ -317,3 +317,23 @@ def test_any_field_gives_a_question_a_templates_file_reads_back(
             assert read is not None
             assert (read.questions, read.answer_type) == (template.questions, template.answer_type)
             assert read.category == template.category
+
+
+def test_a_field_grouped_differently_across_facts_files_is_written_without_a_category() -> None:
+    """One field in two documents' facts, in another group in each: the written template names no
+    category, so that each item keeps its own claim's group, as a build without templates gives it."""
+    claims = [
+        Claim(document="a", field="refund_window_days", value=14, group="refunds"),
+        Claim(document="b", field="refund_window_days", value=30, group="billing"),
+        Claim(document="b", field="uptime_percent", value=99.9, group="service"),
+    ]
+    facts = [
+        FactsFile(
+            f"{claim.document}.json", claim.document, claim.document.upper(), "default", claims=(claim,)
+        )
+        for claim in claims
+    ]
+    written = {template.field: template.category for template, _ in field_templates(facts)}
+    assert written == {"refund_window_days": None, "uptime_percent": "service"}
+    text = templates_text(facts)
+    assert "# category: none, its claims' groups differ" in text and 'category = "service"' in text

@@ -20,7 +20,7 @@ from ..values import canonical_unit
 from .facts import Claim, FactsFile, shown
 from .questions import unit_of_name
 from .template_reading import MAX_TEMPLATES_BYTES
-from .templates import DEFAULT_CATEGORY, FieldTemplate, inferred_template
+from .templates import FieldTemplate, inferred_template
 
 HEADER = """\
 Question templates for {fields} of {files}, written by `assay gold templates` as a
@@ -39,13 +39,24 @@ REFUSAL_EXAMPLE = """\
 
 
 def field_templates(facts: Sequence[FactsFile]) -> list[tuple[FieldTemplate, Claim]]:
-    """Each field's inferred template (in order of first appearance) and the claim it was inferred from."""
+    """Each field's inferred template (in order of first appearance) and the claim it was inferred from.
+    Its category is the facts' group of the field when every claim of it has that one; where they differ
+    (or some have none) it is None and no category is written: each item then keeps its claim's group,
+    as a build without templates gives it."""
     chosen: dict[str, Claim] = {}
+    groups: dict[str, set[str | None]] = {}
     for file in facts:
         for claim in file.claims:
+            groups.setdefault(claim.field, set()).add(claim.group)
             if claim.field not in chosen or (chosen[claim.field].value is None and claim.value is not None):
                 chosen[claim.field] = claim
-    return [(inferred_template(_typed_for_writing(claim)), claim) for claim in chosen.values()]
+    found = []
+    for field, claim in chosen.items():
+        template = inferred_template(_typed_for_writing(claim))
+        if len(groups[field]) > 1:
+            template = dataclasses.replace(template, category=None)
+        found.append((template, claim))
+    return found
 
 
 def _typed_for_writing(claim: Claim) -> Claim:
@@ -58,11 +69,10 @@ def _typed_for_writing(claim: Claim) -> Claim:
 
 
 def _entry(template: FieldTemplate) -> dict[str, Any]:
-    return {
-        "questions": list(template.questions),
-        "answer_type": template.answer_type,
-        "category": template.category or DEFAULT_CATEGORY,
-    }
+    entry: dict[str, Any] = {"questions": list(template.questions), "answer_type": template.answer_type}
+    if template.category is not None:  # None: the facts group the field's claims differently
+        entry["category"] = template.category
+    return entry
 
 
 def _count(n: int, noun: str) -> str:
@@ -118,7 +128,11 @@ def _toml_text(templates: list[tuple[FieldTemplate, Claim]], header: str) -> str
             f"{_comment(_example(claim))}"
             f"questions = [{questions}]\n"
             f"answer_type = {_toml_string(entry['answer_type'])}\n"
-            f"category = {_toml_string(entry['category'])}\n"
+            + (
+                f"category = {_toml_string(entry['category'])}\n"
+                if "category" in entry
+                else "# category: none, its claims' groups differ (each item keeps its own)\n"
+            )
         )
     parts.append("\n" + REFUSAL_EXAMPLE)
     return "".join(parts)
