@@ -477,3 +477,16 @@ def test_a_folder_run_again_shows_its_earlier_run_with_its_own_marks(folder: Pat
     assert (regraded / "human_labels.2.jsonl").read_bytes() == marks["human_labels.jsonl"]
     assert (regraded / "human_labels.1.jsonl").read_bytes() == marks["human_labels.1.jsonl"]
     assert not (regraded / "human_labels.jsonl").exists()
+
+
+def test_a_run_whose_sources_folder_is_not_found_says_where_it_was_looked_for(tmp_path: Path) -> None:
+    """A run made with a relative --sources, viewed from another folder: the page says which folder it
+    looked for and from where, and the fix."""
+    from assay.view.runs import Documents, Run
+
+    rows = tmp_path / "run.jsonl"
+    rows.write_text("", encoding="utf-8")
+    run = Run("r", rows, {"signatures": {"sources": "docs/policies"}})
+    said = Documents(None).missing(run)
+    assert "'docs/policies'" in said and f"read from {Path.cwd()}" in said and "--sources DIR" in said
+    assert "names no sources folder" in Documents(None).missing(Run("r", rows, {}))

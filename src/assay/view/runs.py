@@ -227,6 +227,14 @@ class Documents:
         self._loaded: dict[Path, Sources] = {}
         self._lock = threading.Lock()
 
+    def missing(self, run: Run) -> str:
+        """Why a run has no pages to show, and the fix."""
+        named = self.given or run.signatures.get("sources")
+        if not named:
+            return "the run names no sources folder: give assay view --sources DIR to see the pages"
+        read_as = "" if Path(named).is_absolute() else f" (read from {Path.cwd()}, where assay view runs)"
+        return f"the sources folder {str(named)!r}{read_as} is not there: give assay view --sources DIR"
+
     def of(self, run: Run) -> Sources | None:
         named = self.given or run.signatures.get("sources")
         if not named or not Path(named).is_dir():
@@ -244,7 +252,7 @@ def evidence(run: Run, item_id: str, documents: Documents) -> dict[str, Any]:
     record = _record(run, item_id)
     sources = documents.of(run)
     if sources is None:
-        return {"pages": [], "note": "no sources folder: give assay view --sources DIR to see the pages"}
+        return {"pages": [], "note": documents.missing(run)}
     pages = []
     for citation in () if record.reply is None else record.reply.citations:
         span = None if citation.start is None or citation.end is None else (citation.start, citation.end)
