@@ -156,3 +156,21 @@ def test_a_columns_table_leaves_a_gold_set_to_be_linted_as_one(
     code, printed, err = run(["lint", "gold.jsonl"], capsys)
     assert code == 0, err
     assert "0 errors" in printed and "missing column" not in err
+
+
+def test_a_flag_for_the_golden_answers_wins_over_the_table_s_other_spelling(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table names `answers` (a column of lists), the flag `--answer-col`: the flag's column is read,
+    not the table's (one source of golden answers, and a flag wins over the table)."""
+    monkeypatch.chdir(tmp_path)
+    table = {**MAPPING, "answers": "Topic"}  # not lists: read, it is an error
+    del table["answer"]
+    lines = ["[columns]", *(f"{field} = {json.dumps(column)}" for field, column in table.items())]
+    (tmp_path / "assay.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["score", "--responses", str(sloppy(tmp_path)), "--metric", "exact_substring"]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and "column 'Topic' must hold a list of answers" in err
+    code, printed, err = run([*argv, "--answer-col", "Reference Answer"], capsys)
+    assert code == 0, err
+    assert "6 rows" in printed

@@ -114,6 +114,10 @@ def column_map(args: argparse.Namespace) -> ColumnMap:
     for field in COLUMN_FLAGS:
         if getattr(args, f"{field}_col", None) is not None:
             named[field] = getattr(args, f"{field}_col")
+            # answer and answers are one source of golden answers: a flag for either wins over the table's
+            other = {"answer": "answers", "answers": "answer"}.get(field)
+            if other is not None and getattr(args, f"{other}_col", None) is None:
+                named.pop(other, None)
     return ColumnMap(**named)
 
 
