@@ -101,8 +101,6 @@ class Dataset:
     limit: int | None = None  # rows after the first `limit` were not read
     # CSV read cell for cell as it stands (every field its cell's text): which rows --out may copy
     raw: RawLines | None = None
-    # The fields whose column the caller named (ColumnMap): an id column named is the file's own ids
-    named: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.records)
@@ -174,9 +172,6 @@ def load_table(
         location_kind=table.location_kind,
         limit=limit,
         raw=table.raw if builder.cells_as_read and table.raw is not None else None,
-        named=frozenset(
-            spec.name for spec in fields(ColumnMap) if getattr(columns or ColumnMap(), spec.name)
-        ),
     )
 
 
