@@ -301,6 +301,14 @@ def _with_langs(
             soft=count * (outcome == Outcome.SOFT_PASS),
         )
         per_lang[lang] = per_lang.get(lang, Tally(0, 0)) + rows
+    if scores.values is not None:  # a graded metric: each language's summed row scores, for its mean
+        totals, squares = _score_sums(records, scores.values, "lang")
+        per_lang = {
+            lang: dataclasses.replace(
+                t, score_total=totals.get(lang, 0), score_square_total=squares.get(lang, 0)
+            )
+            for lang, t in per_lang.items()
+        }
     return dataclasses.replace(summary, langs=dict(sorted(per_lang.items())))
 
 
@@ -369,19 +377,31 @@ def _metric_summary(name: str, signature: str, joint: JointCounts, position: int
     return MetricSummary(name, signature, combined, dict(sorted(per_domain.items())))
 
 
+def _score_sums(
+    records: Sequence[Record], values: Sequence[float], key: str
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The row scores, and their squares, summed per value of `key` ("domain", "lang"), in SCORE_UNITs
+    (integers: parts of a run add exactly)."""
+    totals: dict[str, int] = {}
+    squares: dict[str, int] = {}
+    for record, value in zip(records, values):
+        group = getattr(record, key)
+        totals[group] = totals.get(group, 0) + round(value * SCORE_UNITS_PER_ONE)
+        squares[group] = squares.get(group, 0) + round(value * value * SCORE_UNITS_PER_ONE)
+    return totals, squares
+
+
 def _with_score_sums(
     summary: MetricSummary, records: Sequence[Record], values: Sequence[float] | None
 ) -> MetricSummary:
     """A graded metric's summary with each domain's summed row scores, for its mean."""
     if values is None:
         return summary
-    totals: dict[str, int] = dict.fromkeys(summary.domains, 0)
-    squares: dict[str, int] = dict.fromkeys(summary.domains, 0)
-    for record, value in zip(records, values):
-        totals[record.domain] += round(value * SCORE_UNITS_PER_ONE)
-        squares[record.domain] += round(value * value * SCORE_UNITS_PER_ONE)
+    totals, squares = _score_sums(records, values, "domain")
     domains = {
-        domain: dataclasses.replace(t, score_total=totals[domain], score_square_total=squares[domain])
+        domain: dataclasses.replace(
+            t, score_total=totals.get(domain, 0), score_square_total=squares.get(domain, 0)
+        )
         for domain, t in summary.domains.items()
     }
     combined = dataclasses.replace(

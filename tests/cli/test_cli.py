@@ -502,6 +502,27 @@ def test_a_language_column_does_not_turn_the_mlqa_metrics_on(
     assert list(json.loads((tmp_path / "m.json").read_text())["metrics"]) == ["mlqa_f1"]
 
 
+def test_a_graded_metric_is_given_by_its_mean_in_every_table_of_the_terminal_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On sentence answers an F1's share of perfect scores is 0%: the tables by domain and by language
+    give its mean (issue 23: mlqa_f1 showed 0.0% in every cell beside a mean of 0.249)."""
+    path = tmp_path / "in.csv"
+    rows = [
+        "question,answer,response,Domain,lang",
+        "q1,New Delhi,The capital of India is New Delhi.,geo,en",
+        "q2,Paris,Paris is the capital of France.,geo,de",
+        "q3,Tagore,It was Rabindranath Tagore.,lit,en",
+    ]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = run(["score", "--responses", str(path), "--metric", "mlqa_f1"], capsys)
+    assert code == 0, err
+    by_domain = out.split("accuracy by domain (a graded metric: its mean score)")[1].split("\n\n")[0]
+    by_lang = out.split("accuracy by language (lang) (a graded metric: its mean score)")[1].split("\n\n")[0]
+    for table in (by_domain, by_lang):
+        assert "0.0%" not in table and table.count("mean 0.") + table.count("mean 1.") == 3
+
+
 def test_the_mlqa_metrics_are_not_offered_without_a_language_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

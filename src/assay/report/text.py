@@ -98,15 +98,26 @@ def _by_scope(report: Report, scope: str) -> list[str]:
     cells = [m.domains if scope == "domain" else m.langs for m in metrics]
     keys = list(dict.fromkeys(key for found in cells for key in found))
     title = "accuracy by domain" if scope == "domain" else "accuracy by language (lang)"
+    if any(m.combined.graded for m in metrics):
+        title += " (a graded metric: its mean score)"
     header = [scope, "n", *(m.name for m in metrics)]
     rows = []
     for key in keys:
         n = next((found[key].n for found in cells if key in found), 0)
-        rows.append(
-            [key or f"(no {scope})", str(n), *(percent(c[key].accuracy) if key in c else "" for c in cells)]
-        )
-    rows.append(["combined", str(metrics[0].combined.n), *(percent(m.combined.accuracy) for m in metrics)])
+        scores = (_score(c[key], m.combined.graded) if key in c else "" for c, m in zip(cells, metrics))
+        rows.append([key or f"(no {scope})", str(n), *scores])
+    rows.append(
+        ["combined", str(metrics[0].combined.n), *(_score(m.combined, m.combined.graded) for m in metrics)]
+    )
     return [title, *text_table(header, rows)]
+
+
+def _score(cell: Cell, graded: bool) -> str:
+    """A cell's number: a graded metric's mean score (its share of perfect scores is near 0% on sentence
+    answers, and says little), else its accuracy."""
+    if graded:
+        return "n/a" if cell.mean is None else f"mean {cell.mean:.3f}"
+    return percent(cell.accuracy)
 
 
 def _review(review: Review) -> list[str]:
