@@ -6,9 +6,10 @@ deadline) halves it, once for every wave of requests sent at that limit: eight r
 together halve it once, not eight times. A run of successes as long as the limit raises it by one.
 
 The request turned away is asked again, waiting its turn under the lowered limit. It does not count
-against its retries when it was sent above the floor (the limit was above 1, or has been lowered since):
-it failed because too many were sent, not because the server is failing. At the floor, an overload is
-the server's own trouble, and the caller's retries count it.
+against its retries when it was sent with more requests in flight than the lowered limit lets go at
+once: it failed because too many were sent, and fewer will be. Sent with no more than that (alone, or
+with as few as the limit still allows), the failure is the server's own trouble, or the request's, and
+the caller's retries count it: a slow server is not asked again and again for free.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ OVERLOAD_STATUSES = frozenset({429, 503})  # the server says it is busy (too man
 
 @dataclass(frozen=True)
 class Turn:
-    """A request's place under the limit: the wave (the limit's generation) it was sent in."""
+    """A request's place under the limit: the wave (the limit's generation) it was sent in, and how many
+    were in flight with it (itself included)."""
 
     generation: int
+    in_flight: int = 1
 
 
 class AdaptiveLimit:
@@ -44,7 +47,7 @@ class AdaptiveLimit:
         async with self._changed:
             await self._changed.wait_for(lambda: self.in_flight < self.limit)
             self.in_flight += 1
-            return Turn(self._generation)
+            return Turn(self._generation, self.in_flight)
 
     async def release(self) -> None:
         async with self._changed:
@@ -62,15 +65,16 @@ class AdaptiveLimit:
 
     async def overloaded(self, turn: Turn) -> bool:
         """The server turned the request of `turn` away for load: halve the limit (once per wave). True
-        when the request was sent above the floor (so its retry is free: ``Turn`` above)."""
+        when it was sent with more in flight than the limit now allows (so its retry is free: see the
+        module's docstring)."""
         async with self._changed:
-            above_floor = turn.generation < self._generation or self.limit > 1
             if turn.generation == self._generation and self.limit > 1:
                 self.limit = max(1, self.limit // 2)
                 self.lowest = min(self.lowest, self.limit)
                 self._generation += 1
             self._successes = 0
-            return above_floor
+            # the company it had: those in flight when it was sent, or now (it is one of them still)
+            return max(turn.in_flight, self.in_flight) > self.limit
 
     @property
     def lowered(self) -> bool:

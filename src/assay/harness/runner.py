@@ -117,7 +117,8 @@ class SystemConcurrencyLowered(UserWarning):
 class SystemLimit:
     """The questions in flight to the system: at most --concurrency, halved when its server says it is
     busy (HTTP 429 or 503) and grown back after a run of answers (``concurrency.AdaptiveLimit``). A
-    question turned away with more than one in flight is asked again in its turn, without using a retry."""
+    question turned away with more in flight than the lowered limit allows is asked again in its turn,
+    without using a retry (``concurrency``)."""
 
     def __init__(self, most: int) -> None:
         self.limit = AdaptiveLimit(most, most)

@@ -159,8 +159,9 @@ class OpenAIJudge:
         self, messages: list[dict[str, str]], pace: Pace | None = None, overload: Overload | None = None
     ) -> Completion:
         """The completion; `overload` (the caller's concurrency, ``concurrency.AdaptiveLimit``) is told
-        of a request turned away for load (429, 503, the deadline passed) and waits the request's next
-        turn under its lowered limit; when it says so (True), that retry is not counted."""
+        of a request turned away for load (429, 503, the deadline passed) and lowers the limit; when it
+        says so (True: the request had more company than the limit now allows), the request is asked
+        again in its next turn, after the server's Retry-After, and that retry is not counted."""
         attempt = 0
         while True:
             body = self._body(messages)
@@ -188,7 +189,12 @@ class OpenAIJudge:
                 )
                 busy = response.status_code in OVERLOAD_STATUSES
             if busy and overload is not None and await overload(failure):
-                continue  # sent with too many in flight: asked again in its turn, not counted
+                # Turned away (429, 503, or its deadline passed in a queue) with more in flight than the
+                # lowered limit lets go: asked again in its turn, not counted, after the wait the server
+                # asked for. Alone, or with no more company than the limit still allows, it counts.
+                if asked is not None and not net.past_cap(asked):
+                    await asyncio.sleep(asked)
+                continue
             await asyncio.sleep(self._wait(failure, attempt, asked))
             attempt += 1
 
