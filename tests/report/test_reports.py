@@ -9,6 +9,7 @@ import os
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_run import run
@@ -283,6 +284,16 @@ def test_agree_per_domain_and_language(tmp_path: Path, capsys: pytest.CaptureFix
     assert "domain Art" in printed and "lang hi" in printed
 
 
+def _agreed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Path, *flags: str
+) -> tuple[dict[str, Any], str]:
+    """`assay agree` of exact_substring against the file's `label` column: its JSON entry and its text."""
+    argv = ["agree", "--responses", str(data), "--human", "label", "--metric", "exact_substring", *flags]
+    code, printed, err = run([*argv, "--json", str(tmp_path / "a.json")], capsys)
+    assert code == 0, err
+    return json.loads((tmp_path / "a.json").read_text())["metrics"]["exact_substring"], printed
+
+
 def test_agree_says_kappa_is_undefined_where_every_label_is_one_class(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -293,10 +304,8 @@ def test_agree_says_kappa_is_undefined_where_every_label_is_one_class(
     data.write_text(
         "id,answer,response,label,question\n" + "".join(f"{i},{a},{r},correct,q\n" for i, a, r in rows)
     )
-    argv = ["agree", "--responses", str(data), "--human", "label", "--metric", "exact_substring"]
-    code, printed, _ = run([*argv, "--json", str(tmp_path / "a.json")], capsys)
-    assert code == 0
-    overall = json.loads((tmp_path / "a.json").read_text())["metrics"]["exact_substring"]["overall"]
+    found, printed = _agreed(tmp_path, capsys, data)
+    overall = found["overall"]
     assert overall["kappa"] is None and overall["kappa_interval"] is None
     assert overall["kappa_undefined"] == "every label is one class"
     assert overall["raw_agreement"] == pytest.approx(0.75)
@@ -312,20 +321,8 @@ def test_agree_keeps_kappa_where_both_raters_use_both_classes(
     data = tmp_path / "labelled.csv"
     rows = [("1", "Delhi", "Delhi", "yes"), ("2", "Agra", "Pune", "no"), ("3", "Goa", "Goa", "no")]
     data.write_text("id,answer,response,label,question\n" + "".join(",".join(r) + ",q\n" for r in rows))
-    argv = [
-        "agree",
-        "--responses",
-        str(data),
-        "--human",
-        "label",
-        "--positive",
-        "yes",
-        "--metric",
-        "exact_substring",
-    ]
-    code, printed, _ = run([*argv, "--json", str(tmp_path / "a.json")], capsys)
-    assert code == 0
-    overall = json.loads((tmp_path / "a.json").read_text())["metrics"]["exact_substring"]["overall"]
+    found, printed = _agreed(tmp_path, capsys, data, "--positive", "yes")
+    overall = found["overall"]
     assert overall["kappa"] == pytest.approx(0.4) and "kappa_undefined" not in overall
     assert "kappa n/a" not in printed
 
