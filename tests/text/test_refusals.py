@@ -491,5 +491,6 @@ def test_a_mapped_column_named_like_an_output_column_is_renamed_too(tmp_path: Pa
     from assay import verdict_rows
 
     written = next(iter(verdict_rows(run_)))
-    assert written["input:trace"] == "It is New Delhi." and written["exact_substring"] is True
+    # a column the user named is written under its field's name (issue 23): no clash left to rename
+    assert written["response"] == "It is New Delhi." and written["exact_substring"] is True
     assert written["trace"]["exact_substring"].outcome == "pass"  # typed: a Trace by metric
