@@ -1,7 +1,7 @@
 """The rows a report shows (``report.shown``): every row of a small run; of a large one, the rows to
-review and each metric's first rows of each verdict, a bounded number. Their traces are computed for
-them alone, once, and what the page and the Markdown report say of each shown row is what they said
-when every row's trace was computed from the calls that decided it."""
+review and each metric's first rows of each verdict and each agreement bucket, a bounded number. Their
+traces are computed for them alone, once, and what the page and the Markdown report say of each shown
+row is what they said when every row's trace was computed from the calls that decided it."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import assay.report.rows
 from assay.metric import Evidence, MetricScores, Outcome
 from assay.parallel import score_file
 from assay.report import shown as shown_module
-from assay.report.html import render_html
+from assay.report.html import LISTED_IDS, render_html
 from assay.report.markdown import render_markdown
 from assay.report.model import build_report, is_miss
 from assay.report.rows import verdict_rows
@@ -69,12 +69,13 @@ def test_a_run_of_up_to_shown_rows_rows_shows_every_row() -> None:
     assert "note selection" not in render_html(report)
 
 
-def test_a_large_run_shows_its_review_rows_and_each_metrics_first_rows_of_each_verdict(
+def test_a_large_run_shows_its_review_rows_and_the_first_rows_of_each_verdict_and_bucket(
     large: ScoreRun,
 ) -> None:
     shown = shown_rows(large)
     assert shown == sorted(set(shown))  # in input order, each once
-    groups = len(large.metrics) * len(Outcome)
+    assert large.summary.agreement is not None
+    groups = len(large.metrics) * len(Outcome) + len(large.summary.agreement.buckets)
     assert SHOWN_ROWS <= len(shown) < SHOWN_ROWS + groups + 12  # a round of each group, the review rows
     ids = {large.records[index].id for index in shown}
     assert large.summary.review is not None and large.summary.review.rows
@@ -84,6 +85,10 @@ def test_a_large_run_shows_its_review_rows_and_each_metrics_first_rows_of_each_v
         [index for index, found in enumerate(scores.outcomes) if found == code]
         for scores in large.metrics.values()
         for code in Outcome
+    ]
+    buckets = [row["agreement"] for row in verdict_rows(large, trace=False)]  # and the agreement pair's
+    groups_rows += [
+        [index for index, found in enumerate(buckets) if found == bucket] for bucket in set(buckets)
     ]
 
     def prefix(rows: list[int]) -> int:  # how many of a verdict's first rows are all shown
@@ -195,3 +200,20 @@ def test_the_cli_report_of_a_large_file_says_what_it_shows(
     shown = len(page_rows(html))
     assert SHOWN_ROWS <= shown < ROWS
     assert f"This table shows {shown} of the run's {ROWS} rows" in html
+
+
+def test_a_large_runs_page_lists_its_first_ids_to_review_and_counts_the_rest(large: ScoreRun) -> None:
+    """The overlap-only ids grow with the run: the page lists the first LISTED_IDS (in its text and in
+    its summary for machines, with their count); --json keeps them all."""
+    report = build_report(large)
+    ids = list(report.as_dict()["agreement"]["review_ids"])
+    assert len(ids) > LISTED_IDS
+    page = render_html(report)
+    found = re.search(r'<script type="application/json" id="assay-summary">(.*?)</script>', page, re.S)
+    assert found is not None
+    embedded = json.loads(found[1])
+    assert embedded["agreement"]["review_ids"] == ids[:LISTED_IDS]
+    assert embedded["agreement"]["review_ids_total"] == len(ids)
+    assert embedded["metrics"] == report.as_dict()["metrics"]  # every number as --json has it
+    assert f"{ids[LISTED_IDS - 1]} and {len(ids) - LISTED_IDS} more" in page
+    assert ids[LISTED_IDS] not in page.split('id="agreement"')[1].split("</section>")[0]

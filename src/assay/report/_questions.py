@@ -159,9 +159,9 @@ def _selection_note(shown: int, total: int) -> str:
         return ""
     return (
         f'<p class="note selection">This table shows {shown} of the run\'s {count(total, "row")}: the '
-        "rows to review, then each metric's first rows of each verdict (pass, soft pass, fail, unscored) in "
-        "input order, as many of each. Every row's verdicts are in <code>--out</code>, and "
-        "<code>assay explain --id ID</code> gives any row's traces.</p>"
+        "rows to review, then each metric's first rows of each verdict (pass, soft pass, fail, unscored) and "
+        "of each agreement bucket, in input order, as many of each. Every row's verdicts are in "
+        "<code>--out</code>, and <code>assay explain --id ID</code> gives any row's traces.</p>"
     )
 
 

@@ -52,9 +52,25 @@ def render_html(report: Report) -> str:
     if (summary.get("review") or {}).get("rows"):
         parts.append(_review_section(summary["review"]))
     parts.append(questions_section(summary, [row_dict(row) for row in report.rows], None))
-    data = json_script("assay-summary", summary) + "".join(found.html_data() for found in report.sections)
+    data = json_script("assay-summary", _page_summary(summary))
+    data += "".join(found.html_data() for found in report.sections)
     body_html = _header(summary, _links(lead), _links(body)) + "<main>" + "".join(parts) + "</main>" + data
     return _page(f"assay report: {summary.get('source', '')}", body_html)
+
+
+LISTED_IDS = 100  # ids of rows to review the page lists; a larger run's others are counted
+
+
+def _page_summary(summary: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The summary as the page holds it for machines: as --json writes it, but for a long list of ids
+    to review (a large run's overlap-only rows), its first LISTED_IDS and their count, ``review_ids_total``
+    (the page stays bounded; --json and --out's agreement column have them all)."""
+    agreement = summary.get("agreement")
+    if not agreement or len(agreement.get("review_ids") or ()) <= LISTED_IDS:
+        return summary
+    ids = agreement["review_ids"]
+    cut = {**agreement, "review_ids": ids[:LISTED_IDS], "review_ids_total": len(ids)}
+    return {**summary, "agreement": cut}
 
 
 def _parts(report: Report, place: str) -> list[HtmlPart]:
@@ -292,7 +308,9 @@ def _examples(examples: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
 def _review(ids: Sequence[str]) -> str:
     if not ids:
         return ""
-    listed = ", ".join(escape(str(i)) for i in ids)
+    listed = ", ".join(escape(str(i)) for i in ids[:LISTED_IDS])
+    if len(ids) > LISTED_IDS:
+        listed += f" and {len(ids) - LISTED_IDS} more (the <code>agreement</code> column of --out marks each)"
     return (
         f'<p class="review">To review by hand ({count(len(ids), "overlap-only row")}: every golden word is '
         f"there, not the golden phrase; a paraphrase or a different claim): {listed}</p>"

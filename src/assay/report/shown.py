@@ -4,8 +4,9 @@ A report of a large run does not show every row: no one pages through a thousand
 and each row shown costs its traces (several times its scoring) and its place in the page. Up to
 SHOWN_ROWS rows, a report shows them all. Past that it shows what a reader checks a metric by: the rows
 to review (``Summary.review``), then, for every metric, its first rows of each verdict (pass, soft pass,
-fail, unscored) in input order, the same number of each, as many as SHOWN_ROWS allows (never fewer than
-FIRST_OF_EACH: the Markdown report's top misses are the first metric's first misses). Every row's
+fail, unscored), and of each bucket of the agreement pair (both pass, ..., overlap only), in input
+order, the same number of each, as many as SHOWN_ROWS allows (never fewer than FIRST_OF_EACH: the
+Markdown report's top misses are the first metric's first misses). Every row's
 verdicts are in ``--out``; ``assay explain`` gives any row's traces.
 
 The shown rows' verdicts and traces are those of the run (``run_of_rows``: the run cut to those rows,
@@ -19,6 +20,7 @@ import dataclasses
 import itertools
 from array import array
 from collections.abc import Sequence
+from typing import Any
 
 from ..metric import MetricScores, Outcome
 from ..scoring import ScoreRun
@@ -30,8 +32,8 @@ _VERDICTS = (Outcome.PASS, Outcome.SOFT_PASS, Outcome.FAIL, Outcome.UNSCORED)
 
 def shown_rows(run: ScoreRun, limit: int = SHOWN_ROWS) -> list[int]:
     """The indexes of the rows a report of `run` shows, in input order: every row up to `limit`;
-    else the rows to review, and each metric's first k rows of each verdict, k as large as `limit`
-    allows (at least FIRST_OF_EACH)."""
+    else the rows to review, and each metric's first k rows of each verdict and of each agreement
+    bucket, k as large as `limit` allows (at least FIRST_OF_EACH)."""
     total = len(run.records)
     if total <= limit:
         return list(range(total))
@@ -39,6 +41,7 @@ def shown_rows(run: ScoreRun, limit: int = SHOWN_ROWS) -> list[int]:
     groups = [
         _first_with(scores.outcomes, code, limit) for scores in run.metrics.values() for code in _VERDICTS
     ]
+    groups += _agreement_groups(run, limit)
     if not groups:  # no metric: the first rows
         return list(range(limit))
     for k in range(max(map(len, groups))):  # round k adds each group's k-th row
@@ -48,9 +51,21 @@ def shown_rows(run: ScoreRun, limit: int = SHOWN_ROWS) -> list[int]:
     return sorted(chosen)
 
 
-def _first_with(outcomes: Sequence[int], code: int, most: int) -> list[int]:
-    """The first `most` rows whose outcome is `code`, in order (a scan that stops when it has them)."""
-    return list(itertools.islice(itertools.compress(itertools.count(), map(code.__eq__, outcomes)), most))
+def _first_with(column: Sequence[Any], value: Any, most: int) -> list[int]:
+    """The first `most` rows whose cell is `value`, in order (a scan that stops when it has them)."""
+    return list(itertools.islice(itertools.compress(itertools.count(), map(value.__eq__, column)), most))
+
+
+def _agreement_groups(run: ScoreRun, most: int) -> list[list[int]]:
+    """The first `most` rows of each bucket of the run's agreement pair (both pass, ..., overlap only)."""
+    agreement = run.summary.agreement
+    if agreement is None:
+        return []
+    from .rows import agreement_column
+
+    first, second = (run.metrics[name].outcomes for name in agreement.pair)
+    buckets = agreement_column(agreement.pair, first, second)
+    return [_first_with(buckets, bucket, most) for bucket in agreement.buckets]
 
 
 def _review_rows(run: ScoreRun) -> list[int]:
