@@ -17,6 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from .._gc import collection_paused
 from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
@@ -40,6 +41,11 @@ def render_html(report: Report) -> str:
     """The report as one HTML page: the overview, the report's lead sections (a harness run's numbers, a
     comparison of two runs), each metric, the body sections (a run scorer's accounting), the agreement,
     the rows to review and the table of questions (the report's rows: ``build_report(run)``)."""
+    with collection_paused():  # many small containers, no cycle: beside a large run, see _gc
+        return _render(report)
+
+
+def _render(report: Report) -> str:
     summary = report.as_dict()
     lead, body = _parts(report, LEAD), _parts(report, BODY)
     # The report's lead (a harness run's headline and outcomes, a comparison) comes before the overview of

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .._gc import collection_paused
 from .._version import __version__
 from ..metric import Outcome
 from ..signatures import info_of
@@ -254,7 +255,8 @@ def build_report(
     found: tuple[Row, ...] = ()
     missed: dict[str, int] = {}
     if run is not None:
-        found, missed = _shown(run, rows)
+        with collection_paused():  # many small containers, no cycle: see _gc
+            found, missed = _shown(run, rows)
     return Report(
         source=summary.source,
         total=summary.total,
