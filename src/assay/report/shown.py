@@ -26,7 +26,7 @@ from typing import Any
 from ..metric import MetricScores, Outcome
 from ..scoring import ScoreRun
 
-SHOWN_ROWS = 1000  # rows a report shows of a larger run: ten pages of the HTML table (about 0.6 MB)
+SHOWN_ROWS = 1000  # rows a report shows of a larger run: ten pages of the HTML table (a page of 0.8 MB)
 FIRST_OF_EACH = 10  # each metric's first rows of each verdict, shown whatever SHOWN_ROWS says
 _VERDICTS = (Outcome.PASS, Outcome.SOFT_PASS, Outcome.FAIL, Outcome.UNSCORED)
 
