@@ -115,7 +115,9 @@ def score_file(
     job = _Job(
         path, None if metrics is None else tuple(metrics), options, columns, allow_duplicate_ids, trace_col
     )
-    evidence = trace is not None or trace_col or whole  # traces read the calls that decide (assay.evidence)
+    # --trace and --trace-col write every row's trace: read from the calls that decide (assay.evidence).
+    # A report shows some rows' traces only (report.shown), which explain their stored verdicts.
+    evidence = trace is not None or trace_col
     whole = whole or (metrics is not None and any(map(_needs_one_process, metrics)))
     spans = [] if whole else _plan(path, default_workers() if workers is None else workers, limit)
     if len(spans) >= 2:

@@ -46,14 +46,16 @@ def questions_section(
         if len(rows) > len(first)
         else ""
     )
-    data = json_text(rows_data(metrics, rows, columns, agreement))
+    total = max(int((summary.get("rows") or {}).get("total") or 0), len(rows))
+    data = json_text(rows_data(metrics, rows, columns, agreement) | {"total": total})
     pager = (
         '<div id="pager" class="pager" hidden><button type="button" class="previous">Previous</button>'
         '<span class="page-of"></span><button type="button" class="next">Next</button></div>'
     )
     return (
         '<section id="questions"><h2>Questions</h2>'
-        + _filters(metrics, len(rows))
+        + _filters(metrics, len(rows), total)
+        + _selection_note(len(rows), total)
         + '<p class="note">Click a heading to sort, again to reverse; the arrow in a row shows how each '
         "metric decided it. \u2713 pass, \u2248 soft pass, \u2717 fail, \u2013 unscored; a graded metric "
         "shows its score.</p>"
@@ -151,7 +153,19 @@ def part_columns(
     return found
 
 
-def _filters(metrics: Sequence[str], total: int) -> str:
+def _selection_note(shown: int, total: int) -> str:
+    """What the table holds when it is not every row (``report.shown``), and where the rest are."""
+    if shown >= total:
+        return ""
+    return (
+        f'<p class="note selection">This table shows {shown} of the run\'s {count(total, "row")}: the '
+        "rows to review, then each metric's first rows of each verdict (pass, soft pass, fail, unscored) and "
+        "of each agreement bucket, in input order, as many of each. Every row's verdicts are in "
+        "<code>--out</code>, and <code>assay explain --id ID</code> gives any row's traces.</p>"
+    )
+
+
+def _filters(metrics: Sequence[str], shown: int, total: int) -> str:
     metric_options = '<option value="">any metric</option>' + "".join(
         element("option", name, value=name) for name in metrics
     )
@@ -164,9 +178,16 @@ def _filters(metrics: Sequence[str], total: int) -> str:
         'placeholder="id, question, golden, response"></label>'
         f'<label>Metric <select id="filter-metric">{metric_options}</select></label>'
         f'<label>Verdict <select id="filter-verdict">{verdict_options}</select></label>'
-        f'<span id="row-count" aria-live="polite">{total} of {count(total, "row")}</span>'
+        f'<span id="row-count" aria-live="polite">{row_count(shown, shown, total)}</span>'
         "</div>"
     )
+
+
+def row_count(found: int, shown: int, total: int) -> str:
+    """The table's count, as the page's script writes it: "12 of 56 rows", and, when the table holds
+    some of the run's rows, "12 of 2000 rows shown, of 100000"."""
+    text = f"{found} of {count(shown, 'row')}"
+    return text if shown >= total else f"{text} shown, of {total}"
 
 
 def _header(metrics: Sequence[str], agreement: bool) -> str:

@@ -17,6 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from .._gc import collection_paused
 from .._version import __version__
 from ..outputs import check_writable, write_text
 from ..scorer_registry import default_pair
@@ -40,6 +41,11 @@ def render_html(report: Report) -> str:
     """The report as one HTML page: the overview, the report's lead sections (a harness run's numbers, a
     comparison of two runs), each metric, the body sections (a run scorer's accounting), the agreement,
     the rows to review and the table of questions (the report's rows: ``build_report(run)``)."""
+    with collection_paused():  # many small containers, no cycle: beside a large run, see _gc
+        return _render(report)
+
+
+def _render(report: Report) -> str:
     summary = report.as_dict()
     lead, body = _parts(report, LEAD), _parts(report, BODY)
     # The report's lead (a harness run's headline and outcomes, a comparison) comes before the overview of
@@ -52,9 +58,25 @@ def render_html(report: Report) -> str:
     if (summary.get("review") or {}).get("rows"):
         parts.append(_review_section(summary["review"]))
     parts.append(questions_section(summary, [row_dict(row) for row in report.rows], None))
-    data = json_script("assay-summary", summary) + "".join(found.html_data() for found in report.sections)
+    data = json_script("assay-summary", _page_summary(summary))
+    data += "".join(found.html_data() for found in report.sections)
     body_html = _header(summary, _links(lead), _links(body)) + "<main>" + "".join(parts) + "</main>" + data
     return _page(f"assay report: {summary.get('source', '')}", body_html)
+
+
+LISTED_IDS = 100  # ids of rows to review the page lists; a larger run's others are counted
+
+
+def _page_summary(summary: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The summary as the page holds it for machines: as --json writes it, but for a long list of ids
+    to review (a large run's overlap-only rows), its first LISTED_IDS and their count, ``review_ids_total``
+    (the page stays bounded; --json and --out's agreement column have them all)."""
+    agreement = summary.get("agreement")
+    if not agreement or len(agreement.get("review_ids") or ()) <= LISTED_IDS:
+        return summary
+    ids = agreement["review_ids"]
+    cut = {**agreement, "review_ids": ids[:LISTED_IDS], "review_ids_total": len(ids)}
+    return {**summary, "agreement": cut}
 
 
 def _parts(report: Report, place: str) -> list[HtmlPart]:
@@ -292,7 +314,9 @@ def _examples(examples: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
 def _review(ids: Sequence[str]) -> str:
     if not ids:
         return ""
-    listed = ", ".join(escape(str(i)) for i in ids)
+    listed = ", ".join(escape(str(i)) for i in ids[:LISTED_IDS])
+    if len(ids) > LISTED_IDS:
+        listed += f" and {len(ids) - LISTED_IDS} more (the <code>agreement</code> column of --out marks each)"
     return (
         f'<p class="review">To review by hand ({count(len(ids), "overlap-only row")}: every golden word is '
         f"there, not the golden phrase; a paraphrase or a different claim): {listed}</p>"

@@ -24,7 +24,7 @@ from ..summary import Agreement, Review
 from ..trace import trace_dicts
 from .format import blank_text, count, difference_cells, interval_text, percent
 from .markup import cell, code, markdown_table, plain
-from .model import Cell, MetricReport, Report, Row
+from .model import Cell, MetricReport, Report, Row, is_miss
 from .sections import BODY, LEAD
 
 TOP_MISSES = 10
@@ -49,7 +49,8 @@ def render_markdown(report: Report) -> str:
     if report.review is not None:
         lines += _review(report.review)
     if report.rows and report.metrics:
-        lines += _misses(next(iter(report.metrics)), [_row_of(row) for row in report.rows])
+        first = next(iter(report.metrics))
+        lines += _misses(first, [_row_of(row) for row in report.rows], report.missed.get(first))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -126,12 +127,12 @@ def _review(review: Review) -> list[str]:
     return lines
 
 
-def _misses(metric: str, rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The first rows the report's first metric fails, each with every metric's trace."""
-    missed = [
-        row for row in rows if row.get(metric) is False or (_graded(row.get(metric)) and row[metric] < 1)
-    ]
-    lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {len(missed)})", ""]
+def _misses(metric: str, rows: Sequence[Mapping[str, Any]], total: int | None = None) -> list[str]:
+    """The first rows the report's first metric fails, each with every metric's trace; `total`: its
+    misses over every row, when the report shows some rows only (``Report.missed``)."""
+    missed = [row for row in rows if is_miss(row.get(metric))]
+    total = len(missed) if total is None else total
+    lines = [f"## Top misses of `{metric}` ({min(len(missed), TOP_MISSES)} of {total})", ""]
     for row in missed[:TOP_MISSES]:
         traces = trace_dicts(row.get("trace"))
         golden = row.get("answer") or row.get("answers") or ""
@@ -151,10 +152,6 @@ def _trace_line(metric: str, found: Mapping[str, Any], response: str) -> str:
         start, end = found["span"]
         line += f"; matched [{start}, {end}) “{cell(response[start:end])}”"
     return line
-
-
-def _graded(value: object) -> bool:
-    return isinstance(value, float)
 
 
 def _snip(text: str) -> str:

@@ -18,7 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .._gc import collection_paused
 from .._version import __version__
+from ..metric import Outcome
 from ..signatures import info_of
 from ..stats import Interval
 from ..summary import Agreement, IntervalMethod, MetricSummary, Review, Summary, Tally
@@ -27,6 +29,7 @@ from ._section import GivesSection, Section
 from .judge import KEYS_ALWAYS_WRITTEN
 
 if TYPE_CHECKING:
+    from ..records import Record
     from ..scoring import ScoreRun
 
 SectionType = TypeVar("SectionType", bound=Section)
@@ -179,7 +182,9 @@ class Report:
     agreement: Agreement | None
     review: Review | None
     has_lang: bool
-    rows: tuple[Row, ...] = ()
+    rows: tuple[Row, ...] = ()  # the rows the report shows (``report.shown``): of a large run, some
+    # The rows each metric missed (``is_miss``), counted over every row, not only those shown
+    missed: Mapping[str, int] = field(default_factory=dict)
     columns: Mapping[str, str] = field(default_factory=dict)  # record field -> input column
     sections: tuple[Section, ...] = ()  # more sections, in order (report/sections.py)
     blocked: int = 0  # replies a system's guard blocked (Summary.blocked), not counted in `blank`
@@ -248,8 +253,10 @@ def build_report(
     run = source if isinstance(source, ScoreRun) else None
     summary = source.summary if isinstance(source, ScoreRun) else source
     found: tuple[Row, ...] = ()
+    missed: dict[str, int] = {}
     if run is not None:
-        found = tuple(_rows(run, verdict_dicts(run) if rows is None else rows))
+        with collection_paused():  # many small containers, no cycle: see _gc
+            found, missed = _shown(run, rows)
     return Report(
         source=summary.source,
         total=summary.total,
@@ -266,6 +273,7 @@ def build_report(
         review=summary.review,
         has_lang=summary.langs_column,
         rows=found,
+        missed=missed,
         columns=dict(run.dataset.fields) if run is not None else {},
         sections=(*details_sections(summary), *sections),
     )
@@ -328,6 +336,45 @@ def verdict_dicts(run: ScoreRun) -> Iterable[Mapping[str, Any]]:
     return verdict_rows(run)
 
 
+def _shown(run: ScoreRun, rows: Iterable[Mapping[str, Any]] | None) -> tuple[tuple[Row, ...], dict[str, int]]:
+    """The rows the report shows (``report.shown``), and each metric's misses over every row. Without
+    `rows`, the shown rows' verdicts and traces are computed for them alone (the run cut to them);
+    given every row's (a harness run's, with its own traces), those at the shown rows are kept."""
+    from .shown import run_of_rows, shown_rows
+
+    shown = shown_rows(run)
+    if rows is None:
+        part = run if len(shown) == len(run.records) else run_of_rows(run, shown)
+        return tuple(_rows(part, verdict_dicts(part))), _missed_in_columns(run)
+    missed = dict.fromkeys(run.metrics, 0)
+    wanted, kept = set(shown), []
+    for index, (record, row) in enumerate(zip(run.records, rows)):
+        for name in missed:
+            missed[name] += is_miss(row.get(name))
+        if index in wanted:
+            kept.append((record, row))
+    return tuple(_rows_of(run, kept)), missed
+
+
+def is_miss(verdict: Any) -> bool:
+    """Whether a verdict (``report.rows``' cell: True, False, a graded score, None for unscored) is a
+    miss: False (a soft pass among them), or a graded score below 1."""
+    return verdict is False or (isinstance(verdict, float) and verdict < 1)
+
+
+def _missed_in_columns(run: ScoreRun) -> dict[str, int]:
+    """Each metric's misses (``is_miss``) over every row, counted in its columns."""
+    missed = {}
+    for name, scores in run.metrics.items():
+        outcomes = scores.outcomes
+        if scores.values is None:  # the verdict is False for a fail and a soft pass
+            missed[name] = outcomes.count(Outcome.FAIL) + outcomes.count(Outcome.SOFT_PASS)
+        else:  # a graded metric's verdict is its score, None where unscored
+            unscored = Outcome.UNSCORED
+            missed[name] = sum(code != unscored and value < 1 for code, value in zip(outcomes, scores.values))
+    return missed
+
+
 def _metric(metric: MetricSummary, intervals: IntervalMethod) -> MetricReport:
     soft = metric.soft_credit
     return MetricReport(
@@ -343,8 +390,12 @@ def _metric(metric: MetricSummary, intervals: IntervalMethod) -> MetricReport:
 
 
 def _rows(run: ScoreRun, rows: Iterable[Mapping[str, Any]]) -> Iterable[Row]:
+    return _rows_of(run, zip(run.records, rows))
+
+
+def _rows_of(run: ScoreRun, rows: Iterable[tuple[Record, Mapping[str, Any]]]) -> Iterable[Row]:
     metrics = list(run.metrics)
-    for record, row in zip(run.records, rows):
+    for record, row in rows:
         yield Row(
             id=record.id,
             domain=record.domain,

@@ -150,7 +150,7 @@ def verdict_table(
             table[f"{name}_soft"] = list(map(_SOFT.__getitem__, scores.outcomes))
     if run.summary.agreement is not None:  # the run's pair (--agree-pair; the original scripts' by default)
         first, second = (run.metrics[name] for name in run.summary.agreement.pair)
-        table["agreement"] = _agreement_column(run.summary.agreement.pair, first.outcomes, second.outcomes)
+        table["agreement"] = agreement_column(run.summary.agreement.pair, first.outcomes, second.outcomes)
     if trace:
         traced = row_traces(run)
         table["trace"] = [traced.json(index, keep=keep_traces) for index in range(len(run.records))]
@@ -160,7 +160,7 @@ def verdict_table(
 _OUTCOMES = len(Outcome)
 
 
-def _agreement_column(pair: Sequence[str], first: Sequence[int], second: Sequence[int]) -> list[str]:
+def agreement_column(pair: Sequence[str], first: Sequence[int], second: Sequence[int]) -> list[str]:
     """Each row's bucket under the pair, from its two outcomes (built-in maps: no call per row)."""
     bucket_of_code = tuple(pair_bucket(pair, a, b) for a in range(_OUTCOMES) for b in range(_OUTCOMES))
     codes = map(operator.add, map(_OUTCOMES.__mul__, first), second)

@@ -199,6 +199,9 @@
     });
     table.appendChild(fragment);
     count.textContent = shown.length + " of " + entries.length + (entries.length === 1 ? " row" : " rows");
+    if (data.total > entries.length) {
+      count.textContent += " shown, of " + data.total; // the table holds some of the run's rows
+    }
     if (pager) {
       pager.hidden = pages < 2;
       pager.querySelector(".page-of").textContent = "page " + (page + 1) + " of " + pages;
