@@ -889,10 +889,13 @@ static int squad_too_long(PyObject *response, PyObject *answers, Py_ssize_t max_
     return long_text;
 }
 
-/* Is answers[j] equal to an earlier answer of the row (whose result it then shares)? */
+/* Is answers[j] equal to one of the row's first SQUAD_REPEATS answers before it (whose result it then
+   shares)? Repeats sit among a question's few answers (SQuAD's dev set); the bound keeps a row of
+   thousands of answers linear. */
+#define SQUAD_REPEATS 16
 static int squad_repeated(PyObject *answers, Py_ssize_t j) {
     PyObject *answer = PyTuple_GET_ITEM(answers, j);
-    for (Py_ssize_t k = 0; k < j; k++) {
+    for (Py_ssize_t k = 0; k < j && k < SQUAD_REPEATS; k++) {
         PyObject *earlier = PyTuple_GET_ITEM(answers, k);
         if (earlier == answer || PyUnicode_Compare(earlier, answer) == 0) return 1;
     }
