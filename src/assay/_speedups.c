@@ -873,13 +873,13 @@ static int squad_rule_of(PyObject *spec, SquadRule *rule) {
 
 /* Is any of the row's texts longer than max_chars (or not a str: then an error is set, -1)? */
 static int squad_too_long(PyObject *response, PyObject *answers, Py_ssize_t max_chars) {
-    if (!PyUnicode_Check(response) || !PyTuple_Check(answers)) {
-        PyErr_SetString(PyExc_TypeError, "each response must be a str and each row's answers a tuple of str");
+    if (!PyUnicode_Check(response) || !(PyTuple_Check(answers) || PyList_Check(answers))) {
+        PyErr_SetString(PyExc_TypeError, "each response must be a str and each row's answers a tuple (or list) of str");
         return -1;
     }
     int long_text = PyUnicode_GET_LENGTH(response) > max_chars;
-    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(answers); j++) {
-        PyObject *answer = PyTuple_GET_ITEM(answers, j);
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(answers); j++) {
+        PyObject *answer = PySequence_Fast_GET_ITEM(answers, j);
         if (!PyUnicode_Check(answer)) {
             PyErr_SetString(PyExc_TypeError, "golden answers must be str");
             return -1;
@@ -894,9 +894,9 @@ static int squad_too_long(PyObject *response, PyObject *answers, Py_ssize_t max_
    thousands of answers linear. */
 #define SQUAD_REPEATS 16
 static int squad_repeated(PyObject *answers, Py_ssize_t j) {
-    PyObject *answer = PyTuple_GET_ITEM(answers, j);
+    PyObject *answer = PySequence_Fast_GET_ITEM(answers, j);
     for (Py_ssize_t k = 0; k < j && k < SQUAD_REPEATS; k++) {
-        PyObject *earlier = PyTuple_GET_ITEM(answers, k);
+        PyObject *earlier = PySequence_Fast_GET_ITEM(answers, k);
         if (earlier == answer || PyUnicode_Compare(earlier, answer) == 0) return 1;
     }
     return 0;
@@ -956,9 +956,9 @@ static PyObject *squad_rows(PyObject *module, PyObject *args) {
             goto done;
         }
         double best = -1.0;
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(answers); j++) {
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(answers); j++) {
             if (squad_repeated(answers, j)) continue; /* scores as the earlier one did, which came first */
-            if (squad_normalise(PyTuple_GET_ITEM(answers, j), rule, &golden) < 0) goto done;
+            if (squad_normalise(PySequence_Fast_GET_ITEM(answers, j), rule, &golden) < 0) goto done;
             if (graded) {
                 double f1 = squad_f1(squad_common(&counts, &response, &golden), response.count, golden.count);
                 if (f1 > best) {
