@@ -552,6 +552,8 @@ done:
     return result;
 }
 
+static PyObject *squad_rows(PyObject *module, PyObject *args); /* SQuAD and MLQA: at the end */
+
 static PyMethodDef methods[] = {
     {"word_overlap", word_overlap, METH_VARARGS,
      "word_overlap(responses, answers, punctuation_bitmap) -> (passed, matching, totals)\n\n"
@@ -573,9 +575,422 @@ static PyMethodDef methods[] = {
      "unicode_tokens(text, flags, split_unspaced) -> list[str] | None\n\n"
      "regex's \\w+ runs of normalised text (each unspaced-script character alone if split_unspaced),\n"
      "or None when a character lies outside the table."},
+    {"squad_rows", squad_rows, METH_VARARGS,
+     "squad_rows(responses, answer_sets, rules, row_rules, graded, max_chars)\n"
+     "    -> (outcomes, answer_index, values | None, skipped)\n\n"
+     "SQuAD v1.1's or MLQA's EM (graded false) or F1 of each row, best over its golden answers. rules: a\n"
+     "tuple of (dropped-character bitmap, articles, infix, segmented); row_rules: a byte per row naming\n"
+     "its rule (None: rule 0; 255: none, left as failing). outcomes: a byte per row (1: pass);\n"
+     "answer_index: native int32; values: native doubles; skipped: rows with a text over max_chars."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "assay._speedups", NULL, 0, methods};
 
 PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }
+
+
+/* ==== SQuAD v1.1 and MLQA scores (scorers/squad.py; text/squad.py holds the rules and the reference) ====
+ *
+ * The official scripts normalise a text as: lowercase (str.lower, called here for a non-ASCII text, so
+ * that its special cases hold); drop the characters of a set (a bitmap from Python: string.punctuation
+ * for SQuAD, Unicode category P and string.punctuation for MLQA); replace each article with a space
+ * (re.sub of \b(a|an|the)\b: a maximal run of \w characters, \w as re sees it, that equals an article;
+ * for Arabic every "ال", the `infix`); split on whitespace (str.split's), each CJK ideograph
+ * U+4E00..U+9FA5 a token of its own when `segmented` (MLQA's Chinese). EM: the token sequences are equal;
+ * F1: SQuAD's over the multiset overlap, computed with the same double operations as the script. Both are
+ * the best over a row's golden answers (the first of equal ones). A row whose text is longer than
+ * `max_chars` is left to Python (listed in `skipped`), which normalises long texts a chunk at a time. */
+
+typedef struct {
+    const unsigned char *deleted;
+    Py_ssize_t deleted_limit; /* code points below this are covered by the bitmap; none above is dropped */
+    Py_UCS4 **articles;       /* each article's code points, and its length */
+    Py_ssize_t *article_lengths;
+    Py_ssize_t article_count;
+    Py_UCS4 *infix;
+    Py_ssize_t infix_length;
+    int segmented;
+    Py_buffer bitmap;
+} SquadRule;
+
+typedef struct {
+    Py_UCS4 *chars; /* the text lowercased, without dropped characters, articles turned to spaces */
+    Py_ssize_t length, capacity;
+    Py_ssize_t *starts, *lengths;
+    uint64_t *hashes;
+    Py_ssize_t count, token_capacity;
+} SquadText;
+
+static PyObject *squad_lower_name = NULL;
+
+static int squad_is_word(Py_UCS4 ch) { return Py_UNICODE_ISALNUM(ch) || ch == '_'; } /* re's \w */
+static int squad_is_cjk(Py_UCS4 ch) { return ch >= 0x4E00 && ch <= 0x9FA5; }
+
+static int squad_dropped(const SquadRule *rule, Py_UCS4 ch) {
+    return (Py_ssize_t)ch < rule->deleted_limit && ((rule->deleted[ch >> 3] >> (ch & 7)) & 1);
+}
+
+static int squad_reserve(SquadText *t, Py_ssize_t length) {
+    if (length <= t->capacity) return 0;
+    Py_UCS4 *chars = PyMem_Realloc(t->chars, length * sizeof(Py_UCS4));
+    if (chars == NULL) return -1;
+    t->chars = chars;
+    t->capacity = length;
+    return 0;
+}
+
+static int squad_add_token(SquadText *t, Py_ssize_t start, Py_ssize_t end) {
+    if (t->count == t->token_capacity) {
+        Py_ssize_t capacity = t->token_capacity ? 2 * t->token_capacity : 64;
+        Py_ssize_t *starts = PyMem_Realloc(t->starts, capacity * sizeof(Py_ssize_t));
+        if (starts == NULL) return -1;
+        t->starts = starts;
+        Py_ssize_t *lengths = PyMem_Realloc(t->lengths, capacity * sizeof(Py_ssize_t));
+        if (lengths == NULL) return -1;
+        t->lengths = lengths;
+        uint64_t *hashes = PyMem_Realloc(t->hashes, capacity * sizeof(uint64_t));
+        if (hashes == NULL) return -1;
+        t->hashes = hashes;
+        t->token_capacity = capacity;
+    }
+    uint64_t hash = 1469598103934665603ULL; /* FNV-1a over the code points */
+    for (Py_ssize_t i = start; i < end; i++) hash = (hash ^ t->chars[i]) * 1099511628211ULL;
+    t->starts[t->count] = start;
+    t->lengths[t->count] = end - start;
+    t->hashes[t->count] = hash;
+    t->count++;
+    return 0;
+}
+
+/* The text lowercased without the dropped characters, into t->chars. */
+static int squad_lowered(PyObject *text, const SquadRule *rule, SquadText *t) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), kept = 0;
+    if (squad_reserve(t, length) < 0) return -1;
+    if (PyUnicode_IS_ASCII(text)) { /* str.lower of ASCII is A-Z to a-z, nothing more */
+        const Py_UCS1 *data = PyUnicode_1BYTE_DATA(text);
+        for (Py_ssize_t i = 0; i < length; i++) {
+            Py_UCS4 ch = data[i] >= 'A' && data[i] <= 'Z' ? data[i] + 32 : data[i];
+            if (!squad_dropped(rule, ch)) t->chars[kept++] = ch;
+        }
+        t->length = kept;
+        return 0;
+    }
+    PyObject *lowered = PyObject_CallMethodObjArgs(text, squad_lower_name, NULL);
+    if (lowered == NULL) return -1;
+    length = PyUnicode_GET_LENGTH(lowered); /* lowercasing can lengthen a text (İ is i and a dot) */
+    if (squad_reserve(t, length) < 0) {
+        Py_DECREF(lowered);
+        return -1;
+    }
+    int kind = PyUnicode_KIND(lowered);
+    const void *data = PyUnicode_DATA(lowered);
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (!squad_dropped(rule, ch)) t->chars[kept++] = ch;
+    }
+    Py_DECREF(lowered);
+    t->length = kept;
+    return 0;
+}
+
+/* re.sub(infix, " ", text) for a literal infix: left to right, never overlapping. */
+static void squad_replace_infix(const SquadRule *rule, SquadText *t) {
+    Py_ssize_t n = rule->infix_length, out = 0, i = 0;
+    while (i < t->length) {
+        if (i + n <= t->length && memcmp(t->chars + i, rule->infix, n * sizeof(Py_UCS4)) == 0) {
+            t->chars[out++] = ' ';
+            i += n;
+        } else {
+            t->chars[out++] = t->chars[i++];
+        }
+    }
+    t->length = out;
+}
+
+/* re.sub(r"\b(article|...)\b", " ", text): each maximal run of \w characters equal to an article. */
+static void squad_blank_articles(const SquadRule *rule, SquadText *t) {
+    Py_ssize_t i = 0;
+    while (i < t->length) {
+        if (!squad_is_word(t->chars[i])) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        while (i < t->length && squad_is_word(t->chars[i])) i++;
+        for (Py_ssize_t a = 0; a < rule->article_count; a++) {
+            if (rule->article_lengths[a] == i - start &&
+                memcmp(t->chars + start, rule->articles[a], (i - start) * sizeof(Py_UCS4)) == 0) {
+                for (Py_ssize_t k = start; k < i; k++) t->chars[k] = ' ';
+                break;
+            }
+        }
+    }
+}
+
+static int squad_normalise(PyObject *text, const SquadRule *rule, SquadText *t) {
+    t->count = 0;
+    if (squad_lowered(text, rule, t) < 0) return -1;
+    if (rule->infix_length > 0) squad_replace_infix(rule, t);
+    if (rule->article_count > 0) squad_blank_articles(rule, t);
+    Py_ssize_t i = 0;
+    while (i < t->length) { /* str.split(), or the script's mixed segmentation */
+        Py_UCS4 ch = t->chars[i];
+        if (Py_UNICODE_ISSPACE(ch)) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        if (rule->segmented && squad_is_cjk(ch)) {
+            i++;
+        } else {
+            while (i < t->length && !Py_UNICODE_ISSPACE(t->chars[i]) && !(rule->segmented && squad_is_cjk(t->chars[i]))) i++;
+        }
+        if (squad_add_token(t, start, i) < 0) return -1;
+    }
+    return 0;
+}
+
+static int squad_same_token(const SquadText *a, Py_ssize_t i, const SquadText *b, Py_ssize_t j) {
+    return a->hashes[i] == b->hashes[j] && a->lengths[i] == b->lengths[j] &&
+           memcmp(a->chars + a->starts[i], b->chars + b->starts[j], a->lengths[i] * sizeof(Py_UCS4)) == 0;
+}
+
+/* The response's distinct tokens in an open-addressing table: each slot a token index (-1: empty), how
+   often the token occurs, and how many of those a golden answer has used up. */
+typedef struct {
+    Py_ssize_t *token, *count, *used;
+    Py_ssize_t size, capacity;
+} SquadCounts;
+
+static Py_ssize_t squad_slot(const SquadCounts *c, const SquadText *owner, const SquadText *t, Py_ssize_t i) {
+    Py_ssize_t slot = (Py_ssize_t)(t->hashes[i] & (uint64_t)(c->size - 1));
+    while (c->token[slot] >= 0 && !squad_same_token(owner, c->token[slot], t, i)) slot = (slot + 1) & (c->size - 1);
+    return slot;
+}
+
+static int squad_count(SquadCounts *c, const SquadText *response) {
+    Py_ssize_t size = 16;
+    while (size < 2 * response->count) size *= 2;
+    if (size > c->capacity) {
+        PyMem_Free(c->token);
+        PyMem_Free(c->count);
+        PyMem_Free(c->used);
+        c->token = PyMem_Malloc(size * sizeof(Py_ssize_t));
+        c->count = PyMem_Malloc(size * sizeof(Py_ssize_t));
+        c->used = PyMem_Malloc(size * sizeof(Py_ssize_t));
+        c->capacity = size;
+        if (!c->token || !c->count || !c->used) {
+            c->capacity = 0;
+            return -1;
+        }
+    }
+    c->size = size;
+    for (Py_ssize_t s = 0; s < size; s++) c->token[s] = -1;
+    for (Py_ssize_t i = 0; i < response->count; i++) {
+        Py_ssize_t slot = squad_slot(c, response, response, i);
+        if (c->token[slot] < 0) {
+            c->token[slot] = i;
+            c->count[slot] = c->used[slot] = 0;
+        }
+        c->count[slot]++;
+    }
+    return 0;
+}
+
+/* sum((Counter(golden) & Counter(response)).values()): the response's counts used up token by token. */
+static Py_ssize_t squad_common(SquadCounts *c, const SquadText *response, const SquadText *golden) {
+    Py_ssize_t common = 0;
+    for (Py_ssize_t i = 0; i < golden->count; i++) {
+        Py_ssize_t slot = squad_slot(c, response, golden, i);
+        if (c->token[slot] >= 0 && c->used[slot] < c->count[slot]) {
+            c->used[slot]++;
+            common++;
+        }
+    }
+    for (Py_ssize_t i = 0; i < golden->count; i++) {
+        Py_ssize_t slot = squad_slot(c, response, golden, i);
+        if (c->token[slot] >= 0) c->used[slot] = 0;
+    }
+    return common;
+}
+
+static double squad_f1(Py_ssize_t common, Py_ssize_t response_tokens, Py_ssize_t golden_tokens) {
+    if (common == 0) return 0.0;
+    double precision = (double)common / (double)response_tokens; /* the script's 1.0 * num_same / len */
+    double recall = (double)common / (double)golden_tokens;
+    return (2 * precision * recall) / (precision + recall);
+}
+
+static int squad_same_tokens(const SquadText *a, const SquadText *b) {
+    if (a->count != b->count) return 0;
+    for (Py_ssize_t i = 0; i < a->count; i++) {
+        if (!squad_same_token(a, i, b, i)) return 0;
+    }
+    return 1;
+}
+
+static void squad_rule_free(SquadRule *rule) {
+    if (rule->bitmap.obj != NULL) PyBuffer_Release(&rule->bitmap);
+    for (Py_ssize_t a = 0; a < rule->article_count; a++) PyMem_Free(rule->articles[a]);
+    PyMem_Free(rule->articles);
+    PyMem_Free(rule->article_lengths);
+    PyMem_Free(rule->infix);
+}
+
+/* One rule from Python's (dropped-character bitmap, articles, infix, segmented). */
+static int squad_rule_of(PyObject *spec, SquadRule *rule) {
+    PyObject *articles, *infix;
+    int segmented;
+    memset(rule, 0, sizeof(*rule));
+    if (!PyArg_ParseTuple(spec, "y*O!Up", &rule->bitmap, &PyTuple_Type, &articles, &infix, &segmented)) return -1;
+    rule->deleted = (const unsigned char *)rule->bitmap.buf;
+    rule->deleted_limit = rule->bitmap.len * 8;
+    rule->segmented = segmented;
+    rule->infix = PyUnicode_AsUCS4Copy(infix);
+    if (rule->infix == NULL) return -1;
+    rule->infix_length = PyUnicode_GET_LENGTH(infix);
+    Py_ssize_t count = PyTuple_GET_SIZE(articles);
+    rule->articles = PyMem_Calloc(count + 1, sizeof(Py_UCS4 *));
+    rule->article_lengths = PyMem_Calloc(count + 1, sizeof(Py_ssize_t));
+    if (rule->articles == NULL || rule->article_lengths == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t a = 0; a < count; a++) {
+        PyObject *article = PyTuple_GET_ITEM(articles, a);
+        if (!PyUnicode_Check(article) || PyUnicode_GET_LENGTH(article) == 0) {
+            PyErr_SetString(PyExc_TypeError, "articles must be non-empty str");
+            return -1;
+        }
+        rule->articles[a] = PyUnicode_AsUCS4Copy(article);
+        if (rule->articles[a] == NULL) return -1;
+        rule->article_lengths[a] = PyUnicode_GET_LENGTH(article);
+        rule->article_count = a + 1;
+    }
+    return 0;
+}
+
+/* Is any of the row's texts longer than max_chars (or not a str: then an error is set, -1)? */
+static int squad_too_long(PyObject *response, PyObject *answers, Py_ssize_t max_chars) {
+    if (!PyUnicode_Check(response) || !(PyTuple_Check(answers) || PyList_Check(answers))) {
+        PyErr_SetString(PyExc_TypeError, "each response must be a str and each row's answers a tuple (or list) of str");
+        return -1;
+    }
+    int long_text = PyUnicode_GET_LENGTH(response) > max_chars;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(answers); j++) {
+        PyObject *answer = PySequence_Fast_GET_ITEM(answers, j);
+        if (!PyUnicode_Check(answer)) {
+            PyErr_SetString(PyExc_TypeError, "golden answers must be str");
+            return -1;
+        }
+        long_text |= PyUnicode_GET_LENGTH(answer) > max_chars;
+    }
+    return long_text;
+}
+
+/* Is answers[j] equal to one of the row's first SQUAD_REPEATS answers before it (whose result it then
+   shares)? Repeats sit among a question's few answers (SQuAD's dev set); the bound keeps a row of
+   thousands of answers linear. */
+#define SQUAD_REPEATS 16
+static int squad_repeated(PyObject *answers, Py_ssize_t j) {
+    PyObject *answer = PySequence_Fast_GET_ITEM(answers, j);
+    for (Py_ssize_t k = 0; k < j && k < SQUAD_REPEATS; k++) {
+        PyObject *earlier = PySequence_Fast_GET_ITEM(answers, k);
+        if (earlier == answer || PyUnicode_Compare(earlier, answer) == 0) return 1;
+    }
+    return 0;
+}
+
+static PyObject *squad_rows(PyObject *module, PyObject *args) {
+    PyObject *responses, *answer_sets, *specs, *row_rules;
+    int graded;
+    Py_ssize_t max_chars;
+    if (!PyArg_ParseTuple(args, "O!O!O!Opn", &PyList_Type, &responses, &PyList_Type, &answer_sets, &PyTuple_Type,
+                          &specs, &row_rules, &graded, &max_chars))
+        return NULL;
+    Py_ssize_t rows = PyList_GET_SIZE(responses), rule_count = PyTuple_GET_SIZE(specs);
+    if (PyList_GET_SIZE(answer_sets) != rows || rule_count < 1 || rule_count > 255 ||
+        (row_rules != Py_None && (!PyBytes_Check(row_rules) || PyBytes_GET_SIZE(row_rules) != rows))) {
+        PyErr_SetString(PyExc_ValueError, "responses, answer sets and row rules differ in length, or no rule");
+        return NULL;
+    }
+    if (squad_lower_name == NULL && (squad_lower_name = PyUnicode_InternFromString("lower")) == NULL) return NULL;
+    SquadRule *rules = PyMem_Calloc(rule_count, sizeof(SquadRule));
+    SquadText response = {0}, golden = {0};
+    SquadCounts counts = {0};
+    PyObject *outcomes = NULL, *index = NULL, *values = NULL, *skipped = NULL, *result = NULL;
+    if (rules == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t r = 0; r < rule_count; r++) {
+        if (squad_rule_of(PyTuple_GET_ITEM(specs, r), &rules[r]) < 0) goto done;
+    }
+    outcomes = PyBytes_FromStringAndSize(NULL, rows);
+    index = PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(int32_t));
+    values = PyBytes_FromStringAndSize(NULL, graded ? rows * (Py_ssize_t)sizeof(double) : 0);
+    skipped = PyList_New(0);
+    if (!outcomes || !index || !values || !skipped) goto done;
+    char *outcome_out = PyBytes_AS_STRING(outcomes);
+    int32_t *index_out = (int32_t *)PyBytes_AS_STRING(index);
+    double *value_out = (double *)PyBytes_AS_STRING(values);
+    const unsigned char *rule_of_row = row_rules == Py_None ? NULL : (const unsigned char *)PyBytes_AS_STRING(row_rules);
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        PyObject *text = PyList_GET_ITEM(responses, row), *answers = PyList_GET_ITEM(answer_sets, row);
+        unsigned rule_index = rule_of_row ? rule_of_row[row] : 0;
+        outcome_out[row] = 0;
+        index_out[row] = -1;
+        if (graded) value_out[row] = 0.0;
+        int long_text = squad_too_long(text, answers, max_chars);
+        if (long_text < 0) goto done;
+        if (rule_index >= (unsigned)rule_count) continue; /* a language without rules: Python says why */
+        if (long_text) {
+            PyObject *number = PyLong_FromSsize_t(row);
+            int failed = number == NULL || PyList_Append(skipped, number) < 0;
+            Py_XDECREF(number);
+            if (failed) goto done;
+            continue;
+        }
+        const SquadRule *rule = &rules[rule_index];
+        if (squad_normalise(text, rule, &response) < 0) goto done;
+        if (graded && squad_count(&counts, &response) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        double best = -1.0;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(answers); j++) {
+            if (squad_repeated(answers, j)) continue; /* scores as the earlier one did, which came first */
+            if (squad_normalise(PySequence_Fast_GET_ITEM(answers, j), rule, &golden) < 0) goto done;
+            if (graded) {
+                double f1 = squad_f1(squad_common(&counts, &response, &golden), response.count, golden.count);
+                if (f1 > best) {
+                    best = f1;
+                    index_out[row] = (int32_t)j;
+                    value_out[row] = f1;
+                }
+            } else if (squad_same_tokens(&response, &golden)) {
+                outcome_out[row] = 1;
+                index_out[row] = (int32_t)j;
+                break;
+            }
+        }
+        if (graded) outcome_out[row] = best == 1.0;
+    }
+    result = PyTuple_Pack(4, outcomes, index, graded ? values : Py_None, skipped);
+done:
+    for (Py_ssize_t r = 0; r < rule_count; r++) squad_rule_free(&rules[r]);
+    PyMem_Free(rules);
+    SquadText *texts[] = {&response, &golden};
+    for (int k = 0; k < 2; k++) {
+        PyMem_Free(texts[k]->chars);
+        PyMem_Free(texts[k]->starts);
+        PyMem_Free(texts[k]->lengths);
+        PyMem_Free(texts[k]->hashes);
+    }
+    PyMem_Free(counts.token);
+    PyMem_Free(counts.count);
+    PyMem_Free(counts.used);
+    Py_XDECREF(outcomes);
+    Py_XDECREF(index);
+    Py_XDECREF(values);
+    Py_XDECREF(skipped);
+    return result;
+}

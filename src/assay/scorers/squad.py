@@ -7,15 +7,27 @@ de, ar, zh); a row in another language is unscored, with that reason, where the 
 
 from __future__ import annotations
 
+import functools
+import itertools
+from array import array
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..text.search import joined_tokens, token_counts
-from ..text.squad import MLQA_LANGUAGES, mlqa_tokens, squad_tokens
-from ._base import PASS, UNSCORED, MetricScores, Scorer, explain_tokens, f1_of_counts
+from ..text.squad import MLQA_LANGUAGES, Rule, mlqa_rules, mlqa_tokens, squad_rule, squad_tokens
+from ._base import PASS, MetricScores, Scorer, explain_tokens, f1_of_counts
+
+try:
+    from .. import _speedups
+except ImportError:  # not built (no C compiler at install): the Python path gives the same numbers
+    _speedups = None  # type: ignore[assignment]
 
 Tokenise = Callable[[str], list[str]]
+# Characters past which a row's texts take the Python path, which normalises a long text a chunk at a time
+# (the accelerator holds a text's code points whole, four bytes each).
+LONG_TEXT = 1 << 16
+_NO_RULE = 255  # a row's rule in the accelerator's terms: none (a language MLQA has no rules for)
 
 
 def _score(
@@ -23,39 +35,78 @@ def _score(
     graded: bool,
     responses: Sequence[str],
     answer_sets: Sequence[tuple[str, ...]],
-    tokenisers: Sequence[Tokenise | None],
+    rules: Mapping[str, Rule],
+    tokeniser: Callable[[str], Tokenise],
+    languages: Sequence[str] | None = None,
     langs: Sequence[str] | None = None,
 ) -> MetricScores:
-    scores = MetricScores.all_failing(metric, len(responses), graded=graded)
-    for row, (response, answers, tokenise) in enumerate(zip(responses, answer_sets, tokenisers)):
-        if tokenise is None:
-            scores.outcomes[row] = UNSCORED
+    """Each row's EM or F1 under its language's rule (`languages`: a key of `rules` per row, or None for
+    the only rule), in C where the accelerator is built, else (and for rows with a long text) in Python
+    with the rule's tokeniser (`tokeniser(key)`); a row whose language has no rule is unscored, saying
+    why (`langs`: as the row gave it)."""
+    names = list(rules)
+    number = {name: index for index, name in enumerate(names)}
+    row_rules = None if languages is None else bytes(number.get(lang, _NO_RULE) for lang in languages)
+    squad_rows = getattr(_speedups, "squad_rows", None)  # None: not built, or built before it existed
+    if squad_rows is None:
+        scores = MetricScores.all_failing(metric, len(responses), graded=graded)
+        python_rows: Sequence[int] = range(len(responses))
+    else:
+        outcomes, index, values, python_rows = squad_rows(
+            list(responses),
+            list(answer_sets),
+            tuple(rule.as_tuple() for rule in rules.values()),
+            row_rules,
+            graded,
+            LONG_TEXT,
+        )
+        scores = MetricScores(metric, bytearray(outcomes), _array("i", index))
+        scores.values = _array("d", values) if values is not None else None
+    for row in python_rows:
+        name = (
+            names[0] if row_rules is None else names[row_rules[row]] if row_rules[row] != _NO_RULE else None
+        )
+        if name is not None:
+            _score_row(scores, row, graded, responses[row], answer_sets[row], tokeniser(name))
+    if row_rules is not None:
+        for row in itertools.compress(range(len(row_rules)), map(_NO_RULE.__eq__, row_rules)):
             lang = repr(langs[row]) if langs is not None else "this row's language"
-            scores.reasons[row] = (
-                f"MLQA has no rules for the language {lang}; it has {', '.join(MLQA_LANGUAGES)}"
+            scores.mark_unscored(
+                row, f"MLQA has no rules for the language {lang}; it has {', '.join(MLQA_LANGUAGES)}"
             )
-            continue
-        # The response's tokens counted once per row, not once per golden answer, a chunk at a time.
-        predicted_counts = token_counts(response, tokenise)
-        predicted_length = sum(predicted_counts.values())
-        goldens = [tokenise(answer) for answer in answers]
-        if graded:
-            best, negative_index = max(
-                (f1_of_counts(_common(golden, predicted_counts), predicted_length, len(golden)), -i)
-                for i, golden in enumerate(goldens)
-            )
-            assert scores.values is not None
-            scores.values[row], scores.answer_index[row] = best, -negative_index
-            if best == 1.0:
-                scores.outcomes[row] = PASS
-        else:
-            # In order: the tokens themselves only for a golden answer of as many.
-            same_length = [i for i, golden in enumerate(goldens) if len(golden) == predicted_length]
-            predicted = tokenise(response) if same_length else []
-            index = next((i for i in same_length if goldens[i] == predicted), -1)
-            if index >= 0:
-                scores.outcomes[row], scores.answer_index[row] = PASS, index
     return scores
+
+
+def _array(typecode: str, data: bytes) -> array[Any]:
+    column = array(typecode)
+    column.frombytes(data)
+    return column
+
+
+def _score_row(
+    scores: MetricScores, row: int, graded: bool, response: str, answers: tuple[str, ...], tokenise: Tokenise
+) -> None:
+    """One row's EM or F1 in Python: the accelerator's reference, and its path for long texts."""
+    # The response's tokens counted once per row, not once per golden answer, a chunk at a time.
+    predicted_counts = token_counts(response, tokenise)
+    predicted_length = sum(predicted_counts.values())
+    goldens = [tokenise(answer) for answer in answers]
+    if graded:
+        best, negative_index = max(
+            (f1_of_counts(_common(golden, predicted_counts), predicted_length, len(golden)), -i)
+            for i, golden in enumerate(goldens)
+        )
+        assert scores.values is not None
+        scores.values[row], scores.answer_index[row] = best, -negative_index
+        if best == 1.0:
+            scores.outcomes[row] = PASS
+    else:
+        # In order: the tokens themselves only for a golden answer of as many.
+        same_length = [i for i, golden in enumerate(goldens) if len(golden) == predicted_length]
+        predicted = tokenise(response) if same_length else []
+        index = next((i for i in same_length if goldens[i] == predicted), -1)
+        if index >= 0:
+            scores.outcomes[row], scores.answer_index[row] = PASS, index
 
 
 def _common(golden: list[str], predicted: Counter[str]) -> int:
@@ -63,14 +114,18 @@ def _common(golden: list[str], predicted: Counter[str]) -> int:
     return sum((Counter(golden) & predicted).values())
 
 
-def _mlqa_tokeniser(lang: str) -> Tokenise | None:
-    language = lang.strip().lower()
-    return (lambda text: mlqa_tokens(text, language)) if language in MLQA_LANGUAGES else None
+def _mlqa_tokeniser(lang: str) -> Tokenise:
+    return functools.partial(mlqa_tokens, lang=lang)
+
+
+@functools.cache
+def _squad_rules() -> dict[str, Rule]:
+    return {"squad": squad_rule()}
 
 
 def _squad(metric: str, graded: bool) -> Callable[[Sequence[str], Sequence[tuple[str, ...]]], MetricScores]:
     def score_rows(responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]]) -> MetricScores:
-        return _score(metric, graded, responses, answer_sets, [squad_tokens] * len(responses))
+        return _score(metric, graded, responses, answer_sets, _squad_rules(), lambda _: squad_tokens)
 
     return score_rows
 
@@ -81,7 +136,8 @@ def _mlqa(
     def score_rows(
         responses: Sequence[str], answer_sets: Sequence[tuple[str, ...]], langs: Sequence[str]
     ) -> MetricScores:
-        return _score(metric, graded, responses, answer_sets, list(map(_mlqa_tokeniser, langs)), langs)
+        languages = [lang.strip().lower() for lang in langs]
+        return _score(metric, graded, responses, answer_sets, mlqa_rules(), _mlqa_tokeniser, languages, langs)
 
     return score_rows
 
