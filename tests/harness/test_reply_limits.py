@@ -93,8 +93,8 @@ def test_an_endless_body_is_cut_at_the_limit_and_the_run_goes_on(
 ) -> None:
     server.reply = answers_but(1, Sent(body=b'{"text": "', endless=True))
     started = time.monotonic()
-    rows, peak = peak_allocated_mb(lambda: run_system(tmp_path, capsys, f"http:{server.url}/ask", "20"))
-    assert time.monotonic() - started < 15  # not the 20 s timeout: the limit, reached at once
+    rows, peak = peak_allocated_mb(lambda: run_system(tmp_path, capsys, f"http:{server.url}/ask", "60"))
+    assert time.monotonic() - started < 40  # not the 60 s timeout: the limit, reached at once (room for load)
     assert peak < 300  # the issue saw 3.3-4.1 GB for this one item
     assert server.finished.wait(10) and server.sent < 50 * MB  # the rest was never read
     assert rows["item01"]["reply"]["error"] == f"reply body over {MAX_BODY_BYTES:,} bytes (read no further)"
@@ -130,7 +130,7 @@ def test_a_content_length_past_the_limit_is_refused_before_the_body_is_read(
     assert failure.value.reason == (
         f"reply body over {MAX_BODY_BYTES:,} bytes: its Content-Length is 100,000,000 (refused unread)"
     )
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 20  # refused unread: not the default timeout's wait for 100 MB
     assert server.finished.wait(10) and server.sent < 30 * MB  # what the sockets' buffers took, no more
 
 
@@ -160,7 +160,7 @@ def test_200000_citations_or_50000_contexts_are_the_items_system_error_found_at_
     started = time.monotonic()
     options = ["--system-option", "model=m"] if kind == "openai" else []
     rows = run_system(tmp_path, capsys, system, "5", *options)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # a loaded machine's room; the reason below says it was no timeout
     assert rows["item01"]["reply"]["error"] == TOO_MANY_REASON[many]
     assert rows["item01"]["outcome"] == "system_error"
     assert [rows[f"item{n:02d}"]["response"] for n in (0, 2)] == ["It is 10 days."] * 2
