@@ -1,6 +1,7 @@
 """The HTML report at 100,000 rows, in a real browser (Chromium through Playwright, as in
-test_html_browser.py): at most about a kilobyte a row, its first page shown within ten seconds of
-navigation (measured by the browser's own clock), and its filter still working at that size."""
+test_html_browser.py): at most about a kilobyte a row, its first page shown, and its filter still
+working at that size. How fast the first page shows is a speed target: bench/bench_html.py measures it
+(issue 24: no test asserts a timing)."""
 
 from __future__ import annotations
 
@@ -19,17 +20,13 @@ assert _SPEC is not None and _SPEC.loader is not None
 bench_html = importlib.util.module_from_spec(_SPEC)
 sys.modules["bench_html"] = bench_html
 _SPEC.loader.exec_module(bench_html)
-CHROMIUM, TARGET_BYTES_PER_ROW, TARGET_SECONDS = (
-    bench_html.CHROMIUM,
-    bench_html.TARGET_BYTES_PER_ROW,
-    bench_html.TARGET_SECONDS,
-)
-time_first_page, write_report = bench_html.time_first_page, bench_html.write_report
+CHROMIUM, TARGET_BYTES_PER_ROW = bench_html.CHROMIUM, bench_html.TARGET_BYTES_PER_ROW
+write_report = bench_html.write_report
 
 ROWS = 100_000
 
 
-def test_a_report_of_100000_rows_is_light_and_opens_fast(tmp_path: Path) -> None:
+def test_a_report_of_100000_rows_is_light_and_opens_at_its_first_page(tmp_path: Path) -> None:
     if importlib.util.find_spec("playwright") is None:
         skip_or_fail("playwright is not installed (pip install playwright; no 'playwright install' needed)")
     if not CHROMIUM.is_file():
@@ -41,7 +38,6 @@ def test_a_report_of_100000_rows_is_light_and_opens_fast(tmp_path: Path) -> None
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
         try:
-            assert time_first_page(browser, path, ROWS) < TARGET_SECONDS
             page = browser.new_page()
             page.goto(path.as_uri(), wait_until="load", timeout=120_000)
             page.wait_for_function("document.getElementById('row-count').textContent.endsWith(' rows')")
