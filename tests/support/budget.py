@@ -102,10 +102,11 @@ def assert_within(work: Callable[[], object], units: float, what: str = "the wor
     check_units(seconds, units, what)
 
 
-def assert_linear(work_at: Callable[[int], Callable[[], object]], n: int) -> None:
+def assert_linear(work_at: Callable[[int], Callable[[], object]], n: int) -> float:
     """The work grows linearly: `work_at(size)` makes the input of that size (untimed) and gives the work
     to time on it; the time at GROWTH * n is at most MOST_RATIO times the time at n (best of three, the
-    larger size tried again only when over), or under FLOOR_UNITS."""
+    larger size tried again only when over), or under FLOOR_UNITS. Returns the CPU seconds at GROWTH * n,
+    for a test that also holds that size to a budget (``check_units``)."""
     small_work = work_at(n)
     first = cpu_seconds(small_work)
     check_units(first, SMALL_UNITS, f"size {n}, far slower than linear work")
@@ -119,6 +120,7 @@ def assert_linear(work_at: Callable[[int], Callable[[], object]], n: int) -> Non
     if big > _growth_bound(small):
         reference_seconds(again=True)  # the floor with the machine as it is now
     assert big <= _growth_bound(small), f"{small:.3f} s at size {n}, {big:.3f} s at {GROWTH * n}: not linear"
+    return big
 
 
 def _growth_bound(small: float) -> float:
