@@ -207,9 +207,10 @@ def test_a_text_value_of_many_numbers_is_checked_quickly(corpus: tuple[Path, Pat
     claim = dataclasses.replace(facts.claims[0], value=numbers)
     single = dataclasses.replace(facts, claims=(claim,))
     verification: list[Any] = []
-    # About half a second on an idle machine (the defect: 9 s).
+    # About a tenth of a second (2-3 units; the defect: 9 s, and 2.4 s at 50,000 numbers with the value
+    # check's bounds taken out).
     checked = lambda: verification.append(verify_claims([single], sources))  # noqa: E731
-    assert_within(checked, LOADED * SECOND, f"{count:,} numbers")
+    assert_within(checked, SECOND, f"{count:,} numbers")
     (warning,) = verification[0].verdicts[0].warnings
     assert warning.code == "value_not_in_quote" and len(warning.message) < 1_000
 
