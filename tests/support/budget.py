@@ -30,12 +30,12 @@ MOST_RATIO = 8  # linear work: about 4 times as long at 4 times the input, n log
 FLOOR_UNITS = 0.5  # a time at the larger input under this many units is noise, not growth
 SMALL_UNITS = 100  # the smaller input already past this: far from linear, said at once (no 4x wait)
 SECOND = 20  # units: about a second of CPU on an idle machine of 2026
-# A budget for "about a second" is LOADED seconds: work that reads megabytes shares the caches with the
+# A budget for "about a second" is LOADED * SECOND units: work that reads megabytes shares the caches with the
 # machine's other processes and stretches more than the small reference does (23 units measured for a
 # second's work at a load of 7 on 2 cores). The defects it is there for cost 7 s and more.
 LOADED = 2
 
-# The reference: 40,000 words of mixed case and script, read the way assay reads a text.
+# The reference: 48,000 words of mixed case and script, read the way assay reads a text.
 _REFERENCE_TEXT = " ".join(f"Word{i % 997} दिल्ली {i} The Grace PERIOD" for i in range(8_000))
 _WORDS = re.compile(r"\w+")
 _references: list[float] = []
