@@ -92,9 +92,9 @@ def test_an_endless_body_is_cut_at_the_limit_and_the_run_goes_on(
     tmp_path: Path, server: ReplyServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     server.reply = answers_but(1, Sent(body=b'{"text": "', endless=True))
-    started = time.monotonic()
     rows, peak = peak_allocated_mb(lambda: run_system(tmp_path, capsys, f"http:{server.url}/ask", "60"))
-    assert time.monotonic() - started < 40  # not the 60 s timeout: the limit, reached at once (room for load)
+    # Not the 60 s timeout but the limit, reached at once: the reason below says which, and the server's
+    # bytes sent say how far it was read (no clock: a loaded machine took 132 s over the three items).
     assert peak < 300  # the issue saw 3.3-4.1 GB for this one item
     assert server.finished.wait(10) and server.sent < 50 * MB  # the rest was never read
     assert rows["item01"]["reply"]["error"] == f"reply body over {MAX_BODY_BYTES:,} bytes (read no further)"
