@@ -209,7 +209,9 @@ def test_a_judge_asked_to_wait_past_the_cap_gives_the_row_up_at_once(server: Ser
     started = time.monotonic()
     with pytest.raises(JudgeUnavailable, match="Retry-After 3600 s is past the 60 s cap"):
         complete(judge(server))
-    assert server.requests == 1 and time.monotonic() - started < 5.0
+    assert (
+        server.requests == 1 and time.monotonic() - started < 30.0
+    )  # asked an hour; a loaded machine's room
 
 
 def test_a_judge_waits_the_retry_after_it_is_asked(server: Server) -> None:
@@ -225,7 +227,7 @@ def test_a_judge_waits_the_retry_after_it_is_asked(server: Server) -> None:
 
 @pytest.mark.parametrize("deadline", ["timeout", "deadline"])
 def test_a_dripping_body_is_cut_at_the_total_deadline(server: Server, deadline: str) -> None:
-    server.answer = Scripted(body=b"x" * 100, drip=0.05)  # 5 s of body; each read is quick
+    server.answer = Scripted(body=b"x" * 400, drip=0.05)  # 20 s of body; each read is quick
 
     async def fetch() -> None:
         async with httpx.AsyncClient(timeout=0.5) as client:
@@ -234,7 +236,7 @@ def test_a_dripping_body_is_cut_at_the_total_deadline(server: Server, deadline: 
     started = time.monotonic()
     with pytest.raises(TimeoutError) as error:
         asyncio.run(fetch())
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 10.0  # cut at 0.5 s: the room is a loaded machine's, not the drip's
     assert net.failure(error.value, 0.5, deadline) == f"no whole reply within the 0.5 s {deadline}"
 
 

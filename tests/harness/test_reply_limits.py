@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from budget import LOADED, SECOND, assert_within
 from cli_run import run
 from reply_server import Reply as Sent
 from reply_server import ReplyServer, reply_server
@@ -91,9 +92,9 @@ def test_an_endless_body_is_cut_at_the_limit_and_the_run_goes_on(
     tmp_path: Path, server: ReplyServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     server.reply = answers_but(1, Sent(body=b'{"text": "', endless=True))
-    started = time.monotonic()
-    rows, peak = peak_allocated_mb(lambda: run_system(tmp_path, capsys, f"http:{server.url}/ask", "20"))
-    assert time.monotonic() - started < 15  # not the 20 s timeout: the limit, reached at once
+    rows, peak = peak_allocated_mb(lambda: run_system(tmp_path, capsys, f"http:{server.url}/ask", "60"))
+    # Not the 60 s timeout but the limit, reached at once: the reason below says which, and the server's
+    # bytes sent say how far it was read (no clock: a loaded machine took 132 s over the three items).
     assert peak < 300  # the issue saw 3.3-4.1 GB for this one item
     assert server.finished.wait(10) and server.sent < 50 * MB  # the rest was never read
     assert rows["item01"]["reply"]["error"] == f"reply body over {MAX_BODY_BYTES:,} bytes (read no further)"
@@ -129,7 +130,7 @@ def test_a_content_length_past_the_limit_is_refused_before_the_body_is_read(
     assert failure.value.reason == (
         f"reply body over {MAX_BODY_BYTES:,} bytes: its Content-Length is 100,000,000 (refused unread)"
     )
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 20  # refused unread: not the default timeout's wait for 100 MB
     assert server.finished.wait(10) and server.sent < 30 * MB  # what the sockets' buffers took, no more
 
 
@@ -159,7 +160,7 @@ def test_200000_citations_or_50000_contexts_are_the_items_system_error_found_at_
     started = time.monotonic()
     options = ["--system-option", "model=m"] if kind == "openai" else []
     rows = run_system(tmp_path, capsys, system, "5", *options)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # a loaded machine's room; the reason below says it was no timeout
     assert rows["item01"]["reply"]["error"] == TOO_MANY_REASON[many]
     assert rows["item01"]["outcome"] == "system_error"
     assert [rows[f"item{n:02d}"]["response"] for n in (0, 2)] == ["It is 10 days."] * 2
@@ -214,12 +215,14 @@ def test_an_async_def_that_blocks_the_loop_is_still_told_so() -> None:
 def test_the_citations_of_a_200000_character_text_are_read_in_well_under_a_second(unit: str) -> None:
     """Reading the citations written in a text is linear in it ("[a[a[a..." was quadratic: minutes)."""
     text = (unit * (MAX_REPLY_CHARS // len(unit) + 1))[:MAX_REPLY_CHARS]
-    started = time.process_time()
-    try:
-        answer_from(text)
-    except SystemFailure as failure:  # more distinct citations than a reply may have: said at once
-        assert failure.reason.startswith("the reply has")
-    assert time.process_time() - started < 1.0
+
+    def read() -> None:
+        try:
+            answer_from(text)
+        except SystemFailure as failure:  # more distinct citations than a reply may have: said at once
+            assert failure.reason.startswith("the reply has")
+
+    assert_within(read, LOADED * SECOND, "the citations")  # budget.py's units: minutes were the defect
 
 
 def test_a_reply_a_million_levels_deep_is_the_items_system_error_in_process_and_over_http(

@@ -231,7 +231,8 @@ def test_a_call_past_the_timeout_is_the_items_system_error_and_the_run_ends(
 
     started = time.monotonic()
     rows = ask(tmp_path, Scripted(hangs_on_one), items(4), timeout=0.3, concurrency=2)
-    assert time.monotonic() - started < 3  # the run ends at the timeout, not when the call does
+    # The run ends at the timeout (0.3 s), not when the call does (10 s and more): a loaded machine's room.
+    assert time.monotonic() - started < 8
     errors = [row["reply"].get("error") for row in rows]
     assert errors == [None, "no reply within 0.3 s (the timeout)", None, None]
     assert [row["response"] for row in rows] == ["30 days", "", "30 days", "30 days"]

@@ -104,7 +104,8 @@ def test_a_dripping_body_is_cut_at_the_deadline(llama_server: Server, timeout: f
         elapsed = time.monotonic() - started
     attempts = retries + 1
     assert len(chats(faults)) == attempts
-    assert timeout * attempts <= elapsed < timeout * attempts + 2  # the drip alone: 100 s and more
+    # Never before the deadline; after it, the room of a loaded machine (the drip alone: 100 s and more).
+    assert timeout * attempts <= elapsed < timeout * attempts + 20
     assert outcomes(run) == [Outcome.UNSCORED]
     assert f"no whole reply within the {timeout:g} s deadline" in run.metrics["judge"].reasons[0]
 
@@ -124,7 +125,9 @@ def test_a_judge_past_its_deadline_passes_the_row_on(llama_server: Server) -> No
         elapsed = time.monotonic() - started
     assert outcomes(run) == [Outcome.PASS] * 2
     assert run.metrics["judge"].texts["judge_by"] == [label(model, quick)] * 2
-    assert elapsed < 1 + 3  # both rows at once: each cut at 1 s, then the quick judge
+    assert (
+        elapsed < 1 + 20
+    )  # each row cut at 1 s, then the quick judge (the drip: 100 s); a loaded machine's room
     assert judge_summary(run.summary) is not None
     assert judge_summary(run.summary).usage[label(model, dripping)].failures == 2
 

@@ -6,23 +6,23 @@ the per-row files, the comparisons, a harness run's results, the sweep's and the
 and the text and value functions; each takes at most MOST_RATIO times as long at four times the input.
 
 Linear work takes about 4 times as long, n log n a little more, quadratic 16 times (issue 22's Markdown
-cell escaping: 65 s for one 40,000-character route). Times are CPU seconds (``time.process_time``, so the
-other processes of a busy machine do not count), the best of three; a time under FLOOR is noise, not
-growth. A case whose smaller input already takes SMALL_BUDGET fails at once: a quadratic 100,000 would
-take minutes more to say the same."""
+cell escaping: 65 s for one 40,000-character route). The measure is tests/support/budget.py's
+``assert_linear``: CPU time, the best of three, a growth ratio and not a speed, so a busy machine does
+not fail it; a case whose smaller input already costs budget.SMALL_UNITS fails at once (a quadratic
+100,000 would take minutes more to say the same)."""
 
 from __future__ import annotations
 
 import csv
-import gc
 import json
-import time
 from collections.abc import Callable, Mapping
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+import budget
 import pytest
+from budget import SECOND, assert_within, cpu_seconds
 from cli_run import run
 from test_outcomes import CITED, Case, item, scored_run
 from test_results import info
@@ -52,10 +52,6 @@ from assay.text import clauses, cues, refusals, seed, squad, unicode
 from assay.values import reading
 
 N = 25_000  # characters (or parts) of the smaller input
-GROWTH = 4  # the larger input is this many times the smaller
-MOST_RATIO = 8  # linear: about 4; quadratic: 16
-FLOOR = 0.03  # seconds: a difference this small is noise
-SMALL_BUDGET = 5.0  # seconds at the smaller input: linear work takes a small part of it
 
 # Each input is a unit repeated to the size: no space makes one long word; a space, a long line of many
 # words (short units: many small parts).
@@ -84,30 +80,9 @@ def text_of(unit: str, size: int) -> str:
     return (unit * (size // len(unit) + 1))[:size]
 
 
-def cpu_seconds(work: Callable[[], object]) -> float:
-    gc.disable()  # a collection's pause belongs to no input size
-    try:
-        start = time.process_time()
-        work()
-        return time.process_time() - start
-    finally:
-        gc.enable()
-
-
 def assert_linear(work_at: Callable[[int], Callable[[], object]], n: int = N) -> None:
     """`work_at(size)` makes the input of that size (untimed) and gives the work to time on it."""
-    small_work = work_at(n)
-    first = cpu_seconds(small_work)
-    assert first < SMALL_BUDGET, f"{first:.1f} s at size {n}: far slower than linear work"
-    small = min(first, cpu_seconds(small_work), cpu_seconds(small_work))
-    bound = MOST_RATIO * small + FLOOR
-    big_work = work_at(GROWTH * n)
-    big = cpu_seconds(big_work)
-    for _ in range(2):  # best of three, tried again only when over
-        if big <= bound:
-            break
-        big = min(big, cpu_seconds(big_work))
-    assert big <= bound, f"{small:.3f} s at size {n}, {big:.3f} s at {GROWTH * n}: not linear"
+    budget.assert_linear(work_at, n)
 
 
 # --- the escapers -------------------------------------------------------------------------------------------
@@ -247,15 +222,15 @@ def test_score_markdown_with_a_40000_character_id_takes_well_under_a_second_more
     def seconds(ident: str) -> float:
         path = write_csv(tmp_path / "one.csv", [[ident, "Capital of India?", "Delhi", "Geo", "Mumbai"]])
         argv = ["score", "--responses", str(path), "--markdown", str(tmp_path / "out.md")]
-        start = time.process_time()
-        assert run(argv, capsys)[0] == 0
-        return time.process_time() - start
+        codes: list[int] = []
+        took = cpu_seconds(lambda: codes.append(run(argv, capsys)[0]))
+        assert codes == [0]
+        return took
 
     seconds("warm-up")  # the first call loads the scorers
     short, long = seconds("a"), seconds("a" * 40_000)
-    assert long - short < 0.5, (
-        f"{long:.2f} s with a 40,000-character id against {short:.2f} s with a short one"
-    )
+    # At most half a second's worth more (budget.py's units, so a loaded machine too); the defect: 56 s.
+    budget.check_units(long - short, SECOND / 2, "a 40,000-character id over a short one")
     assert "### " + "a" * 40_000 in (tmp_path / "out.md").read_text(encoding="utf-8")  # the miss, whole
 
 
@@ -303,8 +278,8 @@ def test_a_runs_results_are_linear(writer: str, kind: str, folder: Path) -> None
 def test_a_run_report_with_a_100000_character_route_renders_fast(folder: Path) -> None:
     """Issue 22: a reply whose route was 40,000 characters took 65 s in `assay run`; 100,000 hung it."""
     report, results = run_results("letters", 100_000, folder)
-    seconds = cpu_seconds(lambda: [write(report, results) for write in RESULTS.values()])
-    assert seconds < 2.0
+    # Well under a second on an idle machine (the defect: 65 s for 40,000 characters, 100,000 hung).
+    assert_within(lambda: [write(report, results) for write in RESULTS.values()], 2 * SECOND, "the reports")
     assert "a" * 100_000 in render_run_markdown(report)
     assert results["rollups"]["route"]["a" * 100_000]["n"] == 2
 

@@ -136,7 +136,9 @@ def test_a_catastrophic_pattern_leaves_its_row_unscored_within_the_budget(
     )
     started = time.perf_counter()
     run = score(frame, ["hard_fact"])
-    assert time.perf_counter() - started < 1 + 2 * PATTERN_SECONDS  # generous: the machines are noisy
+    # The budget honoured: the pattern alone ran 52 s without it (and these patterns, 40 a's: hours).
+    # The clock's time: a loaded machine's stretch is allowed, many-fold.
+    assert time.perf_counter() - started < 10 + 2 * PATTERN_SECONDS
     scores = run.metrics["hard_fact"]
     assert (scores.outcome(0), scores.outcome(1)) == (Outcome.UNSCORED, Outcome.PASS)
     assert scores.reasons[0].startswith(TIMED_OUT)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pdfgen
 import pytest
+from budget import SECOND, assert_within
 
 from assay import load_records
 from assay.cli import main
@@ -78,24 +79,58 @@ FACTS = {
 # (field, reply, cited page, the outcome a careful reader gives)
 CASES = [
     # the value in the clause that answers the field, other true figures of the page beside it
-    ("annual_refund_window", "Annual subscriptions may be refunded within 30 days of purchase.", 3,
-     "correct"),
-    ("annual_refund_window", "You can get a refund on an annual plan within thirty days of buying it.", 3,
-     "correct"),
-    ("annual_refund_window", "Annual subscriptions may be refunded within 30 days of purchase, and priority "
-     "tickets are answered within 4 business hours.", 3, "correct"),
-    ("annual_refund_window", "Refunds of annual subscriptions are available for not more than 30 days after "
-     "purchase.", 3, "correct"),
+    (
+        "annual_refund_window",
+        "Annual subscriptions may be refunded within 30 days of purchase.",
+        3,
+        "correct",
+    ),
+    (
+        "annual_refund_window",
+        "You can get a refund on an annual plan within thirty days of buying it.",
+        3,
+        "correct",
+    ),
+    (
+        "annual_refund_window",
+        "Annual subscriptions may be refunded within 30 days of purchase, and priority "
+        "tickets are answered within 4 business hours.",
+        3,
+        "correct",
+    ),
+    (
+        "annual_refund_window",
+        "Refunds of annual subscriptions are available for not more than 30 days after purchase.",
+        3,
+        "correct",
+    ),
     # the expected figure said only of another clause; a negation before or after it; a hedge
-    ("annual_refund_window", "Customer data is kept for 30 days after cancellation, while annual "
-     "subscriptions may be refunded within 14 days.", 3, "wrong_cited"),
-    ("annual_refund_window", "Annual subscriptions cannot be refunded within 30 days of purchase.", 3,
-     "wrong_cited"),
-    ("annual_refund_window", "Annual refunds are usually allowed within 30 days, but it can be 14.", 3,
-     "wrong_cited"),
+    (
+        "annual_refund_window",
+        "Customer data is kept for 30 days after cancellation, while annual "
+        "subscriptions may be refunded within 14 days.",
+        3,
+        "wrong_cited",
+    ),
+    (
+        "annual_refund_window",
+        "Annual subscriptions cannot be refunded within 30 days of purchase.",
+        3,
+        "wrong_cited",
+    ),
+    (
+        "annual_refund_window",
+        "Annual refunds are usually allowed within 30 days, but it can be 14.",
+        3,
+        "wrong_cited",
+    ),
     ("service_credit_pct", "A service credit of 10% does not apply to Nimbus Cloud.", 2, "wrong_cited"),
-    ("service_credit_pct", "Nimbus Cloud credits 10% of the monthly fee for each full hour below the "
-     "commitment.", 2, "correct"),
+    (
+        "service_credit_pct",
+        "Nimbus Cloud credits 10% of the monthly fee for each full hour below the commitment.",
+        2,
+        "correct",
+    ),
     # yes/no with the question's own predicate
     ("monthly_refundable", "Monthly subscriptions are not refundable.", 3, "correct"),
     ("monthly_refundable", "Monthly subscriptions are non-refundable.", 3, "correct"),
@@ -104,8 +139,12 @@ CASES = [
     ("monthly_refundable", "Yes, monthly subscriptions are refundable.", 3, "wrong_cited"),
     ("sso_included", "Single sign-on is included in the Enterprise plan.", 4, "correct"),
     ("sso_included", "SSO is not included in the Enterprise plan.", 4, "wrong_cited"),
-    ("sso_included", "The Enterprise plan comes with single sign-on, but SAML audit logs are not included.",
-     4, "correct"),
+    (
+        "sso_included",
+        "The Enterprise plan comes with single sign-on, but SAML audit logs are not included.",
+        4,
+        "correct",
+    ),
     ("sso_included", "Single sign-on depends on your contract.", 4, "wrong_cited"),  # a hedge
     # a reply that says neither: the rules cannot decide, and say so
     ("sso_included", "The Enterprise plan has several security features.", 4, "unscored"),
@@ -165,8 +204,12 @@ ATTRIBUTION = [
     ("The refund window is 14 or 30 days.", 30, False),
     ("The refund window is 14-30 days.", 30, False),
     # a reply that answers first and quotes after: the opening is its answer, the quote its evidence
-    ("30 days. Refunds: annual subscriptions may be refunded within 30 days of purchase (14 days for "
-     "promotional plans).", 30, True),
+    (
+        "30 days. Refunds: annual subscriptions may be refunded within 30 days of purchase (14 days for "
+        "promotional plans).",
+        30,
+        True,
+    ),
     ("14 days. Refunds: annual subscriptions may be refunded within 30 days of purchase.", 30, False),
     ("It is 30 days, but the refund window is 14 days for some plans.", 30, False),
 ]
@@ -221,7 +264,6 @@ def test_a_yes_or_no_is_read_from_the_questions_predicate_in_any_domain(reply: s
     ],
 )
 def test_a_megabyte_reply_with_the_fields_terms_takes_seconds(reply: str) -> None:
-    import time
 
     from assay.scorers.value_match import _terms, decide, expected_of
     from assay.text import unicode
@@ -229,15 +271,12 @@ def test_a_megabyte_reply_with_the_fields_terms_takes_seconds(reply: str) -> Non
     expected = expected_of({"value": 30, "unit": "days"}, None, None, ()).value
     assert expected is not None
     terms = _terms("annual_refund_window", "Within how many days can an annual plan be refunded?", "X")
-    started = time.perf_counter()
-    decide(expected, unicode.fold(reply), (), terms)
-    assert time.perf_counter() - started < 15
+    assert_within(lambda: decide(expected, unicode.fold(reply), (), terms), 15 * SECOND, "a megabyte reply")
 
 
 def test_a_megabyte_of_distinct_figures_is_grounded_in_seconds_and_not_vouched_for(
     gold: tuple[Path, dict[str, dict[str, Any]]],
 ) -> None:
-    import time
 
     from assay.parts import Citation
     from assay.scorers.grounding import load_run_sources
@@ -248,8 +287,9 @@ def test_a_megabyte_of_distinct_figures_is_grounded_in_seconds_and_not_vouched_f
     library = Library(load_run_sources(sources))
     reply = " ".join(f"{number} seats" for number in range(1, 90_000))  # 1.2 MB
     item = Item(scope=DOCUMENT, source_document=DOCUMENT, source_title="Nimbus Cloud")
-    started = time.perf_counter()
-    grounding = ground(reply, [Citation(document=DOCUMENT, page=3)], [], item, library)
-    assert time.perf_counter() - started < 15
+    grounded: list[Any] = []
+    cited = [Citation(document=DOCUMENT, page=3)]
+    assert_within(lambda: grounded.append(ground(reply, cited, [], item, library)), 15 * SECOND, "a megabyte")
+    grounding = grounded[0]
     assert not grounding.passed
     assert any(f"the first {MAX_FIGURES} were checked" in problem for problem in grounding.problems)

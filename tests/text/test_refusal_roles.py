@@ -187,12 +187,12 @@ def test_every_role_says_not() -> None:
 
 
 def test_a_long_reply_without_a_negation_is_read_quickly() -> None:
-    import time
+    from budget import SECOND, assert_within
 
     reply = "The grace period is 30 days, and the policy covers AYUSH treatment; see page 4. " * 20_000
-    started = time.perf_counter()
     assert refusal_roles.find_role(reply) is None
-    assert time.perf_counter() - started < 10  # about 0.6 s: no clause says "not", none is searched
+    # About 0.6 s: no clause says "not", none is searched (budget.py's units: a loaded machine too).
+    assert_within(lambda: refusal_roles.find_role(reply), 10 * SECOND, "a long reply")
 
 
 # --- declined: a decline of the asked thing, with no answer to it -------------------------------------

@@ -18,12 +18,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzing import PER_EXAMPLE_SECONDS, SEED, examples, fuzz_settings
+from fuzzing import SEED, examples, fuzz_settings, one_example
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
@@ -148,21 +147,13 @@ def _csv(header: list[str], rows: list[list[str]]) -> str:
 
 def _load(paths: list[Path], questions: Path) -> Any:
     """The loader's result, or None when it refused the input; any other exception fails the example.
-    Its time is the process's CPU time, the least of two tries when the first is over the bound: the
-    machine is shared, and another process's work (or one GC pause) is no slowness of the loader's."""
-    took = []
-    for _ in range(2):
-        started = time.process_time()
+    Its cost is held to the fuzzers' PER_EXAMPLE_UNITS of CPU (``fuzzing.one_example``)."""
+    with one_example("one CSV"):
         try:
-            loaded = load_chunk_eval(paths, questions)
+            return load_chunk_eval(paths, questions)
         except AssayError as exc:
             assert exc.message.strip()
-            loaded = None
-        took.append(time.process_time() - started)
-        if took[-1] < PER_EXAMPLE_SECONDS:
-            break
-    assert min(took) < PER_EXAMPLE_SECONDS, f"{min(took):.2f} s of CPU for one CSV"
-    return loaded
+            return None
 
 
 def _check_loaded(loaded: Any, rows: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -322,7 +323,8 @@ def test_progress_in_a_ci_log_is_a_line_now_and_then_not_one_per_url() -> None:
         progress(None)  # type: ignore[arg-type]  # the verdict is not read
     progress.close()
     lines = log.getvalue().splitlines()
-    assert lines[-1] == "assay: checking 5000/5000 URLs, 0s elapsed" and len(lines) < 5
+    # The time it took is the machine's (a loaded one may say 1s): the line's words are the behaviour.
+    assert re.fullmatch(r"assay: checking 5000/5000 URLs, \d+s elapsed", lines[-1]) and len(lines) < 5
 
 
 def test_the_terminal_lists_20_hosts_the_worst_kept_and_the_total_of_all() -> None:
