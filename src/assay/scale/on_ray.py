@@ -1,0 +1,245 @@
+"""``assay score --ray ADDRESS``: a responses file scored through Ray Data, with a local run's report.
+
+    driver: assay's reader ──► Arrow batches (+ assay:row, assay:line) ──► the object store
+    Ray Data: map_batches(BatchScorer) on the cluster's workers ──► verdicts + partial summaries
+    driver: merge the summaries in input order; --out from the batches read again beside their verdicts
+
+The file is read by assay's own reader on the driver, so every cell is what a local run reads (the same
+text, the same line numbers in messages, the same row numbers for a file without ids), and it need not be
+on the workers' disks: a ``ray://`` cluster scores a file only the driver sees. What needs the whole file
+is settled on the driver: ids repeated across batches (the file is then loaded here, whose loader
+reports the first repeat with its lines, as a local run does) and the joined --out, written whole or not
+at all. Ray and pyarrow are imported only here, when --ray is given.
+"""
+
+from __future__ import annotations
+
+import shutil
+from array import array
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import AssayError, InputError, UsageError
+from ..extras import missing_extra
+from ..metric import FAIL, PASS, SOFT_PASS, UNSCORED, MetricScores
+from ..parallel import _join_parts, _parts_folder
+from ..readers import read_table
+from ..records import ColumnMap, load_records
+from ..report.rows import write_verdicts
+from ..scoring import BATCH_ROWS, ScoreOptions, ScoreRun, blank_rows, finish
+from ..summary import Summary
+from .columnar import LINE, ROW_NUMBER, BatchScorer, partial_summaries, pyarrow, summary_of
+
+LOCAL = "local"  # --ray local: start a Ray cluster on this machine for the run, and stop it after
+# Ray's own log lines and progress bars on the terminal would bury the report.
+QUIET = {"log_to_driver": False, "include_dashboard": False, "logging_level": "ERROR"}
+
+
+def score_on_ray(
+    path: str | Path,
+    metrics: Sequence[str] | None = None,
+    *,
+    address: str = LOCAL,
+    options: ScoreOptions | None = None,
+    columns: ColumnMap | None = None,
+    limit: int | None = None,
+    allow_duplicate_ids: bool = False,
+    out: str | Path | None = None,
+    batch_rows: int = BATCH_ROWS,
+) -> Summary:
+    """Score `path` on the Ray cluster at `address` ("local": one started for the run; "auto", an
+    address or ``ray://host:port``: as ``ray.init`` takes it; a process already connected uses its
+    cluster), write --out if given, and return the merged summary: a local run's, number for number."""
+    ray = _ray()
+    scorer = BatchScorer(
+        None if metrics is None else tuple(metrics),
+        options or ScoreOptions(),
+        columns,
+        str(path),
+        allow_duplicate_ids,
+    )
+    started = _connect(ray, address)
+    try:
+        scored = _scored_batches(ray, scorer, path, limit, batch_rows)
+    finally:
+        if started:
+            ray.shutdown()
+    if not allow_duplicate_ids:
+        _check_ids_across(scored, path, columns, limit)
+    summary = summary_of(scored)
+    if out is not None:
+        _write_out(scorer, summary, scored, Path(path), limit, batch_rows, Path(out))
+    return summary
+
+
+def _ray() -> Any:
+    try:
+        import ray
+        import ray.data
+    except ImportError:
+        raise missing_extra("ray", "to score on a Ray cluster (--ray)") from None
+    pyarrow()  # Ray Data brings it; said plainly if it is missing all the same
+    return ray
+
+
+def _connect(ray: Any, address: str) -> bool:
+    """Join the cluster (or start one, for "local"); True when this call started the connection."""
+    if ray.is_initialized():
+        return False
+    try:
+        ray.init(address=None if address == LOCAL else address, **QUIET)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        raise UsageError(
+            f"cannot reach a Ray cluster at {address!r} ({exc})",
+            where="--ray",
+            fix="start one (ray start --head), or pass --ray local to start one for the run",
+        ) from None
+    return True
+
+
+def input_batches(path: str | Path, limit: int | None, batch_rows: int) -> Iterator[Any]:
+    """The file as read by assay's reader, in Arrow tables of about `batch_rows` rows, each row with its
+    number in the file (``assay:row``) and its place (``assay:line``)."""
+    pa = pyarrow()
+    table = read_table(path, limit=limit)
+    rows: list[Any] = []
+    places: list[int] = []
+    numbered = 0
+
+    def batch() -> Any:
+        cells = [[row.get(name) for name in table.columns] if isinstance(row, dict) else row for row in rows]
+        arrays = {name: _array(pa, column, name, path) for name, column in zip(table.columns, zip(*cells))}
+        if not cells:
+            arrays = {name: pa.array([], pa.string()) for name in table.columns}
+        arrays[ROW_NUMBER] = pa.array(range(numbered + 1, numbered + 1 + len(rows)), pa.int64())
+        arrays[LINE] = pa.array(places, pa.int64())
+        return pa.table(arrays)
+
+    for locations, block in table.blocks:
+        rows += block
+        places += locations
+        if limit is not None and len(rows) + numbered > limit:
+            del rows[limit - numbered :], places[limit - numbered :]
+        if len(rows) >= batch_rows:
+            yield batch()
+            numbered += len(rows)
+            rows, places = [], []
+    if rows or not numbered:  # an empty file still has a batch: its columns are checked there
+        yield batch()
+
+
+def _array(pa: Any, cells: Sequence[Any], name: str, path: str | Path) -> Any:
+    try:
+        return pa.array(cells)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
+        raise InputError(
+            f"column {name!r} mixes kinds of value that one Arrow column cannot hold ({exc})",
+            where=str(path),
+            fix="score this file without --ray, or write the column as text",
+        ) from None
+
+
+def _scored_batches(ray: Any, scorer: BatchScorer, path: str | Path, limit: int | None, rows: int) -> list[Any]:
+    """Every batch's verdicts and partial summary, in input order."""
+    context = ray.data.DataContext.get_current()
+    context.execution_options.preserve_order = True  # the summary's lists of ids are in input order
+    context.enable_progress_bars = False
+    refs = [ray.put(batch) for batch in input_batches(path, limit, rows)]
+    dataset = ray.data.from_arrow_refs(refs).map_batches(
+        scorer, batch_format="pyarrow", batch_size=None, zero_copy_batch=True
+    )
+    try:
+        return list(dataset.iter_batches(batch_format="pyarrow", batch_size=None))
+    except Exception as exc:  # a worker's AssayError comes back wrapped in Ray's errors
+        found = _assay_error(exc)
+        if found is None:
+            raise
+        raise found from None
+
+
+def _assay_error(exc: BaseException) -> AssayError | None:
+    """The AssayError a worker raised, from the chain of Ray's errors around it."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        cause = getattr(current, "cause", None)
+        if isinstance(current, AssayError) and not isinstance(cause, AssayError):
+            return type(current)(current.what, where=current.where, fix=current.fix)
+        current = cause if isinstance(cause, BaseException) else current.__cause__
+    return None
+
+
+def _check_ids_across(scored: Sequence[Any], path: str | Path, columns: ColumnMap | None, limit: int | None) -> None:
+    """Each batch checked its own ids; an id in two batches makes the file load here, whose loader
+    reports it with the lines of both rows, as a local run does."""
+    if not scored or "id" not in scored[0].schema.names:
+        return
+    seen: set[str] = set()
+    for batch in scored:
+        ids = batch.column("id").to_pylist()
+        if not seen.isdisjoint(ids):
+            load_records(path, columns=columns, limit=limit)  # raises the repeat, with its lines
+            raise InputError("an id is repeated across the file", where=str(path), fix="make ids unique")
+        seen.update(ids)
+
+
+def _write_out(
+    scorer: BatchScorer, summary: Summary, scored: Sequence[Any], path: Path, limit: int | None,
+    rows: int, out: Path,
+) -> None:
+    """--out as a local run writes it: the file read again in the same batches, each beside its
+    verdicts, written as a part, and the parts joined (``parallel``'s pieces)."""
+    pa = pyarrow()
+    verdicts = pa.concat_tables(scored)
+    folder = _parts_folder(out)
+    try:
+        parts, start = [], 0
+        for index, batch in enumerate(input_batches(path, limit, rows)):
+            run = _run_of(scorer, summary, batch, verdicts.slice(start, batch.num_rows))
+            start += batch.num_rows
+            parts.append(write_verdicts(run, folder / f"part{index}{out.suffix}", header=index == 0, part=True))
+        _join_parts(parts, out)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_of(scorer: BatchScorer, summary: Summary, batch: Any, verdicts: Any) -> ScoreRun:
+    """A batch's run rebuilt from its verdict columns, for writing --out (which reads the verdict, the
+    deciding answer, the extra and text columns, and the pair's outcomes for the agreement column)."""
+    dataset = scorer.dataset(batch)
+    records = dataset.records
+    results = {}
+    for name in summary.metrics:
+        values = verdicts.column(name).to_pylist()
+        soft = verdicts.column(f"{name}_soft").to_pylist() if f"{name}_soft" in verdicts.schema.names else None
+        graded = pyarrow().types.is_floating(verdicts.schema.field(name).type)
+        scores = MetricScores(name, bytearray(_outcome(v, graded, soft[i] if soft else False) for i, v in enumerate(values)))
+        answers = verdicts.column(f"{name}_answer").to_pylist()
+        scores.answer_index = array(
+            "i", (-1 if a is None else r.answers.index(a) for a, r in zip(answers, records))
+        )
+        declared = scorer_columns(name)
+        scores.extras = {c: array("i", verdicts.column(c).to_pylist()) for c in declared[0]}
+        scores.texts = {c: verdicts.column(c).to_pylist() for c in declared[1]}
+        if graded:
+            scores.values = array("d", (0.0 if v is None else v for v in values))
+        results[name] = scores
+    signatures = {name: metric.signature for name, metric in summary.metrics.items()}
+    return finish(dataset, results, blank_rows(records), scorer.options, signatures)
+
+
+def scorer_columns(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from ..scorer_registry import scorer_of
+
+    scorer = scorer_of(name)
+    return scorer.extra_columns, scorer.text_columns
+
+
+def _outcome(value: Any, graded: bool, soft: bool) -> int:
+    if value is None:
+        return UNSCORED
+    if graded:  # --out writes a graded metric's score, not its outcome: pass is a full score
+        return PASS if value == 1.0 else FAIL
+    return PASS if value else SOFT_PASS if soft else FAIL
