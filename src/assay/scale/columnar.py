@@ -31,6 +31,7 @@ from typing import Any
 
 from ..errors import InputError, UsageError
 from ..extras import missing_extra
+from ..metric import Scorer
 from ..readers import Table, _parquet_cells
 from ..records import ROW_COLUMN, ColumnMap, Dataset, load_table
 from ..report.rows import verdict_table
@@ -62,7 +63,7 @@ class BatchScorer:
     Run scorers (a judge, a metric made of others' verdicts over the whole run) read the whole run in
     one process, so they are refused here: a judge scales by its server (docs/scale.md)."""
 
-    metrics: tuple[str, ...] | None = None
+    metrics: tuple[str | Scorer, ...] | None = None
     options: ScoreOptions = field(default_factory=ScoreOptions)
     columns: ColumnMap | None = None
     source: str = "<batches>"
@@ -155,14 +156,16 @@ class BatchScorer:
 
 def score_batch(
     batch: Any,
-    metrics: Sequence[str] | None = None,
+    metrics: Sequence[str | Scorer] | None = None,
     *,
     options: ScoreOptions | None = None,
     columns: ColumnMap | None = None,
     source: str = "<batches>",
 ) -> Any:
     """One batch's verdict columns and partial summary (see the module's notes): ``BatchScorer``'s call."""
-    scorer = BatchScorer(None if metrics is None else tuple(metrics), options or ScoreOptions(), columns, source)
+    scorer = BatchScorer(
+        None if metrics is None else tuple(metrics), options or ScoreOptions(), columns, source
+    )
     return scorer(batch)
 
 
@@ -209,7 +212,13 @@ def _is_text(column: Any) -> bool:
     """A column of strings with no null: read as a CSV file's cells are (``Table.cells_are_text``)."""
     pa = pyarrow()
     kind = column.type
-    return (pa.types.is_string(kind) or pa.types.is_large_string(kind)) and column.null_count == 0
+    text = pa.types.is_string(kind) or pa.types.is_large_string(kind) or _is_string_view(pa, kind)
+    return bool(text) and column.null_count == 0
+
+
+def _is_string_view(pa: Any, kind: Any) -> bool:
+    check = getattr(pa.types, "is_string_view", None)  # pyarrow 16 on
+    return check is not None and bool(check(kind))
 
 
 def _ints(batch: Any, name: str) -> list[int] | None:

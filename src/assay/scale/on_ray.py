@@ -29,7 +29,7 @@ from ..records import ColumnMap, load_records
 from ..report.rows import write_verdicts
 from ..scoring import BATCH_ROWS, ScoreOptions, ScoreRun, blank_rows, finish
 from ..summary import Summary
-from .columnar import LINE, ROW_NUMBER, BatchScorer, partial_summaries, pyarrow, summary_of
+from .columnar import LINE, ROW_NUMBER, BatchScorer, pyarrow, summary_of
 
 LOCAL = "local"  # --ray local: start a Ray cluster on this machine for the run, and stop it after
 # Ray's own log lines and progress bars on the terminal would bury the report.
@@ -140,7 +140,9 @@ def _array(pa: Any, cells: Sequence[Any], name: str, path: str | Path) -> Any:
         ) from None
 
 
-def _scored_batches(ray: Any, scorer: BatchScorer, path: str | Path, limit: int | None, rows: int) -> list[Any]:
+def _scored_batches(
+    ray: Any, scorer: BatchScorer, path: str | Path, limit: int | None, rows: int
+) -> list[Any]:
     """Every batch's verdicts and partial summary, in input order."""
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True  # the summary's lists of ids are in input order
@@ -171,7 +173,9 @@ def _assay_error(exc: BaseException) -> AssayError | None:
     return None
 
 
-def _check_ids_across(scored: Sequence[Any], path: str | Path, columns: ColumnMap | None, limit: int | None) -> None:
+def _check_ids_across(
+    scored: Sequence[Any], path: str | Path, columns: ColumnMap | None, limit: int | None
+) -> None:
     """Each batch checked its own ids; an id in two batches makes the file load here, whose loader
     reports it with the lines of both rows, as a local run does."""
     if not scored or "id" not in scored[0].schema.names:
@@ -186,8 +190,13 @@ def _check_ids_across(scored: Sequence[Any], path: str | Path, columns: ColumnMa
 
 
 def _write_out(
-    scorer: BatchScorer, summary: Summary, scored: Sequence[Any], path: Path, limit: int | None,
-    rows: int, out: Path,
+    scorer: BatchScorer,
+    summary: Summary,
+    scored: Sequence[Any],
+    path: Path,
+    limit: int | None,
+    rows: int,
+    out: Path,
 ) -> None:
     """--out as a local run writes it: the file read again in the same batches, each beside its
     verdicts, written as a part, and the parts joined (``parallel``'s pieces)."""
@@ -199,7 +208,9 @@ def _write_out(
         for index, batch in enumerate(input_batches(path, limit, rows)):
             run = _run_of(scorer, summary, batch, verdicts.slice(start, batch.num_rows))
             start += batch.num_rows
-            parts.append(write_verdicts(run, folder / f"part{index}{out.suffix}", header=index == 0, part=True))
+            parts.append(
+                write_verdicts(run, folder / f"part{index}{out.suffix}", header=index == 0, part=True)
+            )
         _join_parts(parts, out)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -213,9 +224,13 @@ def _run_of(scorer: BatchScorer, summary: Summary, batch: Any, verdicts: Any) ->
     results = {}
     for name in summary.metrics:
         values = verdicts.column(name).to_pylist()
-        soft = verdicts.column(f"{name}_soft").to_pylist() if f"{name}_soft" in verdicts.schema.names else None
+        soft = (
+            verdicts.column(f"{name}_soft").to_pylist() if f"{name}_soft" in verdicts.schema.names else None
+        )
         graded = pyarrow().types.is_floating(verdicts.schema.field(name).type)
-        scores = MetricScores(name, bytearray(_outcome(v, graded, soft[i] if soft else False) for i, v in enumerate(values)))
+        scores = MetricScores(
+            name, bytearray(_outcome(v, graded, soft[i] if soft else False) for i, v in enumerate(values))
+        )
         answers = verdicts.column(f"{name}_answer").to_pylist()
         scores.answer_index = array(
             "i", (-1 if a is None else r.answers.index(a) for a, r in zip(answers, records))
