@@ -14,9 +14,11 @@ at all. Ray and pyarrow are imported only here, when --ray is given.
 
 from __future__ import annotations
 
+import logging
 import shutil
 from array import array
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,7 @@ def score_on_ray(
     limit: int | None = None,
     allow_duplicate_ids: bool = False,
     out: str | Path | None = None,
+    sheet: str | None = None,
     batch_rows: int = BATCH_ROWS,
 ) -> Summary:
     """Score `path` on the Ray cluster at `address` ("local": one started for the run; "auto", an
@@ -59,17 +62,18 @@ def score_on_ray(
         str(path),
         allow_duplicate_ids,
     )
+    source = Source(Path(path), limit, sheet)
     started = _connect(ray, address)
     try:
-        scored = _scored_batches(ray, scorer, path, limit, batch_rows)
+        scored = _scored_batches(ray, scorer, source, batch_rows)
     finally:
         if started:
             ray.shutdown()
     if not allow_duplicate_ids:
-        _check_ids_across(scored, path, columns, limit)
+        _check_ids_across(scored, source, columns)
     summary = summary_of(scored)
     if out is not None:
-        _write_out(scorer, summary, scored, Path(path), limit, batch_rows, Path(out))
+        _write_out(scorer, summary, scored, source, batch_rows, Path(out))
     return summary
 
 
@@ -98,11 +102,21 @@ def _connect(ray: Any, address: str) -> bool:
     return True
 
 
-def input_batches(path: str | Path, limit: int | None, batch_rows: int) -> Iterator[Any]:
+@dataclass(frozen=True)
+class Source:
+    """The file, as --responses, --limit and --sheet name it."""
+
+    path: Path
+    limit: int | None = None
+    sheet: str | None = None
+
+
+def input_batches(source: Source, batch_rows: int) -> Iterator[Any]:
     """The file as read by assay's reader, in Arrow tables of about `batch_rows` rows, each row with its
     number in the file (``assay:row``) and its place (``assay:line``)."""
     pa = pyarrow()
-    table = read_table(path, limit=limit)
+    path, limit = source.path, source.limit
+    table = read_table(path, limit=limit, sheet=source.sheet)
     rows: list[Any] = []
     places: list[int] = []
     numbered = 0
@@ -140,14 +154,13 @@ def _array(pa: Any, cells: Sequence[Any], name: str, path: str | Path) -> Any:
         ) from None
 
 
-def _scored_batches(
-    ray: Any, scorer: BatchScorer, path: str | Path, limit: int | None, rows: int
-) -> list[Any]:
+def _scored_batches(ray: Any, scorer: BatchScorer, source: Source, rows: int) -> list[Any]:
     """Every batch's verdicts and partial summary, in input order."""
+    logging.getLogger("ray.data").setLevel(logging.ERROR)  # its plan and timing lines would bury the report
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True  # the summary's lists of ids are in input order
     context.enable_progress_bars = False
-    refs = [ray.put(batch) for batch in input_batches(path, limit, rows)]
+    refs = [ray.put(batch) for batch in input_batches(source, rows)]
     dataset = ray.data.from_arrow_refs(refs).map_batches(
         scorer, batch_format="pyarrow", batch_size=None, zero_copy_batch=True
     )
@@ -173,9 +186,7 @@ def _assay_error(exc: BaseException) -> AssayError | None:
     return None
 
 
-def _check_ids_across(
-    scored: Sequence[Any], path: str | Path, columns: ColumnMap | None, limit: int | None
-) -> None:
+def _check_ids_across(scored: Sequence[Any], source: Source, columns: ColumnMap | None) -> None:
     """Each batch checked its own ids; an id in two batches makes the file load here, whose loader
     reports it with the lines of both rows, as a local run does."""
     if not scored or "id" not in scored[0].schema.names:
@@ -184,8 +195,11 @@ def _check_ids_across(
     for batch in scored:
         ids = batch.column("id").to_pylist()
         if not seen.isdisjoint(ids):
-            load_records(path, columns=columns, limit=limit)  # raises the repeat, with its lines
-            raise InputError("an id is repeated across the file", where=str(path), fix="make ids unique")
+            # raises the first repeat, with its lines
+            load_records(source.path, columns=columns, limit=source.limit, sheet=source.sheet)
+            raise InputError(
+                "an id is repeated across the file", where=str(source.path), fix="make ids unique"
+            )
         seen.update(ids)
 
 
@@ -193,8 +207,7 @@ def _write_out(
     scorer: BatchScorer,
     summary: Summary,
     scored: Sequence[Any],
-    path: Path,
-    limit: int | None,
+    source: Source,
     rows: int,
     out: Path,
 ) -> None:
@@ -205,7 +218,7 @@ def _write_out(
     folder = _parts_folder(out)
     try:
         parts, start = [], 0
-        for index, batch in enumerate(input_batches(path, limit, rows)):
+        for index, batch in enumerate(input_batches(source, rows)):
             run = _run_of(scorer, summary, batch, verdicts.slice(start, batch.num_rows))
             start += batch.num_rows
             parts.append(
