@@ -14,6 +14,7 @@ at all. Ray and pyarrow are imported only here, when --ray is given.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import shutil
 from array import array
@@ -71,6 +72,8 @@ def score_on_ray(
             ray.shutdown()
     if not allow_duplicate_ids:
         _check_ids_across(scored, source, columns)
+    if not sum(batch.num_rows for batch in scored):
+        load_records(source.path, columns=columns, limit=limit, sheet=sheet)  # says what a local run says
     summary = summary_of(scored)
     if out is not None:
         _write_out(scorer, summary, scored, source, batch_rows, Path(out))
@@ -112,38 +115,34 @@ class Source:
 
 
 def input_batches(source: Source, batch_rows: int) -> Iterator[Any]:
-    """The file as read by assay's reader, in Arrow tables of about `batch_rows` rows, each row with its
-    number in the file (``assay:row``) and its place (``assay:line``)."""
+    """The file as read by assay's reader, in Arrow tables of `batch_rows` rows (the last may be
+    shorter), each row with its number in the file (``assay:row``) and its place (``assay:line``)."""
     pa = pyarrow()
-    path, limit = source.path, source.limit
-    table = read_table(path, limit=limit, sheet=source.sheet)
-    rows: list[Any] = []
-    places: list[int] = []
+    table = read_table(source.path, limit=source.limit, sheet=source.sheet)
+    blocks = itertools.chain.from_iterable(zip(locations, rows) for locations, rows in table.blocks)
+    placed = itertools.islice(blocks, source.limit)
     numbered = 0
-
-    def batch() -> Any:
+    while True:
+        chunk = list(itertools.islice(placed, batch_rows))
+        if not chunk and numbered:
+            return
+        # (an empty file still gives one batch: its columns are checked there)
+        places: Sequence[int] = [place for place, _ in chunk]
+        rows: Sequence[Any] = [row for _, row in chunk]
         cells = [[row.get(name) for name in table.columns] if isinstance(row, dict) else row for row in rows]
-        arrays = {name: _array(pa, column, name, path) for name, column in zip(table.columns, zip(*cells))}
-        if not cells:
-            arrays = {name: pa.array([], pa.string()) for name in table.columns}
+        columns = list(zip(*cells)) if cells else [() for _ in table.columns]
+        arrays = {name: _array(pa, column, name, source.path) for name, column in zip(table.columns, columns)}
         arrays[ROW_NUMBER] = pa.array(range(numbered + 1, numbered + 1 + len(rows)), pa.int64())
         arrays[LINE] = pa.array(places, pa.int64())
-        return pa.table(arrays)
-
-    for locations, block in table.blocks:
-        rows += block
-        places += locations
-        if limit is not None and len(rows) + numbered > limit:
-            del rows[limit - numbered :], places[limit - numbered :]
-        if len(rows) >= batch_rows:
-            yield batch()
-            numbered += len(rows)
-            rows, places = [], []
-    if rows or not numbered:  # an empty file still has a batch: its columns are checked there
-        yield batch()
+        yield pa.table(arrays)
+        if not chunk:
+            return
+        numbered += len(rows)
 
 
 def _array(pa: Any, cells: Sequence[Any], name: str, path: str | Path) -> Any:
+    if not cells:
+        return pa.array([], pa.string())
     try:
         return pa.array(cells)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:

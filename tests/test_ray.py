@@ -1,0 +1,92 @@
+"""Scoring on a real Ray cluster (assay score --ray, assay.scale.on_ray): a local cluster of two workers
+scores the 1,000,000-row benchmark file, and the summary and every verdict are the single-process run's.
+
+It needs Ray (the ray extra, in the test extra): without it the test skips, except under CI=true, where
+that is a failure (CI installs it). It takes about a minute or two on two cores (see docs/scale.md).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay import score_file, summary_dict
+from conftest import skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_ROWS = 1_000_000  # the benchmark file of bench/bench_score.py
+OBJECT_STORE_BYTES = 500 << 20  # modest: the file is about 400 MB; Ray spills what does not fit
+
+
+def bench_score() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_score", ROOT / "bench" / "bench_score.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_score", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[Any]:
+    """A local Ray cluster with two workers (two CPUs: two batches scored at once, in two processes)."""
+    if importlib.util.find_spec("ray") is None:
+        skip_or_fail("Ray is not installed (pip install 'assay[ray]')")
+    import ray
+
+    ray.init(num_cpus=2, object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def test_a_million_rows_on_two_ray_workers_give_the_single_process_run(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    from assay import score_on_ray
+
+    assert ray_cluster.cluster_resources()["CPU"] == 2
+    (data,) = bench_score().synthetic_files(tmp_path, BENCH_ROWS, "quoted")
+    on_ray, alone = tmp_path / "on_ray.csv", tmp_path / "alone.csv"
+    summary = score_on_ray(data, out=on_ray)
+    local = score_file(data, out=alone, workers=1)
+    assert summary_dict(summary) == summary_dict(local.summary)
+    assert summary.total == BENCH_ROWS
+    # every verdict (and every input cell beside it), byte for byte
+    assert on_ray.read_bytes() == alone.read_bytes()
+
+
+def test_an_input_error_on_a_worker_is_the_local_error(ray_cluster: Any, tmp_path: Path) -> None:
+    """A malformed cell found on a worker is reported as a local run reports it: file, line, fix."""
+    from assay import InputError, score_on_ray
+
+    data = tmp_path / "answers.csv"
+    data.write_text(
+        'id,question,answers,response\n1,q,"[""Delhi""]",Delhi\n2,q,"not a list",Delhi\n', encoding="utf-8"
+    )
+    with pytest.raises(InputError) as on_ray:
+        score_on_ray(data)
+    with pytest.raises(InputError) as alone:
+        score_file(data, workers=1)
+    assert str(on_ray.value) == str(alone.value)
+    assert "line 3" in str(on_ray.value)
+
+
+def test_an_id_in_two_batches_is_the_local_error(ray_cluster: Any, tmp_path: Path) -> None:
+    from assay import InputError, score_on_ray
+
+    data = tmp_path / "answers.csv"
+    data.write_text(
+        "id,question,answer,response\na,q,Delhi,Delhi\nb,q,Pune,Pune\na,q,Goa,Goa\n", encoding="utf-8"
+    )
+    with pytest.raises(InputError) as on_ray:
+        score_on_ray(data, batch_rows=1)  # each row its own batch: only the driver sees the repeat
+    with pytest.raises(InputError) as alone:
+        score_file(data, workers=1)
+    assert str(on_ray.value) == str(alone.value)
