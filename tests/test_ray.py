@@ -13,9 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from assay import score_file, summary_dict
+from assay.cli import main
+from assay.report.rows import verdict_table
+from assay.scale import on_ray as on_ray_module
 from conftest import skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,13 +57,32 @@ def test_a_million_rows_on_two_ray_workers_give_the_single_process_run(
 
     assert ray_cluster.cluster_resources()["CPU"] == 2
     (data,) = bench_score().synthetic_files(tmp_path, BENCH_ROWS, "quoted")
-    on_ray, alone = tmp_path / "on_ray.csv", tmp_path / "alone.csv"
-    summary = score_on_ray(data, out=on_ray)
-    local = score_file(data, out=alone, workers=1)
-    assert summary_dict(summary) == summary_dict(local.summary)
-    assert summary.total == BENCH_ROWS
-    # every verdict (and every input cell beside it), byte for byte
-    assert on_ray.read_bytes() == alone.read_bytes()
+    on_ray = score_on_ray(data)
+    local = score_file(data, workers=1)
+    assert local.run is not None
+    assert summary_dict(on_ray.summary) == summary_dict(local.summary)
+    assert on_ray.summary.total == BENCH_ROWS
+    # every verdict: the local run's verdict columns (what --out adds), typed as the entry point types them
+    alone = pa.Table.from_pydict(verdict_table(local.run, inputs=False), schema=on_ray.verdicts.schema)
+    assert on_ray.verdicts.num_rows == BENCH_ROWS
+    assert on_ray.verdicts.equals(alone)
+
+
+def test_the_command_on_ray_writes_what_a_local_run_writes(
+    ray_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """assay score --ray (here joining the test's cluster): the same report, --json and --out, byte for
+    byte, from a file cut into several batches."""
+    monkeypatch.setattr(on_ray_module, "BATCH_ROWS_ON_RAY", 700)
+    data = tmp_path / "answers.csv"
+    bench_score().synthesise(data, 3000, quoted=True)
+    outputs = {}
+    for name, flags in (("ray", ["--ray", "auto"]), ("local", ["--workers", "1"])):
+        out, summary = tmp_path / f"{name}.csv", tmp_path / f"{name}.json"
+        argv = ["score", "--responses", str(data), "--out", str(out), "--json", str(summary), *flags]
+        assert main(argv) == 0
+        outputs[name] = (capsys.readouterr().out, out.read_bytes(), summary.read_bytes())
+    assert outputs["ray"] == outputs["local"]
 
 
 def test_an_input_error_on_a_worker_is_the_local_error(ray_cluster: Any, tmp_path: Path) -> None:

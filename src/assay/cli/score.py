@@ -124,7 +124,7 @@ def _score_on_ray(args: argparse.Namespace, judge: Any) -> ScoredFile:
         )
     from ..scale.on_ray import score_on_ray
 
-    summary = score_on_ray(
+    scored = score_on_ray(
         args.responses,
         args.metric,
         address=args.ray,
@@ -135,7 +135,7 @@ def _score_on_ray(args: argparse.Namespace, judge: Any) -> ScoredFile:
         out=args.out,
         sheet=args.sheet,
     )
-    return ScoredFile(summary, None)
+    return ScoredFile(scored.summary, None)
 
 
 def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> ScoredFile:

@@ -32,8 +32,9 @@ from ..records import ColumnMap, load_records
 from ..report.rows import write_verdicts
 from ..scoring import BATCH_ROWS, ScoreOptions, ScoreRun, blank_rows, finish
 from ..summary import Summary
-from .columnar import LINE, ROW_NUMBER, BatchScorer, pyarrow, summary_of
+from .columnar import LINE, ROW_NUMBER, BatchScorer, pyarrow, summary_of, without_summary
 
+BATCH_ROWS_ON_RAY = BATCH_ROWS  # rows per batch: a task's work, about 20 MB of text at 400 bytes a row
 LOCAL = "local"  # --ray local: start a Ray cluster on this machine for the run, and stop it after
 # Ray's own log lines and progress bars on the terminal would bury the report.
 QUIET = {"log_to_driver": False, "include_dashboard": False, "logging_level": "ERROR"}
@@ -50,11 +51,12 @@ def score_on_ray(
     allow_duplicate_ids: bool = False,
     out: str | Path | None = None,
     sheet: str | None = None,
-    batch_rows: int = BATCH_ROWS,
-) -> Summary:
+    batch_rows: int | None = None,
+) -> ScoredOnRay:
     """Score `path` on the Ray cluster at `address` ("local": one started for the run; "auto", an
     address or ``ray://host:port``: as ``ray.init`` takes it; a process already connected uses its
-    cluster), write --out if given, and return the merged summary: a local run's, number for number."""
+    cluster), write --out if given, and return the merged summary (a local run's, number for number)
+    with the verdict columns of every row."""
     ray = _ray()
     scorer = BatchScorer(
         None if metrics is None else tuple(metrics),
@@ -64,6 +66,7 @@ def score_on_ray(
         allow_duplicate_ids,
     )
     source = Source(Path(path), limit, sheet)
+    batch_rows = batch_rows or BATCH_ROWS_ON_RAY
     started = _connect(ray, address)
     try:
         scored = _scored_batches(ray, scorer, source, batch_rows)
@@ -77,7 +80,16 @@ def score_on_ray(
     summary = summary_of(scored)
     if out is not None:
         _write_out(scorer, summary, scored, source, batch_rows, Path(out))
-    return summary
+    return ScoredOnRay(summary, pyarrow().concat_tables(map(without_summary, scored)))
+
+
+@dataclass(frozen=True)
+class ScoredOnRay:
+    """What ``score_on_ray`` gives back: the summary, and every row's verdict columns in input order
+    (a ``pyarrow.Table`` of the entry point's schema, without its summary column)."""
+
+    summary: Summary
+    verdicts: Any
 
 
 def _ray() -> Any:
