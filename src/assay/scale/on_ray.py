@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import AssayError, InputError, UsageError
+from ..errors import InputError, UsageError
 from ..extras import missing_extra
 from ..metric import FAIL, PASS, SOFT_PASS, UNSCORED, MetricScores
 from ..parallel import _join_parts, _parts_folder
@@ -171,30 +171,27 @@ def _scored_batches(ray: Any, scorer: BatchScorer, source: Source, rows: int) ->
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True  # the summary's lists of ids are in input order
     context.enable_progress_bars = False
-    refs = [ray.put(batch) for batch in input_batches(source, rows)]
+    refs: list[Any] = []
+    for batch in input_batches(source, rows):
+        if not refs:  # columns and metrics checked here, before a worker starts: an empty batch's schema
+            scorer.schema(batch.schema)
+        refs.append(ray.put(batch))
     dataset = ray.data.from_arrow_refs(refs).map_batches(
         scorer, batch_format="pyarrow", batch_size=None, zero_copy_batch=True
     )
     try:
         return list(dataset.iter_batches(batch_format="pyarrow", batch_size=None))
-    except Exception as exc:  # a worker's AssayError comes back wrapped in Ray's errors
-        found = _assay_error(exc)
-        if found is None:
-            raise
-        raise found from None
+    except Exception:
+        _raise_local_error(scorer, source, rows)
+        raise
 
 
-def _assay_error(exc: BaseException) -> AssayError | None:
-    """The AssayError a worker raised, from the chain of Ray's errors around it."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        cause = getattr(current, "cause", None)
-        if isinstance(current, AssayError) and not isinstance(cause, AssayError):
-            return type(current)(current.what, where=current.where, fix=current.fix)
-        current = cause if isinstance(cause, BaseException) else current.__cause__
-    return None
+def _raise_local_error(scorer: BatchScorer, source: Source, rows: int) -> None:
+    """A worker failed. Ray hands back its error as text only, so the batches are scored here, in
+    order, until one raises: an AssayError (a malformed cell, with its file and line) is then said as
+    a local run says it. When none raises, the failure was Ray's, and its own error stands."""
+    for batch in input_batches(source, rows):
+        scorer(batch)
 
 
 def _check_ids_across(scored: Sequence[Any], source: Source, columns: ColumnMap | None) -> None:
