@@ -28,8 +28,9 @@ from ..extras import missing_extra
 from ..metric import FAIL, PASS, SOFT_PASS, UNSCORED, MetricScores
 from ..parallel import _join_parts, _parts_folder
 from ..readers import read_table
-from ..records import ColumnMap, load_records
+from ..records import ColumnMap, Record, load_records
 from ..report.rows import write_verdicts
+from ..scorer_registry import scorer_of
 from ..scoring import BATCH_ROWS, ScoreOptions, ScoreRun, blank_rows, finish
 from ..summary import Summary
 from .columnar import LINE, ROW_NUMBER, BatchScorer, pyarrow, summary_of, without_summary
@@ -241,39 +242,35 @@ def _run_of(scorer: BatchScorer, summary: Summary, batch: Any, verdicts: Any) ->
     """A batch's run rebuilt from its verdict columns, for writing --out (which reads the verdict, the
     deciding answer, the extra and text columns, and the pair's outcomes for the agreement column)."""
     dataset = scorer.dataset(batch)
-    records = dataset.records
-    results = {}
-    for name in summary.metrics:
-        values = verdicts.column(name).to_pylist()
-        soft = (
-            verdicts.column(f"{name}_soft").to_pylist() if f"{name}_soft" in verdicts.schema.names else None
-        )
-        graded = pyarrow().types.is_floating(verdicts.schema.field(name).type)
-        scores = MetricScores(
-            name, bytearray(_outcome(v, graded, soft[i] if soft else False) for i, v in enumerate(values))
-        )
-        answers = verdicts.column(f"{name}_answer").to_pylist()
-        scores.answer_index = array(
-            "i", (-1 if a is None else r.answers.index(a) for a, r in zip(answers, records))
-        )
-        declared = scorer_columns(name)
-        scores.extras = {c: array("i", verdicts.column(c).to_pylist()) for c in declared[0]}
-        scores.texts = {c: verdicts.column(c).to_pylist() for c in declared[1]}
-        if graded:
-            scores.values = array("d", (0.0 if v is None else v for v in values))
-        results[name] = scores
+    results = {name: _scores_of(name, verdicts, dataset.records) for name in summary.metrics}
     signatures = {name: metric.signature for name, metric in summary.metrics.items()}
-    return finish(dataset, results, blank_rows(records), scorer.options, signatures)
+    return finish(dataset, results, blank_rows(dataset.records), scorer.options, signatures)
 
 
-def scorer_columns(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    from ..scorer_registry import scorer_of
-
-    scorer = scorer_of(name)
-    return scorer.extra_columns, scorer.text_columns
+def _scores_of(name: str, verdicts: Any, records: Sequence[Record]) -> MetricScores:
+    """A metric's MetricScores from its columns in the entry point's output."""
+    values = verdicts.column(name).to_pylist()
+    names = verdicts.schema.names
+    soft = verdicts.column(f"{name}_soft").to_pylist() if f"{name}_soft" in names else [False] * len(values)
+    graded = pyarrow().types.is_floating(verdicts.schema.field(name).type)
+    scores = MetricScores(name, bytearray(map(_outcome, values, [graded] * len(values), soft)))
+    answers = verdicts.column(f"{name}_answer").to_pylist()
+    deciding = (
+        -1 if answer is None else record.answers.index(answer) for answer, record in zip(answers, records)
+    )
+    scores.answer_index = array("i", deciding)
+    declared = scorer_of(name)
+    scores.extras = {
+        column: array("i", verdicts.column(column).to_pylist()) for column in declared.extra_columns
+    }
+    scores.texts = {column: verdicts.column(column).to_pylist() for column in declared.text_columns}
+    if graded:
+        scores.values = array("d", (0.0 if value is None else value for value in values))
+    return scores
 
 
 def _outcome(value: Any, graded: bool, soft: bool) -> int:
+    """A row's outcome from its verdict cell (None: unscored) and its soft-pass cell."""
     if value is None:
         return UNSCORED
     if graded:  # --out writes a graded metric's score, not its outcome: pass is a full score
