@@ -2,7 +2,8 @@
 scores the 1,000,000-row benchmark file, and the summary and every verdict are the single-process run's.
 
 It needs Ray (the ray extra, in the test extra): without it the test skips, except under CI=true, where
-that is a failure (CI installs it). It takes about a minute or two on two cores (see docs/scale.md).
+that is a failure (CI installs it). Most of its time is writing the 491 MiB file (bench_score's generator),
+then scoring it twice: on Ray and in one process.
 """
 
 from __future__ import annotations
