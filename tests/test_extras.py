@@ -89,6 +89,20 @@ def refused(result: subprocess.CompletedProcess[str], command: str, package: str
     assert f"Fix: pip install 'assay[{extra}]'" in result.stderr
 
 
+def test_scoring_on_ray_names_the_ray_extra(tmp_path: Path) -> None:
+    argv = [
+        "score",
+        "--responses",
+        str(EXAMPLES / "qa_responses.csv"),
+        "--ray",
+        "local",
+        "--out",
+        "scored.csv",
+    ]
+    refused(lean(argv, tmp_path), "assay score", "ray", "ray")
+    assert not (tmp_path / "scored.csv").exists()
+
+
 def test_a_pdf_document_names_the_pdf_extra(tmp_path: Path) -> None:
     sources = tmp_path / "sources"
     pdfgen.pages_pdf(sources / "acme", "policy.pdf", [["Refunds are paid within 7 business days."]])

@@ -25,6 +25,8 @@ _NAMES = {
     ".parallel": ("ScoredFile", "score_file"),
     ".parts": ("Citation", "Context", "Gold", "Reply"),
     ".records": ("ColumnMap", "Dataset", "Record", "load_records"),
+    ".scale.columnar": ("BatchScorer", "score_batch", "summary_of"),
+    ".scale.on_ray": ("score_on_ray",),
     ".report.html": ("render_html", "write_html"),
     ".report.json": ("summary_dict", "write_summary_json"),
     ".report.markdown": ("render_markdown", "write_markdown"),
@@ -35,7 +37,7 @@ _NAMES = {
     ".scorers": ("SCORERS", "Evidence", "MetricScores", "Outcome", "Scorer", "Seen"),
     ".scorers.row": ("RowVerdict", "row_scorer"),
     ".scoring": ("ScoreOptions", "ScoreRun", "available_metrics", "score", "signature"),
-    ".summary": ("Agreement", "IntervalMethod", "MetricSummary", "Summary", "Tally"),
+    ".summary": ("Agreement", "IntervalMethod", "MetricSummary", "Summary", "Tally", "merge_summaries"),
     ".trace": ("Trace", "explain", "traces"),
 }
 _MODULES = {name: module for module, names in _NAMES.items() for name in names}

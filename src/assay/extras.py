@@ -1,7 +1,7 @@
 """The optional parts of assay and the one error that says how to install a missing one.
 
 `pip install assay` brings what scoring a file needs; the extras in pyproject.toml bring the rest (PDFs,
-HTTP, YAML templates, the sweep's BM25, Parquet, Excel workbooks, charts, the local judge). A module that
+HTTP, YAML templates, the sweep's BM25, Parquet, Excel workbooks, charts, the local judge, Ray). A module that
 needs an extra imports it where it is used, and a missing one becomes `missing_extra(...)`: exit 2 and
 the exact `pip install 'assay[NAME]'` line, never a ModuleNotFoundError traceback.
 """
@@ -23,6 +23,7 @@ OPTIONAL_PACKAGES = {
     "openpyxl": ("openpyxl", "excel"),
     "matplotlib": ("matplotlib", "plot"),
     "llama_cpp": ("llama-cpp-python", "local"),
+    "ray": ("ray", "ray"),
 }
 
 

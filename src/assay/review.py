@@ -8,7 +8,7 @@ import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from .metric import MetricScores, Outcome, Scorer
 from .records import Record
@@ -42,8 +42,36 @@ class Review:
     rows: tuple[ReviewRow, ...]
     total: int  # rows to review in all (a row counted once, whatever its reasons)
     counts: Mapping[str, int]  # rows by kind of reason
-    cue_rows_scanned: int  # passing rows searched for a cue (at most CUE_SCAN_ROWS per process)
+    cue_rows_scanned: int  # passing rows searched for a cue (the first CUE_SCAN_ROWS of the input)
     cue_rows_passing: int  # passing rows in all
+    # What merging reviews of consecutive parts needs to give the whole's review (``merge_reviews``);
+    # not part of the review itself, so two equal reviews compare equal however they were made.
+    parts: ReviewParts | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class CueRow:
+    """A passing row in which a part's scan found a cue: whether the whole's scan (the input's first
+    CUE_SCAN_ROWS passing rows) reaches it is known only once the passing rows before the part are."""
+
+    position: int  # the row's index in its part
+    rank: int  # its index among the part's passing rows
+    id: str
+    cue: str  # why, for the cue
+    other: str  # why, for the other reasons it is to review ("" for none)
+    priority: int | None  # its priority by the other reasons alone (None: none)
+
+
+@dataclass(frozen=True)
+class ReviewParts:
+    """What a review of part of an input keeps so that the reviews of consecutive parts merge into the
+    whole's exactly: its cue rows, where each is among its passing rows, and its first rows of each
+    priority to review for other reasons than a cue (with their places in the part)."""
+
+    rows: int  # rows in the part
+    cues: tuple[CueRow, ...]
+    others: tuple[tuple[int, ReviewRow], ...]  # (position, row): the first REVIEW_ROWS of each priority
+    others_total: int  # rows to review for a reason other than a cue
 
 
 # A row's bucket under a pair (A, B) by the code A's outcome * 4 + B's outcome (outcomes are 0 .. 3):
@@ -95,7 +123,9 @@ def rows_to_review(
     passing = _bitwise(operator.and_, passing, bytes(blank).translate(_NOT))
     cue_flags, cue_of, scanned = _cue_flags(records, passing)
     reasons.append((CUE, cue_flags, lambda row: f"a matcher passed it, with {cue_of[row]}"))
-    return _collect_review(records, reasons, scanned, passing.count(1))
+    review = _collect_review(records, reasons, scanned, passing.count(1))
+    ranks = _passing_ranks(passing, cue_of)
+    return replace(review, parts=_review_parts(records, reasons, ranks))
 
 
 def _bitwise(operation: Callable[[int, int], int], a: bytes | bytearray, b: bytes | bytearray) -> bytes:
@@ -196,7 +226,97 @@ def _collect_review(
     return Review(tuple(rows), union.count(1), counts, scanned, passing)
 
 
+def _passing_ranks(passing: bytes, rows: Mapping[int, str]) -> dict[int, int]:
+    """Each of `rows` (passing rows, among the first CUE_SCAN_ROWS) -> its index among passing rows."""
+    scanned = itertools.islice(itertools.compress(itertools.count(), passing), CUE_SCAN_ROWS)
+    return {row: rank for rank, row in enumerate(scanned) if row in rows}
+
+
+def _review_parts(
+    records: Sequence[Record],
+    reasons: Sequence[tuple[str, bytes, Callable[[int], str]]],
+    ranks: Mapping[int, int],
+) -> ReviewParts:
+    """A review's part for merging (``ReviewParts``): its cue rows, and its first rows to review for
+    the other reasons, each with its priority by those alone."""
+    others = [(kind, flags, why) for kind, flags, why in reasons if kind != CUE]
+    union, first = bytes(len(records)), bytes(len(records))
+    for kind, flags, _ in others:
+        union = _bitwise(operator.or_, union, flags)
+        if kind.endswith(DISAGREES):
+            first = _bitwise(operator.or_, first, flags)
+
+    def other_why(row: int) -> str:
+        return "; ".join(dict.fromkeys(why(row) for _, flags, why in others if flags[row]))
+
+    def priority(row: int) -> int | None:
+        return 0 if first[row] else 1 if union[row] else None
+
+    cue_why = next(why for kind, _, why in reasons if kind == CUE)
+    cues = tuple(
+        CueRow(row, rank, records[row].id, cue_why(row), other_why(row), priority(row))
+        for row, rank in ranks.items()
+    )
+    cue_flags = bytearray(len(records))
+    for row in ranks:
+        cue_flags[row] = 1
+    not_cue = bytes(cue_flags).translate(_NOT)
+    by_priority = (  # the rows of each priority by the other reasons, cue rows apart (in `cues`)
+        _bitwise(operator.and_, first, not_cue),
+        _bitwise(operator.and_, _bitwise(operator.xor, union, first), not_cue),
+    )
+    listed = []
+    for wanted, flags in enumerate(by_priority):
+        chosen = itertools.islice(itertools.compress(itertools.count(), flags), REVIEW_ROWS)
+        listed += [(row, ReviewRow(records[row].id, other_why(row), wanted)) for row in chosen]
+    return ReviewParts(len(records), cues, tuple(listed), union.count(1))
+
+
+def _merge_exact(parts: Sequence[Review], found: Sequence[ReviewParts]) -> Review:
+    """The whole's review from its consecutive parts': the cue scan reaches the input's first
+    CUE_SCAN_ROWS passing rows only, as in one process; the rest follows from what each part kept."""
+    cues: list[CueRow] = []
+    others: list[tuple[int, ReviewRow]] = []
+    rows = passing = 0
+    for review, part in zip(parts, found):
+        cues += [replace(cue, position=cue.position + rows, rank=cue.rank + passing) for cue in part.cues]
+        others += [(position + rows, row) for position, row in part.others]
+        rows, passing = rows + part.rows, passing + review.cue_rows_passing
+    reached = [cue for cue in cues if cue.rank < CUE_SCAN_ROWS]
+    counts: Counter[str] = Counter()
+    for review in parts:
+        counts.update(review.counts)
+    counts[CUE] = len(reached)
+    candidates = [(position, row) for position, row in others]
+    for cue in cues:
+        if cue.rank < CUE_SCAN_ROWS:
+            why = f"{cue.other}; {cue.cue}" if cue.other else cue.cue
+            candidates.append((cue.position, ReviewRow(cue.id, why, 0)))
+        elif cue.priority is not None:
+            candidates.append((cue.position, ReviewRow(cue.id, cue.other, cue.priority)))
+    listed = [
+        *sorted((c for c in candidates if c[1].priority == 0), key=operator.itemgetter(0))[:REVIEW_ROWS],
+        *sorted((c for c in candidates if c[1].priority == 1), key=operator.itemgetter(0))[:REVIEW_ROWS],
+    ][:REVIEW_ROWS]
+    kept = [c for c in others if c[1].priority == 0][:REVIEW_ROWS] + [
+        c for c in others if c[1].priority == 1
+    ][:REVIEW_ROWS]
+    others_total = sum(part.others_total for part in found)
+    return Review(
+        tuple(row for _, row in listed),
+        others_total + sum(1 for cue in reached if cue.priority is None),
+        dict(counts),
+        min(passing, CUE_SCAN_ROWS),
+        passing,
+        ReviewParts(rows, tuple(cues), tuple(kept), others_total),
+    )
+
+
 def merge_reviews(parts: Sequence[Review]) -> Review:
+    found = [part.parts for part in parts if part.parts is not None]
+    if len(found) == len(parts):  # each part kept what an exact merge needs
+        return _merge_exact(parts, found)
+    # (reviews made elsewhere, without their parts: the parts' first rows, in order)
     counts: Counter[str] = Counter()
     for part in parts:
         counts.update(part.counts)

@@ -19,6 +19,8 @@ LAYER_OF_PACKAGE = {
     "harness": 4,
     # score_file: a file job (read, score over processes, write the per-row files), above the report
     "parallel": 4,
+    # assay.scale: the columnar entry point and the Ray job, file jobs like parallel (above the report)
+    "scale": 4,
     "scorers": 3,
     "judges": 3,
     "report": 3,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from ..gate import GateSettings
@@ -35,6 +36,13 @@ def add_parsers(commands: flags.Commands) -> None:
     flags.add_scoring_run(scorer)
     flags.add_metric(scorer)
     flags.add_reports_and_gates(scorer)
+    scorer.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="score on a Ray cluster through Ray Data, with the report of a local run: 'local' starts one "
+        "for the run, 'auto' joins the one started here (ray start), or ray://HOST:PORT "
+        "(pip install 'assay[ray]'; docs/scale.md)",
+    )
     scorer.set_defaults(run=run_score)
 
 
@@ -69,6 +77,13 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     check_score_outputs(args)
     check_agree_pair(args.agree_pair, args.metric)
     judge = judge_setup(args)  # before the progress line: it may say which config file it read
+    on_ray = getattr(args, "ray", None)  # (only assay score has --ray)
+    scored = _score_on_ray(args, judge) if on_ray else _score_here(args, judge, whole=whole)
+    _column_hints(args, scored)
+    return _report(args, scored, report=report)
+
+
+def _score_here(args: argparse.Namespace, judge: Any, *, whole: bool) -> ScoredFile:
     progress = _progress(args.responses)
     try:
         scored = score_file(
@@ -89,7 +104,41 @@ def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = Tr
     finally:
         if progress is not None:
             progress.close()  # end the progress line, also before an error's message
-    _column_hints(args, scored)
+    return scored
+
+
+# What --ray cannot do: each needs every row's verdict in one process, or runs in one (a judge).
+NOT_ON_RAY = {"trace": "--trace", "trace_col": "--trace-col", "markdown": "--markdown", "html": "--html"}
+
+
+def _score_on_ray(args: argparse.Namespace, judge: Any) -> ScoredFile:
+    """The file scored on a Ray cluster (assay.scale.on_ray), imported only when --ray is given. A
+    judge's chain reads the whole run in one process: it scales by its server (docs/scale.md)."""
+    given = [flag for name, flag in NOT_ON_RAY.items() if getattr(args, name, None)]
+    if judge is not None or args.workers:
+        given.append("--judge (or a config's [judge])" if judge is not None else "--workers")
+    if given:
+        raise UsageError(
+            f"{given[0]} cannot be used with --ray",
+            fix="drop it, or score without --ray (--out, --json and the gates work with --ray)",
+        )
+    from ..scale.on_ray import score_on_ray
+
+    scored = score_on_ray(
+        args.responses,
+        args.metric,
+        address=args.ray,
+        options=flags.score_options(args),
+        columns=flags.column_map(args),
+        limit=args.limit,
+        allow_duplicate_ids=args.allow_duplicate_ids,
+        out=args.out,
+        sheet=args.sheet,
+    )
+    return ScoredFile(scored.summary, None)
+
+
+def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> ScoredFile:
     model = build_report(scored.summary)  # the printed report and the JSON: no rows needed
     for warning in warnings(model):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
