@@ -195,8 +195,9 @@ def _blocks(
 ) -> Iterator[FlaggedBlock]:
     """Blocks of rows, each with its rows' flags (``RawLines.verbatim``; all 0 unless `flag`).
 
-    A piece of plain rows (each line one row, each cell unquoted or quoted whole) is cut into cells in
-    C straight from its bytes (``_csvwrite.split_rows``); any other piece is decoded and read as text below."""
+    A piece of plain rows (each line one row, each cell unquoted or quoted whole) is cut into cells
+    in C straight from its bytes (``_csvwrite.split_rows``); any other piece is decoded and read as
+    text below."""
     for data in pieces:
         plain = _split_rows(data)
         if plain is not None:
