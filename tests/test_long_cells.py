@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from assay import InputError
-from assay.csvfile import BLOCK_CHARS, LONG_LINE_CHARS, csv_blocks, read_header
+from assay.csvfile import BLOCK_BYTES, LONG_LINE_CHARS, csv_blocks, read_header
 from assay.report.rows import WRITE_SLICE_CHARS, write_long_csv_row
 from assay.report.text import SNIPPET, _snip
 
-PAD = "p" * (BLOCK_CHARS + BLOCK_CHARS // 2)  # past a whole piece: the line is joined from chunks
+PAD = "p" * (BLOCK_BYTES + BLOCK_BYTES // 2)  # past a whole piece: the line is joined from chunks
 SHORT = "p" * (LONG_LINE_CHARS + 7)  # long, within one piece
 
 LONG_ROWS = [

@@ -342,7 +342,130 @@ done:
     return lines;
 }
 
+
+/* split_rows(data) -> (rows, verbatim) | None: the csv module's rows (excel dialect, strict) of UTF-8
+ * bytes in which every line ("\n"-ended, the last may lack it) is one row, each cell unquoted (no quote
+ * in it) or quoted whole (its quotes doubled); and per row 1 where csv.writer writes the row's cells
+ * back as its very line (minimal_rows). Lines end all in "\n" or all in "\r\n". None for anything
+ * else, which the caller reads the usual way: another carriage return, a NUL byte, a blank line, a
+ * quote inside an unquoted cell, a quoted cell left open or followed by anything but a comma, bytes
+ * that are not UTF-8.
+ *
+ * This is the reader's common case made one pass: no decoding of the whole text, no list of lines, no
+ * cell built a character at a time; each cell is decoded from its own bytes. */
+static PyObject *split_rows(PyObject *self, PyObject *args) {
+    Py_buffer source;
+    if (!PyArg_ParseTuple(args, "y*", &source)) return NULL;
+    const char *data = (const char *)source.buf;
+    Py_ssize_t size = source.len;
+    PyObject *rows = NULL, *row = NULL, *result = NULL;
+    Buffer flags = {NULL, 0, 0}, unquoted = {NULL, 0, 0};
+    if (memchr(data, '\0', (size_t)size)) goto refuse;
+    /* Line ends: every one "\n" and no carriage return, or every one "\r\n" and no other (as
+     * csvfile._plain_lines); then each line holds no carriage return at all. */
+    Py_ssize_t returns = 0, breaks = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        returns += data[k] == '\r';
+        breaks += data[k] == '\n';
+    }
+    int crlf = returns > 0;
+    if (crlf && returns != breaks) goto refuse;
+    rows = PyList_New(0);
+    if (rows == NULL) goto done;
+    Py_ssize_t at = 0;
+    while (at < size) {
+        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
+        Py_ssize_t end = newline ? (Py_ssize_t)(newline - data) : size, next_line = end + 1;
+        if (crlf && newline) {
+            if (end == at || data[end - 1] != '\r') goto refuse;
+            end--;
+        }
+        if (end == at) goto refuse; /* a blank line: no row to the csv module */
+        row = PyList_New(0);
+        if (row == NULL) goto done;
+        int verbatim = 1;
+        Py_ssize_t pos = at;
+        for (;;) { /* one cell a turn; pos is at its first byte (== end: an empty last cell) */
+            PyObject *cell;
+            Py_ssize_t next;
+            if (pos < end && data[pos] == '"') {
+                Py_ssize_t from = pos + 1, close = -1;
+                int doubled = 0;
+                while (from <= end) {
+                    const char *quote = memchr(data + from, '"', (size_t)(end - from));
+                    if (quote == NULL) goto refuse; /* open at the line end: it spans lines */
+                    Py_ssize_t q = (Py_ssize_t)(quote - data);
+                    if (q + 1 < end && data[q + 1] == '"') {
+                        doubled = 1;
+                        from = q + 2;
+                        continue;
+                    }
+                    close = q;
+                    break;
+                }
+                if (close < 0) goto refuse;
+                if (close + 1 < end && data[close + 1] != ',') goto refuse; /* strict: ',' expected */
+                const char *text = data + pos + 1;
+                Py_ssize_t length = close - pos - 1;
+                if (doubled) { /* "" -> " */
+                    unquoted.size = 0;
+                    if (reserve(&unquoted, length) < 0) goto done;
+                    for (Py_ssize_t k = 0; k < length; k++) {
+                        unquoted.data[unquoted.size++] = text[k];
+                        if (text[k] == '"') k++;
+                    }
+                    text = unquoted.data;
+                    length = unquoted.size;
+                }
+                /* csv.writer quotes a cell only when it holds a comma or a quote (no line end here) */
+                if (!doubled && !memchr(text, ',', (size_t)length)) verbatim = 0;
+                cell = PyUnicode_DecodeUTF8(text, length, NULL);
+                next = close + 1;
+            } else {
+                const char *comma = memchr(data + pos, ',', (size_t)(end - pos));
+                next = comma ? (Py_ssize_t)(comma - data) : end;
+                if (memchr(data + pos, '"', (size_t)(next - pos))) goto refuse;
+                cell = PyUnicode_DecodeUTF8(data + pos, next - pos, NULL);
+            }
+            if (cell == NULL) {
+                if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) goto done;
+                PyErr_Clear();
+                goto refuse;
+            }
+            int failed = PyList_Append(row, cell);
+            Py_DECREF(cell);
+            if (failed < 0) goto done;
+            if (next == end) break;
+            pos = next + 1; /* past the comma */
+        }
+        if (PyList_GET_SIZE(row) == 1 && PyUnicode_GET_LENGTH(PyList_GET_ITEM(row, 0)) == 0)
+            verbatim = 0; /* csv.writer writes a lone empty cell "" (minimal_rows) */
+        if (PyList_Append(rows, row) < 0) goto done;
+        Py_CLEAR(row);
+        if (reserve(&flags, 1) < 0) goto done;
+        flags.data[flags.size++] = (char)verbatim;
+        at = next_line;
+    }
+    PyObject *verbatim = PyBytes_FromStringAndSize(flags.data ? flags.data : "", flags.size);
+    if (verbatim == NULL) goto done;
+    result = PyTuple_Pack(2, rows, verbatim);
+    Py_DECREF(verbatim);
+    goto done;
+refuse:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(row);
+    Py_XDECREF(rows);
+    PyMem_Free(flags.data);
+    PyMem_Free(unquoted.data);
+    PyBuffer_Release(&source);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"split_rows", split_rows, METH_VARARGS,
+     "split_rows(data) -> (rows, verbatim) | None\n\nThe rows of UTF-8 CSV lines that are each one plain row."},
     {"minimal_rows", minimal_rows, METH_VARARGS,
      "minimal_rows(lines, rows) -> bytes\n\n1 where csv.writer writes rows[i] as exactly lines[i], else 0."},
     {"line_spans", line_spans, METH_VARARGS,

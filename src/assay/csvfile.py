@@ -1,6 +1,10 @@
 """Reading CSV fast and exactly as Python's csv module does, whole or in spans for several processes.
 
-Text is read a few million characters at a time, in pieces that end at a line break. In a piece with
+The file is read a few million bytes at a time, in pieces that end at a line break. A piece whose
+every line is one row, each cell unquoted or quoted whole, is cut into cells in C straight from its
+bytes (``_csvwrite.split_rows``, held to the csv module by tests/test_split_rows.py): that is nearly
+every piece of a real file, and it skips decoding the text whole and the csv module's cell buffers.
+Any other piece is decoded and read as text: in a piece with
 no quote character, every line is one row whose cells are its comma-separated parts, which is what the
 csv module would return, and splitting is several times faster (it counts at a million rows). A piece
 with quotes goes to the csv module whole, and is taken as it comes when each of its lines turned out to
@@ -38,7 +42,7 @@ except ImportError:  # built without a C compiler: no row is known to be written
 # Python's csv module refuses fields over 128 KiB by default; a model response can be longer than that.
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
-BLOCK_CHARS = 1 << 22  # characters read at a time
+BLOCK_BYTES = 1 << 22  # bytes read at a time
 BLOCK_ROWS = 8192  # rows per block on the csv-module path
 LONG_LINE_CHARS = 1 << 20  # a one-line piece this long is read without the csv module (_long_line_block)
 
@@ -159,10 +163,8 @@ def csv_blocks(
     if span is None:
         span, first_line = Span(header.end, path.stat().st_size), header.lines + 1
     tally = tally or LineTally()
-    with open_text(path, span) as handle:
-        blocks = _blocks(
-            _line_aligned_text(handle), first_line, path, tally, strict=strict, flag=raw is not None
-        )
+    with _open_bytes(path, span) as handle:
+        blocks = _blocks(_line_aligned(handle), first_line, path, tally, strict=strict, flag=raw is not None)
         left = sys.maxsize if limit is None else limit
         for locations, rows, verbatim in blocks:
             locations, rows = locations[:left], rows[:left]  # rows past --limit are neither used nor checked
@@ -184,11 +186,28 @@ def open_text(path: Path, span: Span | None) -> io.TextIOWrapper:
     return io.TextIOWrapper(io.BufferedReader(raw, 1 << 20), encoding=encoding, newline="")
 
 
+def _open_bytes(path: Path, span: Span) -> io.BufferedReader:
+    return io.BufferedReader(_ByteSpan(path, span.start, span.end), 1 << 20)
+
+
 def _blocks(
-    pieces: Iterator[str], line: int, path: Path, tally: LineTally, *, strict: bool, flag: bool = False
+    pieces: Iterator[bytes], line: int, path: Path, tally: LineTally, *, strict: bool, flag: bool = False
 ) -> Iterator[FlaggedBlock]:
-    """Blocks of rows, each with its rows' flags (``RawLines.verbatim``; all 0 unless `flag`)."""
-    for text in pieces:
+    """Blocks of rows, each with its rows' flags (``RawLines.verbatim``; all 0 unless `flag`).
+
+    A piece of plain rows (each line one row, each cell unquoted or quoted whole) is cut into cells
+    in C straight from its bytes (``_csvwrite.split_rows``); any other piece is decoded and read as
+    text below."""
+    for data in pieces:
+        plain = _split_rows(data)
+        if plain is not None:
+            count = len(plain[0])
+            tally.lines += count
+            yield range(line, line + count), plain[0], plain[1] if flag else bytes(count)
+            line += count
+            continue
+        text = data.decode("utf-8")
+        del data
         block = _long_line_block(text, line) if len(text) >= LONG_LINE_CHARS else None
         verbatim = None  # a long line is written again cell by cell, in slices (report.rows)
         if block is None:
@@ -202,7 +221,8 @@ def _blocks(
                     block, verbatim = (found[0], found[1]) if found is not None else (None, None)
             del lines
         if block is None:  # a quoted cell spans lines here, or a carriage return stands alone
-            rest = _csv_module_blocks(itertools.chain([text], pieces), line, path, tally, strict=strict)
+            decoded = map(bytes.decode, pieces)  # UTF-8: each piece ends at a line break
+            rest = _csv_module_blocks(itertools.chain([text], decoded), line, path, tally, strict=strict)
             yield from ((locations, rows, bytes(len(rows))) for locations, rows in rest)
             return
         del text  # a long row's cells are copies of it: it is not held while they are used
@@ -212,25 +232,34 @@ def _blocks(
         yield locations, rows, verbatim if flag and verbatim is not None else bytes(len(rows))
 
 
-def _line_aligned_text(handle: io.TextIOWrapper) -> Iterator[str]:
-    """The text in pieces that each end at a line break (the last piece may not). A line longer than a
-    chunk is a piece of its own, joined once when its line break comes (adding chunk after chunk to it
-    would copy it again and again); the pieces are yielded, not held, so only the reader keeps them."""
-    parts: list[str] = []  # the start of a line that has not ended yet
-    while chunk := handle.read(BLOCK_CHARS):
+def _split_rows(data: bytes) -> tuple[list[list[str]], bytes] | None:
+    """The plain rows of a piece, in C (``_csvwrite.split_rows``), or None: read it as text. A piece that
+    is one long line is always read as text, which cuts it into slices (``_long_line_block``)."""
+    if _csvwrite is None or (len(data) >= LONG_LINE_CHARS and data.find(b"\n") in (-1, len(data) - 1)):
+        return None
+    return _csvwrite.split_rows(data)
+
+
+def _line_aligned(handle: io.BufferedReader) -> Iterator[bytes]:
+    """The bytes in pieces that each end at a line break (the last piece may not), so each piece is
+    whole UTF-8 characters. A line longer than a chunk is a piece of its own, joined once when its line
+    break comes (adding chunk after chunk to it would copy it again and again); the pieces are yielded,
+    not held, so only the reader keeps them."""
+    parts: list[bytes] = []  # the start of a line that has not ended yet
+    while chunk := handle.read(BLOCK_BYTES):
         if not parts:
-            cut = chunk.rfind("\n") + 1
+            cut = chunk.rfind(b"\n") + 1
             if cut:
                 yield chunk if cut == len(chunk) else chunk[:cut]
             parts = [chunk[cut:]] if cut < len(chunk) else []
             continue
-        end = chunk.find("\n") + 1
+        end = chunk.find(b"\n") + 1
         if not end:
             parts.append(chunk)
             continue
         parts.append(chunk[:end])
         yield _joined(parts)
-        cut = chunk.rfind("\n") + 1
+        cut = chunk.rfind(b"\n") + 1
         if cut > end:
             yield chunk[end:cut]
         parts = [chunk[cut:]] if cut < len(chunk) else []
@@ -238,12 +267,12 @@ def _line_aligned_text(handle: io.TextIOWrapper) -> Iterator[str]:
         yield _joined(parts)
 
 
-def _joined(parts: list[str]) -> str:
-    """The parts as one string, the list emptied as they are joined (its copy and theirs are not both
-    held longer than the join)."""
-    text = "".join(parts)
+def _joined(parts: list[bytes]) -> bytes:
+    """The parts as one string of bytes, the list emptied as they are joined (its copy and theirs are
+    not both held longer than the join)."""
+    data = b"".join(parts)
     parts.clear()
-    return text
+    return data
 
 
 def _long_line_block(text: str, line: int) -> tuple[Sequence[int], list[list[str]], int] | None:

@@ -177,6 +177,8 @@ def cue_in(response: str) -> str | None:
 def cue_in_words(words: Sequence[str]) -> str | None:
     """``cue_in`` over words the unicode profile already made."""
     table, endings = cue_words(), _endings()
+    if not _may_hold_a_cue(words, table, endings):
+        return None
     for position, word in enumerate(words):
         if word in table:
             return word
@@ -185,6 +187,16 @@ def cue_in_words(words: Sequence[str]) -> str | None:
         if word.endswith(endings) and word not in endings:
             return word
     return None
+
+
+def _may_hold_a_cue(words: Sequence[str], table: Mapping[str, object], endings: tuple[str, ...]) -> bool:
+    """False when no word can be a cue: none is a cue word or "t", none ends with a negative ending.
+    Set and substring tests in C: most responses hold no cue, and a loop over their words in Python
+    would cost more than all the rest of the search."""
+    if not table.keys().isdisjoint(words) or "t" in words:
+        return True
+    spaced = " ".join(words) + " "  # a word ends with an ending when the ending stands before a space
+    return any(ending + " " in spaced for ending in endings)
 
 
 def names_several_candidates(response: str, answers: Sequence[str]) -> bool:
