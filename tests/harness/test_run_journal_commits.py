@@ -5,6 +5,7 @@ stops: at the end, and on Ctrl-C."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -88,9 +89,7 @@ def calls(log: Path) -> list[tuple[str, float]]:
 
 def test_a_run_commits_its_lines_in_groups_at_most_once_a_second_and_at_the_end(tmp_path: Path) -> None:
     # 60 items, two at a time, 0.08 s each: the asking lasts 2.4 s at the least
-    process, journal, log = run_logged(
-        tmp_path, 60, "--concurrency", "2", "--system-option", "pause=0.08"
-    )
+    process, journal, log = run_logged(tmp_path, 60, "--concurrency", "2", "--system-option", "pause=0.08")
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr
     made = calls(log)
@@ -102,7 +101,7 @@ def test_a_run_commits_its_lines_in_groups_at_most_once_a_second_and_at_the_end(
     assert fsyncs[-1] > writes[-1]  # the last lines committed when the asking ended
     assert fsyncs[0] < writes[-1]  # and lines committed while it went on (not only at the end)
     while_asking = [at for at in fsyncs if at < writes[-1]]
-    gaps = [later - earlier for earlier, later in zip(while_asking, while_asking[1:])]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(while_asking)]
     assert all(gap >= COMMIT_EVERY * 0.99 for gap in gaps), gaps  # at most one commit a second
 
 
