@@ -28,7 +28,12 @@ from contextlib import asynccontextmanager
 from http.cookiejar import CookieJar
 from typing import Any
 
-import httpx
+from .extras import missing_extra
+
+try:
+    import httpx
+except ImportError:  # a lean install (pip install assay): its importers say the same, first
+    raise missing_extra("httpx", "to ask a server over HTTP") from None
 
 # Modules the HTTP stack imports inside its calls, and uses only when they are installed: httpcore 1.0 runs
 # `import sniffio` each time it makes a lock, a semaphore or an event, about twelve times a request. When
