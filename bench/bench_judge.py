@@ -1,152 +1,104 @@
-"""How close the judge runner comes to the ideal, and what a cached re-run costs.
+"""How close the LLM judge comes to the ideal, and what a cached re-run costs.
 
-A local OpenAI-compatible server (this file, run with ``--serve``, in its own process) answers every
-chat completion after a fixed delay, as a remote model would, and counts the requests. ``assay
-llm-judge`` then judges N rows at a given concurrency, end to end (start, read, judge, report); the
-ideal is rows x delay / concurrency. Then the same command again on the same cache, which should send
-no request at all and take a small fraction of the time.
+A local OpenAI-compatible server (delay_server.py, in its own process) answers every chat completion
+after a fixed delay, as a remote model would, and counts the requests. ``assay llm-judge`` then judges
+ROWS rows at CONCURRENCY, end to end (start, read, judge, report); the ideal is rows x delay /
+concurrency. Then the same command again on the same cache, which must send no request at all: its
+whole time (start-up, reading, the cache's look-ups, the report) is the second target.
 
-    python bench/bench_judge.py --rows 2000 --concurrency 32 --delay 0.1
+    python bench/bench_judge.py            # 2,000 rows at 32, 100 ms; the median of 3 pairs of runs
+    python bench/bench_judge.py --quick    # one pair
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 from bench_score import synthesise
+from delay_server import delay_server, served
+from targets import Target, print_targets
 
-TARGET_RATIO = 1.25  # of the ideal, for the first run
-TARGET_CACHED = 0.05  # of the first run's time, for the cached re-run
-
-
-def serve(port: int, delay: float) -> None:
-    """An OpenAI-compatible endpoint that answers CORRECT after `delay` seconds, and counts requests.
-
-    Written on asyncio streams, keep-alive, so that the server's own cost per request stays far below
-    the delay: http.server's thread per connection costs over a millisecond a request, which at 32 in
-    flight shows up as time the judge runner did not spend."""
-    served = {"chat": 0, "models": 0}
-    completion = json.dumps(
-        {
-            "model": "bench",
-            "choices": [{"message": {"role": "assistant", "content": '{"verdict": "CORRECT"}'}}],
-            "usage": {"prompt_tokens": 200, "completion_tokens": 6},
-        }
-    ).encode()
-    models = json.dumps({"object": "list", "data": [{"id": "bench", "object": "model"}]}).encode()
-
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                request_line, *headers = head.decode("latin-1").split("\r\n")
-                sizes = [int(h.split(":", 1)[1]) for h in headers if h.lower().startswith("content-length:")]
-                await reader.readexactly(sizes[0] if sizes else 0)
-                if request_line.startswith("POST"):
-                    served["chat"] += 1
-                    await asyncio.sleep(delay)
-                    body = completion
-                elif "/stats" in request_line:
-                    body = json.dumps(served).encode()
-                else:
-                    served["models"] += 1
-                    body = models
-                head_out = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
-                writer.write(head_out.encode() + b"\r\n\r\n" + body)
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            writer.close()
-
-    async def main() -> None:
-        server = await asyncio.start_server(answer, "127.0.0.1", port, backlog=256)
-        await server.serve_forever()
-
-    asyncio.run(main())
+TARGET_RATIO = 1.15  # of the ideal, for the first run
+TARGET_CACHED = 0.3  # seconds, for the cached re-run
+ROWS, CONCURRENCY, DELAY = 2000, 32, 0.1
 
 
-def requests_served(base_url: str) -> int:
-    """Every request the server has answered: completions and model lists (the preflight)."""
-    counts = httpx.get(f"{base_url}/stats").json()
-    return int(counts["chat"]) + int(counts["models"])
-
-
-def timed(command: list[str]) -> float:
-    started = time.perf_counter()
+def timed(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (the child's) of one command, which must succeed."""
+    before, started = os.times(), time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True)
+    wall, after = time.perf_counter() - started, os.times()
     if result.returncode != 0:
-        sys.exit(f"assay failed:\n{result.stderr}")
-    return time.perf_counter() - started
+        sys.exit(f"assay failed ({result.returncode}):\n{result.stderr}")
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return wall, cpu
+
+
+def one_pair(data: Path, cache: Path, url: str, concurrency: int) -> tuple[float, float, float, int]:
+    """A first run on an empty cache, then the same run again: their wall seconds, the first's CPU
+    seconds, and how many completions the second asked for (none, when the cache works)."""
+    cache.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "assay", "llm-judge", "--responses", str(data)]
+    command += ["--judge", f"openai:bench@{url}/v1", "--concurrency", str(concurrency), "--cache", str(cache)]
+    first, cpu = timed(command)
+    asked = served(url)["chat"]
+    cached, _ = timed(command)
+    return first, cpu, cached, served(url)["chat"] - asked
+
+
+def measure(rows: int, concurrency: int, delay: float, repeats: int) -> list[Target]:
+    with tempfile.TemporaryDirectory() as folder, delay_server(delay) as url:
+        data, cache = Path(folder) / "rows.csv", Path(folder) / "cache.sqlite"
+        synthesise(data, rows, quoted=True)
+        pairs = [one_pair(data, cache, url, concurrency) for _ in range(repeats)]
+        asked = served(url)["chat"]
+    if asked != repeats * rows or any(pair[3] for pair in pairs):
+        sys.exit(f"the judge was asked {asked} times, not {repeats * rows}: once a row, and none cached")
+    first = statistics.median(pair[0] for pair in pairs)
+    cpu = statistics.median(pair[1] for pair in pairs)
+    cached = statistics.median(pair[2] for pair in pairs)
+    ideal = rows * delay / concurrency
+    return [
+        Target(
+            "judge",
+            f"llm-judge, {rows:,} rows at {concurrency}, {delay * 1000:.0f} ms / ideal",
+            first / ideal,
+            TARGET_RATIO,
+            detail=f"{first:.2f} s vs {ideal:.2f} s ideal; {cpu:.2f} s CPU; median of {repeats}",
+        ),
+        Target(
+            "judge",
+            f"llm-judge, the same {rows:,} rows again from the cache",
+            cached,
+            TARGET_CACHED,
+            unit=" s",
+            detail=f"{cached / first:.1%} of the first run; no request sent; median of {repeats}",
+        ),
+    ]
+
+
+def targets(quick: bool) -> list[Target]:
+    return measure(ROWS, CONCURRENCY, DELAY, repeats=1 if quick else 3)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rows", type=int, default=2000)
-    parser.add_argument("--concurrency", type=int, default=32)
-    parser.add_argument("--delay", type=float, default=0.1, help="the server's answer time, in seconds")
-    parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="one pair of runs instead of three")
+    parser.add_argument("--rows", type=int, default=ROWS)
+    parser.add_argument("--concurrency", type=int, default=CONCURRENCY)
+    parser.add_argument("--delay", type=float, default=DELAY, help="the server's answer time, in seconds")
     args = parser.parse_args()
-    if args.serve:
-        return serve(args.serve, args.delay)
-    with tempfile.TemporaryDirectory() as folder:
-        data, cache = Path(folder) / "rows.csv", Path(folder) / "cache.sqlite"
-        synthesise(data, args.rows, quoted=True)
-        port = _free_port()
-        server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(port), "--delay", str(args.delay)]
-        )
-        base_url = f"http://127.0.0.1:{port}/v1"
-        try:
-            _wait(base_url)
-            command = [sys.executable, "-m", "assay", "llm-judge", "--responses", str(data)]
-            command += ["--judge", f"openai:bench@{base_url}", "--concurrency", str(args.concurrency)]
-            command += ["--cache", str(cache)]
-            first = timed(command)
-            sent = requests_served(base_url)
-            cached = timed(command)
-            resent = requests_served(base_url) - sent
-        finally:
-            server.terminate()
-            server.wait()
-    ideal = args.rows * args.delay / args.concurrency
-    print(f"{args.rows:,} rows, {args.delay * 1000:.0f} ms per request, concurrency {args.concurrency}")
-    print(
-        f"  first run      {first:6.2f} s   ideal {ideal:.2f} s   ratio {first / ideal:.2f}x "
-        f"(target <= {TARGET_RATIO}x)   requests {sent:,}"
-    )
-    print(
-        f"  cached re-run  {cached:6.2f} s   {cached / first:.1%} of the first "
-        f"(target < {TARGET_CACHED:.0%})   "
-        f"requests {resent}"
-    )
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait(base_url: str) -> None:
-    for _ in range(100):
-        try:
-            httpx.get(f"{base_url}/models", timeout=1)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    sys.exit("the bench server did not start")
+    found = measure(args.rows, args.concurrency, args.delay, repeats=1 if args.quick else 3)
+    sys.exit(0 if print_targets(found) else 1)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Asking a system every gold item: at most `concurrency` questions in flight, a timeout per call, retries
-(with backoff) only for transport errors, and each finished item journaled before it counts as done.
+(with backoff) only for transport errors, and each finished item journaled before it counts as done (the
+journal committed every ``journal.COMMIT_EVERY`` second and when the asking stops, however it stops).
 
 Whatever the system does, every item's record gets its response and Reply, in gold order: an exception,
 a ``SystemFailure``, a timeout, a reply that is not a ``Reply`` with its text, or transport errors past
@@ -29,6 +30,7 @@ from ..errors import UsageError
 from ..parts import Reply
 from ..records import Record
 from .gold_set import GoldSet, with_reply
+from .journal import COMMIT_EVERY
 from .systems.base import ReplyClock, SystemFailure, TransportError, timing_replies
 from .systems.threads import DaemonThreads
 
@@ -98,11 +100,23 @@ async def ask_all(
 
     try:
         async with asyncio.TaskGroup() as workers:  # an error of our own (a full disk) stops them all
-            for _ in range(options.concurrency):
-                workers.create_task(worker())
+            committing = workers.create_task(_commit_every(journal, COMMIT_EVERY))
+            asking = [workers.create_task(worker()) for _ in range(options.concurrency)]
+            await asyncio.gather(*asking)
+            committing.cancel()
     except BaseExceptionGroup as group:  # the error itself (an OutputError), not the group's wrapping
         raise _first(group) from None
+    finally:  # the end, an error or Ctrl-C (the task cancelled): what was answered is made durable
+        journal.commit()
     return [record for record in records if record is not None]
+
+
+async def _commit_every(journal: Journal, seconds: float) -> None:
+    """Commit the journal every `seconds` while the run asks: the answers written are durable within
+    about that long, in a group (one fsync), however quiet the run is after them."""
+    while True:
+        await asyncio.sleep(seconds)
+        journal.commit()
 
 
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -39,6 +39,8 @@ try:
 except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
     raise missing_extra("httpx", "for the openai: judge", extra="judge") from None
 
+from ..http_clients import Clients  # after httpx: a lean install is told the extra
+
 
 @dataclass
 class OpenAIJudge:
@@ -52,7 +54,7 @@ class OpenAIJudge:
     prices: Prices = field(default_factory=Prices)
     requests_per_second: float | None = None
     kind: str = "openai"
-    _client: httpx.AsyncClient | None = field(default=None, repr=False)
+    _clients: Clients | None = field(default=None, repr=False)
     _json_mode: bool = field(default=True, repr=False)  # False once the server rejects response_format
 
     def __post_init__(self) -> None:
@@ -85,28 +87,33 @@ class OpenAIJudge:
         net.register_secret(key)
         return {"Authorization": f"Bearer {key}"}
 
-    def _http(self) -> httpx.AsyncClient:
-        if self._client is None:
-            self._client = httpx.AsyncClient(
-                base_url=self.base_url.rstrip("/"),
-                headers=self._headers(),
-                timeout=self.timeout,
-                # Keep every connection alive between requests: opening one per request (httpx keeps
-                # 20 by default) costs more client time than the requests themselves at high concurrency.
-                limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
+    def _http(self) -> Clients:
+        """The judge's clients: each request on one of its own (``http_clients``), its connection kept
+        alive for the next."""
+        if self._clients is None:
+            self._clients = Clients(
+                base_url=self.base_url.rstrip("/"), headers=self._headers(), timeout=self.timeout
             )
-        return self._client
+        return self._clients
+
+    async def _get(self, path: str) -> httpx.Response:
+        async with self._http().lease() as client:
+            return await net.within_deadline(client.get(path), self.timeout)
+
+    async def _post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        async with self._http().lease() as client:
+            return await net.within_deadline(client.post(path, json=body), self.timeout)
 
     async def close(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        if self._clients is not None:
+            await self._clients.aclose()
+            self._clients = None
 
     async def preflight(self) -> None:
         """GET /models: is the endpoint up (else JudgeDown), is the key accepted and the model served
         (else UsageError: a mistake in the setup, which no fallback should hide)?"""
         try:
-            response = await net.within_deadline(self._http().get("/models"), self.timeout)
+            response = await self._get("/models")
         except (TimeoutError, httpx.HTTPError) as exc:
             raise JudgeDown(
                 f"the judge endpoint {self.shown_url} does not answer ({_failure(exc, self.timeout)})",
@@ -146,7 +153,7 @@ class OpenAIJudge:
         root = self.base_url.rstrip("/").removesuffix("/v1")
         for path, read in (("/props", _total_slots), ("/slots", _slot_list)):
             try:
-                response = await net.within_deadline(self._http().get(root + path), self.timeout)
+                response = await self._get(root + path)
             except (TimeoutError, httpx.HTTPError):
                 return None  # the chat requests will say what is wrong, if anything is
             if response.status_code == 200:
@@ -168,9 +175,7 @@ class OpenAIJudge:
             if pace is not None:
                 await pace()
             try:
-                response = await net.within_deadline(
-                    self._http().post("/chat/completions", json=body), self.timeout
-                )
+                response = await self._post("/chat/completions", body)
             except (TimeoutError, httpx.TimeoutException, httpx.TransportError) as exc:
                 failure, asked = _failure(exc, self.timeout), None
                 busy = isinstance(exc, (TimeoutError, httpx.TimeoutException))

@@ -44,6 +44,8 @@ except ImportError:  # a lean install (pip install assay): name the extra that b
         alternative="run the system in process (--system module:function)",
     ) from None
 
+from ...http_clients import Clients, ssl_context  # after httpx: a lean install is told the extra
+
 DEFAULT_TIMEOUT = 60.0
 ERROR_BODY_BYTES = 4 * RAW_LIMIT  # of a reply that is not a 2xx: as much as its raw keeps, no more
 MAX_FAILURE_CHARS = 500  # of httpx's message about a failed exchange
@@ -64,12 +66,13 @@ class Received:
 
 @dataclass
 class JsonPoster:
-    """POSTs JSON to one URL with one set of headers, over one client made on first use."""
+    """POSTs JSON to one URL with one set of headers, each request on a client of its own (lent by
+    ``http_clients.Clients``, made on first use, its connection kept alive for the next request)."""
 
     url: str
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     timeout: float = DEFAULT_TIMEOUT
-    _client: httpx.AsyncClient | None = field(default=None, repr=False)
+    _clients: Clients | None = field(default=None, repr=False)
 
     async def post(self, body: Mapping[str, Any]) -> tuple[Any, str]:
         """The reply's JSON value and its raw text (redacted, capped); TransportError or SystemFailure."""
@@ -99,7 +102,7 @@ class JsonPoster:
         request = method
         try:
             async with httpx.AsyncClient(
-                headers={**self.headers, PROBE_HEADER: "1"}, timeout=self.timeout
+                headers={**self.headers, PROBE_HEADER: "1"}, timeout=self.timeout, verify=ssl_context()
             ) as client:
                 return await net.within_deadline(self._exchange(body, client, method, url), self.timeout)
         except (TimeoutError, httpx.HTTPError) as exc:
@@ -122,7 +125,9 @@ class JsonPoster:
         read as it streams in: a 2xx body up to MAX_BODY_BYTES (past it, or a Content-Length past it,
         the SystemFailure "reply body over N bytes", the rest never read), any other status's only as
         far as its reason shows."""
-        client = client or self._http()
+        if client is None:
+            async with self._http().lease() as lent:
+                return await self._exchange(body, lent, method, url)
         async with client.stream(method, url or self.url, json=body) as response:
             if not response.is_success:
                 data, _ = await _read_up_to(response, ERROR_BODY_BYTES)
@@ -145,19 +150,15 @@ class JsonPoster:
         said = net.failure(exc, self.timeout)
         return said if len(said) <= MAX_FAILURE_CHARS else f"{said[:MAX_FAILURE_CHARS]}... (cut)"
 
-    def _http(self) -> httpx.AsyncClient:
-        if self._client is None:
-            self._client = httpx.AsyncClient(
-                headers=dict(self.headers),
-                timeout=self.timeout,
-                limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
-            )
-        return self._client
+    def _http(self) -> Clients:
+        if self._clients is None:
+            self._clients = Clients(headers=dict(self.headers), timeout=self.timeout)
+        return self._clients
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        if self._clients is not None:
+            await self._clients.aclose()
+            self._clients = None
 
 
 async def _read_up_to(response: httpx.Response, limit: int) -> tuple[bytes, bool]:

@@ -123,7 +123,7 @@ def _entry_json(entry: CacheEntry) -> dict[str, Any]:
 
 def _entries(data: Any, where: str) -> dict[str, CacheEntry]:
     if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
-        raise InputError("not an assay URL cache (no \"format\": \"assay-urls-cache\")", where=where, fix=FIX)
+        raise InputError('not an assay URL cache (no "format": "assay-urls-cache")', where=where, fix=FIX)
     if data.get("version") != CACHE_VERSION:
         raise InputError(
             f"a URL cache of format version {data.get('version')!r}; this assay reads {CACHE_VERSION}",

@@ -65,6 +65,8 @@ try:
 except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
     raise missing_extra("httpx", "to check URLs") from None
 
+from ...http_clients import Clients  # after httpx: a lean install is told the extra
+
 URL_CLASSES = CLASSES  # the name assay.harness gives them, beside its OUTCOMES and STATUSES
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 BROKEN_STATUSES = frozenset({404, 410})
@@ -338,13 +340,11 @@ async def check_urls(
     # identity: a ranged request's bytes are the file's own, and no decoder can inflate them
     headers = {"User-Agent": settings.user_agent, "Accept": "*/*", "Accept-Encoding": "identity"}
     hooks = {"response": [hold_location]}
-    # No pool limit of httpx's own (100): the workers bound the connections in use, and a request
-    # queued for a pool slot would run out its timeout there and be called a server's timeout.
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
-    client = httpx.AsyncClient(
-        follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks, limits=limits
-    )
-    ctx = _Context(Fetcher(settings, client), cache)
+    # A client of its own for each request (http_clients): the workers bound the connections in use,
+    # and no request waits for a slot of a shared pool (where it would run out its timeout and be
+    # called a server's timeout).
+    clients = Clients(follow_redirects=False, timeout=timeout, headers=headers, event_hooks=hooks)
+    ctx = _Context(Fetcher(settings, clients), cache)
 
     async def worker() -> None:
         for item in todo:  # one shared iterator: each URL goes to exactly one worker
@@ -354,11 +354,13 @@ async def check_urls(
                 progress(verdict)
 
     try:
-        async with client:
-            await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
+        await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(unique)))))
     finally:
-        if cache is not None:
-            cache.save()
+        try:
+            await clients.aclose()
+        finally:
+            if cache is not None:
+                cache.save()
     return [verdicts[(item.url, item.expect_pdf)] for item in found]
 
 

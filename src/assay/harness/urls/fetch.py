@@ -28,6 +28,8 @@ try:
 except ImportError:  # a lean install (pip install assay): name the extra that brings httpx
     raise missing_extra("httpx", "to check URLs") from None
 
+from ...http_clients import Clients  # after httpx: a lean install is told the extra
+
 if TYPE_CHECKING:
     from .settings import CheckSettings
 
@@ -73,10 +75,11 @@ class HostGate:
 
 @dataclass
 class Fetcher:
-    """The client every request goes through, and each host's gate."""
+    """The clients the requests go through (each request on one of its own, lent for its origin), and
+    each host's gate."""
 
     settings: CheckSettings
-    client: httpx.AsyncClient
+    clients: Clients
     gates: dict[str, HostGate] = field(default_factory=dict)
     resolved: dict[str, tuple[str, ...]] = field(default_factory=dict)  # host -> its addresses, this run
     canary: asyncio.Task[bool] | None = None  # does the resolver resolve the canary? asked once a run
@@ -304,12 +307,13 @@ async def _request(
     async with fetcher.gate(urlsplit(url).hostname or "").turn():
         try:
             async with asyncio.timeout(settings.timeout):
-                request = fetcher.client.build_request(method, url, headers=headers)
-                response = await fetcher.client.send(request, stream=True)
-                try:
-                    body = await _first_bytes(response) if method == "GET" else None
-                finally:
-                    await response.aclose()
+                async with fetcher.clients.lease(url) as client:
+                    request = client.build_request(method, url, headers=headers)
+                    response = await client.send(request, stream=True)
+                    try:
+                        body = await _first_bytes(response) if method == "GET" else None
+                    finally:
+                        await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
             return Answer(fault=f"timed out after {settings.timeout:g} s", transient=True)
         except httpx.InvalidURL as exc:
