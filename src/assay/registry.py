@@ -11,11 +11,13 @@ naming the entry point (``check``), never a traceback, while ``--help`` still wo
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 T = TypeVar("T")
 
@@ -132,6 +134,8 @@ class Registry(Mapping[str, T], Generic[T]):
 
     def _load_plugins(self) -> dict[str, T]:
         if self._plugins is None:
+            import importlib.metadata  # here: reading the installed packages' entry points is slow to load
+
             self._plugins = {}
             for entry_point in importlib.metadata.entry_points(group=self.group):
                 self._add_entry_point(entry_point, self._plugins)

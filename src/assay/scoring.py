@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 import operator
@@ -206,6 +205,8 @@ def _score_runs(
             _keep(scorer, await scores if inspect.isawaitable(scores) else scores, results, failed, blank)
 
     if any(_is_async(scorer) for scorer in scorers):
+        import asyncio  # here: only a run with an async scorer (a judge) pays for loading it
+
         asyncio.run(score_all())
         return
     for scorer in scorers:
@@ -269,6 +270,8 @@ async def _awaited(pending: Awaitable[MetricScores]) -> MetricScores:
 
 
 def _await(pending: Awaitable[MetricScores]) -> MetricScores:
+    import asyncio
+
     return asyncio.run(_awaited(pending))
 
 

@@ -15,10 +15,8 @@ from typing import Any, TypeAlias, TypeVar
 from ..documents.page_cache import DEFAULT_PAGE_CACHE
 from ..errors import UsageError
 from ..gate import ON, SCOPES, GateSettings, parse_share
+from ..judges._base import CONCURRENCY, DEFAULT_CACHE_PATH, DEFAULT_RUBRIC, MAX_RESPONSE_CHARS
 from ..judges.backends import judge_forms
-from ..judges.cache import DEFAULT_PATH
-from ..judges.rubric import DEFAULT_RUBRIC
-from ..judges.run import JudgeOptions
 from ..records import ColumnMap, Dataset, column_hints
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
@@ -288,11 +286,11 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--concurrency",
         type=int,
         metavar="N",
-        help=f"requests in flight at most (default {JudgeOptions.concurrency}); fewer to a server that "
+        help=f"requests in flight at most (default {CONCURRENCY}); fewer to a server that "
         "reports fewer slots (llama.cpp's), or turns requests away (429, 503, its deadline passed)",
     )
     judging.add_argument(
-        "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"
+        "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_CACHE_PATH})"
     )
     judging.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     judging.add_argument("--refresh", action="store_true", help="ask again, and overwrite cached replies")
@@ -304,7 +302,7 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="cut longer responses, with a marker, before judging "
-        f"(default {JudgeOptions.max_response_chars})",
+        f"(default {MAX_RESPONSE_CHARS})",
     )
     judging.add_argument(
         "--system-model",

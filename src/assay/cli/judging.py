@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..judges._base import DEFAULT_CACHE_PATH
 from ..judges.accounting import JUDGE
-from ..judges.cache import DEFAULT_PATH
-from ..judges.run import JudgeOptions
 from ..terminal import one_line
 from .flags import DEFAULT_CONFIG, JUDGE_FLAGS
 
@@ -34,9 +33,6 @@ def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[
 def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     """The chain of judges from --judge, or from --config (or ./assay.toml), with the run's settings;
     None when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
-    from ..judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
-    from ..judges.rubric import DEFAULT_RUBRIC, get_rubric
-
     if "judge" not in (args.metric or ()):
         given = [  # given at all: `--concurrency 0` is a judge flag too, not a no-op
             f"--{name.replace('_', '-')}"
@@ -46,6 +42,10 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
         if given:
             raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None
+    from ..judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
+    from ..judges.rubric import DEFAULT_RUBRIC, get_rubric
+    from ..judges.run import JudgeOptions
+
     for flag in (
         "config",
         "cache",
@@ -62,7 +62,7 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     chain, settings = _judge_chain(args)
     if not chain:
         return None  # scoring says what is missing
-    cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_PATH)
+    cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_CACHE_PATH)
     options = JudgeOptions(
         concurrency=_given(args.concurrency, settings.get("concurrency"), 8),
         max_response_chars=_given(args.max_response_chars, settings.get("max_response_chars"), 8000),
