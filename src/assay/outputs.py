@@ -19,7 +19,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
 import shutil
 import stat
 from collections.abc import Iterator, Mapping
@@ -46,7 +45,7 @@ TEMP_MARK = ".assay-tmp-"  # in every temporary name: .<target name>.assay-tmp-<
 def temp_name(target: Path, kind: str = TEMP_MARK) -> Path:
     """A hidden name beside `target`, unique to this process and call; it keeps the target's suffix,
     for writers that choose a format by the name (matplotlib)."""
-    return target.with_name(f".{target.name}{kind}{os.getpid()}-{secrets.token_hex(4)}{target.suffix}")
+    return target.with_name(f".{target.name}{kind}{os.getpid()}-{os.urandom(4).hex()}{target.suffix}")
 
 
 def write_failed(path: Path, exc: OSError) -> OutputError:

@@ -301,8 +301,7 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--max-response-chars",
         type=int,
         metavar="N",
-        help="cut longer responses, with a marker, before judging "
-        f"(default {MAX_RESPONSE_CHARS})",
+        help=f"cut longer responses, with a marker, before judging (default {MAX_RESPONSE_CHARS})",
     )
     judging.add_argument(
         "--system-model",

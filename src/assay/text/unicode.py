@@ -36,6 +36,7 @@ import operator
 import os
 import sys
 import unicodedata
+import zlib
 from array import array
 from collections.abc import Callable
 
@@ -397,41 +398,37 @@ def _fold_tables() -> tuple[bytes, bytes]:
 def fold_tables_key() -> str:
     """What the tables are made from: this module's source (the steps and the builder), the Unicode
     data of ``unicodedata`` and of ``regex``, and the byte order of the mapping's integers."""
-    import hashlib
-
     with open(__file__, "rb") as source:
-        digest = hashlib.sha256(source.read()).hexdigest()
+        checksum = zlib.crc32(source.read())
     return (
         f"assay fold tables {_FOLD_TABLES_FORMAT}; unicodedata {unicodedata.unidata_version}; "
-        f"regex {regex.__version__}; {sys.byteorder}-endian; source sha256 {digest}"
+        f"regex {regex.__version__}; {sys.byteorder}-endian; source crc32 {checksum:08x}"
     )
 
 
 def fold_tables_file() -> bytes:
     """The contents of ``FOLD_TABLES_FILE`` (written at build time): a line with the key and the
-    tables' sha256, then the tables."""
-    import hashlib
-
+    tables' checksum, then the tables."""
     mapping, flags = build_fold_tables()
-    header = f"{fold_tables_key()}; tables sha256 {hashlib.sha256(mapping + flags).hexdigest()}\n"
+    header = f"{fold_tables_key()}; tables crc32 {zlib.crc32(mapping + flags):08x}\n"
     return header.encode("ascii") + mapping + flags
 
 
 def _stored_fold_tables(path: str) -> tuple[bytes, bytes] | None:
-    """The tables in `path` when its key is this process's and its tables are whole (their sha256 says
-    so); None when it is absent, unreadable, stale or damaged: the caller builds them."""
-    import hashlib
-
+    """The tables in `path` when its key is this process's and its tables are whole (their checksum says
+    so: CRC-32 guards against a file cut short or changed by accident, which is all a build's own file
+    needs, and costs no hashing library); None when it is absent, unreadable, stale or damaged: the
+    caller builds them."""
     try:
         with open(path, "rb") as stored:
             header, tables = stored.readline(), stored.read()
-        key, _, digest = header.decode("ascii").rstrip("\n").rpartition("; tables sha256 ")
+        key, _, checksum = header.decode("ascii").rstrip("\n").rpartition("; tables crc32 ")
     except (OSError, UnicodeDecodeError):
         return None
     if (
         len(tables) != _FOLD_TABLES_SIZE
         or key != fold_tables_key()
-        or digest != hashlib.sha256(tables).hexdigest()
+        or checksum != f"{zlib.crc32(tables):08x}"
     ):
         return None
     return tables[: _BMP * 4], tables[_BMP * 4 :]
