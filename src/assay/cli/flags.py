@@ -122,13 +122,13 @@ def column_map(args: argparse.Namespace) -> ColumnMap:
 def columns_config(args: argparse.Namespace) -> dict[str, str]:
     """The [columns] table of --columns FILE, else of --config FILE (an assay.toml, for the judge too),
     else of ./assay.toml when there; said on stderr when read, as no config file is read in silence."""
-    from ..columns import columns_table
-    from ..config_file import read_config
-
     given = getattr(args, "columns", None) or getattr(args, "config", None)
     path = Path(given) if given else DEFAULT_CONFIG
     if not given and not path.is_file():
         return {}
+    from ..columns import columns_table
+    from ..config_file import read_config  # here: only a run with a config file loads a TOML parser
+
     known = [spec.name for spec in dataclasses.fields(ColumnMap)]
     found = columns_table(read_config(path), str(path), known)
     if found and not getattr(args, "_columns_said", False):

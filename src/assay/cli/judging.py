@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..judges._base import DEFAULT_CACHE_PATH
-from ..judges.accounting import JUDGE
 from ..terminal import one_line
 from .flags import DEFAULT_CONFIG, JUDGE_FLAGS
 
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[str | Scorer] | None:
     """The metrics of --metric as the engine takes them: ``judge`` is the configured judge's Scorer (a
     UsageError, before any work, when no chain of judges is given)."""
-    if metrics is None or JUDGE not in metrics:
+    if metrics is None or "judge" not in metrics:  # the judge metric's name (judges.accounting.JUDGE)
         return None if metrics is None else list(metrics)
     from ..judges.metric import with_judge as judged  # HTTP clients load only when a judge is asked for
 

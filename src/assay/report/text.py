@@ -15,6 +15,7 @@ from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
+from ._section import BODY, LEAD  # not .sections: the terminal's report loads no HTML or SVG
 from .format import (
     DASH,
     aligned_width,
@@ -26,7 +27,6 @@ from .format import (
     text_table,
 )
 from .model import Cell, MetricReport, Report
-from .sections import BODY, LEAD
 
 if TYPE_CHECKING:
     from ..agreement import Confusion, MetricAgreement
