@@ -153,13 +153,25 @@ def print_column_hints(dataset: Dataset, args: argparse.Namespace) -> None:
 # --- the metrics and what changes their numbers ---------------------------------------------------------
 
 
+def help_when_shown(make_help: Callable[[], str]) -> type[argparse.Action]:
+    """An append action whose help text is made when --help shows it, not when the parser is built: a
+    help read from the registries loads every scorer or judge backend, which a run that uses one of
+    them must not pay for."""
+
+    class AppendWithHelpWhenShown(argparse._AppendAction):
+        @property
+        def help(self) -> str:
+            return make_help()
+
+        @help.setter
+        def help(self, given: str | None) -> None:
+            pass  # argparse sets the help it was given; the made one stands
+
+    return AppendWithHelpWhenShown
+
+
 def add_metric(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--metric",
-        action="append",
-        choices=[*sorted(SCORERS), "judge"],
-        help=metric_help(),
-    )
+    parser.add_argument("--metric", action=help_when_shown(metric_help), choices=[*sorted(SCORERS), "judge"])
 
 
 # Inputs every file has: not worth naming in the help.
@@ -252,16 +264,18 @@ JUDGE_FLAGS = ("judge", "config", "judge_after_config", "judge_rubric", "cascade
                "cache", "no_cache", "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
 
 
+def judge_help() -> str:
+    """--judge's help, from the registry of judge backends."""
+    return (
+        f"a judge, tried in order; repeatable: {judge_forms()} (the kinds of judge backends, more by "
+        "entry point group assay.judges), then ,key=value settings (api_key_env=NAME, timeout, retries, "
+        "rps, max_tokens, seed, price_prompt, price_completion per million tokens)"
+    )
+
+
 def add_judge(parser: argparse.ArgumentParser) -> None:
     judging = parser.add_argument_group("the judge metric (--metric judge)")
-    judging.add_argument(
-        "--judge",
-        action="append",
-        metavar="SPEC",
-        help=f"a judge, tried in order; repeatable: {judge_forms()} (the kinds of judge backends, more by "
-        "entry point group assay.judges), then ,key=value settings (api_key_env=NAME, timeout, retries, "
-        "rps, max_tokens, seed, price_prompt, price_completion per million tokens)",
-    )
+    judging.add_argument("--judge", action=help_when_shown(judge_help), metavar="SPEC")
     judging.add_argument(
         "--config",
         metavar="FILE",
