@@ -95,3 +95,23 @@ def test_score_help_still_lists_the_metrics_and_judges_from_the_registries() -> 
     assert all(name in flat for name in DEFAULT_METRICS)
     assert "value_match" in flat and "judge run when named" in flat
     assert " ".join(judge_forms().split()) in flat
+
+
+def test_a_one_row_score_loads_no_value_reader_and_scans_no_entry_points(tmp_path: Path) -> None:
+    """Deciding which metrics run reads the built-ins' declarations (``scorer_registry.BUILT_IN``), not
+    their modules; the installed packages are parsed for plugins only when one may declare a scorer."""
+    responses = tmp_path / "one.csv"
+    responses.write_text(
+        "id,question,answer,response\nq1,Who wrote Hamlet?,Shakespeare,William Shakespeare\n",
+        encoding="utf-8",
+    )
+    found = loaded_after(
+        "import contextlib, io\n"
+        "from assay.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        f"    main(['score', '--responses', {str(responses)!r}])"
+    )
+    modules = found["modules"]
+    assert isinstance(modules, list)
+    assert "assay.scoring" in modules and "assay.scorers.seed" in modules  # it did score
+    assert [name for name in (*HEAVY, *VALUE_READING, "assay.scorers.grounded") if name in modules] == []

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..metric import Evidence, MetricScores, Outcome, RunView, Scorer, Seen, SeenRows
+from ..scorer_registry import BUILT_IN as BUILT_IN_DECLARED
 from ..scorer_registry import PLUGIN_GROUP, SCORERS, check_plugins, get_scorer
 
 
@@ -43,7 +44,7 @@ def _default_metrics() -> tuple[str, ...]:
     """The built-ins that run when no metric is named (``Scorer.default``): the original evaluation
     scripts' pair, phrase_match, and where their inputs exist hard_fact and refusal. The SQuAD, MLQA and
     token scores are one --metric away: on sentence-long responses their exact-match forms are near 0%."""
-    return tuple(name for name, scorer in _built_in().items() if scorer.default)
+    return tuple(name for name, declared in BUILT_IN_DECLARED.items() if declared.default)
 
 
 __all__ = [
