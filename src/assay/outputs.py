@@ -19,7 +19,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import shutil
 import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -132,6 +131,8 @@ def remove_stale(target: Path) -> None:
         if pid is None or _running(pid):
             continue
         if leftover.is_dir() and not leftover.is_symlink():
+            import shutil  # here: only a dead writer's leftover folder needs it
+
             shutil.rmtree(leftover, ignore_errors=True)
         else:
             leftover.unlink(missing_ok=True)

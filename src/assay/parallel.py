@@ -28,7 +28,6 @@ import gc
 import itertools
 import operator
 import os
-import shutil
 import signal
 import stat
 import sys
@@ -196,6 +195,8 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None, trace: Path | N
     processes: list[multiprocessing.process.BaseProcess] = []
 
     def clean_up() -> None:
+        import shutil  # here: loaded by a run that starts workers, not by every run
+
         for process in processes:
             if process.is_alive():  # still waiting for its offsets: an error cut the run short
                 process.kill()
