@@ -8,27 +8,33 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-# Run in a fresh interpreter on the package being built: prints the fold tables' file to stdout.
-_WRITE_TABLES = (
-    "import sys; from assay.text import unicode; sys.stdout.buffer.write(unicode.fold_tables_file())"
-)
+# Run in a fresh interpreter on the package being built: each prints its table's file to stdout.
+_WRITE = "import sys; from assay.text import {module}; sys.stdout.buffer.write({module}.{contents})"
+_WRITE_TABLES = {
+    "unicode_fold.bin": _WRITE.format(module="unicode", contents="fold_tables_file()"),
+    "seed_punctuation.txt": _WRITE.format(module="seed", contents="punctuation_file().encode()"),
+}
 
 
 class BuildExtAndTables(build_ext):
-    """Also precomputes the ``unicode`` profile's fold tables (``assay/text/unicode_fold.bin``), so
-    that no run pays the half second of building them. Optional as the accelerator is: without them
-    (regex missing here, say) each process builds them on first use, as it does for a regex release
-    other than the one they were made with."""
+    """Also precomputes the ``unicode`` profile's fold tables (``assay/text/unicode_fold.bin``) and the
+    seed's punctuation (``assay/text/seed_punctuation.txt``), so that no run pays the half second of
+    building them. Optional as the accelerator is: without them (regex missing here, say) each process
+    builds them on first use, as it does for Unicode data or a regex release other than theirs."""
 
     def run(self) -> None:
         super().run()
         source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src")
         root = source if self.inplace else self.build_lib
-        target = os.path.join(root, "assay", "text", "unicode_fold.bin")
+        for name, code in _WRITE_TABLES.items():
+            self._write_table(os.path.join(root, "assay", "text", name), code, source)
+
+    @staticmethod
+    def _write_table(target: str, code: str, source: str) -> None:
         env = {**os.environ, "PYTHONPATH": source}
-        made = subprocess.run([sys.executable, "-c", _WRITE_TABLES], env=env, capture_output=True)
+        made = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True)
         if made.returncode != 0:
-            print(f"assay: the fold tables were not precomputed:\n{made.stderr.decode(errors='replace')}")
+            print(f"assay: {target} was not precomputed:\n{made.stderr.decode(errors='replace')}")
             return
         os.makedirs(os.path.dirname(target), exist_ok=True)
         temp = f"{target}.tmp-{os.getpid()}"
