@@ -19,9 +19,7 @@ every command.
 
 from __future__ import annotations
 
-import difflib
 import re
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -140,6 +138,8 @@ _MEASURED = re.compile(r"[-+]?\d*[.,]\d+(?:e[-+]?\d+)?", re.IGNORECASE)
 
 def flag(field: str, column: str) -> str:
     """The flag that maps `column` to `field`, quoted for a shell where it needs to be."""
+    import shlex  # here: only a message about columns says a flag
+
     return f"--{field}-col {shlex.quote(column)}"
 
 
@@ -221,6 +221,8 @@ def missing_report(
 
 def _similar(looked_for: str, columns: Sequence[str]) -> list[Guess]:
     """A column spelled like the name looked for ('respnse' for 'response'), when nothing else fits."""
+    import difflib  # here: only a column not found looks for a similar name
+
     lower = {column.lower(): column for column in columns}
     close = lower.get(looked_for.lower()) or next(
         iter(difflib.get_close_matches(looked_for, columns, 1)), None

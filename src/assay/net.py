@@ -29,7 +29,6 @@ asks no server should not pay).
 
 from __future__ import annotations
 
-import asyncio
 import math
 import random
 import re
@@ -39,7 +38,6 @@ import time
 from base64 import b64encode, urlsafe_b64encode
 from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
@@ -80,6 +78,8 @@ _JSON_SHORT = {'"': '"', "\\": "\\", "/": "/", "\b": "b", "\f": "f", "\n": "n", 
 async def within_deadline(request: Awaitable[T], timeout: float) -> T:
     """The request's result within `timeout` seconds from now, body and all (TimeoutError past it):
     httpx reads a non-streamed body before it returns, so the deadline covers it."""
+    import asyncio  # here: the command line loads this module for its messages, with no request to make
+
     return await asyncio.wait_for(request, timeout)
 
 
@@ -103,6 +103,8 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     if _DELAY_SECONDS.fullmatch(value):
         seconds = float(value)
         return seconds if math.isfinite(seconds) else None
+    from email.utils import parsedate_to_datetime  # here: slow to load, and an HTTP date is rare
+
     try:
         when = parsedate_to_datetime(value).timestamp()
     except (TypeError, ValueError, IndexError, OverflowError):

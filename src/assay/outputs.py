@@ -19,8 +19,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
-import shutil
 import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -46,7 +44,7 @@ TEMP_MARK = ".assay-tmp-"  # in every temporary name: .<target name>.assay-tmp-<
 def temp_name(target: Path, kind: str = TEMP_MARK) -> Path:
     """A hidden name beside `target`, unique to this process and call; it keeps the target's suffix,
     for writers that choose a format by the name (matplotlib)."""
-    return target.with_name(f".{target.name}{kind}{os.getpid()}-{secrets.token_hex(4)}{target.suffix}")
+    return target.with_name(f".{target.name}{kind}{os.getpid()}-{os.urandom(4).hex()}{target.suffix}")
 
 
 def write_failed(path: Path, exc: OSError) -> OutputError:
@@ -133,6 +131,8 @@ def remove_stale(target: Path) -> None:
         if pid is None or _running(pid):
             continue
         if leftover.is_dir() and not leftover.is_symlink():
+            import shutil  # here: only a dead writer's leftover folder needs it
+
             shutil.rmtree(leftover, ignore_errors=True)
         else:
             leftover.unlink(missing_ok=True)

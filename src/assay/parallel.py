@@ -24,14 +24,10 @@ writing that output removes it (``outputs.remove_stale``).
 from __future__ import annotations
 
 import collections
-import ctypes
 import gc
 import itertools
-import multiprocessing
 import operator
 import os
-import secrets
-import shutil
 import signal
 import stat
 import sys
@@ -41,9 +37,8 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .csvfile import LineTally, Span, read_header, split_spans
 from .errors import AssayError, InputError
@@ -55,6 +50,10 @@ from .report.rows import write_traces, write_verdicts
 from .scorer_registry import SCORERS
 from .scoring import ProgressCallback, ScoreOptions, ScoreRun, column_conflicts, finish, score, verdicts
 from .summary import Summary, merge_summaries
+
+if TYPE_CHECKING:
+    import multiprocessing.process
+    from multiprocessing.connection import Connection
 
 # Below this much input per process, starting a process costs more than it saves.
 MIN_BYTES_PER_WORKER = 32 << 20
@@ -161,7 +160,7 @@ def _parts_folder(path: Path) -> Path:
     that a later run can tell it is stale (see the module's notes)."""
     target = Path(os.path.realpath(check_writable(path)))
     remove_stale(target)
-    folder = target.with_name(f".{target.name}.assay-parts-{os.getpid()}-{secrets.token_hex(4)}")
+    folder = target.with_name(f".{target.name}.assay-parts-{os.getpid()}-{os.urandom(4).hex()}")
     try:
         folder.mkdir()
     except OSError as exc:
@@ -198,6 +197,8 @@ def _score_spans(job: _Job, spans: list[Span], out: Path | None, trace: Path | N
     processes: list[multiprocessing.process.BaseProcess] = []
 
     def clean_up() -> None:
+        import shutil  # here: loaded by a run that starts workers, not by every run
+
         for process in processes:
             if process.is_alive():  # still waiting for its offsets: an error cut the run short
                 process.kill()
@@ -227,6 +228,8 @@ def _run_workers(
     whole file between their two phases, and join their parts into the outputs."""
     parts = _part_paths(out, folders, len(spans))
     trace_parts = _part_paths(trace, folders, len(spans))
+    import multiprocessing  # here: a file scored in one process (a small one) never loads it
+
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
@@ -341,6 +344,8 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _kernel_kills_orphan() -> bool:
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0

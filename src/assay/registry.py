@@ -11,11 +11,16 @@ naming the entry point (``check``), never a traceback, while ``--help`` still wo
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
+import importlib.machinery
+import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 T = TypeVar("T")
 
@@ -27,6 +32,43 @@ def load_named(target: str) -> Any:
     for part in attribute.split(".") if attribute else ():
         loaded = getattr(loaded, part)
     return loaded
+
+
+def may_declare(group: str) -> bool:
+    """Whether an installed package may declare an entry point in `group`: False only when none of the
+    packages' metadata that ``importlib.metadata`` would read (each ``*.dist-info`` and ``*.egg-info``
+    directory of each folder of ``sys.path``) has an ``entry_points.txt`` naming the group. Every run
+    reads the registries, and loading ``importlib.metadata`` and parsing every installed package's
+    metadata costs more than a one-row score; when a package may declare one, that full scan decides.
+    Where the metadata may be elsewhere (a zip on ``sys.path``, another finder of distributions on
+    ``sys.meta_path``), or a file cannot be read as the scan would read it, the answer is True."""
+    if any(
+        getattr(finder, "find_distributions", None) is not None
+        and finder is not importlib.machinery.PathFinder
+        for finder in sys.meta_path
+    ):
+        return True
+    for folder in sys.path:
+        root = folder or "."  # the current directory, as importlib.metadata reads it
+        try:
+            children = os.listdir(root)
+        except NotADirectoryError:
+            return True  # a zip file of packages
+        except OSError:
+            continue  # missing or unreadable: importlib.metadata finds nothing there either
+        in_an_egg = os.path.basename(root).lower().endswith(".egg")
+        for child in children:
+            low = child.lower()
+            if low.endswith((".dist-info", ".egg-info")) or (in_an_egg and low == "egg-info"):
+                try:
+                    with open(os.path.join(root, child, "entry_points.txt"), encoding="utf-8") as file:
+                        if group in file.read():
+                            return True
+                except (FileNotFoundError, NotADirectoryError):
+                    continue  # no entry points (an egg-info file holds only the package's summary)
+                except (OSError, ValueError):
+                    return True  # let the full scan meet it as before
+    return False
 
 
 class Registry(Mapping[str, T], Generic[T]):
@@ -133,8 +175,11 @@ class Registry(Mapping[str, T], Generic[T]):
     def _load_plugins(self) -> dict[str, T]:
         if self._plugins is None:
             self._plugins = {}
-            for entry_point in importlib.metadata.entry_points(group=self.group):
-                self._add_entry_point(entry_point, self._plugins)
+            if may_declare(self.group):
+                import importlib.metadata  # here: slow to load, and its scan slower than may_declare's
+
+                for entry_point in importlib.metadata.entry_points(group=self.group):
+                    self._add_entry_point(entry_point, self._plugins)
         return self._plugins
 
     def _add_entry_point(self, entry_point: importlib.metadata.EntryPoint, found: dict[str, T]) -> None:

@@ -19,28 +19,58 @@ never listed by name in the core.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple
 
 from .errors import UsageError
 from .metric import OPTIONAL, Scorer
 from .registry import Registry
 
 PLUGIN_GROUP = "assay.scorers"
+
+
+class Declared(NamedTuple):
+    """What a run and its report read of a built-in scorer before it runs, known without importing its
+    module (which may be costly: value_match's and grounded's load the value reader): where it lives,
+    whether it runs when no metric is named (``Scorer.default``), and its inputs (``Scorer.inputs``).
+    tests/scorers/test_declared.py checks each against the scorer's own."""
+
+    target: str  # "module:attribute"
+    default: bool = True
+    inputs: tuple[str, ...] = ()
+
+
+_REFUSAL_INPUTS = ("gold.expected_refusal", "reply.blocked?", "id", "question")
+_VALUE_INPUTS = (
+    "gold.value?",
+    "gold.unit?",
+    "gold.value_type?",
+    "gold.field?",
+    "gold.source_title?",
+    "question",
+)
+_GROUNDED_INPUTS = (
+    "sources?", "gold.source_path?", "scope?", "reply.citations", "reply.contexts?", "gold.source_document?",
+    "gold.source_title?", "gold.quote?", "gold.page?", "gold.expected_refusal?", "gold.field?", "question",
+    "gold.value?", "gold.unit?", "gold.value_type?",
+)  # fmt: skip
 # The built-ins, in the order runs list them: the original evaluation scripts' pair first.
-BUILT_IN_TARGETS = {
-    "exact_substring": "assay.scorers.seed:EXACT_SUBSTRING",
-    "word_overlap": "assay.scorers.seed:WORD_OVERLAP",
-    "phrase_match": "assay.scorers.unicode:PHRASE_MATCH",
-    "token_f1": "assay.scorers.unicode:TOKEN_F1",
-    "token_em": "assay.scorers.unicode:TOKEN_EM",
-    "squad_em": "assay.scorers.squad:SQUAD_EM",
-    "squad_f1": "assay.scorers.squad:SQUAD_F1",
-    "mlqa_em": "assay.scorers.squad:MLQA_EM",
-    "mlqa_f1": "assay.scorers.squad:MLQA_F1",
-    "hard_fact": "assay.scorers.hard_fact:HARD_FACT",
-    "value_match": "assay.scorers.value_match:VALUE_MATCH",
-    "grounded": "assay.scorers.grounded:GROUNDED",
-    "refusal": "assay.scorers.refusal:REFUSAL",
-}
+BUILT_IN: Mapping[str, Declared] = MappingProxyType({
+    "exact_substring": Declared("assay.scorers.seed:EXACT_SUBSTRING"),
+    "word_overlap": Declared("assay.scorers.seed:WORD_OVERLAP"),
+    "phrase_match": Declared("assay.scorers.unicode:PHRASE_MATCH"),
+    "token_f1": Declared("assay.scorers.unicode:TOKEN_F1", default=False),
+    "token_em": Declared("assay.scorers.unicode:TOKEN_EM", default=False),
+    "squad_em": Declared("assay.scorers.squad:SQUAD_EM", default=False),
+    "squad_f1": Declared("assay.scorers.squad:SQUAD_F1", default=False),
+    "mlqa_em": Declared("assay.scorers.squad:MLQA_EM", default=False, inputs=("lang",)),
+    "mlqa_f1": Declared("assay.scorers.squad:MLQA_F1", default=False, inputs=("lang",)),
+    "hard_fact": Declared("assay.scorers.hard_fact:HARD_FACT", inputs=("gold.expected_regex", "id")),
+    "value_match": Declared("assay.scorers.value_match:VALUE_MATCH", default=False, inputs=_VALUE_INPUTS),
+    "grounded": Declared("assay.scorers.grounded:GROUNDED", default=False, inputs=_GROUNDED_INPUTS),
+    "refusal": Declared("assay.scorers.refusal:REFUSAL", inputs=_REFUSAL_INPUTS),
+})  # fmt: skip
+BUILT_IN_TARGETS = {name: declared.target for name, declared in BUILT_IN.items()}
 
 SCORERS: Registry[Scorer] = Registry(
     "scorer",
@@ -50,6 +80,16 @@ SCORERS: Registry[Scorer] = Registry(
     name_of=lambda scorer: scorer.name,
     named="metric",
 )
+
+
+def declaration(name: str) -> Declared:
+    """What a run reads of the metric `name` before it runs (``Declared``): a built-in's from the table,
+    without loading it; a plugin's or a registered scorer's from the scorer. KeyError: not registered."""
+    found = BUILT_IN.get(name)
+    if found is not None:
+        return found
+    scorer = SCORERS[name]
+    return Declared("", scorer.default, scorer.inputs)
 
 
 def check_plugins() -> None:

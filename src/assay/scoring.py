@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 import operator
@@ -30,7 +29,7 @@ from .scorer_inputs import has_input as has_input
 from .scorer_inputs import row_inputs as row_inputs
 from .scorer_inputs import run_sources as run_sources
 from .scorer_inputs import sources_signature as sources_signature
-from .scorer_registry import SCORERS, check_plugins, default_pair, plan, scorer_of
+from .scorer_registry import SCORERS, check_plugins, declaration, default_pair, plan, scorer_of
 from .signatures import Signature
 from .summary import IntervalMethod, Summary, summarize
 from .text import inflection
@@ -134,10 +133,11 @@ def available_metrics(dataset: Dataset, options: ScoreOptions) -> tuple[str, ...
     say otherwise) whose declared inputs (``Scorer.inputs``) the dataset has: all of them need
     question, golden answer and response; hard_fact needs a pattern. The others (squad_em, squad_f1,
     mlqa_em, mlqa_f1, token_f1, token_em) run when named."""
+    declared = [(name, declaration(name)) for name in SCORERS]  # a built-in's without loading it
     return tuple(
         name
-        for name, s in SCORERS.items()
-        if s.default and all(has_input(dataset, need, options) for need in s.inputs)
+        for name, d in declared
+        if d.default and all(has_input(dataset, need, options) for need in d.inputs)
     )
 
 
@@ -206,6 +206,8 @@ def _score_runs(
             _keep(scorer, await scores if inspect.isawaitable(scores) else scores, results, failed, blank)
 
     if any(_is_async(scorer) for scorer in scorers):
+        import asyncio  # here: only a run with an async scorer (a judge) pays for loading it
+
         asyncio.run(score_all())
         return
     for scorer in scorers:
@@ -269,6 +271,8 @@ async def _awaited(pending: Awaitable[MetricScores]) -> MetricScores:
 
 
 def _await(pending: Awaitable[MetricScores]) -> MetricScores:
+    import asyncio
+
     return asyncio.run(_awaited(pending))
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 import io
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 # What could drive a terminal: controls (Cc, the C1 CSI and NEL among them), lone surrogates (Cs, which
 # no terminal encoding can write), line and paragraph separators (each would split one message into
@@ -23,6 +24,8 @@ _UNSAFE = r"[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 
 @functools.cache
 def _unsafe(keep: str) -> regex.Pattern[str]:
+    import regex  # here: `assay --help` prints before anything is escaped, and needs no regex
+
     return regex.compile(f"(?![{regex.escape(keep)}]){_UNSAFE}" if keep else _UNSAFE)
 
 

@@ -15,10 +15,8 @@ from typing import Any, TypeAlias, TypeVar
 from ..documents.page_cache import DEFAULT_PAGE_CACHE
 from ..errors import UsageError
 from ..gate import ON, SCOPES, GateSettings, parse_share
+from ..judges._base import CONCURRENCY, DEFAULT_CACHE_PATH, DEFAULT_RUBRIC, MAX_RESPONSE_CHARS
 from ..judges.backends import judge_forms
-from ..judges.cache import DEFAULT_PATH
-from ..judges.rubric import DEFAULT_RUBRIC
-from ..judges.run import JudgeOptions
 from ..records import ColumnMap, Dataset, column_hints
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
@@ -124,13 +122,13 @@ def column_map(args: argparse.Namespace) -> ColumnMap:
 def columns_config(args: argparse.Namespace) -> dict[str, str]:
     """The [columns] table of --columns FILE, else of --config FILE (an assay.toml, for the judge too),
     else of ./assay.toml when there; said on stderr when read, as no config file is read in silence."""
-    from ..columns import columns_table
-    from ..config_file import read_config
-
     given = getattr(args, "columns", None) or getattr(args, "config", None)
     path = Path(given) if given else DEFAULT_CONFIG
     if not given and not path.is_file():
         return {}
+    from ..columns import columns_table
+    from ..config_file import read_config  # here: only a run with a config file loads a TOML parser
+
     known = [spec.name for spec in dataclasses.fields(ColumnMap)]
     found = columns_table(read_config(path), str(path), known)
     if found and not getattr(args, "_columns_said", False):
@@ -155,13 +153,25 @@ def print_column_hints(dataset: Dataset, args: argparse.Namespace) -> None:
 # --- the metrics and what changes their numbers ---------------------------------------------------------
 
 
+def help_when_shown(make_help: Callable[[], str]) -> type[argparse.Action]:
+    """An append action whose help text is made when --help shows it, not when the parser is built: a
+    help read from the registries loads every scorer or judge backend, which a run that uses one of
+    them must not pay for."""
+
+    class AppendWithHelpWhenShown(argparse._AppendAction):
+        @property
+        def help(self) -> str:
+            return make_help()
+
+        @help.setter
+        def help(self, given: str | None) -> None:
+            pass  # argparse sets the help it was given; the made one stands
+
+    return AppendWithHelpWhenShown
+
+
 def add_metric(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--metric",
-        action="append",
-        choices=[*sorted(SCORERS), "judge"],
-        help=metric_help(),
-    )
+    parser.add_argument("--metric", action=help_when_shown(metric_help), choices=[*sorted(SCORERS), "judge"])
 
 
 # Inputs every file has: not worth naming in the help.
@@ -254,16 +264,18 @@ JUDGE_FLAGS = ("judge", "config", "judge_after_config", "judge_rubric", "cascade
                "cache", "no_cache", "refresh", "max_cost", "max_response_chars", "system_model")  # fmt: skip
 
 
+def judge_help() -> str:
+    """--judge's help, from the registry of judge backends."""
+    return (
+        f"a judge, tried in order; repeatable: {judge_forms()} (the kinds of judge backends, more by "
+        "entry point group assay.judges), then ,key=value settings (api_key_env=NAME, timeout, retries, "
+        "rps, max_tokens, seed, price_prompt, price_completion per million tokens)"
+    )
+
+
 def add_judge(parser: argparse.ArgumentParser) -> None:
     judging = parser.add_argument_group("the judge metric (--metric judge)")
-    judging.add_argument(
-        "--judge",
-        action="append",
-        metavar="SPEC",
-        help=f"a judge, tried in order; repeatable: {judge_forms()} (the kinds of judge backends, more by "
-        "entry point group assay.judges), then ,key=value settings (api_key_env=NAME, timeout, retries, "
-        "rps, max_tokens, seed, price_prompt, price_completion per million tokens)",
-    )
+    judging.add_argument("--judge", action=help_when_shown(judge_help), metavar="SPEC")
     judging.add_argument(
         "--config",
         metavar="FILE",
@@ -288,11 +300,11 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--concurrency",
         type=int,
         metavar="N",
-        help=f"requests in flight at most (default {JudgeOptions.concurrency}); fewer to a server that "
+        help=f"requests in flight at most (default {CONCURRENCY}); fewer to a server that "
         "reports fewer slots (llama.cpp's), or turns requests away (429, 503, its deadline passed)",
     )
     judging.add_argument(
-        "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_PATH})"
+        "--cache", metavar="FILE", help=f"the verdict cache, SQLite (default {DEFAULT_CACHE_PATH})"
     )
     judging.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     judging.add_argument("--refresh", action="store_true", help="ask again, and overwrite cached replies")
@@ -303,8 +315,7 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         "--max-response-chars",
         type=int,
         metavar="N",
-        help="cut longer responses, with a marker, before judging "
-        f"(default {JudgeOptions.max_response_chars})",
+        help=f"cut longer responses, with a marker, before judging (default {MAX_RESPONSE_CHARS})",
     )
     judging.add_argument(
         "--system-model",

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..judges.accounting import JUDGE
-from ..judges.cache import DEFAULT_PATH
-from ..judges.run import JudgeOptions
+from ..judges._base import DEFAULT_CACHE_PATH
 from ..terminal import one_line
 from .flags import DEFAULT_CONFIG, JUDGE_FLAGS
 
@@ -24,7 +22,7 @@ if TYPE_CHECKING:
 def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[str | Scorer] | None:
     """The metrics of --metric as the engine takes them: ``judge`` is the configured judge's Scorer (a
     UsageError, before any work, when no chain of judges is given)."""
-    if metrics is None or JUDGE not in metrics:
+    if metrics is None or "judge" not in metrics:  # the judge metric's name (judges.accounting.JUDGE)
         return None if metrics is None else list(metrics)
     from ..judges.metric import with_judge as judged  # HTTP clients load only when a judge is asked for
 
@@ -34,9 +32,6 @@ def with_judge(metrics: Sequence[str] | None, setup: JudgeSetup | None) -> list[
 def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     """The chain of judges from --judge, or from --config (or ./assay.toml), with the run's settings;
     None when the judge metric is not asked for (then a judge flag is a mistake, not a no-op)."""
-    from ..judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
-    from ..judges.rubric import DEFAULT_RUBRIC, get_rubric
-
     if "judge" not in (args.metric or ()):
         given = [  # given at all: `--concurrency 0` is a judge flag too, not a no-op
             f"--{name.replace('_', '-')}"
@@ -46,6 +41,10 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
         if given:
             raise UsageError(f"{', '.join(given)} only apply to the judge metric", fix="add --metric judge")
         return None
+    from ..judges.metric import JudgeSetup  # HTTP clients load only when a judge is asked for
+    from ..judges.rubric import DEFAULT_RUBRIC, get_rubric
+    from ..judges.run import JudgeOptions
+
     for flag in (
         "config",
         "cache",
@@ -62,7 +61,7 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     chain, settings = _judge_chain(args)
     if not chain:
         return None  # scoring says what is missing
-    cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_PATH)
+    cache = None if args.no_cache else Path(args.cache or settings.get("cache") or DEFAULT_CACHE_PATH)
     options = JudgeOptions(
         concurrency=_given(args.concurrency, settings.get("concurrency"), 8),
         max_response_chars=_given(args.max_response_chars, settings.get("max_response_chars"), 8000),

@@ -5,13 +5,12 @@ which a carriage return could not undo)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, TextIO
-
-from tqdm import tqdm
 
 from ..errors import UsageError
 
@@ -20,15 +19,23 @@ _ROWS = "assay: {desc} [{bar:20}] {n:,}/{total:,} rows, {rate_noinv_fmt}, {remai
 _STARTING = "assay: scoring {desc} ..."
 
 
-class _Bar(tqdm):  # type: ignore[misc]  # tqdm ships no type hints
-    monitor_interval = 0  # no monitor thread: the line is redrawn on each report, in this thread
+@functools.cache
+def _bar_class() -> Any:
+    """tqdm, drawing on a terminal that reports no width. Loaded here, on a terminal's first progress
+    line: a run whose stderr is a log or a pipe never needs tqdm."""
+    from tqdm import tqdm
 
-    @property
-    def format_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = super().format_dict
-        if found["ncols"] is not None and found["ncols"] < 1:
-            found["ncols"] = None  # a terminal that reports no width (0 columns): do not trim to nothing
-        return found
+    class _Bar(tqdm):  # type: ignore[misc]  # tqdm ships no type hints
+        monitor_interval = 0  # no monitor thread: the line is redrawn on each report, in this thread
+
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            found: dict[str, Any] = super().format_dict
+            if found["ncols"] is not None and found["ncols"] < 1:
+                found["ncols"] = None  # a terminal that reports no width (0 columns): do not trim to nothing
+            return found
+
+    return _Bar
 
 
 class ProgressLine:
@@ -37,7 +44,7 @@ class ProgressLine:
 
     def __init__(self, path: str, stream: TextIO) -> None:
         # ASCII bar ("#", " ") as before; unit_scale for the rate ("12.3k/s"), not the row counts.
-        self._bar = _Bar(
+        self._bar = _bar_class()(
             desc=path,
             file=stream,
             bar_format=_STARTING,
@@ -198,6 +205,8 @@ class CountProgress:
 
     def _open_bar(self, phase: _Phase, done: int, total: int) -> None:
         if total and self._stream.isatty():
+            from tqdm import tqdm
+
             self._bar = tqdm(
                 total=total,
                 initial=done,

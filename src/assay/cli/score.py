@@ -14,9 +14,7 @@ from ..outputs import check_outputs
 from ..parallel import ScoredFile, score_file
 from ..records import HINT_ROWS, load_records
 from ..report.gate import gate_lines
-from ..report.html import write_html
 from ..report.json import write_summary_json
-from ..report.markdown import write_markdown
 from ..report.model import build_report
 from ..report.rows import check_out_path
 from ..report.text import render_text, warnings
@@ -200,9 +198,13 @@ def write_reports(run: ScoreRun, args: argparse.Namespace) -> None:
         return
     report = build_report(run)
     if args.markdown:
+        from ..report.markdown import write_markdown  # here, as the HTML's: only a run that asks loads it
+
         written = write_markdown(args.markdown, report)
         print(f"assay: wrote the Markdown report to {one_line(str(written))}", file=sys.stderr)
     if args.html:
+        from ..report.html import write_html
+
         written = write_html(args.html, report)
         print(f"assay: wrote the HTML report to {one_line(str(written))}", file=sys.stderr)
 

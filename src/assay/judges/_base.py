@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import UsageError
@@ -13,6 +14,12 @@ Pace = Callable[[], Awaitable[None]]
 # retry is not to be counted (the judge accepts it as `overload=` when it can tell load from failure).
 Overload = Callable[[str], Awaitable[bool]]
 MAX_TOKENS = 10**9  # more tokens than this in one request is a server's mistake, not a bill
+# A judge run's defaults, kept here so that the command line can say them in its help without loading the
+# run, its cache and their event loop (every `assay score` builds the judge flags).
+CONCURRENCY = 8  # JudgeOptions.concurrency
+MAX_RESPONSE_CHARS = 8000  # JudgeOptions.max_response_chars
+DEFAULT_CACHE_PATH = Path(".assay-cache") / "judge.sqlite"
+DEFAULT_RUBRIC = "equivalence"
 
 
 @dataclass(frozen=True)

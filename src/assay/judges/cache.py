@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ._base import MAX_TOKENS, Completion, Sampling
+from ._base import DEFAULT_CACHE_PATH, MAX_TOKENS, Completion, Sampling
 from ._clean import cleaned
 from .prompt import PROMPT_SIGNATURE
 
-DEFAULT_PATH = Path(".assay-cache") / "judge.sqlite"
+DEFAULT_PATH = DEFAULT_CACHE_PATH
 _SCHEMA = "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, at REAL NOT NULL)"
 _TEXTS = ("text", "model")
 _COUNTS = ("prompt_tokens", "completion_tokens")

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.metadata
 import json
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -37,14 +36,16 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from ..errors import InputError, UsageError
-from . import rag_rubric
+from . import _base, rag_rubric
 from .prompt import PROMPT_ID, PROMPT_VERSION, REMINDER, SYSTEM, USER, Parsed, parse_verdict
 
 if TYPE_CHECKING:
+    import importlib.metadata
+
     from ..records import Dataset, Record
 
 ENTRY_POINT_GROUP = "assay.rubrics"
-DEFAULT_RUBRIC = "equivalence"
+DEFAULT_RUBRIC = _base.DEFAULT_RUBRIC
 # The record fields a rubric may fill in besides these: "gold.<field>", "reply.<field>", "column:<name>".
 RECORD_FIELDS = ("id", "question", "answers", "response", "domain", "lang", "scope")
 PARTS = ("gold", "reply")
@@ -259,6 +260,8 @@ class Registry(Mapping[str, Rubric]):
 
     def _load(self) -> dict[str, Rubric]:
         if self._plugins is None:
+            import importlib.metadata  # here: reading the installed packages' entry points is slow to load
+
             found: dict[str, Rubric] = {}
             for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
                 found[entry_point.name] = self._plugin(entry_point, found)

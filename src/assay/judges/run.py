@@ -24,7 +24,7 @@ from ..concurrency import AdaptiveLimit, Turn
 from ..errors import UsageError
 from ..metric import Outcome
 from ..net import redact
-from ._base import Completion, Judge, JudgeDown, JudgeUnavailable
+from ._base import CONCURRENCY, MAX_RESPONSE_CHARS, Completion, Judge, JudgeDown, JudgeUnavailable
 from .accounting import JudgeUsage, UncountedUsage
 from .cache import Cache, cache_key
 from .prompt import CORRECT, INCORRECT, NO_VERDICT, Parsed, fit_response
@@ -36,8 +36,8 @@ Messages = list[dict[str, str]]
 
 @dataclass(frozen=True)
 class JudgeOptions:
-    concurrency: int = 8
-    max_response_chars: int = 8000  # longer responses are cut, with a marker, and counted
+    concurrency: int = CONCURRENCY
+    max_response_chars: int = MAX_RESPONSE_CHARS  # longer responses are cut, with a marker, and counted
     max_cost: float | None = None  # stop sending requests once this much is spent (in-flight ones finish)
     cache_path: Path | None = None  # None: no cache
     refresh: bool = False  # ask again even when the cache has a reply (and store the new one)

@@ -9,12 +9,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..records import Record
-from ..scorer_registry import default_pair
+from ..scorer_registry import declaration, default_pair
 from ..scorers import SCORERS
 from ..scoring import SOURCES
 from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
+from ._section import BODY, LEAD  # not .sections: the terminal's report loads no HTML or SVG
 from .format import (
     DASH,
     aligned_width,
@@ -26,7 +27,6 @@ from .format import (
     text_table,
 )
 from .model import Cell, MetricReport, Report
-from .sections import BODY, LEAD
 
 if TYPE_CHECKING:
     from ..agreement import Confusion, MetricAgreement
@@ -144,9 +144,10 @@ def _needs_a_run(inputs: tuple[str, ...]) -> bool:
 
 
 def _hint(report: Report) -> list[str]:
+    declared = [(name, declaration(name)) for name in SCORERS]  # a built-in's without loading it
     others = [  # the metrics not run that would run if named (one needing a language column: with one)
         name
-        for name, scorer in SCORERS.items()
+        for name, scorer in declared
         if name not in report.metrics
         and not scorer.default
         and (report.has_lang or "lang" not in scorer.inputs)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import unicodedata
+import zlib
 
 from .search import CHUNK, by_chunks, chunks_at_spaces
 
@@ -18,12 +20,48 @@ from .search import CHUNK, by_chunks, chunks_at_spaces
 _PUNCTUATION_PLANES_END = 0x20000
 
 
+# Category P, precomputed when assay is built (setup.py writes this file beside the module): asking
+# unicodedata about each of 131,072 characters takes some 0.03 s of CPU, a tenth of a one-row score. A
+# checkout not built, another interpreter's Unicode data, or a damaged file: found on first use instead.
+PUNCTUATION_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_punctuation.txt")
+
+
 @functools.cache
 def punctuation() -> str:
     """Every character of Unicode general category P, as one string for ``str.strip``."""
+    return _stored_punctuation(PUNCTUATION_FILE) or find_punctuation()
+
+
+def find_punctuation() -> str:
+    """Category P, asked of ``unicodedata`` character by character."""
     return "".join(
         ch for ch in map(chr, range(_PUNCTUATION_PLANES_END)) if unicodedata.category(ch)[0] == "P"
     )
+
+
+def punctuation_file() -> str:
+    """The contents of ``PUNCTUATION_FILE`` (written at build time): a line naming the Unicode data the
+    characters were read from and their checksum, then the characters."""
+    found = find_punctuation()
+    return _punctuation_header(found) + found
+
+
+def _punctuation_header(found: str) -> str:
+    return (
+        f"assay seed punctuation 1; unicodedata {unicodedata.unidata_version}; "
+        f"below {_PUNCTUATION_PLANES_END:#x}; crc32 {zlib.crc32(found.encode('utf-8')):08x}\n"
+    )
+
+
+def _stored_punctuation(path: str) -> str | None:
+    """The characters in `path` when they were read from this process's Unicode data and are whole (the
+    checksum says so); None when the file is absent, unreadable, stale or damaged."""
+    try:
+        with open(path, encoding="utf-8", newline="") as stored:
+            header, found = stored.readline(), stored.read()
+    except (OSError, ValueError):
+        return None
+    return found if found and header == _punctuation_header(found) else None
 
 
 @functools.cache

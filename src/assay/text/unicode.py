@@ -33,7 +33,10 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import os
+import sys
 import unicodedata
+import zlib
 from array import array
 from collections.abc import Callable
 
@@ -376,14 +379,68 @@ def _separator_kind(pieces: list[str]) -> int:
 _BMP = 0x10000
 
 
+# The tables, precomputed when assay is built (setup.py writes this file beside the module) for the
+# interpreter and regex release of that build. Building them takes about half a second of CPU, more
+# than all the rest of a small run: a checkout that was not built, or another interpreter or regex
+# release, builds them once per process on first use instead (``_fold_tables``).
+FOLD_TABLES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unicode_fold.bin")
+_FOLD_TABLES_FORMAT = 1
+_FOLD_TABLES_SIZE = _BMP * 4 + _BMP  # the mapping (uint32 a character), then the flags (a byte)
+
+
 @functools.cache
 def _fold_tables() -> tuple[bytes, bytes]:
+    """(mapping, flags) for the C fast path, once per process: the stored ones when they were made by
+    this very code from the same Unicode data (``FOLD_TABLES_FILE``), else built."""
+    return _stored_fold_tables(FOLD_TABLES_FILE) or build_fold_tables()
+
+
+def fold_tables_key() -> str:
+    """What the tables are made from: this module's source (the steps and the builder), the Unicode
+    data of ``unicodedata`` and of ``regex``, and the byte order of the mapping's integers."""
+    with open(__file__, "rb") as source:
+        checksum = zlib.crc32(source.read())
+    return (
+        f"assay fold tables {_FOLD_TABLES_FORMAT}; unicodedata {unicodedata.unidata_version}; "
+        f"regex {regex.__version__}; {sys.byteorder}-endian; source crc32 {checksum:08x}"
+    )
+
+
+def fold_tables_file() -> bytes:
+    """The contents of ``FOLD_TABLES_FILE`` (written at build time): a line with the key and the
+    tables' checksum, then the tables."""
+    mapping, flags = build_fold_tables()
+    header = f"{fold_tables_key()}; tables crc32 {zlib.crc32(mapping + flags):08x}\n"
+    return header.encode("ascii") + mapping + flags
+
+
+def _stored_fold_tables(path: str) -> tuple[bytes, bytes] | None:
+    """The tables in `path` when its key is this process's and its tables are whole (their checksum says
+    so: CRC-32 guards against a file cut short or changed by accident, which is all a build's own file
+    needs, and costs no hashing library); None when it is absent, unreadable, stale or damaged: the
+    caller builds them."""
+    try:
+        with open(path, "rb") as stored:
+            header, tables = stored.readline(), stored.read()
+        key, _, checksum = header.decode("ascii").rstrip("\n").rpartition("; tables crc32 ")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if (
+        len(tables) != _FOLD_TABLES_SIZE
+        or key != fold_tables_key()
+        or checksum != f"{zlib.crc32(tables):08x}"
+    ):
+        return None
+    return tables[: _BMP * 4], tables[_BMP * 4 :]
+
+
+def build_fold_tables() -> tuple[bytes, bytes]:
     """(mapping, flags) for the C fast path. The mapping says what the profile makes of each BMP
     character alone: one or two characters (a native uint32, the second in the high half: क़ becomes
     क + nukta, ß becomes ss), UNSAFE or SEPARATOR. The flags say when a neighbour would change that:
     two marks in a row (NFC could reorder them), the two halves of a pair, at either edge of every
-    form the character takes on its way through the steps. Built when first needed, from the same
-    regex classes and unicodedata the steps use."""
+    form the character takes on its way through the steps. Built from the same regex classes and
+    unicodedata the steps use."""
     everything = "".join(map(chr, range(_BMP)))
     separator, format_character, digit, word, unspaced = (
         _class_bits(pattern, everything)

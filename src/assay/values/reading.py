@@ -141,18 +141,26 @@ _LISTS = {
 }
 _UNIT_WORDS = r"\L<units>"
 _SIGNS = regex.escape("".join(sorted({sign[0] for sign in CURRENCY_SIGNS if not sign[0].isalpha()})))
-_MENTION = regex.compile(
-    rf"""(?<!\w)(?=\d|[{_SIGNS}]|\L<first_words>(?!\w))(?<!\d[.,])(?<![^\W\d][{HYPHENS}])
-    (?:(?P<currency>\L<currencies>)\s?)?
-    (?:(?P<digits>(?:{_DIGITS})(?:\.\d{{1,12}})?)(?!\d)(?:\s?\((?P<spelled>{_WORD_NUMBER})\))?
-      |(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
-    (?:[ {HYPHENS}]?(?P<scale>\L<scales>)(?!\w))?
-    (?:(?:[ {HYPHENS}](?P<qualifier>{"|".join(QUALIFIERS)}))?[ {HYPHENS}]?
-       (?P<unit>{_UNIT_WORDS})(?!\w)(?!\s?[{HYPHENS}]?\s?care))?
-    (?![.,]\d)""",
-    regex.VERBOSE,
-    **_LISTS,
-)
+
+
+@functools.cache
+def _mention_pattern() -> regex.Pattern[str]:
+    """The pattern of a stated value. Compiled on first use, not at import: it is the largest pattern of
+    assay (a tenth of a second to compile), and most runs read no value."""
+    return regex.compile(
+        rf"""(?<!\w)(?=\d|[{_SIGNS}]|\L<first_words>(?!\w))(?<!\d[.,])(?<![^\W\d][{HYPHENS}])
+        (?:(?P<currency>\L<currencies>)\s?)?
+        (?:(?P<digits>(?:{_DIGITS})(?:\.\d{{1,12}})?)(?!\d)(?:\s?\((?P<spelled>{_WORD_NUMBER})\))?
+          |(?P<words>{_WORD_NUMBER})(?!\w)(?:\s?\((?P<echo>{_DIGITS})\))?)
+        (?:[ {HYPHENS}]?(?P<scale>\L<scales>)(?!\w))?
+        (?:(?:[ {HYPHENS}](?P<qualifier>{"|".join(QUALIFIERS)}))?[ {HYPHENS}]?
+           (?P<unit>{_UNIT_WORDS})(?!\w)(?!\s?[{HYPHENS}]?\s?care))?
+        (?![.,]\d)""",
+        regex.VERBOSE,
+        **_LISTS,
+    )
+
+
 _MONTH = _alternation(MONTH_NAMES)
 _DATE = regex.compile(
     rf"""(?<!\w)(?:
@@ -288,7 +296,7 @@ def read_folded(folded: str) -> tuple[Mention, ...]:
     dates = _dates(folded)
     taken = [(date.start, date.end) for date in dates]
     found: list[Mention] = []
-    for match in _MENTION.finditer(folded):
+    for match in _mention_pattern().finditer(folded):
         if any(start < match.end() and match.start() < end for start, end in taken):
             continue
         mention = _mention(match, folded)
