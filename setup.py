@@ -31,7 +31,9 @@ class BuildExtAndTables(build_ext):
 
     @staticmethod
     def _write_table(target: str, code: str, source: str) -> None:
-        env = {**os.environ, "PYTHONPATH": source}
+        # pip's isolated build environment reaches the child through PYTHONPATH too (regex is there)
+        inherited = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, inherited]))}
         made = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True)
         if made.returncode != 0:
             print(f"assay: {target} was not precomputed:\n{made.stderr.decode(errors='replace')}")

@@ -86,3 +86,18 @@ def gold_build(sources: Path) -> list[str]:
     facts, templates = EXAMPLES / "gold" / "facts", EXAMPLES / "insurance_templates.toml"
     return ["gold", "build", "--facts", str(facts), "--sources", str(sources), "--templates", str(templates),
             "--out", "gold.jsonl"]  # fmt: skip
+
+
+def test_the_install_ships_the_tables_it_would_otherwise_build(lean_venv: Path, tmp_path: Path) -> None:
+    """setup.py precomputes the fold tables and the seed's punctuation (half a second a process otherwise):
+    the built package has them, and they are read, not rebuilt."""
+    check = (
+        "import importlib.resources as r, sys; from assay.text import seed, unicode; "
+        "files = r.files('assay.text'); "
+        "sys.exit(0 if files.joinpath('unicode_fold.bin').is_file() "
+        "and files.joinpath('seed_punctuation.txt').is_file() else 1)"
+    )
+    found = subprocess.run(
+        [str(lean_venv / "bin" / "python"), "-c", check], cwd=tmp_path, capture_output=True
+    )
+    assert found.returncode == 0, found.stderr
