@@ -159,3 +159,16 @@ def test_a_run_metric_is_refused_with_a_reason() -> None:
     table = pa.Table.from_pylist([{"question": "q", "answer": "Delhi", "response": "Delhi"}])
     with pytest.raises(UsageError, match="reads the whole run"):
         BatchScorer((whole_run,))(table)
+
+
+def test_a_scorer_given_as_an_object_is_scored_as_score_scores_it() -> None:
+    """A configured Scorer the registry does not know by its name: its verdicts, signature and schema."""
+    import dataclasses
+
+    from assay import SCORERS
+
+    renamed = dataclasses.replace(SCORERS["exact_substring"], name="my_exact")
+    table = pa.Table.from_pylist([{"question": "q", "answer": "Delhi", "response": "New Delhi"}])
+    out = BatchScorer((renamed,), summary=False)(table)
+    assert out.column("my_exact").to_pylist() == [True]
+    assert "my_exact" in json.loads(out.schema.metadata[PARQUET_KEY])

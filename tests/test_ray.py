@@ -84,6 +84,14 @@ def test_the_command_on_ray_writes_what_a_local_run_writes(
         assert main(argv) == 0
         outputs[name] = (capsys.readouterr().out, out.read_bytes(), summary.read_bytes())
     assert outputs["ray"] == outputs["local"]
+    # --limit: the report and --json say the run was cut, as a local run's do
+    for name, flags in (("ray", ["--ray", "auto"]), ("local", ["--workers", "1"])):
+        summary = tmp_path / f"{name}-limited.json"
+        assert (
+            main(["score", "--responses", str(data), "--limit", "1000", "--json", str(summary), *flags]) == 0
+        )
+        outputs[name] = (capsys.readouterr().out, summary.read_bytes())
+    assert outputs["ray"] == outputs["local"] and "--limit 1000" in outputs["ray"][0]
 
 
 def test_an_input_error_on_a_worker_is_the_local_error(ray_cluster: Any, tmp_path: Path) -> None:

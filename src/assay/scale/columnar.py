@@ -86,7 +86,13 @@ class BatchScorer:
                 fix="score it in one process (assay score without --ray); a judge scales by its server",
             )
         results, blank = verdicts(dataset, scorers, self.options)
-        return finish(dataset, results, blank, self.options)
+        return finish(dataset, results, blank, self.options, scorers=scorers)
+
+    def scorer_named(self, name: str) -> Scorer:
+        """The Scorer of metric `name`: one given as an object (a configured scorer the registry does not
+        know), else the registry's."""
+        given = {metric.name: metric for metric in self.metrics or () if not isinstance(metric, str)}
+        return given[name] if name in given else scorer_of(name)
 
     def schema(self, input_schema: Any) -> Any:
         """The output's schema for inputs of `input_schema` (Spark's mapInArrow wants it up front)."""
@@ -123,7 +129,7 @@ class BatchScorer:
         key = "id" if "id" in run.dataset.fields else ROW_COLUMN
         fields = [pa.field(key, pa.string(), nullable=False)]
         for name, scores in run.metrics.items():
-            scorer = scorer_of(name)
+            scorer = self.scorer_named(name)
             fields.append(pa.field(name, pa.float64() if scores.values is not None else pa.bool_()))
             fields.append(pa.field(f"{name}_answer", pa.string()))
             fields += [pa.field(column, pa.int64()) for column in scorer.extra_columns]

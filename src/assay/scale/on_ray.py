@@ -14,6 +14,7 @@ at all. Ray and pyarrow are imported only here, when --ray is given.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import shutil
@@ -25,12 +26,11 @@ from typing import Any
 
 from ..errors import InputError, UsageError
 from ..extras import missing_extra
-from ..metric import FAIL, PASS, SOFT_PASS, UNSCORED, MetricScores
+from ..metric import FAIL, PASS, SOFT_PASS, UNSCORED, MetricScores, Scorer
 from ..parallel import _join_parts, _parts_folder
 from ..readers import read_table
 from ..records import ColumnMap, Record, load_records
 from ..report.rows import write_verdicts
-from ..scorer_registry import scorer_of
 from ..scoring import BATCH_ROWS, ScoreOptions, ScoreRun, blank_rows, finish
 from ..summary import Summary
 from .columnar import LINE, ROW_NUMBER, BatchScorer, pyarrow, summary_of, without_summary
@@ -78,7 +78,7 @@ def score_on_ray(
         _check_ids_across(scored, source, columns)
     if not sum(batch.num_rows for batch in scored):
         load_records(source.path, columns=columns, limit=limit, sheet=sheet)  # says what a local run says
-    summary = summary_of(scored)
+    summary = dataclasses.replace(summary_of(scored), limit=limit)  # the batches were read unlimited
     if out is not None:
         _write_out(scorer, summary, scored, source, batch_rows, Path(out))
     return ScoredOnRay(summary, pyarrow().concat_tables(map(without_summary, scored)))
@@ -108,7 +108,8 @@ def _connect(ray: Any, address: str) -> bool:
     if ray.is_initialized():
         return False
     try:
-        ray.init(address=None if address == LOCAL else address, **QUIET)
+        # "local" is Ray's own word for a new cluster on this machine (None would join a running one)
+        ray.init(address=address, **QUIET)
     except (ConnectionError, ValueError, RuntimeError) as exc:
         raise UsageError(
             f"cannot reach a Ray cluster at {address!r} ({exc})",
@@ -242,13 +243,16 @@ def _run_of(scorer: BatchScorer, summary: Summary, batch: Any, verdicts: Any) ->
     """A batch's run rebuilt from its verdict columns, for writing --out (which reads the verdict, the
     deciding answer, the extra and text columns, and the pair's outcomes for the agreement column)."""
     dataset = scorer.dataset(batch)
-    results = {name: _scores_of(name, verdicts, dataset.records) for name in summary.metrics}
+    declared = [scorer.scorer_named(name) for name in summary.metrics]
+    results = {metric.name: _scores_of(metric, verdicts, dataset.records) for metric in declared}
     signatures = {name: metric.signature for name, metric in summary.metrics.items()}
-    return finish(dataset, results, blank_rows(dataset.records), scorer.options, signatures)
+    options = scorer.options
+    return finish(dataset, results, blank_rows(dataset.records), options, signatures, scorers=declared)
 
 
-def _scores_of(name: str, verdicts: Any, records: Sequence[Record]) -> MetricScores:
+def _scores_of(declared: Scorer, verdicts: Any, records: Sequence[Record]) -> MetricScores:
     """A metric's MetricScores from its columns in the entry point's output."""
+    name = declared.name
     values = verdicts.column(name).to_pylist()
     names = verdicts.schema.names
     soft = verdicts.column(f"{name}_soft").to_pylist() if f"{name}_soft" in names else [False] * len(values)
@@ -259,7 +263,6 @@ def _scores_of(name: str, verdicts: Any, records: Sequence[Record]) -> MetricSco
         -1 if answer is None else record.answers.index(answer) for answer, record in zip(answers, records)
     )
     scores.answer_index = array("i", deciding)
-    declared = scorer_of(name)
     scores.extras = {
         column: array("i", verdicts.column(column).to_pylist()) for column in declared.extra_columns
     }
