@@ -90,6 +90,10 @@ def test_merging_is_associative(
     cut = min(cut, len(parts))
     tree = merge_summaries([merge_summaries(parts[:cut]), *parts[cut:]])
     assert summary_dict(tree) == summary_dict(merge_summaries(parts))
+    # and what a merge keeps for the next one is bounded by the scan and the list, not by the rows
+    kept = merge_summaries(parts).review
+    assert kept is not None and kept.parts is not None
+    assert len(kept.parts.cues) <= 3 and len(kept.parts.others) <= 2 * 2
 
 
 def test_the_schema_is_the_same_for_an_empty_batch_and_for_any_values() -> None:

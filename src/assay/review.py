@@ -298,9 +298,18 @@ def _merge_exact(parts: Sequence[Review], found: Sequence[ReviewParts]) -> Revie
         *sorted((c for c in candidates if c[1].priority == 0), key=operator.itemgetter(0))[:REVIEW_ROWS],
         *sorted((c for c in candidates if c[1].priority == 1), key=operator.itemgetter(0))[:REVIEW_ROWS],
     ][:REVIEW_ROWS]
-    kept = [c for c in others if c[1].priority == 0][:REVIEW_ROWS] + [
-        c for c in others if c[1].priority == 1
-    ][:REVIEW_ROWS]
+    # What the merged part keeps for merges to come stays bounded however many parts it merged: a cue
+    # past the scan stays past it (a later merge only adds to its rank), so it is kept, as one of the
+    # rows to review for another reason, only when it has such a reason and is among the first of them.
+    beyond = [
+        (cue.position, ReviewRow(cue.id, cue.other, cue.priority))
+        for cue in cues
+        if cue.rank >= CUE_SCAN_ROWS and cue.priority is not None
+    ]
+    pool = sorted([*others, *beyond], key=operator.itemgetter(0))
+    kept = [c for c in pool if c[1].priority == 0][:REVIEW_ROWS] + [c for c in pool if c[1].priority == 1][
+        :REVIEW_ROWS
+    ]
     others_total = sum(part.others_total for part in found)
     return Review(
         tuple(row for _, row in listed),
@@ -308,7 +317,7 @@ def _merge_exact(parts: Sequence[Review], found: Sequence[ReviewParts]) -> Revie
         dict(counts),
         min(passing, CUE_SCAN_ROWS),
         passing,
-        ReviewParts(rows, tuple(cues), tuple(kept), others_total),
+        ReviewParts(rows, tuple(reached), tuple(kept), others_total),
     )
 
 
