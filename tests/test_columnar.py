@@ -90,10 +90,6 @@ def test_merging_is_associative(
     cut = min(cut, len(parts))
     tree = merge_summaries([merge_summaries(parts[:cut]), *parts[cut:]])
     assert summary_dict(tree) == summary_dict(merge_summaries(parts))
-    # and what a merge keeps for the next one is bounded by the scan and the list, not by the rows
-    kept = merge_summaries(parts).review
-    assert kept is not None and kept.parts is not None
-    assert len(kept.parts.cues) <= 3 and len(kept.parts.others) <= 2 * 2
 
 
 def test_the_schema_is_the_same_for_an_empty_batch_and_for_any_values() -> None:
@@ -176,3 +172,22 @@ def test_a_scorer_given_as_an_object_is_scored_as_score_scores_it() -> None:
     out = BatchScorer((renamed,), summary=False)(table)
     assert out.column("my_exact").to_pylist() == [True]
     assert "my_exact" in json.loads(out.schema.metadata[PARQUET_KEY])
+
+
+def test_what_a_merge_keeps_for_the_next_is_bounded_by_the_scan_not_by_the_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twenty one-row parts, each passing with a cue: the merged review keeps the cues the scan reaches
+    (3 here), not one per part (a billion-row run merges millions of parts)."""
+    monkeypatch.setattr(review_module, "CUE_SCAN_ROWS", 3)
+    monkeypatch.setattr(review_module, "REVIEW_ROWS", 2)
+    rows = [
+        {"question": f"q{i}", "answer": "Delhi", "Domain": "geo", "response": "maybe Delhi"}
+        for i in range(20)
+    ]
+    table = numbered(rows)
+    parts = [BatchScorer().run(table.slice(at, 1)).summary for at in range(len(rows))]
+    merged = merge_summaries(parts)
+    assert merged.review is not None and merged.review.parts is not None
+    assert merged.review.counts["cue"] == 3
+    assert len(merged.review.parts.cues) == 3 and len(merged.review.parts.others) <= 2 * 2
