@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .._gc import collection_paused
 from ..errors import UsageError
 from ..extras import missing_extra
 from ..outputs import check_writable, replacing, write_failed
@@ -302,7 +303,9 @@ def write_traces(run: ScoreRun, path: str | Path, *, part: bool = False, keep: b
     (`part`: as for ``write_verdicts``; `keep=False` when no later output needs the traces)."""
     path = check_writable(path)
     traced = row_traces(run)
-    with _written(path, part) as temp, temp.open("w", encoding="utf-8") as handle:
+    # Each row's traces are containers that form no cycle: the collector would walk every record
+    # again and again for nothing (see _gc.collection_paused).
+    with _written(path, part) as temp, temp.open("w", encoding="utf-8") as handle, collection_paused():
         for start in range(0, len(run.records), AHEAD_ROWS):
             # as json.dumps({"id": ..., "traces": ...}) writes it, from the row's traces as JSON
             stop = min(start + AHEAD_ROWS, len(run.records))
