@@ -634,7 +634,10 @@ static int squad_dropped(const SquadRule *rule, Py_UCS4 ch) {
 static int squad_reserve(SquadText *t, Py_ssize_t length) {
     if (length <= t->capacity) return 0;
     Py_UCS4 *chars = PyMem_Realloc(t->chars, length * sizeof(Py_UCS4));
-    if (chars == NULL) return -1;
+    if (chars == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
     t->chars = chars;
     t->capacity = length;
     return 0;
@@ -644,13 +647,13 @@ static int squad_add_token(SquadText *t, Py_ssize_t start, Py_ssize_t end) {
     if (t->count == t->token_capacity) {
         Py_ssize_t capacity = t->token_capacity ? 2 * t->token_capacity : 64;
         Py_ssize_t *starts = PyMem_Realloc(t->starts, capacity * sizeof(Py_ssize_t));
-        if (starts == NULL) return -1;
+        if (starts == NULL) goto no_memory;
         t->starts = starts;
         Py_ssize_t *lengths = PyMem_Realloc(t->lengths, capacity * sizeof(Py_ssize_t));
-        if (lengths == NULL) return -1;
+        if (lengths == NULL) goto no_memory;
         t->lengths = lengths;
         uint64_t *hashes = PyMem_Realloc(t->hashes, capacity * sizeof(uint64_t));
-        if (hashes == NULL) return -1;
+        if (hashes == NULL) goto no_memory;
         t->hashes = hashes;
         t->token_capacity = capacity;
     }
@@ -661,6 +664,9 @@ static int squad_add_token(SquadText *t, Py_ssize_t start, Py_ssize_t end) {
     t->hashes[t->count] = hash;
     t->count++;
     return 0;
+no_memory:
+    PyErr_NoMemory();
+    return -1;
 }
 
 /* The text lowercased without the dropped characters, into t->chars. */
@@ -676,7 +682,8 @@ static int squad_lowered(PyObject *text, const SquadRule *rule, SquadText *t) {
         t->length = kept;
         return 0;
     }
-    PyObject *lowered = PyObject_CallMethodObjArgs(text, squad_lower_name, NULL);
+    /* str.lower itself, not the text's own: a subclass's lower() could return anything */
+    PyObject *lowered = PyObject_CallMethodOneArg((PyObject *)&PyUnicode_Type, squad_lower_name, text);
     if (lowered == NULL) return -1;
     length = PyUnicode_GET_LENGTH(lowered); /* lowercasing can lengthen a text (İ is i and a dot) */
     if (squad_reserve(t, length) < 0) {

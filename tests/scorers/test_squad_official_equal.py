@@ -244,3 +244,12 @@ def test_a_long_text_is_scored_as_the_script_scores_it() -> None:
                     official.mlqa_exact_match_score, official.mlqa_f1_score, response, answers, lang
                 )
             check(em, f1, row, want)
+
+
+def test_every_path_scores_a_row_without_golden_answers_alike(path: str) -> None:
+    """No golden answer: 0.0 and no deciding answer on every path (the Python one raised on max())."""
+    em = squad.SQUAD_EM.score_rows(["the Nile", "the nile"], [("Nile",), ()])  # type: ignore[misc]
+    f1 = squad.SQUAD_F1.score_rows(["the Nile", "the nile"], [("Nile",), ()])  # type: ignore[misc]
+    assert f1.values is not None
+    assert (f1.values[0], em.outcome(0)) == (1.0, Outcome.PASS)
+    assert (f1.values[1], f1.answer_index[1], em.answer_index[1]) == (0.0, -1, -1)

@@ -93,8 +93,11 @@ def _score_row(
     goldens = [tokenise(answer) for answer in answers]
     if graded:
         best, negative_index = max(
-            (f1_of_counts(_common(golden, predicted_counts), predicted_length, len(golden)), -i)
-            for i, golden in enumerate(goldens)
+            (
+                (f1_of_counts(_common(golden, predicted_counts), predicted_length, len(golden)), -i)
+                for i, golden in enumerate(goldens)
+            ),
+            default=(0.0, 1),  # no golden answer: 0.0, deciding none (index -1), as the accelerator says
         )
         assert scores.values is not None
         scores.values[row], scores.answer_index[row] = best, -negative_index
