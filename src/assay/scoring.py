@@ -206,7 +206,7 @@ def _score_runs(
             _keep(scorer, await scores if inspect.isawaitable(scores) else scores, results, failed, blank)
 
     if any(_is_async(scorer) for scorer in scorers):
-        import asyncio  # here: only a run with an async scorer (a judge) pays for loading it
+        import asyncio  # here: only a run with an async scorer pays for loading it
 
         asyncio.run(score_all())
         return

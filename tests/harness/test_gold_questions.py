@@ -337,3 +337,12 @@ def test_a_field_grouped_differently_across_facts_files_is_written_without_a_cat
     assert written == {"refund_window_days": None, "uptime_percent": "service"}
     text = templates_text(facts)
     assert "# category: none, its claims' groups differ" in text and 'category = "service"' in text
+
+
+def test_a_unit_with_braces_is_asked_as_written() -> None:
+    """A unit is the facts file's own text: a brace in it is no placeholder (a fuzzer found '{')."""
+    from assay.harness.questions import unit_phrase
+    from assay.harness.templates import ask
+
+    question = "What is the grace period of {title}" + unit_phrase("{") + "?"
+    assert ask(question, title="Acme Plan", document="acme") == "What is the grace period of Acme Plan, in {?"

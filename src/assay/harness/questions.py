@@ -114,7 +114,8 @@ def unit_phrase(unit: str | None) -> str:
         return f", {UNIT_PHRASES[unit]}"
     *before, last = unit.split(" ")  # "business day": its last word takes the plural
     said = plural(last) if len(last) > 2 and last.isalpha() and last.islower() else last
-    return f", in {' '.join([*before, said])}"
+    # a unit is the facts file's text: its braces doubled, so that it reads as itself in the template
+    return ", in " + " ".join([*before, said]).replace("{", "{{").replace("}", "}}")
 
 
 def plural(word: str) -> str:
