@@ -30,7 +30,6 @@ AREAS = {
     "run": "bench_run",
     "judge": "bench_judge",
     "urls": "bench_urls",
-    "gold": "bench_gold",
 }
 START = "<!-- bench_all: start (python bench/bench_all.py --readme README.md) -->"
 END = "<!-- bench_all: end -->"
