@@ -13,6 +13,8 @@ turned away, and the most it ever held at once.
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -87,12 +89,24 @@ def _handler(server: SlotServer) -> type[BaseHTTPRequestHandler]:
                 self._send(status, {"error": {"message": "the server is busy", "code": status}})
                 return
             try:
+                if self._client_gone():  # llama.cpp drops a queued task whose client hung up
+                    return
                 time.sleep(server.seconds)
-                choice = {"message": {"content": VERDICT}}
-                usage = {"prompt_tokens": 20, "completion_tokens": 8}
-                self._send(200, {"model": "m", "choices": [choice], "usage": usage})
             finally:
+                # the slot is free once the reply is made, before it is sent: a client that has its reply
+                # and asks again at once must not find its own finished request still holding the slot
                 server.leave()
+            choice = {"message": {"content": VERDICT}}
+            usage = {"prompt_tokens": 20, "completion_tokens": 8}
+            self._send(200, {"model": "m", "choices": [choice], "usage": usage})
+
+        def _client_gone(self) -> bool:
+            """The client closed its connection while the request waited for a slot (its deadline)."""
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            try:
+                return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
 
         def _send(self, status: int, body: Any) -> None:
             data = json.dumps(body).encode()
