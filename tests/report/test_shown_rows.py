@@ -5,7 +5,6 @@ row is what they said when every row's trace was computed from the calls that de
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import re
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 from cli_run import run
+from test_html_scale import bench_html
 
 import assay
 import assay.report.rows
@@ -28,19 +28,13 @@ from assay.report.rows import verdict_rows
 from assay.report.shown import FIRST_OF_EACH, SHOWN_ROWS, scores_of_rows, shown_rows
 from assay.scoring import ScoreRun, score
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "qa_responses.csv"
+EXAMPLE = bench_html.EXAMPLE
 ROWS = 3 * SHOWN_ROWS  # the example's 56 rows in turn, with fresh ids
 
 
 def repeated(path: Path, rows: int = ROWS) -> Path:
-    with EXAMPLE.open(encoding="utf-8") as source:
-        found = list(csv.DictReader(source))
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=list(found[0]))
-        writer.writeheader()
-        for index in range(rows):
-            writer.writerow(found[index % len(found)] | {"id": f"{found[index % len(found)]['id']}-{index}"})
-    return path
+    """The bench's file of the example's rows in turn (bench/bench_html.py writes the same one)."""
+    return bench_html.write_rows(path, rows)
 
 
 @pytest.fixture(scope="module")
