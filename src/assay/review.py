@@ -179,11 +179,11 @@ def _cue_flags(records: Sequence[Record], passing: bytes) -> tuple[bytes, dict[i
     from .text.cues import cue_in, cue_words  # the unicode profile loads only for a report that asks
 
     rows = list(itertools.islice(itertools.compress(range(len(records)), passing), CUE_SCAN_ROWS))
-    kinds = cue_words()
     found = {}
     for row in rows:
         cue = cue_in(_start(records[row].response))
         if cue is not None:
+            kinds = cue_words()  # cached; built only when a cue is found (a run without one pays nothing)
             kind = kinds[cue][1] if cue in kinds else "negation"  # n't, or a negative ending
             found[row] = f"the {kind} cue {cue!r}"
     flags = bytearray(len(records))
