@@ -51,6 +51,7 @@ class Seen:
     host: str
     headers: dict[str, str]
     at: float
+    client_port: int  # the connection it came on
 
 
 @dataclass
@@ -100,7 +101,11 @@ def _handler(server: UrlServer) -> type[BaseHTTPRequestHandler]:
             parts = urlsplit(self.path)
             host = self.headers.get("Host", "")
             with record.lock:
-                record.requests.append(Seen(method, parts.path, host, dict(self.headers), time.monotonic()))
+                record.requests.append(
+                    Seen(
+                        method, parts.path, host, dict(self.headers), time.monotonic(), self.client_address[1]
+                    )
+                )
                 record.counts[parts.path] += 1
                 count = record.counts[parts.path]
                 record.in_flight[host] += 1
@@ -162,8 +167,11 @@ def _handler(server: UrlServer) -> type[BaseHTTPRequestHandler]:
                 "/to-loopback": f"{here}/ok",
             }
             if path in redirects:
-                return self._send(method, 301 if path in ("/deep/moved", "/to-https") else 302,
-                                  {"Location": redirects[path]})
+                return self._send(
+                    method,
+                    301 if path in ("/deep/moved", "/to-https") else 302,
+                    {"Location": redirects[path]},
+                )
             if path == "/cookie/doc" and "seen=1" not in self.headers.get("Cookie", ""):
                 return self._send(method, 302, {"Location": "/cookie/check", "Set-Cookie": "seen=1; Path=/"})
             if path == "/cookie/check":

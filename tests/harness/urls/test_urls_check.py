@@ -220,6 +220,18 @@ def test_the_per_host_limit_holds(per_host: int) -> None:
         assert own.record.most_in_flight[f"127.0.0.1:{own.port}"] == per_host
 
 
+def test_urls_answered_to_a_head_share_kept_alive_connections() -> None:
+    # A HEAD answer closed before its (empty) end was read used to close its connection too: a new
+    # connection, over https a new TLS handshake, for every URL.
+    with url_server() as own:
+        found = [FoundUrl(own.url(f"/page/{n}"), False, ()) for n in range(12)]
+        verdicts = check_urls_sync(found, replace(FAST, per_host=2, concurrency=2))
+        assert {verdict.klass for verdict in verdicts} == {"ok"}
+        heads = [seen for seen in own.record.requests if seen.method == "HEAD"]
+        assert len(heads) == 12
+        assert len({seen.client_port for seen in heads}) <= 2  # two in flight at most: two connections
+
+
 def test_requests_to_one_host_start_an_interval_apart() -> None:
     with url_server() as own:
         found = [FoundUrl(own.url(f"/page/{n}"), False, ()) for n in range(3)]
@@ -264,7 +276,9 @@ def test_a_redirect_to_a_private_address_is_refused_at_that_hop(server: UrlServe
     assert server.record.hits("/ok") == before
 
 
-@pytest.mark.parametrize("url", ["ftp://127.0.0.1/file.txt", "mailto:someone@example.org", "file:///etc/hosts"])
+@pytest.mark.parametrize(
+    "url", ["ftp://127.0.0.1/file.txt", "mailto:someone@example.org", "file:///etc/hosts"]
+)
 def test_a_scheme_other_than_http_is_not_checked(url: str) -> None:
     verdict = check(url)
     assert verdict.klass == "blocked"
@@ -294,7 +308,9 @@ def test_every_missing_host_of_a_run_without_dns_is_an_error_and_one_resolving_c
     assert check("http://gone.invalid/", dns_canary=()).klass == "broken"  # none given: the resolver believed
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:99999/x", "http:///nohost", "http://[::1/x", "http://a\x00b/"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:99999/x", "http:///nohost", "http://[::1/x", "http://a\x00b/"]
+)
 def test_a_malformed_url_is_broken(url: str) -> None:
     verdict = check(url)
     assert verdict.klass == "broken"
@@ -333,7 +349,16 @@ def test_no_urls_give_no_verdicts() -> None:
 def test_to_json_holds_the_fields_of_the_output(server: UrlServer) -> None:
     entry = check(server.url("/redirect/301?to=/doc.pdf"), pdf=True).to_json()
     assert list(entry) == [
-        "url", "class", "status", "final_url", "chain", "checked_at", "is_pdf", "reason", "notes", "attempts"
+        "url",
+        "class",
+        "status",
+        "final_url",
+        "chain",
+        "checked_at",
+        "is_pdf",
+        "reason",
+        "notes",
+        "attempts",
     ]
     assert entry["chain"] == [
         {"url": server.url("/redirect/301?to=/doc.pdf"), "status": 301},

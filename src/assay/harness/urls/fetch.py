@@ -296,6 +296,15 @@ async def _first_bytes(response: httpx.Response) -> bytes | None:
     return body[:PDF_WINDOW]
 
 
+async def _head_ended(response: httpx.Response) -> bytes | None:
+    """A HEAD answer read to its end, which HTTP says has no body whatever its Content-Length: the
+    connection is kept alive for the next URL only once its reader has seen the answer end. Closed
+    unread, every URL would pay a new connection (and, over https, a new TLS handshake)."""
+    async for _ in response.aiter_raw():
+        pass
+    return None
+
+
 async def _request(
     url: str, method: str, ranged: bool, fetcher: Fetcher, validators: dict[str, str]
 ) -> Answer:
@@ -311,7 +320,10 @@ async def _request(
                     request = client.build_request(method, url, headers=headers)
                     response = await client.send(request, stream=True)
                     try:
-                        body = await _first_bytes(response) if method == "GET" else None
+                        if method == "GET":
+                            body = await _first_bytes(response)
+                        else:
+                            body = await _head_ended(response)
                     finally:
                         await response.aclose()
         except (TimeoutError, httpx.TimeoutException):
