@@ -5,6 +5,7 @@ comes, then one table; ``--readme README.md`` writes that table into the README 
     python bench/bench_all.py --quick            # small sizes: checks that every bench runs
     python bench/bench_all.py --only score,html  # some areas
     python bench/bench_all.py --readme README.md # regenerate the README's table
+    python bench/bench_all.py --only urls --readme README.md  # only the urls rows of it
 
 Exits 1 when a target is not met. The figures are ratios against a floor or a peer measured in the same
 run, so a loaded machine moves both sides; rerun before trusting a near miss.
@@ -49,15 +50,40 @@ def collect(areas: list[str], quick: bool) -> list[Target]:
     return targets
 
 
-def write_readme(readme: Path, table: str) -> None:
-    """Replace the text between the README's markers with the table (the markers must be there)."""
+def write_readme(readme: Path, targets: list[Target], areas: list[str]) -> None:
+    """Replace the table between the README's markers (the markers must be there) with this run's rows;
+    with --only, the rows of the areas not measured now are kept from the table there, and a line under
+    it says which rows this run measured."""
     text = readme.read_text(encoding="utf-8")
     if START not in text or END not in text:
         sys.exit(f"{readme}: the markers {START!r} and {END!r} are missing; add them where the table goes")
     head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{table}\n{END}{tail}", encoding="utf-8")
+    earlier, tail = rest.split(END, 1)
+    measured = markdown_table(targets).splitlines()
+    if set(areas) == set(AREAS):
+        block = measured
+    else:
+        kept = {area: rows for area, rows in _rows_by_area(earlier).items() if area not in areas}
+        new = _rows_by_area("\n".join(measured[2:]))
+        rows = [row for area in AREAS for row in (new.get(area) or kept.get(area) or [])]
+        block = [
+            *measured[:2],
+            *rows,
+            "",
+            f"(Rows of {', '.join(areas)} measured by the last run; the others earlier.)",
+        ]
+    readme.write_text(f"{head}{START}\n" + "\n".join(block) + f"\n{END}{tail}", encoding="utf-8")
     print(f"wrote the table into {readme}")
+
+
+def _rows_by_area(table: str) -> dict[str, list[str]]:
+    """A table's data rows by their first cell (the area); the header, the rule and other lines left."""
+    rows: dict[str, list[str]] = {}
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] in AREAS:
+            rows.setdefault(cells[0], []).append(line)
+    return rows
 
 
 def main() -> None:
@@ -74,11 +100,10 @@ def main() -> None:
         sys.exit(f"unknown area {', '.join(unknown)}; the areas are {', '.join(AREAS)}")
     sys.path.insert(0, str(HERE))
     targets = collect(areas, args.quick)
-    table = markdown_table(targets)
     print()
-    print(table)
+    print(markdown_table(targets))
     if args.readme:
-        write_readme(args.readme, table)
+        write_readme(args.readme, targets, areas)
     sys.exit(0 if all(target.met for target in targets) else 1)
 
 

@@ -6,8 +6,9 @@ deadline) halves it, once for every wave of requests sent at that limit: eight r
 together halve it once, not eight times. A run of successes as long as the limit raises it by one.
 
 The request turned away is asked again, waiting its turn under the lowered limit. It does not count
-against its retries when it was sent with more requests in flight than the lowered limit lets go at
-once: it failed because too many were sent, and fewer will be. Sent with no more than that (alone, or
+against its retries when more requests were in flight while it was (those sent with it, or after it
+while it waited) than the lowered limit lets go at once: it failed because too many were sent, and
+fewer will be. Sent with no more than that (alone, or
 with as few as the limit still allows), the failure is the server's own trouble, or the request's, and
 the caller's retries count it: a slow server is not asked again and again for free.
 """
@@ -15,6 +16,7 @@ the caller's retries count it: a slow server is not asked again and again for fr
 from __future__ import annotations
 
 import asyncio
+import bisect
 from dataclasses import dataclass
 
 OVERLOAD_STATUSES = frozenset({429, 503})  # the server says it is busy (too many requests, unavailable)
@@ -22,11 +24,12 @@ OVERLOAD_STATUSES = frozenset({429, 503})  # the server says it is busy (too man
 
 @dataclass(frozen=True)
 class Turn:
-    """A request's place under the limit: the wave (the limit's generation) it was sent in, and how many
-    were in flight with it (itself included)."""
+    """A request's place under the limit: the wave (the limit's generation) it was sent in, how many
+    were in flight with it when it was sent (itself included), and its number among the turns given."""
 
     generation: int
     in_flight: int = 1
+    number: int = 0
 
 
 class AdaptiveLimit:
@@ -40,6 +43,11 @@ class AdaptiveLimit:
         self.in_flight = 0
         self._successes = 0
         self._generation = 0
+        self._given = 0  # turns given so far
+        # The most in flight since each turn was given, as (turn number, in flight) with the numbers
+        # rising and the counts falling: the first entry at or after a turn's number holds the most in
+        # flight since then. Counts run from 1 to `most`, so it never holds more than `most` entries.
+        self._peaks: list[tuple[int, int]] = []
         self._changed = asyncio.Condition()
 
     async def acquire(self) -> Turn:
@@ -47,7 +55,11 @@ class AdaptiveLimit:
         async with self._changed:
             await self._changed.wait_for(lambda: self.in_flight < self.limit)
             self.in_flight += 1
-            return Turn(self._generation, self.in_flight)
+            self._given += 1
+            while self._peaks and self._peaks[-1][1] <= self.in_flight:
+                self._peaks.pop()
+            self._peaks.append((self._given, self.in_flight))
+            return Turn(self._generation, self.in_flight, self._given)
 
     async def release(self) -> None:
         async with self._changed:
@@ -73,8 +85,14 @@ class AdaptiveLimit:
                 self.lowest = min(self.lowest, self.limit)
                 self._generation += 1
             self._successes = 0
-            # the company it had: those in flight when it was sent, or now (it is one of them still)
-            return max(turn.in_flight, self.in_flight) > self.limit
+            return self.company(turn) > self.limit
+
+    def company(self, turn: Turn) -> int:
+        """The most requests in flight at once, itself included, while the request of `turn` was: those
+        sent with it, and those sent after it while it waited (the server may have seen them first)."""
+        at = bisect.bisect_left(self._peaks, (turn.number, 0))
+        since = self._peaks[at][1] if at < len(self._peaks) else 0
+        return max(turn.in_flight, since, self.in_flight)
 
     @property
     def lowered(self) -> bool:

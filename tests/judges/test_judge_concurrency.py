@@ -107,3 +107,37 @@ def test_the_limit_halves_once_a_wave_grows_back_by_one_and_stays_within_bounds(
         assert AdaptiveLimit(start=20, most=3).limit == 3 and AdaptiveLimit(start=0, most=3).limit == 1
 
     asyncio.run(walk())
+
+
+def test_a_request_sent_alone_but_joined_while_it_waited_had_that_company() -> None:
+    # Sent alone at a limit of 1; the limit grew to 2 and a second request went out and came back before
+    # the first was turned away. The server saw two at once: the first one's retry is free, as theirs
+    # would have been had they been sent together (a loaded client reads replies late).
+    async def walk() -> None:
+        limit = AdaptiveLimit(start=1, most=8)
+        alone = await limit.acquire()
+        await limit.succeeded()  # an earlier request's reply: one more may go
+        joined = await limit.acquire()
+        await limit.release()  # the second one's reply came first
+        assert limit.in_flight == 1 and alone.in_flight == 1 and joined.in_flight == 2
+        assert limit.company(alone) == 2
+        assert await limit.overloaded(alone) and limit.limit == 1
+        await limit.release()
+        later = await limit.acquire()  # sent alone, and alone all along: its retry counts
+        assert limit.company(later) == 1 and not await limit.overloaded(later)
+        await limit.release()
+
+    asyncio.run(walk())
+
+
+def test_the_company_kept_stays_within_the_most_in_flight() -> None:
+    async def walk() -> None:
+        limit = AdaptiveLimit(start=4, most=4)
+        for wave in range(200):
+            turns = [await limit.acquire() for _ in range(1 + wave % 4)]
+            assert [limit.company(turn) for turn in turns] == [len(turns)] * len(turns)
+            for _ in turns:
+                await limit.release()
+        assert len(limit._peaks) <= 4  # one entry per count at most, however many turns were given
+
+    asyncio.run(walk())
