@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+from collections import deque
 from dataclasses import dataclass
 
 OVERLOAD_STATUSES = frozenset({429, 503})  # the server says it is busy (too many requests, unavailable)
@@ -48,44 +49,63 @@ class AdaptiveLimit:
         # rising and the counts falling: the first entry at or after a turn's number holds the most in
         # flight since then. Counts run from 1 to `most`, so it never holds more than `most` entries.
         self._peaks: list[tuple[int, int]] = []
-        self._changed = asyncio.Condition()
+        # Requests waiting for a turn, first come first served. A freed turn is handed to one waiter
+        # (a Condition's notify_all would wake every one to find all but one still shut out: with
+        # thousands of rows queued, that was most of a judge run's CPU).
+        self._waiting: deque[asyncio.Future[Turn]] = deque()
 
     async def acquire(self) -> Turn:
-        """Wait until fewer than the limit are in flight; the request's turn."""
-        async with self._changed:
-            await self._changed.wait_for(lambda: self.in_flight < self.limit)
-            self.in_flight += 1
-            self._given += 1
-            while self._peaks and self._peaks[-1][1] <= self.in_flight:
-                self._peaks.pop()
-            self._peaks.append((self._given, self.in_flight))
-            return Turn(self._generation, self.in_flight, self._given)
+        """Wait until fewer than the limit are in flight (and every earlier waiter has its turn); the
+        request's turn."""
+        if self.in_flight < self.limit and not self._waiting:
+            return self._give()
+        waiter: asyncio.Future[Turn] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed a turn as it was cancelled: pass it on
+                self.in_flight -= 1
+                self._hand_on()
+            raise
+
+    def _give(self) -> Turn:
+        self.in_flight += 1
+        self._given += 1
+        while self._peaks and self._peaks[-1][1] <= self.in_flight:
+            self._peaks.pop()
+        self._peaks.append((self._given, self.in_flight))
+        return Turn(self._generation, self.in_flight, self._given)
+
+    def _hand_on(self) -> None:
+        """Hand the turns the limit allows now to the waiters, oldest first (one cancelled is passed)."""
+        while self.in_flight < self.limit and self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(self._give())
 
     async def release(self) -> None:
-        async with self._changed:
-            self.in_flight -= 1
-            self._changed.notify_all()
+        self.in_flight -= 1
+        self._hand_on()
 
     async def succeeded(self) -> None:
         """A reply: after as many in a row as the limit, one more may be in flight (up to `most`)."""
-        async with self._changed:
-            self._successes += 1
-            if self._successes >= self.limit and self.limit < self.most:
-                self.limit += 1
-                self._successes = 0
-                self._changed.notify_all()
+        self._successes += 1
+        if self._successes >= self.limit and self.limit < self.most:
+            self.limit += 1
+            self._successes = 0
+            self._hand_on()
 
     async def overloaded(self, turn: Turn) -> bool:
         """The server turned the request of `turn` away for load: halve the limit (once per wave). True
         when it was sent with more in flight than the limit now allows (so its retry is free: see the
         module's docstring)."""
-        async with self._changed:
-            if turn.generation == self._generation and self.limit > 1:
-                self.limit = max(1, self.limit // 2)
-                self.lowest = min(self.lowest, self.limit)
-                self._generation += 1
-            self._successes = 0
-            return self.company(turn) > self.limit
+        if turn.generation == self._generation and self.limit > 1:
+            self.limit = max(1, self.limit // 2)
+            self.lowest = min(self.lowest, self.limit)
+            self._generation += 1
+        self._successes = 0
+        return self.company(turn) > self.limit
 
     def company(self, turn: Turn) -> int:
         """The most requests in flight at once, itself included, while the request of `turn` was: those

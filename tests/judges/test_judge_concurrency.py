@@ -141,3 +141,45 @@ def test_the_company_kept_stays_within_the_most_in_flight() -> None:
         assert len(limit._peaks) <= 4  # one entry per count at most, however many turns were given
 
     asyncio.run(walk())
+
+
+def test_waiters_get_their_turns_first_come_first_served_one_for_each_freed() -> None:
+    async def walk() -> None:
+        limit = AdaptiveLimit(start=2, most=2)
+        held = [await limit.acquire(), await limit.acquire()]
+        order: list[int] = []
+
+        async def wait(n: int) -> None:
+            await limit.acquire()
+            order.append(n)
+
+        waiting = [asyncio.create_task(wait(n)) for n in range(500)]
+        await asyncio.sleep(0)
+        assert order == [] and limit.in_flight == 2
+        for freed in range(1, 4):
+            await limit.release()
+            await asyncio.sleep(0)
+            assert order == list(range(freed)) and limit.in_flight == 2  # one waiter a freed turn
+        for task in waiting[3:]:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        assert len(held) == 2
+
+    asyncio.run(walk())
+
+
+def test_a_waiter_cancelled_as_it_is_handed_a_turn_passes_it_on() -> None:
+    async def walk() -> None:
+        limit = AdaptiveLimit(start=1, most=1)
+        await limit.acquire()
+        first = asyncio.create_task(limit.acquire())
+        second = asyncio.create_task(limit.acquire())
+        await asyncio.sleep(0)
+        await limit.release()  # the turn goes to the first waiter...
+        first.cancel()  # ...which is cancelled before it runs: the second must get it
+        await asyncio.sleep(0)
+        assert first.cancelled()
+        turn = await asyncio.wait_for(second, 1)
+        assert limit.in_flight == 1 and turn.in_flight == 1
+
+    asyncio.run(walk())
