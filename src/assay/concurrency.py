@@ -8,9 +8,9 @@ together halve it once, not eight times. A run of successes as long as the limit
 The request turned away is asked again, waiting its turn under the lowered limit. It does not count
 against its retries when more requests were in flight while it was (those sent with it, or after it
 while it waited) than the lowered limit lets go at once: it failed because too many were sent, and
-fewer will be. Sent with no more than that (alone, or
-with as few as the limit still allows), the failure is the server's own trouble, or the request's, and
-the caller's retries count it: a slow server is not asked again and again for free.
+fewer will be. With no more than that (alone, or with as few as the limit still allows), the failure
+is the server's own trouble, or the request's, and the caller's retries count it: a slow server is
+not asked again and again for free.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class AdaptiveLimit:
 
     async def overloaded(self, turn: Turn) -> bool:
         """The server turned the request of `turn` away for load: halve the limit (once per wave). True
-        when it was sent with more in flight than the limit now allows (so its retry is free: see the
+        when more were in flight while it was than the limit now allows (so its retry is free: see the
         module's docstring)."""
         if turn.generation == self._generation and self.limit > 1:
             self.limit = max(1, self.limit // 2)
