@@ -4,6 +4,7 @@ blocks most answers: a regression). The viewer runs as a user starts it, a subpr
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -197,20 +198,33 @@ def test_the_judges_rationale_is_shown(page: Page, folder: Path) -> None:
     assert [w for w in words if w.startswith("judge") and f"rationale: {RATIONALE}" in w]
 
 
+SHOWN_ITEMS = "() => [...document.querySelectorAll('#items tbody tr')].map(r => r.dataset.item)"
+
+
+def items_shown(page: Page, expected: list[str]) -> list[str]:
+    """The items the table shows once it shows `expected`, or as it stands after 5 s: a filter's change
+    is drawn after its event, so a read at once may still see the table before it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    wanted = f"want => JSON.stringify(({SHOWN_ITEMS})()) === JSON.stringify(want)"
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(wanted, arg=expected, timeout=5000)
+    return list(page.evaluate(SHOWN_ITEMS))
+
+
 def test_the_filters_show_only_the_items_asked_for(page: Page, folder: Path) -> None:
     page.select_option("#item-run", "b-third")
     page.wait_for_selector('#items[data-run="b-third"] tbody tr')
     page.select_option("#filter-outcome", "blocked")
-    shown = page.eval_on_selector_all("#items tbody tr", "rows => rows.map(r => r.dataset.item)")
-    assert shown == [row["id"] for row in rows(folder, "b-third") if row["outcome"] == "blocked"]
+    blocked = [row["id"] for row in rows(folder, "b-third") if row["outcome"] == "blocked"]
+    assert items_shown(page, blocked) == blocked
     page.select_option("#filter-category", "refusal")
-    shown = page.eval_on_selector_all("#items tbody tr", "rows => rows.map(r => r.dataset.item)")
     blocked_refusals = [
         row["id"]
         for row in rows(folder, "b-third")
         if row["outcome"] == "blocked" and row["category"] == "refusal"
     ]
-    assert shown == blocked_refusals
+    assert items_shown(page, blocked_refusals) == blocked_refusals
 
 
 def test_a_marked_verdict_is_a_human_label_assay_agree_reads(page: Page, folder: Path) -> None:
