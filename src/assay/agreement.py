@@ -114,10 +114,10 @@ def human_labels(run: ScoreRun, column: str) -> list[str]:
             where=run.dataset.source,
             fix="name the column of human labels with --human",
         )
-    return [_label(record.meta.get(column)) for record in run.records]
+    return [label_text(record.meta.get(column)) for record in run.records]
 
 
-def _label(value: object) -> str:
+def label_text(value: object) -> str:
     """A label as text to compare: JSON's true/false and 1/0/1.0 as "true"/"false" and "1"/"0"; no value
     (None, or NaN as pandas writes an empty cell) as no label."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -127,6 +127,13 @@ def _label(value: object) -> str:
     if isinstance(value, (int, float)) and float(value).is_integer():
         return str(int(value))
     return str(value).strip().lower()
+
+
+def truth_of(labels: Sequence[str], positive: Iterable[str], negative: Iterable[str]) -> list[bool | None]:
+    """Each row's verdict by people: True for a positive label, False for a negative one, None for no
+    label or one set apart."""
+    positives, negatives = label_sets(positive, negative)
+    return [_truth(label, positives, negatives) for label in labels]
 
 
 def agree(

@@ -1,0 +1,211 @@
+"""Accuracy calibrated on a few human labels: what people would call correct, estimated from the
+labelled rows and every row's automatic verdict, with a valid interval.
+
+A metric's accuracy is what the metric calls correct. Where people label some rows, the share people
+would call correct over *every* row can be estimated from those labels alone, or, much tighter, from
+the labels and the metric's verdict on every row: prediction-powered inference (``stats.
+prediction_powered_mean``). The metric's pass is the prediction (an unscored row predicts 0), and the
+estimate is unbiased for the people's standard whatever the metric's errors, so every metric
+estimates the same number and a better one only narrows the interval.
+
+Both PPI (the verdicts' mean corrected by their mean error on the labelled rows) and its
+power-tuned form PPI++ are computed; the tighter is reported, with the number of labelled rows and
+how much narrower it is than the labels alone would give. It holds when the labelled rows are a
+random sample of the rows: labels chosen for a reason (the rows a metric failed, say) bias it, and
+the report says so. A scope with fewer than ``MIN_LABELS`` labelled rows gets no number, and says so;
+where every row is labelled, the people's own accuracy is given with its Wilson interval.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import stats
+from .agreement import label_text
+from .errors import InputError, UsageError
+from .metric import MetricScores, Outcome
+from .readers import Row, read_table
+from .records import Record
+
+# Fewer labelled rows than this give no calibrated number: the normal interval rests on the central
+# limit theorem, which a few dozen 0/1 values begin to satisfy (the usual rule of thumb is 30).
+MIN_LABELS = 30
+MAX_LABEL_ROWS = 10_000_000  # a labels file longer than this is refused, not read into memory
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """One scope's calibrated accuracy, or the reason it has none."""
+
+    labelled: int  # rows with a label people gave (correct or incorrect)
+    unlabelled: int
+    labelled_correct: int
+    estimate: float | None = None
+    interval: stats.Interval | None = None
+    method: str = ""  # "PPI++", "PPI" or "labels" (every row labelled: the people's own share)
+    labels_only: stats.Interval | None = None  # the interval the labels alone give
+    weight: float | None = None  # PPI++'s lambda (1 for PPI)
+    reason: str = ""  # why there is no estimate
+
+    @property
+    def narrowing(self) -> float | None:
+        """How much narrower the interval is than the labels alone give (0.4: 40% narrower)."""
+        if self.interval is None or self.labels_only is None:
+            return None
+        alone = self.labels_only.high - self.labels_only.low
+        return 1 - (self.interval.high - self.interval.low) / alone if alone > 0 else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "labelled": self.labelled,
+            "unlabelled": self.unlabelled,
+            "estimate": self.estimate,
+            "interval": None if self.interval is None else self.interval.as_dict(),
+            "method": self.method or None,
+            "labels_only_interval": None if self.labels_only is None else self.labels_only.as_dict(),
+            "narrowing": self.narrowing,
+            "weight": self.weight,
+            **({"reason": self.reason} if self.reason else {}),
+        }
+
+
+@dataclass(frozen=True)
+class MetricCalibration:
+    metric: str
+    overall: Calibrated
+    domains: Mapping[str, Calibrated]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "overall": self.overall.as_dict(),
+            "domains": {domain: found.as_dict() for domain, found in self.domains.items()},
+        }
+
+
+def calibrate(
+    metrics: Mapping[str, MetricScores], records: Sequence[Record], truth: Sequence[bool | None]
+) -> list[MetricCalibration]:
+    """Each metric's calibrated accuracy, overall and per domain; `truth[i]` is people's verdict on row
+    i (None: no label, or one set apart)."""
+    domains = sorted({record.domain for record in records})
+    found = []
+    for name, scores in metrics.items():
+        passes = [1.0 if Outcome(code) is Outcome.PASS else 0.0 for code in scores.outcomes]
+        overall = calibrated(passes, truth)
+        by_domain = {}
+        if len(domains) > 1:
+            for domain in domains:
+                rows = [i for i, record in enumerate(records) if record.domain == domain]
+                by_domain[domain] = calibrated([passes[i] for i in rows], [truth[i] for i in rows])
+        found.append(MetricCalibration(name, overall, by_domain))
+    return found
+
+
+def calibrated(predictions: Sequence[float], truth: Sequence[bool | None]) -> Calibrated:
+    """The calibrated share correct of one scope's rows: their predictions (1 pass, 0 otherwise) and
+    people's verdicts (None where there is none)."""
+    labels = [float(t) for t in truth if t is not None]
+    labelled_predictions = [p for p, t in zip(predictions, truth, strict=True) if t is not None]
+    unlabelled_predictions = [p for p, t in zip(predictions, truth, strict=True) if t is None]
+    counts = Calibrated(len(labels), len(unlabelled_predictions), int(sum(labels)))
+    if len(labels) < MIN_LABELS:
+        return _without(counts, f"not enough labels ({len(labels)} of the {MIN_LABELS} needed)")
+    if len(unlabelled_predictions) < 2:  # every row labelled: people's share is known, not estimated
+        interval = stats.wilson(sum(labels), len(labels))
+        return _with(counts, sum(labels) / len(labels), interval, "labels", interval, None)
+    labelled = stats.LabelledSums.of(labels, labelled_predictions)
+    unlabelled = stats.PredictedSums.of(unlabelled_predictions)
+    plain = stats.prediction_powered_mean(labelled, unlabelled, weight=1.0)
+    tuned = stats.prediction_powered_mean(labelled, unlabelled)
+    assert plain is not None and tuned is not None  # both have 2 rows or more
+    best, method = (tuned, "PPI++") if _width(tuned.interval) < _width(plain.interval) else (plain, "PPI")
+    return _with(counts, best.estimate, best.interval, method, best.labels_only, best.weight)
+
+
+def _width(interval: stats.Interval) -> float:
+    return interval.high - interval.low
+
+
+def _without(counts: Calibrated, reason: str) -> Calibrated:
+    return Calibrated(counts.labelled, counts.unlabelled, counts.labelled_correct, reason=reason)
+
+
+def _with(
+    counts: Calibrated,
+    estimate: float,
+    interval: stats.Interval | None,
+    method: str,
+    labels_only: stats.Interval | None,
+    weight: float | None,
+) -> Calibrated:
+    return Calibrated(
+        counts.labelled, counts.unlabelled, counts.labelled_correct,
+        estimate, interval, method, labels_only, weight,
+    )  # fmt: skip
+
+
+def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -> list[str]:
+    """The label of each record, joined by id from a file of labels (CSV, JSONL, ...: an ``id`` column
+    and `column`; ``human_labels.jsonl`` as ``assay view`` saves it is one). A record the file does not
+    name has no label (""). An id twice in the file, or one that no record has, is an error: a label
+    meant for one row would be lost or put on another."""
+    table = read_table(path)
+    source = str(path)
+    for needed in ("id", column):
+        if needed not in table.columns:
+            close = difflib.get_close_matches(needed, table.columns, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise UsageError(
+                f"the labels file has no '{needed}' column (columns found: {', '.join(table.columns)})",
+                where=source,
+                fix=f"{hint}give a file with an id column and the labels' column named by --human",
+            )
+    by_id = _labels_by_id(table.blocks, table.columns, column, source, table.location_kind)
+    known = {record.id for record in records}
+    strangers = [label_id for label_id in by_id if label_id not in known]
+    if strangers:
+        shown = ", ".join(repr(s) for s in strangers[:5]) + (" ..." if len(strangers) > 5 else "")
+        raise InputError(
+            f"{len(strangers)} labelled id(s) name no row of the responses: {shown}",
+            where=source,
+            fix="label the rows of this responses file (ids are compared as text)",
+        )
+    return [by_id.get(record.id, ("", 0))[0] for record in records]
+
+
+def _labels_by_id(
+    blocks: Iterable[tuple[Sequence[int], Sequence[Row]]],
+    columns: Sequence[str],
+    column: str,
+    source: str,
+    location_kind: str,
+) -> dict[str, tuple[str, int]]:
+    id_at, label_at = columns.index("id"), columns.index(column)
+    by_id: dict[str, tuple[str, int]] = {}
+    for locations, rows in blocks:
+        for location, row in zip(locations, rows, strict=True):
+            label_id = _text(_cell(row, "id", id_at))
+            if label_id in by_id:
+                raise InputError(
+                    f"the id {label_id!r} is labelled twice (first at {location_kind} {by_id[label_id][1]})",
+                    where=f"{source}, {location_kind} {location}",
+                    fix="keep one label per id",
+                )
+            by_id[label_id] = (label_text(_cell(row, column, label_at)), location)
+            if len(by_id) > MAX_LABEL_ROWS:
+                raise InputError(f"more than {MAX_LABEL_ROWS:,} labels", where=source, fix="label fewer rows")
+    return by_id
+
+
+def _cell(row: Row, name: str, position: int) -> object:
+    if isinstance(row, Mapping):
+        return row.get(name)
+    return row[position] if position < len(row) else None
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value).strip()
