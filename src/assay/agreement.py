@@ -137,22 +137,35 @@ def truth_of(labels: Sequence[str], positive: Iterable[str], negative: Iterable[
 
 
 def agree(
-    run: ScoreRun, column: str, positive: Iterable[str] = DEFAULT_POSITIVE, negative: Iterable[str] = ()
+    run: ScoreRun,
+    column: str,
+    positive: Iterable[str] = DEFAULT_POSITIVE,
+    negative: Iterable[str] = (),
+    *,
+    labels: Sequence[str] | None = None,
 ) -> list[MetricAgreement]:
-    labels = human_labels(run, column)
-    positives, negatives = label_sets(positive, negative)
-    truth = [_truth(label, positives, negatives) for label in labels]
+    """Each metric against the human labels in `column` (or `labels`, one per row, read elsewhere)."""
+    if labels is None:
+        labels = human_labels(run, column)
+    truth = truth_of(labels, positive, negative)
     return [_metric(name, scores, run.records, labels, truth) for name, scores in run.metrics.items()]
 
 
 def unmatched_labels(
-    run: ScoreRun, column: str, positive: Iterable[str], negative: Iterable[str]
+    run: ScoreRun,
+    column: str,
+    positive: Iterable[str],
+    negative: Iterable[str],
+    *,
+    labels: Sequence[str] | None = None,
 ) -> str | None:
     """What to warn of when no row's label is one the positives (or, named, the negatives) name: every
     row would count incorrect (or be set apart) because the file's labels are other words ('ok',
     'yes'), a mistake the numbers alone would not show. None when a label matched."""
     positives, negatives = label_sets(positive, negative)
-    seen = collections.Counter(label for label in human_labels(run, column) if label)
+    seen = collections.Counter(
+        label for label in (human_labels(run, column) if labels is None else labels) if label
+    )
     if not seen or any(label in positives | negatives for label in seen):
         return None
     shown = ", ".join(f"{label!r} ({n})" for label, n in seen.most_common(5))

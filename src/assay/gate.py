@@ -5,7 +5,9 @@ such as token_f1, the share scoring 1) meets the bar overall *and in every domai
 ``"overall"`` gates the whole only, ``"domains"`` each domain only). With ``on="lower"`` the interval's
 conservative end is gated instead: the lower end for ``>=``/``>``, the upper end for ``<=``/``<``. A
 domain, or the whole, with fewer than ``min_n`` scored rows cannot pass at all (seed 002 gated on 96
-questions: at 90% the 95% interval runs from about 82% to 95%).
+questions: at 90% the 95% interval runs from about 82% to 95%). With ``on="calibrated"`` (or
+``"calibrated-lower"``, its interval's conservative end) the figure gated is the accuracy calibrated on
+human labels (``calibration``): a scope without enough labels cannot pass.
 
 An accuracy is over the scored rows only, so a scope whose rows are largely unscored could pass on the
 few that were (issue 9: 27 of 71 rows unscored by the judge passed ``judge>=0.90`` at 100% on the other
@@ -17,15 +19,18 @@ puts that in words.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import regex
 
 from .errors import UsageError
 from .stats import Interval
 from .summary import Summary, Tally
+
+if TYPE_CHECKING:
+    from .calibration import Calibrated, MetricCalibration
 
 _EXPRESSION = regex.compile(
     r"\s*(?P<metric>[\w-]+)\s*(?P<op>>=|<=|>|<)\s*(?P<bar>[0-9]*\.?[0-9]+)(?P<percent>%?)\s*"
@@ -36,7 +41,8 @@ _COMPARE: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le,
     "<": operator.lt,
 }
-ON = ("point", "lower")
+ON = ("point", "lower", "calibrated", "calibrated-lower")
+CALIBRATED_ON = ("calibrated", "calibrated-lower")  # gated on human labels: a scored file's gates only
 SCOPES = ("all", "overall", "domains")  # what a gate checks: the whole and each domain, or one of them
 # A harness run's gate (harness.run_gate): the whole run by default, each scope (the items' policy), or both.
 RUN_SCOPES = ("overall", "scopes", "all")
@@ -90,6 +96,7 @@ COMPARED = "compared"  # the figure was set against the bar: `passed` says which
 TOO_MANY_UNSCORED = "too many unscored"  # more than max_unscored of the scope's rows are unscored
 TOO_FEW_SCORED = "too few scored"  # fewer than min_n scored rows
 NO_SCORED = "no scored rows"  # no figure to gate (no scored rows, or no interval to gate on)
+NO_CALIBRATION = "no calibration"  # on="calibrated": the scope has too few human labels for a figure
 
 
 @dataclass(frozen=True)
@@ -145,9 +152,14 @@ class GateSettings:
     def rule(self) -> Rule:
         return Rule(self.on, self.min_n, self.max_unscored)
 
-    def check(self, summary: Summary) -> list[Check]:
-        """Every gate against `summary` (a scored file's: ``SCOPES``)."""
-        return check_gates(summary, self.gates, self.on, self.min_n, self.max_unscored, self.scope)
+    def check(
+        self, summary: Summary, calibration: Mapping[str, MetricCalibration] | None = None
+    ) -> list[Check]:
+        """Every gate against `summary` (a scored file's: ``SCOPES``), and, gated on calibrated
+        figures, against `calibration` (each metric's)."""
+        return check_gates(
+            summary, self.gates, self.on, self.min_n, self.max_unscored, self.scope, calibration
+        )
 
 
 @dataclass(frozen=True)
@@ -162,6 +174,7 @@ class Check:
     interval: Interval | None
     value: float | None  # the figure gated: the accuracy, or the interval's conservative end
     rule: Rule
+    calibrated: Calibrated | None = None  # on="calibrated": the scope's calibrated figure
 
 
 def check_gates(
@@ -171,10 +184,16 @@ def check_gates(
     min_n: int = GateSettings.min_n,
     max_unscored: float = GateSettings.max_unscored,
     scope: str = SCOPES[0],
+    calibration: Mapping[str, MetricCalibration] | None = None,
 ) -> list[Check]:
     """Every gate against the combined figure and each domain's (or, by `scope`, one of them)."""
     if scope not in SCOPES:
         raise UsageError(f"unknown gate scope {scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
+    if on in CALIBRATED_ON and calibration is None:
+        raise UsageError(
+            f"--gate-on {on} gates the accuracy calibrated on human labels, and none were given",
+            fix="name them with --human COLUMN (or --labels FILE), or gate on point or lower",
+        )
     rule = Rule(on, min_n, max_unscored)
     checks = []
     for gate in gates:
@@ -186,19 +205,40 @@ def check_gates(
             )
         scopes = [("combined", metric.combined)] if scope != "domains" else []
         scopes += list(metric.domains.items()) if scope != "overall" else []
-        checks += [_check(summary, gate, name or "(no domain)", tally, rule) for name, tally in scopes]
+        for name, tally in scopes:
+            found = _calibrated_in(calibration, gate.metric, name, len(metric.domains))
+            checks.append(_check(summary, gate, name or "(no domain)", tally, rule, found))
     return checks
 
 
-def _check(summary: Summary, gate: Gate, scope: str, tally: Tally, rule: Rule) -> Check:
+def _calibrated_in(
+    calibration: Mapping[str, MetricCalibration] | None, metric: str, scope: str, domains: int
+) -> Calibrated | None:
+    """A scope's calibrated figure: the whole's for "combined" (or for the one domain of a file that
+    has one), a domain's own otherwise."""
+    found = None if calibration is None else calibration.get(metric)
+    if found is None:
+        return None
+    if scope == "combined" or domains <= 1:
+        return found.overall
+    return found.domains.get(scope)
+
+
+def _check(
+    summary: Summary, gate: Gate, scope: str, tally: Tally, rule: Rule, calibrated: Calibrated | None = None
+) -> Check:
     scored = tally.n - tally.unscored
-    interval = summary.interval(tally)
+    on_labels = rule.on in CALIBRATED_ON
+    interval = calibrated.interval if on_labels and calibrated else summary.interval(tally)
     conservative = (interval.high if gate.ceiling else interval.low) if interval else None
-    value = tally.accuracy if rule.on == "point" else conservative
+    point = calibrated.estimate if on_labels and calibrated else tally.accuracy
+    value = point if rule.on in ("point", "calibrated") else conservative
 
     def check(passed: bool, outcome: str) -> Check:
-        return Check(gate, scope, passed, outcome, tally, interval, value, rule)
+        return Check(gate, scope, passed, outcome, tally, interval, value, rule, calibrated)
 
+    if on_labels and (calibrated is None or calibrated.estimate is None):
+        return check(False, NO_CALIBRATION)
     if tally.n and tally.unscored / tally.n > rule.max_unscored:
         return check(False, TOO_MANY_UNSCORED)
     if scored < rule.min_n:

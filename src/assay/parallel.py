@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +54,8 @@ from .summary import Summary, merge_summaries
 if TYPE_CHECKING:
     import multiprocessing.process
     from multiprocessing.connection import Connection
+
+    from .calibration import MetricCalibration
 
 # Below this much input per process, starting a process costs more than it saves.
 MIN_BYTES_PER_WORKER = 32 << 20
@@ -82,6 +84,8 @@ class ScoredFile:
 
     summary: Summary
     run: ScoreRun | None
+    # Each metric's accuracy calibrated on human labels (assay score --human/--labels), when named.
+    calibration: Mapping[str, MetricCalibration] | None = None
 
 
 def score_file(

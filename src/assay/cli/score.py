@@ -4,12 +4,13 @@ print the report, write what the flags ask, and gate CI on the numbers."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from ..gate import GateSettings
+from ..gate import CALIBRATED_ON, GateSettings
 from ..outputs import check_outputs
 from ..parallel import ScoredFile, score_file
 from ..records import HINT_ROWS, load_records
@@ -23,7 +24,11 @@ from ..summary import Summary
 from ..terminal import one_line
 from . import flags
 from .judging import judge_setup, with_judge
+from .labels import add_labels, calibration_report, check_labels, wants_labels
 from .progress import CountProgress, ProgressLine, beneath, progress_line
+
+if TYPE_CHECKING:
+    from ..calibration import MetricCalibration
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
@@ -34,6 +39,7 @@ def add_parsers(commands: flags.Commands) -> None:
     flags.add_scoring_run(scorer)
     flags.add_metric(scorer)
     flags.add_reports_and_gates(scorer)
+    add_labels(scorer)
     scorer.add_argument(
         "--ray",
         metavar="ADDRESS",
@@ -51,21 +57,29 @@ def add_shorthand_parsers(commands: flags.Commands) -> None:
         )
         flags.add_scoring_run(shorthand)
         flags.add_reports_and_gates(shorthand)
+        add_labels(shorthand)
         shorthand.set_defaults(run=run_score, metric=[metric])
     judge = commands.add_parser(
         "llm-judge", help="score with the LLM judge chain only (the original evaluation script's command)"
     )
     flags.add_scoring_run(judge)
     flags.add_reports_and_gates(judge)
+    add_labels(judge)
     judge.set_defaults(run=run_score, metric=["judge"])
 
 
 def run_score(args: argparse.Namespace) -> int:
     settings = gates(args, GateSettings)  # fail before the work, not after it
-    scored = score_from_flags(args, whole=bool(args.markdown or args.html))
+    check_labels(args)
+    if settings.on in CALIBRATED_ON and not wants_labels(args):
+        raise UsageError(
+            f"--gate-on {settings.on} gates the accuracy calibrated on human labels, and none are named",
+            fix="name them with --human COLUMN or --labels FILE, or gate on point or lower",
+        )
+    scored = score_from_flags(args, whole=bool(args.markdown or args.html or wants_labels(args)))
     if scored.run is not None:
         write_reports(scored.run, args)
-    return apply_gates(scored.summary, settings)
+    return apply_gates(scored.summary, settings, scored.calibration)
 
 
 def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = True) -> ScoredFile:
@@ -106,7 +120,10 @@ def _score_here(args: argparse.Namespace, judge: Any, *, whole: bool) -> ScoredF
 
 
 # What --ray cannot do: each needs every row's verdict in one process, or runs in one (a judge).
-NOT_ON_RAY = {"trace": "--trace", "trace_col": "--trace-col", "markdown": "--markdown", "html": "--html"}
+NOT_ON_RAY = {
+    "trace": "--trace", "trace_col": "--trace-col", "markdown": "--markdown", "html": "--html",
+    "human": "--human", "labels": "--labels",
+}  # fmt: skip
 
 
 def _score_on_ray(args: argparse.Namespace, judge: Any) -> ScoredFile:
@@ -142,6 +159,8 @@ def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> Sc
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
         sys.stdout.write(render_text(model, detail=args.detail))
+        if scored.run is not None and wants_labels(args):
+            scored = dataclasses.replace(scored, calibration=calibration_report(scored.run, args))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
@@ -150,7 +169,7 @@ def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> Sc
     if args.trace:
         print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        written = write_summary_json(model, args.json)
+        written = write_summary_json(model, args.json, scored.calibration)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
 
@@ -235,11 +254,13 @@ def gates(args: argparse.Namespace, kind: type[flags.Settings]) -> flags.Setting
     return settings
 
 
-def apply_gates(summary: Summary, settings: GateSettings) -> int:
+def apply_gates(
+    summary: Summary, settings: GateSettings, calibration: Mapping[str, MetricCalibration] | None = None
+) -> int:
     """Print every check; exit 1 when any fails."""
     if not settings.gates:
         return EXIT_OK
-    checks = settings.check(summary)
+    checks = settings.check(summary, calibration)
     for line in gate_lines(checks):
         print(f"assay: {one_line(line)}", file=sys.stderr)
     failed = any(not check.passed for check in checks)

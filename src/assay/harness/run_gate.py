@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..gate import (
+    CALIBRATED_ON,
     COMPARED,
     MAX_SYSTEM_ERRORS,
     RUN_SCOPES,
@@ -64,6 +65,12 @@ class GateSettings(_GateSettings):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if self.on in CALIBRATED_ON:  # a run's replies are new: no person has labelled them yet
+            raise UsageError(
+                f"--gate-on {self.on} gates on human labels, which assay run does not read",
+                fix="gate the run on point or lower; to gate on labels marked in assay view, run assay score "
+                "--responses DIR/run.jsonl --labels DIR/human_labels.jsonl --gate-on calibrated",
+            )
         if not 0.0 <= self.max_system_errors <= 1.0:
             raise UsageError(
                 f"--max-system-errors must be a share from 0 to 1, got {self.max_system_errors!r}",

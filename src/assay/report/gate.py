@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..gate import COMPARED, NO_SCORED, TOO_FEW_SCORED, TOO_MANY_UNSCORED, Check
+from ..gate import COMPARED, NO_CALIBRATION, NO_SCORED, TOO_FEW_SCORED, TOO_MANY_UNSCORED, Check
 from ..summary import Tally
 from .format import DASH, percent
 
@@ -29,6 +29,15 @@ def why(check: Check) -> str:
         else f" (n={scored})"
     )
     shown += f", {unscored_text(tally)}"
+    calibrated = check.calibrated
+    if check.outcome == NO_CALIBRATION:
+        why_not = calibrated.reason if calibrated is not None else "no human labels in this scope"
+        return f"{shown}: no calibrated accuracy ({why_not}), so it cannot pass"
+    if calibrated is not None and calibrated.interval is not None:
+        shown += (
+            f"; calibrated on {calibrated.labelled} human labels {percent(calibrated.estimate)} "
+            f"(95% CI {percent(calibrated.interval.low)}{DASH}{percent(calibrated.interval.high)})"
+        )
     if check.outcome == TOO_MANY_UNSCORED:
         limit = f"more than --max-unscored {percent(rule.max_unscored)} of its rows are unscored"
         return f"{shown}: {limit}, so it cannot pass"
@@ -38,7 +47,9 @@ def why(check: Check) -> str:
         return f"{shown}: no scored rows"
     assert check.outcome == COMPARED and check.value is not None
     end = "upper" if check.gate.ceiling else "lower"
-    measured = "accuracy" if rule.on == "point" else f"its interval's {end} end"
+    measured = {"point": "accuracy", "calibrated": "calibrated accuracy"}.get(rule.on)
+    if measured is None:
+        measured = f"{'the calibrated' if calibrated is not None else 'its'} interval's {end} end"
     relation = "meets" if check.passed else "fails"
     return f"{shown}: {measured} {percent(check.value)} {relation} {check.gate.op} {percent(check.gate.bar)}"
 

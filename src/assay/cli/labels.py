@@ -1,0 +1,94 @@
+"""The human-label flags of assay score and assay agree (where the labels are, and what they mean),
+and the accuracy calibrated on them (``calibration``), as both commands report it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..agreement import DEFAULT_POSITIVE, human_labels, label_sets, truth_of
+from ..errors import UsageError
+from ..report.text import render_calibration
+from ..scoring import ScoreRun
+
+if TYPE_CHECKING:
+    from ..calibration import MetricCalibration
+
+LABEL_COLUMN = "human_label"  # the labels' column in a --labels file (what assay view saves) by default
+
+
+def add_labels(parser: argparse.ArgumentParser) -> None:
+    """--human and --labels (where the labels are), and --positive/--negative (what they mean)."""
+    group = parser.add_argument_group("human labels (agreement, and accuracy calibrated on them)")
+    group.add_argument(
+        "--human",
+        metavar="COLUMN",
+        help="the column of human labels: in --responses, or in the --labels file "
+        f"(default there: {LABEL_COLUMN})",
+    )
+    group.add_argument(
+        "--labels",
+        metavar="FILE",
+        help="a file of human labels joined to the rows by id (CSV, JSONL, ...: an id column and the "
+        "labels' column), such as the human_labels.jsonl assay view saves",
+    )
+    group.add_argument(
+        "--positive",
+        action="append",
+        metavar="VALUE",
+        help=f"a label meaning correct; repeatable (default: {', '.join(DEFAULT_POSITIVE)})",
+    )
+    group.add_argument(
+        "--negative",
+        action="append",
+        metavar="VALUE",
+        help="a label meaning incorrect; repeatable (default: every other label; "
+        "when given, other labels are reported apart)",
+    )
+
+
+def wants_labels(args: argparse.Namespace) -> bool:
+    """Whether the command line names human labels (and so a calibrated report)."""
+    return bool(getattr(args, "human", None) or getattr(args, "labels", None))
+
+
+def check_labels(args: argparse.Namespace) -> None:
+    """The label flags' mistakes, before the work."""
+    if getattr(args, "labels", None) is None and (args.positive or args.negative) and not args.human:
+        raise UsageError("--positive and --negative say what human labels mean, and none are named",
+                         fix="name them with --human COLUMN or --labels FILE")  # fmt: skip
+    label_sets(args.positive or DEFAULT_POSITIVE, args.negative or ())
+
+
+def labels_of(run: ScoreRun, args: argparse.Namespace) -> tuple[list[str], str]:
+    """Each row's human label ("" for none), and where they were read, for the report."""
+    if args.labels:
+        from ..calibration import labels_from_file
+
+        column = args.human or LABEL_COLUMN
+        return labels_from_file(args.labels, column, run.records), f"'{column}' of {args.labels}"
+    return human_labels(run, args.human), f"'{args.human}'"
+
+
+def calibrate_on(run: ScoreRun, labels: Sequence[str], args: argparse.Namespace) -> list[MetricCalibration]:
+    from ..calibration import calibrate
+
+    truth = truth_of(labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
+    return calibrate(run.metrics, run.records, truth)
+
+
+def calibration_report(run: ScoreRun, args: argparse.Namespace) -> dict[str, MetricCalibration]:
+    """For assay score: print each metric's calibrated accuracy, and give it by metric (for --json and
+    the gates)."""
+    labels, source = labels_of(run, args)
+    calibration = calibrate_on(run, labels, args)
+    sys.stdout.write("\n" + render_calibration(calibration, run.summary, source, set_apart(labels, args)))
+    return {found.metric: found for found in calibration}
+
+
+def set_apart(labels: Sequence[str], args: argparse.Namespace) -> int:
+    """Rows whose label is neither positive nor negative (named negatives only): counted unlabelled."""
+    truth = truth_of(labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
+    return sum(1 for label, verdict in zip(labels, truth, strict=True) if label and verdict is None)
