@@ -18,6 +18,7 @@ where every row is labelled, the people's own accuracy is given with its Wilson 
 
 from __future__ import annotations
 
+import collections
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -165,14 +166,22 @@ def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -
                 fix=f"{hint}give a file with an id column and the labels' column named by --human",
             )
     by_id = _labels_by_id(table.blocks, table.columns, column, source, table.location_kind)
-    known = {record.id for record in records}
-    strangers = [label_id for label_id in by_id if label_id not in known]
+    rows_of = collections.Counter(record.id for record in records)
+    strangers = [label_id for label_id in by_id if label_id not in rows_of]
     if strangers:
         shown = ", ".join(repr(s) for s in strangers[:5]) + (" ..." if len(strangers) > 5 else "")
         raise InputError(
             f"{len(strangers)} labelled id(s) name no row of the responses: {shown}",
             where=source,
             fix="label the rows of this responses file (ids are compared as text)",
+        )
+    shared = [label_id for label_id in by_id if rows_of[label_id] > 1]
+    if shared:
+        raise InputError(
+            f"the labelled id {shared[0]!r} names {rows_of[shared[0]]} rows of the responses, so its label "
+            "cannot be put on one",
+            where=f"{source}, {table.location_kind} {by_id[shared[0]][1]}",
+            fix="give the responses unique ids, or put the labels in a column of the responses (--human)",
         )
     return [by_id.get(record.id, ("", 0))[0] for record in records]
 
