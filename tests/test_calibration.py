@@ -12,6 +12,9 @@ import pytest
 from assay import Outcome, ScoreRun, load_records, score, stats
 from assay.agreement import label_text
 from assay.calibration import MIN_LABELS, calibrated
+from assay.metric import MetricScores
+from assay.records import Record
+from assay.suggest import draw_rows
 from conftest import skip_or_fail
 
 SIMULATIONS = 2_000
@@ -178,3 +181,59 @@ def test_calibrated_on_half_the_nq_labels_finds_the_other_halfs_share(nq_run: Sc
         assert covered / SPLITS >= 0.93, (name, covered / SPLITS)
         assert float(np.median(misses)) < 0.015, name
         assert float(np.median(misses)) < float(np.median(raw_misses)), name
+
+
+def drawn_design(
+    rng: np.random.Generator, rows: int = 2_000
+) -> tuple[list[MetricScores], list[Record], np.ndarray]:
+    """Two domains; people's verdicts; three metrics of different leniency that often agree."""
+    truth = rng.random(rows) < 0.45
+    strictness = rng.random(rows)
+    metrics = []
+    for name, (recall, false_pass) in {
+        "strict": (0.3, 0.02),
+        "loose": (0.7, 0.1),
+        "lenient": (0.9, 0.3),
+    }.items():
+        passes = np.where(truth, strictness < recall, strictness > 1 - false_pass)
+        scores = MetricScores.all_failing(name, rows)
+        scores.outcomes[:] = bytes(int(Outcome.PASS) if p else int(Outcome.FAIL) for p in passes)
+        metrics.append(scores)
+    records = [Record(f"q{i}", "q", ("a",), "r", domain="ab"[i % 3 == 0]) for i in range(rows)]
+    return metrics, records, truth
+
+
+def test_labels_drawn_by_suggest_give_a_valid_and_narrower_interval() -> None:
+    """Rows drawn by ``draw_rows`` (more often where the metrics split) and labelled: the calibrated
+    interval, weighting each label by its chance of being drawn, holds the truth at the nominal rate
+    over 1,000 draws, and is narrower than a uniform random draw of the same size gives."""
+    rng = np.random.default_rng(11)
+    metrics, records, truth = drawn_design(rng)
+    share = float(truth.mean())  # the rows are fixed; the draw is what is random
+    passes = [1.0 if Outcome(c) is Outcome.PASS else 0.0 for c in metrics[0].outcomes]
+    covered, widths, uniform_widths = 0, [], []
+    for seed in range(1_000):
+        draw = draw_rows(metrics, records, 200, seed=seed)
+        chosen = set(draw.rows)
+        labelled: list[bool | None] = [bool(truth[i]) if i in chosen else None for i in range(len(records))]
+        drawn = [draw.probabilities[i] if i in chosen else None for i in range(len(records))]
+        found = calibrated(passes, labelled, drawn)
+        assert found.method == "drawn" and found.interval is not None
+        covered += share in found.interval
+        widths.append(found.interval.high - found.interval.low)
+        uniform = np.random.default_rng(seed).permutation(len(records)) < len(draw.rows)
+        plain = calibrated(passes, [bool(truth[i]) if uniform[i] else None for i in range(len(records))])
+        assert plain.interval is not None
+        uniform_widths.append(plain.interval.high - plain.interval.low)
+    assert abs(covered / 1_000 - 0.95) <= 0.02, covered / 1_000
+    assert float(np.mean(widths)) < float(np.mean(uniform_widths))
+
+
+def test_every_domain_gets_enough_drawn_rows_to_be_calibrated() -> None:
+    metrics, records, _ = drawn_design(np.random.default_rng(3))
+    draw = draw_rows(metrics, records, 100, seed=1)
+    small = [i for i, record in enumerate(records) if record.domain == "b"]  # a third of the rows
+    expected_small = sum(draw.probabilities[i] for i in small)
+    assert expected_small >= MIN_LABELS - 1e-9
+    assert sum(draw.probabilities) == pytest.approx(100)
+    assert all(0 < p <= 1 for p in draw.probabilities)  # no row left out: the estimate stays unbiased

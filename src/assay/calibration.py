@@ -36,6 +36,8 @@ from .records import Record
 # limit theorem, which a few dozen 0/1 values begin to satisfy (the usual rule of thumb is 30).
 MIN_LABELS = 30
 MAX_LABEL_ROWS = 10_000_000  # a labels file longer than this is refused, not read into memory
+DRAWN_COLUMN = "label_probability"  # a row drawn for labelling (suggest): its probability of being drawn
+DRAW_SIZE_COLUMN = "label_drawn"  # how many rows that draw chose (labels missing from it are counted)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,9 @@ class Calibrated:
     labelled_correct: int
     estimate: float | None = None
     interval: stats.Interval | None = None
-    method: str = ""  # "PPI++", "PPI" or "labels" (every row labelled: the people's own share)
+    # "PPI++", "PPI", "drawn" (labels of rows drawn with known probabilities: actively_sampled_mean)
+    # or "labels" (every row labelled: the people's own share)
+    method: str = ""
     labels_only: stats.Interval | None = None  # the interval the labels alone give
     weight: float | None = None  # PPI++'s lambda (1 for PPI)
     reason: str = ""  # why there is no estimate
@@ -88,33 +92,57 @@ class MetricCalibration:
 
 
 def calibrate(
-    metrics: Mapping[str, MetricScores], records: Sequence[Record], truth: Sequence[bool | None]
+    metrics: Mapping[str, MetricScores],
+    records: Sequence[Record],
+    truth: Sequence[bool | None],
+    drawn: Sequence[float | None] | None = None,
 ) -> list[MetricCalibration]:
     """Each metric's calibrated accuracy, overall and per domain; `truth[i]` is people's verdict on row
-    i (None: no label, or one set apart)."""
+    i (None: no label, or one set apart), `drawn[i]` the probability with which row i was drawn for
+    labelling, where a draw (``suggest``) chose the labelled rows."""
     domains = sorted({record.domain for record in records})
     found = []
     for name, scores in metrics.items():
         passes = [1.0 if Outcome(code) is Outcome.PASS else 0.0 for code in scores.outcomes]
-        overall = calibrated(passes, truth)
+        overall = calibrated(passes, truth, drawn)
         by_domain = {}
         if len(domains) > 1:
             for domain in domains:
                 rows = [i for i, record in enumerate(records) if record.domain == domain]
-                by_domain[domain] = calibrated([passes[i] for i in rows], [truth[i] for i in rows])
+                in_domain = None if drawn is None else [drawn[i] for i in rows]
+                by_domain[domain] = calibrated([passes[i] for i in rows], [truth[i] for i in rows], in_domain)
         found.append(MetricCalibration(name, overall, by_domain))
     return found
 
 
-def calibrated(predictions: Sequence[float], truth: Sequence[bool | None]) -> Calibrated:
-    """The calibrated share correct of one scope's rows: their predictions (1 pass, 0 otherwise) and
-    people's verdicts (None where there is none)."""
+def calibrated(
+    predictions: Sequence[float], truth: Sequence[bool | None], drawn: Sequence[float | None] | None = None
+) -> Calibrated:
+    """The calibrated share correct of one scope's rows: their predictions (1 pass, 0 otherwise),
+    people's verdicts (None where there is none), and, for labels a draw chose, each labelled row's
+    probability of being drawn."""
     labels = [float(t) for t in truth if t is not None]
     labelled_predictions = [p for p, t in zip(predictions, truth, strict=True) if t is not None]
     unlabelled_predictions = [p for p, t in zip(predictions, truth, strict=True) if t is None]
     counts = Calibrated(len(labels), len(unlabelled_predictions), int(sum(labels)))
     if len(labels) < MIN_LABELS:
         return _without(counts, f"not enough labels ({len(labels)} of the {MIN_LABELS} needed)")
+    with_probability = (
+        0 if drawn is None else sum(1 for d, t in zip(drawn, truth, strict=True) if t is not None and d)
+    )
+    if with_probability and with_probability < len(labels):
+        return _without(
+            counts,
+            f"labels of two kinds: {with_probability} drawn by assay agree --suggest and "
+            f"{len(labels) - with_probability} not; calibrate on one kind",
+        )
+    if with_probability:
+        assert drawn is not None
+        sampled = stats.actively_sampled_mean(
+            predictions, [None if t is None else float(t) for t in truth], drawn
+        )
+        assert sampled is not None  # MIN_LABELS rows or more, each labelled one with its probability
+        return _with(counts, sampled.estimate, sampled.interval, "drawn", sampled.labels_only, sampled.weight)
     if len(unlabelled_predictions) < 2:  # every row labelled: people's share is known, not estimated
         interval = stats.wilson(sum(labels), len(labels))
         return _with(counts, sum(labels) / len(labels), interval, "labels", interval, None)
@@ -149,11 +177,30 @@ def _with(
     )  # fmt: skip
 
 
-def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -> list[str]:
+@dataclass(frozen=True)
+class FileLabels:
+    """The labels of a file, one per record ("" for none), and, for rows a draw chose (``suggest``),
+    each labelled row's probability of being drawn (None for the others)."""
+
+    labels: list[str]
+    drawn: list[float | None] | None
+    note: str = ""  # what the report should say of the draw (labels missing from it)
+
+
+@dataclass
+class _LabelRow:
+    label: str
+    location: int
+    probability: float | None
+    drawn: int | None
+
+
+def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -> FileLabels:
     """The label of each record, joined by id from a file of labels (CSV, JSONL, ...: an ``id`` column
     and `column`; ``human_labels.jsonl`` as ``assay view`` saves it is one). A record the file does not
     name has no label (""). An id twice in the file, or one that no record has, is an error: a label
-    meant for one row would be lost or put on another."""
+    meant for one row would be lost or put on another. Rows drawn by ``assay agree --suggest`` carry
+    their probability of being drawn (``label_probability``), which the calibration needs."""
     table = read_table(path)
     source = str(path)
     for needed in ("id", column):
@@ -180,10 +227,38 @@ def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -
         raise InputError(
             f"the labelled id {shared[0]!r} names {rows_of[shared[0]]} rows of the responses, so its label "
             "cannot be put on one",
-            where=f"{source}, {table.location_kind} {by_id[shared[0]][1]}",
+            where=f"{source}, {table.location_kind} {by_id[shared[0]].location}",
             fix="give the responses unique ids, or put the labels in a column of the responses (--human)",
         )
-    return [by_id.get(record.id, ("", 0))[0] for record in records]
+    found = [by_id.get(record.id) for record in records]
+    labels = [row.label if row else "" for row in found]
+    drawn, note = _drawn_probabilities(found, source)
+    return FileLabels(labels, drawn, note)
+
+
+def _drawn_probabilities(
+    found: Sequence[_LabelRow | None], source: str
+) -> tuple[list[float | None] | None, str]:
+    """Each labelled row's probability of being drawn and labelled: the draw's, times the share of the
+    drawn rows that have a label (a person who labels 150 of 200 drawn rows is taken to have skipped
+    rows at random). None when no row carries one."""
+    labelled = [row for row in found if row is not None and row.label]
+    with_probability = [row for row in labelled if row.probability is not None]
+    if not with_probability:
+        return None, ""
+    sizes = {row.drawn for row in with_probability if row.drawn}
+    drawn = max(sizes) if sizes else len(with_probability)
+    kept = min(1.0, len(with_probability) / drawn) if drawn else 1.0
+    note = (
+        f"{len(with_probability)} of the {drawn} rows drawn for labelling have a label in {source}: "
+        "the others are taken as skipped at random"
+        if kept < 1.0
+        else ""
+    )
+    return [
+        row.probability * kept if row is not None and row.label and row.probability is not None else None
+        for row in found
+    ], note
 
 
 def _labels_by_id(
@@ -192,22 +267,55 @@ def _labels_by_id(
     column: str,
     source: str,
     location_kind: str,
-) -> dict[str, tuple[str, int]]:
+) -> dict[str, _LabelRow]:
     id_at, label_at = columns.index("id"), columns.index(column)
-    by_id: dict[str, tuple[str, int]] = {}
+    probability_at = columns.index(DRAWN_COLUMN) if DRAWN_COLUMN in columns else None
+    size_at = columns.index(DRAW_SIZE_COLUMN) if DRAW_SIZE_COLUMN in columns else None
+    by_id: dict[str, _LabelRow] = {}
     for locations, rows in blocks:
         for location, row in zip(locations, rows, strict=True):
             label_id = _text(_cell(row, "id", id_at))
+            where = f"{source}, {location_kind} {location}"
             if label_id in by_id:
                 raise InputError(
-                    f"the id {label_id!r} is labelled twice (first at {location_kind} {by_id[label_id][1]})",
-                    where=f"{source}, {location_kind} {location}",
+                    f"the id {label_id!r} is labelled twice "
+                    f"(first at {location_kind} {by_id[label_id].location})",
+                    where=where,
                     fix="keep one label per id",
                 )
-            by_id[label_id] = (label_text(_cell(row, column, label_at)), location)
+            probability = None if probability_at is None else _probability(row, probability_at, where)
+            size = None if size_at is None else _count(_cell(row, DRAW_SIZE_COLUMN, size_at), where)
+            by_id[label_id] = _LabelRow(label_text(_cell(row, column, label_at)), location, probability, size)
             if len(by_id) > MAX_LABEL_ROWS:
                 raise InputError(f"more than {MAX_LABEL_ROWS:,} labels", where=source, fix="label fewer rows")
     return by_id
+
+
+def _probability(row: Row, position: int, where: str) -> float | None:
+    value = _cell(row, DRAWN_COLUMN, position)
+    if value is None or value == "":
+        return None
+    try:
+        probability = float(str(value))
+    except ValueError:
+        probability = -1.0
+    if not 0.0 < probability <= 1.0:
+        raise InputError(
+            f"{DRAWN_COLUMN} is {str(value)[:40]!r}, not a probability in (0, 1]",
+            where=where,
+            fix="keep the column as assay agree --suggest wrote it, or remove it from every row",
+        )
+    return probability
+
+
+def _count(value: object, where: str) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        return max(0, int(float(str(value))))
+    except ValueError:
+        raise InputError(f"label_drawn is {str(value)[:40]!r}, not a count", where=where,
+                         fix="keep the column as assay agree --suggest wrote it") from None  # fmt: skip
 
 
 def _cell(row: Row, name: str, position: int) -> object:

@@ -20,7 +20,8 @@ statsmodels and SciPy.
 - ``prediction_powered_mean``: the mean of a label (a person's verdict) over every row, estimated from
   the few rows that have one and an automatic prediction on all of them: prediction-powered inference
   (Angelopoulos et al., Science 2023) and its power-tuned form PPI++ (Angelopoulos, Duchi and Zrnic,
-  2023), with the normal interval of each.
+  2023), with the normal interval of each; ``actively_sampled_mean`` the same where each row was
+  drawn for labelling with a known probability of its own (Zrnic and Candes, ICML 2024).
 """
 
 from __future__ import annotations
@@ -303,6 +304,71 @@ def prediction_powered_mean(
         weight,
         _within_unit(mean_y - alone, mean_y + alone),
     )
+
+
+def actively_sampled_mean(
+    predictions: Sequence[float],
+    labels: Sequence[float | None],
+    probabilities: Sequence[float | None],
+    z: float = Z95,
+) -> PredictionPowered | None:
+    """The mean of y over every row, where row i was drawn for labelling with probability p_i (more
+    often where the prediction is less sure), each row independently, and the drawn rows labelled.
+
+    The estimate is mean_N(w f) + the labelled rows' mean of y - w f, each weighted by 1 / p_i (how
+    rarely such a row is drawn; Hajek's ratio, not the plain sum over N, whose count of drawn rows
+    varies with the draw). It is consistent for the mean of y whatever the predictions, the
+    probabilities (every p_i > 0) and w (Zrnic and Candes 2024, "Active Statistical Inference"). Its
+    normal interval comes from each row's linearised term, V_i + w U_i with V_i = c_y + d_i (y_i - c_y)
+    and U_i = (f_i - c_f) (1 - d_i), d_i = drawn_i / p_i and c the weighted means: the terms are
+    independent, so the variance is var(V + w U) / N, least at w = -cov(U, V) / var(U) (PPI++'s power
+    tuning), kept within [0, 1]. w = 0 is the labels alone, the comparison. None below 2 rows or
+    without a label; the errors' spread is floored as in ``prediction_powered_mean``."""
+    rows = len(predictions)
+    drawn = [
+        (f, y, 1 / p) for f, y, p in zip(predictions, labels, probabilities, strict=True) if y is not None and p
+    ]
+    if rows < 2 or not drawn:
+        return None
+    total_weight = sum(d for _, _, d in drawn)
+    mean_y = sum(y * d for _, y, d in drawn) / total_weight  # Hajek's weighted means of the drawn rows
+    mean_f_drawn = sum(f * d for f, _, d in drawn) / total_weight
+    labels_alone, with_prediction = [], []  # V and U of each row
+    for f, y, p in zip(predictions, labels, probabilities, strict=True):
+        weight = 1 / p if y is not None and p else 0.0
+        labels_alone.append(mean_y + weight * ((y or 0.0) - mean_y))
+        with_prediction.append((f - mean_f_drawn) * (1 - weight))
+    tuned = _variance_least_weight(with_prediction, labels_alone)
+    terms = [v + tuned * u for u, v in zip(with_prediction, labels_alone, strict=True)]
+    # The floor of PPI's error variance over n labels, as a variance of the N terms (the error part of
+    # a term's variance is about N / n times the error's own).
+    floor = _no_spread_floor(len(drawn)) * rows / len(drawn)
+    estimate, half = _mean_and_half_width(terms, floor, z)
+    alone, alone_half = _mean_and_half_width(labels_alone, floor, z)
+    return PredictionPowered(
+        min(1.0, max(0.0, estimate)),
+        _within_unit(estimate - half, estimate + half),
+        tuned,
+        _within_unit(alone - alone_half, alone + alone_half),
+    )
+
+
+def _variance_least_weight(first: Sequence[float], second: Sequence[float]) -> float:
+    """The w in [0, 1] that makes var(w first + second) least: -cov / var(first)."""
+    rows = len(first)
+    mean_first, mean_second = sum(first) / rows, sum(second) / rows
+    spread = sum((a - mean_first) ** 2 for a in first)
+    if spread <= 0:
+        return 0.0
+    together = sum((a - mean_first) * (b - mean_second) for a, b in zip(first, second, strict=True))
+    return min(1.0, max(0.0, -together / spread))
+
+
+def _mean_and_half_width(terms: Sequence[float], floor: float, z: float) -> tuple[float, float]:
+    rows = len(terms)
+    mean = sum(terms) / rows
+    variance = max(_sample_variance(sum(t * t for t in terms), mean, rows), floor)
+    return mean, z * math.sqrt(variance / rows)
 
 
 def _sample_variance(squares: float, mean: float, n: int) -> float:

@@ -179,3 +179,59 @@ def test_assay_run_refuses_a_calibrated_gate(tmp_path: Path, capsys: pytest.Capt
     code, _, err = run([*argv, "--gate-on", "calibrated"], capsys)
     assert code == EXIT_USAGE
     assert "gates on human labels, which assay run does not read" in err
+
+
+def test_suggested_rows_labelled_and_read_back_are_weighted_by_their_draw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """agree --suggest writes the drawn rows with their chance of being drawn; labels given to some of
+    them (as assay view saves them) calibrate by that chance, and the rows left unlabelled are said."""
+    path = labelled_file(tmp_path, labelled=0)
+    drawn = tmp_path / "to_label.jsonl"
+    argv = ["agree", "--responses", str(path), "--suggest", "80", "--suggest-out", str(drawn)]
+    code, _, err = run(argv, capsys)
+    assert code == EXIT_OK, err
+    rows = [json.loads(line) for line in drawn.read_text(encoding="utf-8").splitlines()]
+    assert 50 <= len(rows) <= 110 and {r["label_drawn"] for r in rows} == {len(rows)}
+    assert all(0 < r["label_probability"] <= 1 for r in rows)
+    assert {r["domain"] for r in rows} == {"art", "geo"}
+    assert f"drew {len(rows)} rows to label" in err
+    # a person labels all but 5 of them: right when the response names Paris
+    marked = [
+        r
+        | {"human_label": "correct" if "Paris" in r["response"] or "light" in r["response"] else "incorrect"}
+        for r in rows[5:]
+    ]
+    labels = tmp_path / "to_label.human_labels.jsonl"
+    labels.write_text("".join(json.dumps(r) + "\n" for r in marked), encoding="utf-8")
+    out = tmp_path / "agree.json"
+    argv = ["agree", "--responses", str(path), "--metric", "exact_substring", "--labels", str(labels)]
+    code, printed, _ = run([*argv, "--json", str(out)], capsys)
+    assert code == EXIT_OK
+    found = json.loads(out.read_text(encoding="utf-8"))["metrics"]["exact_substring"]["calibrated"]["overall"]
+    assert found["method"] == "drawn" and found["labelled"] == len(rows) - 5
+    assert f"{len(rows) - 5} of the {len(rows)} rows drawn for labelling have a label" in printed
+    assert "each weighted by its chance of being drawn" in printed
+    truth = [json.loads(line)["response"] != "Lyon" for line in path.read_text(encoding="utf-8").splitlines()]
+    assert found["interval"]["low"] <= sum(truth) / len(truth) <= found["interval"]["high"]
+
+
+def test_suggest_needs_a_file_to_write_to(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = labelled_file(tmp_path)
+    code, printed, err = run(["agree", "--responses", str(path), "--suggest", "10"], capsys)
+    assert code == EXIT_USAGE and "add --suggest-out FILE" in err and printed == ""
+
+
+def test_a_label_probability_that_is_not_one_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = labelled_file(tmp_path)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        '{"id": "q1", "human_label": "correct", "label_probability": 0.2}\n'
+        '{"id": "q2", "human_label": "correct", "label_probability": 1.5}\n',
+        encoding="utf-8",
+    )
+    code, _, err = run(["score", "--responses", str(path), "--labels", str(labels)], capsys)
+    assert code != EXIT_OK
+    assert f"{labels}, line 2" in err and "label_probability is '1.5', not a probability in (0, 1]" in err

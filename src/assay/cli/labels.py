@@ -14,7 +14,7 @@ from ..report.text import render_calibration
 from ..scoring import ScoreRun
 
 if TYPE_CHECKING:
-    from ..calibration import MetricCalibration
+    from ..calibration import FileLabels, MetricCalibration
 
 LABEL_COLUMN = "human_label"  # the labels' column in a --labels file (what assay view saves) by default
 
@@ -62,30 +62,47 @@ def check_labels(args: argparse.Namespace) -> None:
     label_sets(args.positive or DEFAULT_POSITIVE, args.negative or ())
 
 
-def labels_of(run: ScoreRun, args: argparse.Namespace) -> tuple[list[str], str]:
-    """Each row's human label ("" for none), and where they were read, for the report."""
-    if args.labels:
-        from ..calibration import labels_from_file
+def labels_of(run: ScoreRun, args: argparse.Namespace) -> tuple[FileLabels, str]:
+    """Each row's human label ("" for none), with the draw's probabilities where a draw chose the rows,
+    and where they were read, for the report."""
+    from ..calibration import FileLabels, labels_from_file
 
+    if args.labels:
         column = args.human or LABEL_COLUMN
         return labels_from_file(args.labels, column, run.records), f"'{column}' of {args.labels}"
-    return human_labels(run, args.human), f"'{args.human}'"
+    return FileLabels(human_labels(run, args.human), None), f"'{args.human}'"
 
 
-def calibrate_on(run: ScoreRun, labels: Sequence[str], args: argparse.Namespace) -> list[MetricCalibration]:
+def calibrate_on(run: ScoreRun, found: FileLabels, args: argparse.Namespace) -> list[MetricCalibration]:
     from ..calibration import calibrate
 
-    truth = truth_of(labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
-    return calibrate(run.metrics, run.records, truth)
+    truth = truth_of(found.labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
+    return calibrate(run.metrics, run.records, truth, found.drawn)
+
+
+def write_calibration(
+    run: ScoreRun, found: FileLabels, source: str, args: argparse.Namespace
+) -> list[MetricCalibration]:
+    """Print each metric's calibrated accuracy (to standard output, after the report) and give it."""
+    calibration = calibrate_on(run, found, args)
+    notes = [found.note] if found.note else []
+    apart = set_apart(found.labels, args)
+    if apart:
+        notes.append(
+            f"{apart} row(s) with a label set apart (neither positive nor negative) count as unlabelled"
+        )
+    sys.stdout.write(
+        "\n"
+        + render_calibration(calibration, run.summary, source, drawn=found.drawn is not None, notes=notes)
+    )
+    return calibration
 
 
 def calibration_report(run: ScoreRun, args: argparse.Namespace) -> dict[str, MetricCalibration]:
     """For assay score: print each metric's calibrated accuracy, and give it by metric (for --json and
     the gates)."""
-    labels, source = labels_of(run, args)
-    calibration = calibrate_on(run, labels, args)
-    sys.stdout.write("\n" + render_calibration(calibration, run.summary, source, set_apart(labels, args)))
-    return {found.metric: found for found in calibration}
+    found, source = labels_of(run, args)
+    return {calibrated.metric: calibrated for calibrated in write_calibration(run, found, source, args)}
 
 
 def set_apart(labels: Sequence[str], args: argparse.Namespace) -> int:

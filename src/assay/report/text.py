@@ -362,12 +362,22 @@ def render_agreement(
 
 
 def render_calibration(
-    found: Sequence[MetricCalibration], summary: Summary, source: str, set_apart: int = 0
+    found: Sequence[MetricCalibration],
+    summary: Summary,
+    source: str,
+    *,
+    drawn: bool = False,
+    notes: Sequence[str] = (),
 ) -> str:
     """Each metric's accuracy beside the one calibrated on the human labels (prediction-powered)."""
+    design = (
+        "labels of rows drawn by assay agree --suggest, each weighted by its chance of being drawn"
+        if drawn
+        else "prediction-powered: the labelled rows must be a random sample of the rows"
+    )
     lines = [
         one_line(f"accuracy calibrated on the human labels in {source}: the share people would call correct"),
-        "(prediction-powered: the labelled rows must be a random sample of the rows)",
+        f"({design})",
         "",
     ]
     header = ["scope", "accuracy", "calibrated", "95% CI", "labelled", "narrower", "method"]
@@ -380,11 +390,7 @@ def render_calibration(
             for label, c, t in scopes
         ]
         lines += [metric.metric, *text_table(header, rows), ""]
-    if set_apart:
-        lines.append(
-            f"{count(set_apart, 'row')} with a label set apart (neither positive nor negative) "
-            "count as unlabelled"
-        )
+    lines += [one_line(note) for note in notes]
     return "\n".join(lines).rstrip() + "\n"
 
 
