@@ -326,7 +326,9 @@ def actively_sampled_mean(
     without a label; the errors' spread is floored as in ``prediction_powered_mean``."""
     rows = len(predictions)
     drawn = [
-        (f, y, 1 / p) for f, y, p in zip(predictions, labels, probabilities, strict=True) if y is not None and p
+        (f, y, 1 / p)
+        for f, y, p in zip(predictions, labels, probabilities, strict=True)
+        if y is not None and p
     ]
     if rows < 2 or not drawn:
         return None
