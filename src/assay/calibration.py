@@ -193,6 +193,7 @@ class _LabelRow:
     location: int
     probability: float | None
     drawn: int | None
+    response: str | None  # the reply the person labelled, where the file keeps it
 
 
 def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -> FileLabels:
@@ -231,9 +232,26 @@ def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -
             fix="give the responses unique ids, or put the labels in a column of the responses (--human)",
         )
     found = [by_id.get(record.id) for record in records]
+    stale = [r.id for r, row in zip(records, found, strict=True) if row and not _same_reply(row, r.response)]
+    found = [
+        None if row and not _same_reply(row, record.response) else row
+        for record, row in zip(records, found, strict=True)
+    ]
     labels = [row.label if row else "" for row in found]
     drawn, note = _drawn_probabilities(found, source)
+    if stale:
+        shown = ", ".join(repr(s) for s in stale[:3]) + (" ..." if len(stale) > 3 else "")
+        note = (note + "; " if note else "") + (
+            f"{len(stale)} label(s) in {source} were given to another reply than this one and are left "
+            f"out: {shown}"
+        )
     return FileLabels(labels, drawn, note)
+
+
+def _same_reply(row: _LabelRow, response: str) -> bool:
+    """Whether a label is of this reply: a labels file that keeps the reply it labelled (assay view's
+    does) labels a changed reply no more."""
+    return row.response is None or row.response == response
 
 
 def _drawn_probabilities(
@@ -271,6 +289,7 @@ def _labels_by_id(
     id_at, label_at = columns.index("id"), columns.index(column)
     probability_at = columns.index(DRAWN_COLUMN) if DRAWN_COLUMN in columns else None
     size_at = columns.index(DRAW_SIZE_COLUMN) if DRAW_SIZE_COLUMN in columns else None
+    response_at = columns.index("response") if "response" in columns else None
     by_id: dict[str, _LabelRow] = {}
     for locations, rows in blocks:
         for location, row in zip(locations, rows, strict=True):
@@ -285,7 +304,11 @@ def _labels_by_id(
                 )
             probability = None if probability_at is None else _probability(row, probability_at, where)
             size = None if size_at is None else _count(_cell(row, DRAW_SIZE_COLUMN, size_at), where)
-            by_id[label_id] = _LabelRow(label_text(_cell(row, column, label_at)), location, probability, size)
+            response = None if response_at is None else _cell(row, "response", response_at)
+            by_id[label_id] = _LabelRow(
+                label_text(_cell(row, column, label_at)), location, probability, size,
+                None if response is None else str(response),
+            )  # fmt: skip
             if len(by_id) > MAX_LABEL_ROWS:
                 raise InputError(f"more than {MAX_LABEL_ROWS:,} labels", where=source, fix="label fewer rows")
     return by_id

@@ -70,6 +70,14 @@ def add_parsers(commands: flags.Commands) -> None:
     _add_judge(parser)
     _add_asking(parser)
     flags.add_sources(parser)
+    parser.add_argument(
+        "--labels",
+        metavar="FILE",
+        help="human labels of the replies (the human_labels.jsonl assay view saves, of this folder's "
+        "earlier run, say): each metric's accuracy is calibrated on the labels of replies unchanged "
+        "since they were marked",
+    )
+    parser.set_defaults(human=None, positive=None, negative=None)  # (the labels' meaning: view's words)
     gates = parser.add_argument_group("the CI gate")
     flags.add_gates(gates)
     gates.add_argument(  # a run's own words for assay score's --gate, which speaks of domains
@@ -206,6 +214,10 @@ def run_run(args: argparse.Namespace) -> int:
     from ..harness.run_gate import GateSettings
     from .score import gates
 
+    if args.labels and not Path(args.labels).is_file():  # said before the system is asked, not after
+        raise UsageError(
+            "no such file", where=args.labels, fix="give the labels file assay view saved (--labels)"
+        )
     config = _config(args)
     judged = bool(args.judge) or bool(_table(config, "judge").get("chain"))
     extra = [name for name in args.metric or () if name not in run_metrics(judge=True)]
@@ -242,6 +254,10 @@ def run_run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     _say_done(done, args)
+    if args.labels:
+        from .labels import calibration_report
+
+        calibration_report(done.run, args)
     _refuse_all_failed(done)
     return EXIT_OK if done.passed else EXIT_FINDINGS
 
