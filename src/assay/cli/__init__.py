@@ -25,7 +25,7 @@ from ..terminal import EscapingStream, one_line
 # parser's).
 HELP = {
     "score": "score a responses file with one or more metrics",
-    "agree": "measure each metric's agreement with human labels",
+    "agree": "agreement with human labels, accuracy calibrated on them, rows to label next",
     "compare": "compare two scored runs (--out files) row by row",
     "plot": "draw per-domain accuracy with 95%% intervals (SVG, PNG)",
     "explain": "show how each metric decided one row, with traces",

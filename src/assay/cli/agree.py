@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def add_parsers(commands: flags.Commands) -> None:
     agreer = commands.add_parser(
         "agree",
-        help="measure each metric's agreement with human labels, calibrate on them, suggest rows to label",
+        help="agreement with human labels, accuracy calibrated on them, rows to label next",
     )
     flags.add_scoring_run(agreer)
     flags.add_metric(agreer)
