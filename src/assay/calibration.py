@@ -100,18 +100,19 @@ def calibrate(
     """Each metric's calibrated accuracy, overall and per domain; `truth[i]` is people's verdict on row
     i (None: no label, or one set apart), `drawn[i]` the probability with which row i was drawn for
     labelling, where a draw (``suggest``) chose the labelled rows."""
-    domains = sorted({record.domain for record in records})
+    rows_of: dict[str, list[int]] = collections.defaultdict(list)
+    for index, record in enumerate(records):
+        rows_of[record.domain].append(index)
+    domains = sorted(rows_of) if len(rows_of) > 1 else []  # one domain: its figure is the whole's
     found = []
     for name, scores in metrics.items():
         passes = [1.0 if Outcome(code) is Outcome.PASS else 0.0 for code in scores.outcomes]
-        overall = calibrated(passes, truth, drawn)
         by_domain = {}
-        if len(domains) > 1:
-            for domain in domains:
-                rows = [i for i, record in enumerate(records) if record.domain == domain]
-                in_domain = None if drawn is None else [drawn[i] for i in rows]
-                by_domain[domain] = calibrated([passes[i] for i in rows], [truth[i] for i in rows], in_domain)
-        found.append(MetricCalibration(name, overall, by_domain))
+        for domain in domains:
+            rows = rows_of[domain]
+            in_domain = None if drawn is None else [drawn[i] for i in rows]
+            by_domain[domain] = calibrated([passes[i] for i in rows], [truth[i] for i in rows], in_domain)
+        found.append(MetricCalibration(name, calibrated(passes, truth, drawn), by_domain))
     return found
 
 
