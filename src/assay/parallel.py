@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     import multiprocessing.process
     from multiprocessing.connection import Connection
 
-    from .calibration import MetricCalibration
+    from .report.calibrated import CalibratedSection
 
 # Below this much input per process, starting a process costs more than it saves.
 MIN_BYTES_PER_WORKER = 32 << 20
@@ -84,8 +84,9 @@ class ScoredFile:
 
     summary: Summary
     run: ScoreRun | None
-    # Each metric's accuracy calibrated on human labels (assay score --human/--labels), when named.
-    calibration: Mapping[str, MetricCalibration] | None = None
+    # Each metric's accuracy calibrated on human labels (assay score --human/--labels), when named: a
+    # section of the report, and what a calibrated gate reads.
+    calibration: CalibratedSection | None = None
 
 
 def score_file(

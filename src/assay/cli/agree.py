@@ -16,7 +16,7 @@ from ..report.text import render_agreement
 from ..scoring import ScoreRun
 from ..terminal import one_line
 from . import flags
-from .labels import LABEL_COLUMN, add_labels, check_labels, labels_of, wants_labels, write_calibration
+from .labels import LABEL_COLUMN, add_labels, calibration_section, check_labels, labels_of, wants_labels
 from .score import score_from_flags
 
 if TYPE_CHECKING:
@@ -103,11 +103,12 @@ def report_agreement(
     found = agree(run, source, positive, negative, labels=labels)
     signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
     sys.stdout.write(render_agreement(found, source, signatures))
-    calibration = write_calibration(run, found_labels, source, args)
+    section = calibration_section(run, found_labels, source, args)
+    sys.stdout.write("\n" + "\n".join(section.text_lines(detail=False)).rstrip() + "\n")
     if args.json:
         metrics = {
             m.metric: {"signature": signatures[m.metric], **m.as_dict(), "calibrated": c.as_dict()}
-            for m, c in zip(found, calibration, strict=True)
+            for m, c in zip(found, section.calibration, strict=True)
         }
         document = {"source": run.dataset.source, "human": source, "metrics": metrics}
         write_text(args.json, json_document(document))

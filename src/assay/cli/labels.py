@@ -4,17 +4,16 @@ and the accuracy calibrated on them (``calibration``), as both commands report i
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..agreement import DEFAULT_POSITIVE, human_labels, label_sets, truth_of
 from ..errors import UsageError
-from ..report.text import render_calibration
 from ..scoring import ScoreRun
 
 if TYPE_CHECKING:
     from ..calibration import FileLabels, MetricCalibration
+    from ..report.calibrated import CalibratedSection
 
 LABEL_COLUMN = "human_label"  # the labels' column in a --labels file (what assay view saves) by default
 
@@ -80,29 +79,26 @@ def calibrate_on(run: ScoreRun, found: FileLabels, args: argparse.Namespace) -> 
     return calibrate(run.metrics, run.records, truth, found.drawn)
 
 
-def write_calibration(
+def calibration_section(
     run: ScoreRun, found: FileLabels, source: str, args: argparse.Namespace
-) -> list[MetricCalibration]:
-    """Print each metric's calibrated accuracy (to standard output, after the report) and give it."""
-    calibration = calibrate_on(run, found, args)
+) -> CalibratedSection:
+    """Each metric's accuracy calibrated on the labels, as the report's section."""
+    from ..report.calibrated import CalibratedSection
+
     notes = [found.note] if found.note else []
     apart = set_apart(found.labels, args)
     if apart:
         notes.append(
             f"{apart} row(s) with a label set apart (neither positive nor negative) count as unlabelled"
         )
-    sys.stdout.write(
-        "\n"
-        + render_calibration(calibration, run.summary, source, drawn=found.drawn is not None, notes=notes)
-    )
-    return calibration
+    calibration = calibrate_on(run, found, args)
+    return CalibratedSection.of(calibration, run.summary, source, drawn=found.drawn is not None, notes=notes)
 
 
-def calibration_report(run: ScoreRun, args: argparse.Namespace) -> dict[str, MetricCalibration]:
-    """For assay score: print each metric's calibrated accuracy, and give it by metric (for --json and
-    the gates)."""
+def calibration_of(run: ScoreRun, args: argparse.Namespace) -> CalibratedSection:
+    """The calibration section of the labels the command line names (assay score and assay run)."""
     found, source = labels_of(run, args)
-    return {calibrated.metric: calibrated for calibrated in write_calibration(run, found, source, args)}
+    return calibration_section(run, found, source, args)
 
 
 def set_apart(labels: Sequence[str], args: argparse.Namespace) -> int:

@@ -255,9 +255,11 @@ def run_run(args: argparse.Namespace) -> int:
         progress.close()
     _say_done(done, args)
     if args.labels:
-        from .labels import calibration_report
+        from .labels import calibration_of
 
-        calibration_report(done.run, args)
+        sys.stdout.write(
+            "\n" + "\n".join(calibration_of(done.run, args).text_lines(detail=False)).rstrip() + "\n"
+        )
     _refuse_all_failed(done)
     return EXIT_OK if done.passed else EXIT_FINDINGS
 

@@ -24,11 +24,12 @@ from ..summary import Summary
 from ..terminal import one_line
 from . import flags
 from .judging import judge_setup, with_judge
-from .labels import add_labels, calibration_report, check_labels, wants_labels
+from .labels import add_labels, calibration_of, check_labels, wants_labels
 from .progress import CountProgress, ProgressLine, beneath, progress_line
 
 if TYPE_CHECKING:
     from ..calibration import MetricCalibration
+    from ..report.calibrated import CalibratedSection
 
 # The seed's one-script-per-protocol commands, kept so its documented commands translate one to one.
 SHORTHANDS = {"exact-substring": "exact_substring", "word-overlap": "word_overlap"}
@@ -78,8 +79,9 @@ def run_score(args: argparse.Namespace) -> int:
         )
     scored = score_from_flags(args, whole=bool(args.markdown or args.html or wants_labels(args)))
     if scored.run is not None:
-        write_reports(scored.run, args)
-    return apply_gates(scored.summary, settings, scored.calibration)
+        write_reports(scored.run, args, scored.calibration)
+    calibrated = None if scored.calibration is None else scored.calibration.by_metric
+    return apply_gates(scored.summary, settings, calibrated)
 
 
 def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = True) -> ScoredFile:
@@ -155,12 +157,14 @@ def _score_on_ray(args: argparse.Namespace, judge: Any) -> ScoredFile:
 
 def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> ScoredFile:
     model = build_report(scored.summary)  # the printed report and the JSON: no rows needed
+    if report and scored.run is not None and wants_labels(args):
+        calibration = calibration_of(scored.run, args)
+        scored = dataclasses.replace(scored, calibration=calibration)
+        model = model.with_sections(calibration)
     for warning in warnings(model):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
     if report:
         sys.stdout.write(render_text(model, detail=args.detail))
-        if scored.run is not None and wants_labels(args):
-            scored = dataclasses.replace(scored, calibration=calibration_report(scored.run, args))
     if args.out:
         print(f"assay: wrote per-question verdicts to {one_line(args.out)}", file=sys.stderr)
         if args.on_conflict:
@@ -169,7 +173,7 @@ def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> Sc
     if args.trace:
         print(f"assay: wrote every verdict's trace to {one_line(args.trace)}", file=sys.stderr)
     if args.json and report:
-        written = write_summary_json(model, args.json, scored.calibration)
+        written = write_summary_json(model, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
     return scored
 
@@ -210,12 +214,16 @@ def check_score_outputs(args: argparse.Namespace) -> None:
         raise UsageError("--trace-col adds a column to --out, and there is no --out", fix="add --out FILE")
 
 
-def write_reports(run: ScoreRun, args: argparse.Namespace) -> None:
+def write_reports(
+    run: ScoreRun, args: argparse.Namespace, calibration: CalibratedSection | None = None
+) -> None:
     """The reports assay score writes from the whole run (every row), when asked (the paths were
-    checked with the others: check_score_outputs)."""
+    checked with the others: check_score_outputs), with the calibration on human labels when named."""
     if not (args.markdown or args.html):
         return
     report = build_report(run)
+    if calibration is not None:
+        report = report.with_sections(calibration)
     if args.markdown:
         from ..report.markdown import write_markdown  # here, as the HTML's: only a run that asks loads it
 

@@ -3,16 +3,12 @@ model's ``as_dict()`` (``report/model.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..outputs import json_document, write_text
 from ..summary import Summary
 from .model import Report, build_report
-
-if TYPE_CHECKING:
-    from ..calibration import MetricCalibration
 
 
 def summary_dict(summary: Summary | Report) -> dict[str, Any]:
@@ -22,12 +18,5 @@ def summary_dict(summary: Summary | Report) -> dict[str, Any]:
     return report.as_dict()
 
 
-def write_summary_json(
-    report: Report, path: str | Path, calibration: Mapping[str, MetricCalibration] | None = None
-) -> Path:
-    """The summary, with each metric's accuracy calibrated on human labels under "calibrated" when
-    there is one."""
-    document = report.as_dict()
-    if calibration is not None:
-        document["calibrated"] = {name: found.as_dict() for name, found in calibration.items()}
-    return write_text(path, json_document(document))
+def write_summary_json(report: Report, path: str | Path) -> Path:
+    return write_text(path, json_document(report.as_dict()))

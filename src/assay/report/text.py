@@ -12,7 +12,7 @@ from ..records import Record
 from ..scorer_registry import declaration, default_pair
 from ..scorers import SCORERS
 from ..scoring import SOURCES
-from ..summary import Agreement, Review, Summary, Tally
+from ..summary import Agreement, Review
 from ..terminal import one_line
 from ..trace import Trace
 from ._section import BODY, LEAD  # not .sections: the terminal's report loads no HTML or SVG
@@ -30,7 +30,6 @@ from .model import Cell, MetricReport, Report
 
 if TYPE_CHECKING:
     from ..agreement import Confusion, MetricAgreement
-    from ..calibration import Calibrated, MetricCalibration
 
 MAX_IDS_LISTED = 20
 SNIPPET = 70
@@ -359,48 +358,6 @@ def render_agreement(
             lines.append(f"  unscored by the metric, left out: {metric.unscored}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def render_calibration(
-    found: Sequence[MetricCalibration],
-    summary: Summary,
-    source: str,
-    *,
-    drawn: bool = False,
-    notes: Sequence[str] = (),
-) -> str:
-    """Each metric's accuracy beside the one calibrated on the human labels (prediction-powered)."""
-    design = (
-        "labels of rows drawn by assay agree --suggest, each weighted by its chance of being drawn"
-        if drawn
-        else "prediction-powered: the labelled rows must be a random sample of the rows"
-    )
-    lines = [
-        one_line(f"accuracy calibrated on the human labels in {source}: the share people would call correct"),
-        f"({design})",
-        "",
-    ]
-    header = ["scope", "accuracy", "calibrated", "95% CI", "labelled", "narrower", "method"]
-    for metric in found:
-        tallies = summary.metrics[metric.metric]
-        scopes: list[tuple[str, Calibrated, Tally | None]] = [("all", metric.overall, tallies.combined)]
-        scopes += [(f"domain {d or '(none)'}", c, tallies.domains.get(d)) for d, c in metric.domains.items()]
-        rows = [
-            [label, percent(None if t is None else t.accuracy), *_calibrated_cells(c)]
-            for label, c, t in scopes
-        ]
-        lines += [metric.metric, *text_table(header, rows), ""]
-    lines += [one_line(note) for note in notes]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _calibrated_cells(found: Calibrated) -> list[str]:
-    labelled = f"{found.labelled} of {found.labelled + found.unlabelled}"
-    if found.interval is None:
-        return [DASH, found.reason or DASH, labelled, DASH, DASH]
-    narrower = DASH if found.narrowing is None else percent(found.narrowing)
-    interval = f"{percent(found.interval.low)}{DASH}{percent(found.interval.high)}"
-    return [percent(found.estimate), interval, labelled, narrower, found.method]
 
 
 def _confusion_cells(confusion: Confusion) -> list[str]:
