@@ -42,7 +42,7 @@ def _pdfium_outline(path: Path) -> list[OutlineEntry]:
 
     document = pypdfium2.PdfDocument(path)
     try:
-        entries = []
+        entries: list[OutlineEntry] = []
         for item in document.get_toc(max_depth=MAX_OUTLINE_DEPTH):
             if len(entries) >= MAX_OUTLINE_ENTRIES:
                 break
