@@ -60,6 +60,10 @@ def run_coverage(args: argparse.Namespace) -> int:
 
     outputs = {"--json": args.json, "--markdown": args.markdown, "--html": args.html}
     check_outputs(outputs, {"--gold": args.gold})
+    if not args.gold.is_file():  # the reader's own words name assay score's --responses
+        raise InputError(
+            "no such file", where=str(args.gold), fix="give --gold the gold set `assay gold build` wrote"
+        )
     gold = load_gold_set(args.gold)
     facts = load_facts(args.facts, adapter=args.adapter) if args.facts else None
     report = coverage_json(gold_coverage(gold.items, _sources(args), facts=facts))

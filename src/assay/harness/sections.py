@@ -18,8 +18,8 @@ the line after it does not begin in lower case. And it is one of:
   of one part needs its ``.`` or ``)``, as a bare ``5`` begins table cells and amounts), then a title
   that begins with a capital letter; or a word naming a part of a document (Section, Part, Chapter,
   Article, Clause, Schedule, Annexure, Appendix) with a number, roman numeral or letter;
-- in capitals: at least three letters, none of them lower case, and no fewer letters than digits (a
-  code such as a product's UIN is no heading).
+- in capitals: at least three letters, none of them lower case, and at least twice as many letters
+  as digits (a code such as a product's UIN is no heading).
 
 These are the ways typesetters and word processors mark headings in plain text. Extracted text keeps
 no font sizes, so a heading set only in a larger font, in mixed case and unnumbered, is not found. A
@@ -159,7 +159,7 @@ def _in_capitals(line: str) -> bool:
     letters = [char for char in line if char.isalpha()]
     digits = sum(char.isdigit() for char in line)
     cased = [char for char in letters if char.isupper() or char.islower()]
-    return len(letters) >= 3 and len(letters) >= digits and bool(cased) and all(c.isupper() for c in cased)
+    return len(letters) >= 3 and len(letters) >= 2 * digits and bool(cased) and all(c.isupper() for c in cased)
 
 
 def text_headings(pages: Sequence[str]) -> Iterator[Heading]:
