@@ -159,7 +159,8 @@ def _in_capitals(line: str) -> bool:
     letters = [char for char in line if char.isalpha()]
     digits = sum(char.isdigit() for char in line)
     cased = [char for char in letters if char.isupper() or char.islower()]
-    return len(letters) >= 3 and len(letters) >= 2 * digits and bool(cased) and all(c.isupper() for c in cased)
+    capitals = bool(cased) and all(char.isupper() for char in cased)
+    return capitals and len(letters) >= 3 and len(letters) >= 2 * digits
 
 
 def text_headings(pages: Sequence[str]) -> Iterator[Heading]:
