@@ -17,7 +17,7 @@ from ..harness.checks import DEFAULT_MIN_CONFIDENCE
 from ..harness.facts import ADAPTERS
 from ..outputs import check_outputs, json_document, write_text
 from ..terminal import one_line
-from . import flags
+from . import flags, gold_coverage
 
 if TYPE_CHECKING:  # the PDF libraries load when a command runs, not for every command's --help
     from ..harness.claims import Verification
@@ -62,6 +62,7 @@ def add_parsers(commands: flags.Commands) -> None:
     )
     writer.add_argument("--force", action="store_true", help="replace --out if it exists")
     writer.set_defaults(run=run_templates)
+    gold_coverage.add_parser(actions)
 
 
 def add_inputs(parser: argparse.ArgumentParser) -> None:

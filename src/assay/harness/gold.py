@@ -33,6 +33,8 @@ from ..text.pattern_size import shown
 from ..values import Value, answer_variants, expected_regex, near_misses, render_answer
 from .checks import claim_value
 from .claims import Verdict, Verification, verification_report
+from .coverage import gold_coverage
+from .coverage_report import coverage_json, coverage_markdown
 from .facts import FactsFile
 from .facts import shown as shown_value
 from .templates import FieldTemplate, Templates, ask, category_of, template_for
@@ -257,8 +259,9 @@ def item_counts(build: GoldBuild) -> dict[str, Any]:
     return {"total": len(build.items), "refusals": refusal, "by_document": dict(sorted(scopes.items()))}
 
 
-def gold_report(build: GoldBuild) -> dict[str, Any]:
-    """The verification report, with the items made and every claim or question that gave none."""
+def gold_report(build: GoldBuild, *, coverage: bool = True) -> dict[str, Any]:
+    """The verification report, with the items made, every claim or question that gave none, and (unless
+    `coverage` is False) what the items do not test of the documents (``coverage.gold_coverage``)."""
     report = verification_report(build.verification)
     report["templates"] = build.templates
     report["items"] = item_counts(build)
@@ -266,7 +269,16 @@ def gold_report(build: GoldBuild) -> dict[str, Any]:
         {"document": skip.document, "field": skip.field, "reason": skip.reason, "question": skip.question}
         for skip in build.skipped
     ]
+    if coverage:
+        report["coverage"] = build_coverage(build)
     return report
+
+
+def build_coverage(build: GoldBuild) -> dict[str, Any]:
+    """The coverage of the build's sources by its items, with the facts' fields that made no item."""
+    verification = build.verification
+    found = gold_coverage(build.items, verification.sources, facts=verification.facts, own=verification.own)
+    return coverage_json(found)
 
 
 # --- Markdown ----------------------------------------------------------------------------------------
@@ -342,4 +354,6 @@ def report_markdown(report: dict[str, Any]) -> str:
     if "skipped" in report:
         keys = ["document", "field", "reason"]
         lines += _section("Not in the gold set", keys, _picked(report["skipped"], keys))
+    if "coverage" in report:
+        lines += coverage_markdown(report["coverage"])
     return "\n".join(lines)
