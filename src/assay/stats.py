@@ -26,7 +26,7 @@ statsmodels and SciPy.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -224,7 +224,7 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float | None:
     chance = sum(share * share for share in shares)
     if chance >= 1.0:
         return None
-    return (observed - chance) / (1 - chance)
+    return float((observed - chance) / (1 - chance))
 
 
 def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> float | None:
@@ -232,7 +232,7 @@ def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> fl
     where a rater gave none. Units with fewer than two values are not pairable and count for nothing.
     None when no two values pair, or every paired value is the same (no disagreement is expected by
     chance: alpha is undefined)."""
-    coincidences: Counter[tuple[Hashable, Hashable]] = Counter()
+    coincidences: defaultdict[tuple[Hashable, Hashable], float] = defaultdict(float)
     for unit in units:
         values = [value for value in unit if value is not None]
         if len(values) < 2:
@@ -241,7 +241,7 @@ def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> fl
             for j, second in enumerate(values):
                 if i != j:
                     coincidences[first, second] += 1 / (len(values) - 1)
-    totals: Counter[Hashable] = Counter()
+    totals: defaultdict[Hashable, float] = defaultdict(float)
     for (first, _), weight in coincidences.items():
         totals[first] += weight
     pairable = sum(totals.values())

@@ -18,6 +18,7 @@ from ..report.judge import SUMMARY_KEY
 from ..report.markup import element, number_cell, table
 from ..report.sections import BODY, HtmlPart
 from ..terminal import one_line
+from .jury import jury_lines
 
 USAGE_COUNTS = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens")
 
@@ -58,6 +59,7 @@ class JudgeSection:
         ]
         if agreeing:
             lines.append(f"  agreement with the matchers on the rows both scored: {', '.join(agreeing)}")
+        lines += jury_lines(found["jury"]) if found.get("jury") else []
         return lines + [f"  warning: {one_line(warning)}" for warning in self.warnings()]
 
     def markdown_lines(self) -> list[str]:
