@@ -93,9 +93,15 @@ def _html(judge: Mapping[str, Any]) -> str:
         for label, usage in (judge.get("usage") or {}).items()
     ]
     warnings = "".join(element("li", str(w)) for w in judge.get("warnings") or [])
+    jury = (
+        "".join(element("li", line.strip()) for line in jury_lines(judge["jury"]))
+        if judge.get("jury")
+        else ""
+    )
     return (
         f'<section id="judge"><h2>The LLM judge</h2><p>{escape("; ".join(facts))}</p>'
         + table(["judge", *keys], rows, class_="numbers")
+        + (f'<ul class="jury">{jury}</ul>' if jury else "")
         + (f'<ul class="warnings">{warnings}</ul>' if warnings else "")
         + "</section>"
     )
