@@ -173,3 +173,14 @@ def test_the_jury_flag_needs_the_judge_metric(good: Path, capsys: pytest.Capture
 
     code, _, err = run(["score", "--responses", str(good), "--jury"], capsys)
     assert code == 2 and "--jury only apply to the judge metric" in err
+
+
+def test_a_config_file_names_its_jury(tmp_path: Path) -> None:
+    from assay.judges.spec import load_config
+
+    config = tmp_path / "assay.toml"
+    config.write_text('[judge]\njury = "consensus"\n', encoding="utf-8")
+    assert load_config(config) == ([], {"jury": "consensus"})
+    config.write_text("[judge]\njury = 2\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="jury = 2 is not str"):
+        load_config(config)
