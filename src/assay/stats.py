@@ -22,12 +22,17 @@ statsmodels and SciPy.
   (Angelopoulos et al., Science 2023) and its power-tuned form PPI++ (Angelopoulos, Duchi and Zrnic,
   2023), with the normal interval of each; ``actively_sampled_mean`` the same where each row was
   drawn for labelling with a known probability of its own (Zrnic and Candes, ICML 2024).
+- ``fleiss_kappa``: Fleiss' kappa of many raters, each item rated by the same number of them (Fleiss
+  1971, "Measuring nominal scale agreement among many raters", Psychological Bulletin 76(5), eq. 1-9).
+- ``krippendorff_alpha_nominal``: Krippendorff's alpha for nominal values, by the coincidence matrix,
+  with missing values (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability", section C).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -387,6 +392,52 @@ def _no_spread_floor(n: int) -> float:
 def _within_unit(low: float, high: float) -> Interval:
     """An interval of a mean of values in [0, 1], cut to [0, 1] (which only raises its coverage)."""
     return Interval(min(1.0, max(0.0, low)), min(1.0, max(0.0, high)))
+
+
+def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float | None:
+    """Fleiss' kappa of a table whose row i counts, per category j, the raters who put item i in j.
+    Every row must sum to the same number of raters (at least 2); None for no items, or where agreement
+    by chance is certain (every rating in one category: the formula would divide by zero)."""
+    if not counts:
+        return None
+    raters = sum(counts[0])
+    if raters < 2 or any(sum(row) != raters for row in counts):
+        raise ValueError(f"every item needs the same number of ratings, at least 2: got {counts!r}")
+    items = len(counts)
+    # P_i, the share of agreeing rater pairs on item i, and P-bar, their mean (Fleiss 1971, eq. 2-3)
+    observed = sum((sum(n * n for n in row) - raters) / (raters * (raters - 1)) for row in counts) / items
+    # p_j, each category's share of all ratings, and P-bar_e, the agreement expected by chance (eq. 4-5)
+    shares = [sum(column) / (items * raters) for column in zip(*counts)]
+    chance = sum(share * share for share in shares)
+    if chance >= 1.0:
+        return None
+    return float((observed - chance) / (1 - chance))
+
+
+def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> float | None:
+    """Krippendorff's alpha of nominal values: `units` holds each unit's values, one per rater, None
+    where a rater gave none. Units with fewer than two values are not pairable and count for nothing.
+    None when no two values pair, or every paired value is the same (no disagreement is expected by
+    chance: alpha is undefined)."""
+    coincidences: defaultdict[tuple[Hashable, Hashable], float] = defaultdict(float)
+    for unit in units:
+        values = [value for value in unit if value is not None]
+        if len(values) < 2:
+            continue
+        for i, first in enumerate(values):  # every ordered pair of values, weighted 1 / (m_u - 1)
+            for j, second in enumerate(values):
+                if i != j:
+                    coincidences[first, second] += 1 / (len(values) - 1)
+    totals: defaultdict[Hashable, float] = defaultdict(float)
+    for (first, _), weight in coincidences.items():
+        totals[first] += weight
+    pairable = sum(totals.values())
+    disagreeing = sum(weight for (first, second), weight in coincidences.items() if first != second)
+    expected = sum(totals[c] * totals[k] for c in totals for k in totals if c != k)
+    if pairable == 0 or expected == 0:
+        return None
+    # alpha = 1 - D_o / D_e = 1 - (n - 1) * sum_{c != k} o_ck / sum_{c != k} n_c * n_k (nominal metric)
+    return 1 - (pairable - 1) * disagreeing / expected
 
 
 def _percentiles(draws: Any) -> tuple[float, float]:

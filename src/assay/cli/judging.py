@@ -73,8 +73,10 @@ def judge_setup(args: argparse.Namespace) -> JudgeSetup | None:
     rubric = get_rubric(
         settings.get("rubric", DEFAULT_RUBRIC) if args.judge_rubric is None else args.judge_rubric
     )
+    jury = getattr(args, "jury", None)  # a command without --jury: the config's, or none
+    jury = jury if jury is not None else settings.get("jury")
     return JudgeSetup(
-        tuple(chain), options, cascade, args.system_model or settings.get("system_model"), rubric
+        tuple(chain), options, cascade, args.system_model or settings.get("system_model"), rubric, jury
     )
 
 

@@ -78,6 +78,8 @@ class JudgeSummary:
     top_rationale: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # label -> (text, rows)
     # With the cascade: rows it decided, or sent to the judges, by reason (judges.metric.CASCADE_REASONS).
     cascade: Mapping[str, int] = field(default_factory=dict)
+    # With a jury (--jury): its rule, each judge's votes, its agreement and split rows (jury.jury_summary).
+    jury: Mapping[str, Any] | None = None
 
     @property
     def not_judging(self) -> tuple[str, ...]:
@@ -119,6 +121,8 @@ class JudgeSummary:
             label: {"rationale": text, "rows": rows} for label, (text, rows) in self.top_rationale.items()
         }
         found["warnings"] = list(self.warnings)
+        if self.jury is None:  # a chain's accounting is as it was before juries
+            del found["jury"]
         return found
 
     def report_section(self) -> JudgeSection:

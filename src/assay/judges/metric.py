@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
 from .._version import __version__
@@ -39,7 +39,9 @@ from ..signatures import Signature
 from ..text import cues, unicode
 from ._base import Judge
 from .accounting import JUDGE as JUDGE  # the judge's metric, named where it is scored
-from .accounting import JudgeSummary, top_rationales, verdicts_by_judge
+from .accounting import Decided, JudgeSummary, top_rationales, verdicts_by_judge
+from .jury import JuryRow, JuryRule, Member, check_jury, family_warnings, jury_rule, jury_summary, votes_said
+from .jury import votes_text as votes_text
 from .prompt import CORRECT, INCORRECT
 from .rubric import EQUIVALENCE, Rubric
 from .run import Item, Judgement, JudgeOptions, RunStats, judge_items
@@ -122,6 +124,17 @@ class JudgeSetup:
     cascade: bool | Cascade = False
     system_model: str | None = None  # the model under test, for the cross-family rule
     rubric: Rubric = EQUIVALENCE  # what the judges are asked, and how their replies are read
+    jury: str | None = None  # a jury rule's name (jury.JURY_RULES): every judge asked, the rule decides
+
+    def __post_init__(self) -> None:
+        if self.jury is not None:
+            jury_rule(self.jury)
+            check_jury([judge.label for judge in self.chain])
+
+    @property
+    def jury_rule(self) -> JuryRule | None:
+        """The jury's rule, None for a chain (the first judge that answers decides)."""
+        return None if self.jury is None else jury_rule(self.jury)
 
     @property
     def cascade_rule(self) -> Cascade | None:
@@ -137,6 +150,7 @@ class JudgeSetup:
         rule = self.cascade_rule
         return (
             f"chain:{chain}",
+            *([f"jury:{self.jury_rule.name}"] if self.jury_rule is not None else []),
             self.rubric.signature,
             f"truncate:{self.options.max_response_chars}",
             *(rule.signature_parts if rule is not None else ("cascade:off",)),
@@ -157,7 +171,20 @@ class JudgeSetup:
         return judge_scorer(self)
 
     def warnings(self) -> list[str]:
-        """Seed 002's cross-family rule: a judge of the system's own family grades with its biases."""
+        """Seed 002's cross-family rule: a judge of the system's own family grades with its biases; and a
+        jury's judges of one family (``jury.family_warnings``)."""
+        return self.jury_warnings() + self.system_family_warnings()
+
+    def jury_warnings(self) -> list[str]:
+        if self.jury is None:
+            return []
+        from .spec import family_is_known, model_family  # spec loads the HTTP client: only when checked
+
+        return family_warnings(
+            [Member(j.label, model_family(j.model), family_is_known(j.model)) for j in self.chain]
+        )
+
+    def system_family_warnings(self) -> list[str]:
         if self.system_model is None:
             return []
         from .spec import model_family  # spec loads the HTTP client: only when a family is checked
@@ -172,6 +199,7 @@ class JudgeSetup:
 
 
 TEXT_COLUMNS = ("judge_by", "judge_model", "judge_rationale", "judge_raw")  # the judge's text columns
+VOTES_COLUMN = "judge_votes"  # with a jury: each judge's vote, as JSON (jury.votes_text)
 
 
 @dataclass(frozen=True)
@@ -226,10 +254,18 @@ class JudgeMetric:
         setup, records, results = self.setup, view.records, view.metrics
         decided, reasons = _decided_without_judges(records, results, view.blank, setup.cascade_rule)
         items = [Item(i, self.rubric.values(r)) for i, r in enumerate(records) if i not in decided]
-        judgements, stats = await judge_items(items, setup.chain, setup.options, view.progress, self.rubric)
+        judgements, stats = await judge_items(
+            items, setup.chain, setup.options, view.progress, self.rubric, setup.jury_rule
+        )
         by_row = dict(decided) | {item.index: judgement for item, judgement in zip(items, judgements)}
-        scores = _columns([by_row[i] for i in range(len(records))])
+        scores = _columns([by_row[i] for i in range(len(records))], jury=setup.jury is not None)
         scores.details = _summary(setup, results, decided, items, judgements, stats, reasons)
+        if setup.jury_rule is not None:
+            rows = [
+                JuryRow(item.index, records[item.index].id, j.votes) for item, j in zip(items, judgements)
+            ]
+            labels = [judge.label for judge in setup.chain]
+            scores.details = replace(scores.details, jury=jury_summary(setup.jury_rule, labels, rows))
         return scores
 
     @staticmethod
@@ -252,7 +288,7 @@ def judge_scorer(setup: JudgeSetup) -> Scorer:
         needs=(*metric.needs, *(name for name in others if name[:-1] not in metric.needs)),
         check=metric.check_inputs,
         rule=judge_rule,
-        text_columns=TEXT_COLUMNS,
+        text_columns=(*TEXT_COLUMNS, *([VOTES_COLUMN] if setup.jury is not None else [])),
         referee=True,  # a second opinion on the matchers: rows where they differ are to review
         decides_blank=True,  # "blank response", without asking anyone
         default=False,
@@ -281,10 +317,12 @@ def judge_rule(scores: MetricScores, index: int) -> str:
         for column in ("judge_by", "judge_rationale", "judge_raw")
     )
     outcome = scores.outcome(index)
+    votes = scores.texts.get(VOTES_COLUMN, [None] * len(scores))[index]
+    said = f"; the votes: {votes_said(votes)}" if votes else ""
     if outcome is Outcome.UNSCORED:
-        return scores.reasons.get(index, "unscored") + (f"; its reply: {raw!r}" if raw else "")
+        return scores.reasons.get(index, "unscored") + (f"; its reply: {raw!r}" if raw else "") + said
     verdict = CORRECT if outcome is Outcome.PASS else INCORRECT
-    return f"{by}: {verdict}" + (f" ({rationale})" if rationale else "")
+    return f"{by}: {verdict}" + (f" ({rationale})" if rationale else "") + said
 
 
 def asked_judges(scores: MetricScores, index: int) -> bool:
@@ -361,7 +399,7 @@ def _shares_a_word(response: Sequence[str], answers: Sequence[str]) -> bool:
     return any(not words.isdisjoint(unicode.words(unicode.normalise(a))) for a in answers)
 
 
-def _columns(judgements: Sequence[Judgement]) -> MetricScores:
+def _columns(judgements: Sequence[Judgement], jury: bool = False) -> MetricScores:
     scores = MetricScores.all_failing(JUDGE, len(judgements))
     for row, judgement in enumerate(judgements):
         scores.outcomes[row] = judgement.outcome
@@ -373,6 +411,8 @@ def _columns(judgements: Sequence[Judgement]) -> MetricScores:
         "judge_rationale": [j.rationale for j in judgements],
         "judge_raw": [j.raw for j in judgements],
     }
+    if jury:  # a row decided without the jury (blank, cascade, system error) has no votes
+        scores.texts[VOTES_COLUMN] = [votes_text(j.votes) if j.votes else None for j in judgements]
     return scores
 
 
@@ -397,6 +437,9 @@ def _summary(
             if j.outcome != Outcome.UNSCORED and scores.outcomes[item.index] != Outcome.UNSCORED
         ]
         agreement[name] = (len(pairs), sum(judge == matcher for judge, matcher in pairs))
+    # With a jury each judge's own votes are counted, not the jury's verdicts: a judge that does not judge
+    # is found among jurors as in a chain.
+    decisions: Sequence[Decided] = [v for j in judgements for v in j.votes] if setup.jury else judgements
     return JudgeSummary(
         sent_to_judges=len(items),
         decided_by_cascade=sum(_by_cascade(j) for j in decided.values()),
@@ -407,7 +450,7 @@ def _summary(
         usage=stats.usage,
         agreement=agreement,
         notes=(*stats.dropped, *setup.warnings()),
-        verdicts=verdicts_by_judge(judgements),
-        top_rationale=top_rationales(judgements),
+        verdicts=verdicts_by_judge(decisions),
+        top_rationale=top_rationales(decisions),
         cascade=cascade,
     )

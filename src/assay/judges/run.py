@@ -8,6 +8,10 @@ Every reply is cached the moment it arrives, so a killed run loses nothing. A ru
 row through the whole chain *in the cache*: rows decided there (by any judge, even one that is down
 today) cost nothing, and when that is all of them no server is contacted at all. Only the rest go to
 the judges, after each judge's preflight.
+
+With a jury (``jury.py``) every judge is asked every row, each through the same cache, and the row's
+verdict is the jury's rule applied to their votes: a row is found in the cache only when every judge's
+reply is there, and a row that is not asks only the judges whose replies are missing.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ..net import redact
 from ._base import CONCURRENCY, MAX_RESPONSE_CHARS, Completion, Judge, JudgeDown, JudgeUnavailable
 from .accounting import JudgeUsage, UncountedUsage
 from .cache import Cache, cache_key
+from .jury import JuryRule, Vote, decide
 from .prompt import CORRECT, INCORRECT, NO_VERDICT, Parsed, fit_response
 from .rubric import EQUIVALENCE, Rubric
 
@@ -70,6 +75,7 @@ class Judgement:
     rationale: str | None = None
     raw: str | None = None  # the last reply that was not a verdict, kept for an unscored row
     reason: str | None = None  # why a row is unscored
+    votes: tuple[Vote, ...] = ()  # with a jury: every judge's vote, in the jury's order
 
 
 @dataclass
@@ -139,6 +145,14 @@ class _RateLimit:
             await asyncio.sleep(delay)
 
 
+@dataclass(frozen=True)
+class Jury:
+    """Every judge of the chain asked every row, and the rule that decides on their votes."""
+
+    rule: JuryRule
+    labels: tuple[str, ...]  # the whole jury's, the judges down at the preflight too
+
+
 @dataclass
 class _Run:
     chain: Sequence[Judge]
@@ -151,6 +165,8 @@ class _Run:
     at_once: dict[str, AdaptiveLimit] = field(default_factory=dict)  # label -> requests in flight to it
     left: dict[str, str] = field(default_factory=dict)  # label -> why it left the chain mid-run
     lowered: set[str] = field(default_factory=set)  # judges whose concurrency was lowered (said once)
+    jury: Jury | None = None
+    absent: dict[str, str] = field(default_factory=dict)  # label -> why the preflight left it out
 
     def spent(self) -> float:
         return sum(usage.cost for usage in self.stats.usage.values())
@@ -240,6 +256,8 @@ class _Run:
 
     async def judge(self, item: Item, live: bool) -> Judgement:
         """The row's judgement; with `live` False, from the cache alone (raises _NotCached)."""
+        if self.jury is not None:
+            return await self.jury_judgement(item, live)
         asked = self.asked(item, live)
         reason, raw = "no judge in the chain", None
         for judge in self.chain:
@@ -247,11 +265,7 @@ class _Run:
                 reason = f"{judge.label} left the chain: {self.left[judge.label]}"
                 continue
             try:
-                reply = await self.ask(judge, asked, live)
-                parsed = self.parsed(reply.text)
-                if parsed.verdict is None:  # one retry, reminded of the format
-                    reply = await self.ask(judge, self.rubric.reminded(asked, reply.text), live)
-                    parsed = self.parsed(reply.text)
+                parsed, reply = await self.verdict_of(judge, asked, live)
             except _BudgetSpent:
                 self.stats.over_budget += 1
                 return Judgement(
@@ -271,6 +285,58 @@ class _Run:
             reason = f"{judge.label} replied twice without a verdict ({parsed.problem})"
             raw = reply.text
         return Judgement(Outcome.UNSCORED, raw=raw, reason=reason)
+
+    async def verdict_of(self, judge: Judge, asked: Messages, live: bool) -> tuple[Parsed, Completion]:
+        """One judge's reading of a row, and the reply read: asked again once, reminded of the format,
+        when the first reply is not a verdict."""
+        reply = await self.ask(judge, asked, live)
+        parsed = self.parsed(reply.text)
+        if parsed.verdict is None:
+            reply = await self.ask(judge, self.rubric.reminded(asked, reply.text), live)
+            parsed = self.parsed(reply.text)
+        return parsed, reply
+
+    async def jury_judgement(self, item: Item, live: bool) -> Judgement:
+        """The row's judgement by the jury: every judge's vote, at once, and the rule on them; with `live`
+        False, from the cache alone (raises _NotCached unless every judge's reply is there)."""
+        assert self.jury is not None
+        asked = self.asked(item, live)
+        hits = {label: usage.cache_hits for label, usage in self.stats.usage.items()}
+        members = {judge.label: judge for judge in self.chain}
+        try:
+            asking = (self.vote(members, label, asked, live) for label in self.jury.labels)
+            votes = await asyncio.gather(*asking)
+        except _NotCached:
+            for label, count in hits.items():  # counted once, when the row is judged in the live pass
+                self.stats.usage[label].cache_hits = count
+            raise
+        if any(vote.reason == _OVER_BUDGET for vote in votes):
+            self.stats.over_budget += 1
+        outcome, reason = decide(self.jury.rule, votes)
+        return Judgement(outcome, judge=f"jury ({self.jury.rule.name})", reason=reason, votes=tuple(votes))
+
+    async def vote(self, members: Mapping[str, Judge], label: str, asked: Messages, live: bool) -> Vote:
+        """One judge's vote on a row, or its missing vote and why: never a verdict it did not give."""
+        judge = members.get(label)
+        if judge is None:
+            return Vote(label, None, reason=self.absent.get(label, "left out of the jury"))
+        if label in self.left:
+            return Vote(label, None, reason=f"left the chain: {self.left[label]}")
+        try:
+            parsed, reply = await self.verdict_of(judge, asked, live)
+        except _BudgetSpent:
+            return Vote(label, None, reason=_OVER_BUDGET)
+        except _LeftChain:
+            return Vote(label, None, reason=f"left the chain: {self.left[label]}")
+        except JudgeUnavailable as exc:
+            self.stats.usage[label].failures += 1
+            return Vote(label, None, reason=f"unavailable: {redact(str(exc))}")
+        if parsed.verdict is None:
+            if live:
+                self.stats.usage[label].failures += 1
+            why = f"replied twice without a verdict ({parsed.problem})"
+            return Vote(label, None, reason=why, raw=reply.text)
+        return Vote(label, parsed.verdict, parsed.rationale, _served(reply))
 
     def asked(self, item: Item, live: bool) -> Messages:
         """The rubric's messages for one row, the text under grading cut to the length limit (counted
@@ -293,6 +359,10 @@ class _Run:
         return parsed
 
 
+_OVER_BUDGET = "--max-cost was reached"
+_DOWN = "down at the preflight, and left out (see the warnings)"
+
+
 def _decided(parsed: Parsed, label: str, reply: Completion) -> Judgement:
     outcome = Outcome.PASS if parsed.verdict == CORRECT else Outcome.FAIL
     return Judgement(outcome, judge=label, model=_served(reply), rationale=parsed.rationale)
@@ -308,17 +378,22 @@ async def judge_items(
     options: JudgeOptions,
     progress: Progress | None = None,
     rubric: Rubric = EQUIVALENCE,
+    jury: JuryRule | None = None,
 ) -> tuple[list[Judgement], RunStats]:
-    """Every item's judgement under `rubric`, in order, and what the run cost."""
+    """Every item's judgement under `rubric`, in order, and what the run cost; with `jury`, every judge
+    of the chain is asked every item, and the jury's rule decides."""
     stats = RunStats(usage={judge.label: JudgeUsage() for judge in chain})
     cache = Cache(options.cache_path) if options.cache_path is not None else None
+    whole = Jury(jury, tuple(judge.label for judge in chain)) if jury is not None else None
     started = time.monotonic()
     try:
-        found = await _from_cache(_Run(chain, options, cache, stats, rubric), items)
+        found = await _from_cache(_Run(chain, options, cache, stats, rubric, jury=whole), items)
         pending = [item for item in items if item.index not in found]
         if pending:
             working, stats.dropped = await preflight(chain)
             live = _Run(working, options, cache, stats, rubric, asyncio.Semaphore(options.concurrency))
+            live.jury = whole
+            live.absent = {judge.label: _DOWN for judge in chain if judge not in working}
             live.limits = {judge.label: _RateLimit(judge.requests_per_second) for judge in working}
             live.at_once = {judge.label: await _at_once(judge, options.concurrency) for judge in working}
             try:

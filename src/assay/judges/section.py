@@ -18,6 +18,7 @@ from ..report.judge import SUMMARY_KEY
 from ..report.markup import element, number_cell, table
 from ..report.sections import BODY, HtmlPart
 from ..terminal import one_line
+from .jury import jury_lines
 
 USAGE_COUNTS = ("calls", "cache_hits", "failures", "prompt_tokens", "completion_tokens")
 
@@ -58,6 +59,7 @@ class JudgeSection:
         ]
         if agreeing:
             lines.append(f"  agreement with the matchers on the rows both scored: {', '.join(agreeing)}")
+        lines += jury_lines(found["jury"]) if found.get("jury") else []
         return lines + [f"  warning: {one_line(warning)}" for warning in self.warnings()]
 
     def markdown_lines(self) -> list[str]:
@@ -91,9 +93,15 @@ def _html(judge: Mapping[str, Any]) -> str:
         for label, usage in (judge.get("usage") or {}).items()
     ]
     warnings = "".join(element("li", str(w)) for w in judge.get("warnings") or [])
+    jury = (
+        "".join(element("li", line.strip()) for line in jury_lines(judge["jury"]))
+        if judge.get("jury")
+        else ""
+    )
     return (
         f'<section id="judge"><h2>The LLM judge</h2><p>{escape("; ".join(facts))}</p>'
         + table(["judge", *keys], rows, class_="numbers")
+        + (f'<ul class="jury">{jury}</ul>' if jury else "")
         + (f'<ul class="warnings">{warnings}</ul>' if warnings else "")
         + "</section>"
     )

@@ -47,6 +47,7 @@ CONFIG_SETTINGS: dict[str, tuple[type, ...]] = {
     "cascade": (bool,),
     "system_model": (str,),
     "rubric": (str,),  # the judge rubric by name (--judge-rubric)
+    "jury": (str,),  # a jury rule by name (--jury): every judge of the chain asked, the rule decides
 }
 # Model families by a name their models carry anywhere in their names.
 _FAMILIES = {
@@ -171,6 +172,12 @@ def model_family(model: str) -> str:
     last = regex.split(r"[/\\]", name)[-1]
     letters = regex.match(r"[a-z]+", last)
     return str(letters.group()) if letters else last
+
+
+def family_is_known(model: str) -> bool:
+    """Whether `model_family` found a known family's name in `model` (else it read its leading letters)."""
+    name = model.strip().lower()
+    return any(marker in name for marker in _FAMILIES) or bool(_OPENAI_REASONING.search(name))
 
 
 def _number(key: str, kind: type, value: Any, where: str) -> Any:
