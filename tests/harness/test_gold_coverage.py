@@ -19,7 +19,7 @@ from assay.cli import main
 from assay.documents import load_sources
 from assay.harness.coverage import gold_coverage
 from assay.harness.coverage_report import coverage_json, page_ranges, ranges_text
-from assay.harness.sections import heading_level
+from assay.harness.sections import heading_level, text_headings
 from conftest import INSURANCE
 from support import pdfgen
 
@@ -334,3 +334,26 @@ def test_insurance_pages_cited_by_items_are_not_untested(
     listed = {item for d in report["documents"] for item in d["items"]}
     assert listed == {item["id"] for item in cited}
     assert set(report["refusal_items"]) == {item["id"] for item in items if item["expected_refusal"]}
+
+
+def test_a_numbered_line_that_fills_the_text_width_is_a_paragraphs_first_line_not_a_heading() -> None:
+    """A numbered definition wraps like its paragraph: its first line is as long as the page's lines.
+    A numbered heading is shorter. (Headings are told apart by the page's own width, not by words.)"""
+    body = "The insured person may claim the expenses named in the schedule of"
+    page = "\n".join(
+        [
+            "3. Benefits Covered",
+            "3.1. Hospital Care",
+            *[body] * 10,
+            "3.2. Portability Transfer Facility Offered To Every Insured Member",  # as long as the lines
+            "Continued Without A Break, The Clause Runs On Into The Next Line",
+            *[body] * 4,
+        ]
+    )
+    found = [heading.title for heading in text_headings([page])]
+    assert found == ["3. Benefits Covered", "3.1. Hospital Care"]
+
+
+def test_a_page_of_few_lines_keeps_its_headings_whatever_their_length() -> None:
+    page = "1. A Heading Wider Than Any Line Of Its Page\nSome Line\nAnother Line"
+    assert [heading.title for heading in text_headings([page])] == [page.splitlines()[0]]

@@ -11,8 +11,11 @@ title is not there; an entry pointing outside the document is left out.
 outside the page's running header and footer (as the quote search finds them: a line at the edge of at
 least half of the pages, or a bare page number), and reads as a whole line rather than the first line
 of a wrapped sentence: it does not end as a sentence or clause does (``.``, ``,``, ``;``) nor in a
-short lower-case word (``of``, ``the``, ``and``: at most three letters), leaves no bracket open, and
-the line after it does not begin in lower case. And it is one of:
+short lower-case word (``of``, ``the``, ``and``: at most three letters), leaves no bracket open, the
+line after it does not begin in lower case, and it does not fill the page's text width (on a page of
+``MIN_LINES_FOR_WIDTH`` lines or more, it is shorter than ``FULL_WIDTH`` of the length nine in ten of
+the page's lines stay within: a line as long as a paragraph's lines is a paragraph's first line, such
+as a numbered definition's). And it is one of:
 
 - numbered: ``1.``, ``1)``, ``2.3`` or ``4.1.2.`` (at most four parts of at most three digits; a number
   of one part needs its ``.`` or ``)``, as a bare ``5`` begins table cells and amounts), then a title
@@ -50,6 +53,8 @@ from ..scorers.grounding.quotes import find_quote
 
 MAX_HEADING_CHARS = 80
 MAX_HEADING_WORDS = 12
+MIN_LINES_FOR_WIDTH = 10  # fewer lines than this show no text width to measure a line against
+FULL_WIDTH = 0.9  # a line this share of the page's long lines' length, or longer, fills the width
 
 Position = tuple[int, int]  # (1-based page, character offset in that page's extracted text)
 
@@ -167,11 +172,21 @@ def text_headings(pages: Sequence[str]) -> Iterator[Heading]:
     """The heading lines of extracted pages, in reading order (the rule of the module docstring)."""
     for number, (page, (body_start, body_end)) in enumerate(zip(pages, running_lines(pages)), 1):
         lines = [(offset, line) for offset, line in _lines(page) if body_start <= offset < body_end]
+        widest = _text_width([line for _, line in lines])
         for index, (offset, line) in enumerate(lines):
             following = lines[index + 1][1] if index + 1 < len(lines) else ""
             level = heading_level(line)
-            if level is not None and not following[:1].islower():
+            if level is not None and not following[:1].islower() and len(line) < FULL_WIDTH * widest:
                 yield Heading(line, level, (number, offset))
+
+
+def _text_width(lines: Sequence[str]) -> float:
+    """The length nine in ten of a page's lines stay within (its text width, in characters), or
+    infinity for a page of too few lines to tell."""
+    if len(lines) < MIN_LINES_FOR_WIDTH:
+        return float("inf")
+    lengths = sorted(len(line) for line in lines)
+    return float(lengths[int(len(lengths) * 0.9)])
 
 
 def _lines(page: str) -> Iterator[tuple[int, str]]:
