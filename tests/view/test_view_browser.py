@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
-import os
 import re
 import shutil
 import socket
@@ -15,20 +14,17 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
+from viewer import ENV, EXAMPLES, assay, own_headers, viewing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-REPO = Path(__file__).resolve().parents[2]
-SRC, EXAMPLES = REPO / "src", REPO / "examples"
 SOURCES = EXAMPLES / "gold" / "sources"
-ENV = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"}
 # Named so that their names' order is not the order they ran in; the second is graded by a judge (a
 # scripted one: its verdicts and rationales come from SCRIPT), the last one regresses.
 RUNS = (
@@ -41,13 +37,6 @@ SCRIPT = {
     "Ayurveda": json.dumps({"verdict": "CORRECT", "rationale": RATIONALE}),
     "": json.dumps({"verdict": "CORRECT", "rationale": "states the expected value"}),  # every other prompt
 }
-
-
-def assay(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "assay", *map(str, args)]
-    done = subprocess.run(command, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return done
 
 
 @pytest.fixture(scope="module")
@@ -66,26 +55,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         given = [option.format(script=script) for option in options]
         assay("run", "--gold", gold, "--system", system, *given, "--sources", SOURCES, "--out", out, cwd=work)
     return work / "runs"
-
-
-@contextmanager
-def viewing(folder: Path) -> Iterator[str]:
-    """`assay view FOLDER` as a user starts it, on a free port; yields its address."""
-    command = [sys.executable, "-m", "assay", "view", str(folder), "--port", "0", "--no-open"]
-    process = subprocess.Popen(
-        command, cwd=folder.parent, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert found, (
-            f"assay view printed {line!r}; stderr: {process.stderr.read() if process.stderr else ''}"
-        )
-        yield found.group()
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")
@@ -381,7 +350,8 @@ def test_scored_files_are_listed_charted_and_compared(
     assert flagged == [i for i in before if before[i] == "True" and after[i] != "True"] and flagged
     open_item(opened, "a-after.csv", flagged[0])
     opened.wait_for_selector("#evidence .note")
-    assert opened.query_selector("#mark-right") is None  # a scored file has no single verdict to mark
+    # a scored file has no single verdict to mark: a person marks the reply itself
+    assert opened.query_selector("#mark-right") is None and opened.query_selector("#mark-correct")
     opened.close()
     assert errors == []
 
@@ -390,13 +360,6 @@ def started(viewer: str, run: str) -> str | None:
     """When a run started, as the page has it (what it sends with a mark)."""
     found = {entry["id"]: entry["started"] for entry in httpx.get(viewer + "api/runs").json()["runs"]}
     return found[run]
-
-
-def own_headers(viewer: str) -> dict[str, str]:
-    """What the viewer's page sends with a mark: its origin and the token it was served."""
-    token = re.search(r'name="assay-token" content="([^"]+)"', httpx.get(viewer).text)
-    assert token is not None
-    return {"Origin": viewer.rstrip("/"), "X-Assay-Token": token.group(1)}
 
 
 def test_marking_an_item_again_replaces_its_mark(viewer: str, folder: Path) -> None:

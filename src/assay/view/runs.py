@@ -59,6 +59,7 @@ class Run:
         return {
             "id": self.id,
             "started": self.signatures.get("started"),
+            "version": self.signatures.get("started"),  # what a mark names: the run written again is another
             # the spec with its options (secrets never written): what tells two versions of a bot apart
             "system": self.signatures.get("system_signature") or self.signatures.get("system"),
             "gold_sha256": self.signatures.get("gold_sha256"),

@@ -3,13 +3,15 @@
 time of change: a scored file records no start time); two of them compared by ``comparison.compare``
 (per metric, per domain and overall, the paired bootstrap interval of B - A and McNemar's p-value).
 
-A scored file has no outcome per row, no citations and no single verdict to mark: its items show each
-metric's verdict only.
+A scored file has no outcome per row and no citations: its items show each metric's verdict, and the
+mark a person gave the reply itself (correct or incorrect, ``labels.ScoredMarks``), kept in
+NAME.human_labels.jsonl beside NAME.EXT, which is not a scored file itself.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,9 +24,8 @@ from ..harness.results import tally_dict
 from ..metric import Outcome
 from ..scoring import ScoreRun
 from ..summary import Tally
-from .labels import LABELS_FILE
+from .labels import LABEL_COLUMN, LABELS_FILE, SCORED_LABELS_SUFFIX, SCORED_SUFFIXES, file_version
 
-SUFFIXES = (".csv", ".jsonl", ".parquet")  # what assay score --out writes
 NOT_SCORED = ("run.jsonl", "journal.jsonl", LABELS_FILE)  # a run's own files (and its kept ones, numbered)
 
 
@@ -34,6 +35,7 @@ class Scored:
     path: Path
     run: ScoreRun
     written: int  # time of change, ns
+    version: str  # labels.file_version when it was read: a mark names it, so a file written since is refused
 
     def summary(self) -> dict[str, Any]:
         interval = self.run.summary.interval
@@ -42,6 +44,7 @@ class Scored:
             "id": self.id,
             "kind": "scored",
             "started": datetime.fromtimestamp(self.written / 1e9, UTC).isoformat(timespec="seconds"),
+            "version": self.version,
             "questions": self.run.summary.total,
             "metrics": {name: _tally(m.combined, interval) for name, m in metrics.items()},
             "domains": {
@@ -79,8 +82,10 @@ class ScoredFiles:
         if known is not None and known[0] == stamp:
             return known[1]
         try:
+            # hashed before it is read: a file written between the two reads as changed when marked
+            version = file_version(path)
             found: Scored | None = Scored(
-                path.relative_to(root).as_posix(), path, load_scored(path), stamp[0]
+                path.relative_to(root).as_posix(), path, load_scored(path), stamp[0], version
             )
         except (AssayError, OSError, ValueError):  # not a scored file (no id, no verdict column, ...)
             found = None
@@ -94,8 +99,9 @@ def _candidates(folder: Path) -> list[Path]:
         return sorted(
             path
             for path in folder.iterdir()
-            if path.suffix.lower() in SUFFIXES
+            if path.suffix.lower() in SCORED_SUFFIXES
             and path.name not in NOT_SCORED
+            and not path.name.endswith(SCORED_LABELS_SUFFIX)  # a scored file's labels
             and earlier_number(path.name) is None  # run.1.jsonl: a kept run, listed as a run
             and not path.name.startswith(".")
             and path.is_file()
@@ -104,8 +110,9 @@ def _candidates(folder: Path) -> list[Path]:
         return []
 
 
-def items(scored: Scored) -> list[dict[str, Any]]:
-    """Each row: its question, golden answers, reply, domain and every metric's verdict."""
+def items(scored: Scored, labels: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each row: its question, golden answers, reply, domain, every metric's verdict, and the label a
+    person gave its reply (`labels`, by id)."""
     metrics = scored.run.metrics
     return [
         {
@@ -120,7 +127,7 @@ def items(scored: Scored) -> list[dict[str, Any]]:
                 {"name": name, "verdict": _verdict(m.outcomes[i]), "words": {}} for name, m in metrics.items()
             ],
             "citations": 0,
-            "mark": None,
+            "mark": (labels.get(record.id) or {}).get(LABEL_COLUMN),
         }
         for i, record in enumerate(scored.run.records)
     ]

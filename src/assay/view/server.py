@@ -7,7 +7,10 @@
     GET  /api/items?run=ID            a run's (or a scored file's) items
     GET  /api/compare?a=ID&b=ID       B against A, with the paired tests and the regressions flagged
     GET  /api/evidence?run=ID&item=ID the pages an item's evidence is on, with the spans to highlight
-    POST /api/mark                    {"run", "item", "mark": "right"|"wrong"}: a human label
+    POST /api/mark                    {"run", "item", "mark", "version"}: a human label, of a run's
+                                      verdict ("right"|"wrong") or of a scored file's reply
+                                      ("correct"|"incorrect"), as the page showed it (the version
+                                      /api/runs gave: a run's start time, a scored file's hash)
 
 Why it is safe to leave open: it listens on the loopback address only; every request must name this
 server as its Host (a web page elsewhere cannot reach it through a name of its own, DNS rebinding); a
@@ -34,7 +37,7 @@ from ..errors import AssayError
 from . import labels, runs, scored
 
 HOST = "127.0.0.1"
-MAX_BODY = 4096  # bytes of a mark's body: a run id, an item id and a word
+MAX_BODY = 4096  # bytes of a mark's body: a run id, an item id, a word and a version
 TOKEN_HEADER = "X-Assay-Token"
 TOKEN_MARK = "__ASSAY_TOKEN__"  # where the page holds the token
 NONCE_MARK = "__ASSAY_NONCE__"  # the page's script and style carry the response's nonce
@@ -82,15 +85,16 @@ class ViewServer(ThreadingHTTPServer):
             raise NotFound(f"no run or scored file {run_id!r} in the viewed folder")
         return known
 
-    def run(self, run_id: str) -> runs.Run:
-        found = self.entry(run_id)
-        if not isinstance(found, runs.Run):
-            raise NotFound(f"{run_id!r} is a scored file, not a run")
-        return found
-
     def page(self, nonce: str) -> bytes:
         text = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
         return text.replace(TOKEN_MARK, self.token).replace(NONCE_MARK, nonce).encode("utf-8")
+
+
+def marks_of(entry: runs.Run | scored.Scored) -> labels.Marked:
+    """How a person marks the entry: a run's verdicts, or a scored file's replies."""
+    if isinstance(entry, scored.Scored):
+        return labels.ScoredMarks(entry.path, entry.run.records, entry.version)
+    return labels.RunMarks(entry.rows)
 
 
 class NotFound(Exception):
@@ -163,9 +167,10 @@ class Handler(BaseHTTPRequestHandler):
 
     @staticmethod
     def _items(entry: runs.Run | scored.Scored) -> list[dict[str, Any]]:
+        marked = labels.read_labels(marks_of(entry).labels)
         if isinstance(entry, scored.Scored):
-            return scored.items(entry)
-        return runs.items(entry, labels.read_labels(entry.rows))
+            return scored.items(entry, marked)
+        return runs.items(entry, marked)
 
     @staticmethod
     def _compare(a: runs.Run | scored.Scored, b: runs.Run | scored.Scored) -> dict[str, Any]:
@@ -180,12 +185,14 @@ class Handler(BaseHTTPRequestHandler):
             raise NotFound("no such endpoint")
         self._check_origin()
         body = self._body()
-        run = self.server.run(str(body["run"]))
-        shown = body.get("started")  # when the run the page showed started: a run written again is refused
-        started = None if shown is None else str(shown)
-        row = labels.mark(run.rows, str(body["item"]), str(body["mark"]), started)
-        saved = labels.labels_file(run.rows).relative_to(self.server.root).as_posix()
-        self._json(HTTPStatus.OK, {"item": row["id"], "mark": row[labels.MARK_COLUMN], "file": saved})
+        marked = marks_of(self.server.entry(str(body["run"])))
+        # the entry's version as the page showed it: one written again since is refused ("started", a
+        # run's start time, is its older name)
+        shown = body["version"] if "version" in body else body.get("started")
+        version = None if shown is None else str(shown)
+        row = labels.mark(marked, str(body["item"]), str(body["mark"]), version)
+        saved = marked.labels.relative_to(self.server.root).as_posix()
+        self._json(HTTPStatus.OK, {"item": row["id"], "mark": row[marked.shown_column], "file": saved})
 
     def _check_origin(self) -> None:
         """A mark comes from this server's page: its origin, and the token only that page holds."""
