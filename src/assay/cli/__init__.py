@@ -35,7 +35,7 @@ HELP = {
     "sources": "map curated claims to their sources",
     "urls": "check the URLs that facts, gold sets and corpora cite",
     "sweep": "sweep chunk size and overlap, scoring retrieval by gold character spans",
-    "view": "browse a folder of runs: history, trends, comparisons, items",
+    "view": "browse runs and scored files: history, trends, comparisons, items, marks",
     "exact-substring": "score with exact_substring only (the original evaluation script's command)",
     "word-overlap": "score with word_overlap only (the original evaluation script's command)",
     "llm-judge": "score with the LLM judge chain only (the original evaluation script's command)",

@@ -13,8 +13,14 @@ from . import flags
 
 
 def add_parsers(commands: flags.Commands) -> None:
-    viewer = commands.add_parser("view", help="browse a folder of runs: history, trends, comparisons, items")
-    viewer.add_argument("folder", metavar="DIR", help="a folder of runs (assay run --out folders, any depth)")
+    viewer = commands.add_parser(
+        "view", help="browse runs and scored files: history, trends, comparisons, items, marks"
+    )
+    viewer.add_argument(
+        "folder",
+        metavar="DIR",
+        help="a folder of runs and scored files (assay run --out folders, assay score --out files)",
+    )
     viewer.add_argument(
         "--port", type=flags.whole_number(0, "a port is 0 or more"), default=8765, metavar="N",
         help="the port on 127.0.0.1 (default: %(default)s; 0 takes a free one)",
