@@ -235,3 +235,21 @@ def test_a_label_probability_that_is_not_one_is_refused_with_its_line(
     code, _, err = run(["score", "--responses", str(path), "--labels", str(labels)], capsys)
     assert code != EXIT_OK
     assert f"{labels}, line 2" in err and "label_probability is '1.5', not a probability in (0, 1]" in err
+
+
+def test_the_markdown_and_html_reports_carry_the_calibrated_accuracy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = labelled_file(tmp_path)
+    markdown, html = tmp_path / "report.md", tmp_path / "report.html"
+    argv = ["score", "--responses", str(path), "--metric", "exact_substring", "--human", "human_label"]
+    code, _, err = run([*argv, "--markdown", str(markdown), "--html", str(html)], capsys)
+    assert code == EXIT_OK, err
+    estimate = f"{expected(path)[0]:.1%}"
+    written = markdown.read_text(encoding="utf-8")
+    assert "## Accuracy calibrated on human labels" in written
+    row = next(line for line in written.splitlines() if line.startswith("| exact\\_substring | all |"))
+    assert estimate in row and "90 of 300" in row
+    page = html.read_text(encoding="utf-8")
+    assert 'id="calibrated"' in page and "Accuracy calibrated on human labels" in page
+    assert f"<td>{estimate}</td>" in page

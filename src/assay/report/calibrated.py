@@ -83,8 +83,8 @@ class CalibratedSection:
             for row in self._rows(found)
         ]
         lead = "".join(element("p", line) for line in (*self._lead(), *self.notes))
-        html = element("h2", "Accuracy calibrated on human labels") + lead + table(["metric", *HEADER], rows)
-        return [HtmlPart("calibrated", "Calibrated", html)]
+        body = element("h2", "Accuracy calibrated on human labels") + lead + table(["metric", *HEADER], rows)
+        return [HtmlPart("calibrated", "Calibrated", f'<section id="calibrated">{body}</section>')]
 
     def html_data(self) -> str:
         return ""  # its numbers are in the summary's data
