@@ -197,12 +197,16 @@ class _LabelRow:
     response: str | None  # the reply the person labelled, where the file keeps it
 
 
-def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -> FileLabels:
+def labels_from_file(
+    path: str | Path, column: str, records: Sequence[Record], *, some_rows: bool = False
+) -> FileLabels:
     """The label of each record, joined by id from a file of labels (CSV, JSONL, ...: an ``id`` column
     and `column`; ``human_labels.jsonl`` as ``assay view`` saves it is one). A record the file does not
-    name has no label (""). An id twice in the file, or one that no record has, is an error: a label
-    meant for one row would be lost or put on another. Rows drawn by ``assay agree --suggest`` carry
-    their probability of being drawn (``label_probability``), which the calibration needs."""
+    name has no label (""). An id twice in the file is an error, and so is one that no record has (a
+    label meant for one row would be lost or put on another), unless the records are `some_rows` of the
+    labelled ones (``--limit``, a run of some scopes): then it is noted. Rows drawn by ``assay agree
+    --suggest`` carry their probability of being drawn (``label_probability``), which the calibration
+    needs."""
     table = read_table(path)
     source = str(path)
     for needed in ("id", column):
@@ -217,8 +221,9 @@ def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -
     by_id = _labels_by_id(table.blocks, table.columns, column, source, table.location_kind)
     rows_of = collections.Counter(record.id for record in records)
     strangers = [label_id for label_id in by_id if label_id not in rows_of]
-    if strangers:
-        shown = ", ".join(repr(s) for s in strangers[:5]) + (" ..." if len(strangers) > 5 else "")
+    shown = ", ".join(repr(s) for s in strangers[:5]) + (" ..." if len(strangers) > 5 else "")
+    elsewhere = f"{len(strangers)} label(s) in {source} name no row scored here: {shown}" if strangers else ""
+    if strangers and not some_rows:
         raise InputError(
             f"{len(strangers)} labelled id(s) name no row of the responses: {shown}",
             where=source,
@@ -240,6 +245,7 @@ def labels_from_file(path: str | Path, column: str, records: Sequence[Record]) -
     ]
     labels = [row.label if row else "" for row in found]
     drawn, note = _drawn_probabilities(found, source)
+    note = "; ".join(filter(None, [elsewhere, note]))
     if stale:
         shown = ", ".join(repr(s) for s in stale[:3]) + (" ..." if len(stale) > 3 else "")
         note = (note + "; " if note else "") + (

@@ -253,3 +253,24 @@ def test_the_markdown_and_html_reports_carry_the_calibrated_accuracy(
     page = html.read_text(encoding="utf-8")
     assert 'id="calibrated"' in page and "Accuracy calibrated on human labels" in page
     assert f"<td>{estimate}</td>" in page
+
+
+def test_with_limit_labels_of_rows_left_out_are_noted_not_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = labelled_file(tmp_path)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        "".join(
+            json.dumps({"id": r["id"], "human_label": r["human_label"]}) + "\n"
+            for r in rows
+            if r["human_label"]
+        ),
+        encoding="utf-8",
+    )
+    beyond = sum(1 for r in rows[100:] if r["human_label"])
+    argv = ["score", "--responses", str(path), "--metric", "exact_substring", "--labels", str(labels)]
+    code, printed, err = run([*argv, "--limit", "100"], capsys)
+    assert code == EXIT_OK, err
+    assert f"{beyond} label(s) in {labels} name no row scored here" in printed

@@ -68,7 +68,11 @@ def labels_of(run: ScoreRun, args: argparse.Namespace) -> tuple[FileLabels, str]
 
     if args.labels:
         column = args.human or LABEL_COLUMN
-        return labels_from_file(args.labels, column, run.records), f"'{column}' of {args.labels}"
+        # Rows left out by --limit, or a run's gold items left out (scopes, a changed gold set), may be
+        # labelled: their labels are noted, not refused.
+        some_rows = bool(getattr(args, "limit", None) or getattr(args, "some_rows_labelled", False))
+        found = labels_from_file(args.labels, column, run.records, some_rows=some_rows)
+        return found, f"'{column}' of {args.labels}"
     return FileLabels(human_labels(run, args.human), None), f"'{args.human}'"
 
 

@@ -77,7 +77,8 @@ def add_parsers(commands: flags.Commands) -> None:
         "earlier run, say): each metric's accuracy is calibrated on the labels of replies unchanged "
         "since they were marked",
     )
-    parser.set_defaults(human=None, positive=None, negative=None)  # (the labels' meaning: view's words)
+    # The labels' meaning: view's words; and labels of items this run does not ask are noted, not refused.
+    parser.set_defaults(human=None, positive=None, negative=None, some_rows_labelled=True)
     gates = parser.add_argument_group("the CI gate")
     flags.add_gates(gates)
     gates.add_argument(  # a run's own words for assay score's --gate, which speaks of domains
