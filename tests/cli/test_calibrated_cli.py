@@ -274,3 +274,25 @@ def test_with_limit_labels_of_rows_left_out_are_noted_not_refused(
     code, printed, err = run([*argv, "--limit", "100"], capsys)
     assert code == EXIT_OK, err
     assert f"{beyond} label(s) in {labels} name no row scored here" in printed
+
+
+def test_rows_that_share_an_id_cannot_be_drawn_for_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "twice.jsonl"
+    row = {"id": "q1", "question": "q", "answers": ["a"], "response": "a"}
+    path.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n", encoding="utf-8")
+    drawn = tmp_path / "to_label.jsonl"
+    argv = [
+        "agree",
+        "--responses",
+        str(path),
+        "--allow-duplicate-ids",
+        "--suggest",
+        "1",
+        "--suggest-out",
+        str(drawn),
+    ]
+    code, _, err = run(argv, capsys)
+    assert code != EXIT_OK and "1 id(s) name several rows (first: 'q1')" in err
+    assert not drawn.exists()

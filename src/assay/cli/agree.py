@@ -4,6 +4,7 @@ its accuracy on them. The label flags and the calibrated report are shared with 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import sys
 from typing import TYPE_CHECKING
@@ -121,6 +122,14 @@ def write_suggestion(run: ScoreRun, labelled: FileLabels | None, args: argparse.
     from ..report.rows import verdict_rows
     from ..suggest import DRAW_SIZE_COLUMN, DRAWN_COLUMN, draw_rows
 
+    shared = [row_id for row_id, rows in collections.Counter(r.id for r in run.records).items() if rows > 1]
+    if shared:  # a label is joined to its row by id: one on a shared id could not be put back
+        raise UsageError(
+            f"labels are joined to the rows by id, and {len(shared)} id(s) name several rows "
+            f"(first: {shared[0]!r}), so the drawn rows' labels could not be put back on them",
+            where=run.dataset.source,
+            fix="give the rows unique ids before drawing rows to label",
+        )
     truth = None
     if labelled is not None:
         truth = truth_of(labelled.labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
