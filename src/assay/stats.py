@@ -274,9 +274,9 @@ def prediction_powered_mean(
     predictions on the unlabelled rows differ from those on the labelled. Its variance is
     var(y - w f) / n + w^2 var(f) / N. w = 1 is PPI (the predictions' mean, minus their mean error on
     the labelled rows); ``weight=None`` takes the w that minimises the variance, cov(y, f) /
-    ((1 + n / N) var(f)) (PPI++), kept within [0, 1] so that the interval is never wider than the
-    labels' own nor than PPI's, as it could be when a poor estimate of w strays. Any prediction gives an
-    unbiased estimate; a good one a narrow interval.
+    ((1 + n / N) var(f)) (PPI++), kept within [0, 1]: between the labels alone and PPI, where a poor
+    estimate of w from few labels cannot stray far. Any prediction gives an unbiased estimate; a good
+    one a narrow interval.
 
     None below 2 labelled rows or 2 unlabelled ones, where no spread can be estimated. Where the
     labelled rows show no spread at all (every label equals its prediction, say), the spread is
