@@ -160,8 +160,8 @@ def _hint(report: Report) -> list[str]:
             f"e.g. --metric {'squad_f1' if 'squad_f1' in others else others[0]}"
         )
     lines.append(
-        "which metric to trust: `assay agree --human COLUMN` measures each against human labels; "
-        "--detail prints each metric's table"
+        "which metric to trust: `assay agree --human COLUMN` measures each against human labels and "
+        "calibrates its accuracy on them; --detail prints each metric's table"
     )
     return lines
 
