@@ -36,6 +36,24 @@ def labelled_file(folder: Path, labelled: int = 90, seed: int = 5) -> Path:
     return path
 
 
+def rows_of(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def labels_file(labels: Path, rows: list[dict[str, object]]) -> Path:
+    """The labelled rows' labels alone, joined by id: a file of labels as --labels reads it."""
+    lines = [json.dumps({"id": r["id"], "human_label": r["human_label"]}) for r in rows if r["human_label"]]
+    labels.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return labels
+
+
+def one_id_twice(path: Path) -> Path:
+    """Two rows that share the id q1."""
+    row = json.dumps({"id": "q1", "question": "q", "answers": ["a"], "response": "a"})
+    path.write_text(f"{row}\n{row}\n", encoding="utf-8")
+    return path
+
+
 def expected(path: Path) -> tuple[float, float, float]:
     """exact_substring's calibrated share, worked out from the library's parts."""
     run_ = score(load_records(path), ["exact_substring"])
@@ -75,16 +93,8 @@ def test_a_labels_file_joined_by_id_gives_what_the_column_gives(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = labelled_file(tmp_path)
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    labels = tmp_path / "human_labels.jsonl"
-    labels.write_text(
-        "".join(
-            json.dumps({"id": r["id"], "human_label": r["human_label"]}) + "\n"
-            for r in rows
-            if r["human_label"]
-        ),
-        encoding="utf-8",
-    )
+    rows = rows_of(path)
+    labels = labels_file(tmp_path / "human_labels.jsonl", rows)
     bare = tmp_path / "bare.jsonl"
     bare.write_text(
         "".join(json.dumps({k: v for k, v in r.items() if k != "human_label"}) + "\n" for r in rows)
@@ -123,9 +133,7 @@ def test_a_labels_file_that_cannot_be_joined_is_refused_with_where(
 def test_labels_on_rows_that_share_an_id_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "twice.jsonl"
-    row = {"id": "q1", "question": "q", "answers": ["a"], "response": "a"}
-    path.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n", encoding="utf-8")
+    path = one_id_twice(tmp_path / "twice.jsonl")
     labels = tmp_path / "labels.jsonl"
     labels.write_text('{"id": "q1", "human_label": "correct"}\n', encoding="utf-8")
     argv = ["score", "--responses", str(path), "--allow-duplicate-ids", "--labels", str(labels)]
@@ -259,16 +267,8 @@ def test_with_limit_labels_of_rows_left_out_are_noted_not_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = labelled_file(tmp_path)
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    labels = tmp_path / "labels.jsonl"
-    labels.write_text(
-        "".join(
-            json.dumps({"id": r["id"], "human_label": r["human_label"]}) + "\n"
-            for r in rows
-            if r["human_label"]
-        ),
-        encoding="utf-8",
-    )
+    rows = rows_of(path)
+    labels = labels_file(tmp_path / "labels.jsonl", rows)
     beyond = sum(1 for r in rows[100:] if r["human_label"])
     argv = ["score", "--responses", str(path), "--metric", "exact_substring", "--labels", str(labels)]
     code, printed, err = run([*argv, "--limit", "100"], capsys)
@@ -279,9 +279,7 @@ def test_with_limit_labels_of_rows_left_out_are_noted_not_refused(
 def test_rows_that_share_an_id_cannot_be_drawn_for_labels(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "twice.jsonl"
-    row = {"id": "q1", "question": "q", "answers": ["a"], "response": "a"}
-    path.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n", encoding="utf-8")
+    path = one_id_twice(tmp_path / "twice.jsonl")
     drawn = tmp_path / "to_label.jsonl"
     argv = [
         "agree",
