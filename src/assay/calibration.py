@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,6 @@ class Calibrated:
 
     labelled: int  # rows with a label people gave (correct or incorrect)
     unlabelled: int
-    labelled_correct: int
     estimate: float | None = None
     interval: stats.Interval | None = None
     # "PPI++", "PPI", "drawn" (labels of rows drawn with known probabilities: actively_sampled_mean)
@@ -59,10 +58,9 @@ class Calibrated:
     @property
     def narrowing(self) -> float | None:
         """How much narrower the interval is than the labels alone give (0.4: 40% narrower)."""
-        if self.interval is None or self.labels_only is None:
+        if self.interval is None or self.labels_only is None or self.labels_only.width <= 0:
             return None
-        alone = self.labels_only.high - self.labels_only.low
-        return 1 - (self.interval.high - self.interval.low) / alone if alone > 0 else None
+        return 1 - self.interval.width / self.labels_only.width
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -125,16 +123,16 @@ def calibrated(
     labels = [float(t) for t in truth if t is not None]
     labelled_predictions = [p for p, t in zip(predictions, truth, strict=True) if t is not None]
     unlabelled_predictions = [p for p, t in zip(predictions, truth, strict=True) if t is None]
-    counts = Calibrated(len(labels), len(unlabelled_predictions), int(sum(labels)))
+    counts = Calibrated(len(labels), len(unlabelled_predictions))
     if len(labels) < MIN_LABELS:
-        return _without(counts, f"not enough labels ({len(labels)} of the {MIN_LABELS} needed)")
+        return replace(counts, reason=f"not enough labels ({len(labels)} of the {MIN_LABELS} needed)")
     with_probability = (
         0 if drawn is None else sum(1 for d, t in zip(drawn, truth, strict=True) if t is not None and d)
     )
     if with_probability and with_probability < len(labels):
-        return _without(
+        return replace(
             counts,
-            f"labels of two kinds: {with_probability} drawn by assay agree --suggest and "
+            reason=f"labels of two kinds: {with_probability} drawn by assay agree --suggest and "
             f"{len(labels) - with_probability} not; calibrate on one kind",
         )
     if with_probability:
@@ -143,38 +141,25 @@ def calibrated(
             predictions, [None if t is None else float(t) for t in truth], drawn
         )
         assert sampled is not None  # MIN_LABELS rows or more, each labelled one with its probability
-        return _with(counts, sampled.estimate, sampled.interval, "drawn", sampled.labels_only, sampled.weight)
+        return _estimated(counts, sampled, "drawn")
     if len(unlabelled_predictions) < 2:  # every row labelled: people's share is known, not estimated
         interval = stats.wilson(sum(labels), len(labels))
-        return _with(counts, sum(labels) / len(labels), interval, "labels", interval, None)
+        return replace(counts, estimate=sum(labels) / len(labels), interval=interval, method="labels",
+                       labels_only=interval)  # fmt: skip
     labelled = stats.LabelledSums.of(labels, labelled_predictions)
     unlabelled = stats.PredictedSums.of(unlabelled_predictions)
     plain = stats.prediction_powered_mean(labelled, unlabelled, weight=1.0)
     tuned = stats.prediction_powered_mean(labelled, unlabelled)
     assert plain is not None and tuned is not None  # both have 2 rows or more
-    best, method = (tuned, "PPI++") if _width(tuned.interval) < _width(plain.interval) else (plain, "PPI")
-    return _with(counts, best.estimate, best.interval, method, best.labels_only, best.weight)
+    if tuned.interval.width < plain.interval.width:
+        return _estimated(counts, tuned, "PPI++")
+    return _estimated(counts, plain, "PPI")
 
 
-def _width(interval: stats.Interval) -> float:
-    return interval.high - interval.low
-
-
-def _without(counts: Calibrated, reason: str) -> Calibrated:
-    return Calibrated(counts.labelled, counts.unlabelled, counts.labelled_correct, reason=reason)
-
-
-def _with(
-    counts: Calibrated,
-    estimate: float,
-    interval: stats.Interval | None,
-    method: str,
-    labels_only: stats.Interval | None,
-    weight: float | None,
-) -> Calibrated:
-    return Calibrated(
-        counts.labelled, counts.unlabelled, counts.labelled_correct,
-        estimate, interval, method, labels_only, weight,
+def _estimated(counts: Calibrated, found: stats.PredictionPowered, method: str) -> Calibrated:
+    return replace(
+        counts, estimate=found.estimate, interval=found.interval, method=method,
+        labels_only=found.labels_only, weight=found.weight,
     )  # fmt: skip
 
 

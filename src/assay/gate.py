@@ -177,6 +177,15 @@ class Check:
     calibrated: Calibrated | None = None  # on="calibrated": the scope's calibrated figure
 
 
+def check_labels_named(on: str, named: bool) -> None:
+    """A gate on the calibrated accuracy needs human labels (a UsageError, before any work, without)."""
+    if on in CALIBRATED_ON and not named:
+        raise UsageError(
+            f"--gate-on {on} gates the accuracy calibrated on human labels, and none are named",
+            fix="name them with --human COLUMN or --labels FILE, or gate on point or lower",
+        )
+
+
 def check_gates(
     summary: Summary,
     gates: Sequence[Gate],
@@ -189,11 +198,7 @@ def check_gates(
     """Every gate against the combined figure and each domain's (or, by `scope`, one of them)."""
     if scope not in SCOPES:
         raise UsageError(f"unknown gate scope {scope!r}", fix=f"use one of: {', '.join(SCOPES)}")
-    if on in CALIBRATED_ON and calibration is None:
-        raise UsageError(
-            f"--gate-on {on} gates the accuracy calibrated on human labels, and none were given",
-            fix="name them with --human COLUMN (or --labels FILE), or gate on point or lower",
-        )
+    check_labels_named(on, calibration is not None)
     rule = Rule(on, min_n, max_unscored)
     checks = []
     for gate in gates:

@@ -55,8 +55,6 @@ if TYPE_CHECKING:
     import multiprocessing.process
     from multiprocessing.connection import Connection
 
-    from .report.calibrated import CalibratedSection
-
 # Below this much input per process, starting a process costs more than it saves.
 MIN_BYTES_PER_WORKER = 32 << 20
 
@@ -84,9 +82,6 @@ class ScoredFile:
 
     summary: Summary
     run: ScoreRun | None
-    # Each metric's accuracy calibrated on human labels (assay score --human/--labels), when named: a
-    # section of the report, and what a calibrated gate reads.
-    calibration: CalibratedSection | None = None
 
 
 def score_file(

@@ -50,6 +50,10 @@ class Interval:
     def __contains__(self, value: float) -> bool:
         return self.low <= value <= self.high
 
+    @property
+    def width(self) -> float:
+        return self.high - self.low
+
     def as_dict(self) -> dict[str, float]:
         return {"low": self.low, "high": self.high}
 
@@ -256,12 +260,6 @@ class PredictionPowered:
     interval: Interval
     weight: float  # lambda: 1 is PPI, 0 the labels alone, between them PPI++ power-tuned
     labels_only: Interval  # the normal interval of the labelled rows' mean, for comparison
-
-    @property
-    def narrowing(self) -> float:
-        """How much narrower the interval is than the labels' own: 0.4 for 40% narrower."""
-        alone = self.labels_only.high - self.labels_only.low
-        return 1 - (self.interval.high - self.interval.low) / alone if alone > 0 else 0.0
 
 
 def prediction_powered_mean(

@@ -294,3 +294,13 @@ def test_rows_that_share_an_id_cannot_be_drawn_for_labels(
     code, _, err = run(argv, capsys)
     assert code != EXIT_OK and "1 id(s) name several rows (first: 'q1')" in err
     assert not drawn.exists()
+
+
+def test_a_missing_labels_file_is_said_before_the_work_with_its_own_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = labelled_file(tmp_path)
+    missing = tmp_path / "nope.jsonl"
+    code, printed, err = run(["score", "--responses", str(path), "--labels", str(missing)], capsys)
+    assert code != EXIT_OK and printed == ""  # nothing scored
+    assert f"{missing}: no such file" in err and "give --labels the file of human labels" in err

@@ -1,5 +1,6 @@
 """`assay` and `assay view` as a user runs them, in subprocesses, for the viewer's tests: the command
-line, the viewer on a free port, and the headers its own page sends with a mark."""
+line, the viewer on a free port, the headers its own page sends with a mark, and an item opened in
+its page."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 REPO = Path(__file__).resolve().parents[2]
 SRC, EXAMPLES = REPO / "src", REPO / "examples"
@@ -50,3 +55,13 @@ def own_headers(viewer: str) -> dict[str, str]:
     token = re.search(r'name="assay-token" content="([^"]+)"', httpx.get(viewer).text)
     assert token is not None
     return {"Origin": viewer.rstrip("/"), "X-Assay-Token": token.group(1)}
+
+
+def open_item(page: Page, run: str, item: str) -> None:
+    """Open an item of a run (or scored file) in the page, and wait until the item's own page is drawn.
+    The run is chosen only when it is not already: choosing it again reloads its items, which clears
+    the item's page, maybe just after the click drew it."""
+    if page.input_value("#item-run") != run:
+        page.select_option("#item-run", run)
+    page.click(f'#items[data-run="{run}"] tr[data-item="{item}"]')  # its own rows: runs share item ids
+    page.wait_for_function("id => document.querySelector('#item h3')?.textContent === 'Item ' + id", arg=item)

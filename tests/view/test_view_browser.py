@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from viewer import ENV, EXAMPLES, assay, own_headers, viewing
+from viewer import ENV, EXAMPLES, assay, open_item, own_headers, viewing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -134,13 +134,6 @@ def test_two_runs_alike_flag_nothing(page: Page) -> None:
     compare(page, "c-first", "a-second")
     assert page.query_selector("#regression-flag") is None
     assert page.query_selector("#moved tr.regression") is None
-
-
-def open_item(page: Page, run: str, item: str) -> None:
-    page.select_option("#item-run", run)
-    row = f'#items[data-run="{run}"] tr[data-item="{item}"]'  # the run's own rows: runs share item ids
-    page.wait_for_selector(row)
-    page.click(row)
 
 
 def test_an_items_evidence_is_highlighted_in_its_page(page: Page, folder: Path) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from viewer import EXAMPLES, assay, own_headers, viewing
+from viewer import EXAMPLES, assay, open_item, own_headers, viewing
 
 from assay.comparison import load_scored
 
@@ -74,15 +74,8 @@ def post_mark(url: str, item: str, mark: str, shown: str) -> httpx.Response:
 # --- in a browser ---------------------------------------------------------------------------------------
 
 
-def open_item(page: Page, item: str) -> None:
-    """Open an item of the scored file and wait until its own page is drawn (not the one before it)."""
-    page.select_option("#item-run", SCORED)
-    page.click(f'#items[data-run="{SCORED}"] tr[data-item="{item}"]')
-    page.wait_for_function("id => document.querySelector('#item h3')?.textContent === 'Item ' + id", arg=item)
-
-
 def mark_in_page(page: Page, item: str, mark: str) -> None:
-    open_item(page, item)
+    open_item(page, SCORED, item)
     page.click(f"#mark-{mark}")
     saved = f"marked {mark}: saved to sub/{LABELS}"
     page.wait_for_function("text => document.getElementById('mark-status')?.textContent === text", arg=saved)
@@ -102,7 +95,7 @@ def test_a_person_labels_a_scored_files_replies_in_the_page(browser: Browser, sc
         mark_in_page(page, first["id"], "incorrect")  # marked again: replaced
         shown = f'#items tr[data-item="{first["id"]}"] td.mark'
         assert page.text_content(shown) == "incorrect"  # the current label, in the list
-        open_item(page, second["id"])
+        open_item(page, SCORED, second["id"])
         assert page.text_content("#mark-status") == "marked incorrect"  # and on the item's own page
         page.close()
     # each line: the row as the scored file holds it (its label_probability, each metric's verdict and

@@ -17,7 +17,15 @@ from ..report.text import render_agreement
 from ..scoring import ScoreRun
 from ..terminal import one_line
 from . import flags
-from .labels import LABEL_COLUMN, add_labels, calibration_section, check_labels, labels_of, wants_labels
+from .labels import (
+    LABEL_COLUMN,
+    add_labels,
+    calibration_section,
+    check_labels,
+    labels_of,
+    print_section,
+    wants_labels,
+)
 from .score import score_from_flags
 
 if TYPE_CHECKING:
@@ -64,7 +72,7 @@ def run_agree(args: argparse.Namespace) -> int:
         )
     if wants_labels(args):
         check_labels(args)  # a mistake fails before the work
-    scored = score_from_flags(args, whole=True, report=not wants_labels(args))
+    scored, _ = score_from_flags(args, whole=True, report=not wants_labels(args))
     assert scored.run is not None  # whole=True: scored in one process
     found = labels_of(scored.run, args) if wants_labels(args) else None
     if found is not None:
@@ -105,7 +113,7 @@ def report_agreement(
     signatures = {name: metric.signature for name, metric in run.summary.metrics.items()}
     sys.stdout.write(render_agreement(found, source, signatures))
     section = calibration_section(run, found_labels, source, args)
-    sys.stdout.write("\n" + "\n".join(section.text_lines(detail=False)).rstrip() + "\n")
+    print_section(section)
     if args.json:
         metrics = {
             m.metric: {"signature": signatures[m.metric], **m.as_dict(), "calibrated": c.as_dict()}

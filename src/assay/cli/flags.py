@@ -17,7 +17,7 @@ from ..errors import UsageError
 from ..gate import ON, SCOPES, GateSettings, parse_share
 from ..judges._base import CONCURRENCY, DEFAULT_CACHE_PATH, DEFAULT_RUBRIC, MAX_RESPONSE_CHARS
 from ..judges.backends import judge_forms
-from ..judges.jury import DEFAULT_JURY, JURY_RULES
+from ..judges.jury import DEFAULT_JURY, rules_said
 from ..records import ColumnMap, Dataset, column_hints
 from ..scorers import SCORERS
 from ..scoring import ScoreOptions
@@ -324,14 +324,13 @@ def add_judge(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the model under test: warn when a judge is of its family (a judge should be of another)",
     )
-    rules = "; ".join(f"{rule.name}: {rule.says}" for rule in JURY_RULES.values())
     judging.add_argument(
         "--jury",
         nargs="?",
         const=DEFAULT_JURY,
         metavar="RULE",
         help="ask every judge of the chain (two or more) every row, instead of the first that answers, and "
-        f"decide by RULE (default {DEFAULT_JURY}): {rules}; a missing vote is never made up",
+        f"decide by RULE (default {DEFAULT_JURY}): {rules_said()}; a missing vote is never made up",
     )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ from ..harness.facts import ADAPTERS
 from ..outputs import check_outputs, json_document, write_text
 from ..terminal import one_line
 from . import flags, gold_coverage
+from .written import write_outputs
 
 if TYPE_CHECKING:  # the PDF libraries load when a command runs, not for every command's --help
     from ..harness.claims import Verification
@@ -211,16 +211,6 @@ def _check_templates_out(out: Path, *, force: bool) -> None:
             where=f"--out {out}",
             fix="give --force to replace it, or another --out",
         )
-
-
-def write_outputs(outputs: Sequence[tuple[str | None, Callable[[], str]]]) -> None:
-    """Each output asked for (its path given), its text made only then; then one line naming them."""
-    written = [path for path, _ in outputs if path]
-    for path, text in outputs:
-        if path:
-            write_text(path, text())
-    if written:
-        print("wrote " + ", ".join(one_line(str(path)) for path in written))
 
 
 def print_counts(command: str, report: dict[str, Any]) -> None:

@@ -4,15 +4,14 @@ document, the share of pages tested, the facts' fields with no item), as text, J
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..harness.facts import ADAPTERS
-from ..outputs import check_outputs, json_document, write_text
-from ..terminal import one_line
+from ..outputs import check_outputs, json_document
 from . import flags
+from .written import write_outputs
 
 if TYPE_CHECKING:  # the PDF libraries load when the command runs, not for every command's --help
     from ..documents import Sources
@@ -69,16 +68,13 @@ def run_coverage(args: argparse.Namespace) -> int:
     facts = load_facts(args.facts, adapter=args.adapter) if args.facts else None
     report = coverage_json(gold_coverage(gold.items, _sources(args), facts=facts))
     print("\n".join(coverage_lines(report)))
-    # Each asked-for output written whole (a temporary file, then a rename); then one line naming them.
-    # (`gold.write_outputs` does the same, but `gold` registers this command: importing it back is a cycle.)
-    texts: list[tuple[str | None, Callable[[], str]]] = [
-        (args.json, lambda: json_document(report)),
-        (args.markdown, lambda: coverage_document(report)),
-        (args.html, lambda: coverage_html(report)),
-    ]
-    written = [write_text(path, text()) for path, text in texts if path]
-    if written:
-        print("wrote " + ", ".join(one_line(str(path)) for path in written))
+    write_outputs(
+        [
+            (args.json, lambda: json_document(report)),
+            (args.markdown, lambda: coverage_document(report)),
+            (args.html, lambda: coverage_html(report)),
+        ]
+    )
     return EXIT_FINDINGS if has_errors(report) else EXIT_OK
 
 

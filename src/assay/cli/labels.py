@@ -4,15 +4,16 @@ and the accuracy calibrated on them (``calibration``), as both commands report i
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..agreement import DEFAULT_POSITIVE, human_labels, label_sets, truth_of
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..scoring import ScoreRun
 
 if TYPE_CHECKING:
-    from ..calibration import FileLabels, MetricCalibration
+    from ..calibration import FileLabels
     from ..report.calibrated import CalibratedSection
 
 LABEL_COLUMN = "human_label"  # the labels' column in a --labels file (what assay view saves) by default
@@ -54,10 +55,13 @@ def wants_labels(args: argparse.Namespace) -> bool:
 
 
 def check_labels(args: argparse.Namespace) -> None:
-    """The label flags' mistakes, before the work."""
-    if getattr(args, "labels", None) is None and (args.positive or args.negative) and not args.human:
+    """The label flags' mistakes, before the work (before a system or a judge is asked)."""
+    labels = getattr(args, "labels", None)
+    if labels is None and (args.positive or args.negative) and not args.human:
         raise UsageError("--positive and --negative say what human labels mean, and none are named",
                          fix="name them with --human COLUMN or --labels FILE")  # fmt: skip
+    if labels is not None and not Path(labels).is_file():  # the reader's own words name --responses
+        raise InputError("no such file", where=labels, fix="give --labels the file of human labels")
     label_sets(args.positive or DEFAULT_POSITIVE, args.negative or ())
 
 
@@ -76,26 +80,22 @@ def labels_of(run: ScoreRun, args: argparse.Namespace) -> tuple[FileLabels, str]
     return FileLabels(human_labels(run, args.human), None), f"'{args.human}'"
 
 
-def calibrate_on(run: ScoreRun, found: FileLabels, args: argparse.Namespace) -> list[MetricCalibration]:
-    from ..calibration import calibrate
-
-    truth = truth_of(found.labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
-    return calibrate(run.metrics, run.records, truth, found.drawn)
-
-
 def calibration_section(
     run: ScoreRun, found: FileLabels, source: str, args: argparse.Namespace
 ) -> CalibratedSection:
     """Each metric's accuracy calibrated on the labels, as the report's section."""
+    from ..calibration import calibrate
     from ..report.calibrated import CalibratedSection
 
+    truth = truth_of(found.labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
     notes = [found.note] if found.note else []
-    apart = set_apart(found.labels, args)
+    # Labels neither positive nor negative (with named negatives) give no verdict: counted unlabelled.
+    apart = sum(1 for label, verdict in zip(found.labels, truth, strict=True) if label and verdict is None)
     if apart:
         notes.append(
             f"{apart} row(s) with a label set apart (neither positive nor negative) count as unlabelled"
         )
-    calibration = calibrate_on(run, found, args)
+    calibration = calibrate(run.metrics, run.records, truth, found.drawn)
     return CalibratedSection.of(calibration, run.summary, source, drawn=found.drawn is not None, notes=notes)
 
 
@@ -105,7 +105,6 @@ def calibration_of(run: ScoreRun, args: argparse.Namespace) -> CalibratedSection
     return calibration_section(run, found, source, args)
 
 
-def set_apart(labels: Sequence[str], args: argparse.Namespace) -> int:
-    """Rows whose label is neither positive nor negative (named negatives only): counted unlabelled."""
-    truth = truth_of(labels, args.positive or DEFAULT_POSITIVE, args.negative or ())
-    return sum(1 for label, verdict in zip(labels, truth, strict=True) if label and verdict is None)
+def print_section(section: CalibratedSection) -> None:
+    """The calibration printed on its own, after a report that does not hold it (agree's, run's)."""
+    sys.stdout.write("\n" + "\n".join(section.text_lines(detail=False)).rstrip() + "\n")

@@ -213,12 +213,10 @@ def _option(text: str) -> tuple[str, str]:
 def run_run(args: argparse.Namespace) -> int:
     from ..harness.run import run_gold, run_metrics
     from ..harness.run_gate import GateSettings
+    from .labels import calibration_of, check_labels, print_section
     from .score import gates
 
-    if args.labels and not Path(args.labels).is_file():  # said before the system is asked, not after
-        raise UsageError(
-            "no such file", where=args.labels, fix="give the labels file assay view saved (--labels)"
-        )
+    check_labels(args)  # before the system is asked, not after
     config = _config(args)
     judged = bool(args.judge) or bool(_table(config, "judge").get("chain"))
     extra = [name for name in args.metric or () if name not in run_metrics(judge=True)]
@@ -256,11 +254,7 @@ def run_run(args: argparse.Namespace) -> int:
         progress.close()
     _say_done(done, args)
     if args.labels:
-        from .labels import calibration_of
-
-        sys.stdout.write(
-            "\n" + "\n".join(calibration_of(done.run, args).text_lines(detail=False)).rstrip() + "\n"
-        )
+        print_section(calibration_of(done.run, args))
     _refuse_all_failed(done)
     return EXIT_OK if done.passed else EXIT_FINDINGS
 

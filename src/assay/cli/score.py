@@ -4,13 +4,12 @@ print the report, write what the flags ask, and gate CI on the numbers."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from ..gate import CALIBRATED_ON, GateSettings
+from ..gate import GateSettings, check_labels_named
 from ..outputs import check_outputs
 from ..parallel import ScoredFile, score_file
 from ..records import HINT_ROWS, load_records
@@ -72,29 +71,30 @@ def add_shorthand_parsers(commands: flags.Commands) -> None:
 def run_score(args: argparse.Namespace) -> int:
     settings = gates(args, GateSettings)  # fail before the work, not after it
     check_labels(args)
-    if settings.on in CALIBRATED_ON and not wants_labels(args):
-        raise UsageError(
-            f"--gate-on {settings.on} gates the accuracy calibrated on human labels, and none are named",
-            fix="name them with --human COLUMN or --labels FILE, or gate on point or lower",
-        )
-    scored = score_from_flags(args, whole=bool(args.markdown or args.html or wants_labels(args)))
+    check_labels_named(settings.on, wants_labels(args))
+    scored, calibration = score_from_flags(args, whole=bool(args.markdown or args.html or wants_labels(args)))
     if scored.run is not None:
-        write_reports(scored.run, args, scored.calibration)
-    calibrated = None if scored.calibration is None else scored.calibration.by_metric
-    return apply_gates(scored.summary, settings, calibrated)
+        write_reports(scored.run, args, calibration)
+    return apply_gates(scored.summary, settings, None if calibration is None else calibration.by_metric)
 
 
-def score_from_flags(args: argparse.Namespace, *, whole: bool, report: bool = True) -> ScoredFile:
+def score_from_flags(
+    args: argparse.Namespace, *, whole: bool, report: bool = True
+) -> tuple[ScoredFile, CalibratedSection | None]:
     """Score the file as the flags say and write --out and --trace; with `whole`, in one process, for
     the whole run back; with `report`, print the report and write the summary to --json (assay
-    agree reports, and writes, its own)."""
+    agree reports, and writes, its own), with each metric's accuracy calibrated on the human labels the
+    flags name: a section of the report, given back for a calibrated gate."""
     check_score_outputs(args)
     check_agree_pair(args.agree_pair, args.metric)
     judge = judge_setup(args)  # before the progress line: it may say which config file it read
     on_ray = getattr(args, "ray", None)  # (only assay score has --ray)
     scored = _score_on_ray(args, judge) if on_ray else _score_here(args, judge, whole=whole)
     _column_hints(args, scored)
-    return _report(args, scored, report=report)
+    labelled = report and wants_labels(args)
+    calibration = calibration_of(scored.run, args) if labelled and scored.run is not None else None
+    _report(args, scored, calibration, report=report)
+    return scored, calibration
 
 
 def _score_here(args: argparse.Namespace, judge: Any, *, whole: bool) -> ScoredFile:
@@ -155,11 +155,11 @@ def _score_on_ray(args: argparse.Namespace, judge: Any) -> ScoredFile:
     return ScoredFile(scored.summary, None)
 
 
-def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> ScoredFile:
+def _report(
+    args: argparse.Namespace, scored: ScoredFile, calibration: CalibratedSection | None, *, report: bool
+) -> None:
     model = build_report(scored.summary)  # the printed report and the JSON: no rows needed
-    if report and scored.run is not None and wants_labels(args):
-        calibration = calibration_of(scored.run, args)
-        scored = dataclasses.replace(scored, calibration=calibration)
+    if calibration is not None:
         model = model.with_sections(calibration)
     for warning in warnings(model):
         print(f"assay: warning: {one_line(warning)}", file=sys.stderr)
@@ -175,7 +175,6 @@ def _report(args: argparse.Namespace, scored: ScoredFile, *, report: bool) -> Sc
     if args.json and report:
         written = write_summary_json(model, args.json)
         print(f"assay: wrote the summary to {one_line(str(written))}", file=sys.stderr)
-    return scored
 
 
 def _column_hints(args: argparse.Namespace, scored: ScoredFile) -> None:

@@ -17,8 +17,8 @@ from .gold import (
     print_flags,
     print_sources,
     verify,
-    write_outputs,
 )
+from .written import write_outputs
 
 
 def add_parsers(commands: flags.Commands) -> None:

@@ -99,12 +99,16 @@ JURY_RULES = {
 }
 
 
+def rules_said() -> str:
+    """Every rule with what it decides, in one line: --help's and an unknown rule's error's."""
+    return "; ".join(f"{rule.name}: {rule.says}" for rule in JURY_RULES.values())
+
+
 def jury_rule(name: str) -> JuryRule:
     """The rule by name (a UsageError naming the rules for any other)."""
     found = JURY_RULES.get(name.strip().lower())
     if found is None:
-        rules = "; ".join(f"{rule.name}: {rule.says}" for rule in JURY_RULES.values())
-        raise UsageError(f"unknown jury rule {name!r}", where="--jury", fix=f"give one of: {rules}")
+        raise UsageError(f"unknown jury rule {name!r}", where="--jury", fix=f"give one of: {rules_said()}")
     return found
 
 
@@ -127,8 +131,7 @@ def check_jury(labels: Sequence[str]) -> None:
 
 def decide(rule: JuryRule, votes: Sequence[Vote]) -> tuple[Outcome, str | None]:
     """The jury's outcome on one row by `rule`, and why it is unscored when it is."""
-    correct = sum(vote.verdict == CORRECT for vote in votes)
-    incorrect = sum(vote.verdict == INCORRECT for vote in votes)
+    correct, incorrect = _count(votes, CORRECT), _count(votes, INCORRECT)
     verdict = rule.decide(correct, incorrect, len(votes))
     if verdict is not None:
         return (Outcome.PASS if verdict == CORRECT else Outcome.FAIL), None

@@ -39,12 +39,12 @@ from ..harness.outcomes import OUTCOME_COLUMN, PASSING
 from ..outputs import write_text
 from ..readers import read_table
 from ..records import Record
+from ..report.rows import OUT_FORMATS  # what assay score --out writes: a scored file
 
 LABELS_FILE = LABELS_NAME  # beside run.jsonl (run_labels)
 SCORED_LABELS_SUFFIX = ".human_labels.jsonl"  # NAME.EXT's labels: NAME.human_labels.jsonl (scored_labels)
 MARK_COLUMN, LABEL_COLUMN = "human_mark", "human_label"
 LABELS = ("correct", "incorrect")  # what a person says of a reply
-SCORED_SUFFIXES = (".csv", ".jsonl", ".parquet")  # what assay score --out writes
 # Outcomes a mark cannot turn into a label: no verdict on the reply was given to be right or wrong.
 NO_VERDICT = ("unscored", "system_error")
 
@@ -229,7 +229,7 @@ class ScoredMarks:
         """NAME.csv and NAME.jsonl side by side would share NAME.human_labels.jsonl, their labels mixed."""
         twins = [
             twin.name
-            for twin in (self.path.with_suffix(suffix) for suffix in SCORED_SUFFIXES)
+            for twin in (self.path.with_suffix(suffix) for suffix in OUT_FORMATS)
             if twin.suffix != self.path.suffix.lower() and twin.is_file()
         ]
         if twins:

@@ -22,9 +22,10 @@ from ..errors import AssayError
 from ..harness.earlier import earlier_number
 from ..harness.results import tally_dict
 from ..metric import Outcome
+from ..report.rows import OUT_FORMATS
 from ..scoring import ScoreRun
 from ..summary import Tally
-from .labels import LABEL_COLUMN, LABELS_FILE, SCORED_LABELS_SUFFIX, SCORED_SUFFIXES, file_version
+from .labels import LABEL_COLUMN, LABELS_FILE, SCORED_LABELS_SUFFIX, file_version
 
 NOT_SCORED = ("run.jsonl", "journal.jsonl", LABELS_FILE)  # a run's own files (and its kept ones, numbered)
 
@@ -99,7 +100,7 @@ def _candidates(folder: Path) -> list[Path]:
         return sorted(
             path
             for path in folder.iterdir()
-            if path.suffix.lower() in SCORED_SUFFIXES
+            if path.suffix.lower() in OUT_FORMATS  # what assay score --out writes
             and path.name not in NOT_SCORED
             and not path.name.endswith(SCORED_LABELS_SUFFIX)  # a scored file's labels
             and earlier_number(path.name) is None  # run.1.jsonl: a kept run, listed as a run
